@@ -1,0 +1,176 @@
+/*
+ * cli.c - option parsing, help, errors and database opening shared by every
+ * subcommand.  Option tables drive both getopt_long and --help, so the two
+ * cannot drift apart.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "cmd.h"
+
+#define MAX_OPTS 64
+
+int cli_next(int argc, char **argv, const struct cli_opt *opts, const char **arg, int *optind_out)
+{
+	struct option lo[MAX_OPTS + 1];
+	char shortopts[3 * MAX_OPTS + 2] = "+:";
+	size_t n = 0, s = 2;
+	int c;
+
+	for (; opts[n].name && n < MAX_OPTS; n++) {
+		lo[n].name = opts[n].name;
+		lo[n].has_arg = opts[n].has_arg ? required_argument : no_argument;
+		lo[n].flag = NULL;
+		lo[n].val = opts[n].key;
+		if (opts[n].key > 0 && opts[n].key < 128) {
+			shortopts[s++] = (char)opts[n].key;
+			if (opts[n].has_arg)
+				shortopts[s++] = ':';
+		}
+	}
+	shortopts[s] = '\0';
+	memset(&lo[n], 0, sizeof lo[n]);
+	c = getopt_long(argc, argv, shortopts, lo, NULL);
+	*arg = optarg;
+	*optind_out = optind;
+	if (c == ':') {
+		fprintf(stderr, "profdb %s: option '%s' needs an argument\n", argv[0], argv[optind - 1]);
+		return '?';
+	}
+	if (c == '?') {
+		fprintf(stderr, "profdb %s: unknown option '%s'\n", argv[0], argv[optind - 1]);
+		return '?';
+	}
+	return c;
+}
+
+void cli_help(FILE *out, const char *name, const char *synopsis, const char *desc,
+              const struct cli_opt *opts)
+{
+	fprintf(out, "usage: profdb %s %s\n\n%s\n", name, synopsis, desc);
+	if (opts[0].name)
+		fprintf(out, "\noptions:\n");
+	for (size_t i = 0; opts[i].name; i++) {
+		char left[64];
+		if (opts[i].key > 0 && opts[i].key < 128)
+			snprintf(left, sizeof left, "-%c, --%s%s%s", opts[i].key, opts[i].name,
+			         opts[i].has_arg ? " " : "", opts[i].has_arg ? opts[i].arg : "");
+		else
+			snprintf(left, sizeof left, "    --%s%s%s", opts[i].name,
+			         opts[i].has_arg ? " " : "", opts[i].has_arg ? opts[i].arg : "");
+		fprintf(out, "  %-26s %s\n", left, opts[i].help);
+	}
+}
+
+int cli_error(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("profdb: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return PROFDB_EXIT_ERROR;
+}
+
+int cli_usage_error(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "profdb %s: ", name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'profdb %s --help'.\n", name);
+	return PROFDB_EXIT_USAGE;
+}
+
+int cli_lib_error(profdb *db, int rc)
+{
+	const char *msg = profdb_errmsg(db);
+	if (rc == PROFDB_EUSAGE) {
+		fprintf(stderr, "profdb: %s\n", msg && *msg ? msg : profdb_strerror(rc));
+		return PROFDB_EXIT_USAGE;
+	}
+	return cli_error("%s", msg && *msg ? msg : profdb_strerror(rc));
+}
+
+const char *cli_default_db(void)
+{
+	const char *env = getenv("PROFDB_DB");
+	return env && *env ? env : "profdb.db";
+}
+
+profdb *cli_open_db(const char *path, unsigned flags)
+{
+	profdb *db = NULL;
+	int rc = profdb_open(&db, path, flags);
+	if (rc != PROFDB_OK) {
+		if (rc == PROFDB_ENOTFOUND && (flags & PROFDB_OPEN_READONLY))
+			cli_error("no database '%s' (ingest something first, or pass --db)", path);
+		else
+			cli_lib_error(db, rc);
+		profdb_close(db);
+		return NULL;
+	}
+	return db;
+}
+
+void cli_format_init(struct profdb_format_opts *f)
+{
+	struct winsize ws;
+	const char *cols = getenv("COLUMNS");
+	memset(f, 0, sizeof *f);
+	f->format = PROFDB_FMT_TABLE;
+	f->unit = PROFDB_UNIT_AUTO;
+	f->width = 0;
+	if (cols && *cols)
+		f->width = (int)strtol(cols, NULL, 10);
+	else if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0)
+		f->width = ws.ws_col;
+}
+
+int cli_format_opt(struct profdb_format_opts *f, int key, const char *arg)
+{
+	int v;
+	switch (key) {
+	case OPT_FORMAT:
+		if ((v = profdb_format_parse(arg)) < 0) {
+			cli_error("unknown format '%s' (table, csv, json, md)", arg);
+			return -1;
+		}
+		f->format = (enum profdb_format)v;
+		return 0;
+	case OPT_UNIT:
+		if ((v = profdb_unit_parse(arg)) < 0) {
+			cli_error("unknown unit '%s' (ns, us, ms, s)", arg);
+			return -1;
+		}
+		f->unit = (enum profdb_unit)v;
+		return 0;
+	case OPT_WIDE:
+		f->wide = 1;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+int cli_parse_i64(const char *name, const char *opt, const char *arg, int64_t *out)
+{
+	char *end;
+	long long v;
+	errno = 0;
+	v = strtoll(arg, &end, 10);
+	if (errno || *end || end == arg) {
+		cli_usage_error(name, "%s needs an integer, not '%s'", opt, arg);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}

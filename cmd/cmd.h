@@ -1,0 +1,86 @@
+/*
+ * cmd.h - the profdb command line: shared declarations.
+ *
+ * To add a subcommand:
+ *  1. write cmd/cmd_<name>.c exporting int cmd_<name>(int argc, char **argv),
+ *     with a static struct cli_opt table that drives both parsing and --help;
+ *  2. declare it below;
+ *  3. add a row to the alphabetised table in cmd/main.c;
+ *  4. list the file in cmd/meson.build;
+ *  5. add a CLI golden test under tests/cli/ and a line in README.md.
+ */
+#ifndef PROFDB_CMD_H
+#define PROFDB_CMD_H
+
+#include <stdio.h>
+#include "profdb.h"
+
+#define PROFDB_EXIT_OK 0
+#define PROFDB_EXIT_ERROR 1
+#define PROFDB_EXIT_USAGE 2
+#define PROFDB_EXIT_REGRESSION 3
+
+/* One option of a subcommand: parsing and help come from the same row. */
+struct cli_opt {
+	const char *name;          /* long name without "--"; NULL ends the table */
+	int has_arg;               /* 0 flag, 1 required argument */
+	int key;                   /* value returned by cli_next (a char or >= 256) */
+	const char *arg;           /* argument placeholder for help, e.g. "FILE" */
+	const char *help;          /* one line */
+};
+
+/* Parsed common options. */
+struct cli_common {
+	const char *db;            /* --db or $PROFDB_DB or ./profdb.db */
+	struct profdb_format_opts fmt;
+};
+
+/*
+ * Iterate options of argv against opts (getopt_long underneath).  Returns the
+ * key of the next option (with *arg set for options with an argument), -1 at
+ * the end of options (then *optind_out is the first operand), or '?' for an
+ * unknown option (message printed).  --help is handled by the caller: it is
+ * returned as 'h' when the table has a "help" row.
+ */
+int cli_next(int argc, char **argv, const struct cli_opt *opts, const char **arg, int *optind_out);
+/* Print "usage: profdb NAME SYNOPSIS", the description and the option table. */
+void cli_help(FILE *out, const char *name, const char *synopsis, const char *desc,
+              const struct cli_opt *opts);
+/* Print "profdb: msg" to stderr.  Returns PROFDB_EXIT_ERROR. */
+int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print a usage error and a hint.  Returns PROFDB_EXIT_USAGE. */
+int cli_usage_error(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Report a failed library call on db: prints profdb_errmsg, returns 1. */
+int cli_lib_error(profdb *db, int rc);
+/* The default database path: $PROFDB_DB, else ./profdb.db. */
+const char *cli_default_db(void);
+/* Open the database; on failure prints and returns NULL. */
+profdb *cli_open_db(const char *path, unsigned flags);
+/* Handle --format / --unit / --wide; returns 0 if key was one of them, 1 if
+ * not, -1 on a bad value (message printed). */
+int cli_format_opt(struct profdb_format_opts *f, int key, const char *arg);
+/* Initialise format options (table, auto unit, terminal width). */
+void cli_format_init(struct profdb_format_opts *f);
+/* Parse an integer argument; returns 0 ok, -1 bad (message printed). */
+int cli_parse_i64(const char *name, const char *opt, const char *arg, int64_t *out);
+
+/* Keys of the common options, shared by every query command. */
+enum {
+	OPT_DB = 256, OPT_FORMAT, OPT_UNIT, OPT_WIDE, OPT_RUN, OPT_RANK, OPT_STEPS, OPT_NAME,
+	OPT_KIND, OPT_MIN_TOTAL, OPT_TOP, OPT_SORT, OPT_BY, OPT_ASC, OPT_PER_STEP, OPT_REPEATS,
+	OPT_REPLACE, OPT_QUIET, OPT_JOBS, OPT_WRITE, OPT_OUTPUT, OPT_FIRST_FREE
+};
+
+int cmd_diff(int argc, char **argv);
+int cmd_ingest(int argc, char **argv);
+int cmd_kernels(int argc, char **argv);
+int cmd_ops(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_runs(int argc, char **argv);
+int cmd_schema(int argc, char **argv);
+int cmd_sql(int argc, char **argv);
+int cmd_steps(int argc, char **argv);
+int cmd_summary(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+
+#endif

@@ -1,0 +1,134 @@
+/*
+ * cmd_ingest.c - profdb ingest: read each PATH into the database as one run
+ * and print what was read, stored and skipped.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+
+static const struct cli_opt opts[] = {
+	{ "db", 1, OPT_DB, "FILE", "database file (default $PROFDB_DB, else ./profdb.db)" },
+	{ "run", 1, OPT_RUN, "NAME", "run name (default: the PATH's base name; one PATH only)" },
+	{ "repeats", 1, OPT_REPEATS, "N", "repeat count (default: number of steps, else 1)" },
+	{ "replace", 0, OPT_REPLACE, "", "replace a run of the same name" },
+	{ "jobs", 1, 'j', "N", "parallel workers (default: number of cores)" },
+	{ "quiet", 0, 'q', "", "print nothing on success" },
+	{ "help", 0, 'h', "", "show this help" },
+	{ NULL, 0, 0, NULL, NULL }
+};
+
+static const char desc[] =
+	"Read everything profdb understands under each PATH as one run: a folder at any\n"
+	"depth above *_ascend_pt folders, one *_ascend_pt folder, a kernel_details.csv, a\n"
+	"Kineto trace (.json or .json.gz) or a folder of rank traces.  Each ingest is one\n"
+	"transaction: on error the database is left exactly as it was.";
+
+/* Print the per-file summary of a run that was just stored. */
+static void print_summary(profdb *db, const char *run, int64_t id)
+{
+	profdb_result *src = NULL, *sum = NULL;
+	struct profdb_filter f;
+	const char *runs[1] = { run };
+
+	if (profdb_query_sources(db, &src, run) != PROFDB_OK)
+		return;
+	printf("ingested run '%s' (id %lld)\n", run, (long long)id);
+	for (size_t i = 0; i < profdb_result_nrows(src); i++) {
+		const char *why = profdb_result_text(src, i, 6);
+		const char *dup = profdb_result_text(src, i, 7);
+		printf("  %s [%s", profdb_result_text(src, i, 0), profdb_result_text(src, i, 1));
+		if (!profdb_result_isnull(src, i, 2))
+			printf(", rank %lld", (long long)profdb_result_int(src, i, 2));
+		printf("]: %lld read, %lld stored, %lld skipped\n",
+		       (long long)profdb_result_int(src, i, 3), (long long)profdb_result_int(src, i, 4),
+		       (long long)profdb_result_int(src, i, 5));
+		if (why)
+			printf("    skipped: %s\n", why);
+		if (dup)
+			printf("    note: the same file content is already stored in run(s) %s\n", dup);
+	}
+	for (size_t i = 0; i < profdb_result_nnotes(src); i++)
+		printf("  note: %s\n", profdb_result_note(src, i));
+	profdb_filter_init(&f);
+	f.runs = runs;
+	f.nruns = 1;
+	if (profdb_query_summary(db, &sum, &f) == PROFDB_OK && profdb_result_nrows(sum) == 1) {
+		printf("  ");
+		for (size_t c = 1; c < profdb_result_ncols(sum); c++) {
+			const char *t = profdb_result_text(sum, 0, c);
+			printf("%s%s=%s", c > 1 ? ", " : "", profdb_result_colname(sum, c), t ? t : "NULL");
+		}
+		printf("\n");
+	}
+	profdb_result_free(sum);
+	profdb_result_free(src);
+}
+
+int cmd_ingest(int argc, char **argv)
+{
+	struct profdb_ingest_opts io = { 0 };
+	const char *dbpath = cli_default_db(), *arg;
+	int quiet = 0, key, first = 1, status = PROFDB_EXIT_OK;
+	profdb *db;
+	int64_t n;
+
+	while ((key = cli_next(argc, argv, opts, &arg, &first)) != -1) {
+		switch (key) {
+		case 'h':
+			cli_help(stdout, "ingest", "[OPTIONS] PATH...", desc, opts);
+			return PROFDB_EXIT_OK;
+		case OPT_DB: dbpath = arg; break;
+		case OPT_RUN: io.run = arg; break;
+		case OPT_REPLACE: io.replace = 1; break;
+		case 'q': quiet = 1; break;
+		case OPT_REPEATS:
+			if (cli_parse_i64("ingest", "--repeats", arg, &n) != 0)
+				return PROFDB_EXIT_USAGE;
+			if (n <= 0)
+				return cli_usage_error("ingest", "--repeats must be positive");
+			io.repeats = n;
+			break;
+		case 'j':
+			if (cli_parse_i64("ingest", "--jobs", arg, &n) != 0)
+				return PROFDB_EXIT_USAGE;
+			if (n <= 0 || n > 256)
+				return cli_usage_error("ingest", "--jobs must be between 1 and 256");
+			io.jobs = (int)n;
+			break;
+		default:
+			return cli_usage_error("ingest", "bad option");
+		}
+	}
+	if (first >= argc)
+		return cli_usage_error("ingest", "no PATH given");
+	if (io.run && argc - first > 1)
+		return cli_usage_error("ingest", "--run names one run: give one PATH, or ingest each separately");
+	db = cli_open_db(dbpath, 0);
+	if (!db)
+		return PROFDB_EXIT_ERROR;
+	for (int i = first; i < argc; i++) {
+		int64_t id = 0;
+		char name[1024];
+		int rc = profdb_ingest(db, &id, argv[i], &io);
+		if (rc != PROFDB_OK) {
+			status = cli_lib_error(db, rc);
+			break;
+		}
+		if (!quiet) {
+			profdb_result *r = NULL;
+			/* the run name the library chose is the one with this id */
+			snprintf(name, sizeof name, "%s", io.run ? io.run : "");
+			if (!io.run && profdb_query_runs(db, &r) == PROFDB_OK) {
+				for (size_t j = 0; j < profdb_result_nrows(r); j++)
+					if (profdb_result_int(r, j, 0) == id)
+						snprintf(name, sizeof name, "%s", profdb_result_text(r, j, 1));
+				profdb_result_free(r);
+			}
+			print_summary(db, name, id);
+		}
+	}
+	profdb_close(db);
+	return status;
+}

@@ -1,0 +1,66 @@
+/*
+ * cmd_sql.c - profdb sql: run one SQL statement against the database and
+ * print its rows in any output format.  The database is opened read-only
+ * unless --write, so a pasted query cannot change stored runs by accident.
+ */
+#include <stdio.h>
+
+#include "cmd.h"
+
+static const struct cli_opt opts[] = {
+	{ "db", 1, OPT_DB, "FILE", "database file (default $PROFDB_DB, else ./profdb.db)" },
+	{ "write", 0, OPT_WRITE, "", "open the database for writing" },
+	{ "format", 1, OPT_FORMAT, "FMT", "table, csv, json or md" },
+	{ "unit", 1, OPT_UNIT, "UNIT", "ns, us, ms or s (for time columns)" },
+	{ "wide", 0, OPT_WIDE, "", "never shorten long values in tables" },
+	{ "help", 0, 'h', "", "show this help" },
+	{ NULL, 0, 0, NULL, NULL }
+};
+
+static const char desc[] =
+	"Run SQL against the database.  Tables and views are described by 'profdb schema'\n"
+	"and the README; median(x), percentile(x, p), stddev(x) and base_name(s) are\n"
+	"available.  Example:\n"
+	"  profdb sql \"SELECT name, median(dur_us) FROM kernel_v GROUP BY name\"";
+
+int cmd_sql(int argc, char **argv)
+{
+	struct profdb_format_opts fmt;
+	const char *dbpath = cli_default_db(), *arg;
+	int key, first = 1, write = 0, rc;
+	profdb *db;
+	profdb_result *r = NULL;
+
+	cli_format_init(&fmt);
+	while ((key = cli_next(argc, argv, opts, &arg, &first)) != -1) {
+		int f = cli_format_opt(&fmt, key, arg);
+		if (f < 0)
+			return PROFDB_EXIT_USAGE;
+		if (f == 0)
+			continue;
+		switch (key) {
+		case 'h':
+			cli_help(stdout, "sql", "[OPTIONS] \"SQL\"", desc, opts);
+			return PROFDB_EXIT_OK;
+		case OPT_DB: dbpath = arg; break;
+		case OPT_WRITE: write = 1; break;
+		default: return cli_usage_error("sql", "bad option");
+		}
+	}
+	if (argc - first != 1)
+		return cli_usage_error("sql", "give exactly one SQL statement");
+	db = cli_open_db(dbpath, write ? 0 : PROFDB_OPEN_READONLY);
+	if (!db)
+		return PROFDB_EXIT_ERROR;
+	rc = profdb_query_sql(db, &r, argv[first]);
+	if (rc != PROFDB_OK) {
+		rc = cli_lib_error(db, rc);
+		profdb_close(db);
+		return rc;
+	}
+	rc = profdb_result_write(r, stdout, &fmt) == PROFDB_OK ? PROFDB_EXIT_OK :
+	     cli_error("cannot write output");
+	profdb_result_free(r);
+	profdb_close(db);
+	return rc;
+}

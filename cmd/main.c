@@ -1,0 +1,56 @@
+/*
+ * main.c - profdb's entry point: dispatch argv[1] to a subcommand from the
+ * table below.  Each subcommand parses its own options and prints its own
+ * errors; this file only routes and prints the overview.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+
+struct profdb_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+/* Keep alphabetized. */
+static const struct profdb_cmd cmds[] = {
+	{ "ingest", cmd_ingest, "Read profiler dumps into the database as one run" },
+	{ "schema", cmd_schema, "Print the embedded SQL schema" },
+	{ "sql", cmd_sql, "Run SQL against the database (read-only unless --write)" },
+};
+
+static void overview(FILE *out)
+{
+	fprintf(out, "usage: profdb COMMAND [OPTIONS] [ARGS]\n\n"
+	             "profdb ingests ML profiler dumps (torch_npu / msprof Ascend exports, PyTorch\n"
+	             "Kineto traces) into one SQLite file and answers kernel, operator and step\n"
+	             "questions about them.\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+		fprintf(out, "  %-10s %s\n", cmds[i].name, cmds[i].summary);
+	fprintf(out, "\n'profdb COMMAND --help' describes a command.  The database is --db FILE,\n"
+	             "else $PROFDB_DB, else ./profdb.db.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		overview(stderr);
+		return PROFDB_EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+		overview(stdout);
+		return PROFDB_EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("profdb %s (schema %d)\n", PROFDB_VERSION, profdb_schema_version());
+		return PROFDB_EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+		if (strcmp(argv[1], cmds[i].name) == 0)
+			return cmds[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "profdb: unknown command '%s'\n\n", argv[1]);
+	overview(stderr);
+	return PROFDB_EXIT_USAGE;
+}

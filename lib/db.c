@@ -1,0 +1,266 @@
+/*
+ * db.c - the profdb handle: open, close, errors, schema apply and migrate.
+ *
+ * Every connection gets WAL mode (readers run while an ingest writes), a busy
+ * timeout (two writers wait for each other instead of failing), foreign keys,
+ * and profdb's SQL functions.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "internal.h"
+#include "schema_sql.h"
+#include "banned.h"
+
+#define BUSY_TIMEOUT_MS 60000 /* a second ingest waits this long for the first */
+
+static void vformat(char *buf, size_t cap, const char *fmt, va_list ap)
+{
+	int n = vsnprintf(buf, cap, fmt, ap);
+	if (n < 0)
+		buf[0] = '\0';
+}
+
+int profdb__error(profdb *db, int code, const char *fmt, ...)
+{
+	va_list ap;
+	if (!db)
+		return code;
+	va_start(ap, fmt);
+	vformat(db->errmsg, sizeof db->errmsg, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int profdb__sqlerror(profdb *db, const char *fmt, ...)
+{
+	char head[PROFDB_ERRMAX];
+	va_list ap;
+	int rc;
+	if (!db)
+		return PROFDB_ERROR;
+	va_start(ap, fmt);
+	vformat(head, sizeof head, fmt, ap);
+	va_end(ap);
+	rc = db->sql ? sqlite3_extended_errcode(db->sql) : SQLITE_ERROR;
+	snprintf(db->errmsg, sizeof db->errmsg, "%s: %s", head,
+	         db->sql ? sqlite3_errmsg(db->sql) : "no connection");
+	if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED)
+		return PROFDB_EBUSY;
+	if ((rc & 0xff) == SQLITE_NOTADB)
+		return PROFDB_ESCHEMA;
+	return PROFDB_ERROR;
+}
+
+int profdb__err_set(struct profdb_err *e, int code, const char *fmt, ...)
+{
+	va_list ap;
+	if (!e || e->code != PROFDB_OK)
+		return e ? e->code : code; /* keep the first error: it is the cause */
+	e->code = code;
+	va_start(ap, fmt);
+	vformat(e->msg, sizeof e->msg, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+const char *profdb_errmsg(const profdb *db)
+{
+	if (!db)
+		return "out of memory";
+	return db->errmsg;
+}
+
+const char *profdb_strerror(int code)
+{
+	switch (code) {
+	case PROFDB_OK: return "no error";
+	case PROFDB_ENOTFOUND: return "not found";
+	case PROFDB_EFORMAT: return "bad input format";
+	case PROFDB_ESCHEMA: return "incompatible database";
+	case PROFDB_EEXISTS: return "already exists";
+	case PROFDB_EUSAGE: return "invalid argument";
+	case PROFDB_EBUSY: return "database is locked";
+	default: return "error";
+	}
+}
+
+/* The version a schema file brings: its numeric prefix ("002_x.sql" -> 2). */
+static int file_version(const char *name)
+{
+	int v = 0;
+	while (*name >= '0' && *name <= '9')
+		v = v * 10 + (*name++ - '0');
+	return v;
+}
+
+static int is_sql_file(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 4 && strcmp(name + n - 4, ".sql") == 0;
+}
+
+int profdb_schema_version(void)
+{
+	int v = 0;
+	for (const struct profdb_schema_file *f = profdb_schema_files; f->name; f++)
+		if (is_sql_file(f->name) && file_version(f->name) > v)
+			v = file_version(f->name);
+	return v;
+}
+
+const char *profdb_schema_sql(void)
+{
+	static char *all; /* built once; the schema never changes in a process */
+	size_t len = 0, off = 0;
+	if (all)
+		return all;
+	for (const struct profdb_schema_file *f = profdb_schema_files; f->name; f++)
+		if (is_sql_file(f->name))
+			len += strlen(f->text) + 1;
+	all = malloc(len + 1);
+	if (!all)
+		return "";
+	for (const struct profdb_schema_file *f = profdb_schema_files; f->name; f++) {
+		if (!is_sql_file(f->name))
+			continue;
+		size_t n = strlen(f->text);
+		memcpy(all + off, f->text, n);
+		off += n;
+		all[off++] = '\n';
+	}
+	all[off] = '\0';
+	return all;
+}
+
+static int read_user_version(profdb *db, int *out)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(db->sql, "PRAGMA user_version", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return profdb__sqlerror(db, "cannot read schema version");
+	rc = sqlite3_step(st);
+	*out = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? PROFDB_OK : profdb__sqlerror(db, "cannot read schema version");
+}
+
+/* Is this database empty (a new file) or does it hold profdb's tables? */
+static int count_tables(profdb *db, int *out)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(db->sql, "SELECT count(*) FROM sqlite_schema", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return profdb__sqlerror(db, "cannot read database");
+	rc = sqlite3_step(st);
+	*out = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? PROFDB_OK : profdb__sqlerror(db, "cannot read database");
+}
+
+/* Apply every schema file newer than the database, in one transaction. */
+static int migrate(profdb *db, const char *path)
+{
+	int have = 0, ntables = 0, want = profdb_schema_version(), rc;
+	char *err = NULL;
+
+	if ((rc = read_user_version(db, &have)) != PROFDB_OK)
+		return rc;
+	if (have > want)
+		return profdb__error(db, PROFDB_ESCHEMA,
+		    "'%s' was written by a newer profdb (schema %d, this build knows %d): upgrade profdb",
+		    path, have, want);
+	if (have == want)
+		return PROFDB_OK;
+	if ((rc = count_tables(db, &ntables)) != PROFDB_OK)
+		return rc;
+	if (have == 0 && ntables > 0)
+		return profdb__error(db, PROFDB_ESCHEMA,
+		    "'%s' is an SQLite database but not a profdb one (it has tables and no profdb schema version)",
+		    path);
+	if (db->readonly)
+		return profdb__error(db, PROFDB_ESCHEMA,
+		    "'%s' has schema %d and needs migrating to %d: open it once for writing", path, have, want);
+	if (sqlite3_exec(db->sql, "BEGIN IMMEDIATE", NULL, NULL, &err) != SQLITE_OK) {
+		rc = profdb__error(db, PROFDB_EBUSY, "cannot migrate '%s': %s", path, err ? err : "?");
+		sqlite3_free(err);
+		return rc;
+	}
+	/* another process may have migrated while we waited for the lock */
+	if ((rc = read_user_version(db, &have)) != PROFDB_OK)
+		goto out;
+	for (const struct profdb_schema_file *f = profdb_schema_files; f->name; f++) {
+		if (!is_sql_file(f->name) || file_version(f->name) <= have)
+			continue;
+		if (sqlite3_exec(db->sql, f->text, NULL, NULL, &err) != SQLITE_OK) {
+			rc = profdb__error(db, PROFDB_ERROR, "schema %s: %s", f->name, err ? err : "?");
+			sqlite3_free(err);
+			goto out;
+		}
+	}
+	if (sqlite3_exec(db->sql, "COMMIT", NULL, NULL, &err) != SQLITE_OK) {
+		rc = profdb__error(db, PROFDB_ERROR, "cannot commit schema: %s", err ? err : "?");
+		sqlite3_free(err);
+		goto out;
+	}
+	return PROFDB_OK;
+out:
+	sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+int profdb_open(profdb **out, const char *path, unsigned flags)
+{
+	profdb *db;
+	int oflags, rc;
+	struct stat sb;
+	int mem = strcmp(path, ":memory:") == 0;
+
+	*out = NULL;
+	db = calloc(1, sizeof *db);
+	if (!db)
+		return PROFDB_ERROR;
+	*out = db;
+	db->readonly = (flags & PROFDB_OPEN_READONLY) != 0;
+	if (!mem && stat(path, &sb) != 0) {
+		if (db->readonly || (flags & PROFDB_OPEN_NOCREATE))
+			return profdb__error(db, PROFDB_ENOTFOUND, "cannot open '%s': %s", path, strerror(errno));
+	} else if (!mem && !S_ISREG(sb.st_mode)) {
+		return profdb__error(db, PROFDB_ERROR, "cannot open '%s': not a regular file", path);
+	}
+	oflags = db->readonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+	rc = sqlite3_open_v2(path, &db->sql, oflags, NULL);
+	if (rc != SQLITE_OK)
+		return profdb__sqlerror(db, "cannot open '%s'", path);
+	sqlite3_busy_timeout(db->sql, BUSY_TIMEOUT_MS);
+	sqlite3_extended_result_codes(db->sql, 1);
+	/* Touch the file: a non-SQLite file fails here with SQLITE_NOTADB. */
+	rc = sqlite3_exec(db->sql, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
+	if (rc == SQLITE_OK && !db->readonly && !mem)
+		rc = sqlite3_exec(db->sql, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db->sql, "SELECT count(*) FROM sqlite_schema", NULL, NULL, NULL);
+	if (rc != SQLITE_OK) {
+		if ((rc & 0xff) == SQLITE_NOTADB)
+			return profdb__error(db, PROFDB_ESCHEMA, "'%s' is not an SQLite database", path);
+		return profdb__sqlerror(db, "cannot open '%s'", path);
+	}
+	/* WAL with synchronous=NORMAL is durable against crashes of the process
+	 * and keeps the database consistent on power loss. */
+	sqlite3_exec(db->sql, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL);
+	if (profdb__register_functions(db->sql) != SQLITE_OK)
+		return profdb__sqlerror(db, "cannot register SQL functions");
+	return migrate(db, path);
+}
+
+void profdb_close(profdb *db)
+{
+	if (!db)
+		return;
+	sqlite3_close_v2(db->sql);
+	free(db);
+}

@@ -1,0 +1,274 @@
+/*
+ * internal.h - declarations shared between libprofdb's own files.
+ *
+ * Nothing here is public: cmd/ sees only profdb.h.  The data flow is
+ * detect -> reader -> sink -> store (see ../shared/DESIGN.md): readers turn
+ * bytes into the records below and hand them to a struct profdb_sink; the
+ * store is the sink that writes SQLite.  Readers know nothing of SQL.
+ */
+#ifndef PROFDB_INTERNAL_H
+#define PROFDB_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sqlite3.h>
+
+#include "profdb.h"
+
+#define PROFDB_ERRMAX 512 /* longest error message kept */
+
+/* The handle behind the opaque typedef. */
+struct profdb {
+	sqlite3 *sql;              /* the connection */
+	int readonly;              /* opened with PROFDB_OPEN_READONLY */
+	char errmsg[PROFDB_ERRMAX]; /* last error, "" if none */
+};
+
+/* Set db's message (printf-style) and return code.  Always returns code. */
+int profdb__error(profdb *db, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Same, appending ": <sqlite message>" of db->sql. */
+int profdb__sqlerror(profdb *db, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* An error buffer readers fill; copied to the handle by the caller. */
+struct profdb_err {
+	int code;                  /* PROFDB_OK or the first error's code */
+	char msg[PROFDB_ERRMAX];   /* its message */
+};
+int profdb__err_set(struct profdb_err *e, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* ---------------------------------------------------------------- records */
+
+/* Device activity kinds; the numbers are the ids of the kind table. */
+enum profdb_kind {
+	PROFDB_KIND_KERNEL = 0,
+	PROFDB_KIND_MEMCPY = 1,
+	PROFDB_KIND_MEMSET = 2,
+	PROFDB_KIND_COMM = 3,
+	PROFDB_KIND_OTHER = 4
+};
+
+/* One PMU metric of a kernel. */
+struct profdb_metric {
+	const char *name;          /* column name, e.g. "aic_mac_ratio" */
+	double value;
+};
+
+/*
+ * One device activity.  Strings are borrowed for the duration of the sink
+ * call (NULL = absent); int64 fields use PROFDB_NULL for absent.  Initialise
+ * with profdb_kernel_rec_init().
+ */
+struct profdb_kernel_rec {
+	int64_t rank;              /* PROFDB_NULL: the source's default rank */
+	int64_t device, stream, step;
+	const char *name;          /* required */
+	int kind;                  /* enum profdb_kind */
+	const char *type;          /* op type */
+	const char *core;          /* accelerator core / activity category */
+	int64_t start_ns, dur_ns;  /* required */
+	int64_t wait_ns;
+	int64_t task_id, model_id, context_id;
+	int64_t correlation, external_id;
+	int64_t block_dim, mix_block_dim;
+	const char *grid, *block;  /* CUDA "[x, y, z]" text */
+	int64_t registers, shared_mem, bytes;
+	const char *op_state;
+	int64_t hf32;              /* 1, 0 or PROFDB_NULL */
+	const char *in_shapes, *in_dtypes, *in_formats;
+	const char *out_shapes, *out_dtypes, *out_formats;
+	const char *launch_op;
+	const struct profdb_metric *metrics; /* nmetrics entries, borrowed */
+	size_t nmetrics;
+};
+void profdb_kernel_rec_init(struct profdb_kernel_rec *k);
+
+/* One host operator instance.  Same conventions as the kernel record. */
+struct profdb_op_rec {
+	int64_t rank, step;
+	const char *name;          /* required */
+	const char *category;      /* cpu_op, user_annotation, ... */
+	int64_t tid;
+	int64_t start_ns, dur_ns, self_ns;
+	int64_t device_self_ns, device_total_ns;
+	int64_t device_self_aicore_ns, device_total_aicore_ns;
+	int64_t external_id, seq;
+	const char *in_shapes, *in_types, *call_stack;
+};
+void profdb_op_rec_init(struct profdb_op_rec *o);
+
+/* A runtime launch call (Kineto cuda_runtime & co). */
+struct profdb_launch_rec {
+	int64_t rank, correlation, tid, start_ns, dur_ns, external_id;
+	const char *name;
+};
+
+/* A profiler step span; start/end PROFDB_NULL when only the number is known. */
+struct profdb_step_rec {
+	int64_t rank, step, start_ns, end_ns;
+};
+
+/* ---------------------------------------------------------------- sink */
+
+/*
+ * Where readers send records.  Every callback returns PROFDB_OK or an error
+ * code (having filled err); a reader stops at the first error.  Callbacks
+ * may be NULL (the record is then dropped: only for tests).
+ *
+ * A reader calls source_begin before the records of a file and source_end
+ * after them, so the store can count rows per file.
+ */
+struct profdb_sink {
+	void *arg;                 /* passed to every callback */
+	struct profdb_err *err;    /* where callbacks report errors */
+	int (*source_begin)(void *arg, const char *path, const char *role,
+	                    int64_t rank, const unsigned char *content, size_t content_len);
+	/* rows_read: data records seen; sha256: hex digest of the file's bytes
+	 * (NULL if not computed); size: bytes on disk */
+	int (*source_end)(void *arg, int64_t rows_read, const char *sha256, uint64_t size);
+	int (*skip)(void *arg, const char *reason, int64_t where);
+	int (*kernel)(void *arg, const struct profdb_kernel_rec *k);
+	int (*op)(void *arg, const struct profdb_op_rec *o);
+	int (*launch)(void *arg, const struct profdb_launch_rec *l);
+	int (*step)(void *arg, const struct profdb_step_rec *s);
+	int (*step_metric)(void *arg, int64_t rank, int64_t step, const char *metric, double value);
+	int (*meta)(void *arg, int64_t rank, const char *key, const char *value);
+	int (*note)(void *arg, const char *note);
+};
+
+/* ---------------------------------------------------------------- input */
+
+/*
+ * A byte stream over a file, transparently gunzipped when it starts with the
+ * gzip magic.  Tracks the offset (in decompressed bytes) for error messages
+ * and the SHA-256 of the raw file bytes.
+ */
+struct profdb_input;
+/* CONSTRUCTOR. Errors: PROFDB_ENOTFOUND, PROFDB_ERROR (err filled). */
+int profdb_input_open(struct profdb_input **out, const char *path, struct profdb_err *err);
+/* Read up to n bytes; returns bytes read, 0 at end, -1 on error (err filled:
+ * a corrupt or truncated gzip names the byte offset). */
+long profdb_input_read(struct profdb_input *in, void *buf, size_t n, struct profdb_err *err);
+int profdb_input_is_gzip(const struct profdb_input *in);
+uint64_t profdb_input_offset(const struct profdb_input *in);   /* decompressed bytes so far */
+uint64_t profdb_input_raw_offset(const struct profdb_input *in);/* file bytes so far */
+uint64_t profdb_input_size(const struct profdb_input *in);     /* file size on disk */
+const char *profdb_input_path(const struct profdb_input *in);
+/* Hex SHA-256 of the raw bytes read so far (all of them once read to end). */
+void profdb_input_sha256(struct profdb_input *in, char hex[65]);
+/* DESTRUCTOR. NULL is a no-op. */
+void profdb_input_close(struct profdb_input *in);
+
+/* Hard limit on decompressed bytes per gzip member (gzip-bomb bound). */
+#define PROFDB_GZIP_MAX_BYTES (64ull << 30)
+
+/* ---------------------------------------------------------------- sha256 */
+struct profdb_sha256 { uint32_t h[8]; uint64_t len; unsigned char buf[64]; size_t nbuf; };
+void profdb_sha256_init(struct profdb_sha256 *s);
+void profdb_sha256_update(struct profdb_sha256 *s, const void *data, size_t n);
+void profdb_sha256_hex(const struct profdb_sha256 *s, char hex[65]); /* does not consume */
+
+/* ---------------------------------------------------------------- numbers */
+
+/*
+ * Parse decimal text in a given unit exactly into int64 nanoseconds.
+ * scale_exp: 3 for microseconds, 0 for ns, 6 for ms.  Accepts leading/
+ * trailing white space (incl. the TAB Ascend appends), an optional sign,
+ * digits, an optional fraction, and an exponent (spreadsheet "1.69512E+15").
+ * Fraction digits beyond ns are rounded half away from zero.
+ * Returns 0 on success, -1 if the text is not a number or out of range.
+ */
+int profdb_parse_ns(const char *s, size_t n, int scale_exp, int64_t *out);
+/* Parse an integer (optional sign, white space); 0 ok, -1 bad. */
+int profdb_parse_i64(const char *s, size_t n, int64_t *out);
+/* Parse a finite double; 0 ok, -1 bad (N/A, empty, NaN, Inf). */
+int profdb_parse_double(const char *s, size_t n, double *out);
+
+/* ---------------------------------------------------------------- names */
+
+/*
+ * Write the base name of a kernel/op name into out (size cap, always
+ * NUL-terminated): the documented normalisation (README "Base names").
+ */
+void profdb_base_name(const char *name, char *out, size_t cap);
+
+/* ---------------------------------------------------------------- store */
+
+struct profdb_store;
+/*
+ * Begin an ingest of a new run into db: BEGIN IMMEDIATE, insert the run row.
+ * If replace, an existing run of that name is deleted in the same
+ * transaction; otherwise PROFDB_EEXISTS.  On success *out is a store whose
+ * sink (profdb_store_sink) readers feed.
+ */
+int profdb_store_begin(struct profdb_store **out, profdb *db, const char *run,
+                       const char *source_path, int replace);
+struct profdb_sink *profdb_store_sink(struct profdb_store *st);
+int64_t profdb_store_run_id(const struct profdb_store *st);
+/* Set the run's format label and rank count (called by the ingest driver). */
+void profdb_store_set_format(struct profdb_store *st, const char *format);
+/*
+ * Finish: derive steps of kernels from launches, device times of ops from
+ * External ids, the repeat count (repeats > 0: fixed), ranks; COMMIT.
+ * Frees st.  On error rolls back.
+ */
+int profdb_store_commit(struct profdb_store *st, int64_t repeats);
+/* ROLLBACK and free.  NULL is a no-op. */
+void profdb_store_abort(struct profdb_store *st);
+
+/* ---------------------------------------------------------------- readers */
+
+/*
+ * Every reader has this shape: read path (a file or a folder the detector
+ * chose) and send records to sink.  rank is the default rank for records
+ * whose source does not say (PROFDB_NULL lets the reader decide).
+ */
+struct profdb_reader_ctx {
+	const char *path;          /* the file or folder to read */
+	int64_t rank;              /* default rank, or PROFDB_NULL */
+	struct profdb_sink *sink;
+	struct profdb_err *err;
+	profdb_progress_fn progress;
+	void *progress_arg;
+};
+
+/* kernel_details.csv / operator_details.csv / step_trace_time.csv /
+ * op_statistic.csv / profiler_info*.json of one *_ascend_pt folder
+ * (ingest_ascend_csv.c).  path is the *_ascend_pt folder or a single CSV. */
+int profdb_read_ascend_folder(const struct profdb_reader_ctx *ctx);
+/* One kernel_details.csv file. */
+int profdb_read_kernel_details(const struct profdb_reader_ctx *ctx);
+/* One Kineto / Chrome trace JSON file, plain or gzip (ingest_kineto.c). */
+int profdb_read_kineto(const struct profdb_reader_ctx *ctx);
+/* One Ascend SQLite export (ingest_ascend_db.c). */
+int profdb_read_ascend_db(const struct profdb_reader_ctx *ctx);
+
+/* ---------------------------------------------------------------- detect */
+
+enum profdb_source_kind {
+	PROFDB_SRC_NONE = 0,       /* not ours; reason says why */
+	PROFDB_SRC_ASCEND_FOLDER,  /* *_ascend_pt (or ASCEND_PROFILER_OUTPUT parent) with CSVs */
+	PROFDB_SRC_ASCEND_DB_FOLDER, /* export_type=db folder */
+	PROFDB_SRC_KERNEL_CSV,     /* a lone kernel_details.csv */
+	PROFDB_SRC_KINETO,         /* a Chrome trace JSON (object or array), maybe gzip */
+	PROFDB_SRC_ASCEND_DB       /* a lone ascend_pytorch_profiler*.db / msprof*.db */
+};
+
+/* ---------------------------------------------------------------- result */
+
+/* Build a result from a prepared statement (steps it to the end).  types may
+ * be NULL (then inferred: TEXT/INT/REAL from the first non-null value), or
+ * give one type per column. */
+int profdb__result_from_stmt(profdb *db, profdb_result **out, sqlite3_stmt *st,
+                             const enum profdb_coltype *types);
+/* Append a note to a result (copied). */
+int profdb__result_add_note(profdb_result *r, const char *note);
+
+/* ---------------------------------------------------------------- sql functions */
+
+/* Register median(), percentile(), stddev(), base_name() on a connection. */
+int profdb__register_functions(sqlite3 *db);
+
+#endif /* PROFDB_INTERNAL_H */

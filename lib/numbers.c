@@ -1,0 +1,151 @@
+/*
+ * numbers.c - exact parsing of the number text found in profiler dumps.
+ *
+ * Times are decimal text in µs with ns fractions ("1736405443881410.320\t");
+ * a double cannot hold 1.7e15 µs to the ns, so we parse the digits straight
+ * into an int64 count of nanoseconds and never go through floating point.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "banned.h"
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Trim white space from both ends of [*s, *s + *n). */
+static void trim(const char **s, size_t *n)
+{
+	while (*n && is_space(**s)) {
+		(*s)++;
+		(*n)--;
+	}
+	while (*n && is_space((*s)[*n - 1]))
+		(*n)--;
+}
+
+int profdb_parse_ns(const char *s, size_t n, int scale_exp, int64_t *out)
+{
+	uint64_t mant = 0;
+	int exp10 = scale_exp, ndigits = 0, neg = 0, round_up = 0, seen_dot = 0;
+	size_t i = 0;
+
+	trim(&s, &n);
+	if (n && (s[0] == '+' || s[0] == '-')) {
+		neg = s[0] == '-';
+		i++;
+	}
+	for (; i < n; i++) {
+		char c = s[i];
+		if (c == '.') {
+			if (seen_dot)
+				return -1;
+			seen_dot = 1;
+			continue;
+		}
+		if (c < '0' || c > '9')
+			break;
+		ndigits++;
+		if (mant <= (UINT64_MAX - 9) / 10) {
+			mant = mant * 10 + (uint64_t)(c - '0');
+			if (seen_dot)
+				exp10--;
+		} else if (!seen_dot) {
+			exp10++; /* too many integer digits: magnitude only */
+		} else if (ndigits && !round_up) {
+			/* first digit we cannot keep decides rounding */
+			round_up = c >= '5' ? 1 : -1;
+		}
+	}
+	if (ndigits == 0)
+		return -1;
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		int eneg = 0, ev = 0, edig = 0;
+		i++;
+		if (i < n && (s[i] == '+' || s[i] == '-')) {
+			eneg = s[i] == '-';
+			i++;
+		}
+		for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, edig++)
+			if (ev < 10000)
+				ev = ev * 10 + (s[i] - '0');
+		if (!edig)
+			return -1;
+		exp10 += eneg ? -ev : ev;
+	}
+	if (i != n)
+		return -1;
+	if (round_up == 1)
+		mant++;
+	if (mant == 0) {
+		*out = 0;
+		return 0;
+	}
+	while (exp10 > 0) {
+		if (mant > UINT64_MAX / 10)
+			return -1;
+		mant *= 10;
+		exp10--;
+	}
+	while (exp10 < 0) {
+		uint64_t q = mant / 10, r = mant % 10;
+		exp10++;
+		/* round half away from zero on the last division only */
+		mant = (exp10 == 0 && r >= 5) ? q + 1 : q;
+		if (mant == 0)
+			break;
+	}
+	if (mant > (uint64_t)INT64_MAX)
+		return -1;
+	*out = neg ? -(int64_t)mant : (int64_t)mant;
+	return 0;
+}
+
+int profdb_parse_i64(const char *s, size_t n, int64_t *out)
+{
+	char buf[32];
+	char *end;
+	long long v;
+
+	trim(&s, &n);
+	if (n == 0 || n >= sizeof buf)
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	errno = 0;
+	v = strtoll(buf, &end, 10);
+	if (errno || *end || end == buf)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int profdb_parse_double(const char *s, size_t n, double *out)
+{
+	char buf[64];
+	char *end;
+	double v;
+
+	trim(&s, &n);
+	if (n == 0 || n >= sizeof buf)
+		return -1;
+	/* strtod accepts "nan", "inf", hex floats: none is a profiler number */
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (!((c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E'))
+			return -1;
+	}
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	errno = 0;
+	v = strtod(buf, &end);
+	if (*end || end == buf || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}

@@ -1,0 +1,216 @@
+/*
+ * profdb.h - the one public header of libprofdb.
+ *
+ * profdb ingests ML profiler dumps (torch_npu / msprof Ascend exports and
+ * PyTorch Kineto Chrome traces) into one SQLite file and answers kernel,
+ * operator and step questions about them.
+ *
+ * Conventions for the whole API (libgit2 style):
+ *  - Every function that can fail returns int: PROFDB_OK (0) or a negative
+ *    PROFDB_E* code.  The message is kept on the handle: profdb_errmsg().
+ *  - Out parameters come first and are named out.  What comes back through
+ *    **out is the caller's and has exactly one matching *_free().  What comes
+ *    back as a plain return value (const char *) is borrowed from its parent.
+ *  - The library never prints and never exits.  Functions that render output
+ *    write to a FILE * the caller passes in.
+ */
+#ifndef PROFDB_H
+#define PROFDB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PROFDB_VERSION "0.1.0"
+
+/* Error codes: 0 is success, the rest are negative. */
+#define PROFDB_OK          0
+#define PROFDB_ERROR      -1  /* anything not listed below (I/O, SQLite, memory) */
+#define PROFDB_ENOTFOUND  -2  /* a named run, file or column does not exist */
+#define PROFDB_EFORMAT    -3  /* input is not in a format we read, or is corrupt */
+#define PROFDB_ESCHEMA    -4  /* database written by a newer profdb, or not ours */
+#define PROFDB_EEXISTS    -5  /* run name already stored (see replace) */
+#define PROFDB_EUSAGE     -6  /* an argument the caller passed makes no sense */
+#define PROFDB_EBUSY      -7  /* database locked by another writer past the timeout */
+
+/* "no value" for optional int64 fields of records and filters */
+#define PROFDB_NULL INT64_MIN
+
+typedef struct profdb profdb;               /* an open database */
+typedef struct profdb_result profdb_result; /* a table of result rows */
+
+/* ---------------------------------------------------------------- handle */
+
+#define PROFDB_OPEN_READONLY 0x1u /* open without write access */
+#define PROFDB_OPEN_NOCREATE 0x2u /* fail with ENOTFOUND if the file is missing */
+
+/*
+ * CONSTRUCTOR: open (creating unless NOCREATE/READONLY) the database at path
+ * (":memory:" works), apply or migrate the embedded schema and register the
+ * SQL functions median(), percentile(), stddev(), base_name().
+ * On failure *out is still set when a handle could be made, so the caller can
+ * read profdb_errmsg(*out); it must profdb_close() it either way.
+ * Errors: PROFDB_ESCHEMA for a newer schema version or a file that is not
+ * SQLite; PROFDB_ENOTFOUND; PROFDB_ERROR.
+ */
+int profdb_open(profdb **out, const char *path, unsigned flags);
+
+/* DESTRUCTOR: close the database.  NULL is a no-op. */
+void profdb_close(profdb *db);
+
+/* METHOD: the message of the last failed call on db ("" if none).  Borrowed,
+ * valid until the next call on db.  Accepts NULL (returns a fixed text). */
+const char *profdb_errmsg(const profdb *db);
+
+/* A static description of an error code ("bad input format", ...). */
+const char *profdb_strerror(int code);
+
+/* The embedded schema SQL, all files concatenated.  Static storage. */
+const char *profdb_schema_sql(void);
+
+/* The schema version this build writes (PRAGMA user_version). */
+int profdb_schema_version(void);
+
+/* ---------------------------------------------------------------- ingest */
+
+/* Called now and then during an ingest; done/total are bytes of input. */
+typedef void (*profdb_progress_fn)(void *arg, uint64_t done, uint64_t total);
+
+struct profdb_ingest_opts {
+	const char *run;       /* run name; NULL: the path's base name */
+	int64_t repeats;       /* > 0 fixes the repeat count; 0: steps, else 1 */
+	int replace;           /* non-zero: an existing run of that name is replaced */
+	int jobs;              /* parallel workers; <= 0: number of online cores */
+	profdb_progress_fn progress; /* may be NULL */
+	void *progress_arg;    /* passed to progress */
+};
+
+/*
+ * METHOD: ingest everything profdb reads under path (a folder at any depth,
+ * an *_ascend_pt folder, a kernel_details.csv, a Kineto trace .json[.gz])
+ * as one run, in one transaction: on any error nothing of it remains.
+ * *out_run_id receives the new run's id (may be NULL).
+ * Errors: PROFDB_EEXISTS, PROFDB_EFORMAT (message names file and line or
+ * byte offset), PROFDB_ENOTFOUND (nothing readable under path), PROFDB_ERROR.
+ */
+int profdb_ingest(profdb *db, int64_t *out_run_id, const char *path,
+                  const struct profdb_ingest_opts *opts);
+
+/* METHOD: set a run's repeat count (n > 0) without re-ingesting. */
+int profdb_run_set_repeats(profdb *db, const char *run, int64_t n);
+
+/* METHOD: delete a run and everything that belongs to it. */
+int profdb_run_delete(profdb *db, const char *run);
+
+/* ---------------------------------------------------------------- queries */
+
+/* Filters shared by the query functions.  Zero-initialise, then set. */
+struct profdb_filter {
+	const char *const *runs; /* run names; NULL/0: all runs */
+	size_t nruns;            /* entries in runs */
+	int64_t rank;            /* PROFDB_NULL: all ranks (set it! 0 is rank 0) */
+	int64_t step_lo;         /* PROFDB_NULL: unbounded */
+	int64_t step_hi;         /* PROFDB_NULL: unbounded (inclusive) */
+	const char *name_glob;   /* SQLite GLOB on the kernel/op name; NULL: all */
+	const char *kind;        /* kernel, memcpy, memset, communication; NULL: all */
+	int64_t min_total_ns;    /* drop groups whose total is below; 0: none */
+};
+
+/* Initialise a filter to "everything" (rank and steps PROFDB_NULL). */
+void profdb_filter_init(struct profdb_filter *f);
+
+struct profdb_kernel_query {
+	struct profdb_filter filter;
+	const char *by;        /* comma list of group keys; NULL: "name" */
+	const char *sort;      /* column name; NULL: total */
+	int ascending;         /* non-zero: ascending sort */
+	int64_t top;           /* > 0: at most this many rows */
+	int per_step;          /* non-zero: per-kernel mean/sd of per-step totals */
+};
+
+/* METHOD: per-kernel statistics.  *out is the caller's (profdb_result_free). */
+int profdb_query_kernels(profdb *db, profdb_result **out,
+                         const struct profdb_kernel_query *q);
+
+struct profdb_op_query {
+	struct profdb_filter filter;
+	int by_shape;          /* non-zero: group by (name, input shapes) */
+	const char *sort;      /* column name; NULL: host self total */
+	int ascending;
+	int64_t top;
+};
+int profdb_query_ops(profdb *db, profdb_result **out, const struct profdb_op_query *q);
+
+/* METHOD: one row per (run, rank, step). */
+int profdb_query_steps(profdb *db, profdb_result **out, const struct profdb_filter *f);
+
+/* METHOD: the run_summary rows of the runs in f (all when none). */
+int profdb_query_summary(profdb *db, profdb_result **out, const struct profdb_filter *f);
+
+/* METHOD: one row per stored run. */
+int profdb_query_runs(profdb *db, profdb_result **out);
+
+/* METHOD: per source file of a run: path, format, rows read/stored/skipped. */
+int profdb_query_sources(profdb *db, profdb_result **out, const char *run);
+
+/* METHOD: run one SQL statement and collect its rows. */
+int profdb_query_sql(profdb *db, profdb_result **out, const char *sql);
+
+/* ---------------------------------------------------------------- results */
+
+/* Column types of a result: how formats render a value. */
+enum profdb_coltype {
+	PROFDB_COL_TEXT = 0,  /* text */
+	PROFDB_COL_INT,       /* integer count or id */
+	PROFDB_COL_REAL,      /* plain number */
+	PROFDB_COL_NS,        /* a time in nanoseconds (int or real): unit-converted */
+	PROFDB_COL_PCT        /* a percentage 0..100 */
+};
+
+size_t profdb_result_ncols(const profdb_result *r);
+size_t profdb_result_nrows(const profdb_result *r);
+/* Borrowed from r. */
+const char *profdb_result_colname(const profdb_result *r, size_t col);
+enum profdb_coltype profdb_result_coltype(const profdb_result *r, size_t col);
+int profdb_result_isnull(const profdb_result *r, size_t row, size_t col);
+/* Borrowed from r; NULL for SQL NULL. */
+const char *profdb_result_text(const profdb_result *r, size_t row, size_t col);
+double profdb_result_double(const profdb_result *r, size_t row, size_t col);
+int64_t profdb_result_int(const profdb_result *r, size_t row, size_t col);
+/* Notes attached to a result (warnings a format prints), borrowed. */
+size_t profdb_result_nnotes(const profdb_result *r);
+const char *profdb_result_note(const profdb_result *r, size_t i);
+/* DESTRUCTOR. NULL is a no-op. */
+void profdb_result_free(profdb_result *r);
+
+/* ---------------------------------------------------------------- output */
+
+enum profdb_format { PROFDB_FMT_TABLE = 0, PROFDB_FMT_CSV, PROFDB_FMT_JSON, PROFDB_FMT_MD };
+enum profdb_unit { PROFDB_UNIT_AUTO = 0, PROFDB_UNIT_NS, PROFDB_UNIT_US, PROFDB_UNIT_MS, PROFDB_UNIT_S };
+
+struct profdb_format_opts {
+	enum profdb_format format;
+	enum profdb_unit unit; /* AUTO: table/md pick per column; csv/json use us */
+	int width;             /* terminal width for table; <= 0: no limit */
+	int wide;              /* non-zero: never shorten names */
+	int json_object;       /* json: a single row as one object, not an array */
+};
+
+/* Parse "table", "csv", "json", "md"; returns -1 if unknown. */
+int profdb_format_parse(const char *s);
+/* Parse "ns", "us", "ms", "s"; returns -1 if unknown. */
+int profdb_unit_parse(const char *s);
+
+/* Write r to out in the chosen format.  Returns PROFDB_OK or PROFDB_ERROR
+ * (write failure). */
+int profdb_result_write(const profdb_result *r, FILE *out,
+                        const struct profdb_format_opts *opts);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PROFDB_H */

@@ -1,0 +1,29 @@
+/*
+ * result.h - the layout of profdb_result (result.c), for lib/ files that
+ * build results cell by cell (diff, verify) rather than from a statement.
+ */
+#ifndef PROFDB_RESULT_H
+#define PROFDB_RESULT_H
+
+#include "internal.h"
+
+struct profdb_cell {
+	int type;                  /* SQLITE_NULL, _INTEGER, _FLOAT or _TEXT */
+	int64_t i;                 /* value when INTEGER */
+	double d;                  /* value when FLOAT */
+	char *text;                /* owned text form (NULL for NULL) */
+};
+
+struct profdb_result {
+	size_t ncols, nrows;
+	char **names;              /* ncols owned column names */
+	enum profdb_coltype *types; /* ncols render types */
+	struct profdb_cell *cells; /* nrows * ncols, row-major */
+	char **notes;              /* owned warnings for formats to show */
+	size_t nnotes;
+};
+
+/* CONSTRUCTOR: an empty result with ncols unnamed TEXT columns. */
+int profdb__result_new(profdb_result **out, size_t ncols);
+
+#endif

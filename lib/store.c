@@ -1,0 +1,725 @@
+/*
+ * store.c - the only writer: turns sink records into rows of one run.
+ *
+ * The whole ingest is one transaction (BEGIN IMMEDIATE .. COMMIT): on any
+ * error the caller aborts and the database is exactly as before.  Each table
+ * has one prepared INSERT, bound and reset per row.  Text is interned through
+ * an in-memory hash map in front of the str table, so a name repeated a
+ * million times costs one lookup, not one SELECT.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+#include "banned.h"
+
+/* Statements, one per table; indexes into st->stmt. */
+enum {
+	S_STR_GET, S_STR_PUT, S_SOURCE, S_SOURCE_END, S_SKIP, S_KERNEL, S_METRIC,
+	S_OP, S_LAUNCH, S_STEP, S_STEP_METRIC, S_META, S_NOTE, S_COUNT
+};
+
+static const char *const stmt_sql[S_COUNT] = {
+	[S_STR_GET] = "SELECT id FROM str WHERE value = ?1",
+	[S_STR_PUT] = "INSERT INTO str(value) VALUES (?1)",
+	[S_SOURCE] = "INSERT INTO source_file(run_id, rank, path, role, size, content)"
+	             " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	[S_SOURCE_END] = "UPDATE source_file SET rows_read = ?2, rows_stored = ?3,"
+	                 " rows_skipped = ?4, sha256 = coalesce(?5, sha256),"
+	                 " size = coalesce(?6, size) WHERE id = ?1",
+	[S_SKIP] = "INSERT INTO source_skip(source_id, reason, count, first_line) VALUES (?1, ?2, ?3, ?4)",
+	[S_KERNEL] = "INSERT INTO kernel(run_id, rank, device, stream, step, name_id, base_id, kind,"
+	             " type_id, core_id, start_ns, dur_ns, wait_ns, task_id, model_id, context_id,"
+	             " correlation, external_id, block_dim, mix_block_dim, grid_id, block_id,"
+	             " registers, shared_mem, bytes, op_state_id, hf32, in_shapes_id, in_dtypes_id,"
+	             " in_formats_id, out_shapes_id, out_dtypes_id, out_formats_id, launch_op_id)"
+	             " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,"
+	             "?20,?21,?22,?23,?24,?25,?26,?27,?28,?29,?30,?31,?32,?33,?34)",
+	[S_METRIC] = "INSERT OR REPLACE INTO kernel_metric(kernel_id, metric_id, value) VALUES (?1, ?2, ?3)",
+	[S_OP] = "INSERT INTO op(run_id, rank, step, name_id, category_id, tid, start_ns, dur_ns,"
+	         " self_ns, device_self_ns, device_total_ns, device_self_aicore_ns,"
+	         " device_total_aicore_ns, external_id, seq, in_shapes_id, in_types_id, call_stack_id)"
+	         " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)",
+	[S_LAUNCH] = "INSERT INTO launch(run_id, rank, correlation, tid, start_ns, dur_ns, name_id,"
+	             " external_id) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
+	[S_STEP] = "INSERT INTO step(run_id, rank, step, start_ns, end_ns) VALUES (?1,?2,?3,?4,?5)"
+	           " ON CONFLICT(run_id, rank, step) DO UPDATE SET"
+	           " start_ns = CASE WHEN start_ns IS NULL OR excluded.start_ns < start_ns"
+	           "   THEN coalesce(excluded.start_ns, start_ns) ELSE start_ns END,"
+	           " end_ns = CASE WHEN end_ns IS NULL OR excluded.end_ns > end_ns"
+	           "   THEN coalesce(excluded.end_ns, end_ns) ELSE end_ns END",
+	[S_STEP_METRIC] = "INSERT INTO step_metric(run_id, rank, step, metric, value) VALUES (?1,?2,?3,?4,?5)",
+	[S_META] = "INSERT INTO run_meta(run_id, rank, key, value) VALUES (?1, ?2, ?3, ?4)",
+	[S_NOTE] = "INSERT INTO run_note(run_id, note) VALUES (?1, ?2)",
+};
+
+/* One interned string: the key lives in the arena-owned copy. */
+struct intern_slot {
+	char *key;                 /* owned, NULL = empty slot */
+	uint64_t hash;
+	int64_t id;                /* str.id */
+	int64_t base_id;           /* str.id of its base name, 0 = not computed */
+};
+
+struct skip_count {
+	char *reason;              /* owned */
+	int64_t count, first;
+};
+
+struct profdb_store {
+	profdb *db;
+	int64_t run_id;
+	sqlite3_stmt *stmt[S_COUNT];
+	struct intern_slot *slots; /* open addressing, power-of-two size */
+	size_t nslots, nused;
+	struct profdb_sink sink;
+	struct profdb_err err;
+	int64_t source_id;         /* current source_file row, 0 = none */
+	int64_t source_stored;     /* rows stored since source_begin */
+	struct skip_count *skips;  /* per reason, current source */
+	size_t nskips;
+	char *format;              /* owned */
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static int st_fail(struct profdb_store *st, const char *what)
+{
+	return profdb__err_set(&st->err, PROFDB_ERROR, "storing %s: %s", what, sqlite3_errmsg(st->db->sql));
+}
+
+static int grow(struct profdb_store *st)
+{
+	size_t n = st->nslots ? st->nslots * 2 : 4096;
+	struct intern_slot *s = calloc(n, sizeof *s);
+	if (!s)
+		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
+	for (size_t i = 0; i < st->nslots; i++) {
+		if (!st->slots[i].key)
+			continue;
+		size_t j = st->slots[i].hash & (n - 1);
+		while (s[j].key)
+			j = (j + 1) & (n - 1);
+		s[j] = st->slots[i];
+	}
+	free(st->slots);
+	st->slots = s;
+	st->nslots = n;
+	return PROFDB_OK;
+}
+
+static struct intern_slot *intern_slot(struct profdb_store *st, const char *s)
+{
+	uint64_t h;
+	size_t j;
+	sqlite3_stmt *q;
+	int64_t id = 0;
+
+	if ((st->nused + 1) * 2 > st->nslots && grow(st) != PROFDB_OK)
+		return NULL;
+	h = hash_str(s);
+	for (j = h & (st->nslots - 1); st->slots[j].key; j = (j + 1) & (st->nslots - 1))
+		if (st->slots[j].hash == h && strcmp(st->slots[j].key, s) == 0)
+			return &st->slots[j];
+	/* not cached: find or add it in the table */
+	q = st->stmt[S_STR_GET];
+	sqlite3_bind_text(q, 1, s, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) == SQLITE_ROW)
+		id = sqlite3_column_int64(q, 0);
+	sqlite3_reset(q);
+	if (!id) {
+		q = st->stmt[S_STR_PUT];
+		sqlite3_bind_text(q, 1, s, -1, SQLITE_STATIC);
+		if (sqlite3_step(q) != SQLITE_DONE) {
+			sqlite3_reset(q);
+			st_fail(st, "text");
+			return NULL;
+		}
+		sqlite3_reset(q);
+		id = sqlite3_last_insert_rowid(st->db->sql);
+	}
+	st->slots[j].key = strdup(s);
+	if (!st->slots[j].key) {
+		profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
+		return NULL;
+	}
+	st->slots[j].hash = h;
+	st->slots[j].id = id;
+	st->slots[j].base_id = 0;
+	st->nused++;
+	return &st->slots[j];
+}
+
+/* The str id of s, or 0 on error.  s must not be NULL. */
+static int64_t intern(struct profdb_store *st, const char *s)
+{
+	struct intern_slot *slot = intern_slot(st, s);
+	return slot ? slot->id : 0;
+}
+
+/* Intern name and its base name; returns 0 on error. */
+static int intern_name(struct profdb_store *st, const char *name, int64_t *id, int64_t *base)
+{
+	struct intern_slot *slot = intern_slot(st, name);
+	char buf[4096];
+	if (!slot)
+		return -1;
+	*id = slot->id;
+	if (!slot->base_id) {
+		profdb_base_name(name, buf, sizeof buf);
+		int64_t b = strcmp(buf, name) == 0 ? slot->id : intern(st, buf);
+		if (!b)
+			return -1;
+		/* intern() may have grown the table: find the slot again */
+		slot = intern_slot(st, name);
+		if (!slot)
+			return -1;
+		slot->base_id = b;
+	}
+	*base = slot->base_id;
+	return 0;
+}
+
+static void bind_i64(sqlite3_stmt *q, int i, int64_t v)
+{
+	if (v == PROFDB_NULL)
+		sqlite3_bind_null(q, i);
+	else
+		sqlite3_bind_int64(q, i, v);
+}
+
+/* Bind an interned optional string; returns -1 on error. */
+static int bind_str(struct profdb_store *st, sqlite3_stmt *q, int i, const char *s)
+{
+	int64_t id;
+	if (!s) {
+		sqlite3_bind_null(q, i);
+		return 0;
+	}
+	id = intern(st, s);
+	if (!id)
+		return -1;
+	sqlite3_bind_int64(q, i, id);
+	return 0;
+}
+
+static int step_done(struct profdb_store *st, sqlite3_stmt *q, const char *what)
+{
+	int rc = sqlite3_step(q);
+	sqlite3_reset(q);
+	sqlite3_clear_bindings(q);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return st_fail(st, what);
+	return PROFDB_OK;
+}
+
+static int64_t rank_of(int64_t rank)
+{
+	return rank == PROFDB_NULL ? 0 : rank;
+}
+
+/* ---------------------------------------------------------------- sink callbacks */
+
+static int on_source_begin(void *arg, const char *path, const char *role, int64_t rank,
+                           const unsigned char *content, size_t content_len)
+{
+	struct profdb_store *st = arg;
+	sqlite3_stmt *q = st->stmt[S_SOURCE];
+	for (size_t i = 0; i < st->nskips; i++)
+		free(st->skips[i].reason);
+	st->nskips = 0;
+	st->source_stored = 0;
+	sqlite3_bind_int64(q, 1, st->run_id);
+	bind_i64(q, 2, rank);
+	sqlite3_bind_text(q, 3, path, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 4, role, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q, 5, 0);
+	if (content)
+		sqlite3_bind_blob64(q, 6, content, content_len, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(q, 6);
+	if (step_done(st, q, "source file") != PROFDB_OK)
+		return st->err.code;
+	st->source_id = sqlite3_last_insert_rowid(st->db->sql);
+	return PROFDB_OK;
+}
+
+static int on_source_end(void *arg, int64_t rows_read, const char *sha256, uint64_t size)
+{
+	struct profdb_store *st = arg;
+	sqlite3_stmt *q = st->stmt[S_SOURCE_END];
+	int64_t skipped = 0;
+	if (!st->source_id)
+		return PROFDB_OK;
+	for (size_t i = 0; i < st->nskips; i++) {
+		sqlite3_stmt *k = st->stmt[S_SKIP];
+		skipped += st->skips[i].count;
+		sqlite3_bind_int64(k, 1, st->source_id);
+		sqlite3_bind_text(k, 2, st->skips[i].reason, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(k, 3, st->skips[i].count);
+		bind_i64(k, 4, st->skips[i].first);
+		if (step_done(st, k, "skip counts") != PROFDB_OK)
+			return st->err.code;
+	}
+	sqlite3_bind_int64(q, 1, st->source_id);
+	sqlite3_bind_int64(q, 2, rows_read);
+	sqlite3_bind_int64(q, 3, st->source_stored);
+	sqlite3_bind_int64(q, 4, skipped);
+	if (sha256)
+		sqlite3_bind_text(q, 5, sha256, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(q, 5);
+	sqlite3_bind_int64(q, 6, (int64_t)size);
+	st->source_id = 0;
+	return step_done(st, q, "source file");
+}
+
+static int on_skip(void *arg, const char *reason, int64_t where)
+{
+	struct profdb_store *st = arg;
+	struct skip_count *s;
+	for (size_t i = 0; i < st->nskips; i++)
+		if (strcmp(st->skips[i].reason, reason) == 0) {
+			st->skips[i].count++;
+			return PROFDB_OK;
+		}
+	s = realloc(st->skips, (st->nskips + 1) * sizeof *s);
+	if (!s)
+		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
+	st->skips = s;
+	s[st->nskips].reason = strdup(reason);
+	if (!s[st->nskips].reason)
+		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
+	s[st->nskips].count = 1;
+	s[st->nskips].first = where;
+	st->nskips++;
+	return PROFDB_OK;
+}
+
+static int on_kernel(void *arg, const struct profdb_kernel_rec *k)
+{
+	struct profdb_store *st = arg;
+	sqlite3_stmt *q = st->stmt[S_KERNEL];
+	int64_t name_id, base_id, kid;
+	int bad = 0;
+
+	if (intern_name(st, k->name, &name_id, &base_id) != 0)
+		return st->err.code ? st->err.code : st_fail(st, "kernel name");
+	sqlite3_bind_int64(q, 1, st->run_id);
+	sqlite3_bind_int64(q, 2, rank_of(k->rank));
+	bind_i64(q, 3, k->device);
+	bind_i64(q, 4, k->stream);
+	bind_i64(q, 5, k->step);
+	sqlite3_bind_int64(q, 6, name_id);
+	sqlite3_bind_int64(q, 7, base_id);
+	sqlite3_bind_int(q, 8, k->kind);
+	bad |= bind_str(st, q, 9, k->type);
+	bad |= bind_str(st, q, 10, k->core);
+	sqlite3_bind_int64(q, 11, k->start_ns);
+	sqlite3_bind_int64(q, 12, k->dur_ns);
+	bind_i64(q, 13, k->wait_ns);
+	bind_i64(q, 14, k->task_id);
+	bind_i64(q, 15, k->model_id);
+	bind_i64(q, 16, k->context_id);
+	bind_i64(q, 17, k->correlation);
+	bind_i64(q, 18, k->external_id);
+	bind_i64(q, 19, k->block_dim);
+	bind_i64(q, 20, k->mix_block_dim);
+	bad |= bind_str(st, q, 21, k->grid);
+	bad |= bind_str(st, q, 22, k->block);
+	bind_i64(q, 23, k->registers);
+	bind_i64(q, 24, k->shared_mem);
+	bind_i64(q, 25, k->bytes);
+	bad |= bind_str(st, q, 26, k->op_state);
+	bind_i64(q, 27, k->hf32);
+	bad |= bind_str(st, q, 28, k->in_shapes);
+	bad |= bind_str(st, q, 29, k->in_dtypes);
+	bad |= bind_str(st, q, 30, k->in_formats);
+	bad |= bind_str(st, q, 31, k->out_shapes);
+	bad |= bind_str(st, q, 32, k->out_dtypes);
+	bad |= bind_str(st, q, 33, k->out_formats);
+	bad |= bind_str(st, q, 34, k->launch_op);
+	if (bad) {
+		sqlite3_reset(q);
+		return st->err.code ? st->err.code : st_fail(st, "kernel");
+	}
+	if (step_done(st, q, "kernel") != PROFDB_OK)
+		return st->err.code;
+	kid = sqlite3_last_insert_rowid(st->db->sql);
+	for (size_t i = 0; i < k->nmetrics; i++) {
+		sqlite3_stmt *m = st->stmt[S_METRIC];
+		int64_t mid = intern(st, k->metrics[i].name);
+		if (!mid)
+			return st->err.code ? st->err.code : st_fail(st, "metric name");
+		sqlite3_bind_int64(m, 1, kid);
+		sqlite3_bind_int64(m, 2, mid);
+		sqlite3_bind_double(m, 3, k->metrics[i].value);
+		if (step_done(st, m, "kernel metric") != PROFDB_OK)
+			return st->err.code;
+	}
+	st->source_stored++;
+	return PROFDB_OK;
+}
+
+static int on_op(void *arg, const struct profdb_op_rec *o)
+{
+	struct profdb_store *st = arg;
+	sqlite3_stmt *q = st->stmt[S_OP];
+	int64_t name_id = intern(st, o->name);
+	int bad = 0;
+	if (!name_id)
+		return st->err.code ? st->err.code : st_fail(st, "op name");
+	sqlite3_bind_int64(q, 1, st->run_id);
+	sqlite3_bind_int64(q, 2, rank_of(o->rank));
+	bind_i64(q, 3, o->step);
+	sqlite3_bind_int64(q, 4, name_id);
+	bad |= bind_str(st, q, 5, o->category);
+	bind_i64(q, 6, o->tid);
+	bind_i64(q, 7, o->start_ns);
+	bind_i64(q, 8, o->dur_ns);
+	bind_i64(q, 9, o->self_ns);
+	bind_i64(q, 10, o->device_self_ns);
+	bind_i64(q, 11, o->device_total_ns);
+	bind_i64(q, 12, o->device_self_aicore_ns);
+	bind_i64(q, 13, o->device_total_aicore_ns);
+	bind_i64(q, 14, o->external_id);
+	bind_i64(q, 15, o->seq);
+	bad |= bind_str(st, q, 16, o->in_shapes);
+	bad |= bind_str(st, q, 17, o->in_types);
+	bad |= bind_str(st, q, 18, o->call_stack);
+	if (bad) {
+		sqlite3_reset(q);
+		return st->err.code ? st->err.code : st_fail(st, "op");
+	}
+	if (step_done(st, q, "op") != PROFDB_OK)
+		return st->err.code;
+	st->source_stored++;
+	return PROFDB_OK;
+}
+
+static int on_launch(void *arg, const struct profdb_launch_rec *l)
+{
+	struct profdb_store *st = arg;
+	sqlite3_stmt *q = st->stmt[S_LAUNCH];
+	sqlite3_bind_int64(q, 1, st->run_id);
+	sqlite3_bind_int64(q, 2, rank_of(l->rank));
+	sqlite3_bind_int64(q, 3, l->correlation);
+	bind_i64(q, 4, l->tid);
+	sqlite3_bind_int64(q, 5, l->start_ns);
+	sqlite3_bind_int64(q, 6, l->dur_ns);
+	if (bind_str(st, q, 7, l->name) != 0) {
+		sqlite3_reset(q);
+		return st->err.code ? st->err.code : st_fail(st, "launch");
+	}
+	bind_i64(q, 8, l->external_id);
+	return step_done(st, q, "launch");
+}
+
+static int on_step(void *arg, const struct profdb_step_rec *s)
+{
+	struct profdb_store *st = arg;
+	sqlite3_stmt *q = st->stmt[S_STEP];
+	sqlite3_bind_int64(q, 1, st->run_id);
+	sqlite3_bind_int64(q, 2, rank_of(s->rank));
+	sqlite3_bind_int64(q, 3, s->step);
+	bind_i64(q, 4, s->start_ns);
+	bind_i64(q, 5, s->end_ns);
+	return step_done(st, q, "step");
+}
+
+static int on_step_metric(void *arg, int64_t rank, int64_t step, const char *metric, double value)
+{
+	struct profdb_store *st = arg;
+	sqlite3_stmt *q = st->stmt[S_STEP_METRIC];
+	sqlite3_bind_int64(q, 1, st->run_id);
+	sqlite3_bind_int64(q, 2, rank_of(rank));
+	bind_i64(q, 3, step);
+	sqlite3_bind_text(q, 4, metric, -1, SQLITE_STATIC);
+	sqlite3_bind_double(q, 5, value);
+	return step_done(st, q, "step metric");
+}
+
+static int on_meta(void *arg, int64_t rank, const char *key, const char *value)
+{
+	struct profdb_store *st = arg;
+	sqlite3_stmt *q = st->stmt[S_META];
+	sqlite3_bind_int64(q, 1, st->run_id);
+	bind_i64(q, 2, rank);
+	sqlite3_bind_text(q, 3, key, -1, SQLITE_STATIC);
+	if (value)
+		sqlite3_bind_text(q, 4, value, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(q, 4);
+	return step_done(st, q, "metadata");
+}
+
+static int on_note(void *arg, const char *note)
+{
+	struct profdb_store *st = arg;
+	sqlite3_stmt *q = st->stmt[S_NOTE];
+	sqlite3_bind_int64(q, 1, st->run_id);
+	sqlite3_bind_text(q, 2, note, -1, SQLITE_STATIC);
+	return step_done(st, q, "note");
+}
+
+/* ---------------------------------------------------------------- lifecycle */
+
+static void store_free(struct profdb_store *st)
+{
+	for (int i = 0; i < S_COUNT; i++)
+		sqlite3_finalize(st->stmt[i]);
+	for (size_t i = 0; i < st->nslots; i++)
+		free(st->slots[i].key);
+	free(st->slots);
+	for (size_t i = 0; i < st->nskips; i++)
+		free(st->skips[i].reason);
+	free(st->skips);
+	free(st->format);
+	free(st);
+}
+
+static int exec_sql(profdb *db, const char *sql)
+{
+	char *err = NULL;
+	if (sqlite3_exec(db->sql, sql, NULL, NULL, &err) != SQLITE_OK) {
+		int rc = profdb__error(db, PROFDB_ERROR, "%s", err ? err : "SQL error");
+		sqlite3_free(err);
+		return rc;
+	}
+	return PROFDB_OK;
+}
+
+static int64_t run_id_of(profdb *db, const char *run)
+{
+	sqlite3_stmt *q = NULL;
+	int64_t id = 0;
+	if (sqlite3_prepare_v2(db->sql, "SELECT id FROM run WHERE name = ?1", -1, &q, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(q, 1, run, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) == SQLITE_ROW)
+		id = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	return id;
+}
+
+int profdb_store_begin(struct profdb_store **out, profdb *db, const char *run,
+                       const char *source_path, int replace)
+{
+	struct profdb_store *st;
+	sqlite3_stmt *q = NULL;
+	char when[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	int64_t old;
+	int rc;
+
+	*out = NULL;
+	if (db->readonly)
+		return profdb__error(db, PROFDB_EUSAGE, "database is open read-only");
+	st = calloc(1, sizeof *st);
+	if (!st)
+		return profdb__error(db, PROFDB_ERROR, "out of memory");
+	st->db = db;
+	if (sqlite3_exec(db->sql, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+		rc = profdb__sqlerror(db, "cannot start ingest");
+		free(st);
+		return rc;
+	}
+	old = run_id_of(db, run);
+	if (old < 0) {
+		rc = profdb__sqlerror(db, "cannot look up run '%s'", run);
+		goto fail;
+	}
+	if (old > 0 && !replace) {
+		rc = profdb__error(db, PROFDB_EEXISTS, "run '%s' already exists (use --replace)", run);
+		goto fail;
+	}
+	if (old > 0 && (rc = profdb_run_delete(db, run)) != PROFDB_OK)
+		goto fail;
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (sqlite3_prepare_v2(db->sql, "INSERT INTO run(name, source_path, format, ingested_at,"
+	    " profdb_version) VALUES (?1, ?2, 'unknown', ?3, ?4)", -1, &q, NULL) != SQLITE_OK) {
+		rc = profdb__sqlerror(db, "cannot create run");
+		goto fail;
+	}
+	sqlite3_bind_text(q, 1, run, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 2, source_path, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 3, when, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 4, PROFDB_VERSION, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) != SQLITE_DONE) {
+		rc = profdb__sqlerror(db, "cannot create run '%s'", run);
+		sqlite3_finalize(q);
+		goto fail;
+	}
+	sqlite3_finalize(q);
+	st->run_id = sqlite3_last_insert_rowid(db->sql);
+	for (int i = 0; i < S_COUNT; i++)
+		if (sqlite3_prepare_v3(db->sql, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
+		                       &st->stmt[i], NULL) != SQLITE_OK) {
+			rc = profdb__sqlerror(db, "cannot prepare store");
+			goto fail;
+		}
+	if (grow(st) != PROFDB_OK) {
+		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
+		goto fail;
+	}
+	st->sink = (struct profdb_sink){
+		.arg = st, .err = &st->err,
+		.source_begin = on_source_begin, .source_end = on_source_end, .skip = on_skip,
+		.kernel = on_kernel, .op = on_op, .launch = on_launch, .step = on_step,
+		.step_metric = on_step_metric, .meta = on_meta, .note = on_note,
+	};
+	*out = st;
+	return PROFDB_OK;
+fail:
+	sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+	store_free(st);
+	return rc;
+}
+
+struct profdb_sink *profdb_store_sink(struct profdb_store *st) { return &st->sink; }
+int64_t profdb_store_run_id(const struct profdb_store *st) { return st->run_id; }
+
+void profdb_store_set_format(struct profdb_store *st, const char *format)
+{
+	free(st->format);
+	st->format = strdup(format);
+}
+
+/* Run one UPDATE/INSERT bound to the run id. */
+static int exec_run(struct profdb_store *st, const char *sql)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+	if (sqlite3_prepare_v2(st->db->sql, sql, -1, &q, NULL) != SQLITE_OK)
+		return profdb__sqlerror(st->db, "finishing ingest");
+	sqlite3_bind_int64(q, 1, st->run_id);
+	rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return profdb__sqlerror(st->db, "finishing ingest");
+	return PROFDB_OK;
+}
+
+/*
+ * Derivations that need the whole run, in order:
+ *  1. a kernel without a step takes the step whose host span holds the
+ *     runtime call that launched it (same rank, same correlation id);
+ *  2. host ops without a step take the step whose span holds their start;
+ *  3. steps named only by kernels (Ascend Step Id) get a step row;
+ *  4. ops without device times get them from kernels of their External id.
+ */
+static const char *const finish_sql[] = {
+	"UPDATE kernel SET step = (SELECT s.step FROM launch l JOIN step s"
+	"  ON s.run_id = l.run_id AND s.rank = l.rank"
+	"  AND l.start_ns >= s.start_ns AND l.start_ns < s.end_ns"
+	"  WHERE l.run_id = kernel.run_id AND l.rank = kernel.rank"
+	"  AND l.correlation = kernel.correlation ORDER BY s.step LIMIT 1)"
+	" WHERE run_id = ?1 AND step IS NULL AND correlation IS NOT NULL"
+	" AND EXISTS (SELECT 1 FROM step WHERE run_id = ?1 AND start_ns IS NOT NULL)",
+	"UPDATE op SET step = (SELECT s.step FROM step s WHERE s.run_id = op.run_id"
+	"  AND s.rank = op.rank AND op.start_ns >= s.start_ns AND op.start_ns < s.end_ns"
+	"  ORDER BY s.step LIMIT 1)"
+	" WHERE run_id = ?1 AND step IS NULL AND start_ns IS NOT NULL"
+	" AND EXISTS (SELECT 1 FROM step WHERE run_id = ?1 AND start_ns IS NOT NULL)",
+	"INSERT OR IGNORE INTO step(run_id, rank, step)"
+	" SELECT DISTINCT run_id, rank, step FROM kernel WHERE run_id = ?1 AND step IS NOT NULL",
+	"UPDATE op SET device_self_ns = coalesce((SELECT sum(k.dur_ns) FROM kernel k"
+	"  WHERE k.run_id = op.run_id AND k.rank = op.rank AND k.external_id = op.external_id), 0)"
+	" WHERE run_id = ?1 AND device_self_ns IS NULL AND external_id IS NOT NULL",
+	"UPDATE run SET ranks = max(1, (SELECT count(*) FROM (SELECT rank FROM kernel WHERE run_id = ?1"
+	"  UNION SELECT rank FROM op WHERE run_id = ?1))) WHERE id = ?1",
+	NULL
+};
+
+int profdb_store_commit(struct profdb_store *st, int64_t repeats)
+{
+	profdb *db = st->db;
+	sqlite3_stmt *q = NULL;
+	int64_t nsteps = 0;
+	int rc = PROFDB_OK;
+
+	for (int i = 0; finish_sql[i]; i++)
+		if ((rc = exec_run(st, finish_sql[i])) != PROFDB_OK)
+			goto fail;
+	/* Repeats: what the user said, else the steps per rank, else 1. */
+	if (repeats <= 0) {
+		if (sqlite3_prepare_v2(db->sql, "SELECT max(n) FROM (SELECT count(*) AS n FROM step"
+		    " WHERE run_id = ?1 GROUP BY rank)", -1, &q, NULL) != SQLITE_OK) {
+			rc = profdb__sqlerror(db, "counting steps");
+			goto fail;
+		}
+		sqlite3_bind_int64(q, 1, st->run_id);
+		if (sqlite3_step(q) == SQLITE_ROW)
+			nsteps = sqlite3_column_int64(q, 0);
+		sqlite3_finalize(q);
+		q = NULL;
+	}
+	if (sqlite3_prepare_v2(db->sql, "UPDATE run SET repeats = ?2, repeats_source = ?3,"
+	    " format = coalesce(?4, format) WHERE id = ?1", -1, &q, NULL) != SQLITE_OK) {
+		rc = profdb__sqlerror(db, "finishing ingest");
+		goto fail;
+	}
+	sqlite3_bind_int64(q, 1, st->run_id);
+	sqlite3_bind_int64(q, 2, repeats > 0 ? repeats : nsteps > 0 ? nsteps : 1);
+	sqlite3_bind_text(q, 3, repeats > 0 ? "user" : nsteps > 0 ? "steps" : "default", -1, SQLITE_STATIC);
+	if (st->format)
+		sqlite3_bind_text(q, 4, st->format, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(q, 4);
+	rc = sqlite3_step(q) == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "finishing ingest");
+	sqlite3_finalize(q);
+	if (rc != PROFDB_OK)
+		goto fail;
+	for (int i = 0; i < S_COUNT; i++) {
+		sqlite3_finalize(st->stmt[i]);
+		st->stmt[i] = NULL;
+	}
+	if ((rc = exec_sql(db, "COMMIT")) != PROFDB_OK)
+		goto fail;
+	store_free(st);
+	return PROFDB_OK;
+fail:
+	profdb_store_abort(st);
+	return rc;
+}
+
+void profdb_store_abort(struct profdb_store *st)
+{
+	if (!st)
+		return;
+	for (int i = 0; i < S_COUNT; i++) {
+		sqlite3_finalize(st->stmt[i]);
+		st->stmt[i] = NULL;
+	}
+	sqlite3_exec(st->db->sql, "ROLLBACK", NULL, NULL, NULL);
+	store_free(st);
+}
+
+void profdb_kernel_rec_init(struct profdb_kernel_rec *k)
+{
+	memset(k, 0, sizeof *k);
+	k->rank = k->device = k->stream = k->step = PROFDB_NULL;
+	k->wait_ns = k->task_id = k->model_id = k->context_id = PROFDB_NULL;
+	k->correlation = k->external_id = k->block_dim = k->mix_block_dim = PROFDB_NULL;
+	k->registers = k->shared_mem = k->bytes = k->hf32 = PROFDB_NULL;
+	k->kind = PROFDB_KIND_KERNEL;
+}
+
+void profdb_op_rec_init(struct profdb_op_rec *o)
+{
+	memset(o, 0, sizeof *o);
+	o->rank = o->step = o->tid = o->start_ns = o->dur_ns = o->self_ns = PROFDB_NULL;
+	o->device_self_ns = o->device_total_ns = PROFDB_NULL;
+	o->device_self_aicore_ns = o->device_total_aicore_ns = PROFDB_NULL;
+	o->external_id = o->seq = PROFDB_NULL;
+}

@@ -1,0 +1,123 @@
+/*
+ * check_numbers.c - exact decimal parsing (numbers.c) and SHA-256 (sha256.c).
+ * Expected values are worked out by hand from the decimal text.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static int64_t ns(const char *s, int scale)
+{
+	int64_t v = -12345;
+	ck_assert_int_eq(profdb_parse_ns(s, strlen(s), scale, &v), 0);
+	return v;
+}
+
+static int bad(const char *s)
+{
+	int64_t v;
+	return profdb_parse_ns(s, strlen(s), 3, &v) != 0;
+}
+
+START_TEST(ascend_start_times)
+{
+	/* the trailing TAB msprof appends, and the exact ns digits */
+	ck_assert_int_eq(ns("1736405443881410.320\t", 3), 1736405443881410320LL);
+	ck_assert_int_eq(ns("1736413971558972.912\t", 3), 1736413971558972912LL);
+	ck_assert_int_eq(ns("1699529622790614.8", 3), 1699529622790614800LL);
+	ck_assert_int_eq(ns("1695115378713661", 3), 1695115378713661000LL);
+	ck_assert_int_eq(ns("  53.741 ", 3), 53741);
+	ck_assert_int_eq(ns("1881.080000", 3), 1881080);
+	ck_assert_int_eq(ns("0", 3), 0);
+	ck_assert_int_eq(ns("0.0", 3), 0);
+}
+END_TEST
+
+START_TEST(rounding_and_exponents)
+{
+	ck_assert_int_eq(ns("496.8508203", 3), 496851);  /* .8203 ns -> 1 */
+	ck_assert_int_eq(ns("496.8504", 3), 496850);
+	ck_assert_int_eq(ns("-2.5", 3), -2500);
+	ck_assert_int_eq(ns("1.69512E+15", 3), 1695120000000000000LL);
+	ck_assert_int_eq(ns("1e3", 0), 1000);
+	ck_assert_int_eq(ns("4458676522690.655", 3), 4458676522690655LL);
+	ck_assert_int_eq(ns("12", 0), 12);           /* ns input */
+	ck_assert_int_eq(ns("1.5", 6), 1500000);     /* ms input */
+}
+END_TEST
+
+START_TEST(rejects)
+{
+	ck_assert(bad(""));
+	ck_assert(bad("N/A"));
+	ck_assert(bad("12abc"));
+	ck_assert(bad("1.2.3"));
+	ck_assert(bad("nan"));
+	ck_assert(bad("inf"));
+	ck_assert(bad("1e"));
+	ck_assert(bad("99999999999999999999999"));   /* > int64 ns */
+	ck_assert(bad("9223372036854775.808"));      /* INT64_MAX + 1 ns */
+}
+END_TEST
+
+START_TEST(integers_and_doubles)
+{
+	int64_t i;
+	double d;
+	ck_assert_int_eq(profdb_parse_i64(" 4294967295 ", 12, &i), 0);
+	ck_assert_int_eq(i, 4294967295LL);
+	ck_assert_int_ne(profdb_parse_i64("N/A", 3, &i), 0);
+	ck_assert_int_ne(profdb_parse_i64("1.5", 3, &i), 0);
+	ck_assert_int_eq(profdb_parse_double("79.295", 6, &d), 0);
+	ck_assert_double_eq_tol(d, 79.295, 1e-12);
+	ck_assert_int_ne(profdb_parse_double("NaN", 3, &d), 0);
+	ck_assert_int_ne(profdb_parse_double("Infinity", 8, &d), 0);
+	ck_assert_int_ne(profdb_parse_double("", 0, &d), 0);
+}
+END_TEST
+
+START_TEST(sha256_vectors)
+{
+	/* FIPS 180-4 examples */
+	struct profdb_sha256 s;
+	char hex[65];
+	profdb_sha256_init(&s);
+	profdb_sha256_hex(&s, hex);
+	ck_assert_str_eq(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	profdb_sha256_update(&s, "abc", 3);
+	profdb_sha256_hex(&s, hex);
+	ck_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	profdb_sha256_init(&s);
+	const char *m = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+	for (size_t i = 0; i < strlen(m); i++) /* byte by byte: exercises the buffer */
+		profdb_sha256_update(&s, m + i, 1);
+	profdb_sha256_hex(&s, hex);
+	ck_assert_str_eq(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("numbers");
+	TCase *tc = tcase_create("parse_ns");
+	SRunner *sr;
+	int failed;
+	tcase_add_test(tc, ascend_start_times);
+	tcase_add_test(tc, rounding_and_exponents);
+	tcase_add_test(tc, rejects);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("parse_other");
+	tcase_add_test(tc, integers_and_doubles);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("sha256");
+	tcase_add_test(tc, sha256_vectors);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_set_tap(sr, "-");
+	srunner_run_all(sr, CK_SILENT);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

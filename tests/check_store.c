@@ -1,0 +1,158 @@
+/*
+ * check_store.c - the store (store.c, db.c, run.c): schema versioning, one
+ * transaction per ingest, interning, derived steps and repeats.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+static int64_t scalar(profdb *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	int64_t v = -1;
+	ck_assert_int_eq(sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static void add_kernel(struct profdb_sink *s, const char *name, int64_t start, int64_t dur, int64_t step)
+{
+	struct profdb_kernel_rec k;
+	profdb_kernel_rec_init(&k);
+	k.name = name;
+	k.start_ns = start;
+	k.dur_ns = dur;
+	k.step = step;
+	ck_assert_int_eq(s->kernel(s->arg, &k), PROFDB_OK);
+}
+
+START_TEST(open_memory_schema)
+{
+	profdb *db = NULL;
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	ck_assert_int_eq(scalar(db, "PRAGMA user_version"), profdb_schema_version());
+	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM kind"), 5);
+	profdb_close(db);
+	profdb_close(NULL); /* NULL is a no-op */
+}
+END_TEST
+
+START_TEST(newer_schema_refused)
+{
+	char path[512];
+	profdb *db = NULL;
+	snprintf(path, sizeof path, "%s/new.db", tu_tmpdir());
+	ck_assert_int_eq(profdb_open(&db, path, 0), PROFDB_OK);
+	ck_assert_int_eq(sqlite3_exec(db->sql, "PRAGMA user_version = 999", NULL, NULL, NULL), SQLITE_OK);
+	profdb_close(db);
+	ck_assert_int_eq(profdb_open(&db, path, 0), PROFDB_ESCHEMA);
+	ck_assert_ptr_nonnull(strstr(profdb_errmsg(db), "newer profdb"));
+	profdb_close(db);
+}
+END_TEST
+
+START_TEST(not_sqlite_refused)
+{
+	char path[512];
+	profdb *db = NULL;
+	snprintf(path, sizeof path, "%s/junk.db", tu_tmpdir());
+	ck_assert_int_eq(tu_write_file(path, "this is not a database, just text......", 40), 0);
+	ck_assert_int_eq(profdb_open(&db, path, 0), PROFDB_ESCHEMA);
+	ck_assert_ptr_nonnull(strstr(profdb_errmsg(db), "not an SQLite database"));
+	profdb_close(db);
+}
+END_TEST
+
+START_TEST(commit_derives_repeats_and_interns)
+{
+	profdb *db = NULL;
+	struct profdb_store *st = NULL;
+	struct profdb_sink *s;
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	ck_assert_int_eq(profdb_store_begin(&st, db, "r1", "/x", 0), PROFDB_OK);
+	s = profdb_store_sink(st);
+	ck_assert_int_eq(s->source_begin(s->arg, "/x/k.csv", "kernel_details", 0, NULL, 0), PROFDB_OK);
+	add_kernel(s, "MatMul", 1000, 10, 1);
+	add_kernel(s, "MatMul", 2000, 30, 2);
+	add_kernel(s, "Add", 3000, 5, 2);
+	ck_assert_int_eq(s->skip(s->arg, "non-positive duration", 7), PROFDB_OK);
+	ck_assert_int_eq(s->skip(s->arg, "non-positive duration", 9), PROFDB_OK);
+	ck_assert_int_eq(s->source_end(s->arg, 5, "abc", 100), PROFDB_OK);
+	ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
+	/* two distinct steps -> repeats 2; MatMul interned once */
+	ck_assert_int_eq(scalar(db, "SELECT repeats FROM run WHERE name='r1'"), 2);
+	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM str WHERE value='MatMul'"), 1);
+	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM step"), 2);
+	ck_assert_int_eq(scalar(db, "SELECT rows_skipped FROM source_file"), 2);
+	ck_assert_int_eq(scalar(db, "SELECT first_line FROM source_skip"), 7);
+	/* the view: per_repeat = 40 ns / 2 = 0.02 us */
+	ck_assert_int_eq(scalar(db, "SELECT per_repeat_us * 1000 FROM kernel_summary WHERE name='MatMul'"), 20);
+	ck_assert_int_eq(scalar(db, "SELECT total_device_us * 1000 FROM run_summary"), 45);
+	/* a second ingest of the same name fails without --replace */
+	ck_assert_int_eq(profdb_store_begin(&st, db, "r1", "/x", 0), PROFDB_EEXISTS);
+	ck_assert_int_eq(profdb_store_begin(&st, db, "r1", "/x", 1), PROFDB_OK);
+	profdb_store_abort(st);
+	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM kernel"), 3); /* abort kept the old run */
+	ck_assert_int_eq(profdb_run_set_repeats(db, "r1", 4), PROFDB_OK);
+	ck_assert_int_eq(scalar(db, "SELECT repeats FROM run"), 4);
+	ck_assert_int_eq(profdb_run_set_repeats(db, "nope", 4), PROFDB_ENOTFOUND);
+	ck_assert_int_eq(profdb_run_delete(db, "r1"), PROFDB_OK);
+	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM kernel"), 0);
+	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM source_skip"), 0);
+	profdb_close(db);
+}
+END_TEST
+
+START_TEST(steps_from_launches)
+{
+	/* a kernel belongs to the step whose host span holds its launch */
+	profdb *db = NULL;
+	struct profdb_store *st = NULL;
+	struct profdb_sink *s;
+	struct profdb_step_rec sr = { 0, 7, 100, 200 };
+	struct profdb_launch_rec l = { 0, 42, 1, 150, 5, PROFDB_NULL, "cudaLaunchKernel" };
+	struct profdb_kernel_rec k;
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	ck_assert_int_eq(profdb_store_begin(&st, db, "k", "/k", 0), PROFDB_OK);
+	s = profdb_store_sink(st);
+	ck_assert_int_eq(s->step(s->arg, &sr), PROFDB_OK);
+	ck_assert_int_eq(s->launch(s->arg, &l), PROFDB_OK);
+	profdb_kernel_rec_init(&k);
+	k.name = "gemm";
+	k.start_ns = 500; /* runs after the host span ended */
+	k.dur_ns = 10;
+	k.correlation = 42;
+	ck_assert_int_eq(s->kernel(s->arg, &k), PROFDB_OK);
+	ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
+	ck_assert_int_eq(scalar(db, "SELECT step FROM kernel"), 7);
+	ck_assert_int_eq(scalar(db, "SELECT repeats FROM run"), 1);
+	profdb_close(db);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("store");
+	TCase *tc = tcase_create("open");
+	SRunner *sr;
+	int failed;
+	tcase_add_test(tc, open_memory_schema);
+	tcase_add_test(tc, newer_schema_refused);
+	tcase_add_test(tc, not_sqlite_refused);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("ingest");
+	tcase_add_test(tc, commit_derives_repeats_and_interns);
+	tcase_add_test(tc, steps_from_launches);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_set_tap(sr, "-");
+	srunner_run_all(sr, CK_SILENT);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,55 @@
+/*
+ * testutil.h - helpers shared by the Check suites: paths to test inputs, a
+ * sink that collects records in memory (reader tests need no SQL), files.
+ */
+#ifndef PROFDB_TESTUTIL_H
+#define PROFDB_TESTUTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal.h"
+
+/* $PROFDB_TESTDATA/rel and $PROFDB_CORPUS/rel (static buffers, rotating). */
+const char *tu_testdata(const char *rel);
+const char *tu_corpus(const char *rel);
+/* A fresh temporary folder (static buffer, one per call). */
+const char *tu_tmpdir(void);
+/* Read a whole file; *len set; caller frees.  NULL if unreadable. */
+unsigned char *tu_read_file(const char *path, size_t *len);
+/* Write bytes to path; 0 ok. */
+int tu_write_file(const char *path, const void *data, size_t len);
+
+/* A kernel as the memory sink keeps it (strings owned). */
+struct tu_kernel {
+	int64_t rank, device, stream, step, start_ns, dur_ns, wait_ns;
+	int64_t correlation, external_id, block_dim, task_id;
+	int kind;
+	char *name, *type, *core, *in_shapes, *launch_op;
+	size_t nmetrics;
+};
+struct tu_op {
+	int64_t rank, step, tid, start_ns, dur_ns, self_ns, device_self_ns, device_total_ns, external_id;
+	char *name, *in_shapes, *call_stack;
+};
+
+/* A sink that keeps everything in memory. */
+struct tu_sink {
+	struct profdb_sink sink;
+	struct profdb_err err;
+	struct tu_kernel *kernels;
+	size_t nkernels;
+	struct tu_op *ops;
+	size_t nops;
+	struct profdb_step_rec *steps;
+	size_t nsteps;
+	size_t nlaunches, nmeta, nnotes, nsources, nstep_metrics;
+	int64_t skipped, rows_read;
+	char last_skip[256];
+};
+void tu_sink_init(struct tu_sink *s);
+void tu_sink_free(struct tu_sink *s);
+/* A reader context over path with the memory sink. */
+struct profdb_reader_ctx tu_ctx(struct tu_sink *s, const char *path);
+
+#endif
