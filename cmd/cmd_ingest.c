@@ -4,6 +4,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -24,6 +25,40 @@ static const char desc[] =
 	"depth above *_ascend_pt folders, one *_ascend_pt folder, a kernel_details.csv, a\n"
 	"Kineto trace (.json or .json.gz) or a folder of rank traces.  Each ingest is one\n"
 	"transaction: on error the database is left exactly as it was.";
+
+/* The progress bar: only on a terminal, only after the first second. */
+struct bar {
+	struct timespec start;     /* when the ingest began */
+	int shown;                 /* a bar is on screen */
+};
+
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void show_progress(void *arg, uint64_t done, uint64_t total)
+{
+	struct bar *b = arg;
+	double t = seconds_since(&b->start), mbs, eta;
+	int width = 30, filled;
+	char line[40];
+	if (t < 1.0 || total == 0)
+		return;
+	if (done > total)
+		done = total;
+	mbs = (double)done / 1e6 / t;
+	eta = done ? t * (double)(total - done) / (double)done : 0;
+	filled = (int)((double)width * (double)done / (double)total);
+	memset(line, '#', (size_t)filled);
+	memset(line + filled, '.', (size_t)(width - filled));
+	line[width] = '\0';
+	fprintf(stderr, "\r[%s] %6.1f/%.1f MB %7.1f MB/s ETA %4.0fs ", line, (double)done / 1e6,
+	        (double)total / 1e6, mbs, eta);
+	b->shown = 1;
+}
 
 /* Print the per-file summary of a run that was just stored. */
 static void print_summary(profdb *db, const char *run, int64_t id)
@@ -111,7 +146,16 @@ int cmd_ingest(int argc, char **argv)
 	for (int i = first; i < argc; i++) {
 		int64_t id = 0;
 		char name[1024];
-		int rc = profdb_ingest(db, &id, argv[i], &io);
+		struct bar bar = { 0 };
+		int rc;
+		if (!quiet && isatty(STDERR_FILENO)) {
+			clock_gettime(CLOCK_MONOTONIC, &bar.start);
+			io.progress = show_progress;
+			io.progress_arg = &bar;
+		}
+		rc = profdb_ingest(db, &id, argv[i], &io);
+		if (bar.shown)
+			fputs("\r\033[K", stderr);
 		if (rc != PROFDB_OK) {
 			status = cli_lib_error(db, rc);
 			break;

@@ -246,6 +246,49 @@ static const char *format_label(int kind)
 	}
 }
 
+/* Progress over the whole ingest: readers report bytes of their own file;
+ * this adds the sizes of the files already read. */
+struct progress {
+	profdb_progress_fn fn;     /* the caller's callback */
+	void *arg;
+	uint64_t done_before;      /* bytes of the files already read */
+	uint64_t total;            /* bytes of all files */
+};
+
+static void progress_relay(void *arg, uint64_t done, uint64_t total)
+{
+	struct progress *p = arg;
+	(void)total;
+	p->fn(p->arg, p->done_before + done, p->total);
+}
+
+/* Bytes on disk under path (a file, or the files of a folder, one level of
+ * ASCEND_PROFILER_OUTPUT deep is enough for an estimate). */
+static uint64_t size_of(const char *path)
+{
+	struct stat sb;
+	char sub[4096];
+	DIR *d;
+	struct dirent *e;
+	uint64_t n = 0;
+	if (stat(path, &sb) != 0)
+		return 0;
+	if (S_ISREG(sb.st_mode))
+		return (uint64_t)sb.st_size;
+	snprintf(sub, sizeof sub, "%s/ASCEND_PROFILER_OUTPUT", path);
+	d = opendir(sub);
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) != NULL) {
+		char f[4400];
+		snprintf(f, sizeof f, "%s/%s", sub, e->d_name);
+		if (ends_with(e->d_name, ".csv") && stat(f, &sb) == 0 && S_ISREG(sb.st_mode))
+			n += (uint64_t)sb.st_size;
+	}
+	closedir(d);
+	return n;
+}
+
 static int read_one(const struct work *item, const struct profdb_reader_ctx *ctx)
 {
 	switch (item->kind) {
@@ -282,6 +325,7 @@ int profdb_ingest(profdb *db, int64_t *out_run_id, const char *path,
 	char name[1024];
 	const char *run;
 	const char *format = NULL;
+	struct progress prog = { 0 };
 	int rc;
 
 	if (out_run_id)
@@ -325,18 +369,26 @@ int profdb_ingest(profdb *db, int64_t *out_run_id, const char *path,
 	sink = profdb_store_sink(st);
 	for (size_t i = 0; i < w.nnotes && rc == PROFDB_OK; i++)
 		rc = sink->note(sink->arg, w.notes[i]);
+	prog.fn = opts ? opts->progress : NULL;
+	prog.arg = opts ? opts->progress_arg : NULL;
+	for (size_t i = 0; prog.fn && i < w.n; i++)
+		prog.total += size_of(w.items[i].path);
 	for (size_t i = 0; i < w.n && rc == PROFDB_OK; i++) {
 		struct profdb_reader_ctx ctx = {
 			.path = w.items[i].path,
 			/* the n-th unit's fallback rank; readers prefer what the data says */
 			.rank = w.n > 1 ? (int64_t)i : PROFDB_NULL,
 			.sink = sink, .err = sink->err,
-			.progress = opts ? opts->progress : NULL,
-			.progress_arg = opts ? opts->progress_arg : NULL,
+			.progress = prog.fn ? progress_relay : NULL,
+			.progress_arg = &prog,
 		};
 		const char *f = format_label(w.items[i].kind);
 		format = !format || strcmp(format, f) == 0 ? f : "mixed";
 		rc = read_one(&w.items[i], &ctx);
+		if (prog.fn) {
+			prog.done_before += size_of(w.items[i].path);
+			prog.fn(prog.arg, prog.done_before, prog.total);
+		}
 		if (rc != PROFDB_OK && sink->err->code == PROFDB_OK)
 			profdb__err_set(sink->err, rc, "%s: read failed", w.items[i].path);
 	}
