@@ -10,6 +10,7 @@
  * sniffed: traces are read, other JSON is skipped with a note.
  */
 #include <dirent.h>
+#include <pthread.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,9 +20,11 @@
 
 #include "internal.h"
 #include "detect.h"
+#include "qsink.h"
 #include "banned.h"
 
 #define MAX_DEPTH 32 /* deeper folders are not profiler dumps; also stops loops */
+#define MAX_WORKERS 64 /* reader threads; the store has as many source slots */
 
 /* One unit of work found by the walk. */
 struct work {
@@ -301,6 +304,169 @@ static int read_one(const struct work *item, const struct profdb_reader_ctx *ctx
 	}
 }
 
+/* Read every unit on this thread, straight into the store. */
+static int read_serial(struct walk *w, struct profdb_sink *sink, struct progress *prog)
+{
+	int rc = PROFDB_OK;
+	for (size_t i = 0; i < w->n && rc == PROFDB_OK; i++) {
+		struct profdb_reader_ctx ctx = {
+			.path = w->items[i].path,
+			/* the n-th unit's fallback rank; readers prefer what the data says */
+			.rank = w->n > 1 ? (int64_t)i : PROFDB_NULL,
+			.sink = sink, .err = sink->err,
+			.progress = prog->fn ? progress_relay : NULL,
+			.progress_arg = prog,
+		};
+		rc = read_one(&w->items[i], &ctx);
+		if (prog->fn) {
+			prog->done_before += size_of(w->items[i].path);
+			prog->fn(prog->arg, prog->done_before, prog->total);
+		}
+		if (rc != PROFDB_OK && sink->err->code == PROFDB_OK)
+			profdb__err_set(sink->err, rc, "%s: read failed", w->items[i].path);
+	}
+	return rc;
+}
+
+/* State shared by the reader threads of one parallel ingest. */
+struct pool {
+	pthread_mutex_t mu;        /* guards next, done_before, slot_done */
+	size_t next;               /* next unit to read */
+	struct walk *w;
+	struct profdb_queue *q;
+	struct progress *prog;
+	uint64_t done_before;      /* bytes of finished units */
+	uint64_t slot_done[MAX_WORKERS]; /* bytes of each worker's current unit */
+};
+
+struct worker {
+	pthread_t thread;
+	int slot;                  /* 1..: slot 0 stays the serial path's */
+	struct pool *pool;
+	struct profdb_qsink *qs;
+	int rc;                    /* first error of this worker */
+};
+
+static void worker_progress(void *arg, uint64_t done, uint64_t total)
+{
+	struct worker *wk = arg;
+	(void)total;
+	pthread_mutex_lock(&wk->pool->mu);
+	wk->pool->slot_done[wk->slot] = done;
+	pthread_mutex_unlock(&wk->pool->mu);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *wk = arg;
+	struct pool *p = wk->pool;
+	struct profdb_sink *sink = profdb_qsink_sink(wk->qs);
+	for (;;) {
+		size_t i;
+		pthread_mutex_lock(&p->mu);
+		i = p->next++;
+		pthread_mutex_unlock(&p->mu);
+		if (i >= p->w->n)
+			break;
+		struct profdb_reader_ctx ctx = {
+			.path = p->w->items[i].path,
+			.rank = p->w->n > 1 ? (int64_t)i : PROFDB_NULL,
+			.sink = sink, .err = sink->err,
+			.progress = p->prog->fn ? worker_progress : NULL,
+			.progress_arg = wk,
+		};
+		wk->rc = read_one(&p->w->items[i], &ctx);
+		if (wk->rc == PROFDB_OK)
+			wk->rc = profdb_qsink_flush(wk->qs);
+		if (wk->rc != PROFDB_OK) {
+			if (sink->err->code == PROFDB_OK)
+				profdb__err_set(sink->err, wk->rc, "%s: read failed", ctx.path);
+			profdb_queue_abort(p->q);
+			break;
+		}
+		pthread_mutex_lock(&p->mu);
+		p->done_before += size_of(ctx.path);
+		p->slot_done[wk->slot] = 0;
+		pthread_mutex_unlock(&p->mu);
+	}
+	profdb_queue_producer_done(p->q);
+	return NULL;
+}
+
+static void pool_progress(void *arg)
+{
+	struct pool *p = arg;
+	uint64_t done;
+	if (!p->prog->fn)
+		return;
+	pthread_mutex_lock(&p->mu);
+	done = p->done_before;
+	for (size_t i = 0; i < MAX_WORKERS; i++)
+		done += p->slot_done[i];
+	pthread_mutex_unlock(&p->mu);
+	p->prog->fn(p->prog->arg, done, p->prog->total);
+}
+
+/*
+ * Readers on nworkers threads, this thread the only SQLite writer.  With one
+ * big file this still overlaps parsing and storing; with many files they are
+ * also parsed side by side.  The first error stops everything.
+ */
+static int read_parallel(struct walk *w, struct profdb_store *st, int nworkers,
+                         struct progress *prog, struct profdb_err *err)
+{
+	struct pool p = { .w = w, .prog = prog };
+	struct worker wk[MAX_WORKERS];
+	int started = 0, rc;
+
+	if (nworkers > (int)w->n)
+		nworkers = (int)w->n;
+	if (nworkers >= MAX_WORKERS)
+		nworkers = MAX_WORKERS - 1;
+	memset(wk, 0, sizeof wk);
+	if (profdb_queue_new(&p.q, nworkers) != PROFDB_OK)
+		return profdb__err_set(err, PROFDB_ERROR, "out of memory");
+	pthread_mutex_init(&p.mu, NULL);
+	for (int i = 0; i < nworkers; i++) {
+		wk[i].slot = i + 1;
+		wk[i].pool = &p;
+		if (profdb_qsink_new(&wk[i].qs, p.q, wk[i].slot) != PROFDB_OK ||
+		    pthread_create(&wk[i].thread, NULL, worker_main, &wk[i]) != 0) {
+			profdb__err_set(err, PROFDB_ERROR, "cannot start reader thread");
+			profdb_queue_abort(p.q);
+			/* the workers not started will never report done */
+			for (int j = i; j < nworkers; j++)
+				profdb_queue_producer_done(p.q);
+			break;
+		}
+		started++;
+	}
+	rc = profdb_queue_drain(p.q, st, pool_progress, &p);
+	if (rc != PROFDB_OK) {
+		struct profdb_sink *s = profdb_store_sink(st);
+		if (s->err->code != PROFDB_OK)
+			*err = *s->err;
+	}
+	for (int i = 0; i < started; i++)
+		pthread_join(wk[i].thread, NULL);
+	/* a reader's own error is the cause; "ingest stopped" only follows one */
+	for (int i = 0; i < started && err->code == PROFDB_OK; i++)
+		if (wk[i].rc != PROFDB_OK && profdb_qsink_sink(wk[i].qs)->err->code != PROFDB_OK &&
+		    strcmp(profdb_qsink_sink(wk[i].qs)->err->msg, "ingest stopped") != 0)
+			*err = *profdb_qsink_sink(wk[i].qs)->err;
+	for (int i = 0; i < nworkers; i++) {
+		if (wk[i].rc != PROFDB_OK && rc == PROFDB_OK)
+			rc = wk[i].rc;
+		profdb_qsink_free(wk[i].qs);
+	}
+	if (rc == PROFDB_OK && err->code != PROFDB_OK)
+		rc = err->code;
+	profdb_store_select_slot(st, 0);
+	pthread_mutex_destroy(&p.mu);
+	profdb_queue_free(p.q);
+	return rc;
+}
+
 /* The default run name: the path's last component. */
 static void base_of(const char *path, char *out, size_t cap)
 {
@@ -326,7 +492,7 @@ int profdb_ingest(profdb *db, int64_t *out_run_id, const char *path,
 	const char *run;
 	const char *format = NULL;
 	struct progress prog = { 0 };
-	int rc;
+	int rc, jobs;
 
 	if (out_run_id)
 		*out_run_id = 0;
@@ -373,27 +539,20 @@ int profdb_ingest(profdb *db, int64_t *out_run_id, const char *path,
 	prog.arg = opts ? opts->progress_arg : NULL;
 	for (size_t i = 0; prog.fn && i < w.n; i++)
 		prog.total += size_of(w.items[i].path);
-	for (size_t i = 0; i < w.n && rc == PROFDB_OK; i++) {
-		struct profdb_reader_ctx ctx = {
-			.path = w.items[i].path,
-			/* the n-th unit's fallback rank; readers prefer what the data says */
-			.rank = w.n > 1 ? (int64_t)i : PROFDB_NULL,
-			.sink = sink, .err = sink->err,
-			.progress = prog.fn ? progress_relay : NULL,
-			.progress_arg = &prog,
-		};
+	for (size_t i = 0; i < w.n; i++) {
 		const char *f = format_label(w.items[i].kind);
 		format = !format || strcmp(format, f) == 0 ? f : "mixed";
-		rc = read_one(&w.items[i], &ctx);
-		if (prog.fn) {
-			prog.done_before += size_of(w.items[i].path);
-			prog.fn(prog.arg, prog.done_before, prog.total);
-		}
-		if (rc != PROFDB_OK && sink->err->code == PROFDB_OK)
-			profdb__err_set(sink->err, rc, "%s: read failed", w.items[i].path);
 	}
+	jobs = opts && opts->jobs > 0 ? opts->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (rc == PROFDB_OK && jobs > 1)
+		rc = read_parallel(&w, st, jobs - 1, &prog, &err);
+	else if (rc == PROFDB_OK)
+		rc = read_serial(&w, sink, &prog);
 	if (rc != PROFDB_OK) {
-		err = *sink->err;
+		if (err.code == PROFDB_OK)
+			err = *sink->err;
+		if (err.code == PROFDB_OK)
+			profdb__err_set(&err, rc, "%s: ingest failed", path);
 		profdb_store_abort(st);
 		goto out;
 	}

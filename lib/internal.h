@@ -206,6 +206,9 @@ struct profdb_store;
 int profdb_store_begin(struct profdb_store **out, profdb *db, const char *run,
                        const char *source_path, int replace);
 struct profdb_sink *profdb_store_sink(struct profdb_store *st);
+/* Records that follow come from reader slot (0..63): each slot has its own
+ * current source file.  The serial path uses slot 0 and never calls this. */
+void profdb_store_select_slot(struct profdb_store *st, int slot);
 int64_t profdb_store_run_id(const struct profdb_store *st);
 /* Set the run's format label and rank count (called by the ingest driver). */
 void profdb_store_set_format(struct profdb_store *st, const char *format);

@@ -68,6 +68,17 @@ struct skip_count {
 	int64_t count, first;
 };
 
+/* What the store tracks about a source file being read.  One per reader
+ * slot: with parallel readers, records of several files interleave. */
+struct source_state {
+	int64_t id;                /* source_file row, 0 = none */
+	int64_t stored;            /* rows stored since source_begin */
+	struct skip_count *skips;  /* per reason */
+	size_t nskips;
+};
+
+#define STORE_SLOTS 64 /* most parallel readers (ingest caps --jobs to this) */
+
 struct profdb_store {
 	profdb *db;
 	int64_t run_id;
@@ -76,10 +87,8 @@ struct profdb_store {
 	size_t nslots, nused;
 	struct profdb_sink sink;
 	struct profdb_err err;
-	int64_t source_id;         /* current source_file row, 0 = none */
-	int64_t source_stored;     /* rows stored since source_begin */
-	struct skip_count *skips;  /* per reason, current source */
-	size_t nskips;
+	struct source_state src[STORE_SLOTS]; /* per reader slot */
+	struct source_state *cur;  /* the slot records are coming from */
 	char *format;              /* owned */
 };
 
@@ -232,11 +241,12 @@ static int on_source_begin(void *arg, const char *path, const char *role, int64_
                            const unsigned char *content, size_t content_len)
 {
 	struct profdb_store *st = arg;
+	struct source_state *c = st->cur;
 	sqlite3_stmt *q = st->stmt[S_SOURCE];
-	for (size_t i = 0; i < st->nskips; i++)
-		free(st->skips[i].reason);
-	st->nskips = 0;
-	st->source_stored = 0;
+	for (size_t i = 0; i < c->nskips; i++)
+		free(c->skips[i].reason);
+	c->nskips = 0;
+	c->stored = 0;
 	sqlite3_bind_int64(q, 1, st->run_id);
 	bind_i64(q, 2, rank);
 	sqlite3_bind_text(q, 3, path, -1, SQLITE_STATIC);
@@ -248,59 +258,61 @@ static int on_source_begin(void *arg, const char *path, const char *role, int64_
 		sqlite3_bind_null(q, 6);
 	if (step_done(st, q, "source file") != PROFDB_OK)
 		return st->err.code;
-	st->source_id = sqlite3_last_insert_rowid(st->db->sql);
+	c->id = sqlite3_last_insert_rowid(st->db->sql);
 	return PROFDB_OK;
 }
 
 static int on_source_end(void *arg, int64_t rows_read, const char *sha256, uint64_t size)
 {
 	struct profdb_store *st = arg;
+	struct source_state *c = st->cur;
 	sqlite3_stmt *q = st->stmt[S_SOURCE_END];
 	int64_t skipped = 0;
-	if (!st->source_id)
+	if (!c->id)
 		return PROFDB_OK;
-	for (size_t i = 0; i < st->nskips; i++) {
+	for (size_t i = 0; i < c->nskips; i++) {
 		sqlite3_stmt *k = st->stmt[S_SKIP];
-		skipped += st->skips[i].count;
-		sqlite3_bind_int64(k, 1, st->source_id);
-		sqlite3_bind_text(k, 2, st->skips[i].reason, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(k, 3, st->skips[i].count);
-		bind_i64(k, 4, st->skips[i].first);
+		skipped += c->skips[i].count;
+		sqlite3_bind_int64(k, 1, c->id);
+		sqlite3_bind_text(k, 2, c->skips[i].reason, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(k, 3, c->skips[i].count);
+		bind_i64(k, 4, c->skips[i].first);
 		if (step_done(st, k, "skip counts") != PROFDB_OK)
 			return st->err.code;
 	}
-	sqlite3_bind_int64(q, 1, st->source_id);
+	sqlite3_bind_int64(q, 1, c->id);
 	sqlite3_bind_int64(q, 2, rows_read);
-	sqlite3_bind_int64(q, 3, st->source_stored);
+	sqlite3_bind_int64(q, 3, c->stored);
 	sqlite3_bind_int64(q, 4, skipped);
 	if (sha256)
 		sqlite3_bind_text(q, 5, sha256, -1, SQLITE_STATIC);
 	else
 		sqlite3_bind_null(q, 5);
 	sqlite3_bind_int64(q, 6, (int64_t)size);
-	st->source_id = 0;
+	c->id = 0;
 	return step_done(st, q, "source file");
 }
 
 static int on_skip(void *arg, const char *reason, int64_t where)
 {
 	struct profdb_store *st = arg;
+	struct source_state *c = st->cur;
 	struct skip_count *s;
-	for (size_t i = 0; i < st->nskips; i++)
-		if (strcmp(st->skips[i].reason, reason) == 0) {
-			st->skips[i].count++;
+	for (size_t i = 0; i < c->nskips; i++)
+		if (strcmp(c->skips[i].reason, reason) == 0) {
+			c->skips[i].count++;
 			return PROFDB_OK;
 		}
-	s = realloc(st->skips, (st->nskips + 1) * sizeof *s);
+	s = realloc(c->skips, (c->nskips + 1) * sizeof *s);
 	if (!s)
 		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
-	st->skips = s;
-	s[st->nskips].reason = strdup(reason);
-	if (!s[st->nskips].reason)
+	c->skips = s;
+	s[c->nskips].reason = strdup(reason);
+	if (!s[c->nskips].reason)
 		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
-	s[st->nskips].count = 1;
-	s[st->nskips].first = where;
-	st->nskips++;
+	s[c->nskips].count = 1;
+	s[c->nskips].first = where;
+	c->nskips++;
 	return PROFDB_OK;
 }
 
@@ -365,7 +377,7 @@ static int on_kernel(void *arg, const struct profdb_kernel_rec *k)
 		if (step_done(st, m, "kernel metric") != PROFDB_OK)
 			return st->err.code;
 	}
-	st->source_stored++;
+	st->cur->stored++;
 	return PROFDB_OK;
 }
 
@@ -401,7 +413,7 @@ static int on_op(void *arg, const struct profdb_op_rec *o)
 	}
 	if (step_done(st, q, "op") != PROFDB_OK)
 		return st->err.code;
-	st->source_stored++;
+	st->cur->stored++;
 	return PROFDB_OK;
 }
 
@@ -479,9 +491,11 @@ static void store_free(struct profdb_store *st)
 	for (size_t i = 0; i < st->nslots; i++)
 		free(st->slots[i].key);
 	free(st->slots);
-	for (size_t i = 0; i < st->nskips; i++)
-		free(st->skips[i].reason);
-	free(st->skips);
+	for (size_t j = 0; j < STORE_SLOTS; j++) {
+		for (size_t i = 0; i < st->src[j].nskips; i++)
+			free(st->src[j].skips[i].reason);
+		free(st->src[j].skips);
+	}
 	free(st->format);
 	free(st);
 }
@@ -528,6 +542,7 @@ int profdb_store_begin(struct profdb_store **out, profdb *db, const char *run,
 	if (!st)
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	st->db = db;
+	st->cur = &st->src[0];
 	if (sqlite3_exec(db->sql, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
 		rc = profdb__sqlerror(db, "cannot start ingest");
 		free(st);
@@ -587,6 +602,11 @@ fail:
 }
 
 struct profdb_sink *profdb_store_sink(struct profdb_store *st) { return &st->sink; }
+
+void profdb_store_select_slot(struct profdb_store *st, int slot)
+{
+	st->cur = &st->src[slot >= 0 && slot < STORE_SLOTS ? slot : 0];
+}
 int64_t profdb_store_run_id(const struct profdb_store *st) { return st->run_id; }
 
 void profdb_store_set_format(struct profdb_store *st, const char *format)

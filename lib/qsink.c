@@ -1,0 +1,521 @@
+/*
+ * qsink.c - a sink that lets readers run on worker threads while one thread
+ * writes SQLite.  Each worker's records are copied (strings included) into
+ * batches of a bounded queue; the writer replays them into the store sink.
+ *
+ * Why copies: records borrow their strings only for the duration of the
+ * sink call.  Why bounded: a fast parser must not pile up a 1 GB trace in
+ * memory while the writer catches up, so producers wait when it is full.
+ */
+#include <pthread.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "qsink.h"
+#include "banned.h"
+
+#define BATCH_BYTES (256 * 1024) /* records per hand-over; amortises locking */
+#define QUEUE_MAX 16             /* batches in flight: bounds memory at ~4 MB */
+
+enum rec_type { R_SOURCE_BEGIN = 1, R_SOURCE_END, R_SKIP, R_KERNEL, R_OP, R_LAUNCH, R_STEP,
+	R_STEP_METRIC, R_META, R_NOTE };
+
+struct batch {
+	struct batch *next;
+	int slot;                  /* reader slot the records came from */
+	size_t len, cap;
+	unsigned char *data;       /* owned */
+};
+
+struct profdb_queue {
+	pthread_mutex_t mu;
+	pthread_cond_t nonempty, nonfull;
+	struct batch *head, *tail;
+	size_t count;
+	int producers;             /* workers still running */
+	int abort;                 /* stop everything: an error happened */
+};
+
+/* String fields of each record type, as offsets into the struct. */
+static const size_t kernel_strs[] = {
+	offsetof(struct profdb_kernel_rec, name), offsetof(struct profdb_kernel_rec, type),
+	offsetof(struct profdb_kernel_rec, core), offsetof(struct profdb_kernel_rec, grid),
+	offsetof(struct profdb_kernel_rec, block), offsetof(struct profdb_kernel_rec, op_state),
+	offsetof(struct profdb_kernel_rec, in_shapes), offsetof(struct profdb_kernel_rec, in_dtypes),
+	offsetof(struct profdb_kernel_rec, in_formats), offsetof(struct profdb_kernel_rec, out_shapes),
+	offsetof(struct profdb_kernel_rec, out_dtypes), offsetof(struct profdb_kernel_rec, out_formats),
+	offsetof(struct profdb_kernel_rec, launch_op)
+};
+static const size_t op_strs[] = {
+	offsetof(struct profdb_op_rec, name), offsetof(struct profdb_op_rec, category),
+	offsetof(struct profdb_op_rec, in_shapes), offsetof(struct profdb_op_rec, in_types),
+	offsetof(struct profdb_op_rec, call_stack)
+};
+static const size_t launch_strs[] = { offsetof(struct profdb_launch_rec, name) };
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---------------------------------------------------------------- queue */
+
+int profdb_queue_new(struct profdb_queue **out, int producers)
+{
+	struct profdb_queue *q = calloc(1, sizeof *q);
+	*out = NULL;
+	if (!q)
+		return PROFDB_ERROR;
+	pthread_mutex_init(&q->mu, NULL);
+	pthread_cond_init(&q->nonempty, NULL);
+	pthread_cond_init(&q->nonfull, NULL);
+	q->producers = producers;
+	*out = q;
+	return PROFDB_OK;
+}
+
+static void batch_free(struct batch *b)
+{
+	if (b) {
+		free(b->data);
+		free(b);
+	}
+}
+
+void profdb_queue_free(struct profdb_queue *q)
+{
+	if (!q)
+		return;
+	while (q->head) {
+		struct batch *b = q->head;
+		q->head = b->next;
+		batch_free(b);
+	}
+	pthread_mutex_destroy(&q->mu);
+	pthread_cond_destroy(&q->nonempty);
+	pthread_cond_destroy(&q->nonfull);
+	free(q);
+}
+
+void profdb_queue_abort(struct profdb_queue *q)
+{
+	pthread_mutex_lock(&q->mu);
+	q->abort = 1;
+	pthread_cond_broadcast(&q->nonfull);
+	pthread_cond_broadcast(&q->nonempty);
+	pthread_mutex_unlock(&q->mu);
+}
+
+void profdb_queue_producer_done(struct profdb_queue *q)
+{
+	pthread_mutex_lock(&q->mu);
+	q->producers--;
+	pthread_cond_broadcast(&q->nonempty);
+	pthread_mutex_unlock(&q->mu);
+}
+
+/* Hand b to the writer; waits while the queue is full.  Frees b on abort. */
+static int push(struct profdb_queue *q, struct batch *b)
+{
+	pthread_mutex_lock(&q->mu);
+	while (q->count >= QUEUE_MAX && !q->abort)
+		pthread_cond_wait(&q->nonfull, &q->mu);
+	if (q->abort) {
+		pthread_mutex_unlock(&q->mu);
+		batch_free(b);
+		return PROFDB_ERROR;
+	}
+	if (q->tail)
+		q->tail->next = b;
+	else
+		q->head = b;
+	q->tail = b;
+	q->count++;
+	pthread_cond_signal(&q->nonempty);
+	pthread_mutex_unlock(&q->mu);
+	return PROFDB_OK;
+}
+
+/* The next batch, or NULL when every producer is done (or on abort). */
+static struct batch *pop(struct profdb_queue *q)
+{
+	struct batch *b = NULL;
+	pthread_mutex_lock(&q->mu);
+	while (!q->head && q->producers > 0 && !q->abort)
+		pthread_cond_wait(&q->nonempty, &q->mu);
+	if (q->head && !q->abort) {
+		b = q->head;
+		q->head = b->next;
+		if (!q->head)
+			q->tail = NULL;
+		q->count--;
+		pthread_cond_signal(&q->nonfull);
+	}
+	pthread_mutex_unlock(&q->mu);
+	return b;
+}
+
+/* ---------------------------------------------------------------- encoding */
+
+struct profdb_qsink {
+	struct profdb_sink sink;   /* what the reader calls */
+	struct profdb_err err;     /* the reader's errors */
+	struct profdb_queue *q;
+	int slot;
+	struct batch *cur;         /* being filled */
+};
+
+static int flush(struct profdb_qsink *s)
+{
+	struct batch *b = s->cur;
+	s->cur = NULL;
+	if (!b || b->len == 0) {
+		batch_free(b);
+		return PROFDB_OK;
+	}
+	if (push(s->q, b) != PROFDB_OK)
+		return profdb__err_set(&s->err, PROFDB_ERROR, "ingest stopped");
+	return PROFDB_OK;
+}
+
+/* Make room for n more bytes in the current batch. */
+static unsigned char *reserve(struct profdb_qsink *s, size_t n)
+{
+	struct batch *b = s->cur;
+	if (b && b->len + n > b->cap && flush(s) != PROFDB_OK)
+		return NULL;
+	if (!s->cur) {
+		size_t cap = n > BATCH_BYTES ? n : BATCH_BYTES;
+		b = calloc(1, sizeof *b);
+		if (!b || !(b->data = malloc(cap))) {
+			free(b);
+			profdb__err_set(&s->err, PROFDB_ERROR, "out of memory");
+			return NULL;
+		}
+		b->cap = cap;
+		b->slot = s->slot;
+		s->cur = b;
+	}
+	s->cur->len += n;
+	return s->cur->data + s->cur->len - n;
+}
+
+static size_t str_size(const char *p)
+{
+	return p ? strlen(p) + 1 : 0;
+}
+
+/* Layout of one record: type byte, the struct, then per string field a
+ * u32 length+1 (0 = NULL) and its bytes with the NUL, then extras. */
+static int put_record(struct profdb_qsink *s, int type, const void *rec, size_t size,
+                      const size_t *strs, size_t nstrs, const struct profdb_metric *m, size_t nm)
+{
+	size_t need = 1 + size, off;
+	unsigned char *p;
+	for (size_t i = 0; i < nstrs; i++)
+		need += 4 + str_size(*(const char *const *)((const char *)rec + strs[i]));
+	for (size_t i = 0; i < nm; i++)
+		need += sizeof(double) + 4 + str_size(m[i].name);
+	p = reserve(s, need);
+	if (!p)
+		return s->err.code ? s->err.code : PROFDB_ERROR;
+	p[0] = (unsigned char)type;
+	memcpy(p + 1, rec, size);
+	off = 1 + size;
+	for (size_t i = 0; i < nstrs + nm; i++) {
+		const char *str = i < nstrs ? *(const char *const *)((const char *)rec + strs[i]) : m[i - nstrs].name;
+		uint32_t n = str ? (uint32_t)strlen(str) + 1 : 0;
+		if (i >= nstrs) {
+			memcpy(p + off, &m[i - nstrs].value, sizeof(double));
+			off += sizeof(double);
+		}
+		memcpy(p + off, &n, 4);
+		off += 4;
+		if (n) {
+			memcpy(p + off, str, n);
+			off += n;
+		}
+	}
+	return PROFDB_OK;
+}
+
+/* Read back a string written by put_record; advances *off. */
+static const char *get_str(const unsigned char *d, size_t *off)
+{
+	uint32_t n;
+	const char *s;
+	memcpy(&n, d + *off, 4);
+	*off += 4;
+	if (!n)
+		return NULL;
+	s = (const char *)d + *off;
+	*off += n;
+	return s;
+}
+
+/* Simple records: scalars and strings packed one after another. */
+static int put_simple(struct profdb_qsink *s, int type, const int64_t *nums, size_t nn,
+                      const char *const *strs, size_t ns, const void *blob, size_t blob_len)
+{
+	size_t need = 1 + nn * 8 + 8, off = 1;
+	unsigned char *p;
+	for (size_t i = 0; i < ns; i++)
+		need += 4 + str_size(strs[i]);
+	need += blob_len;
+	p = reserve(s, need);
+	if (!p)
+		return s->err.code ? s->err.code : PROFDB_ERROR;
+	p[0] = (unsigned char)type;
+	memcpy(p + off, nums, nn * 8);
+	off += nn * 8;
+	for (size_t i = 0; i < ns; i++) {
+		uint32_t n = strs[i] ? (uint32_t)strlen(strs[i]) + 1 : 0;
+		memcpy(p + off, &n, 4);
+		off += 4;
+		if (n) {
+			memcpy(p + off, strs[i], n);
+			off += n;
+		}
+	}
+	{
+		uint64_t bl = blob ? blob_len : UINT64_MAX;
+		memcpy(p + off, &bl, 8);
+		off += 8;
+	}
+	if (blob_len)
+		memcpy(p + off, blob, blob_len);
+	return PROFDB_OK;
+}
+
+static int q_source_begin(void *arg, const char *path, const char *role, int64_t rank,
+                          const unsigned char *content, size_t len)
+{
+	const char *strs[2] = { path, role };
+	return put_simple(arg, R_SOURCE_BEGIN, &rank, 1, strs, 2, content, content ? len : 0);
+}
+
+static int q_source_end(void *arg, int64_t rows_read, const char *sha, uint64_t size)
+{
+	int64_t nums[2] = { rows_read, (int64_t)size };
+	return put_simple(arg, R_SOURCE_END, nums, 2, &sha, 1, NULL, 0);
+}
+
+static int q_skip(void *arg, const char *reason, int64_t where)
+{
+	return put_simple(arg, R_SKIP, &where, 1, &reason, 1, NULL, 0);
+}
+
+static int q_kernel(void *arg, const struct profdb_kernel_rec *k)
+{
+	return put_record(arg, R_KERNEL, k, sizeof *k, kernel_strs, NELEM(kernel_strs),
+	                  k->metrics, k->nmetrics);
+}
+
+static int q_op(void *arg, const struct profdb_op_rec *o)
+{
+	return put_record(arg, R_OP, o, sizeof *o, op_strs, NELEM(op_strs), NULL, 0);
+}
+
+static int q_launch(void *arg, const struct profdb_launch_rec *l)
+{
+	return put_record(arg, R_LAUNCH, l, sizeof *l, launch_strs, NELEM(launch_strs), NULL, 0);
+}
+
+static int q_step(void *arg, const struct profdb_step_rec *st)
+{
+	return put_record(arg, R_STEP, st, sizeof *st, NULL, 0, NULL, 0);
+}
+
+static int q_step_metric(void *arg, int64_t rank, int64_t step, const char *metric, double value)
+{
+	int64_t nums[3] = { rank, step, 0 };
+	memcpy(&nums[2], &value, sizeof value);
+	return put_simple(arg, R_STEP_METRIC, nums, 3, &metric, 1, NULL, 0);
+}
+
+static int q_meta(void *arg, int64_t rank, const char *key, const char *value)
+{
+	const char *strs[2] = { key, value };
+	return put_simple(arg, R_META, &rank, 1, strs, 2, NULL, 0);
+}
+
+static int q_note(void *arg, const char *note)
+{
+	int64_t none = 0;
+	return put_simple(arg, R_NOTE, &none, 1, &note, 1, NULL, 0);
+}
+
+int profdb_qsink_new(struct profdb_qsink **out, struct profdb_queue *q, int slot)
+{
+	struct profdb_qsink *s = calloc(1, sizeof *s);
+	*out = NULL;
+	if (!s)
+		return PROFDB_ERROR;
+	s->q = q;
+	s->slot = slot;
+	s->sink = (struct profdb_sink){
+		.arg = s, .err = &s->err,
+		.source_begin = q_source_begin, .source_end = q_source_end, .skip = q_skip,
+		.kernel = q_kernel, .op = q_op, .launch = q_launch, .step = q_step,
+		.step_metric = q_step_metric, .meta = q_meta, .note = q_note,
+	};
+	*out = s;
+	return PROFDB_OK;
+}
+
+struct profdb_sink *profdb_qsink_sink(struct profdb_qsink *s) { return &s->sink; }
+int profdb_qsink_flush(struct profdb_qsink *s) { return flush(s); }
+
+void profdb_qsink_free(struct profdb_qsink *s)
+{
+	if (s) {
+		batch_free(s->cur);
+		free(s);
+	}
+}
+
+/* ---------------------------------------------------------------- replay */
+
+/* Fix the string pointers of a struct copied out of a batch. */
+static size_t load_strs(void *rec, const size_t *strs, size_t n, const unsigned char *d, size_t off)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *s = get_str(d, &off);
+		memcpy((char *)rec + strs[i], &s, sizeof s);
+	}
+	return off;
+}
+
+static int replay_batch(const struct batch *b, struct profdb_sink *out)
+{
+	const unsigned char *d = b->data;
+	size_t off = 0;
+	int rc = PROFDB_OK;
+	struct profdb_metric *metrics = NULL;
+	size_t mcap = 0;
+
+	while (off < b->len && rc == PROFDB_OK) {
+		int type = d[off++];
+		int64_t nums[3];
+		const char *s1, *s2;
+		uint64_t bl;
+		switch (type) {
+		case R_KERNEL: {
+			struct profdb_kernel_rec k;
+			memcpy(&k, d + off, sizeof k);
+			off = load_strs(&k, kernel_strs, NELEM(kernel_strs), d, off + sizeof k);
+			if (k.nmetrics > mcap) {
+				struct profdb_metric *m = realloc(metrics, k.nmetrics * sizeof *m);
+				if (!m) {
+					rc = PROFDB_ERROR;
+					break;
+				}
+				metrics = m;
+				mcap = k.nmetrics;
+			}
+			for (size_t i = 0; i < k.nmetrics; i++) {
+				memcpy(&metrics[i].value, d + off, sizeof(double));
+				off += sizeof(double);
+				metrics[i].name = get_str(d, &off);
+			}
+			k.metrics = metrics;
+			rc = out->kernel(out->arg, &k);
+			break;
+		}
+		case R_OP: {
+			struct profdb_op_rec o;
+			memcpy(&o, d + off, sizeof o);
+			off = load_strs(&o, op_strs, NELEM(op_strs), d, off + sizeof o);
+			rc = out->op(out->arg, &o);
+			break;
+		}
+		case R_LAUNCH: {
+			struct profdb_launch_rec l;
+			memcpy(&l, d + off, sizeof l);
+			off = load_strs(&l, launch_strs, NELEM(launch_strs), d, off + sizeof l);
+			rc = out->launch(out->arg, &l);
+			break;
+		}
+		case R_STEP: {
+			struct profdb_step_rec st;
+			memcpy(&st, d + off, sizeof st);
+			off += sizeof st;
+			rc = out->step(out->arg, &st);
+			break;
+		}
+		case R_SOURCE_BEGIN:
+			memcpy(nums, d + off, 8);
+			off += 8;
+			s1 = get_str(d, &off);
+			s2 = get_str(d, &off);
+			memcpy(&bl, d + off, 8);
+			off += 8;
+			rc = out->source_begin(out->arg, s1, s2, nums[0], bl == UINT64_MAX ? NULL : d + off,
+			                       bl == UINT64_MAX ? 0 : (size_t)bl);
+			if (bl != UINT64_MAX)
+				off += (size_t)bl;
+			break;
+		case R_SOURCE_END:
+			memcpy(nums, d + off, 16);
+			off += 16;
+			s1 = get_str(d, &off);
+			off += 8;
+			rc = out->source_end(out->arg, nums[0], s1, (uint64_t)nums[1]);
+			break;
+		case R_SKIP:
+			memcpy(nums, d + off, 8);
+			off += 8;
+			s1 = get_str(d, &off);
+			off += 8;
+			rc = out->skip(out->arg, s1, nums[0]);
+			break;
+		case R_STEP_METRIC: {
+			double v;
+			memcpy(nums, d + off, 24);
+			off += 24;
+			memcpy(&v, &nums[2], sizeof v);
+			s1 = get_str(d, &off);
+			off += 8;
+			rc = out->step_metric(out->arg, nums[0], nums[1], s1, v);
+			break;
+		}
+		case R_META:
+			memcpy(nums, d + off, 8);
+			off += 8;
+			s1 = get_str(d, &off);
+			s2 = get_str(d, &off);
+			off += 8;
+			rc = out->meta(out->arg, nums[0], s1, s2);
+			break;
+		case R_NOTE:
+			off += 8;
+			s1 = get_str(d, &off);
+			off += 8;
+			rc = out->note(out->arg, s1);
+			break;
+		default:
+			rc = PROFDB_ERROR; /* cannot happen: we wrote the batch */
+		}
+	}
+	free(metrics);
+	return rc;
+}
+
+int profdb_queue_drain(struct profdb_queue *q, struct profdb_store *st,
+                       void (*after_batch)(void *arg), void *arg)
+{
+	struct profdb_sink *out = profdb_store_sink(st);
+	struct batch *b;
+	int rc = PROFDB_OK;
+	while ((b = pop(q)) != NULL) {
+		profdb_store_select_slot(st, b->slot);
+		rc = replay_batch(b, out);
+		batch_free(b);
+		if (rc != PROFDB_OK) {
+			profdb_queue_abort(q);
+			break;
+		}
+		if (after_batch)
+			after_batch(arg);
+	}
+	return rc;
+}

@@ -1,0 +1,150 @@
+/*
+ * check_qsink.c - the queued sink (qsink.c): records written on worker
+ * threads reach the store exactly as the serial path would write them,
+ * strings, metrics, blobs and per-slot skip counts included.
+ */
+#include <check.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "qsink.h"
+
+#define NKERNELS 20000 /* enough for many 256 KB batches */
+
+static int64_t scalar(profdb *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	int64_t v = -1;
+	ck_assert_msg(sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL) == SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(db->sql));
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static char *text(profdb *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	char *v = NULL;
+	ck_assert_msg(sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL) == SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(db->sql));
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		v = strdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return v;
+}
+
+struct producer {
+	struct profdb_queue *q;
+	int slot;
+	const char *prefix;        /* kernel names differ per producer */
+};
+
+/* What a reader would send for one file: kernels with strings and metrics,
+ * skips, an op, a step and metadata. */
+static void *produce(void *arg)
+{
+	struct producer *p = arg;
+	struct profdb_qsink *qs = NULL;
+	struct profdb_sink *s;
+	char name[64], path[64];
+	struct profdb_metric m[2] = { { "aic_mac_ratio", 0.25 }, { "aiv_time(us)", 0 } };
+	static const unsigned char blob[4] = { 'a', 0, 'b', 'c' };
+	ck_assert_int_eq(profdb_qsink_new(&qs, p->q, p->slot), PROFDB_OK);
+	s = profdb_qsink_sink(qs);
+	snprintf(path, sizeof path, "/f/%s.csv", p->prefix);
+	ck_assert_int_eq(s->source_begin(s->arg, path, "kernel_details", p->slot, blob, 4), PROFDB_OK);
+	for (int i = 0; i < NKERNELS; i++) {
+		struct profdb_kernel_rec k;
+		profdb_kernel_rec_init(&k);
+		snprintf(name, sizeof name, "%s_kernel_%d", p->prefix, i % 7);
+		k.name = name;
+		k.rank = p->slot;
+		k.start_ns = i;
+		k.dur_ns = i % 100 + 1;
+		k.step = i % 4;
+		k.in_shapes = (i % 2) ? "32,3,224,224" : NULL;
+		k.metrics = m;
+		k.nmetrics = (i % 3 == 0) ? 2 : 0;
+		m[1].value = i;
+		ck_assert_int_eq(s->kernel(s->arg, &k), PROFDB_OK);
+		if (i % 1000 == 0)
+			ck_assert_int_eq(s->skip(s->arg, "non-positive duration", i + 2), PROFDB_OK);
+	}
+	struct profdb_op_rec o;
+	profdb_op_rec_init(&o);
+	o.name = "aten::mm";
+	o.self_ns = 7;
+	o.call_stack = "a.py(1): f;\r\nb.py(2): g";
+	ck_assert_int_eq(s->op(s->arg, &o), PROFDB_OK);
+	ck_assert_int_eq(s->step_metric(s->arg, p->slot, 3, "Computing", 12.5), PROFDB_OK);
+	ck_assert_int_eq(s->meta(s->arg, p->slot, "cann_version", "8.3.RC1"), PROFDB_OK);
+	ck_assert_int_eq(s->source_end(s->arg, NKERNELS + 20, "feed", 99), PROFDB_OK);
+	ck_assert_int_eq(profdb_qsink_flush(qs), PROFDB_OK);
+	profdb_qsink_free(qs);
+	profdb_queue_producer_done(p->q);
+	return NULL;
+}
+
+START_TEST(two_producers_one_writer)
+{
+	profdb *db = NULL;
+	struct profdb_store *st = NULL;
+	struct profdb_queue *q = NULL;
+	struct producer p[2] = { { NULL, 1, "a" }, { NULL, 2, "b" } };
+	pthread_t th[2];
+	char *s;
+
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	ck_assert_int_eq(profdb_store_begin(&st, db, "par", "/f", 0), PROFDB_OK);
+	ck_assert_int_eq(profdb_queue_new(&q, 2), PROFDB_OK);
+	for (int i = 0; i < 2; i++) {
+		p[i].q = q;
+		ck_assert_int_eq(pthread_create(&th[i], NULL, produce, &p[i]), 0);
+	}
+	ck_assert_int_eq(profdb_queue_drain(q, st, NULL, NULL), PROFDB_OK);
+	for (int i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	profdb_queue_free(q);
+	profdb_store_select_slot(st, 0);
+	ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
+
+	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM kernel"), 2 * NKERNELS);
+	/* sum of (i % 100 + 1) for i < 20000 = 200 * 5050 = 1010000, per producer */
+	ck_assert_int_eq(scalar(db, "SELECT sum(dur_ns) FROM kernel WHERE rank = 1"), 1010000);
+	ck_assert_int_eq(scalar(db, "SELECT sum(dur_ns) FROM kernel WHERE rank = 2"), 1010000);
+	/* metrics on every third kernel: ceil(20000 / 3) = 6667 kernels x 2 */
+	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM kernel_metric"), 2 * 6667 * 2);
+	ck_assert_int_eq(scalar(db, "SELECT sum(m.value) FROM kernel_metric m JOIN str s ON s.id = m.metric_id"
+	                            " WHERE s.value = 'aiv_time(us)'"), 2 * 66663333LL);
+	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM kernel WHERE in_shapes_id IS NOT NULL"), NKERNELS);
+	/* each file's skips land on its own source row */
+	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM source_file WHERE rows_skipped = 20 AND"
+	                            " rows_stored = 20001 AND rows_read = 20020 AND sha256 = 'feed'"), 2);
+	ck_assert_int_eq(scalar(db, "SELECT length(content) FROM source_file LIMIT 1"), 4);
+	s = text(db, "SELECT call_stack FROM op_v LIMIT 1");
+	ck_assert_str_eq(s, "a.py(1): f;\r\nb.py(2): g");
+	free(s);
+	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM step_metric WHERE value = 12.5"), 2);
+	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM run_meta WHERE value = '8.3.RC1'"), 2);
+	ck_assert_int_eq(scalar(db, "SELECT repeats FROM run"), 4);
+	profdb_close(db);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("qsink");
+	TCase *tc = tcase_create("replay");
+	SRunner *sr;
+	int failed;
+	tcase_add_test(tc, two_producers_one_writer);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_set_tap(sr, "-");
+	srunner_run_all(sr, CK_SILENT);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
