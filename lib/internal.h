@@ -161,7 +161,8 @@ void profdb_input_sha256(struct profdb_input *in, char hex[65]);
 /* DESTRUCTOR. NULL is a no-op. */
 void profdb_input_close(struct profdb_input *in);
 
-/* Hard limit on decompressed bytes per gzip member (gzip-bomb bound). */
+/* Hard limit on decompressed bytes per gzip member (gzip-bomb bound).  The
+ * environment variable of the same name may lower it, never raise it. */
 #define PROFDB_GZIP_MAX_BYTES (64ull << 30)
 
 /* ---------------------------------------------------------------- sha256 */
