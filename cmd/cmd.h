@@ -72,6 +72,8 @@ enum {
 };
 
 int cmd_diff(int argc, char **argv);
+/* diff (report == 0) and report (1) share options and code (cmd_diff.c). */
+int cmd_diff_main(int argc, char **argv, int report);
 int cmd_ingest(int argc, char **argv);
 int cmd_kernels(int argc, char **argv);
 int cmd_ops(int argc, char **argv);

@@ -16,7 +16,9 @@ struct profdb_cmd {
 
 /* Keep alphabetized. */
 static const struct profdb_cmd cmds[] = {
+	{ "diff", cmd_diff, "Compare runs kernel by kernel: regressions, improvements, noise" },
 	{ "ingest", cmd_ingest, "Read profiler dumps into the database as one run" },
+	{ "report", cmd_report, "Write a comparison report (md, html, json, junit, csv)" },
 	{ "schema", cmd_schema, "Print the embedded SQL schema" },
 	{ "sql", cmd_sql, "Run SQL against the database (read-only unless --write)" },
 };

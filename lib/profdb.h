@@ -210,6 +210,99 @@ int profdb_unit_parse(const char *s);
 int profdb_result_write(const profdb_result *r, FILE *out,
                         const struct profdb_format_opts *opts);
 
+/* ---------------------------------------------------------------- diff */
+
+/*
+ * Comparing runs (compare.c).  Kernels of the base runs and the new runs
+ * are paired by a grouping key.  The samples of a kernel are its per-step
+ * totals (sum of dur of its kernels in each step), over every step of every
+ * run of a side: a step in which it did not run counts as 0.  A run without
+ * steps gives one sample, its total divided by its repeats.  A change is a
+ * regression (improvement) only when it exceeds the threshold and min_delta
+ * AND the two-sample test gives p < alpha; too few samples for the test
+ * gives "inconclusive", never a silent regression.
+ */
+enum profdb_diff_test { PROFDB_TEST_MWU = 0, PROFDB_TEST_WELCH };
+enum profdb_verdict {
+	PROFDB_VERDICT_UNCHANGED = 0,
+	PROFDB_VERDICT_REGRESSION,
+	PROFDB_VERDICT_IMPROVEMENT,
+	PROFDB_VERDICT_INCONCLUSIVE,
+	PROFDB_VERDICT_NEW,        /* only in the new runs */
+	PROFDB_VERDICT_GONE        /* only in the base runs */
+};
+
+struct profdb_diff_opts {
+	const char *const *base_runs; /* run names of the base side (>= 1) */
+	size_t nbase;
+	const char *const *new_runs;  /* run names of the new side (>= 1) */
+	size_t nnew;
+	struct profdb_filter filter;  /* rank, steps, name, kind; runs is ignored */
+	const char *by;        /* key parts joined by '+' or ',': name, base-name, type,
+	                          shape, kind, core; NULL: "name" */
+	double threshold;      /* relative change that matters; default 0.05 */
+	int64_t min_delta_ns;  /* per-repeat change below this is unchanged; default 0 */
+	enum profdb_diff_test test; /* default MWU */
+	double alpha;          /* significance level; default 0.01 */
+	int resamples;         /* bootstrap resamples for the CI; default 2000; 0: none */
+	uint64_t seed;         /* bootstrap seed; same seed, same interval */
+	double ci_level;       /* confidence level of the interval; default 0.95 */
+};
+
+/* Initialise opts with the defaults above (no runs). */
+void profdb_diff_opts_init(struct profdb_diff_opts *o);
+
+/* "mwu", "welch"; -1 if unknown. */
+int profdb_diff_test_parse(const char *s);
+
+typedef struct profdb_comparison profdb_comparison; /* a finished comparison */
+
+/*
+ * CONSTRUCTOR (METHOD of profdb): compare the runs of o.  *out is the
+ * caller's (profdb_comparison_free).  Errors: PROFDB_ENOTFOUND (a run name
+ * not stored), PROFDB_EUSAGE (no runs on a side, bad key, threshold, alpha),
+ * PROFDB_ERROR.
+ */
+int profdb_compare(profdb *db, profdb_comparison **out, const struct profdb_diff_opts *o);
+
+/* DESTRUCTOR. NULL is a no-op. */
+void profdb_comparison_free(profdb_comparison *c);
+
+/* Number of compared kernels (kernels != 0) or whole-run lines (kernels
+ * == 0) with verdict v. */
+size_t profdb_comparison_count(const profdb_comparison *c, int kernels, enum profdb_verdict v);
+
+/* The comparability warnings (the two sides differ in device, ranks, ...);
+ * borrowed from c. */
+size_t profdb_comparison_nwarnings(const profdb_comparison *c);
+const char *profdb_comparison_warning(const profdb_comparison *c, size_t i);
+
+/*
+ * The comparison as a table for profdb_result_write: one row per kernel
+ * group (kernels != 0) or per whole-run figure (kernels == 0); the
+ * comparability warnings are the result's notes.  *out is the caller's.
+ */
+int profdb_comparison_table(const profdb_comparison *c, profdb_result **out, int kernels);
+
+/* METHOD: profdb_compare + profdb_comparison_table(kernels) in one call. */
+int profdb_diff(profdb *db, profdb_result **out, const struct profdb_diff_opts *o);
+
+enum profdb_report_format {
+	PROFDB_REPORT_MD = 0, PROFDB_REPORT_HTML, PROFDB_REPORT_JSON, PROFDB_REPORT_JUNIT,
+	PROFDB_REPORT_CSV
+};
+/* Parse "md", "html", "json", "junit", "csv"; -1 if unknown. */
+int profdb_report_format_parse(const char *s);
+
+/*
+ * Write a report of c to out: Markdown (a pull-request comment), HTML (one
+ * self-contained file with an inline SVG chart), JSON (schemas/
+ * diff.schema.json), JUnit XML (one testcase per kernel, <failure> for
+ * regressions) or CSV.  Every format carries the comparability warnings.
+ * Returns PROFDB_OK or PROFDB_ERROR (write failure).
+ */
+int profdb_report_write(const profdb_comparison *c, FILE *out, enum profdb_report_format f);
+
 #ifdef __cplusplus
 }
 #endif

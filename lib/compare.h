@@ -1,0 +1,131 @@
+/*
+ * compare.h - the layout of a run comparison (compare.c) for the files that
+ * render it (report_*.c), and the two-sample statistics it uses
+ * (stats_test.c).  Private to lib/ and the unit tests.
+ */
+#ifndef PROFDB_COMPARE_H
+#define PROFDB_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal.h"
+
+/* One compared item: a kernel group or a whole-run figure. */
+struct profdb_cmp_line {
+	char *key;                 /* group key text, or the figure's name */
+	enum profdb_verdict verdict;
+	int is_count;              /* values are counts, not nanoseconds */
+	double base, next;         /* mean per repeat on each side (ns or count); NaN: none */
+	double base_calls, next_calls; /* calls per repeat (kernels); NaN for whole-run lines */
+	double delta;              /* next - base */
+	double rel;                /* delta / base; NaN when base is 0 or absent */
+	double p;                  /* two-sided p-value; NaN when not tested */
+	double ci_lo, ci_hi;       /* confidence interval of rel; NaN when none */
+	size_t nbase, nnext;       /* samples per side */
+	char why[128];             /* one line: why this verdict */
+};
+
+struct profdb_comparison {
+	char **base_runs, **new_runs; /* owned run names */
+	size_t nbase, nnew;
+	char *by;                  /* owned grouping key spec */
+	enum profdb_diff_test test;
+	double alpha, threshold, ci_level;
+	int64_t min_delta_ns;
+	int resamples;
+	uint64_t seed;
+	struct profdb_cmp_line *kernels; /* sorted by |delta| descending */
+	size_t nkernels;
+	struct profdb_cmp_line *runs;    /* whole-run figures */
+	size_t nruns;
+	char **warnings;           /* comparability warnings, owned */
+	size_t nwarnings;
+};
+
+/* One stored run as the comparison sees it. */
+struct profdb_cmp_run {
+	int64_t id, repeats, ranks;
+	const char *name;          /* borrowed from the comparison */
+	char *format;              /* owned: run.format */
+};
+
+/*
+ * Fill c->warnings with the ways the base side differs from the new side
+ * (device, rank count, profiler config, versions, repeats, input format),
+ * from run and run_meta (compare_meta.c).  rank: PROFDB_NULL or the one
+ * rank compared.
+ */
+int profdb__compare_warnings(profdb *db, profdb_comparison *c, const struct profdb_cmp_run *base,
+                             size_t nbase, const struct profdb_cmp_run *next, size_t nnext,
+                             int64_t rank);
+
+/* Append a warning (printf-style) to c.  PROFDB_OK or PROFDB_ERROR (memory). */
+int profdb__compare_warn(profdb_comparison *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Stable lower-case names: "regression", ..., "gone". */
+const char *profdb__verdict_name(enum profdb_verdict v);
+/* "Mann-Whitney U" / "Welch's t" and "mwu" / "welch". */
+const char *profdb__test_title(enum profdb_diff_test t);
+const char *profdb__test_name(enum profdb_diff_test t);
+
+/* Number text shared by the renderers (report.c): "" for NaN. */
+void profdb__fmt_us(char *out, size_t cap, double ns);       /* "%.3f" microseconds */
+void profdb__fmt_value(char *out, size_t cap, const struct profdb_cmp_line *l, double v);
+                                                            /* us, or a count */
+void profdb__fmt_pct(char *out, size_t cap, double frac);   /* "+12.34%" */
+void profdb__fmt_p(char *out, size_t cap, double p);        /* "0.00123" / "1.2e-07" */
+/* "a, b" of run names (truncated to cap). */
+void profdb__fmt_runs(char *out, size_t cap, char *const *runs, size_t n);
+
+/* Write s escaped for XML/HTML text and attribute values; control bytes
+ * XML 1.0 forbids become '?' (report_junit.c). */
+void profdb__xml_text(FILE *out, const char *s);
+
+/* Renderers (report_*.c).  Return PROFDB_OK or PROFDB_ERROR on write error. */
+int profdb__report_md(const profdb_comparison *c, FILE *out);
+int profdb__report_html(const profdb_comparison *c, FILE *out);
+int profdb__report_json(const profdb_comparison *c, FILE *out);
+int profdb__report_junit(const profdb_comparison *c, FILE *out);
+int profdb__report_csv(const profdb_comparison *c, FILE *out);
+
+/* ---------------------------------------------------------------- stats */
+
+/*
+ * Mann-Whitney U, two-sided, of samples x (n) against y (m).  *u gets U of
+ * x (number of pairs with x > y, ties counting one half).  Exact null
+ * distribution when there are no ties and n, m <= 50; otherwise the normal
+ * approximation with tie and continuity correction.  Returns the p-value;
+ * 1 when every value is tied; NaN when n or m is 0 or memory runs out.
+ */
+double profdb__mwu(const double *x, size_t n, const double *y, size_t m, double *u);
+
+/* The smallest two-sided p-value the exact U test can give for n and m:
+ * 2 / C(n+m, n) (capped at 1). */
+double profdb__mwu_min_p(size_t n, size_t m);
+
+/* Welch's unequal-variance t test, two-sided.  *t and *df may be NULL.
+ * NaN when n or m < 2.  Zero variance on both sides: 1 if the means are
+ * equal, else 0. */
+double profdb__welch(const double *x, size_t n, const double *y, size_t m, double *t, double *df);
+
+/* Regularized incomplete beta I_x(a, b), a, b > 0, 0 <= x <= 1. */
+double profdb__ibeta(double a, double b, double x);
+
+/* CDF of Student's t with df degrees of freedom. */
+double profdb__t_cdf(double t, double df);
+
+/* A small deterministic PRNG (splitmix64): same seed, same stream. */
+uint64_t profdb__rand_next(uint64_t *state);
+
+/*
+ * Bootstrap percentile interval of mean(y)/mean(x) - 1 at level (e.g. 0.95)
+ * with B resamples of both sides, seeded by seed.  Returns 0 and sets
+ * *lo, *hi; -1 when n or m < 2, B < 1, the base mean of every resample is
+ * 0, or memory runs out.
+ */
+int profdb__bootstrap_rel(const double *x, size_t n, const double *y, size_t m,
+                          int B, double level, uint64_t seed, double *lo, double *hi);
+
+#endif

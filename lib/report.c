@@ -1,0 +1,260 @@
+/*
+ * report.c - a comparison as output: the format dispatch, the number text
+ * every renderer shares, the CSV report, and the comparison as a
+ * profdb_result so the generic formats (table, csv, json, md) print it.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "result.h"
+#include "banned.h"
+
+void profdb__fmt_us(char *out, size_t cap, double ns)
+{
+	if (isnan(ns))
+		snprintf(out, cap, "%s", "");
+	else
+		snprintf(out, cap, "%.3f", ns / 1000);
+}
+
+void profdb__fmt_value(char *out, size_t cap, const struct profdb_cmp_line *l, double v)
+{
+	if (isnan(v))
+		snprintf(out, cap, "%s", "");
+	else if (l->is_count)
+		snprintf(out, cap, "%.2f", v);
+	else
+		profdb__fmt_us(out, cap, v);
+}
+
+void profdb__fmt_pct(char *out, size_t cap, double frac)
+{
+	if (isnan(frac))
+		snprintf(out, cap, "%s", "");
+	else
+		snprintf(out, cap, "%+.2f%%", 100 * frac);
+}
+
+void profdb__fmt_p(char *out, size_t cap, double p)
+{
+	if (isnan(p))
+		snprintf(out, cap, "%s", "");
+	else if (p < 1e-4)
+		snprintf(out, cap, "%.2e", p);
+	else
+		snprintf(out, cap, "%.4f", p);
+}
+
+void profdb__fmt_runs(char *out, size_t cap, char *const *runs, size_t n)
+{
+	size_t len = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < n && len < cap; i++)
+		len += (size_t)snprintf(out + len, cap - len, "%s%s", i ? ", " : "", runs[i]);
+}
+
+int profdb_report_format_parse(const char *s)
+{
+	static const char *const names[] = { "md", "html", "json", "junit", "csv" };
+	for (int i = 0; i < 5; i++)
+		if (strcmp(s, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+int profdb_report_write(const profdb_comparison *c, FILE *out, enum profdb_report_format f)
+{
+	switch (f) {
+	case PROFDB_REPORT_MD: return profdb__report_md(c, out);
+	case PROFDB_REPORT_HTML: return profdb__report_html(c, out);
+	case PROFDB_REPORT_JSON: return profdb__report_json(c, out);
+	case PROFDB_REPORT_JUNIT: return profdb__report_junit(c, out);
+	case PROFDB_REPORT_CSV: return profdb__report_csv(c, out);
+	}
+	return PROFDB_ERROR;
+}
+
+/* ---------------------------------------------------------------- csv */
+
+static void csv_field(FILE *out, const char *s, int last)
+{
+	if (strpbrk(s, ",\"\r\n")) {
+		fputc('"', out);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', out);
+			fputc(*s, out);
+		}
+		fputc('"', out);
+	} else {
+		fputs(s, out);
+	}
+	fputc(last ? '\n' : ',', out);
+}
+
+static void csv_line(FILE *out, const char *scope, const struct profdb_cmp_line *l)
+{
+	char b[64];
+	csv_field(out, scope, 0);
+	csv_field(out, l->key, 0);
+	csv_field(out, profdb__verdict_name(l->verdict), 0);
+	csv_field(out, l->is_count ? "count" : "us", 0);
+	profdb__fmt_value(b, sizeof b, l, l->base);
+	csv_field(out, b, 0);
+	profdb__fmt_value(b, sizeof b, l, l->next);
+	csv_field(out, b, 0);
+	profdb__fmt_value(b, sizeof b, l, l->delta);
+	csv_field(out, b, 0);
+	snprintf(b, sizeof b, "%.4f", 100 * l->rel);
+	csv_field(out, isnan(l->rel) ? "" : b, 0);
+	snprintf(b, sizeof b, "%.3f", l->base_calls);
+	csv_field(out, isnan(l->base_calls) ? "" : b, 0);
+	snprintf(b, sizeof b, "%.3f", l->next_calls);
+	csv_field(out, isnan(l->next_calls) ? "" : b, 0);
+	snprintf(b, sizeof b, "%.6g", l->p);
+	csv_field(out, isnan(l->p) ? "" : b, 0);
+	snprintf(b, sizeof b, "%.4f", 100 * l->ci_lo);
+	csv_field(out, isnan(l->ci_lo) ? "" : b, 0);
+	snprintf(b, sizeof b, "%.4f", 100 * l->ci_hi);
+	csv_field(out, isnan(l->ci_hi) ? "" : b, 0);
+	snprintf(b, sizeof b, "%zu", l->nbase);
+	csv_field(out, b, 0);
+	snprintf(b, sizeof b, "%zu", l->nnext);
+	csv_field(out, b, 0);
+	csv_field(out, l->why, 1);
+}
+
+/* One table: whole-run lines, then kernels; warnings are rows of scope
+ * "warning" (the key column holds the text), so no reader loses them. */
+int profdb__report_csv(const profdb_comparison *c, FILE *out)
+{
+	fputs("scope,key,verdict,unit,base,new,delta,change_pct,base_calls,new_calls,p_value,"
+	      "ci_low_pct,ci_high_pct,n_base,n_new,why\n", out);
+	for (size_t i = 0; i < c->nwarnings; i++) {
+		csv_field(out, "warning", 0);
+		csv_field(out, c->warnings[i], 0);
+		fputs(",,,,,,,,,,,,,\n", out);
+	}
+	for (size_t i = 0; i < c->nruns; i++)
+		csv_line(out, "run", &c->runs[i]);
+	for (size_t i = 0; i < c->nkernels; i++)
+		csv_line(out, "kernel", &c->kernels[i]);
+	return ferror(out) ? PROFDB_ERROR : PROFDB_OK;
+}
+
+/* ---------------------------------------------------------------- result */
+
+static int set_text(struct profdb_cell *cl, const char *s)
+{
+	cl->type = SQLITE_TEXT;
+	cl->text = strdup(s);
+	return cl->text ? PROFDB_OK : PROFDB_ERROR;
+}
+
+static int set_real(struct profdb_cell *cl, double v)
+{
+	char b[64];
+	if (isnan(v)) {
+		cl->type = SQLITE_NULL;
+		return PROFDB_OK;
+	}
+	cl->type = SQLITE_FLOAT;
+	cl->d = v;
+	snprintf(b, sizeof b, "%.10g", v);
+	cl->text = strdup(b);
+	return cl->text ? PROFDB_OK : PROFDB_ERROR;
+}
+
+static int set_int(struct profdb_cell *cl, int64_t v)
+{
+	char b[32];
+	cl->type = SQLITE_INTEGER;
+	cl->i = v;
+	snprintf(b, sizeof b, "%lld", (long long)v);
+	cl->text = strdup(b);
+	return cl->text ? PROFDB_OK : PROFDB_ERROR;
+}
+
+enum { C_KEY, C_VERDICT, C_BASE, C_NEW, C_DELTA, C_CHANGE, C_CI_LO, C_CI_HI, C_P,
+       C_BASE_CALLS, C_NEW_CALLS, C_NBASE, C_NNEW, C_WHY, C_COUNT };
+
+int profdb_comparison_table(const profdb_comparison *c, profdb_result **out, int kernels)
+{
+	static const char *const names[C_COUNT] = {
+		NULL, "verdict", "base", "new", "delta", "change", "ci_low", "ci_high", "p",
+		"base_calls", "new_calls", "n_base", "n_new", "why"
+	};
+	static const enum profdb_coltype types[C_COUNT] = {
+		PROFDB_COL_TEXT, PROFDB_COL_TEXT, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS,
+		PROFDB_COL_PCT, PROFDB_COL_PCT, PROFDB_COL_PCT, PROFDB_COL_REAL, PROFDB_COL_REAL,
+		PROFDB_COL_REAL, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_TEXT
+	};
+	const struct profdb_cmp_line *lines = kernels ? c->kernels : c->runs;
+	size_t n = kernels ? c->nkernels : c->nruns;
+	profdb_result *r = NULL;
+	int rc = PROFDB_OK;
+
+	*out = NULL;
+	if (profdb__result_new(&r, C_COUNT) != PROFDB_OK)
+		return PROFDB_ERROR;
+	for (size_t i = 0; i < C_COUNT; i++) {
+		r->names[i] = strdup(i == C_KEY ? (kernels ? c->by : "figure") : names[i]);
+		r->types[i] = types[i];
+		if (!r->names[i])
+			rc = PROFDB_ERROR;
+	}
+	/* the whole-run table mixes times and counts: plain numbers there, the
+	 * unit in the figure's name */
+	if (!kernels)
+		r->types[C_BASE] = r->types[C_NEW] = r->types[C_DELTA] = PROFDB_COL_REAL;
+	r->cells = calloc(n ? n * C_COUNT : 1, sizeof *r->cells);
+	if (!r->cells)
+		rc = PROFDB_ERROR;
+	for (size_t i = 0; i < n && rc == PROFDB_OK; i++) {
+		const struct profdb_cmp_line *l = &lines[i];
+		struct profdb_cell *row = &r->cells[i * C_COUNT];
+		r->nrows++;
+		double scale = !kernels && !l->is_count ? 1000 : 1;
+		char key[256];
+		snprintf(key, sizeof key, "%s%s", l->key, scale != 1 ? " (us)" : "");
+		rc |= set_text(&row[C_KEY], kernels ? l->key : key);
+		rc |= set_text(&row[C_VERDICT], profdb__verdict_name(l->verdict));
+		rc |= set_real(&row[C_BASE], l->base / scale);
+		rc |= set_real(&row[C_NEW], l->next / scale);
+		rc |= set_real(&row[C_DELTA], l->delta / scale);
+		rc |= set_real(&row[C_CHANGE], 100 * l->rel);
+		rc |= set_real(&row[C_CI_LO], 100 * l->ci_lo);
+		rc |= set_real(&row[C_CI_HI], 100 * l->ci_hi);
+		rc |= set_real(&row[C_P], l->p);
+		rc |= set_real(&row[C_BASE_CALLS], l->base_calls);
+		rc |= set_real(&row[C_NEW_CALLS], l->next_calls);
+		rc |= set_int(&row[C_NBASE], (int64_t)l->nbase);
+		rc |= set_int(&row[C_NNEW], (int64_t)l->nnext);
+		rc |= set_text(&row[C_WHY], l->why);
+	}
+	for (size_t i = 0; i < c->nwarnings && rc == PROFDB_OK; i++)
+		rc = profdb__result_add_note(r, c->warnings[i]);
+	if (rc != PROFDB_OK) {
+		profdb_result_free(r);
+		return PROFDB_ERROR;
+	}
+	*out = r;
+	return PROFDB_OK;
+}
+
+int profdb_diff(profdb *db, profdb_result **out, const struct profdb_diff_opts *o)
+{
+	profdb_comparison *c = NULL;
+	int rc;
+	*out = NULL;
+	if ((rc = profdb_compare(db, &c, o)) != PROFDB_OK)
+		return rc;
+	rc = profdb_comparison_table(c, out, 1);
+	profdb_comparison_free(c);
+	if (rc != PROFDB_OK)
+		return profdb__error(db, PROFDB_ERROR, "out of memory");
+	return PROFDB_OK;
+}

@@ -1,0 +1,103 @@
+/*
+ * report_json.c - a comparison as one JSON document following
+ * schemas/diff.schema.json: the inputs and settings, warnings, verdict
+ * counts, whole-run lines and kernel lines.  Times are microseconds;
+ * values that do not exist (no base, no test) are null, never NaN.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <cjson/cJSON.h>
+
+#include "compare.h"
+#include "banned.h"
+
+static void add_num(cJSON *o, const char *k, double v)
+{
+	if (isnan(v))
+		cJSON_AddNullToObject(o, k);
+	else
+		cJSON_AddNumberToObject(o, k, v);
+}
+
+static cJSON *line_json(const struct profdb_cmp_line *l)
+{
+	cJSON *o = cJSON_CreateObject();
+	double s = l->is_count ? 1 : 1000; /* ns -> us */
+	if (!o)
+		return NULL;
+	cJSON_AddStringToObject(o, "key", l->key);
+	cJSON_AddStringToObject(o, "verdict", profdb__verdict_name(l->verdict));
+	cJSON_AddStringToObject(o, "unit", l->is_count ? "count" : "us");
+	add_num(o, "base", l->base / s);
+	add_num(o, "new", l->next / s);
+	add_num(o, "delta", l->delta / s);
+	add_num(o, "change_pct", 100 * l->rel);
+	add_num(o, "base_calls", l->base_calls);
+	add_num(o, "new_calls", l->next_calls);
+	add_num(o, "p_value", l->p);
+	add_num(o, "ci_low_pct", 100 * l->ci_lo);
+	add_num(o, "ci_high_pct", 100 * l->ci_hi);
+	cJSON_AddNumberToObject(o, "n_base", (double)l->nbase);
+	cJSON_AddNumberToObject(o, "n_new", (double)l->nnext);
+	cJSON_AddStringToObject(o, "why", l->why);
+	return o;
+}
+
+static cJSON *names_json(char *const *names, size_t n)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (size_t i = 0; a && i < n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(names[i]));
+	return a;
+}
+
+int profdb__report_json(const profdb_comparison *c, FILE *out)
+{
+	static const enum profdb_verdict all[] = {
+		PROFDB_VERDICT_REGRESSION, PROFDB_VERDICT_IMPROVEMENT, PROFDB_VERDICT_UNCHANGED,
+		PROFDB_VERDICT_INCONCLUSIVE, PROFDB_VERDICT_NEW, PROFDB_VERDICT_GONE
+	};
+	cJSON *root = cJSON_CreateObject(), *set, *cnt, *a;
+	char *text = NULL;
+	int rc = PROFDB_ERROR;
+
+	if (!root)
+		return PROFDB_ERROR;
+	cJSON_AddStringToObject(root, "profdb_version", PROFDB_VERSION);
+	cJSON_AddItemToObject(root, "base", names_json(c->base_runs, c->nbase));
+	cJSON_AddItemToObject(root, "new", names_json(c->new_runs, c->nnew));
+	set = cJSON_AddObjectToObject(root, "settings");
+	if (set) {
+		cJSON_AddStringToObject(set, "by", c->by);
+		cJSON_AddStringToObject(set, "test", profdb__test_name(c->test));
+		cJSON_AddStringToObject(set, "test_title", profdb__test_title(c->test));
+		cJSON_AddNumberToObject(set, "alpha", c->alpha);
+		cJSON_AddNumberToObject(set, "threshold_pct", 100 * c->threshold);
+		cJSON_AddNumberToObject(set, "min_delta_us", (double)c->min_delta_ns / 1000);
+		cJSON_AddNumberToObject(set, "ci_level", c->ci_level);
+		cJSON_AddNumberToObject(set, "resamples", c->resamples);
+		cJSON_AddNumberToObject(set, "seed", (double)c->seed);
+		cJSON_AddStringToObject(set, "samples", "per-step totals; a step without the kernel counts 0;"
+		                        " a run without steps gives one sample (total / repeats)");
+	}
+	cJSON_AddItemToObject(root, "warnings", names_json(c->warnings, c->nwarnings));
+	cnt = cJSON_AddObjectToObject(root, "counts");
+	for (size_t i = 0; cnt && i < sizeof all / sizeof all[0]; i++)
+		cJSON_AddNumberToObject(cnt, profdb__verdict_name(all[i]),
+		                        (double)profdb_comparison_count(c, 1, all[i]));
+	a = cJSON_AddArrayToObject(root, "runs");
+	for (size_t i = 0; a && i < c->nruns; i++)
+		cJSON_AddItemToArray(a, line_json(&c->runs[i]));
+	a = cJSON_AddArrayToObject(root, "kernels");
+	for (size_t i = 0; a && i < c->nkernels; i++)
+		cJSON_AddItemToArray(a, line_json(&c->kernels[i]));
+	text = cJSON_Print(root);
+	if (text) {
+		fputs(text, out);
+		fputc('\n', out);
+		rc = ferror(out) ? PROFDB_ERROR : PROFDB_OK;
+		cJSON_free(text);
+	}
+	cJSON_Delete(root);
+	return rc;
+}

@@ -1,0 +1,103 @@
+/*
+ * report_junit.c - a comparison as JUnit XML for CI dashboards: one
+ * testcase per compared kernel (a <failure> for a regression, <skipped>
+ * for an inconclusive one), a second suite for the whole-run figures, and
+ * the comparability warnings as suite properties and system-err.
+ */
+#include <stdio.h>
+
+#include "compare.h"
+#include "banned.h"
+
+void profdb__xml_text(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		switch (ch) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&#39;", out); break;
+		default:
+			fputc(ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r' ? '?' : ch, out);
+		}
+	}
+}
+
+static void testcase(FILE *out, const char *cls, const struct profdb_cmp_line *l)
+{
+	char a[64], b[64], pct[32];
+	profdb__fmt_value(a, sizeof a, l, l->base);
+	profdb__fmt_value(b, sizeof b, l, l->next);
+	profdb__fmt_pct(pct, sizeof pct, l->rel);
+	fprintf(out, "    <testcase classname=\"%s\" name=\"", cls);
+	profdb__xml_text(out, l->key);
+	/* time: the new side's per-repeat time in seconds, what dashboards plot */
+	fprintf(out, "\" time=\"%.9f\">\n", l->is_count || l->next != l->next ? 0.0 : l->next / 1e9);
+	if (l->verdict == PROFDB_VERDICT_REGRESSION) {
+		fprintf(out, "      <failure type=\"regression\" message=\"");
+		profdb__xml_text(out, l->why);
+		fprintf(out, "\">base %s, new %s %s (%s)</failure>\n", a, b, l->is_count ? "" : "us", pct);
+	} else if (l->verdict == PROFDB_VERDICT_INCONCLUSIVE) {
+		fprintf(out, "      <skipped message=\"");
+		profdb__xml_text(out, l->why);
+		fprintf(out, "\"/>\n");
+	}
+	fprintf(out, "      <system-out>%s: base %s, new %s %s; ", profdb__verdict_name(l->verdict),
+	        a, b, l->is_count ? "" : "us");
+	profdb__xml_text(out, l->why);
+	fprintf(out, "</system-out>\n    </testcase>\n");
+}
+
+static void suite(FILE *out, const profdb_comparison *c, const char *name, const char *cls,
+                  const struct profdb_cmp_line *lines, size_t n)
+{
+	size_t fail = 0, skip = 0;
+	for (size_t i = 0; i < n; i++) {
+		fail += lines[i].verdict == PROFDB_VERDICT_REGRESSION;
+		skip += lines[i].verdict == PROFDB_VERDICT_INCONCLUSIVE;
+	}
+	fprintf(out, "  <testsuite name=\"%s\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n",
+	        name, n, fail, skip);
+	fprintf(out, "    <properties>\n      <property name=\"test\" value=\"%s\"/>\n"
+	        "      <property name=\"alpha\" value=\"%g\"/>\n"
+	        "      <property name=\"threshold_pct\" value=\"%g\"/>\n",
+	        profdb__test_name(c->test), c->alpha, 100 * c->threshold);
+	for (size_t i = 0; i < c->nwarnings; i++) {
+		fprintf(out, "      <property name=\"warning\" value=\"");
+		profdb__xml_text(out, c->warnings[i]);
+		fprintf(out, "\"/>\n");
+	}
+	fprintf(out, "    </properties>\n");
+	for (size_t i = 0; i < n; i++)
+		testcase(out, cls, &lines[i]);
+	if (c->nwarnings) {
+		fprintf(out, "    <system-err>");
+		for (size_t i = 0; i < c->nwarnings; i++) {
+			fprintf(out, "warning: ");
+			profdb__xml_text(out, c->warnings[i]);
+			fputc('\n', out);
+		}
+		fprintf(out, "</system-err>\n");
+	}
+	fprintf(out, "  </testsuite>\n");
+}
+
+int profdb__report_junit(const profdb_comparison *c, FILE *out)
+{
+	size_t fail = profdb_comparison_count(c, 1, PROFDB_VERDICT_REGRESSION) +
+	              profdb_comparison_count(c, 0, PROFDB_VERDICT_REGRESSION);
+	char base[512], next[512];
+	profdb__fmt_runs(base, sizeof base, c->base_runs, c->nbase);
+	profdb__fmt_runs(next, sizeof next, c->new_runs, c->nnew);
+	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"profdb diff ");
+	profdb__xml_text(out, base);
+	fprintf(out, " vs ");
+	profdb__xml_text(out, next);
+	fprintf(out, "\" tests=\"%zu\" failures=\"%zu\">\n", c->nkernels + c->nruns, fail);
+	suite(out, c, "kernels", "profdb.kernel", c->kernels, c->nkernels);
+	suite(out, c, "whole run", "profdb.run", c->runs, c->nruns);
+	fprintf(out, "</testsuites>\n");
+	return ferror(out) ? PROFDB_ERROR : PROFDB_OK;
+}

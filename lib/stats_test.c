@@ -1,0 +1,272 @@
+/*
+ * stats_test.c - two-sample tests and the bootstrap interval that decide a
+ * diff verdict: Mann-Whitney U (exact or normal approximation), Welch's t
+ * (t CDF through the regularized incomplete beta) and a fixed-seed
+ * bootstrap of the relative change of means.  Plain C, no SQL.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "banned.h"
+
+/* Largest side for the exact U distribution: (n+1) * (n*m+1) doubles. */
+#define EXACT_MAX 50
+
+struct ranked {
+	double v;
+	int side;                  /* 0: x, 1: y */
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	double x = ((const struct ranked *)a)->v, y = ((const struct ranked *)b)->v;
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/*
+ * Exact two-sided p of U for sizes n, m without ties.  count[k][u] is the
+ * number of orderings of k x's among the first j y's giving U = u, built by
+ * f(u; k, j) = f(u - j; k - 1, j) + f(u; k, j - 1) (the last element is an
+ * x above all j y's, or a y).  Counts stay exact in doubles up to 2^53 and
+ * are only ratios after that, which is all the p-value needs.
+ */
+static double mwu_exact(size_t n, size_t m, double u)
+{
+	size_t umax = n * m, w = umax + 1;
+	double *f = calloc((n + 1) * w, sizeof *f), total = 0, le = 0, ge = 0, p;
+	if (!f)
+		return NAN;
+	for (size_t k = 0; k <= n; k++)
+		f[k * w] = 1; /* j = 0: only U = 0 */
+	for (size_t j = 1; j <= m; j++)
+		for (size_t k = 1; k <= n; k++)
+			for (size_t v = umax + 1; v-- > j;)
+				f[k * w + v] += f[(k - 1) * w + v - j];
+	/* the loop above reads row k-1 after it was updated for this j,
+	 * which is what the recurrence asks: f(.; k-1, j) */
+	for (size_t v = 0; v <= umax; v++) {
+		total += f[n * w + v];
+		if ((double)v <= u + 1e-9)
+			le += f[n * w + v];
+		if ((double)v >= u - 1e-9)
+			ge += f[n * w + v];
+	}
+	free(f);
+	p = 2 * (le < ge ? le : ge) / total;
+	return p > 1 ? 1 : p;
+}
+
+double profdb__mwu(const double *x, size_t n, const double *y, size_t m, double *u)
+{
+	struct ranked *all;
+	size_t N = n + m;
+	double r1 = 0, ties = 0, U, mu, var, z;
+	int tied = 0;
+
+	if (u)
+		*u = NAN;
+	if (!n || !m)
+		return NAN;
+	all = malloc(N * sizeof *all);
+	if (!all)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		all[i] = (struct ranked){ x[i], 0 };
+	for (size_t i = 0; i < m; i++)
+		all[n + i] = (struct ranked){ y[i], 1 };
+	qsort(all, N, sizeof *all, cmp_ranked);
+	for (size_t i = 0; i < N;) {
+		size_t j = i;
+		double mid;
+		while (j < N && all[j].v == all[i].v)
+			j++;
+		mid = (double)(i + 1 + j) / 2; /* ranks i+1 .. j share their mean */
+		for (size_t k = i; k < j; k++)
+			if (all[k].side == 0)
+				r1 += mid;
+		if (j - i > 1) {
+			double t = (double)(j - i);
+			ties += t * t * t - t;
+			tied = 1;
+		}
+		i = j;
+	}
+	free(all);
+	U = r1 - (double)n * (double)(n + 1) / 2;
+	if (u)
+		*u = U;
+	if (!tied && n <= EXACT_MAX && m <= EXACT_MAX)
+		return mwu_exact(n, m, U);
+	mu = (double)n * (double)m / 2;
+	var = (double)n * (double)m / 12 * ((double)(N + 1) - ties / ((double)N * (double)(N - 1)));
+	if (var <= 0)
+		return 1; /* every value tied: no evidence of a difference */
+	z = (fabs(U - mu) - 0.5) / sqrt(var);
+	if (z < 0)
+		z = 0;
+	return erfc(z / sqrt(2.0));
+}
+
+double profdb__mwu_min_p(size_t n, size_t m)
+{
+	/* 2 / C(n+m, n), computed as a product to stay in range */
+	double c = 1;
+	size_t k = n < m ? n : m;
+	if (!n || !m)
+		return 1;
+	for (size_t i = 1; i <= k; i++) {
+		c = c * (double)(n + m - k + i) / (double)i;
+		if (c > 1e300)
+			return 0;
+	}
+	return 2 / c > 1 ? 1 : 2 / c;
+}
+
+static void mean_var(const double *x, size_t n, double *mean, double *var)
+{
+	double s = 0, ss = 0;
+	for (size_t i = 0; i < n; i++)
+		s += x[i];
+	*mean = s / (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (x[i] - *mean) * (x[i] - *mean);
+	*var = n > 1 ? ss / (double)(n - 1) : 0;
+}
+
+/* Continued fraction of the incomplete beta (modified Lentz). */
+static double betacf(double a, double b, double x)
+{
+	const double tiny = 1e-300, eps = 1e-15;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1 / d;
+	h = d;
+	for (int i = 1; i <= 1000; i++) {
+		double m2 = 2.0 * i, aa, del;
+		aa = i * (b - i) * x / ((a + m2 - 1) * (a + m2));
+		d = 1 + aa * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		h *= d * c;
+		aa = -(a + i) * (a + b + i) * x / ((a + m2) * (a + m2 + 1));
+		d = 1 + aa * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < eps)
+			break;
+	}
+	return h;
+}
+
+double profdb__ibeta(double a, double b, double x)
+{
+	double front;
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	/* the fraction converges fast only below the mean; use the symmetry
+	 * I_x(a,b) = 1 - I_{1-x}(b,a) above it */
+	if (x < (a + 1) / (a + b + 2))
+		return front * betacf(a, b, x) / a;
+	return 1 - front * betacf(b, a, 1 - x) / b;
+}
+
+double profdb__t_cdf(double t, double df)
+{
+	double tail = 0.5 * profdb__ibeta(df / 2, 0.5, df / (df + t * t));
+	return t > 0 ? 1 - tail : tail;
+}
+
+double profdb__welch(const double *x, size_t n, const double *y, size_t m, double *t, double *df)
+{
+	double mx, vx, my, vy, sx, sy, se2, tt, d;
+	if (t)
+		*t = NAN;
+	if (df)
+		*df = NAN;
+	if (n < 2 || m < 2)
+		return NAN;
+	mean_var(x, n, &mx, &vx);
+	mean_var(y, m, &my, &vy);
+	sx = vx / (double)n;
+	sy = vy / (double)m;
+	se2 = sx + sy;
+	if (se2 <= 0)
+		return mx == my ? 1 : 0;
+	tt = (my - mx) / sqrt(se2);
+	d = se2 * se2 / (sx * sx / (double)(n - 1) + sy * sy / (double)(m - 1));
+	if (t)
+		*t = tt;
+	if (df)
+		*df = d;
+	return profdb__ibeta(d / 2, 0.5, d / (d + tt * tt));
+}
+
+uint64_t profdb__rand_next(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/* Mean of n values drawn with replacement from x. */
+static double resample_mean(const double *x, size_t n, uint64_t *state)
+{
+	double s = 0;
+	for (size_t i = 0; i < n; i++)
+		s += x[profdb__rand_next(state) % n]; /* modulo bias < n / 2^64 */
+	return s / (double)n;
+}
+
+int profdb__bootstrap_rel(const double *x, size_t n, const double *y, size_t m,
+                          int B, double level, uint64_t seed, double *lo, double *hi)
+{
+	double *rel, q;
+	size_t k = 0, ilo, ihi;
+	uint64_t state = seed;
+
+	if (n < 2 || m < 2 || B < 1)
+		return -1;
+	rel = malloc((size_t)B * sizeof *rel);
+	if (!rel)
+		return -1;
+	for (int b = 0; b < B; b++) {
+		double mx = resample_mean(x, n, &state), my = resample_mean(y, m, &state);
+		if (mx != 0)
+			rel[k++] = my / mx - 1;
+	}
+	if (!k) {
+		free(rel);
+		return -1;
+	}
+	qsort(rel, k, sizeof *rel, cmp_double);
+	q = (1 - level) / 2;
+	ilo = (size_t)floor(q * (double)(k - 1) + 0.5);
+	ihi = (size_t)floor((1 - q) * (double)(k - 1) + 0.5);
+	*lo = rel[ilo];
+	*hi = rel[ihi];
+	free(rel);
+	return 0;
+}
