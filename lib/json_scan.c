@@ -1,0 +1,493 @@
+/*
+ * json_scan.c - streaming JSON scanner and in-place member extractor (see
+ * json_scan.h).  The scanner keeps a window of the stream: bytes before the
+ * value being read are dropped on each refill, so memory is bounded by the
+ * largest single value.  Containers are matched with a bit stack (one bit
+ * per level), so a million nested brackets cost 125 KB, not the C stack.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_scan.h"
+#include "banned.h"
+
+#define CHUNK (256 * 1024) /* bytes asked of the source at a time */
+
+int profdb_json_scan_init(struct profdb_json_scan *s, profdb_json_read_fn read, void *arg,
+                          const char *name, struct profdb_err *err)
+{
+	memset(s, 0, sizeof *s);
+	s->read = read;
+	s->arg = arg;
+	s->name = name;
+	s->err = err;
+	s->max_value = PROFDB_JSON_MAX_VALUE;
+	s->cap = CHUNK;
+	s->buf = malloc(s->cap);
+	s->nest_cap = 64;
+	s->nest = malloc(s->nest_cap);
+	if (!s->buf || !s->nest) {
+		profdb_json_scan_free(s);
+		return profdb__err_set(err, PROFDB_ERROR, "out of memory");
+	}
+	return PROFDB_OK;
+}
+
+void profdb_json_scan_free(struct profdb_json_scan *s)
+{
+	free(s->buf);
+	free(s->nest);
+	s->buf = NULL;
+	s->nest = NULL;
+}
+
+uint64_t profdb_json_offset(const struct profdb_json_scan *s)
+{
+	return s->base + s->pos;
+}
+
+static int fail(struct profdb_json_scan *s, uint64_t at, const char *what)
+{
+	return profdb__err_set(s->err, PROFDB_EFORMAT, "%s: byte %llu: %s", s->name,
+	                       (unsigned long long)at, what);
+}
+
+/*
+ * Drop the bytes before buf[keep], then read more.  Returns bytes added,
+ * 0 at the end of the stream, -1 on error (err set).
+ */
+static long refill(struct profdb_json_scan *s, size_t keep)
+{
+	long got;
+	if (keep > 0) {
+		memmove(s->buf, s->buf + keep, s->len - keep);
+		s->len -= keep;
+		s->pos -= keep;
+		s->base += keep;
+	}
+	if (s->eof)
+		return 0;
+	if (s->cap - s->len < CHUNK / 4) {
+		/* the kept value fills the window: grow it, up to the limit */
+		size_t ncap = s->cap * 2;
+		char *nb;
+		if (s->len > s->max_value) {
+			char msg[128];
+			snprintf(msg, sizeof msg, "a single JSON value is larger than %zu MB",
+			         s->max_value >> 20);
+			fail(s, s->base, msg);
+			return -1;
+		}
+		nb = realloc(s->buf, ncap);
+		if (!nb) {
+			profdb__err_set(s->err, PROFDB_ERROR, "out of memory");
+			return -1;
+		}
+		s->buf = nb;
+		s->cap = ncap;
+	}
+	got = s->read(s->arg, s->buf + s->len, s->cap - s->len, s->err);
+	if (got < 0) {
+		if (s->err->code == PROFDB_OK)
+			profdb__err_set(s->err, PROFDB_ERROR, "%s: read error", s->name);
+		return -1;
+	}
+	if (got == 0)
+		s->eof = 1;
+	s->len += (size_t)got;
+	return got;
+}
+
+static int is_ws(char c)
+{
+	return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+int profdb_json_peek(struct profdb_json_scan *s)
+{
+	for (;;) {
+		long got;
+		while (s->pos < s->len && is_ws(s->buf[s->pos]))
+			s->pos++;
+		if (s->pos < s->len)
+			return (unsigned char)s->buf[s->pos];
+		got = refill(s, s->pos);
+		if (got < 0)
+			return PROFDB_JSON_FAIL;
+		if (got == 0)
+			return PROFDB_JSON_END;
+	}
+}
+
+void profdb_json_advance(struct profdb_json_scan *s)
+{
+	if (s->pos < s->len)
+		s->pos++;
+}
+
+static int is_scalar_char(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       c == '+' || c == '-' || c == '.';
+}
+
+/* Push a container on the bit stack (1 = object).  -1: out of memory. */
+static int push(struct profdb_json_scan *s, uint64_t depth, int is_obj)
+{
+	size_t byte = (size_t)(depth >> 3);
+	if (byte >= s->nest_cap) {
+		size_t ncap = s->nest_cap * 2;
+		unsigned char *n = realloc(s->nest, ncap);
+		if (!n)
+			return profdb__err_set(s->err, PROFDB_ERROR, "out of memory");
+		s->nest = n;
+		s->nest_cap = ncap;
+	}
+	if (is_obj)
+		s->nest[byte] |= (unsigned char)(1u << (depth & 7));
+	else
+		s->nest[byte] &= (unsigned char)~(1u << (depth & 7));
+	return PROFDB_OK;
+}
+
+static int top_is_obj(const struct profdb_json_scan *s, uint64_t depth)
+{
+	return (s->nest[depth >> 3] >> (depth & 7)) & 1;
+}
+
+/*
+ * Scan one value.  keep: keep its bytes in the window (capture).  On
+ * success *start is the value's index in buf and s->pos is one past it.
+ */
+static int scan(struct profdb_json_scan *s, int keep, size_t *start)
+{
+	uint64_t begin, depth = 0;
+	int in_str = 0, esc = 0, scalar = 0, c;
+
+	c = profdb_json_peek(s);
+	if (c == PROFDB_JSON_FAIL)
+		return s->err->code;
+	if (c == PROFDB_JSON_END)
+		return fail(s, profdb_json_offset(s), "truncated JSON: expected a value");
+	begin = profdb_json_offset(s);
+	if (c == '"') {
+		in_str = 1;
+	} else if (c == '{' || c == '[') {
+		if (push(s, 0, c == '{') != PROFDB_OK)
+			return s->err->code;
+		depth = 1;
+	} else if (is_scalar_char((char)c)) {
+		scalar = 1;
+	} else {
+		char msg[64];
+		snprintf(msg, sizeof msg, "unexpected character '%c'", c >= 32 && c < 127 ? c : '?');
+		return fail(s, begin, msg);
+	}
+	if (!scalar)
+		s->pos++;
+	for (;;) {
+		long got;
+		while (s->pos < s->len) {
+			char b = s->buf[s->pos];
+			if (scalar) {
+				if (!is_scalar_char(b))
+					goto done;
+				s->pos++;
+				continue;
+			}
+			s->pos++;
+			if (in_str) {
+				if (esc)
+					esc = 0;
+				else if (b == '\\')
+					esc = 1;
+				else if (b == '"') {
+					in_str = 0;
+					if (depth == 0)
+						goto done;
+				}
+				continue;
+			}
+			if (b == '"') {
+				in_str = 1;
+			} else if (b == '{' || b == '[') {
+				if (push(s, depth, b == '{') != PROFDB_OK)
+					return s->err->code;
+				depth++;
+			} else if (b == '}' || b == ']') {
+				if (depth == 0 || top_is_obj(s, depth - 1) != (b == '}'))
+					return fail(s, profdb_json_offset(s) - 1, b == '}' ?
+					            "mismatched '}'" : "mismatched ']'");
+				if (--depth == 0)
+					goto done;
+			}
+		}
+		got = refill(s, keep ? (size_t)(begin - s->base) : s->pos);
+		if (got < 0)
+			return s->err->code;
+		if (got == 0) {
+			char msg[128];
+			if (scalar)
+				goto done;
+			snprintf(msg, sizeof msg, "truncated JSON: input ends inside the %s that starts at byte %llu",
+			         in_str && depth == 0 ? "string" : "value", (unsigned long long)begin);
+			return fail(s, profdb_json_offset(s), msg);
+		}
+	}
+done:
+	*start = (size_t)(begin - s->base);
+	return PROFDB_OK;
+}
+
+int profdb_json_value(struct profdb_json_scan *s, const char **out, size_t *len)
+{
+	size_t start = 0;
+	int rc = scan(s, 1, &start);
+	if (rc != PROFDB_OK)
+		return rc;
+	*out = s->buf + start;
+	*len = s->pos - start;
+	return PROFDB_OK;
+}
+
+int profdb_json_skip(struct profdb_json_scan *s)
+{
+	size_t start;
+	return scan(s, 0, &start);
+}
+
+/* ---------------------------------------------------------------- in place */
+
+static size_t skip_ws(const char *p, size_t n, size_t i)
+{
+	while (i < n && is_ws(p[i]))
+		i++;
+	return i;
+}
+
+/* Bound the value that starts at p[*i] (after white space); advance *i. */
+static int value_at(const char *p, size_t n, size_t *i, struct profdb_jval *v)
+{
+	size_t j = skip_ws(p, n, *i), k;
+	if (j >= n)
+		return -1;
+	v->p = p + j;
+	k = j;
+	if (p[j] == '"') {
+		for (k = j + 1; k < n && p[k] != '"'; k++)
+			if (p[k] == '\\')
+				k++;
+		if (k >= n)
+			return -1;
+		v->type = PROFDB_J_STRING;
+		k++;
+	} else if (p[j] == '{' || p[j] == '[') {
+		size_t depth = 0;
+		v->type = p[j] == '{' ? PROFDB_J_OBJECT : PROFDB_J_ARRAY;
+		for (; k < n; k++) {
+			char c = p[k];
+			if (c == '"') {
+				for (k++; k < n && p[k] != '"'; k++)
+					if (p[k] == '\\')
+						k++;
+				if (k >= n)
+					return -1;
+			} else if (c == '{' || c == '[') {
+				depth++;
+			} else if ((c == '}' || c == ']') && --depth == 0) {
+				break;
+			}
+		}
+		if (k >= n)
+			return -1;
+		k++;
+	} else {
+		while (k < n && is_scalar_char(p[k]))
+			k++;
+		if (k == j)
+			return -1;
+		v->type = PROFDB_J_NUMBER;
+		if (k - j == 4 && memcmp(p + j, "true", 4) == 0)
+			v->type = PROFDB_J_TRUE;
+		else if (k - j == 5 && memcmp(p + j, "false", 5) == 0)
+			v->type = PROFDB_J_FALSE;
+		else if (k - j == 4 && memcmp(p + j, "null", 4) == 0)
+			v->type = PROFDB_J_NULL;
+	}
+	v->n = k - j;
+	*i = k;
+	return 0;
+}
+
+/* Shared by member and element: open/close bytes, with or without keys. */
+static int next_item(const char *p, size_t n, size_t *pos, char open, char close,
+                     struct profdb_jval *key, struct profdb_jval *val)
+{
+	size_t i = skip_ws(p, n, *pos);
+	if (*pos == 0) {
+		if (i >= n || p[i] != open)
+			return -1;
+		i = skip_ws(p, n, i + 1);
+		if (i < n && p[i] == close) {
+			*pos = n;
+			return 0;
+		}
+	} else {
+		if (*pos >= n)
+			return 0;
+		if (i < n && p[i] == close) {
+			*pos = n;
+			return 0;
+		}
+		if (i >= n || p[i] != ',')
+			return -1;
+		i++;
+	}
+	if (key) {
+		if (value_at(p, n, &i, key) != 0 || key->type != PROFDB_J_STRING)
+			return -1;
+		i = skip_ws(p, n, i);
+		if (i >= n || p[i] != ':')
+			return -1;
+		i++;
+	}
+	if (value_at(p, n, &i, val) != 0)
+		return -1;
+	*pos = i;
+	return 1;
+}
+
+int profdb_json_member(const char *obj, size_t len, size_t *pos,
+                       struct profdb_jval *key, struct profdb_jval *val)
+{
+	return next_item(obj, len, pos, '{', '}', key, val);
+}
+
+int profdb_json_element(const char *arr, size_t len, size_t *pos, struct profdb_jval *val)
+{
+	return next_item(arr, len, pos, '[', ']', NULL, val);
+}
+
+int profdb_json_str_is(const struct profdb_jval *v, const char *lit)
+{
+	size_t n = strlen(lit);
+	return v->type == PROFDB_J_STRING && v->n == n + 2 && memcmp(v->p + 1, lit, n) == 0;
+}
+
+static int hex4(const char *p, size_t n, size_t i, unsigned *out)
+{
+	unsigned v = 0;
+	if (i + 4 > n)
+		return -1;
+	for (size_t k = i; k < i + 4; k++) {
+		char c = p[k];
+		v <<= 4;
+		if (c >= '0' && c <= '9')
+			v |= (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v |= (unsigned)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			v |= (unsigned)(c - 'A' + 10);
+		else
+			return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static size_t put_utf8(char *o, unsigned cp)
+{
+	if (cp < 0x80) {
+		o[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		o[0] = (char)(0xc0 | (cp >> 6));
+		o[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		o[0] = (char)(0xe0 | (cp >> 12));
+		o[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		o[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	o[0] = (char)(0xf0 | (cp >> 18));
+	o[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+	o[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+	o[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+size_t profdb_json_str_decode(const struct profdb_jval *v, char *out, size_t cap)
+{
+	const char *p = v->p + 1;
+	size_t n = v->n >= 2 ? v->n - 2 : 0, o = 0;
+	if (cap == 0)
+		return 0;
+	/* decoded text is never longer than the escaped text (cap >= v->n) */
+	for (size_t i = 0; i < n; i++) {
+		unsigned cp, lo;
+		if (p[i] != '\\') {
+			if (o + 1 >= cap)
+				break;
+			out[o++] = p[i];
+			continue;
+		}
+		/* an escape writes at most 1 byte, \uXXXX at most 4 (from 6 or 12) */
+		if (++i >= n || o + (p[i] == 'u' ? 4 : 1) >= cap)
+			break;
+		switch (p[i]) {
+		case 'b': out[o++] = '\b'; break;
+		case 'f': out[o++] = '\f'; break;
+		case 'n': out[o++] = '\n'; break;
+		case 'r': out[o++] = '\r'; break;
+		case 't': out[o++] = '\t'; break;
+		case 'u':
+			if (hex4(p, n, i + 1, &cp) != 0) {
+				out[o++] = 'u';
+				break;
+			}
+			i += 4;
+			if (cp >= 0xd800 && cp < 0xdc00 && i + 2 < n && p[i + 1] == '\\' && p[i + 2] == 'u' &&
+			    hex4(p, n, i + 3, &lo) == 0 && lo >= 0xdc00 && lo < 0xe000) {
+				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+				i += 6;
+			} else if (cp == 0 || (cp >= 0xd800 && cp < 0xe000)) {
+				cp = 0xfffd; /* a NUL would cut the C string; lone surrogates are not text */
+			}
+			o += put_utf8(out + o, cp);
+			break;
+		default: out[o++] = p[i]; break; /* \" \\ \/ and unknown escapes */
+		}
+	}
+	out[o] = '\0';
+	return o;
+}
+
+size_t profdb_json_compact(const struct profdb_jval *v, char *out, size_t cap)
+{
+	size_t o = 0;
+	int in_str = 0, esc = 0;
+	if (cap == 0)
+		return 0;
+	for (size_t i = 0; i < v->n && o + 1 < cap; i++) {
+		char c = v->p[i];
+		if (in_str) {
+			if (esc)
+				esc = 0;
+			else if (c == '\\')
+				esc = 1;
+			else if (c == '"')
+				in_str = 0;
+		} else if (c == '"') {
+			in_str = 1;
+		} else if (is_ws(c)) {
+			continue;
+		}
+		out[o++] = c;
+	}
+	out[o] = '\0';
+	return o;
+}

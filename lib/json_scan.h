@@ -1,0 +1,105 @@
+/*
+ * json_scan.h - a streaming JSON scanner and a flat field extractor.
+ *
+ * The scanner reads a byte stream in chunks and hands out the byte bounds
+ * of one JSON value at a time (an event of a trace), so a trace of any size
+ * is read with memory bounded by its largest value, never by the file.  It
+ * is iterative: nesting depth costs one bit per level, not stack frames.
+ * The extractor then walks the members of one such value in place, without
+ * building a tree and without allocating.
+ */
+#ifndef PROFDB_JSON_SCAN_H
+#define PROFDB_JSON_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal.h"
+
+/* Where the scanner gets bytes: returns bytes read, 0 at end, -1 on error
+ * (err filled).  profdb_input_read has this shape. */
+typedef long (*profdb_json_read_fn)(void *arg, void *buf, size_t n, struct profdb_err *err);
+
+/* Largest single value the scanner captures (an event, a metadata value). */
+#define PROFDB_JSON_MAX_VALUE ((size_t)256 << 20)
+
+struct profdb_json_scan {
+	profdb_json_read_fn read;  /* the byte source */
+	void *arg;                 /* its argument */
+	struct profdb_err *err;    /* where errors go */
+	const char *name;          /* file name for messages */
+	char *buf;                 /* window of the stream */
+	size_t cap, len, pos;      /* allocated, filled, next byte to look at */
+	uint64_t base;             /* stream offset of buf[0] */
+	int eof;                   /* the source is exhausted */
+	size_t max_value;          /* capture limit (PROFDB_JSON_MAX_VALUE) */
+	unsigned char *nest;       /* bit stack of open containers: 1 = object */
+	size_t nest_cap;           /* bytes in nest */
+};
+
+/* Set up s over a source.  name is borrowed.  Returns PROFDB_OK or
+ * PROFDB_ERROR (out of memory). */
+int profdb_json_scan_init(struct profdb_json_scan *s, profdb_json_read_fn read, void *arg,
+                          const char *name, struct profdb_err *err);
+/* Free s's buffers (s itself is the caller's).  Safe on a zeroed s. */
+void profdb_json_scan_free(struct profdb_json_scan *s);
+/* Stream offset of the next byte (for messages). */
+uint64_t profdb_json_offset(const struct profdb_json_scan *s);
+/*
+ * Skip white space and return the next byte without consuming it: 0..255,
+ * PROFDB_JSON_END at the end of the stream, or PROFDB_JSON_FAIL (err set).
+ */
+#define PROFDB_JSON_END (-1)
+#define PROFDB_JSON_FAIL (-2)
+int profdb_json_peek(struct profdb_json_scan *s);
+/* Consume one byte (after profdb_json_peek said what it is). */
+void profdb_json_advance(struct profdb_json_scan *s);
+/*
+ * Read the next value (after white space) and point *out at its text,
+ * *len bytes, valid until the next call on s.  Brackets and strings are
+ * checked to match; scalar tokens are only delimited.  Errors
+ * (PROFDB_EFORMAT, message with the byte offset): truncated input, a
+ * mismatched bracket, a value over max_value bytes.
+ */
+int profdb_json_value(struct profdb_json_scan *s, const char **out, size_t *len);
+/* The same, without keeping the value: memory stays flat whatever its size. */
+int profdb_json_skip(struct profdb_json_scan *s);
+
+/* ---------------------------------------------------------------- in place */
+
+enum profdb_jtype {
+	PROFDB_J_NONE = 0, PROFDB_J_STRING, PROFDB_J_NUMBER, PROFDB_J_OBJECT,
+	PROFDB_J_ARRAY, PROFDB_J_TRUE, PROFDB_J_FALSE, PROFDB_J_NULL
+};
+
+/* A slice of JSON text: a whole value (strings keep their quotes). */
+struct profdb_jval {
+	int type;                  /* enum profdb_jtype */
+	const char *p;             /* first byte */
+	size_t n;                  /* bytes */
+};
+
+/*
+ * Iterate the members of the object text obj[0..len): *pos starts at 0.
+ * Returns 1 with *key (a string value) and *val set, 0 after the last
+ * member, -1 if the text is not a well-formed object at that point.
+ * Number tokens are returned as they are (NaN, 1e999 included): the caller
+ * parses them.
+ */
+int profdb_json_member(const char *obj, size_t len, size_t *pos,
+                       struct profdb_jval *key, struct profdb_jval *val);
+/* Iterate the elements of an array text the same way. */
+int profdb_json_element(const char *arr, size_t len, size_t *pos, struct profdb_jval *val);
+/* Does the string value v equal the plain (escape-free) text lit? */
+int profdb_json_str_is(const struct profdb_jval *v, const char *lit);
+/*
+ * Decode string value v into out (cap bytes, NUL-terminated; cap must be
+ * at least v->n): escapes become UTF-8, \u0000 and broken surrogates become
+ * U+FFFD.  Returns the decoded length.
+ */
+size_t profdb_json_str_decode(const struct profdb_jval *v, char *out, size_t cap);
+/* Copy value v into out (cap >= v->n + 1) without white space outside
+ * strings: compact JSON text.  Returns its length. */
+size_t profdb_json_compact(const struct profdb_jval *v, char *out, size_t cap);
+
+#endif /* PROFDB_JSON_SCAN_H */

@@ -1,0 +1,338 @@
+/*
+ * kineto_ops.c - host ops of one Kineto trace: kept compactly (strings
+ * interned, about 130 bytes an op), nested per thread the way torch's
+ * key_averages nests them, then sent to the sink with self times.
+ *
+ * Memory is O(host ops + distinct strings) per file: the only per-file
+ * structure the Kineto reader keeps (device events stream straight through).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kineto_ops.h"
+#include "banned.h"
+
+#define NONE ((size_t)-1)
+
+struct kop {
+	int64_t start, dur, ext, seq, tid;
+	uint64_t thread;
+	size_t name, cat, shapes, types, stack; /* pool offsets, 0 = NULL */
+	size_t parent;             /* index of the direct parent, NONE at top */
+	int64_t child_dur;         /* sum of direct children's durations */
+	int64_t dev_total;         /* device time of it and its children */
+};
+
+/* Device time per External id: open addressing, PROFDB_NULL = empty. */
+struct extmap {
+	int64_t *key, *val;
+	size_t cap, used;
+};
+
+struct profdb_kops {
+	struct kop *ops;
+	size_t n, cap;
+	char *pool;                /* interned strings; offset 0 is "" = NULL */
+	size_t pool_len, pool_cap;
+	size_t *slots;             /* string hash table: pool offsets, 0 = empty */
+	size_t nslots, nstr;
+	struct extmap dev;
+};
+
+int profdb__kops_new(struct profdb_kops **out)
+{
+	struct profdb_kops *k = calloc(1, sizeof *k);
+	*out = NULL;
+	if (!k)
+		return PROFDB_ERROR;
+	k->pool_cap = 4096;
+	k->pool = malloc(k->pool_cap);
+	k->nslots = 1024;
+	k->slots = calloc(k->nslots, sizeof *k->slots);
+	if (!k->pool || !k->slots) {
+		profdb__kops_free(k);
+		return PROFDB_ERROR;
+	}
+	k->pool[0] = '\0';
+	k->pool_len = 1;
+	*out = k;
+	return PROFDB_OK;
+}
+
+void profdb__kops_free(struct profdb_kops *k)
+{
+	if (!k)
+		return;
+	free(k->ops);
+	free(k->pool);
+	free(k->slots);
+	free(k->dev.key);
+	free(k->dev.val);
+	free(k);
+}
+
+size_t profdb__kops_count(const struct profdb_kops *k)
+{
+	return k->n;
+}
+
+static uint64_t hash_bytes(const char *s)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static int rehash(struct profdb_kops *k)
+{
+	size_t n = k->nslots * 2;
+	size_t *s = calloc(n, sizeof *s);
+	if (!s)
+		return -1;
+	for (size_t i = 0; i < k->nslots; i++) {
+		size_t j;
+		if (!k->slots[i])
+			continue;
+		j = hash_bytes(k->pool + k->slots[i]) & (n - 1);
+		while (s[j])
+			j = (j + 1) & (n - 1);
+		s[j] = k->slots[i];
+	}
+	free(k->slots);
+	k->slots = s;
+	k->nslots = n;
+	return 0;
+}
+
+/* Pool offset of s (added if new); 0 for NULL; NONE when out of memory. */
+static size_t intern(struct profdb_kops *k, const char *s)
+{
+	size_t j, len;
+	if (!s)
+		return 0;
+	if ((k->nstr + 1) * 2 > k->nslots && rehash(k) != 0)
+		return NONE;
+	for (j = hash_bytes(s) & (k->nslots - 1); k->slots[j]; j = (j + 1) & (k->nslots - 1))
+		if (strcmp(k->pool + k->slots[j], s) == 0)
+			return k->slots[j];
+	len = strlen(s) + 1;
+	if (k->pool_len + len > k->pool_cap) {
+		size_t cap = k->pool_cap;
+		char *p;
+		while (k->pool_len + len > cap)
+			cap *= 2;
+		p = realloc(k->pool, cap);
+		if (!p)
+			return NONE;
+		k->pool = p;
+		k->pool_cap = cap;
+	}
+	memcpy(k->pool + k->pool_len, s, len);
+	k->slots[j] = k->pool_len;
+	k->pool_len += len;
+	k->nstr++;
+	return k->slots[j];
+}
+
+int profdb__kops_add(struct profdb_kops *k, const struct profdb_kop_in *in)
+{
+	struct kop *o;
+	if (k->n == k->cap) {
+		size_t cap = k->cap ? k->cap * 2 : 1024;
+		struct kop *ops = realloc(k->ops, cap * sizeof *ops);
+		if (!ops)
+			return PROFDB_ERROR;
+		k->ops = ops;
+		k->cap = cap;
+	}
+	o = &k->ops[k->n];
+	memset(o, 0, sizeof *o);
+	o->start = in->start_ns;
+	o->dur = in->dur_ns;
+	o->ext = in->external_id;
+	o->seq = in->seq;
+	o->tid = in->tid;
+	o->thread = in->thread;
+	o->name = intern(k, in->name);
+	o->cat = intern(k, in->category);
+	o->shapes = intern(k, in->in_shapes);
+	o->types = intern(k, in->in_types);
+	o->stack = intern(k, in->call_stack);
+	if (o->name == NONE || o->cat == NONE || o->shapes == NONE || o->types == NONE ||
+	    o->stack == NONE)
+		return PROFDB_ERROR;
+	k->n++;
+	return PROFDB_OK;
+}
+
+static size_t ext_slot(const struct extmap *m, int64_t key)
+{
+	size_t j = (size_t)(((uint64_t)key * 0x9e3779b97f4a7c15ull) >> 17) & (m->cap - 1);
+	while (m->key[j] != PROFDB_NULL && m->key[j] != key)
+		j = (j + 1) & (m->cap - 1);
+	return j;
+}
+
+static int ext_grow(struct extmap *m)
+{
+	struct extmap n = { 0 };
+	n.cap = m->cap ? m->cap * 2 : 1024;
+	n.key = malloc(n.cap * sizeof *n.key);
+	n.val = malloc(n.cap * sizeof *n.val);
+	if (!n.key || !n.val) {
+		free(n.key);
+		free(n.val);
+		return -1;
+	}
+	for (size_t i = 0; i < n.cap; i++)
+		n.key[i] = PROFDB_NULL;
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->key[i] != PROFDB_NULL) {
+			size_t j = ext_slot(&n, m->key[i]);
+			n.key[j] = m->key[i];
+			n.val[j] = m->val[i];
+		}
+	n.used = m->used;
+	free(m->key);
+	free(m->val);
+	*m = n;
+	return 0;
+}
+
+int profdb__kops_device(struct profdb_kops *k, int64_t external_id, int64_t dur_ns)
+{
+	size_t j;
+	if (external_id == PROFDB_NULL)
+		return PROFDB_OK;
+	if ((k->dev.used + 1) * 2 > k->dev.cap && ext_grow(&k->dev) != 0)
+		return PROFDB_ERROR;
+	j = ext_slot(&k->dev, external_id);
+	if (k->dev.key[j] == PROFDB_NULL) {
+		k->dev.key[j] = external_id;
+		k->dev.val[j] = 0;
+		k->dev.used++;
+	}
+	k->dev.val[j] += dur_ns;
+	return PROFDB_OK;
+}
+
+/* Device time of External id ext: PROFDB_NULL without an id, else >= 0. */
+static int64_t dev_self(const struct profdb_kops *k, int64_t ext)
+{
+	size_t j;
+	if (ext == PROFDB_NULL)
+		return PROFDB_NULL;
+	if (!k->dev.cap)
+		return 0;
+	j = ext_slot(&k->dev, ext);
+	return k->dev.key[j] == ext ? k->dev.val[j] : 0;
+}
+
+/* qsort has no context argument: the ops are reached through the index. */
+struct order {
+	const struct kop *op;
+	size_t index;              /* place in the file: ties keep file order */
+};
+
+static int cmp_order(const void *pa, const void *pb)
+{
+	const struct order *a = pa, *b = pb;
+	int64_t ea = a->op->start + a->op->dur, eb = b->op->start + b->op->dur;
+	if (a->op->thread != b->op->thread)
+		return a->op->thread < b->op->thread ? -1 : 1;
+	if (a->op->start != b->op->start)
+		return a->op->start < b->op->start ? -1 : 1;
+	if (ea != eb)
+		return ea > eb ? -1 : 1; /* the longer one first: it is the parent */
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/*
+ * Nest ops per thread as torch's EventList._populate_cpu_children does:
+ * sorted by (start, -end), an op is a child of the innermost open op that
+ * contains it; an op that starts at or after the top's end, or ends after
+ * it, closes the top.  Returns -1 when out of memory.
+ */
+static int nest(struct profdb_kops *k)
+{
+	struct order *ord = malloc((k->n ? k->n : 1) * sizeof *ord);
+	size_t *stack = malloc((k->n ? k->n : 1) * sizeof *stack), top = 0;
+	if (!ord || !stack) {
+		free(ord);
+		free(stack);
+		return -1;
+	}
+	for (size_t i = 0; i < k->n; i++) {
+		ord[i].op = &k->ops[i];
+		ord[i].index = i;
+		k->ops[i].parent = NONE;
+		k->ops[i].child_dur = 0;
+		k->ops[i].dev_total = 0;
+	}
+	qsort(ord, k->n, sizeof *ord, cmp_order);
+	for (size_t i = 0; i < k->n; i++) {
+		struct kop *o = &k->ops[ord[i].index];
+		int64_t end = o->start + o->dur;
+		if (top > 0 && k->ops[stack[top - 1]].thread != o->thread)
+			top = 0;
+		while (top > 0) {
+			const struct kop *p = &k->ops[stack[top - 1]];
+			if (o->start >= p->start + p->dur || end > p->start + p->dur) {
+				top--;
+				continue;
+			}
+			o->parent = stack[top - 1];
+			k->ops[o->parent].child_dur += o->dur;
+			break;
+		}
+		stack[top++] = ord[i].index;
+	}
+	/* device totals bottom-up: a child sorts after its parent */
+	for (size_t i = k->n; i-- > 0;) {
+		struct kop *o = &k->ops[ord[i].index];
+		int64_t self = dev_self(k, o->ext);
+		o->dev_total += self == PROFDB_NULL ? 0 : self;
+		if (o->parent != NONE)
+			k->ops[o->parent].dev_total += o->dev_total;
+	}
+	free(ord);
+	free(stack);
+	return 0;
+}
+
+static const char *str_at(const struct profdb_kops *k, size_t off)
+{
+	return off ? k->pool + off : NULL;
+}
+
+int profdb__kops_emit(struct profdb_kops *k, int64_t rank, struct profdb_sink *sink)
+{
+	if (nest(k) != 0)
+		return profdb__err_set(sink->err, PROFDB_ERROR, "out of memory");
+	if (!sink->op)
+		return PROFDB_OK;
+	for (size_t i = 0; i < k->n; i++) {
+		const struct kop *o = &k->ops[i];
+		struct profdb_op_rec r;
+		int rc;
+		profdb_op_rec_init(&r);
+		r.rank = rank;
+		r.name = str_at(k, o->name);
+		r.category = str_at(k, o->cat);
+		r.tid = o->tid;
+		r.start_ns = o->start;
+		r.dur_ns = o->dur;
+		r.self_ns = o->dur - o->child_dur;
+		r.device_self_ns = dev_self(k, o->ext);
+		r.device_total_ns = o->dev_total;
+		r.external_id = o->ext;
+		r.seq = o->seq;
+		r.in_shapes = str_at(k, o->shapes);
+		r.in_types = str_at(k, o->types);
+		r.call_stack = str_at(k, o->stack);
+		if ((rc = sink->op(sink->arg, &r)) != PROFDB_OK)
+			return rc;
+	}
+	return PROFDB_OK;
+}

@@ -1,0 +1,46 @@
+/*
+ * kineto_ops.h - the host operators of one Kineto trace, kept until the
+ * file ends so that self times can be computed (events are not sorted, and a
+ * parent is written after its children).  Shared by ingest_kineto.c and
+ * kineto_ops.c only.
+ */
+#ifndef PROFDB_KINETO_OPS_H
+#define PROFDB_KINETO_OPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal.h"
+
+/* One host op as the reader found it.  Strings are borrowed for the call. */
+struct profdb_kop_in {
+	const char *name;          /* required */
+	const char *category;      /* cpu_op, user_annotation, Operator */
+	uint64_t thread;           /* key of its (pid, tid): ops nest per thread */
+	int64_t tid;               /* tid to store, PROFDB_NULL if not numeric */
+	int64_t start_ns, dur_ns;
+	int64_t external_id, seq;  /* PROFDB_NULL if absent */
+	const char *in_shapes, *in_types, *call_stack; /* NULL if absent */
+};
+
+struct profdb_kops;
+/* CONSTRUCTOR.  PROFDB_ERROR when out of memory. */
+int profdb__kops_new(struct profdb_kops **out);
+/* DESTRUCTOR.  NULL is a no-op. */
+void profdb__kops_free(struct profdb_kops *k);
+/* Keep an op (its strings are interned in k).  PROFDB_ERROR: out of memory. */
+int profdb__kops_add(struct profdb_kops *k, const struct profdb_kop_in *op);
+/* Add a device activity's duration to the ops of its External id. */
+int profdb__kops_device(struct profdb_kops *k, int64_t external_id, int64_t dur_ns);
+/* Ops kept so far. */
+size_t profdb__kops_count(const struct profdb_kops *k);
+/*
+ * Compute every op's self time (duration minus its direct children's on the
+ * same thread, children found as torch's key_averages does), its device
+ * self time (device activities with its External id) and device total time
+ * (its own plus its children's), then send the ops to sink with rank, in
+ * file order.  Returns the first sink error.
+ */
+int profdb__kops_emit(struct profdb_kops *k, int64_t rank, struct profdb_sink *sink);
+
+#endif /* PROFDB_KINETO_OPS_H */

@@ -1,0 +1,331 @@
+/*
+ * check_json_scan.c - the streaming JSON scanner and the in-place member
+ * extractor: strings with escaped quotes and brackets, numbers in every
+ * form, truncated and mismatched input, deep nesting, very long values,
+ * and reads that stop at every possible byte boundary.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_scan.h"
+
+/* A source over a string, handing out at most `chunk` bytes per read so
+ * that values straddle refills at every offset. */
+struct mem_src {
+	const char *p;
+	size_t n, off, chunk;
+};
+
+static long mem_read(void *arg, void *buf, size_t n, struct profdb_err *err)
+{
+	struct mem_src *m = arg;
+	size_t k = m->n - m->off;
+	(void)err;
+	if (k > n)
+		k = n;
+	if (k > m->chunk)
+		k = m->chunk;
+	memcpy(buf, m->p + m->off, k);
+	m->off += k;
+	return (long)k;
+}
+
+/* A generated source: `open` repeated depth times, a middle, `close` depth times. */
+struct gen_src {
+	char open, close, fill;
+	size_t depth, fill_len, off;
+};
+
+static long gen_read(void *arg, void *buf, size_t n, struct profdb_err *err)
+{
+	struct gen_src *g = arg;
+	char *o = buf;
+	size_t total = 2 * g->depth + g->fill_len, k = 0;
+	(void)err;
+	while (k < n && g->off < total) {
+		size_t i = g->off++;
+		o[k++] = i < g->depth ? g->open : i < g->depth + g->fill_len ? g->fill : g->close;
+	}
+	return (long)k;
+}
+
+/* Read every element of a top-level array; returns the scanner's code and
+ * copies the elements (joined by '|') into out. */
+static int elements(const char *text, size_t chunk, char *out, size_t cap, struct profdb_err *err)
+{
+	struct mem_src m = { text, strlen(text), 0, chunk };
+	struct profdb_json_scan s;
+	int rc, c;
+	size_t o = 0;
+	memset(err, 0, sizeof *err);
+	ck_assert_int_eq(profdb_json_scan_init(&s, mem_read, &m, "t.json", err), PROFDB_OK);
+	out[0] = '\0';
+	c = profdb_json_peek(&s);
+	ck_assert_int_eq(c, '[');
+	profdb_json_advance(&s);
+	for (;;) {
+		const char *v;
+		size_t n;
+		if ((rc = profdb_json_value(&s, &v, &n)) != PROFDB_OK)
+			break;
+		ck_assert_uint_lt(o + n + 2, cap);
+		if (o)
+			out[o++] = '|';
+		memcpy(out + o, v, n);
+		o += n;
+		out[o] = '\0';
+		c = profdb_json_peek(&s);
+		profdb_json_advance(&s);
+		if (c == ']') {
+			rc = profdb_json_peek(&s) == PROFDB_JSON_END ? PROFDB_OK : -99;
+			break;
+		}
+		if (c != ',') {
+			rc = -98;
+			break;
+		}
+	}
+	profdb_json_scan_free(&s);
+	return rc;
+}
+
+START_TEST(strings_with_escapes_and_brackets)
+{
+	/* quotes, backslashes and brackets inside strings must not end or open anything */
+	const char *in = "[\"a\\\"]b\", {\"k\": \"}{\\\\\", \"x\": [\"]\"]}, \"\\\\\", [1,[2,[3]]], \"[{\"]";
+	const char *want = "\"a\\\"]b\"|{\"k\": \"}{\\\\\", \"x\": [\"]\"]}|\"\\\\\"|[1,[2,[3]]]|\"[{\"";
+	char out[512];
+	struct profdb_err err;
+	/* every chunk size from 1 byte: each boundary falls inside some token */
+	for (size_t chunk = 1; chunk <= strlen(in) + 1; chunk++) {
+		ck_assert_int_eq(elements(in, chunk, out, sizeof out, &err), PROFDB_OK);
+		ck_assert_str_eq(out, want);
+	}
+}
+END_TEST
+
+START_TEST(numbers_in_every_form)
+{
+	const char *in = "[0, -1, 1.5, 1e3, -2.5E-2, 1736408883674584.732, \"1736408883674584.732\", NaN, -Infinity, true, null]";
+	char out[512];
+	struct profdb_err err;
+	struct profdb_jval v;
+	size_t pos = 0;
+	int64_t ns;
+	/* expected ns for the µs text (scale 3), computed by hand */
+	static const int64_t want_ns[] = { 0, -1000, 1500, 1000000, -25, 1736408883674584732, 1736408883674584732 };
+	int types[11], i = 0;
+
+	ck_assert_int_eq(elements(in, 3, out, sizeof out, &err), PROFDB_OK);
+	ck_assert_str_eq(out, "0|-1|1.5|1e3|-2.5E-2|1736408883674584.732|\"1736408883674584.732\"|NaN|-Infinity|true|null");
+	while (profdb_json_element(in, strlen(in), &pos, &v) == 1) {
+		types[i] = v.type;
+		if (i < 7) {
+			const char *p = v.type == PROFDB_J_STRING ? v.p + 1 : v.p;
+			size_t n = v.type == PROFDB_J_STRING ? v.n - 2 : v.n;
+			ck_assert_int_eq(profdb_parse_ns(p, n, 3, &ns), 0);
+			ck_assert_int_eq(ns, want_ns[i]);
+		} else if (i < 9) {
+			/* NaN / Infinity are tokens, not numbers: the caller rejects them */
+			ck_assert_int_eq(profdb_parse_ns(v.p, v.n, 3, &ns), -1);
+		}
+		i++;
+	}
+	ck_assert_int_eq(i, 11);
+	ck_assert_int_eq(types[0], PROFDB_J_NUMBER);
+	ck_assert_int_eq(types[6], PROFDB_J_STRING);
+	ck_assert_int_eq(types[7], PROFDB_J_NUMBER);
+	ck_assert_int_eq(types[9], PROFDB_J_TRUE);
+	ck_assert_int_eq(types[10], PROFDB_J_NULL);
+}
+END_TEST
+
+START_TEST(truncated_input)
+{
+	char out[256];
+	struct profdb_err err;
+	/* ends inside a string: the message names the byte where input ended */
+	ck_assert_int_eq(elements("[{\"a\": \"b", 2, out, sizeof out, &err), PROFDB_EFORMAT);
+	ck_assert_ptr_nonnull(strstr(err.msg, "t.json: byte 9: truncated JSON"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "starts at byte 1"));
+	/* ends inside nested brackets */
+	ck_assert_int_eq(elements("[[1, [2", 1, out, sizeof out, &err), PROFDB_EFORMAT);
+	ck_assert_ptr_nonnull(strstr(err.msg, "truncated JSON"));
+	/* ends right after a comma: a value was expected */
+	ck_assert_int_eq(elements("[1,", 1, out, sizeof out, &err), PROFDB_EFORMAT);
+	ck_assert_ptr_nonnull(strstr(err.msg, "expected a value"));
+}
+END_TEST
+
+START_TEST(mismatched_brackets)
+{
+	char out[256];
+	struct profdb_err err;
+	ck_assert_int_eq(elements("[{\"a\": [1}]", 4, out, sizeof out, &err), PROFDB_EFORMAT);
+	ck_assert_ptr_nonnull(strstr(err.msg, "byte 9: mismatched '}'"));
+	ck_assert_int_eq(elements("[{\"a\": 1]]", 4, out, sizeof out, &err), PROFDB_EFORMAT);
+	ck_assert_ptr_nonnull(strstr(err.msg, "mismatched ']'"));
+	ck_assert_int_eq(elements("[@]", 4, out, sizeof out, &err), PROFDB_EFORMAT);
+	ck_assert_ptr_nonnull(strstr(err.msg, "byte 1: unexpected character '@'"));
+}
+END_TEST
+
+START_TEST(deep_nesting)
+{
+	/* a million levels: the scanner is iterative (a bit per level) */
+	struct gen_src g = { '[', ']', '1', 1000000, 1, 0 };
+	struct profdb_json_scan s;
+	struct profdb_err err = { 0 };
+	const char *v;
+	size_t n;
+	ck_assert_int_eq(profdb_json_scan_init(&s, gen_read, &g, "deep", &err), PROFDB_OK);
+	ck_assert_int_eq(profdb_json_value(&s, &v, &n), PROFDB_OK);
+	ck_assert_uint_eq(n, 2000001);
+	ck_assert_int_eq(v[1000000], '1');
+	ck_assert_int_eq(profdb_json_peek(&s), PROFDB_JSON_END);
+	profdb_json_scan_free(&s);
+	/* skipping it keeps memory flat; a missing close bracket is truncation */
+	g = (struct gen_src){ '{', '}', ' ', 1000000, 0, 0 };
+	ck_assert_int_eq(profdb_json_scan_init(&s, gen_read, &g, "deep", &err), PROFDB_OK);
+	/* objects nested without keys are not JSON, but the scanner only matches
+	 * brackets: the extractor rejects the member list */
+	ck_assert_int_eq(profdb_json_skip(&s), PROFDB_OK);
+	profdb_json_scan_free(&s);
+	g = (struct gen_src){ '[', ']', ' ', 1000000, 0, 0 };
+	g.depth = 1000000;
+	ck_assert_int_eq(profdb_json_scan_init(&s, gen_read, &g, "deep", &err), PROFDB_OK);
+	s.max_value = 1000; /* the limit applies to kept values only */
+	ck_assert_int_eq(profdb_json_skip(&s), PROFDB_OK);
+	profdb_json_scan_free(&s);
+	/* the extractor bounds a deep value iteratively too */
+	{
+		size_t depth = 100000, pos = 0;
+		char *t = malloc(2 * depth + 16);
+		struct profdb_jval k, val;
+		memcpy(t, "{\"a\":", 5);
+		memset(t + 5, '[', depth);
+		memset(t + 5 + depth, ']', depth);
+		memcpy(t + 5 + 2 * depth, "}", 2);
+		ck_assert_int_eq(profdb_json_member(t, strlen(t), &pos, &k, &val), 1);
+		ck_assert_int_eq(val.type, PROFDB_J_ARRAY);
+		ck_assert_uint_eq(val.n, 2 * depth);
+		ck_assert_int_eq(profdb_json_member(t, strlen(t), &pos, &k, &val), 0);
+		free(t);
+	}
+}
+END_TEST
+
+START_TEST(long_values)
+{
+	/* a 64 MB string works; over the limit fails cleanly with a message */
+	struct gen_src g = { '"', '"', 'a', 1, (size_t)64 << 20, 0 };
+	struct profdb_json_scan s;
+	struct profdb_err err = { 0 };
+	const char *v;
+	size_t n;
+	ck_assert_int_eq(profdb_json_scan_init(&s, gen_read, &g, "big", &err), PROFDB_OK);
+	ck_assert_int_eq(profdb_json_value(&s, &v, &n), PROFDB_OK);
+	ck_assert_uint_eq(n, ((size_t)64 << 20) + 2);
+	ck_assert_int_eq(v[n - 1], '"');
+	profdb_json_scan_free(&s);
+	g.off = 0;
+	g.fill_len = 4 << 20;
+	ck_assert_int_eq(profdb_json_scan_init(&s, gen_read, &g, "big", &err), PROFDB_OK);
+	s.max_value = 1 << 20;
+	ck_assert_int_eq(profdb_json_value(&s, &v, &n), PROFDB_EFORMAT);
+	ck_assert_ptr_nonnull(strstr(err.msg, "big: byte 0: a single JSON value is larger than 1 MB"));
+	profdb_json_scan_free(&s);
+}
+END_TEST
+
+START_TEST(members)
+{
+	const char *t = "{ \"name\" : \"a\\\"b\", \"args\": {\"x\": [1, {\"y\": \"]\"}], \"External id\": 7},"
+	                "\"n\": -1.5e3, \"t\": true, \"z\": null }";
+	struct profdb_jval k, v, args = { 0 };
+	size_t pos = 0, apos = 0;
+	int n = 0;
+	char buf[64];
+	while (profdb_json_member(t, strlen(t), &pos, &k, &v) == 1) {
+		if (profdb_json_str_is(&k, "name")) {
+			ck_assert_int_eq(v.type, PROFDB_J_STRING);
+			profdb_json_str_decode(&v, buf, sizeof buf);
+			ck_assert_str_eq(buf, "a\"b");
+		}
+		if (profdb_json_str_is(&k, "args"))
+			args = v;
+		if (profdb_json_str_is(&k, "n"))
+			ck_assert_int_eq(strncmp(v.p, "-1.5e3", v.n), 0);
+		n++;
+	}
+	ck_assert_int_eq(n, 5);
+	ck_assert_int_eq(args.type, PROFDB_J_OBJECT);
+	ck_assert_int_eq(profdb_json_member(args.p, args.n, &apos, &k, &v), 1);
+	ck_assert_int_eq(v.type, PROFDB_J_ARRAY);
+	profdb_json_compact(&v, buf, sizeof buf);
+	ck_assert_str_eq(buf, "[1,{\"y\":\"]\"}]");
+	ck_assert_int_eq(profdb_json_member(args.p, args.n, &apos, &k, &v), 1);
+	ck_assert(profdb_json_str_is(&k, "External id"));
+	ck_assert_int_eq(profdb_json_member(args.p, args.n, &apos, &k, &v), 0);
+	/* empty object, and malformed member lists */
+	pos = 0;
+	ck_assert_int_eq(profdb_json_member("{ }", 3, &pos, &k, &v), 0);
+	pos = 0;
+	ck_assert_int_eq(profdb_json_member("{\"a\" 1}", 7, &pos, &k, &v), -1);
+	pos = 0;
+	ck_assert_int_eq(profdb_json_member("{1: 2}", 6, &pos, &k, &v), -1);
+	pos = 0;
+	ck_assert_int_eq(profdb_json_member("{\"a\": 1 \"b\": 2}", 15, &pos, &k, &v), 1);
+	ck_assert_int_eq(profdb_json_member("{\"a\": 1 \"b\": 2}", 15, &pos, &k, &v), -1);
+	pos = 0;
+	ck_assert_int_eq(profdb_json_member("{\"a\": \"open", 11, &pos, &k, &v), -1);
+	pos = 0;
+	ck_assert_int_eq(profdb_json_member("{\"a\": [1, 2", 11, &pos, &k, &v), -1);
+}
+END_TEST
+
+START_TEST(decode)
+{
+	/* \u00e9 is é (c3 a9); the surrogate pair d83d de00 is U+1F600 (f0 9f 98 80);
+	 * \u0000 and a lone surrogate become U+FFFD (ef bf bd) */
+	const char *raw = "\"a\\n\\t\\/\\\\\\u00e9\\ud83d\\ude00\\u0000\\udc00z\"";
+	struct profdb_jval v = { PROFDB_J_STRING, raw, strlen(raw) };
+	char buf[64];
+	size_t n = profdb_json_str_decode(&v, buf, v.n);
+	ck_assert_uint_eq(n, 18);
+	ck_assert_int_eq(memcmp(buf, "a\n\t/\\\xc3\xa9\xf0\x9f\x98\x80\xef\xbf\xbd\xef\xbf\xbdz", 19), 0);
+	/* the exact capacity (v.n) is enough even with escapes at the very end */
+	raw = "\"ab\\n\"";
+	v = (struct profdb_jval){ PROFDB_J_STRING, raw, strlen(raw) };
+	n = profdb_json_str_decode(&v, buf, v.n);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_str_eq(buf, "ab\n");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("json_scan");
+	TCase *tc = tcase_create("scan");
+	SRunner *sr;
+	int failed;
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, strings_with_escapes_and_brackets);
+	tcase_add_test(tc, numbers_in_every_form);
+	tcase_add_test(tc, truncated_input);
+	tcase_add_test(tc, mismatched_brackets);
+	tcase_add_test(tc, deep_nesting);
+	tcase_add_test(tc, long_values);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("extract");
+	tcase_add_test(tc, members);
+	tcase_add_test(tc, decode);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_set_tap(sr, "-");
+	srunner_run_all(sr, CK_SILENT);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
