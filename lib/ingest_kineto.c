@@ -668,6 +668,33 @@ out:
 	return rc;
 }
 
+/*
+ * The device-side step spans go to the store as metadata (JSON
+ * [[step, start_ns, end_ns], ...]): they are not host steps, only where
+ * the store places kernels whose launch is not in the trace.
+ */
+static int send_device_steps(struct kreader *r)
+{
+	size_t cap = 2 + r->ndsteps * 72, n = 0;
+	char *text;
+	int rc;
+	if (!r->ndsteps || !r->sink->meta)
+		return PROFDB_OK;
+	text = malloc(cap);
+	if (!text)
+		return profdb__err_set(r->err, PROFDB_ERROR, "out of memory");
+	text[n++] = '[';
+	for (size_t i = 0; i < r->ndsteps; i++)
+		n += (size_t)snprintf(text + n, cap - n, "%s[%lld,%lld,%lld]", i ? "," : "",
+		                      (long long)r->dsteps[i].step, (long long)r->dsteps[i].start_ns,
+		                      (long long)r->dsteps[i].end_ns);
+	text[n++] = ']';
+	text[n] = '\0';
+	rc = r->sink->meta(r->sink->arg, r->rank, PROFDB_META_DEVICE_STEPS, text);
+	free(text);
+	return rc;
+}
+
 static int finish(struct kreader *r)
 {
 	struct profdb_sink *s = r->sink;
@@ -677,7 +704,8 @@ static int finish(struct kreader *r)
 			return rc;
 	if ((rc = profdb__kops_emit(r->ops, r->rank, s)) != PROFDB_OK)
 		return rc;
-	(void)r->dsteps;
+	if ((rc = send_device_steps(r)) != PROFDB_OK)
+		return rc;
 	return s->source_end ? s->source_end(s->arg, r->nevents, r->sha, r->size) : PROFDB_OK;
 }
 

@@ -109,6 +109,10 @@ struct profdb_launch_rec {
 struct profdb_step_rec {
 	int64_t rank, step, start_ns, end_ns;
 };
+/* run_meta key of the step spans seen on the device timeline (Kineto's
+ * gpu_user_annotation ProfilerStep#N), as JSON [[step, start_ns, end_ns], ...]:
+ * the store places kernels whose launch is unknown with them. */
+#define PROFDB_META_DEVICE_STEPS "device_step_spans"
 
 /* ---------------------------------------------------------------- sink */
 

@@ -634,6 +634,9 @@ static int exec_run(struct profdb_store *st, const char *sql)
  * Derivations that need the whole run, in order:
  *  1. a kernel without a step takes the step whose host span holds the
  *     runtime call that launched it (same rank, same correlation id);
+ *     one whose launch is not there (or whose rank has no host spans) takes
+ *     the step whose device-side span (PROFDB_META_DEVICE_STEPS) holds its
+ *     start;
  *  2. host ops without a step take the step whose span holds their start;
  *  3. steps named only by kernels (Ascend Step Id) get a step row;
  *  4. ops without device times get them from kernels of their External id.
@@ -646,6 +649,16 @@ static const char *const finish_sql[] = {
 	"  AND l.correlation = kernel.correlation ORDER BY s.step LIMIT 1)"
 	" WHERE run_id = ?1 AND step IS NULL AND correlation IS NOT NULL"
 	" AND EXISTS (SELECT 1 FROM step WHERE run_id = ?1 AND start_ns IS NOT NULL)",
+	"UPDATE kernel SET step = (SELECT json_extract(j.value, '$[0]') FROM run_meta m, json_each(m.value) j"
+	"  WHERE m.run_id = kernel.run_id AND m.rank = kernel.rank AND m.key = '" PROFDB_META_DEVICE_STEPS "'"
+	"  AND kernel.start_ns >= json_extract(j.value, '$[1]') AND kernel.start_ns < json_extract(j.value, '$[2]')"
+	"  ORDER BY 1 LIMIT 1)"
+	" WHERE run_id = ?1 AND step IS NULL"
+	" AND EXISTS (SELECT 1 FROM run_meta WHERE run_id = ?1 AND key = '" PROFDB_META_DEVICE_STEPS "')"
+	" AND (correlation IS NULL OR NOT EXISTS (SELECT 1 FROM launch l WHERE l.run_id = ?1"
+	"  AND l.rank = kernel.rank AND l.correlation = kernel.correlation)"
+	"  OR NOT EXISTS (SELECT 1 FROM step s WHERE s.run_id = ?1 AND s.rank = kernel.rank"
+	"  AND s.start_ns IS NOT NULL))",
 	"UPDATE op SET step = (SELECT s.step FROM step s WHERE s.run_id = op.run_id"
 	"  AND s.rank = op.rank AND op.start_ns >= s.start_ns AND op.start_ns < s.end_ns"
 	"  ORDER BY s.step LIMIT 1)"

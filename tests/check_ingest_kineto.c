@@ -69,8 +69,11 @@ START_TEST(nested_trace)
 	ck_assert_uint_eq(s.nops, 11);     /* cpu_op and user_annotation; python_function is not an op */
 	ck_assert_uint_eq(s.nkernels, 5);  /* 3 kernels, memcpy, memset; not cuda_sync nor gpu_user_annotation */
 	ck_assert_uint_eq(s.nlaunches, 3);
-	ck_assert_uint_eq(s.nmeta, 4);     /* schemaVersion, distributedInfo, traceName, baseTimeNanoseconds */
-	ck_assert_uint_eq(s.nsteps, 2);    /* the gpu_user_annotation copy of #7 is not a second step */
+	ck_assert_uint_eq(s.nmeta, 5);     /* schemaVersion, distributedInfo, traceName,
+	                                    * baseTimeNanoseconds, device_step_spans */
+	/* the gpu_user_annotation copy of #7 is not a second step: it goes to
+	 * metadata as the device-side span (see driver_nested) */
+	ck_assert_uint_eq(s.nsteps, 2);
 
 	o = op_named(&s, "ProfilerStep#7");
 	ck_assert_int_eq(o->rank, 3);
@@ -403,7 +406,10 @@ START_TEST(driver_nested)
 	ck_assert_int_eq(q1(db, "SELECT step FROM kernel_v WHERE name = 'gemm_kernel'"), 7);
 	ck_assert_int_eq(q1(db, "SELECT step FROM kernel_v WHERE name = 'relu_kernel'"), 7);
 	ck_assert_int_eq(q1(db, "SELECT step FROM kernel_v WHERE name = 'mul_kernel'"), 8);
-	/* no launch and at 160 µs, after every step: outside all steps */
+	/* the memcpy has no launch in the trace: the device-side span of #7
+	 * [0, 102] holds its start (40) */
+	ck_assert_int_eq(q1(db, "SELECT step FROM kernel_v WHERE kind = 'memcpy'"), 7);
+	/* no launch and at 160 µs, after every span: outside all steps */
 	ck_assert_int_eq(q1(db, "SELECT step FROM kernel_v WHERE name = 'Memset (Device)'"), NULLV);
 	ck_assert_int_eq(q1(db, "SELECT count(*) FROM step"), 2);
 	ck_assert_int_eq(q1(db, "SELECT repeats FROM run"), 2);
@@ -421,6 +427,9 @@ START_TEST(driver_nested)
 	ck_assert_int_eq(q1(db, "SELECT count(*) FROM run_meta WHERE key = 'traceName'"
 	                        " AND value = '\"nested \\\"hand-made\\\" [trace]\"'"), 1);
 	ck_assert_int_eq(q1(db, "SELECT rows_read FROM source_file"), 26);
+	/* the device-side span of #7: ts 0, dur 102 µs, after the base of 1 s */
+	ck_assert_int_eq(q1(db, "SELECT count(*) FROM run_meta WHERE rank = 3 AND key = 'device_step_spans'"
+	                        " AND value = '[[7,1000000000,1000102000]]'"), 1);
 	ck_assert_int_eq(q1(db, "SELECT length(sha256) FROM source_file"), 64);
 	profdb_close(db);
 }
