@@ -174,6 +174,8 @@ struct profdb_sha256 { uint32_t h[8]; uint64_t len; unsigned char buf[64]; size_
 void profdb_sha256_init(struct profdb_sha256 *s);
 void profdb_sha256_update(struct profdb_sha256 *s, const void *data, size_t n);
 void profdb_sha256_hex(const struct profdb_sha256 *s, char hex[65]); /* does not consume */
+/* Tests only: non-zero forces the portable code even where SHA-NI exists. */
+void profdb__sha256_force_portable(int on);
 
 /* ---------------------------------------------------------------- numbers */
 

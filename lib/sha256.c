@@ -4,6 +4,11 @@
  * free: hashing runs inside the input reader, over bytes already in cache.
  */
 #include <string.h>
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#include <immintrin.h>
+#define HAVE_SHA_NI_PATH 1
+#endif
 
 #include "internal.h"
 #include "banned.h"
@@ -41,6 +46,87 @@ static void block(uint32_t h[8], const unsigned char *p)
 	h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
 }
 
+#ifdef HAVE_SHA_NI_PATH
+/*
+ * The same compression with the x86 SHA extensions (Intel Goldmont+, AMD
+ * Zen+): about 5x the portable code, which otherwise costs a quarter of a
+ * Kineto ingest.  Each group g does rounds 4g..4g+3; msg1/msg2 compute the
+ * message schedule four words ahead (msg1 for g in 1..12, msg2 for 3..14).
+ */
+__attribute__((target("sha,sse4.1")))
+static void blocks_ni(uint32_t h[8], const unsigned char *p, size_t n)
+{
+	const __m128i mask = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
+	__m128i tmp = _mm_loadu_si128((const __m128i *)&h[0]);
+	__m128i st1 = _mm_loadu_si128((const __m128i *)&h[4]);
+	__m128i st0, msg, w[4], abef, cdgh;
+
+	tmp = _mm_shuffle_epi32(tmp, 0xB1);        /* CDAB */
+	st1 = _mm_shuffle_epi32(st1, 0x1B);        /* EFGH */
+	st0 = _mm_alignr_epi8(tmp, st1, 8);        /* ABEF */
+	st1 = _mm_blend_epi16(st1, tmp, 0xF0);     /* CDGH */
+	for (; n > 0; n--, p += 64) {
+		abef = st0;
+		cdgh = st1;
+		for (int g = 0; g < 16; g++) {
+			__m128i *cur = &w[g & 3], *prev = &w[(g + 3) & 3], *next = &w[(g + 1) & 3];
+			if (g < 4)
+				*cur = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * g)), mask);
+			msg = _mm_add_epi32(*cur, _mm_loadu_si128((const __m128i *)&K[4 * g]));
+			st1 = _mm_sha256rnds2_epu32(st1, st0, msg);
+			if (g >= 3 && g <= 14) {
+				tmp = _mm_alignr_epi8(*cur, *prev, 4);
+				*next = _mm_sha256msg2_epu32(_mm_add_epi32(*next, tmp), *cur);
+			}
+			msg = _mm_shuffle_epi32(msg, 0x0E);
+			st0 = _mm_sha256rnds2_epu32(st0, st1, msg);
+			if (g >= 1 && g <= 12)
+				*prev = _mm_sha256msg1_epu32(*prev, *cur);
+		}
+		st0 = _mm_add_epi32(st0, abef);
+		st1 = _mm_add_epi32(st1, cdgh);
+	}
+	tmp = _mm_shuffle_epi32(st0, 0x1B);        /* FEBA */
+	st1 = _mm_shuffle_epi32(st1, 0xB1);        /* DCHG */
+	st0 = _mm_blend_epi16(tmp, st1, 0xF0);     /* DCBA */
+	st1 = _mm_alignr_epi8(st1, tmp, 8);        /* ABEF */
+	_mm_storeu_si128((__m128i *)&h[0], st0);
+	_mm_storeu_si128((__m128i *)&h[4], st1);
+}
+
+static int has_sha_ni(void)
+{
+	static int known = -1; /* benign race: every thread computes the same */
+	unsigned a, b, c, d;
+	if (known < 0) {
+		int sha = __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 29));
+		int sse41 = __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 19));
+		known = sha && sse41;
+	}
+	return known;
+}
+#endif
+
+static int force_portable; /* tests compare both paths */
+
+void profdb__sha256_force_portable(int on)
+{
+	force_portable = on;
+}
+
+/* Compress n whole blocks. */
+static void blocks(uint32_t h[8], const unsigned char *p, size_t n)
+{
+#ifdef HAVE_SHA_NI_PATH
+	if (!force_portable && has_sha_ni()) {
+		blocks_ni(h, p, n);
+		return;
+	}
+#endif
+	for (; n > 0; n--, p += 64)
+		block(h, p);
+}
+
 void profdb_sha256_init(struct profdb_sha256 *s)
 {
 	static const uint32_t iv[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
@@ -62,11 +148,12 @@ void profdb_sha256_update(struct profdb_sha256 *s, const void *data, size_t n)
 		n -= take;
 		if (s->nbuf < 64)
 			return;
-		block(s->h, s->buf);
+		blocks(s->h, s->buf, 1);
 		s->nbuf = 0;
 	}
-	for (; n >= 64; p += 64, n -= 64)
-		block(s->h, p);
+	blocks(s->h, p, n / 64);
+	p += n / 64 * 64;
+	n %= 64;
 	memcpy(s->buf, p, n);
 	s->nbuf = n;
 }

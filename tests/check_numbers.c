@@ -98,6 +98,35 @@ START_TEST(sha256_vectors)
 }
 END_TEST
 
+START_TEST(sha256_paths_agree)
+{
+	/* the SHA-NI and portable paths, over lengths around block bounds and
+	 * chunkings that split blocks unevenly */
+	static unsigned char data[5000];
+	char a[65], b[65];
+	uint32_t x = 12345;
+	for (size_t i = 0; i < sizeof data; i++) {
+		x = x * 1103515245u + 12345u;
+		data[i] = (unsigned char)(x >> 16);
+	}
+	for (size_t len = 0; len < sizeof data; len += 61) {
+		struct profdb_sha256 s;
+		profdb__sha256_force_portable(1);
+		profdb_sha256_init(&s);
+		profdb_sha256_update(&s, data, len);
+		profdb_sha256_hex(&s, a);
+		profdb__sha256_force_portable(0);
+		profdb_sha256_init(&s);
+		for (size_t off = 0; off < len; off += 1 + off % 200) {
+			size_t n = 1 + off % 200;
+			profdb_sha256_update(&s, data + off, n < len - off ? n : len - off);
+		}
+		profdb_sha256_hex(&s, b);
+		ck_assert_str_eq(a, b);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("numbers");
@@ -113,6 +142,7 @@ int main(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("sha256");
 	tcase_add_test(tc, sha256_vectors);
+	tcase_add_test(tc, sha256_paths_agree);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_set_tap(sr, "-");
