@@ -1,0 +1,331 @@
+/*
+ * csv_reader.c - streaming CSV over libcsv: chunks in, whole rows out, each
+ * with the physical line it starts on (newlines inside quoted fields count,
+ * so messages point where an editor would).  Memory is bounded by the
+ * longest row, not the file: the row buffer is reused for every row.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <csv.h>
+
+#include "csv_reader.h"
+#include "banned.h"
+
+#define CHUNK (256u * 1024u)            /* bytes handed to csv_parse at a time */
+#define MAX_FIELD ((size_t)64 << 20)    /* a longer field is not profiler output */
+
+struct csv_state {
+	struct csv_parser p;
+	const char *label;         /* file name for messages */
+	profdb_csv_row_fn fn;
+	void *arg;
+	struct profdb_err *err;
+	char *buf;                 /* field bytes of the current row, each NUL-terminated */
+	size_t len, cap;           /* used / allocated bytes of buf */
+	size_t *off;               /* offset of each field in buf */
+	size_t *flen;              /* length of each field */
+	char **ptr;                /* field pointers, built when the row ends */
+	size_t nf, capf;           /* fields in the row / allocated slots */
+	int64_t nl;                /* newlines seen by the callbacks so far */
+	int64_t row_line;          /* line the current row starts on */
+	int64_t rows;              /* rows handed to fn */
+	int64_t nl_base;           /* newlines in the chunks before the current one */
+	uint64_t base;             /* bytes before the current chunk */
+	int rc;                    /* first error: later callbacks do nothing */
+};
+
+static int64_t count_nl(const char *s, size_t n)
+{
+	int64_t k = 0;
+	const char *e = s + n;
+	while (s < e && (s = memchr(s, '\n', (size_t)(e - s))) != NULL) {
+		k++;
+		s++;
+	}
+	return k;
+}
+
+static int oom(struct csv_state *st)
+{
+	st->rc = profdb__err_set(st->err, PROFDB_ERROR, "%s: out of memory", st->label);
+	return st->rc;
+}
+
+static int grow_fields(struct csv_state *st)
+{
+	size_t cap = st->capf ? st->capf * 2 : 64;
+	size_t *off = realloc(st->off, cap * sizeof *off);
+	size_t *flen;
+	char **ptr;
+	if (!off)
+		return oom(st);
+	st->off = off;
+	flen = realloc(st->flen, cap * sizeof *flen);
+	if (!flen)
+		return oom(st);
+	st->flen = flen;
+	ptr = realloc(st->ptr, cap * sizeof *ptr);
+	if (!ptr)
+		return oom(st);
+	st->ptr = ptr;
+	st->capf = cap;
+	return PROFDB_OK;
+}
+
+/* libcsv field callback: append the field to the row buffer. */
+static void on_field(void *s, size_t n, void *data)
+{
+	struct csv_state *st = data;
+	if (st->rc)
+		return;
+	if (st->nf == 0)
+		st->row_line = st->nl + 1;
+	if (n)
+		st->nl += count_nl(s, n);
+	if (st->nf == st->capf && grow_fields(st) != PROFDB_OK)
+		return;
+	if (st->len + n + 1 > st->cap) {
+		size_t cap = st->cap ? st->cap : 4096;
+		char *b;
+		while (cap < st->len + n + 1)
+			cap *= 2;
+		b = realloc(st->buf, cap);
+		if (!b) {
+			oom(st);
+			return;
+		}
+		st->buf = b;
+		st->cap = cap;
+	}
+	if (n)
+		memcpy(st->buf + st->len, s, n);
+	st->buf[st->len + n] = '\0';
+	st->off[st->nf] = st->len;
+	st->flen[st->nf] = n;
+	st->nf++;
+	st->len += n + 1;
+}
+
+/* libcsv row callback (c: the terminator, -1 at end of file). */
+static void on_row(int c, void *data)
+{
+	struct csv_state *st = data;
+	struct profdb_csv_row row;
+	if (st->rc)
+		return;
+	if (st->nf > 0) {
+		for (size_t i = 0; i < st->nf; i++)
+			st->ptr[i] = st->buf + st->off[i];
+		row.field = st->ptr;
+		row.len = st->flen;
+		row.n = st->nf;
+		row.line = st->row_line;
+		row.index = st->rows;
+		/* a UTF-8 byte order mark is not part of the first column's name */
+		if (st->rows == 0 && st->flen[0] >= 3 && memcmp(st->ptr[0], "\xEF\xBB\xBF", 3) == 0) {
+			st->ptr[0] += 3;
+			st->flen[0] -= 3;
+		}
+		st->rows++;
+		st->rc = st->fn(st->arg, &row);
+		if (st->rc != PROFDB_OK && st->err->code == PROFDB_OK)
+			profdb__err_set(st->err, st->rc, "%s:%lld: read failed", st->label, (long long)row.line);
+		st->nf = 0;
+		st->len = 0;
+	}
+	/* CRLF: the row ends at CR and the LF arrives here as an empty row */
+	if (c == '\n')
+		st->nl++;
+}
+
+static int state_init(struct csv_state *st, const char *label, profdb_csv_row_fn fn, void *arg,
+                      struct profdb_err *err)
+{
+	memset(st, 0, sizeof *st);
+	st->label = label;
+	st->fn = fn;
+	st->arg = arg;
+	st->err = err;
+	/* STRICT: malformed quoting is an error, not silently kept text;
+	 * REPALL_NL: every LF reaches on_row, so lines can be counted */
+	if (csv_init(&st->p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL | CSV_REPALL_NL) != 0)
+		return profdb__err_set(err, PROFDB_ERROR, "%s: out of memory", label);
+	csv_set_blk_size(&st->p, 4096);
+	return PROFDB_OK;
+}
+
+static void state_free(struct csv_state *st)
+{
+	csv_free(&st->p);
+	free(st->buf);
+	free(st->off);
+	free(st->flen);
+	free(st->ptr);
+}
+
+/* Parse one chunk; on error the message names the physical line. */
+static int feed(struct csv_state *st, const char *buf, size_t n)
+{
+	const char *nul = memchr(buf, '\0', n);
+	size_t lim = nul ? (size_t)(nul - buf) : n;
+	size_t done = csv_parse(&st->p, buf, lim, on_field, on_row, st);
+
+	if (st->rc)
+		return st->rc;
+	if (done < lim) {
+		if (csv_error(&st->p) != CSV_EPARSE)
+			return oom(st);
+		return st->rc = profdb__err_set(st->err, PROFDB_EFORMAT,
+		    "%s:%lld: malformed CSV quoting (a '\"' inside an unquoted field or text after a"
+		    " closing quote)", st->label, (long long)(st->nl_base + count_nl(buf, done) + 1));
+	}
+	if (nul)
+		return st->rc = profdb__err_set(st->err, PROFDB_EFORMAT,
+		    "%s:%lld: binary data (NUL byte at byte %llu): not a CSV file", st->label,
+		    (long long)(st->nl_base + count_nl(buf, lim) + 1),
+		    (unsigned long long)(st->base + lim));
+	if (st->p.entry_pos > MAX_FIELD || st->len > MAX_FIELD)
+		return st->rc = profdb__err_set(st->err, PROFDB_EFORMAT,
+		    "%s:%lld: field or row longer than %zu MiB: not profiler output", st->label,
+		    (long long)(st->nf ? st->row_line : st->nl + 1), MAX_FIELD >> 20);
+	st->nl_base += count_nl(buf, n);
+	st->base += n;
+	return PROFDB_OK;
+}
+
+static int finish(struct csv_state *st, int64_t *rows)
+{
+	if (st->rc)
+		return st->rc;
+	if (csv_fini(&st->p, on_field, on_row, st) != 0) {
+		if (st->rc)
+			return st->rc;
+		return st->rc = profdb__err_set(st->err, PROFDB_EFORMAT,
+		    "%s:%lld: file ends inside a quoted field (truncated file?)", st->label,
+		    (long long)(st->nf ? st->row_line : st->nl + 1));
+	}
+	if (st->rc)
+		return st->rc;
+	if (rows)
+		*rows = st->rows;
+	return PROFDB_OK;
+}
+
+int profdb_csv_read(struct profdb_input *in, const char *label, profdb_csv_row_fn fn, void *arg,
+                    int64_t *rows, struct profdb_err *err, profdb_progress_fn progress,
+                    void *progress_arg)
+{
+	struct csv_state st;
+	char *buf = NULL;
+	long got;
+	int rc;
+
+	if (rows)
+		*rows = 0;
+	if ((rc = state_init(&st, label, fn, arg, err)) != PROFDB_OK)
+		return rc;
+	buf = malloc(CHUNK);
+	if (!buf) {
+		rc = oom(&st);
+		goto out;
+	}
+	while ((got = profdb_input_read(in, buf, CHUNK, err)) > 0) {
+		if ((rc = feed(&st, buf, (size_t)got)) != PROFDB_OK)
+			goto out;
+		if (progress)
+			progress(progress_arg, profdb_input_raw_offset(in), profdb_input_size(in));
+	}
+	if (got < 0) {
+		rc = err->code ? err->code : PROFDB_ERROR;
+		goto out;
+	}
+	rc = finish(&st, rows);
+out:
+	free(buf);
+	state_free(&st);
+	return rc;
+}
+
+int profdb_csv_read_mem(const void *buf, size_t n, const char *label, profdb_csv_row_fn fn,
+                        void *arg, int64_t *rows, struct profdb_err *err)
+{
+	struct csv_state st;
+	int rc;
+
+	if (rows)
+		*rows = 0;
+	if ((rc = state_init(&st, label, fn, arg, err)) != PROFDB_OK)
+		return rc;
+	rc = feed(&st, buf, n);
+	if (rc == PROFDB_OK)
+		rc = finish(&st, rows);
+	state_free(&st);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- header */
+
+int profdb_csv_header_copy(struct profdb_csv_header *h, const struct profdb_csv_row *row,
+                           struct profdb_err *err)
+{
+	size_t total = 0, at = 0;
+	memset(h, 0, sizeof *h);
+	for (size_t i = 0; i < row->n; i++)
+		total += row->len[i] + 1;
+	h->buf = malloc(total ? total : 1);
+	h->name = malloc(row->n * sizeof *h->name);
+	if (!h->buf || !h->name) {
+		profdb_csv_header_free(h);
+		return profdb__err_set(err, PROFDB_ERROR, "out of memory");
+	}
+	for (size_t i = 0; i < row->n; i++) {
+		memcpy(h->buf + at, row->field[i], row->len[i] + 1);
+		h->name[i] = h->buf + at;
+		at += row->len[i] + 1;
+	}
+	h->n = row->n;
+	return PROFDB_OK;
+}
+
+int profdb_csv_header_find(const struct profdb_csv_header *h, const char *name)
+{
+	for (size_t i = 0; i < h->n; i++)
+		if (strcmp(h->name[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+const char *profdb_csv_header_dup(const struct profdb_csv_header *h)
+{
+	/* headers have tens of columns: the quadratic scan is cheaper than a map */
+	for (size_t i = 0; i < h->n; i++)
+		for (size_t j = i + 1; j < h->n; j++)
+			if (h->name[i][0] && strcmp(h->name[i], h->name[j]) == 0)
+				return h->name[i];
+	return NULL;
+}
+
+void profdb_csv_header_free(struct profdb_csv_header *h)
+{
+	free(h->name);
+	free(h->buf);
+	memset(h, 0, sizeof *h);
+}
+
+void profdb_csv_excerpt(const char *s, size_t max, char *out, size_t cap)
+{
+	size_t j = 0;
+	if (cap == 0)
+		return;
+	for (size_t i = 0; s[i] && i < max && j + 4 < cap; i++) {
+		unsigned char c = (unsigned char)s[i];
+		out[j++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+	}
+	if (s[0] && strlen(s) > max && j + 4 < cap) {
+		memcpy(out + j, "...", 3);
+		j += 3;
+	}
+	out[j] = '\0';
+}
