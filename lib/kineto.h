@@ -1,0 +1,53 @@
+/*
+ * kineto.h - what the Kineto reader's files share: the reader's state for
+ * one trace file (ingest_kineto.c reads the top level, kineto_event.c one
+ * event at a time, kineto_ops.c keeps the host ops).
+ */
+#ifndef PROFDB_KINETO_H
+#define PROFDB_KINETO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal.h"
+#include "json_scan.h"
+#include "kineto_ops.h"
+
+struct profdb_kmeta {
+	char *key, *value;         /* owned; value is compact JSON text */
+};
+
+struct profdb_kreader {
+	const struct profdb_reader_ctx *ctx;
+	struct profdb_sink *sink;
+	struct profdb_err *err;
+	const char *path;
+	struct profdb_input *in;   /* the current pass's input */
+	int pass;                  /* 1, or 2 for the events pass */
+	int two_pass;              /* the events are read in pass 2 */
+	int64_t rank;              /* decided when records start */
+	int64_t dist_rank;         /* distributedInfo.rank, PROFDB_NULL if none */
+	int have_dist, have_base;  /* the key was seen */
+	int64_t base_ns;           /* baseTimeNanoseconds, 0 if none */
+	struct profdb_kmeta *meta;
+	size_t nmeta;
+	struct profdb_kops *ops;
+	char *scratch;             /* decoded strings of the current event */
+	size_t scratch_cap, scratch_used;
+	int64_t nevents;           /* elements of traceEvents seen */
+	int events_done;           /* traceEvents has been read */
+	int begun;                 /* source_begin sent */
+	char sha[65];              /* of the raw bytes (pass 1 reads them all) */
+	uint64_t size;
+	struct profdb_step_rec *dsteps; /* gpu_user_annotation ProfilerStep spans */
+	size_t ndsteps;
+};
+
+/* One element of traceEvents, text[0..len): records to r->sink, or a skip
+ * for an unusable event.  Returns a sink or memory error only. */
+int profdb__kineto_event(struct profdb_kreader *r, const char *text, size_t len);
+/* An integer written as a number or a string ("2560", "0x0": ROCm args);
+ * PROFDB_NULL if it is neither. */
+int64_t profdb__kineto_jint(const struct profdb_jval *v);
+
+#endif /* PROFDB_KINETO_H */
