@@ -18,9 +18,14 @@ struct profdb_cmd {
 static const struct profdb_cmd cmds[] = {
 	{ "diff", cmd_diff, "Compare runs kernel by kernel: regressions, improvements, noise" },
 	{ "ingest", cmd_ingest, "Read profiler dumps into the database as one run" },
+	{ "kernels", cmd_kernels, "Device time per kernel: share, total, calls, mean, median, p90/p99, stddev" },
+	{ "ops", cmd_ops, "Host operators: calls, host and device time, the kernels they launched" },
 	{ "report", cmd_report, "Write a comparison report (md, html, json, junit, csv)" },
+	{ "runs", cmd_runs, "List the stored runs" },
 	{ "schema", cmd_schema, "Print the embedded SQL schema" },
 	{ "sql", cmd_sql, "Run SQL against the database (read-only unless --write)" },
+	{ "steps", cmd_steps, "One row per step: wall time, device busy time, top kernel" },
+	{ "summary", cmd_summary, "Per run: repeats, kernels, device, elapsed and CPU time" },
 };
 
 static void overview(FILE *out)

@@ -1,29 +1,194 @@
-/* format.c - placeholder: CSV only */
+/*
+ * format.c - output dispatch and what every format shares: parsing the
+ * format and unit names, choosing the unit of a time column, headers, and
+ * turning a cell into text (exact decimal for times in csv/json).
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
+
 #include "internal.h"
+#include "result.h"
+#include "format.h"
+#include "banned.h"
 
 int profdb_format_parse(const char *s)
 {
-	return strcmp(s, "csv") == 0 ? PROFDB_FMT_CSV : -1;
+	if (strcmp(s, "table") == 0)
+		return PROFDB_FMT_TABLE;
+	if (strcmp(s, "csv") == 0)
+		return PROFDB_FMT_CSV;
+	if (strcmp(s, "json") == 0)
+		return PROFDB_FMT_JSON;
+	if (strcmp(s, "md") == 0 || strcmp(s, "markdown") == 0)
+		return PROFDB_FMT_MD;
+	return -1;
 }
 
 int profdb_unit_parse(const char *s)
 {
-	return strcmp(s, "us") == 0 ? PROFDB_UNIT_US : -1;
+	if (strcmp(s, "ns") == 0)
+		return PROFDB_UNIT_NS;
+	if (strcmp(s, "us") == 0 || strcmp(s, "\xc2\xb5s") == 0)
+		return PROFDB_UNIT_US;
+	if (strcmp(s, "ms") == 0)
+		return PROFDB_UNIT_MS;
+	if (strcmp(s, "s") == 0)
+		return PROFDB_UNIT_S;
+	return -1;
+}
+
+const char *profdb__unit_name(enum profdb_unit u)
+{
+	switch (u) {
+	case PROFDB_UNIT_NS: return "ns";
+	case PROFDB_UNIT_MS: return "ms";
+	case PROFDB_UNIT_S: return "s";
+	default: return "us";
+	}
+}
+
+/* Powers of ten from ns to the unit. */
+static int unit_exp(enum profdb_unit u)
+{
+	switch (u) {
+	case PROFDB_UNIT_NS: return 0;
+	case PROFDB_UNIT_MS: return 6;
+	case PROFDB_UNIT_S: return 9;
+	default: return 3;
+	}
+}
+
+static const struct profdb_cell *cell_at(const profdb_result *r, size_t row, size_t col)
+{
+	return &r->cells[row * r->ncols + col];
+}
+
+enum profdb_unit profdb__fmt_unit(const profdb_result *r, size_t col,
+                                  const struct profdb_format_opts *opts, int human)
+{
+	double m = 0;
+	if (opts->unit != PROFDB_UNIT_AUTO)
+		return opts->unit;
+	if (!human || r->types[col] != PROFDB_COL_NS)
+		return PROFDB_UNIT_US;
+	/* the largest value decides: at most four digits before the point */
+	for (size_t row = 0; row < r->nrows; row++)
+		if (!profdb_result_isnull(r, row, col)) {
+			double v = fabs(profdb_result_double(r, row, col));
+			if (v > m)
+				m = v;
+		}
+	return m < 1e4 ? PROFDB_UNIT_NS : m < 1e7 ? PROFDB_UNIT_US : m < 1e10 ? PROFDB_UNIT_MS : PROFDB_UNIT_S;
+}
+
+void profdb__fmt_header(const profdb_result *r, size_t col, enum profdb_unit u, int human,
+                        char *buf, size_t cap)
+{
+	const char *name = r->names[col];
+	size_t n = strlen(name);
+	if (r->types[col] == PROFDB_COL_NS)
+		snprintf(buf, cap, human ? "%s (%s)" : "%s_%s", name, profdb__unit_name(u));
+	else if (human && r->types[col] == PROFDB_COL_PCT && n > 4 && strcmp(name + n - 4, "_pct") == 0)
+		snprintf(buf, cap, "%.*s (%%)", (int)(n - 4), name);
+	else
+		snprintf(buf, cap, "%s", name);
+}
+
+/* Drop trailing zeros of a fraction (and the point if nothing is left). */
+static void trim_zeros(char *buf)
+{
+	char *dot = strchr(buf, '.'), *end;
+	if (!dot)
+		return;
+	end = buf + strlen(buf);
+	while (end > dot + 1 && end[-1] == '0')
+		end--;
+	if (end == dot + 1)
+		end = dot;
+	*end = '\0';
+}
+
+/* An integer count of ns as an exact decimal in a unit 10^e ns. */
+static void exact_ns(int64_t v, int e, char *buf, size_t cap)
+{
+	uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, div = 1;
+	for (int i = 0; i < e; i++)
+		div *= 10;
+	if (e == 0)
+		snprintf(buf, cap, "%s%" PRIu64, v < 0 ? "-" : "", mag);
+	else
+		snprintf(buf, cap, "%s%" PRIu64 ".%0*" PRIu64, v < 0 ? "-" : "", mag / div, e, mag % div);
+	trim_zeros(buf);
+}
+
+static void format_ns(const struct profdb_cell *c, enum profdb_unit u, int human, char *buf, size_t cap)
+{
+	int e = unit_exp(u);
+	double scaled = (c->type == SQLITE_INTEGER ? (double)c->i : c->d) / pow(10, e);
+	if (human) {
+		/* ns: whole numbers as they are, means to a tenth; else to the ns */
+		if (u == PROFDB_UNIT_NS && c->type == SQLITE_INTEGER)
+			snprintf(buf, cap, "%lld", (long long)c->i);
+		else
+			snprintf(buf, cap, "%.*f", u == PROFDB_UNIT_NS ? 1 : 3, scaled);
+		return;
+	}
+	if (c->type == SQLITE_INTEGER) {
+		exact_ns(c->i, e, buf, cap);
+		return;
+	}
+	/* real ns (a mean, a median of an even count): to a thousandth of a ns */
+	snprintf(buf, cap, "%.*f", e + 3, scaled);
+	trim_zeros(buf);
+	if (strcmp(buf, "-0") == 0)
+		snprintf(buf, cap, "0");
+}
+
+int profdb__fmt_cell(const profdb_result *r, size_t row, size_t col, enum profdb_unit u, int human,
+                     char *buf, size_t cap)
+{
+	const struct profdb_cell *c = cell_at(r, row, col);
+	buf[0] = '\0';
+	if (c->type == SQLITE_NULL)
+		return 0;
+	if (c->type == SQLITE_TEXT)
+		return 2;
+	if (c->type == SQLITE_FLOAT && !isfinite(c->d))
+		return 0;
+	switch (r->types[col]) {
+	case PROFDB_COL_NS:
+		format_ns(c, u, human, buf, cap);
+		return 1;
+	case PROFDB_COL_PCT:
+		if (human)
+			snprintf(buf, cap, "%.1f", c->type == SQLITE_INTEGER ? (double)c->i : c->d);
+		else if (c->type == SQLITE_INTEGER)
+			snprintf(buf, cap, "%lld", (long long)c->i);
+		else
+			snprintf(buf, cap, "%.15g", c->d);
+		return 1;
+	default:
+		if (c->type == SQLITE_INTEGER)
+			snprintf(buf, cap, "%lld", (long long)c->i);
+		else
+			snprintf(buf, cap, "%.15g", c->d);
+		return 1;
+	}
 }
 
 int profdb_result_write(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts)
 {
-	(void)opts;
-	for (size_t c = 0; c < profdb_result_ncols(r); c++)
-		fprintf(out, "%s%s", c ? "," : "", profdb_result_colname(r, c));
-	fputc('\n', out);
-	for (size_t i = 0; i < profdb_result_nrows(r); i++) {
-		for (size_t c = 0; c < profdb_result_ncols(r); c++) {
-			const char *t = profdb_result_text(r, i, c);
-			fprintf(out, "%s%s", c ? "," : "", t ? t : "");
-		}
-		fputc('\n', out);
+	struct profdb_format_opts dflt;
+	if (!opts) {
+		memset(&dflt, 0, sizeof dflt);
+		opts = &dflt;
 	}
-	return ferror(out) ? PROFDB_ERROR : PROFDB_OK;
+	switch (opts->format) {
+	case PROFDB_FMT_CSV: return profdb__write_csv(r, out, opts);
+	case PROFDB_FMT_JSON: return profdb__write_json(r, out, opts);
+	case PROFDB_FMT_MD: return profdb__write_md(r, out, opts);
+	default: return profdb__write_table(r, out, opts);
+	}
 }

@@ -1,0 +1,81 @@
+/*
+ * cmd_kernels.c - profdb kernels: per-kernel device time statistics
+ * (profdb_query_kernels), grouped by name or other keys, or per step.
+ */
+#include <stdio.h>
+
+#include "query_cli.h"
+
+static const struct cli_opt opts[] = {
+	QCLI_OPT_DB,
+	QCLI_OPT_RUN,
+	QCLI_OPT_RANK,
+	QCLI_OPT_STEPS,
+	QCLI_OPT_NAME,
+	QCLI_OPT_KIND,
+	{ "by", 1, OPT_BY, "KEYS", "group by: name (default), base-name, type, core, kind, shape, rank, device, stream, step; comma-separated" },
+	{ "per-step", 0, OPT_PER_STEP, "", "per group: mean and stddev of its total per step, and the step of the maximum" },
+	QCLI_OPT_MIN_TOTAL,
+	QCLI_OPT_TOP,
+	{ "sort", 1, OPT_SORT, "COL", "total (default), share, calls, avg, median, min, max, stddev, p90, p99, name or a --by key; --per-step: mean (default), stddev, min, max, steps, calls, max_step" },
+	QCLI_OPT_ASC,
+	QCLI_OPT_FORMAT,
+	QCLI_OPT_UNIT,
+	QCLI_OPT_WIDE,
+	QCLI_OPT_HELP,
+	{ NULL, 0, 0, NULL, NULL }
+};
+
+static const char desc[] =
+	"Device time per kernel (every device activity: kernels, memcpy, memset,\n"
+	"communication), one row per group and run:\n"
+	"  share    % of the run's device time (after --run/--rank/--steps; --name and\n"
+	"           --kind do not change the denominator)\n"
+	"  total, calls, avg, median, min, max\n"
+	"  stddev   sample standard deviation (n - 1); empty for a single call\n"
+	"  p90, p99 exact percentiles, linear interpolation between closest ranks\n"
+	"           (numpy's default)\n"
+	"  per_repeat  total / the run's repeat count\n"
+	"With --per-step: per group, its total in each step of the run (0 where it\n"
+	"did not run): steps it ran in, calls, mean, stddev, min, max, max_step.\n"
+	"Examples:\n"
+	"  profdb kernels --run r1 --by name --steps 3.. --top 20\n"
+	"  profdb kernels --run r1 --by type,shape --format md\n"
+	"  profdb kernels --run r1 --per-step";
+
+int cmd_kernels(int argc, char **argv)
+{
+	struct qcli q;
+	struct profdb_kernel_query kq = { 0 };
+	const char *arg;
+	int key, first = 1, rc;
+	profdb *db;
+	profdb_result *r = NULL;
+
+	qcli_init(&q, "kernels");
+	while ((key = cli_next(argc, argv, opts, &arg, &first)) != -1) {
+		int f = qcli_opt(&q, key, arg);
+		if (f < 0)
+			return PROFDB_EXIT_USAGE;
+		if (f == 0)
+			continue;
+		switch (key) {
+		case 'h':
+			cli_help(stdout, "kernels", "[OPTIONS]", desc, opts);
+			return PROFDB_EXIT_OK;
+		case OPT_BY: kq.by = arg; break;
+		case OPT_PER_STEP: kq.per_step = 1; break;
+		default: return PROFDB_EXIT_USAGE; /* cli_next printed why */
+		}
+	}
+	if (first < argc)
+		return cli_usage_error("kernels", "unexpected argument '%s'", argv[first]);
+	kq.filter = q.filter;
+	kq.sort = q.sort;
+	kq.ascending = q.asc;
+	kq.top = q.top;
+	if (!(db = qcli_open(&q)))
+		return PROFDB_EXIT_ERROR;
+	rc = profdb_query_kernels(db, &r, &kq);
+	return qcli_finish(&q, db, rc, r);
+}

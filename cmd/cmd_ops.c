@@ -1,0 +1,72 @@
+/*
+ * cmd_ops.c - profdb ops: host operators with their host and device times
+ * and the kernels they launched (profdb_query_ops).
+ */
+#include <stdio.h>
+
+#include "query_cli.h"
+
+enum { OPT_BY_SHAPE = OPT_FIRST_FREE };
+
+static const struct cli_opt opts[] = {
+	QCLI_OPT_DB,
+	QCLI_OPT_RUN,
+	QCLI_OPT_RANK,
+	QCLI_OPT_STEPS,
+	QCLI_OPT_NAME,
+	{ "by-shape", 0, OPT_BY_SHAPE, "", "one row per operator and input shapes" },
+	{ "min-total", 1, OPT_MIN_TOTAL, "TIME", "drop operators whose host total is below TIME (us, or 5ms, 200ns, 1s)" },
+	QCLI_OPT_TOP,
+	{ "sort", 1, OPT_SORT, "COL", "host_self (default), host_total, host_avg, device_self, device_total, calls, name, shape" },
+	QCLI_OPT_ASC,
+	QCLI_OPT_FORMAT,
+	QCLI_OPT_UNIT,
+	QCLI_OPT_WIDE,
+	QCLI_OPT_HELP,
+	{ NULL, 0, 0, NULL, NULL }
+};
+
+static const char desc[] =
+	"Host operators, one row per operator name (and input shapes with --by-shape)\n"
+	"and run: calls, host self/total/mean time, device self/total time (kernels\n"
+	"the operator launched itself / with its children; empty where the source has\n"
+	"no such figure), and top_kernels: up to three kernels it launched with their\n"
+	"share of its kernel time.  Kernels are linked to operators by the Kineto\n"
+	"External id (same run and rank) or a MindSpore launch op name; Ascend\n"
+	"operator_details has no link, so top_kernels is empty there.";
+
+int cmd_ops(int argc, char **argv)
+{
+	struct qcli q;
+	struct profdb_op_query oq = { 0 };
+	const char *arg;
+	int key, first = 1, rc;
+	profdb *db;
+	profdb_result *r = NULL;
+
+	qcli_init(&q, "ops");
+	while ((key = cli_next(argc, argv, opts, &arg, &first)) != -1) {
+		int f = qcli_opt(&q, key, arg);
+		if (f < 0)
+			return PROFDB_EXIT_USAGE;
+		if (f == 0)
+			continue;
+		switch (key) {
+		case 'h':
+			cli_help(stdout, "ops", "[OPTIONS]", desc, opts);
+			return PROFDB_EXIT_OK;
+		case OPT_BY_SHAPE: oq.by_shape = 1; break;
+		default: return PROFDB_EXIT_USAGE;
+		}
+	}
+	if (first < argc)
+		return cli_usage_error("ops", "unexpected argument '%s'", argv[first]);
+	oq.filter = q.filter;
+	oq.sort = q.sort;
+	oq.ascending = q.asc;
+	oq.top = q.top;
+	if (!(db = qcli_open(&q)))
+		return PROFDB_EXIT_ERROR;
+	rc = profdb_query_ops(db, &r, &oq);
+	return qcli_finish(&q, db, rc, r);
+}

@@ -1,0 +1,58 @@
+/*
+ * cmd_summary.c - profdb summary: per run its repeats, device activity
+ * count, total device time, elapsed device time and total host CPU time
+ * (profdb_query_summary).  JSON: one object when one run is selected (one
+ * --run, or a database holding one run), else an array of such objects.
+ */
+#include <stdio.h>
+
+#include "query_cli.h"
+
+static const struct cli_opt opts[] = {
+	QCLI_OPT_DB,
+	QCLI_OPT_RUN,
+	QCLI_OPT_FORMAT,
+	QCLI_OPT_UNIT,
+	QCLI_OPT_WIDE,
+	QCLI_OPT_HELP,
+	{ NULL, 0, 0, NULL, NULL }
+};
+
+static const char desc[] =
+	"Per run: repeats, kernels (device activities), total_device (sum of their\n"
+	"durations), elapsed (longest per-rank span from the first device start to the\n"
+	"last device end) and total_cpu (sum of host operators' self time).\n"
+	"--format json prints one object when one run is selected (one --run, or the\n"
+	"database holds one run) and an array of objects otherwise; each object has\n"
+	"the keys run, repeats, kernels, total_device_us, elapsed_us, total_cpu_us.";
+
+int cmd_summary(int argc, char **argv)
+{
+	struct qcli q;
+	const char *arg;
+	int key, first = 1, rc;
+	profdb *db;
+	profdb_result *r = NULL;
+
+	qcli_init(&q, "summary");
+	while ((key = cli_next(argc, argv, opts, &arg, &first)) != -1) {
+		int f = qcli_opt(&q, key, arg);
+		if (f < 0)
+			return PROFDB_EXIT_USAGE;
+		if (f == 0)
+			continue;
+		if (key == 'h') {
+			cli_help(stdout, "summary", "[OPTIONS]", desc, opts);
+			return PROFDB_EXIT_OK;
+		}
+		return PROFDB_EXIT_USAGE;
+	}
+	if (first < argc)
+		return cli_usage_error("summary", "unexpected argument '%s'", argv[first]);
+	/* several --run: always an array, even if it held one row */
+	q.fmt.json_object = q.filter.nruns <= 1;
+	if (!(db = qcli_open(&q)))
+		return PROFDB_EXIT_ERROR;
+	rc = profdb_query_summary(db, &r, &q.filter);
+	return qcli_finish(&q, db, rc, r);
+}

@@ -1,0 +1,141 @@
+/*
+ * query_cli.c - parsing the options the query commands share and printing
+ * their result, so kernels, ops, steps, summary and runs behave alike.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "query_cli.h"
+
+void qcli_init(struct qcli *q, const char *name)
+{
+	memset(q, 0, sizeof *q);
+	q->name = name;
+	q->db = cli_default_db();
+	cli_format_init(&q->fmt);
+	profdb_filter_init(&q->filter);
+	q->filter.runs = q->runs;
+}
+
+/* "A..B", "A..", "..B" or "A" into the filter's step range. */
+static int parse_steps(struct qcli *q, const char *arg)
+{
+	const char *dots = strstr(arg, "..");
+	char lo[32] = "", hi[32] = "";
+	int64_t v;
+
+	if (!dots) {
+		if (cli_parse_i64(q->name, "--steps", arg, &v) != 0)
+			return -1;
+		q->filter.step_lo = q->filter.step_hi = v;
+		return 0;
+	}
+	if ((size_t)(dots - arg) >= sizeof lo || strlen(dots + 2) >= sizeof hi)
+		goto bad;
+	memcpy(lo, arg, (size_t)(dots - arg));
+	memcpy(hi, dots + 2, strlen(dots + 2) + 1);
+	if (!*lo && !*hi)
+		goto bad;
+	if (*lo && cli_parse_i64(q->name, "--steps", lo, &q->filter.step_lo) != 0)
+		return -1;
+	if (*hi && cli_parse_i64(q->name, "--steps", hi, &q->filter.step_hi) != 0)
+		return -1;
+	return 0;
+bad:
+	cli_usage_error(q->name, "--steps takes A..B, A.., ..B or A, not '%s'", arg);
+	return -1;
+}
+
+/* "250" (us), "250us", "3ms", "100ns", "1.5s" into ns. */
+static int parse_time(struct qcli *q, const char *opt, const char *arg, int64_t *out)
+{
+	char *end;
+	double v, scale = 1e3;
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || errno || !isfinite(v) || v < 0)
+		goto bad;
+	if (strcmp(end, "ns") == 0)
+		scale = 1;
+	else if (*end == '\0' || strcmp(end, "us") == 0)
+		scale = 1e3;
+	else if (strcmp(end, "ms") == 0)
+		scale = 1e6;
+	else if (strcmp(end, "s") == 0)
+		scale = 1e9;
+	else
+		goto bad;
+	if (v * scale > 9e18)
+		goto bad;
+	*out = (int64_t)llround(v * scale);
+	return 0;
+bad:
+	cli_usage_error(q->name, "%s takes a time such as 250 (us), 250us, 3ms, 100ns or 1.5s, not '%s'", opt, arg);
+	return -1;
+}
+
+int qcli_opt(struct qcli *q, int key, const char *arg)
+{
+	int f = cli_format_opt(&q->fmt, key, arg);
+	if (f <= 0)
+		return f;
+	switch (key) {
+	case OPT_DB:
+		q->db = arg;
+		return 0;
+	case OPT_RUN:
+		if (q->filter.nruns == QCLI_MAX_RUNS) {
+			cli_usage_error(q->name, "at most %d --run options", QCLI_MAX_RUNS);
+			return -1;
+		}
+		q->runs[q->filter.nruns++] = arg;
+		return 0;
+	case OPT_RANK:
+		return cli_parse_i64(q->name, "--rank", arg, &q->filter.rank) != 0 ? -1 : 0;
+	case OPT_STEPS:
+		return parse_steps(q, arg);
+	case OPT_NAME:
+		q->filter.name_glob = arg;
+		return 0;
+	case OPT_KIND:
+		q->filter.kind = arg;
+		return 0;
+	case OPT_MIN_TOTAL:
+		return parse_time(q, "--min-total", arg, &q->filter.min_total_ns);
+	case OPT_TOP:
+		if (cli_parse_i64(q->name, "--top", arg, &q->top) != 0)
+			return -1;
+		if (q->top <= 0) {
+			cli_usage_error(q->name, "--top needs a positive number, not '%s'", arg);
+			return -1;
+		}
+		return 0;
+	case OPT_SORT:
+		q->sort = arg;
+		return 0;
+	case OPT_ASC:
+		q->asc = 1;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+profdb *qcli_open(const struct qcli *q)
+{
+	return cli_open_db(q->db, PROFDB_OPEN_READONLY);
+}
+
+int qcli_finish(struct qcli *q, profdb *db, int rc, profdb_result *r)
+{
+	int code = PROFDB_EXIT_OK;
+	if (rc != PROFDB_OK)
+		code = cli_lib_error(db, rc);
+	else if (profdb_result_write(r, stdout, &q->fmt) != PROFDB_OK || fflush(stdout) != 0)
+		code = cli_error("cannot write the output");
+	profdb_result_free(r);
+	profdb_close(db);
+	return code;
+}

@@ -1,0 +1,49 @@
+/*
+ * query_cli.h - the options every query command shares (query_cli.c):
+ * database, output format, the filter (--run, --rank, --steps, --name,
+ * --kind, --min-total), --top/--sort/--asc, and printing a result.
+ */
+#ifndef PROFDB_QUERY_CLI_H
+#define PROFDB_QUERY_CLI_H
+
+#include "cmd.h"
+
+#define QCLI_MAX_RUNS 64
+
+/* Option rows shared by the query commands' tables (help text included). */
+#define QCLI_OPT_DB { "db", 1, OPT_DB, "FILE", "database (default $PROFDB_DB, else ./profdb.db)" }
+#define QCLI_OPT_RUN { "run", 1, OPT_RUN, "NAME", "only this run (repeat for several; none: all, with a run column)" }
+#define QCLI_OPT_RANK { "rank", 1, OPT_RANK, "N", "only this rank" }
+#define QCLI_OPT_STEPS { "steps", 1, OPT_STEPS, "A..B", "only steps A..B (3.., ..5, 2..4, 7), inclusive" }
+#define QCLI_OPT_NAME { "name", 1, OPT_NAME, "GLOB", "only names matching GLOB (SQLite GLOB: * ? [..], case-sensitive)" }
+#define QCLI_OPT_KIND { "kind", 1, OPT_KIND, "KIND", "kernel, memcpy, memset, communication or other" }
+#define QCLI_OPT_MIN_TOTAL { "min-total", 1, OPT_MIN_TOTAL, "TIME", "drop groups whose total is below TIME (us, or 5ms, 200ns, 1s)" }
+#define QCLI_OPT_TOP { "top", 1, OPT_TOP, "N", "at most N rows per run" }
+#define QCLI_OPT_ASC { "asc", 0, OPT_ASC, "", "sort ascending (default: largest first)" }
+#define QCLI_OPT_FORMAT { "format", 1, OPT_FORMAT, "FMT", "table (default), csv, json or md" }
+#define QCLI_OPT_UNIT { "unit", 1, OPT_UNIT, "UNIT", "ns, us, ms or s (default: table/md per column, csv/json us)" }
+#define QCLI_OPT_WIDE { "wide", 0, OPT_WIDE, "", "never shorten long names in tables" }
+#define QCLI_OPT_HELP { "help", 0, 'h', "", "show this help" }
+
+struct qcli {
+	const char *name;          /* the command, for messages */
+	const char *db;            /* database path */
+	struct profdb_format_opts fmt;
+	struct profdb_filter filter;
+	const char *runs[QCLI_MAX_RUNS]; /* --run values (filter.runs points here) */
+	int64_t top;               /* --top, 0: all */
+	const char *sort;          /* --sort, NULL: the command's default */
+	int asc;                   /* --asc */
+};
+
+void qcli_init(struct qcli *q, const char *name);
+/* Handle a shared option: 0 handled, 1 not a shared one, -1 bad value
+ * (message printed; exit with PROFDB_EXIT_USAGE). */
+int qcli_opt(struct qcli *q, int key, const char *arg);
+/* Open q->db read-only; NULL after printing why. */
+profdb *qcli_open(const struct qcli *q);
+/* Finish a query: on rc != OK print the error; else write r in q's format.
+ * Frees r and closes db.  Returns the exit code. */
+int qcli_finish(struct qcli *q, profdb *db, int rc, profdb_result *r);
+
+#endif

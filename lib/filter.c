@@ -1,0 +1,119 @@
+/*
+ * filter.c - struct profdb_filter turned into SQL: the WHERE conditions of
+ * a query over kernels, ops or steps, with every user value bound as a
+ * named parameter, and the checks that make a bad filter an error rather
+ * than an empty answer.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "query.h"
+#include "banned.h"
+
+void profdb_filter_init(struct profdb_filter *f)
+{
+	memset(f, 0, sizeof *f);
+	f->rank = f->step_lo = f->step_hi = PROFDB_NULL;
+}
+
+void qfilter_where(struct qbuf *b, const struct profdb_filter *f, const char *a,
+                   enum qfilter_target t, int for_total)
+{
+	if (f->nruns) {
+		qbuf_addf(b, " AND %s.run_id IN (SELECT id FROM run WHERE name IN (", a);
+		for (size_t i = 0; i < f->nruns; i++)
+			qbuf_addf(b, "%s:run%zu", i ? ", " : "", i);
+		qbuf_add(b, "))");
+	}
+	if (f->rank != PROFDB_NULL)
+		qbuf_addf(b, " AND %s.rank = :rank", a);
+	if (f->step_lo != PROFDB_NULL)
+		qbuf_addf(b, " AND %s.step >= :slo", a);
+	if (f->step_hi != PROFDB_NULL)
+		qbuf_addf(b, " AND %s.step <= :shi", a);
+	if (for_total || t == QF_STEP)
+		return;
+	if (f->name_glob)
+		qbuf_addf(b, " AND %s.name_id IN (SELECT id FROM str WHERE value GLOB :glob)", a);
+	if (f->kind && t == QF_KERNEL)
+		qbuf_addf(b, " AND %s.kind = (SELECT id FROM kind WHERE name = :kind)", a);
+}
+
+static void bind_named_i64(sqlite3_stmt *st, const char *name, int64_t v)
+{
+	int i = sqlite3_bind_parameter_index(st, name);
+	if (i > 0)
+		sqlite3_bind_int64(st, i, v);
+}
+
+static void bind_named_text(sqlite3_stmt *st, const char *name, const char *v)
+{
+	int i = sqlite3_bind_parameter_index(st, name);
+	if (i > 0)
+		sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
+}
+
+void qfilter_bind(sqlite3_stmt *st, const struct profdb_filter *f)
+{
+	char name[32];
+	for (size_t i = 0; i < f->nruns; i++) {
+		snprintf(name, sizeof name, ":run%zu", i);
+		bind_named_text(st, name, f->runs[i]);
+	}
+	if (f->rank != PROFDB_NULL)
+		bind_named_i64(st, ":rank", f->rank);
+	if (f->step_lo != PROFDB_NULL)
+		bind_named_i64(st, ":slo", f->step_lo);
+	if (f->step_hi != PROFDB_NULL)
+		bind_named_i64(st, ":shi", f->step_hi);
+	if (f->name_glob)
+		bind_named_text(st, ":glob", f->name_glob);
+	if (f->kind)
+		bind_named_text(st, ":kind", f->kind);
+	bind_named_i64(st, ":mintot", f->min_total_ns);
+}
+
+/* Does the one-parameter query sql find a row for value? -1 on error. */
+static int exists(profdb *db, const char *sql, const char *value)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+	if (sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, value, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+int qfilter_check(profdb *db, const struct profdb_filter *f)
+{
+	int e;
+	for (size_t i = 0; i < f->nruns; i++) {
+		e = exists(db, "SELECT 1 FROM run WHERE name = ?1", f->runs[i]);
+		if (e < 0)
+			return profdb__sqlerror(db, "cannot look up run '%s'", f->runs[i]);
+		if (e == 0)
+			return profdb__error(db, PROFDB_ENOTFOUND,
+			                     "no run named '%s' ('profdb runs' lists them)", f->runs[i]);
+	}
+	if (f->kind) {
+		e = exists(db, "SELECT 1 FROM kind WHERE name = ?1", f->kind);
+		if (e < 0)
+			return profdb__sqlerror(db, "cannot look up kind '%s'", f->kind);
+		if (e == 0)
+			return profdb__error(db, PROFDB_EUSAGE,
+			    "unknown kind '%s' (kernel, memcpy, memset, communication, other)", f->kind);
+	}
+	if (f->step_lo != PROFDB_NULL && f->step_hi != PROFDB_NULL && f->step_lo > f->step_hi)
+		return profdb__error(db, PROFDB_EUSAGE, "empty step range %lld..%lld",
+		                     (long long)f->step_lo, (long long)f->step_hi);
+	if (f->min_total_ns < 0)
+		return profdb__error(db, PROFDB_EUSAGE, "minimum total must not be negative");
+	return PROFDB_OK;
+}
+
+int qfilter_run_column(const struct profdb_filter *f)
+{
+	return f->nruns != 1;
+}

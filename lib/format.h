@@ -1,0 +1,38 @@
+/*
+ * format.h - what the output formats (format_table.c, format_csv.c,
+ * format_json.c, format_md.c) share from format.c: the unit of a time
+ * column, its header, and a cell as text.  Private to lib/.
+ *
+ * Two renderings: "machine" (csv, json) writes times exactly in the unit
+ * (default us, column names get a _us suffix so they stay stable), and
+ * "human" (table, md) picks a readable unit per time column (or the one
+ * asked for), says it in the header and rounds for reading.
+ */
+#ifndef PROFDB_FORMAT_H
+#define PROFDB_FORMAT_H
+
+#include <stdio.h>
+
+#include "profdb.h"
+
+/* The unit a time column is written in under opts (never AUTO). */
+enum profdb_unit profdb__fmt_unit(const profdb_result *r, size_t col,
+                                  const struct profdb_format_opts *opts, int human);
+const char *profdb__unit_name(enum profdb_unit u);
+
+/* The header of column col: "total_us" (machine) or "total (us)" (human). */
+void profdb__fmt_header(const profdb_result *r, size_t col, enum profdb_unit u, int human,
+                        char *buf, size_t cap);
+
+/* A cell as text into buf.  Returns 0 for SQL NULL (buf ""), 1 for a
+ * number (buf is a valid JSON number), 2 for text (buf unused: read the
+ * cell with profdb_result_text). */
+int profdb__fmt_cell(const profdb_result *r, size_t row, size_t col, enum profdb_unit u, int human,
+                     char *buf, size_t cap);
+
+int profdb__write_table(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts);
+int profdb__write_csv(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts);
+int profdb__write_json(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts);
+int profdb__write_md(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts);
+
+#endif

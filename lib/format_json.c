@@ -1,0 +1,121 @@
+/*
+ * format_json.c - results as JSON: an array with one object per row, keys
+ * the column names (times with their unit suffix, default _us), numbers as
+ * JSON numbers (times exact decimals), NULL as null.  With
+ * opts->json_object and exactly one row, the object alone.  Text is
+ * escaped; bytes that are not valid UTF-8 become U+FFFD so the output is
+ * always valid JSON.  The shape of each command's output is described by
+ * schemas/<command>.schema.json.
+ */
+#include <string.h>
+
+#include "internal.h"
+#include "format.h"
+#include "banned.h"
+
+/* Length of the valid UTF-8 sequence at s, or 0 if it is not valid. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n;
+	unsigned cp;
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0) {
+		n = 2;
+		cp = s[0] & 0x1fu;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		n = 3;
+		cp = s[0] & 0x0fu;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		n = 4;
+		cp = s[0] & 0x07u;
+	} else {
+		return 0;
+	}
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3fu);
+	}
+	/* overlong forms, surrogates and values past U+10FFFF are invalid */
+	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+static void put_string(FILE *out, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	fputc('"', out);
+	while (*s) {
+		size_t n;
+		if (*s == '"' || *s == '\\') {
+			fputc('\\', out);
+			fputc(*s++, out);
+			continue;
+		}
+		if (*s < 0x20) {
+			switch (*s) {
+			case '\n': fputs("\\n", out); break;
+			case '\r': fputs("\\r", out); break;
+			case '\t': fputs("\\t", out); break;
+			default: fprintf(out, "\\u%04x", *s); break;
+			}
+			s++;
+			continue;
+		}
+		n = utf8_len(s);
+		if (n == 0) {
+			fputs("\\ufffd", out);
+			s++;
+			continue;
+		}
+		fwrite(s, 1, n, out);
+		s += n;
+	}
+	fputc('"', out);
+}
+
+static void put_object(FILE *out, const profdb_result *r, size_t row, const struct profdb_format_opts *opts)
+{
+	char buf[512];
+	fputc('{', out);
+	for (size_t c = 0; c < profdb_result_ncols(r); c++) {
+		enum profdb_unit u = profdb__fmt_unit(r, c, opts, 0);
+		int k;
+		if (c)
+			fputs(", ", out);
+		profdb__fmt_header(r, c, u, 0, buf, sizeof buf);
+		put_string(out, buf);
+		fputs(": ", out);
+		k = profdb__fmt_cell(r, row, c, u, 0, buf, sizeof buf);
+		if (k == 0)
+			fputs("null", out);
+		else if (k == 1)
+			fputs(buf, out);
+		else
+			put_string(out, profdb_result_text(r, row, c));
+	}
+	fputc('}', out);
+}
+
+int profdb__write_json(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts)
+{
+	size_t n = profdb_result_nrows(r);
+	if (opts->json_object && n == 1) {
+		put_object(out, r, 0, opts);
+		fputc('\n', out);
+	} else if (n == 0) {
+		fputs("[]\n", out);
+	} else {
+		fputs("[\n", out);
+		for (size_t row = 0; row < n; row++) {
+			fputs("  ", out);
+			put_object(out, r, row, opts);
+			fputs(row + 1 < n ? ",\n" : "\n", out);
+		}
+		fputs("]\n", out);
+	}
+	return ferror(out) ? PROFDB_ERROR : PROFDB_OK;
+}

@@ -1,0 +1,59 @@
+/*
+ * query.h - what the query files (query_*.c, filter.c) share: a growing
+ * SQL text buffer, the WHERE clause of a struct profdb_filter with its
+ * bound parameters, and a result builder for rows made in C.  Private to
+ * lib/.
+ *
+ * The one rule of this module: user values reach SQL only as bound
+ * parameters.  SQL text is built from constant fragments; column and sort
+ * names come from whitelists in the query files.
+ */
+#ifndef PROFDB_QUERY_H
+#define PROFDB_QUERY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal.h"
+#include "result.h"
+
+/* A growing NUL-terminated SQL text. */
+struct qbuf {
+	char *s;                   /* the text ("" until something is added) */
+	size_t len, cap;
+	int oom;                   /* an allocation failed: s is incomplete */
+};
+void qbuf_add(struct qbuf *b, const char *text);
+/* Append printf-style; only for numbers and whitelisted names. */
+void qbuf_addf(struct qbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void qbuf_free(struct qbuf *b);
+
+/* Which table a filter applies to: the column names differ a little. */
+enum qfilter_target { QF_KERNEL, QF_OP, QF_STEP };
+
+/*
+ * Append " AND ..." conditions for f on the table alias a (e.g. "k") to b.
+ * Parameters are named :run0.., :rank, :slo, :shi, :glob, :kind.  With
+ * for_total set, the name and kind conditions are left out (the
+ * denominator of a share).
+ */
+void qfilter_where(struct qbuf *b, const struct profdb_filter *f, const char *a,
+                   enum qfilter_target t, int for_total);
+/* Bind the parameters qfilter_where used (by name; absent ones skipped). */
+void qfilter_bind(sqlite3_stmt *st, const struct profdb_filter *f);
+/* Check f's values: every run exists (ENOTFOUND), the kind is known and
+ * the step range is ordered (EUSAGE).  Sets the message on db. */
+int qfilter_check(profdb *db, const struct profdb_filter *f);
+/* Whether the output gets a run column: several runs or none selected. */
+int qfilter_run_column(const struct profdb_filter *f);
+
+/* Prepare b's text on db; reports oom and SQL errors on db. */
+int qprepare(profdb *db, const struct qbuf *b, sqlite3_stmt **st, const char *what);
+
+/* Remove column col from r (for helper columns a query needs internally). */
+void qresult_drop_column(profdb_result *r, size_t col);
+/* Set a cell of r (row < nrows) to an int, a double or NULL. */
+int qresult_set_int(profdb_result *r, size_t row, size_t col, int64_t v);
+int qresult_set_double(profdb_result *r, size_t row, size_t col, double v);
+
+#endif

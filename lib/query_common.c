@@ -1,0 +1,122 @@
+/*
+ * query_common.c - small tools of the query files: a growing SQL text, a
+ * checked prepare, and editing a result's cells for figures computed in C
+ * (busy time, top kernels) after the SQL part.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "query.h"
+#include "banned.h"
+
+static int qbuf_grow(struct qbuf *b, size_t need)
+{
+	size_t ncap;
+	char *s;
+	if (b->oom)
+		return -1;
+	if (b->len + need + 1 <= b->cap)
+		return 0;
+	ncap = b->cap ? b->cap : 1024;
+	while (ncap < b->len + need + 1)
+		ncap *= 2;
+	s = realloc(b->s, ncap);
+	if (!s) {
+		b->oom = 1;
+		return -1;
+	}
+	b->s = s;
+	b->cap = ncap;
+	return 0;
+}
+
+void qbuf_add(struct qbuf *b, const char *text)
+{
+	size_t n = strlen(text);
+	if (qbuf_grow(b, n) != 0)
+		return;
+	memcpy(b->s + b->len, text, n + 1);
+	b->len += n;
+}
+
+void qbuf_addf(struct qbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || qbuf_grow(b, (size_t)n) != 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+void qbuf_free(struct qbuf *b)
+{
+	free(b->s);
+	memset(b, 0, sizeof *b);
+}
+
+int qprepare(profdb *db, const struct qbuf *b, sqlite3_stmt **st, const char *what)
+{
+	*st = NULL;
+	if (b->oom || !b->s)
+		return profdb__error(db, PROFDB_ERROR, "%s: out of memory", what);
+	if (sqlite3_prepare_v2(db->sql, b->s, -1, st, NULL) != SQLITE_OK)
+		return profdb__sqlerror(db, "%s", what);
+	return PROFDB_OK;
+}
+
+void qresult_drop_column(profdb_result *r, size_t col)
+{
+	size_t o = 0;
+	for (size_t row = 0; row < r->nrows; row++)
+		for (size_t c = 0; c < r->ncols; c++) {
+			struct profdb_cell *cell = &r->cells[row * r->ncols + c];
+			if (c == col)
+				free(cell->text);
+			else
+				r->cells[o++] = *cell;
+		}
+	free(r->names[col]);
+	memmove(&r->names[col], &r->names[col + 1], (r->ncols - col - 1) * sizeof *r->names);
+	memmove(&r->types[col], &r->types[col + 1], (r->ncols - col - 1) * sizeof *r->types);
+	r->ncols--;
+}
+
+static int set_text(struct profdb_cell *c, const char *text)
+{
+	char *t = strdup(text);
+	if (!t)
+		return PROFDB_ERROR;
+	free(c->text);
+	c->text = t;
+	return PROFDB_OK;
+}
+
+int qresult_set_int(profdb_result *r, size_t row, size_t col, int64_t v)
+{
+	struct profdb_cell *c = &r->cells[row * r->ncols + col];
+	char buf[32];
+	snprintf(buf, sizeof buf, "%lld", (long long)v);
+	c->type = SQLITE_INTEGER;
+	c->i = v;
+	c->d = 0;
+	return set_text(c, buf);
+}
+
+int qresult_set_double(profdb_result *r, size_t row, size_t col, double v)
+{
+	struct profdb_cell *c = &r->cells[row * r->ncols + col];
+	char buf[40];
+	snprintf(buf, sizeof buf, "%.17g", v);
+	c->type = SQLITE_FLOAT;
+	c->d = v;
+	c->i = 0;
+	return set_text(c, buf);
+}

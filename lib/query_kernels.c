@@ -1,0 +1,377 @@
+/*
+ * query_kernels.c - per-kernel statistics (profdb kernels): for each group
+ * of device activities (by name, base name, type, core, kind, shape, rank,
+ * device, stream or step) the share of device time, total, calls, mean,
+ * median, min, max, sample stddev, p90, p99 and time per repeat; or, with
+ * per_step, the mean and stddev of each group's per-step total.
+ *
+ * Definitions (README "profdb kernels"):
+ *  - share_pct: the group's total over the device time of its run that
+ *    passes the run, rank and step filters (name and kind filters do not
+ *    shrink the denominator, so `--name 'MatMul*'` tells how much of the
+ *    run MatMuls take).
+ *  - median, p90, p99: exact percentiles, linear interpolation (stats.h).
+ *  - stddev: sample standard deviation, NULL for a single call.
+ *  - per_repeat: total / the run's repeat count.
+ *  - top N and the order apply within each run; runs come in id order.
+ *  - per_step: the steps of a run are those its filtered kernels have
+ *    (kernels outside every step are left out); a group absent from a step
+ *    counts 0 there, so mean = total / steps of the run; max_step is the
+ *    step with the largest total (the lowest such step on a tie).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "query.h"
+#include "banned.h"
+
+/* A grouping key: how --by names it, the output column, the kernel column. */
+struct key_def {
+	const char *opt;           /* --by spelling */
+	const char *alias;         /* another accepted spelling, or NULL */
+	const char *col;           /* output column name */
+	const char *expr;          /* kernel column grouped on */
+	int resolve;               /* 0 integer, 1 str id, 2 kind id */
+};
+
+static const struct key_def key_defs[] = {
+	{ "name", NULL, "name", "name_id", 1 },
+	{ "base-name", "base_name", "base_name", "base_id", 1 },
+	{ "type", NULL, "type", "type_id", 1 },
+	{ "core", NULL, "core", "core_id", 1 },
+	{ "kind", NULL, "kind", "kind", 2 },
+	{ "shape", "shapes", "shape", "in_shapes_id", 1 },
+	{ "rank", NULL, "rank", "rank", 0 },
+	{ "device", NULL, "device", "device", 0 },
+	{ "stream", NULL, "stream", "stream", 0 },
+	{ "step", NULL, "step", "step", 0 },
+};
+#define NKEYDEFS (sizeof key_defs / sizeof key_defs[0])
+
+/* A statistic column: output name, what to sort on in CTE o, type.
+ * Statistics sort largest first unless ascending is asked. */
+struct stat_col {
+	const char *name;
+	const char *sort;          /* expression in CTE o to sort on */
+	enum profdb_coltype type;
+};
+
+static const struct stat_col plain_cols[] = {
+	{ "share_pct", "g.total", PROFDB_COL_PCT },
+	{ "total", "g.total", PROFDB_COL_NS },
+	{ "calls", "g.calls", PROFDB_COL_INT },
+	{ "avg", "g.avg", PROFDB_COL_NS },
+	{ "median", "g.median", PROFDB_COL_NS },
+	{ "min", "g.min", PROFDB_COL_NS },
+	{ "max", "g.max", PROFDB_COL_NS },
+	{ "stddev", "g.stddev", PROFDB_COL_NS },
+	{ "p90", "g.p90", PROFDB_COL_NS },
+	{ "p99", "g.p99", PROFDB_COL_NS },
+	{ "per_repeat", "g.total", PROFDB_COL_NS },
+};
+
+static const struct stat_col step_cols[] = {
+	{ "steps", "g.steps", PROFDB_COL_INT },
+	{ "calls", "g.calls", PROFDB_COL_INT },
+	{ "mean", "g.mean", PROFDB_COL_NS },
+	{ "stddev", "g.stddev", PROFDB_COL_NS },
+	{ "min", "g.min", PROFDB_COL_NS },
+	{ "max", "g.max", PROFDB_COL_NS },
+	{ "max_step", "g.max_step", PROFDB_COL_INT },
+};
+
+#define MAXKEYS 10
+
+struct keys {
+	const struct key_def *k[MAXKEYS]; /* in output order: integers, then text */
+	size_t n;
+};
+
+/* Parse "name,type" (',' or '+' separated) into k. */
+static int parse_by(profdb *db, const char *by, struct keys *out)
+{
+	const struct key_def *given[MAXKEYS];
+	size_t n = 0;
+	const char *p = by && *by ? by : "name";
+
+	while (*p) {
+		size_t len = strcspn(p, ",+"), i;
+		const char *s = p;
+		while (len && *s == ' ')
+			s++, len--;
+		while (len && s[len - 1] == ' ')
+			len--;
+		for (i = 0; i < NKEYDEFS; i++) {
+			const struct key_def *d = &key_defs[i];
+			if ((strlen(d->opt) == len && memcmp(d->opt, s, len) == 0) ||
+			    (d->alias && strlen(d->alias) == len && memcmp(d->alias, s, len) == 0))
+				break;
+		}
+		if (i == NKEYDEFS)
+			return profdb__error(db, PROFDB_EUSAGE, "unknown grouping key '%.*s' (name, base-name,"
+			                     " type, core, kind, shape, rank, device, stream, step)", (int)len, s);
+		for (size_t j = 0; j < n; j++)
+			if (given[j] == &key_defs[i])
+				return profdb__error(db, PROFDB_EUSAGE, "grouping key '%s' given twice", key_defs[i].opt);
+		given[n++] = &key_defs[i];
+		p += strcspn(p, ",+");
+		if (*p)
+			p++;
+	}
+	out->n = 0;
+	for (size_t pass = 0; pass < 2; pass++)
+		for (size_t j = 0; j < n; j++)
+			if ((given[j]->resolve == 0) == (pass == 0))
+				out->k[out->n++] = given[j];
+	return PROFDB_OK;
+}
+
+/* The position of the key with output column col in ks (its kN/vN number), or -1. */
+static int has_key(const struct keys *ks, const char *col)
+{
+	for (size_t i = 0; i < ks->n; i++)
+		if (strcmp(ks->k[i]->col, col) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* The value expression of key i inside CTE o. */
+static void key_value(struct qbuf *b, const struct keys *ks, size_t i)
+{
+	/* the joined text itself: an alias of the same SELECT cannot be used */
+	if (ks->k[i]->resolve)
+		qbuf_addf(b, "s%zu.%s", i, ks->k[i]->resolve == 2 ? "name" : "value");
+	else
+		qbuf_addf(b, "g.k%zu", i);
+}
+
+/* ORDER BY text for the window of CTE o; EUSAGE for an unknown column. */
+static int order_by(profdb *db, struct qbuf *b, const struct keys *ks, const struct stat_col *cols,
+                    size_t ncols, const char *sort, int ascending, const char *deflt)
+{
+	const char *s = sort && *sort ? sort : deflt;
+	int k = has_key(ks, s);
+	size_t i;
+
+	if (strcmp(s, "share") == 0)
+		s = "share_pct";
+	if (k < 0 && strcmp(s, "base-name") == 0)
+		k = has_key(ks, "base_name");
+	if (k >= 0) {
+		key_value(b, ks, (size_t)k);
+		/* text keys read best A..Z; numbers follow the asked direction
+		 * (ascending for a key like step or rank unless told) */
+		(void)ascending;
+		qbuf_add(b, " ASC");
+	} else {
+		for (i = 0; i < ncols; i++)
+			if (strcmp(cols[i].name, s) == 0)
+				break;
+		if (i == ncols) {
+			char list[512] = "";
+			size_t off = 0;
+			for (size_t j = 0; j < ncols && off < sizeof list; j++)
+				off += (size_t)snprintf(list + off, sizeof list - off, "%s%s", j ? ", " : "", cols[j].name);
+			for (size_t j = 0; j < ks->n && off < sizeof list; j++)
+				off += (size_t)snprintf(list + off, sizeof list - off, ", %s", ks->k[j]->col);
+			return profdb__error(db, PROFDB_EUSAGE, "cannot sort by '%s' (%s)", s, list);
+		}
+		qbuf_addf(b, "%s %s", cols[i].sort, ascending ? "ASC" : "DESC");
+	}
+	/* ties: larger total first, then the keys, so the order is stable */
+	qbuf_add(b, ", g.total DESC");
+	for (size_t j = 0; j < ks->n; j++) {
+		qbuf_add(b, ", ");
+		key_value(b, ks, j);
+	}
+	return PROFDB_OK;
+}
+
+/* "f" (filtered kernels) and "den" (device time per run) CTEs. */
+static void add_filtered(struct qbuf *b, const struct profdb_filter *f, int steps_only)
+{
+	qbuf_add(b, "WITH f AS (SELECT k.* FROM kernel k WHERE 1");
+	qfilter_where(b, f, "k", QF_KERNEL, 0);
+	if (steps_only)
+		qbuf_add(b, " AND k.step IS NOT NULL");
+	qbuf_add(b, "),\n den AS (SELECT k.run_id, sum(k.dur_ns) AS t FROM kernel k WHERE 1");
+	qfilter_where(b, f, "k", QF_KERNEL, 1);
+	qbuf_add(b, " GROUP BY k.run_id)");
+}
+
+static void add_key_list(struct qbuf *b, const struct keys *ks, const char *prefix)
+{
+	for (size_t i = 0; i < ks->n; i++)
+		qbuf_addf(b, ", %sk%zu", prefix, i);
+}
+
+/* The group CTE g of plain statistics. */
+static void add_plain_groups(struct qbuf *b, const struct keys *ks, const struct profdb_filter *f)
+{
+	qbuf_add(b, ",\n g AS (SELECT f.run_id");
+	for (size_t i = 0; i < ks->n; i++)
+		qbuf_addf(b, ", f.%s AS k%zu", ks->k[i]->expr, i);
+	qbuf_add(b, ", sum(f.dur_ns) AS total, count(*) AS calls, avg(f.dur_ns) AS avg,"
+	            " median(f.dur_ns) AS median, min(f.dur_ns) AS min, max(f.dur_ns) AS max,"
+	            " stddev(f.dur_ns) AS stddev, percentile(f.dur_ns, 90) AS p90,"
+	            " percentile(f.dur_ns, 99) AS p99 FROM f GROUP BY f.run_id");
+	add_key_list(b, ks, "");
+	if (f->min_total_ns > 0)
+		qbuf_add(b, " HAVING sum(f.dur_ns) >= :mintot");
+	qbuf_add(b, ")");
+}
+
+/* The group CTE g of per-step statistics (see the file comment). */
+static void add_step_groups(struct qbuf *b, const struct keys *ks, const struct profdb_filter *f)
+{
+	qbuf_add(b, ",\n gs AS (SELECT f.run_id");
+	for (size_t i = 0; i < ks->n; i++)
+		qbuf_addf(b, ", f.%s AS k%zu", ks->k[i]->expr, i);
+	qbuf_add(b, ", f.step, sum(f.dur_ns) AS t, count(*) AS c FROM f GROUP BY f.run_id");
+	add_key_list(b, ks, "");
+	qbuf_add(b, ", f.step),\n st AS (SELECT DISTINCT run_id, step FROM f),\n"
+	            " g0 AS (SELECT DISTINCT run_id");
+	add_key_list(b, ks, "");
+	qbuf_add(b, " FROM gs),\n grid AS (SELECT g0.run_id");
+	add_key_list(b, ks, "g0.");
+	qbuf_add(b, ", st.step, coalesce(gs.t, 0) AS t, coalesce(gs.c, 0) AS c FROM g0"
+	            " JOIN st ON st.run_id = g0.run_id LEFT JOIN gs ON gs.run_id = g0.run_id"
+	            " AND gs.step = st.step");
+	for (size_t i = 0; i < ks->n; i++)
+		qbuf_addf(b, " AND gs.k%zu IS g0.k%zu", i, i);
+	qbuf_add(b, "),\n rk AS (SELECT grid.*, row_number() OVER (PARTITION BY run_id");
+	add_key_list(b, ks, "");
+	qbuf_add(b, " ORDER BY t DESC, step) AS r1 FROM grid),\n g AS (SELECT run_id");
+	add_key_list(b, ks, "");
+	qbuf_add(b, ", sum(c > 0) AS steps, sum(c) AS calls, sum(t) AS total, avg(t) AS mean,"
+	            " stddev(t) AS stddev, min(t) AS min, max(t) AS max,"
+	            " max(CASE WHEN r1 = 1 THEN step END) AS max_step FROM rk GROUP BY run_id");
+	add_key_list(b, ks, "");
+	if (f->min_total_ns > 0)
+		qbuf_add(b, " HAVING sum(t) >= :mintot");
+	qbuf_add(b, ")");
+}
+
+/* CTE o (names resolved, share, per repeat, rank within run) and the
+ * final SELECT; fills types. */
+static int add_output(profdb *db, struct qbuf *b, const struct keys *ks,
+                      const struct profdb_kernel_query *q, enum profdb_coltype *types, size_t *ntypes)
+{
+	const struct stat_col *cols = q->per_step ? step_cols : plain_cols;
+	size_t ncols = q->per_step ? sizeof step_cols / sizeof step_cols[0] :
+	               sizeof plain_cols / sizeof plain_cols[0];
+	int rc;
+
+	qbuf_add(b, ",\n o AS (SELECT g.*, r.name AS run_name");
+	if (!q->per_step)
+		qbuf_add(b, ", 100.0 * g.total / den.t AS share_pct, g.total * 1.0 / r.repeats AS per_repeat");
+	for (size_t i = 0; i < ks->n; i++)
+		if (ks->k[i]->resolve)
+			qbuf_addf(b, ", s%zu.%s AS v%zu", i, ks->k[i]->resolve == 2 ? "name" : "value", i);
+	qbuf_add(b, ", row_number() OVER (PARTITION BY g.run_id ORDER BY ");
+	rc = order_by(db, b, ks, cols, ncols, q->sort, q->ascending, q->per_step ? "mean" : "total");
+	if (rc != PROFDB_OK)
+		return rc;
+	qbuf_add(b, ") AS rn FROM g JOIN run r ON r.id = g.run_id");
+	if (!q->per_step)
+		qbuf_add(b, " JOIN den ON den.run_id = g.run_id");
+	for (size_t i = 0; i < ks->n; i++)
+		if (ks->k[i]->resolve)
+			qbuf_addf(b, " LEFT JOIN %s s%zu ON s%zu.id = g.k%zu",
+			          ks->k[i]->resolve == 2 ? "kind" : "str", i, i, i);
+	qbuf_add(b, ")\nSELECT ");
+	*ntypes = 0;
+	if (qfilter_run_column(&q->filter)) {
+		qbuf_add(b, "run_name AS run, ");
+		types[(*ntypes)++] = PROFDB_COL_TEXT;
+	}
+	for (size_t i = 0; i < ks->n; i++)
+		if (!ks->k[i]->resolve) {
+			qbuf_addf(b, "k%zu AS %s, ", i, ks->k[i]->col);
+			types[(*ntypes)++] = PROFDB_COL_INT;
+		}
+	for (size_t i = 0; i < ncols; i++) {
+		qbuf_addf(b, "%s%s", i ? ", " : "", cols[i].name);
+		types[(*ntypes)++] = cols[i].type;
+	}
+	for (size_t i = 0; i < ks->n; i++)
+		if (ks->k[i]->resolve) {
+			qbuf_addf(b, ", v%zu AS %s", i, ks->k[i]->col);
+			types[(*ntypes)++] = PROFDB_COL_TEXT;
+		}
+	qbuf_add(b, " FROM o");
+	if (q->top > 0)
+		qbuf_add(b, " WHERE rn <= :top");
+	qbuf_add(b, " ORDER BY run_id, rn");
+	return PROFDB_OK;
+}
+
+/* A note per run saying over how many steps per-step figures are taken. */
+static int add_step_notes(profdb *db, profdb_result *r, const struct profdb_filter *f)
+{
+	struct qbuf b = { 0 };
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	qbuf_add(&b, "SELECT r.name, count(DISTINCT k.step), min(k.step), max(k.step) FROM kernel k"
+	             " JOIN run r ON r.id = k.run_id WHERE k.step IS NOT NULL");
+	qfilter_where(&b, f, "k", QF_KERNEL, 0);
+	qbuf_add(&b, " GROUP BY k.run_id ORDER BY k.run_id");
+	rc = qprepare(db, &b, &st, "cannot count steps");
+	qbuf_free(&b);
+	if (rc != PROFDB_OK)
+		return rc;
+	qfilter_bind(st, f);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		char note[PROFDB_ERRMAX];
+		snprintf(note, sizeof note, "run '%s': per-step figures over %lld steps (%lld..%lld);"
+		         " a kernel absent from a step counts 0 there",
+		         (const char *)sqlite3_column_text(st, 0), (long long)sqlite3_column_int64(st, 1),
+		         (long long)sqlite3_column_int64(st, 2), (long long)sqlite3_column_int64(st, 3));
+		if (profdb__result_add_note(r, note) != PROFDB_OK) {
+			sqlite3_finalize(st);
+			return profdb__error(db, PROFDB_ERROR, "out of memory");
+		}
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "cannot count steps");
+}
+
+int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_kernel_query *q)
+{
+	enum profdb_coltype types[MAXKEYS + 16];
+	size_t ntypes = 0;
+	struct keys ks = { { NULL }, 0 };
+	struct qbuf b = { 0 };
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*out = NULL;
+	if ((rc = qfilter_check(db, &q->filter)) != PROFDB_OK)
+		return rc;
+	if ((rc = parse_by(db, q->by, &ks)) != PROFDB_OK)
+		return rc;
+	if (q->per_step && has_key(&ks, "step") >= 0)
+		return profdb__error(db, PROFDB_EUSAGE, "per-step statistics cannot also group by step");
+	add_filtered(&b, &q->filter, q->per_step);
+	if (q->per_step)
+		add_step_groups(&b, &ks, &q->filter);
+	else
+		add_plain_groups(&b, &ks, &q->filter);
+	if ((rc = add_output(db, &b, &ks, q, types, &ntypes)) != PROFDB_OK)
+		goto out;
+	if ((rc = qprepare(db, &b, &st, "cannot query kernels")) != PROFDB_OK)
+		goto out;
+	qfilter_bind(st, &q->filter);
+	if (q->top > 0)
+		sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":top"), q->top);
+	rc = profdb__result_from_stmt(db, out, st, types);
+	if (rc == PROFDB_OK && q->per_step && (rc = add_step_notes(db, *out, &q->filter)) != PROFDB_OK) {
+		profdb_result_free(*out);
+		*out = NULL;
+	}
+out:
+	sqlite3_finalize(st);
+	qbuf_free(&b);
+	return rc;
+}

@@ -1,0 +1,174 @@
+/*
+ * query_ops.c - per host operator (profdb ops): calls, host self and total
+ * time, device self and total time, and the kernels it launched.
+ *
+ *  - groups: run and operator name (and input shapes with by_shape);
+ *  - host_self / host_total: sums of the ops' self and total durations;
+ *    device_self / device_total: sums of what the source or the store gives
+ *    per op (Ascend operator_details columns; Kineto: kernels with the op's
+ *    External id, derived at ingest); NULL where the source has none;
+ *  - top_kernels: up to three kernel names with their share of the
+ *    group's linked kernel time, "name (62.5%); ...".  A kernel is linked to
+ *    an op when it has the op's External id on the same run and rank
+ *    (Kineto), or names it as its launch op (MindSpore "op/kernel" names).
+ *    Ascend operator_details rows have no link: NULL.
+ *  - min_total compares with host_total.
+ */
+#include <string.h>
+
+#include "query.h"
+#include "banned.h"
+
+struct op_col {
+	const char *name;          /* output column and --sort name */
+	const char *sort;          /* expression in the final SELECT */
+	enum profdb_coltype type;
+};
+
+static const struct op_col op_cols[] = {
+	{ "calls", "g.calls", PROFDB_COL_INT },
+	{ "host_self", "g.host_self", PROFDB_COL_NS },
+	{ "host_total", "g.host_total", PROFDB_COL_NS },
+	{ "host_avg", "g.host_avg", PROFDB_COL_NS },
+	{ "device_self", "g.device_self", PROFDB_COL_NS },
+	{ "device_total", "g.device_total", PROFDB_COL_NS },
+};
+#define NOPCOLS (sizeof op_cols / sizeof op_cols[0])
+
+static void add_sql(struct qbuf *b, const struct profdb_op_query *q)
+{
+	const struct profdb_filter *f = &q->filter;
+	const char *keys = q->by_shape ? "run_id, k0, k1" : "run_id, k0";
+
+	qbuf_add(b, "WITH f AS (SELECT o.* FROM op o WHERE 1");
+	qfilter_where(b, f, "o", QF_OP, 0);
+	qbuf_add(b, "),\n g AS (SELECT f.run_id, f.name_id AS k0");
+	if (q->by_shape)
+		qbuf_add(b, ", f.in_shapes_id AS k1");
+	qbuf_add(b, ", count(*) AS calls, sum(f.self_ns) AS host_self, sum(f.dur_ns) AS host_total,"
+	            " avg(f.dur_ns) AS host_avg, sum(f.device_self_ns) AS device_self,"
+	            " sum(f.device_total_ns) AS device_total FROM f GROUP BY f.run_id, k0");
+	if (q->by_shape)
+		qbuf_add(b, ", k1");
+	if (f->min_total_ns > 0)
+		qbuf_add(b, " HAVING sum(f.dur_ns) >= :mintot");
+	/* kernels linked to ops: by External id, and by launch op name */
+	qbuf_add(b, "),\n lk AS (SELECT f.run_id, f.name_id AS k0");
+	if (q->by_shape)
+		qbuf_add(b, ", f.in_shapes_id AS k1");
+	qbuf_add(b, ", k.name_id AS kn, k.dur_ns AS t FROM f JOIN kernel k ON k.run_id = f.run_id"
+	            " AND k.rank = f.rank AND k.external_id = f.external_id WHERE f.external_id IS NOT NULL");
+	if (!q->by_shape) {
+		qbuf_add(b, " UNION ALL SELECT k.run_id, k.launch_op_id, k.name_id, k.dur_ns FROM kernel k"
+		            " WHERE k.launch_op_id IS NOT NULL");
+		qfilter_where(b, f, "k", QF_KERNEL, 1);
+	}
+	qbuf_addf(b, "),\n lt AS (SELECT %s, kn, sum(t) AS t FROM lk GROUP BY %s, kn),\n", keys, keys);
+	qbuf_addf(b, " lr AS (SELECT lt.*, s.value || ' (' || printf('%%.1f', 100.0 * lt.t /"
+	             " sum(lt.t) OVER (PARTITION BY %s)) || '%%)' AS x,"
+	             " row_number() OVER (PARTITION BY %s ORDER BY lt.t DESC, s.value) AS rn"
+	             " FROM lt JOIN str s ON s.id = lt.kn)", keys, keys);
+}
+
+static void add_top_lookup(struct qbuf *b, int by_shape, int rn)
+{
+	qbuf_addf(b, "(SELECT x FROM lr WHERE lr.run_id = g.run_id AND lr.k0 = g.k0%s AND lr.rn = %d)",
+	          by_shape ? " AND lr.k1 IS g.k1" : "", rn);
+}
+
+/* CTE o: the output columns, run id and rank within the run; then the
+ * final SELECT of the named columns.  Fills types. */
+static int add_output(profdb *db, struct qbuf *b, const struct profdb_op_query *q,
+                      enum profdb_coltype *types, size_t *ntypes)
+{
+	const char *sort = q->sort && *q->sort ? q->sort : "host_self";
+	const char *order = NULL;
+	const char *names[16];
+	size_t n = 0;
+
+	qbuf_add(b, ",\n o AS (SELECT g.run_id AS run_id_");
+	if (qfilter_run_column(&q->filter)) {
+		qbuf_add(b, ", r.name AS run");
+		names[n] = "run";
+		types[n++] = PROFDB_COL_TEXT;
+	}
+	for (size_t i = 0; i < NOPCOLS; i++) {
+		qbuf_addf(b, ", %s AS %s", op_cols[i].sort, op_cols[i].name);
+		names[n] = op_cols[i].name;
+		types[n++] = op_cols[i].type;
+		if (strcmp(sort, op_cols[i].name) == 0)
+			order = op_cols[i].sort;
+	}
+	qbuf_add(b, ", n.value AS name");
+	names[n] = "name";
+	types[n++] = PROFDB_COL_TEXT;
+	if (q->by_shape) {
+		qbuf_add(b, ", sh.value AS shape");
+		names[n] = "shape";
+		types[n++] = PROFDB_COL_TEXT;
+	}
+	qbuf_add(b, ", ");
+	add_top_lookup(b, q->by_shape, 1);
+	qbuf_add(b, " || coalesce('; ' || ");
+	add_top_lookup(b, q->by_shape, 2);
+	qbuf_add(b, ", '') || coalesce('; ' || ");
+	add_top_lookup(b, q->by_shape, 3);
+	qbuf_add(b, ", '') AS top_kernels");
+	names[n] = "top_kernels";
+	types[n++] = PROFDB_COL_TEXT;
+	if (!order && strcmp(sort, "name") == 0)
+		order = "n.value";
+	if (!order && q->by_shape && strcmp(sort, "shape") == 0)
+		order = "sh.value";
+	if (!order)
+		return profdb__error(db, PROFDB_EUSAGE, "cannot sort by '%s' (calls, host_self, host_total,"
+		                     " host_avg, device_self, device_total, name%s)", sort,
+		                     q->by_shape ? ", shape" : "");
+	/* text sorts A..Z; figures the source lacks (NULL) go last */
+	if (strcmp(sort, "name") == 0 || strcmp(sort, "shape") == 0)
+		qbuf_addf(b, ", row_number() OVER (PARTITION BY g.run_id ORDER BY %s", order);
+	else
+		qbuf_addf(b, ", row_number() OVER (PARTITION BY g.run_id ORDER BY %s IS NULL, %s %s",
+		          order, order, q->ascending ? "ASC" : "DESC");
+	qbuf_add(b, ", g.host_total DESC, n.value");
+	if (q->by_shape)
+		qbuf_add(b, ", sh.value");
+	qbuf_add(b, ") AS rn_ FROM g JOIN run r ON r.id = g.run_id JOIN str n ON n.id = g.k0");
+	if (q->by_shape)
+		qbuf_add(b, " LEFT JOIN str sh ON sh.id = g.k1");
+	qbuf_add(b, ")\nSELECT ");
+	for (size_t i = 0; i < n; i++)
+		qbuf_addf(b, "%s%s", i ? ", " : "", names[i]);
+	qbuf_add(b, " FROM o");
+	if (q->top > 0)
+		qbuf_add(b, " WHERE rn_ <= :top");
+	qbuf_add(b, " ORDER BY run_id_, rn_");
+	*ntypes = n;
+	return PROFDB_OK;
+}
+
+int profdb_query_ops(profdb *db, profdb_result **out, const struct profdb_op_query *q)
+{
+	enum profdb_coltype types[16];
+	size_t ntypes = 0;
+	struct qbuf b = { 0 };
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*out = NULL;
+	if ((rc = qfilter_check(db, &q->filter)) != PROFDB_OK)
+		return rc;
+	add_sql(&b, q);
+	if ((rc = add_output(db, &b, q, types, &ntypes)) != PROFDB_OK)
+		goto out;
+	if ((rc = qprepare(db, &b, &st, "cannot query operators")) != PROFDB_OK)
+		goto out;
+	qfilter_bind(st, &q->filter);
+	if (q->top > 0)
+		sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":top"), q->top);
+	rc = profdb__result_from_stmt(db, out, st, types);
+out:
+	sqlite3_finalize(st);
+	qbuf_free(&b);
+	return rc;
+}
