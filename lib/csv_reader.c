@@ -82,6 +82,8 @@ static void on_field(void *s, size_t n, void *data)
 		return;
 	if (st->nf == 0)
 		st->row_line = st->nl + 1;
+	/* a quoted field may span lines (libcsv keeps its quoted flag in a local
+	 * during csv_parse, so we cannot ask it which fields were quoted) */
 	if (n)
 		st->nl += count_nl(s, n);
 	if (st->nf == st->capf && grow_fields(st) != PROFDB_OK)

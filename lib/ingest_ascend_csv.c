@@ -68,7 +68,7 @@ struct kreader {
 
 static int is_na(const char *s)
 {
-	return s[0] == '\0' || strcmp(s, "N/A") == 0;
+	return s[0] == '\0' || (s[0] == 'N' && s[1] == '/' && s[2] == 'A' && s[3] == '\0');
 }
 
 /* Text of an optional column: NULL when absent, empty or N/A. */
@@ -92,10 +92,19 @@ static const char *unquote(char *s)
 	return text_or_null(s);
 }
 
+/* An optional integer column: NULL when absent or not an integer.  Plain
+ * digits (the common case, several per row) skip strtoll's copy. */
 static int64_t opt_i64(const char *s)
 {
-	int64_t v;
-	if (!s || profdb_parse_i64(s, strlen(s), &v) != 0)
+	int64_t v = 0;
+	size_t i = 0;
+	if (!s)
+		return PROFDB_NULL;
+	while (s[i] >= '0' && s[i] <= '9' && i < 18)
+		v = v * 10 + (s[i++] - '0');
+	if (i > 0 && s[i] == '\0')
+		return v;
+	if (profdb_parse_i64(s, strlen(s), &v) != 0)
 		return PROFDB_NULL;
 	return v;
 }
@@ -106,6 +115,37 @@ static int64_t opt_ns(const char *s)
 	if (!s || profdb_parse_ns(s, strlen(s), 3, &v) != 0)
 		return PROFDB_NULL;
 	return v;
+}
+
+/*
+ * A metric value.  Rows carry up to ~30 of them, so strtod's general path
+ * dominated the reader; plain "123.456" text with at most 15 digits takes
+ * the exact fast path (an integer below 2^53 divided by an exact power of
+ * ten is correctly rounded: Clinger 1990), anything else goes to strtod.
+ */
+static int metric_value(const char *s, size_t n, double *out)
+{
+	static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	                                1e11, 1e12, 1e13, 1e14, 1e15 };
+	uint64_t mant = 0;
+	int digits = 0, frac = -1;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] >= '0' && s[i] <= '9') {
+			mant = mant * 10 + (uint64_t)(s[i] - '0');
+			if (++digits > 15)
+				return profdb_parse_double(s, n, out);
+			if (frac >= 0)
+				frac++;
+		} else if (s[i] == '.' && frac < 0) {
+			frac = 0;
+		} else {
+			return profdb_parse_double(s, n, out);
+		}
+	}
+	if (digits == 0)
+		return -1;
+	*out = frac > 0 ? (double)mant / pow10[frac] : (double)mant;
+	return 0;
 }
 
 static int ends_with(const char *s, size_t n, const char *suffix)
@@ -321,7 +361,7 @@ static int kernel_row(struct kreader *r, const struct profdb_csv_row *row)
 	end = row->n < r->hdr.n ? row->n : r->hdr.n;
 	for (size_t i = r->nfixed; i < end; i++) {
 		double v;
-		if (is_na(row->field[i]) || profdb_parse_double(row->field[i], row->len[i], &v) != 0)
+		if (is_na(row->field[i]) || metric_value(row->field[i], row->len[i], &v) != 0)
 			continue;
 		r->metrics[nm].name = r->hdr.name[i];
 		r->metrics[nm++].value = v;

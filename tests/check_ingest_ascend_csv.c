@@ -591,6 +591,8 @@ struct ref_agg {
 struct ref_run {
 	struct ref_agg agg[4096];
 	size_t nagg;
+	double *metric;            /* every PMU metric value, any order */
+	size_t nmetric;
 	int64_t total_ns, cpu_ns, short_rows, kernel_rows, ops;
 	int64_t steps[64][2];      /* (rank, step) */
 	size_t nsteps;
@@ -606,14 +608,32 @@ static void ref_add_step(struct ref_run *r, int64_t rank, int64_t step)
 	r->steps[r->nsteps++][1] = step;
 }
 
+/* FORMATS.md 2.2: the metric columns are those after Context ID, or after
+ * Output Formats, or after Block Dim/Num when neither is there. */
+static int ref_first_metric(const struct ref_csv *t)
+{
+	static const char *const last[] = { "Context ID", "Output Formats", "Block Dim", "Block Num" };
+	for (size_t i = 0; i < sizeof last / sizeof last[0]; i++)
+		if (ref_col(t, last[i], NULL) >= 0)
+			return ref_col(t, last[i], NULL) + 1;
+	return (int)t->nf[0];
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
 static void ref_kernels(struct ref_run *r, const char *path, int64_t rank)
 {
 	struct ref_csv t;
-	int name, dur, step;
+	int name, dur, step, first_metric;
 	ref_load(&t, path);
 	name = ref_col(&t, "Name", "Op Name");
 	dur = ref_col(&t, "Duration(us)", "Task Duration(us)");
 	step = ref_col(&t, "Step Id", NULL);
+	first_metric = ref_first_metric(&t);
 	ck_assert(name >= 0 && dur >= 0);
 	for (size_t i = 1; i < t.nrows; i++) {
 		struct ref_agg *a = NULL;
@@ -640,6 +660,16 @@ static void ref_kernels(struct ref_run *r, const char *path, int64_t rank)
 		r->total_ns += d;
 		if (step >= 0 && t.row[i][step][0])
 			ref_add_step(r, rank, strtoll(t.row[i][step], NULL, 10));
+		for (size_t j = (size_t)first_metric; j < t.nf[i]; j++) {
+			char *end;
+			double v;
+			if (!t.row[i][j][0] || strcmp(t.row[i][j], "N/A") == 0)
+				continue;
+			v = strtod(t.row[i][j], &end);
+			ck_assert_msg(*end == '\0', "%s: metric '%s'", path, t.row[i][j]);
+			r->metric = realloc(r->metric, (r->nmetric + 1) * sizeof *r->metric);
+			r->metric[r->nmetric++] = v;
+		}
 	}
 	ref_free(&t);
 }
@@ -768,6 +798,17 @@ START_TEST(corpus_matches_reference)
 	}
 	sqlite3_finalize(st);
 	ck_assert_uint_eq(k, ref.nsteps);
+
+	/* every PMU metric value, exactly (as strtod reads the text) */
+	qsort(ref.metric, ref.nmetric, sizeof *ref.metric, cmp_double);
+	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM kernel_metric"), (int64_t)ref.nmetric);
+	ck_assert_int_eq(sqlite3_prepare_v2(db->sql, "SELECT value FROM kernel_metric ORDER BY value", -1, &st, NULL),
+	                 SQLITE_OK);
+	for (k = 0; sqlite3_step(st) == SQLITE_ROW; k++)
+		ck_assert_msg(sqlite3_column_double(st, 0) == ref.metric[k], "%s: metric %zu: %.17g stored, %.17g in the file",
+		              cs->ingest, k, sqlite3_column_double(st, 0), ref.metric[k]);
+	sqlite3_finalize(st);
+	free(ref.metric);
 	profdb_close(db);
 }
 END_TEST
