@@ -240,8 +240,6 @@ int profdb_open(profdb **out, const char *path, unsigned flags)
 	sqlite3_extended_result_codes(db->sql, 1);
 	/* Touch the file: a non-SQLite file fails here with SQLITE_NOTADB. */
 	rc = sqlite3_exec(db->sql, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
-	if (rc == SQLITE_OK && !db->readonly && !mem)
-		rc = sqlite3_exec(db->sql, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_exec(db->sql, "SELECT count(*) FROM sqlite_schema", NULL, NULL, NULL);
 	if (rc != SQLITE_OK) {
@@ -254,7 +252,14 @@ int profdb_open(profdb **out, const char *path, unsigned flags)
 	sqlite3_exec(db->sql, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL);
 	if (profdb__register_functions(db->sql) != SQLITE_OK)
 		return profdb__sqlerror(db, "cannot register SQL functions");
-	return migrate(db, path);
+	if ((rc = migrate(db, path)) != PROFDB_OK)
+		return rc;
+	/* WAL only once the file is known to be ours: switching rewrites the
+	 * header, and a refused file must be left byte for byte as it was. */
+	if (!db->readonly && !mem &&
+	    sqlite3_exec(db->sql, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) != SQLITE_OK)
+		return profdb__sqlerror(db, "cannot open '%s'", path);
+	return PROFDB_OK;
 }
 
 void profdb_close(profdb *db)
