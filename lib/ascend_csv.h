@@ -22,6 +22,8 @@ struct ascend_src {
 	const struct profdb_reader_ctx *ctx;
 	int64_t rank;              /* resolved rank of the export */
 	int mindspore;             /* names are "<launch op>/<kernel>" (MindSpore) */
+	uint64_t done_before;      /* bytes of this export's files already read
+	                            * (progress is reported per export, not per file) */
 };
 
 /* One kernel_details.csv (or msprof op_summary with its raw column names). */

@@ -379,6 +379,13 @@ static int on_kernel_row(void *arg, const struct profdb_csv_row *row)
 
 /* ---------------------------------------------------------------- files */
 
+/* Progress of one file, relayed as bytes of the whole export. */
+static void relay_progress(void *arg, uint64_t done, uint64_t total)
+{
+	const struct ascend_src *src = arg;
+	src->ctx->progress(src->ctx->progress_arg, src->done_before + done, src->done_before + total);
+}
+
 int ascend_stream_csv(const struct ascend_src *src, const char *path, const char *role,
                       profdb_csv_row_fn fn, void *arg)
 {
@@ -393,7 +400,8 @@ int ascend_stream_csv(const struct ascend_src *src, const char *path, const char
 		return rc;
 	if (s->source_begin && (rc = s->source_begin(s->arg, path, role, src->rank, NULL, 0)) != PROFDB_OK)
 		goto out;
-	rc = profdb_csv_read(in, path, fn, arg, &rows, ctx->err, ctx->progress, ctx->progress_arg);
+	rc = profdb_csv_read(in, path, fn, arg, &rows, ctx->err, ctx->progress ? relay_progress : NULL,
+	                     (void *)src);
 	if (rc != PROFDB_OK)
 		goto out;
 	if (rows == 0) {
@@ -445,7 +453,7 @@ int profdb_read_ascend_folder(const struct profdb_reader_ctx *ctx)
 		{ "step_trace_time.csv", ascend_read_step_trace },
 		{ "op_statistic.csv", ascend_read_op_statistic },
 	};
-	struct ascend_src src = { ctx, 0, 0 };
+	struct ascend_src src = { ctx, 0, 0, 0 };
 	char folder[4096], out[4200], file[4300];
 	size_t n;
 	int rc;
@@ -469,9 +477,15 @@ int profdb_read_ascend_folder(const struct profdb_reader_ctx *ctx)
 	if ((rc = ascend_read_meta(&src, folder)) != PROFDB_OK)
 		return rc;
 	for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
+		struct stat sb;
 		snprintf(file, sizeof file, "%s/%s", out, tables[i].file);
-		if (is_file(file) && (rc = tables[i].read(&src, file)) != PROFDB_OK)
+		if (stat(file, &sb) != 0 || !S_ISREG(sb.st_mode))
+			continue;
+		if ((rc = tables[i].read(&src, file)) != PROFDB_OK)
 			return rc;
+		src.done_before += (uint64_t)sb.st_size;
+		if (ctx->progress)
+			ctx->progress(ctx->progress_arg, src.done_before, src.done_before);
 	}
 	return PROFDB_OK;
 }
@@ -479,6 +493,6 @@ int profdb_read_ascend_folder(const struct profdb_reader_ctx *ctx)
 int profdb_read_kernel_details(const struct profdb_reader_ctx *ctx)
 {
 	struct ascend_src src = { ctx, ctx->rank == PROFDB_NULL ? 0 : ctx->rank,
-	                          ascend_path_is_mindspore(ctx->path) };
+	                          ascend_path_is_mindspore(ctx->path), 0 };
 	return ascend_read_kernels(&src, ctx->path);
 }

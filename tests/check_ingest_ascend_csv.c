@@ -281,6 +281,49 @@ START_TEST(lone_file_rank_from_ctx)
 }
 END_TEST
 
+struct progress_seen {
+	uint64_t last;             /* last done value */
+	int calls, backwards;      /* calls, and calls that went down */
+};
+
+static void on_progress(void *arg, uint64_t done, uint64_t total)
+{
+	struct progress_seen *p = arg;
+	(void)total;
+	p->backwards += done < p->last;
+	p->last = done;
+	p->calls++;
+}
+
+START_TEST(progress_over_the_export)
+{
+	struct tu_sink s;
+	struct profdb_reader_ctx c;
+	struct progress_seen seen = { 0, 0, 0 };
+	/* the export's four CSV files, sized by stat here: progress ends at
+	 * their total and never goes down */
+	static const char *const files[] = { "kernel_details.csv", "operator_details.csv",
+	                                     "step_trace_time.csv", "op_statistic.csv" };
+	uint64_t total = 0;
+	for (size_t i = 0; i < 4; i++) {
+		char rel[256];
+		struct stat sb;
+		snprintf(rel, sizeof rel, "ascend/edge/folder/worker_ascend_pt/ASCEND_PROFILER_OUTPUT/%s", files[i]);
+		ck_assert_int_eq(stat(tu_testdata(rel), &sb), 0);
+		total += (uint64_t)sb.st_size;
+	}
+	tu_sink_init(&s);
+	c = tu_ctx(&s, tu_testdata("ascend/edge/folder/worker_ascend_pt"));
+	c.progress = on_progress;
+	c.progress_arg = &seen;
+	ck_assert_int_eq(profdb_read_ascend_folder(&c), PROFDB_OK);
+	ck_assert_int_ge(seen.calls, 4);
+	ck_assert_int_eq(seen.backwards, 0);
+	ck_assert_uint_eq(seen.last, total);
+	tu_sink_free(&s);
+}
+END_TEST
+
 static const char HDR[] = "Step Id,Name,Type,Accelerator Core,Start Time(us),Duration(us),Wait Time(us),Block Dim\n";
 
 /* One malformed kernel_details.csv: expect code and a message ending in want. */
@@ -865,6 +908,7 @@ static Suite *suite(void)
 	tcase_add_test(t, cambricon_refused);
 	tcase_add_test(t, whole_folder);
 	tcase_add_test(t, lone_file_rank_from_ctx);
+	tcase_add_test(t, progress_over_the_export);
 	tcase_add_test(t, header_errors);
 	tcase_add_test(t, malformed_files);
 	tcase_add_test(t, header_only_and_blank_lines);
