@@ -26,6 +26,7 @@ static const struct profdb_cmd cmds[] = {
 	{ "sql", cmd_sql, "Run SQL against the database (read-only unless --write)" },
 	{ "steps", cmd_steps, "One row per step: wall time, device busy time, top kernel" },
 	{ "summary", cmd_summary, "Per run: repeats, kernels, device, elapsed and CPU time" },
+	{ "verify", cmd_verify, "Check a run against the profiler's own summaries (op_statistic, step_trace_time)" },
 };
 
 static void overview(FILE *out)

@@ -303,6 +303,24 @@ int profdb_report_format_parse(const char *s);
  */
 int profdb_report_write(const profdb_comparison *c, FILE *out, enum profdb_report_format f);
 
+/* ---------------------------------------------------------------- verify */
+
+/*
+ * METHOD: check a stored run against the profiler's own summaries kept at
+ * ingest (op_statistic.csv, step_trace_time.csv of Ascend text exports):
+ * per OP Type and Core Type the count, total, min, avg and max of kernel
+ * durations; per step Computing (the union of the non-communication kernel
+ * intervals), Communication, Overlapped and Communication(Not Overlapped).
+ * run NULL: the only run.  *out (the caller's, profdb_result_free) has the
+ * columns check, key, expected, actual, diff, ok ("ok" / "FAIL"); values in
+ * microseconds.  A check fails when the difference exceeds both 0.01% and
+ * the rounding of the printed inputs.  *out_failed (may be NULL) receives
+ * the number of failed checks.  A run without those files gives no rows and
+ * a note.  Errors: PROFDB_ENOTFOUND (no such run), PROFDB_EUSAGE (run NULL
+ * and several runs stored), PROFDB_EFORMAT (a kept summary is unreadable).
+ */
+int profdb_verify(profdb *db, profdb_result **out, const char *run, int *out_failed);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,6 +5,7 @@
  * total, min and max equal an aggregate the test computes itself with SQL
  * over the source file.  Synthetic: small databases built here by hand
  * (nesting, links, column variants, WAL) with answers worked out below.
+ * CSV vs DB: testdata/ascend_db holds one capture in both forms.
  */
 #include <check.h>
 #include <stdio.h>
@@ -489,6 +490,67 @@ START_TEST(not_ascend_db)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- CSV vs DB */
+
+/*
+ * testdata/ascend_db: one capture as kernel_details.csv and as the .db that
+ * make_db.py builds from it.  Both ingests must store the same kernel table
+ * (communication rows: the CSV says core HCCL, model 4294967295 and Block
+ * Dim 0 - msprof's placeholders - where COMMUNICATION_OP has no such
+ * columns and the reader says core COMMUNICATION, so those three fields are
+ * compared for compute rows only; Device_id is not in this CSV's header).
+ */
+START_TEST(csv_and_db_same_kernels)
+{
+	profdb *db = NULL;
+	struct profdb_ingest_opts o = { 0 };
+	sqlite3_stmt *a = NULL, *b = NULL;
+	static const char q[] = /* hf32 and op_state are not in kernel_v */
+		"SELECT name, kind, type, start_ns, dur_ns, wait_ns, step, rank, stream, task_id,"
+		" CASE kind WHEN 'kernel' THEN block_dim END, mix_block_dim,"
+		" CASE kind WHEN 'kernel' THEN core END, CASE kind WHEN 'kernel' THEN model_id END,"
+		" context_id, input_shapes, input_dtypes, input_formats, output_shapes, output_dtypes,"
+		" output_formats, (SELECT hf32 FROM kernel k WHERE k.id = kernel_v.id),"
+		" (SELECT s.value FROM kernel k JOIN str s ON s.id = k.op_state_id WHERE k.id = kernel_v.id),"
+		" (SELECT count(*) FROM kernel_metric m WHERE m.kernel_id = kernel_v.id),"
+		" (SELECT total(m.value) FROM kernel_metric m WHERE m.kernel_id = kernel_v.id)"
+		" FROM kernel_v WHERE run = ?1 ORDER BY start_ns, name";
+	int64_t n = 0;
+	int ra;
+
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	o.run = "csv";
+	ck_assert_msg(profdb_ingest(db, NULL, tu_testdata("ascend_db/csv/rank0_ascend_pt"), &o) == PROFDB_OK,
+	              "%s", profdb_errmsg(db));
+	o.run = "db";
+	ck_assert_msg(profdb_ingest(db, NULL, tu_testdata("ascend_db/db/rank0_ascend_pt"), &o) == PROFDB_OK,
+	              "%s", profdb_errmsg(db));
+	ck_assert_int_eq(sqlite3_prepare_v2(db->sql, q, -1, &a, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(db->sql, q, -1, &b, NULL), SQLITE_OK);
+	sqlite3_bind_text(a, 1, "csv", -1, SQLITE_STATIC);
+	sqlite3_bind_text(b, 1, "db", -1, SQLITE_STATIC);
+	while ((ra = sqlite3_step(a)) == SQLITE_ROW) {
+		ck_assert_int_eq(sqlite3_step(b), SQLITE_ROW);
+		for (int c = 0; c < sqlite3_column_count(a); c++) {
+			const char *x = (const char *)sqlite3_column_text(a, c);
+			const char *y = (const char *)sqlite3_column_text(b, c);
+			ck_assert_msg((!x && !y) || (x && y && strcmp(x, y) == 0), "row %lld (%s) column %s: csv '%s', db '%s'",
+			              (long long)n, sqlite3_column_text(a, 0), sqlite3_column_name(a, c),
+			              x ? x : "NULL", y ? y : "NULL");
+		}
+		n++;
+	}
+	ck_assert_int_eq(ra, SQLITE_DONE);
+	ck_assert_int_eq(sqlite3_step(b), SQLITE_DONE);
+	/* 50 data rows in the trimmed kernel_details.csv, 4 of them communication */
+	ck_assert_int_eq(n, 50);
+	ck_assert_int_eq(scalar(db->sql, "SELECT count(*) FROM kernel_v WHERE run = 'db' AND kind = 'communication'", 0), 4);
+	sqlite3_finalize(a);
+	sqlite3_finalize(b);
+	profdb_close(db);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ingest_ascend_db");
@@ -504,6 +566,9 @@ static Suite *suite(void)
 	tcase_add_test(t, folder_rank_from_profiler_info);
 	tcase_add_test(t, wal_is_read);
 	tcase_add_test(t, not_ascend_db);
+	suite_add_tcase(s, t);
+	t = tcase_create("csv_vs_db");
+	tcase_add_test(t, csv_and_db_same_kernels);
 	suite_add_tcase(s, t);
 	return s;
 }
