@@ -6,6 +6,7 @@
  * of the second.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,8 +122,9 @@ static int parse_steps(const char *name, const char *arg, struct profdb_filter *
 	return 0;
 }
 
-/* diff: the generic formats; warnings go to stderr too, since a csv/json
- * consumer may drop the result's notes. */
+/* diff: the generic formats.  Table and md print the result's notes (the
+ * warnings); for csv and json they go to stderr, where a pipe keeps them
+ * out of the data but a person still sees them. */
 static int write_diff(const profdb_comparison *c, FILE *out, const struct profdb_format_opts *fmt)
 {
 	profdb_result *runs = NULL, *kernels = NULL;
@@ -131,9 +133,7 @@ static int write_diff(const profdb_comparison *c, FILE *out, const struct profdb
 	    profdb_comparison_table(c, &kernels, 1) != PROFDB_OK)
 		goto out;
 	if (fmt->format == PROFDB_FMT_TABLE || fmt->format == PROFDB_FMT_MD) {
-		/* people read both tables; the notes belong to the kernel table */
-		for (size_t i = 0; i < profdb_result_nnotes(runs); i++)
-			fprintf(stderr, "profdb: warning: %s\n", profdb_result_note(runs, i));
+		/* people read both tables; the kernel table's notes carry the warnings */
 		if (profdb_result_write(runs, out, fmt) != PROFDB_OK)
 			goto out;
 		fputc('\n', out);
@@ -159,13 +159,40 @@ int cmd_diff_main(int argc, char **argv, int report)
 	int key, first = 1, fail = 0, rfmt = PROFDB_REPORT_MD, rc = PROFDB_EXIT_USAGE, v;
 	int64_t i64;
 	double d;
+	const char *operand[2];
+	size_t nops = 0;
 	profdb *db = NULL;
 	profdb_comparison *c = NULL;
 	FILE *out = stdout;
 
 	profdb_diff_opts_init(&o);
 	cli_format_init(&fmt);
-	while ((key = cli_next(argc, argv, opts, &arg, &first)) != -1) {
+	for (;;) {
+		key = cli_next(argc, argv, opts, &arg, &first);
+		if (key == -1) {
+			/* operands may come before options (diff A B --format md):
+			 * take one and go on parsing; after "--" all are operands */
+			int dashes = first > 1 && strcmp(argv[first - 1], "--") == 0;
+			if (first >= argc)
+				break;
+			if (nops == 2) {
+				cli_usage_error(name, "too many runs at '%s' (--base/--new take lists)", argv[first]);
+				goto out;
+			}
+			operand[nops++] = argv[first];
+			optind = first + 1;
+			if (dashes) {
+				first++;
+				while (first < argc && nops < 2)
+					operand[nops++] = argv[first++];
+				if (first < argc) {
+					cli_usage_error(name, "too many runs at '%s'", argv[first]);
+					goto out;
+				}
+				break;
+			}
+			continue;
+		}
 		switch (key) {
 		case 'h':
 			cli_help(stdout, name, "[OPTIONS] BASE NEW | --base RUNS --new RUNS",
@@ -235,10 +262,10 @@ int cmd_diff_main(int argc, char **argv, int report)
 			}
 		}
 	}
-	if (argc - first == 2 && !base_s && !next_s) {
-		base_s = strdup(argv[first]);
-		next_s = strdup(argv[first + 1]);
-	} else if (argc - first != 0 || !base_s || !next_s) {
+	if (nops == 2 && !base_s && !next_s) {
+		base_s = strdup(operand[0]);
+		next_s = strdup(operand[1]);
+	} else if (nops != 0 || !base_s || !next_s) {
 		cli_usage_error(name, "give BASE and NEW, or --base RUNS and --new RUNS");
 		goto out;
 	}

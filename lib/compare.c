@@ -330,11 +330,18 @@ static int read_kernels(struct state *s, int si, size_t i, const char *keyexpr)
 			sd->count[at] += (double)cnt / sd->divisor[i];
 			continue;
 		}
-		if (sqlite3_column_type(q, 1) == SQLITE_NULL)
-			continue; /* outside every step: in the totals, in no sample */
-		long j = step_index(sd->steps[i], sd->nsteps[i], sqlite3_column_int64(q, 1));
-		if (j < 0)
+		long j = sqlite3_column_type(q, 1) == SQLITE_NULL ? -1 :
+		         step_index(sd->steps[i], sd->nsteps[i], sqlite3_column_int64(q, 1));
+		if (j < 0) {
+			/* outside every step (no launch inside a step span): spread
+			 * evenly over the run's steps, so the mean of the samples
+			 * stays the per-repeat time and the CI brackets it */
+			for (size_t t = 0; t < sd->nsteps[i]; t++) {
+				k->samp[si][at + t] += (double)sum / (double)sd->nsteps[i];
+				sd->count[at + t] += (double)cnt / (double)sd->nsteps[i];
+			}
 			continue;
+		}
 		k->samp[si][at + (size_t)j] += (double)sum;
 		sd->count[at + (size_t)j] += (double)cnt;
 	}
@@ -363,10 +370,14 @@ static int read_host(struct state *s, int si, size_t i)
 		sd->ops += sqlite3_column_int64(q, 2);
 		if (!sd->nsteps[i]) {
 			sd->cpu[at] += (double)sum / sd->divisor[i];
-		} else if (sqlite3_column_type(q, 0) != SQLITE_NULL) {
-			long j = step_index(sd->steps[i], sd->nsteps[i], sqlite3_column_int64(q, 0));
+		} else {
+			long j = sqlite3_column_type(q, 0) == SQLITE_NULL ? -1 :
+			         step_index(sd->steps[i], sd->nsteps[i], sqlite3_column_int64(q, 0));
 			if (j >= 0)
 				sd->cpu[at + (size_t)j] += (double)sum;
+			else /* outside every step: spread, as for kernels */
+				for (size_t t = 0; t < sd->nsteps[i]; t++)
+					sd->cpu[at + t] += (double)sum / (double)sd->nsteps[i];
 		}
 	}
 	sqlite3_finalize(q);
@@ -523,6 +534,8 @@ static int add_run_line(struct state *s, profdb_comparison *c, const char *name,
                         const double *y, size_t ny, int in_base, int in_next)
 {
 	struct profdb_cmp_line *l = &c->runs[c->nruns];
+	if (!in_base && !in_next)
+		return PROFDB_OK; /* e.g. no host operators recorded: no line */
 	l->key = strdup(name);
 	if (!l->key)
 		return profdb__error(s->db, PROFDB_ERROR, "out of memory");
@@ -532,10 +545,7 @@ static int add_run_line(struct state *s, profdb_comparison *c, const char *name,
 	l->next = next;
 	l->base_calls = l->next_calls = NAN;
 	decide(c, l, x, nx, y, ny, in_base, in_next, !is_count);
-	if (!in_base && !in_next) {
-		l->verdict = PROFDB_VERDICT_INCONCLUSIVE;
-		snprintf(l->why, sizeof l->why, "no data on either side");
-	} else if (!in_base || !in_next) {
+	if (!in_base || !in_next) {
 		l->verdict = PROFDB_VERDICT_INCONCLUSIVE;
 		snprintf(l->why, sizeof l->why, "no data in the %s runs", in_base ? "new" : "base");
 	}

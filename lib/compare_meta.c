@@ -68,17 +68,35 @@ static void facts_free(struct facts *fs)
 	free(fs->f);
 }
 
-/* deviceProperties: compare the whole text, show the device names. */
+/* deviceProperties: compare the whole text, show the device names
+ * ("8 x NVIDIA A100-PG509-200"). */
 static int device_fact(struct facts *fs, const char *value)
 {
 	char names[256] = "";
 	size_t len = 0;
-	cJSON *j = cJSON_Parse(value), *e;
+	cJSON *j = cJSON_Parse(value), *e, *f;
 	cJSON_ArrayForEach(e, j) {
 		const cJSON *nm = cJSON_GetObjectItemCaseSensitive(e, "name");
-		if (cJSON_IsString(nm) && len < sizeof names)
-			len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "",
-			                        nm->valuestring);
+		int n = 0, first = 1;
+		if (!cJSON_IsString(nm))
+			continue;
+		/* count each name once, at its first device */
+		cJSON_ArrayForEach(f, j) {
+			const cJSON *o = cJSON_GetObjectItemCaseSensitive(f, "name");
+			if (!cJSON_IsString(o) || strcmp(o->valuestring, nm->valuestring) != 0)
+				continue;
+			if (f != e && n == 0)
+				first = 0;
+			n++;
+		}
+		if (first && len < sizeof names) {
+			if (n > 1)
+				len += (size_t)snprintf(names + len, sizeof names - len, "%s%d x %s",
+				                        len ? ", " : "", n, nm->valuestring);
+			else
+				len += (size_t)snprintf(names + len, sizeof names - len, "%s%s",
+				                        len ? ", " : "", nm->valuestring);
+		}
 	}
 	cJSON_Delete(j);
 	return fact_add(fs, F_DEVICE, value, names[0] ? names : "(unnamed devices)");

@@ -235,7 +235,9 @@ int profdb_comparison_table(const profdb_comparison *c, profdb_result **out, int
 		rc |= set_int(&row[C_NNEW], (int64_t)l->nnext);
 		rc |= set_text(&row[C_WHY], l->why);
 	}
-	for (size_t i = 0; i < c->nwarnings && rc == PROFDB_OK; i++)
+	/* the warnings once, on the kernel table, so a format that prints
+	 * notes does not repeat them under both tables */
+	for (size_t i = 0; kernels && i < c->nwarnings && rc == PROFDB_OK; i++)
 		rc = profdb__result_add_note(r, c->warnings[i]);
 	if (rc != PROFDB_OK) {
 		profdb_result_free(r);

@@ -135,7 +135,7 @@ static void chart(FILE *out, const profdb_comparison *c)
 	        "<text x=\"%.1f\" y=\"14\" fill=\"#cf222e\">slower</text>\n", x0 - 6, x0 + 6);
 	for (size_t j = 0; j < n; j++) {
 		const struct profdb_cmp_line *l = &c->kernels[idx[j]];
-		double w = fabs(l->delta) / maxd * (half - 70), y = TOP + (double)j * ROW;
+		double w = fabs(l->delta) / maxd * (half - 140), y = TOP + (double)j * ROW;
 		const char *col = l->verdict == PROFDB_VERDICT_REGRESSION ? "#cf222e" :
 		                  l->verdict == PROFDB_VERDICT_IMPROVEMENT ? "#1a7f37" :
 		                  l->verdict == PROFDB_VERDICT_NEW || l->verdict == PROFDB_VERDICT_GONE ?
