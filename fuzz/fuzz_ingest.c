@@ -2,7 +2,10 @@
  * fuzz_ingest.c - fuzz the whole ingest of one file into an in-memory
  * database: detection, whichever reader takes it, the store and its
  * derivations at commit, then the queries and every output format over
- * what was stored.
+ * what was stored.  One database serves the whole process (each input
+ * replaces run "fuzz"): opening :memory: applies the schema, which costs
+ * more than most inputs.  FUZZ_FRESH_DB=1 opens one per input instead, for
+ * reproducing a crash that might depend on an earlier input.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +13,7 @@
 #include "fuzz.h"
 
 static FILE *devnull; /* output formats write here */
+static profdb *shared; /* the process's database, unless FUZZ_FRESH_DB */
 
 /* Run a query and render its rows in every format. */
 static void render(profdb *db, int rc, profdb_result *r)
@@ -33,14 +37,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *path;
 	int rc;
 
+	const char *fresh = getenv("FUZZ_FRESH_DB");
+
 	if (!devnull && !(devnull = fopen("/dev/null", "w")))
 		abort();
 	path = fuzz_write_input("input", data, size);
-	if (profdb_open(&db, ":memory:", 0) != PROFDB_OK) {
+	db = shared;
+	if (!db && profdb_open(&db, ":memory:", 0) != PROFDB_OK) {
 		fprintf(stderr, "fuzz: cannot open :memory: (%s)\n", profdb_errmsg(db));
 		abort();
 	}
 	io.run = "fuzz";
+	io.replace = 1;
 	io.jobs = 1;
 	rc = profdb_ingest(db, NULL, path, &io);
 	fuzz_check_error(rc, profdb_errmsg(db));
@@ -53,6 +61,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rc = profdb_query_summary(db, &r, &f);
 		render(db, rc, r);
 	}
-	profdb_close(db);
+	if (fresh && *fresh == '1')
+		profdb_close(db);
+	else
+		shared = db;
 	return 0;
 }
