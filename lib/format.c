@@ -69,6 +69,7 @@ enum profdb_unit profdb__fmt_unit(const profdb_result *r, size_t col,
                                   const struct profdb_format_opts *opts, int human)
 {
 	double m = 0;
+	int any = 0;
 	if (opts->unit != PROFDB_UNIT_AUTO)
 		return opts->unit;
 	if (!human || r->types[col] != PROFDB_COL_NS)
@@ -77,9 +78,12 @@ enum profdb_unit profdb__fmt_unit(const profdb_result *r, size_t col,
 	for (size_t row = 0; row < r->nrows; row++)
 		if (!profdb_result_isnull(r, row, col)) {
 			double v = fabs(profdb_result_double(r, row, col));
+			any = 1;
 			if (v > m)
 				m = v;
 		}
+	if (!any)
+		return PROFDB_UNIT_US; /* nothing to show: the usual unit */
 	return m < 1e4 ? PROFDB_UNIT_NS : m < 1e7 ? PROFDB_UNIT_US : m < 1e10 ? PROFDB_UNIT_MS : PROFDB_UNIT_S;
 }
 

@@ -1,0 +1,268 @@
+/*
+ * check_format.c - the output formats (format*.c) over results built cell
+ * by cell, compared with text written out by hand: exact time decimals and
+ * unit suffixes in csv/json, units chosen per column in table/md, CSV
+ * quoting, JSON escaping (and invalid UTF-8), shortening long names in the
+ * middle to fit the width, NULLs.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "result.h"
+
+/* A result with these columns and no rows. */
+static profdb_result *make(size_t ncols, const char *const *names, const enum profdb_coltype *types)
+{
+	profdb_result *r = NULL;
+	ck_assert_int_eq(profdb__result_new(&r, ncols), PROFDB_OK);
+	for (size_t c = 0; c < ncols; c++) {
+		r->names[c] = strdup(names[c]);
+		r->types[c] = types[c];
+	}
+	return r;
+}
+
+static struct profdb_cell *add_row(profdb_result *r)
+{
+	struct profdb_cell *cells = realloc(r->cells, (r->nrows + 1) * r->ncols * sizeof *cells);
+	ck_assert_ptr_nonnull(cells);
+	r->cells = cells;
+	memset(&cells[r->nrows * r->ncols], 0, r->ncols * sizeof *cells);
+	for (size_t c = 0; c < r->ncols; c++)
+		cells[r->nrows * r->ncols + c].type = SQLITE_NULL;
+	return &cells[r->nrows++ * r->ncols];
+}
+
+static void set_int(struct profdb_cell *c, int64_t v)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, "%lld", (long long)v);
+	c->type = SQLITE_INTEGER;
+	c->i = v;
+	c->text = strdup(buf);
+}
+
+static void set_real(struct profdb_cell *c, double v)
+{
+	char buf[64];
+	snprintf(buf, sizeof buf, "%.17g", v);
+	c->type = SQLITE_FLOAT;
+	c->d = v;
+	c->text = strdup(buf);
+}
+
+static void set_text(struct profdb_cell *c, const char *t)
+{
+	c->type = SQLITE_TEXT;
+	c->text = strdup(t);
+}
+
+/* Render r with opts into a static buffer. */
+static const char *render(const profdb_result *r, const struct profdb_format_opts *o)
+{
+	static char *buf;
+	size_t len = 0;
+	FILE *f;
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(profdb_result_write(r, f, o), PROFDB_OK);
+	fclose(f);
+	return buf;
+}
+
+static const char *const names[] = { "name", "total", "calls", "avg", "share_pct" };
+static const enum profdb_coltype types[] = {
+	PROFDB_COL_TEXT, PROFDB_COL_NS, PROFDB_COL_INT, PROFDB_COL_NS, PROFDB_COL_PCT
+};
+
+/* Two rows: a name that needs CSV quoting, exact and fractional ns, a NULL. */
+static profdb_result *sample(void)
+{
+	profdb_result *r = make(5, names, types);
+	struct profdb_cell *c = add_row(r);
+	set_text(&c[0], "a, \"b\"");
+	set_int(&c[1], 1234567);        /* ns */
+	set_int(&c[2], 3);
+	set_real(&c[3], 411522.75);     /* a mean: a fraction of a ns */
+	set_real(&c[4], 12.5);
+	c = add_row(r);
+	set_text(&c[0], "MatMul");
+	set_int(&c[1], 5);
+	set_int(&c[2], 1);
+	c[3].type = SQLITE_NULL;
+	set_real(&c[4], 0.26);
+	return r;
+}
+
+START_TEST(csv_exact_times)
+{
+	profdb_result *r = sample();
+	struct profdb_format_opts o = { PROFDB_FMT_CSV, PROFDB_UNIT_AUTO, 0, 0, 0 };
+	ck_assert_str_eq(render(r, &o),
+	                 "name,total_us,calls,avg_us,share_pct\n"
+	                 "\"a, \"\"b\"\"\",1234.567,3,411.52275,12.5\n"
+	                 "MatMul,0.005,1,,0.26\n");
+	o.unit = PROFDB_UNIT_MS;
+	ck_assert_str_eq(render(r, &o),
+	                 "name,total_ms,calls,avg_ms,share_pct\n"
+	                 "\"a, \"\"b\"\"\",1.234567,3,0.41152275,12.5\n"
+	                 "MatMul,0.000005,1,,0.26\n");
+	o.unit = PROFDB_UNIT_NS;
+	ck_assert_str_eq(render(r, &o),
+	                 "name,total_ns,calls,avg_ns,share_pct\n"
+	                 "\"a, \"\"b\"\"\",1234567,3,411522.75,12.5\n"
+	                 "MatMul,5,1,,0.26\n");
+	profdb_result_free(r);
+}
+END_TEST
+
+START_TEST(json_rows_and_escapes)
+{
+	profdb_result *r = sample();
+	struct profdb_format_opts o = { PROFDB_FMT_JSON, PROFDB_UNIT_AUTO, 0, 0, 0 };
+	struct profdb_cell *c;
+	ck_assert_str_eq(render(r, &o),
+	                 "[\n"
+	                 "  {\"name\": \"a, \\\"b\\\"\", \"total_us\": 1234.567, \"calls\": 3, \"avg_us\": 411.52275, \"share_pct\": 12.5},\n"
+	                 "  {\"name\": \"MatMul\", \"total_us\": 0.005, \"calls\": 1, \"avg_us\": null, \"share_pct\": 0.26}\n"
+	                 "]\n");
+	profdb_result_free(r);
+	/* one row as an object; control characters, a backslash and a byte
+	 * that is not UTF-8 (0xff), and valid UTF-8 passed through */
+	r = make(5, names, types);
+	c = add_row(r);
+	set_text(&c[0], "x\n\t\\\x01\xff\xc2\xb5");
+	set_int(&c[1], -1500);
+	set_int(&c[2], 0);
+	set_real(&c[3], 0.0);
+	set_int(&c[4], 100);
+	o.json_object = 1;
+	ck_assert_str_eq(render(r, &o),
+	                 "{\"name\": \"x\\n\\t\\\\\\u0001\\ufffd\xc2\xb5\", \"total_us\": -1.5, \"calls\": 0,"
+	                 " \"avg_us\": 0, \"share_pct\": 100}\n");
+	profdb_result_free(r);
+	/* no rows: an empty array */
+	r = make(5, names, types);
+	ck_assert_str_eq(render(r, &o), "[]\n");
+	profdb_result_free(r);
+}
+END_TEST
+
+START_TEST(table_units_and_nulls)
+{
+	profdb_result *r = sample();
+	struct profdb_format_opts o = { PROFDB_FMT_TABLE, PROFDB_UNIT_AUTO, 0, 0, 0 };
+	/* total: max 1234567 ns -> us; avg: max 411522.75 -> us; share to a tenth */
+	ck_assert_str_eq(render(r, &o),
+	                 "name    total (us)  calls  avg (us)  share (%)\n"
+	                 "------  ----------  -----  --------  ---------\n"
+	                 "a, \"b\"    1234.567      3   411.523       12.5\n"
+	                 "MatMul       0.005      1         -        0.3\n");
+	o.unit = PROFDB_UNIT_NS;
+	ck_assert_str_eq(render(r, &o),
+	                 "name    total (ns)  calls  avg (ns)  share (%)\n"
+	                 "------  ----------  -----  --------  ---------\n"
+	                 "a, \"b\"     1234567      3  411522.8       12.5\n"
+	                 "MatMul           5      1         -        0.3\n");
+	profdb__result_add_note(r, "something to know");
+	o.unit = PROFDB_UNIT_S;
+	ck_assert_str_eq(render(r, &o),
+	                 "name    total (s)  calls  avg (s)  share (%)\n"
+	                 "------  ---------  -----  -------  ---------\n"
+	                 "a, \"b\"      0.001      3    0.000       12.5\n"
+	                 "MatMul      0.000      1        -        0.3\n"
+	                 "note: something to know\n");
+	profdb_result_free(r);
+}
+END_TEST
+
+START_TEST(table_shortens_in_the_middle)
+{
+	static const char *const n2[] = { "calls", "name" };
+	static const enum profdb_coltype t2[] = { PROFDB_COL_INT, PROFDB_COL_TEXT };
+	profdb_result *r = make(2, n2, t2);
+	struct profdb_format_opts o = { PROFDB_FMT_TABLE, PROFDB_UNIT_AUTO, 30, 0, 0 };
+	struct profdb_cell *c = add_row(r);
+	set_int(&c[0], 7);
+	set_text(&c[1], "void at::native::vectorized_elementwise_kernel<4>(int)");
+	/* 5 + 2 + 23 = 30: 23 = 10 head + "..." + 10 tail */
+	ck_assert_str_eq(render(r, &o),
+	                 "calls  name\n"
+	                 "-----  -----------------------\n"
+	                 "    7  void at::n...el<4>(int)\n");
+	o.wide = 1;
+	ck_assert_str_eq(render(r, &o),
+	                 "calls  name\n"
+	                 "-----  ------------------------------------------------------\n"
+	                 "    7  void at::native::vectorized_elementwise_kernel<4>(int)\n");
+	/* never narrower than 20: a too-small terminal gets a wider table */
+	o.wide = 0;
+	o.width = 10;
+	ck_assert_str_eq(render(r, &o),
+	                 "calls  name\n"
+	                 "-----  --------------------\n"
+	                 "    7  void at::...<4>(int)\n");
+	profdb_result_free(r);
+}
+END_TEST
+
+START_TEST(markdown)
+{
+	profdb_result *r = sample();
+	struct profdb_format_opts o = { PROFDB_FMT_MD, PROFDB_UNIT_AUTO, 0, 0, 0 };
+	struct profdb_cell *c = add_row(r);
+	set_text(&c[0], "a|b\nc");
+	set_int(&c[1], 20000000);   /* 20 ms pushes the column to ms */
+	set_int(&c[2], 2);
+	set_real(&c[3], 1.0);
+	set_real(&c[4], 50);
+	ck_assert_str_eq(render(r, &o),
+	                 "| name | total (ms) | calls | avg (us) | share (%) |\n"
+	                 "| :--- | ---: | ---: | ---: | ---: |\n"
+	                 "| a, \"b\" | 1.235 | 3 | 411.523 | 12.5 |\n"
+	                 "| MatMul | 0.000 | 1 |  | 0.3 |\n"
+	                 "| a\\|b c | 20.000 | 2 | 0.001 | 50.0 |\n");
+	profdb_result_free(r);
+}
+END_TEST
+
+START_TEST(parse_names)
+{
+	ck_assert_int_eq(profdb_format_parse("table"), PROFDB_FMT_TABLE);
+	ck_assert_int_eq(profdb_format_parse("csv"), PROFDB_FMT_CSV);
+	ck_assert_int_eq(profdb_format_parse("json"), PROFDB_FMT_JSON);
+	ck_assert_int_eq(profdb_format_parse("md"), PROFDB_FMT_MD);
+	ck_assert_int_eq(profdb_format_parse("xml"), -1);
+	ck_assert_int_eq(profdb_unit_parse("ns"), PROFDB_UNIT_NS);
+	ck_assert_int_eq(profdb_unit_parse("us"), PROFDB_UNIT_US);
+	ck_assert_int_eq(profdb_unit_parse("ms"), PROFDB_UNIT_MS);
+	ck_assert_int_eq(profdb_unit_parse("s"), PROFDB_UNIT_S);
+	ck_assert_int_eq(profdb_unit_parse("min"), -1);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("format");
+	TCase *tc = tcase_create("format");
+	SRunner *sr;
+	int failed;
+	tcase_add_test(tc, csv_exact_times);
+	tcase_add_test(tc, json_rows_and_escapes);
+	tcase_add_test(tc, table_units_and_nulls);
+	tcase_add_test(tc, table_shortens_in_the_middle);
+	tcase_add_test(tc, markdown);
+	tcase_add_test(tc, parse_names);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_set_tap(sr, "-");
+	srunner_run_all(sr, CK_SILENT);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

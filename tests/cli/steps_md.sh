@@ -1,0 +1,3 @@
+# profdb steps --format md
+. "$HERE/query_setup.sh"
+$PROFDB steps --run overlap --format md

@@ -1,0 +1,3 @@
+# profdb summary --format md
+. "$HERE/query_setup.sh"
+$PROFDB summary --format md
