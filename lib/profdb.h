@@ -132,7 +132,20 @@ struct profdb_kernel_query {
 	int per_step;          /* non-zero: per-kernel mean/sd of per-step totals */
 };
 
-/* METHOD: per-kernel statistics.  *out is the caller's (profdb_result_free). */
+/*
+ * METHOD: per-kernel statistics.  *out is the caller's (profdb_result_free).
+ * One row per group (q->by: name, base-name, type, core, kind, shape, rank,
+ * device, stream, step) and run, columns [run] [integer keys] share_pct
+ * total calls avg median min max stddev p90 p99 per_repeat [text keys]
+ * (times PROFDB_COL_NS).  share_pct is of the run's device time after the
+ * run/rank/step filters; median/p90/p99 are exact, linear interpolation
+ * between closest ranks; stddev is the sample one (NULL for one call); top
+ * and the order apply per run.  With per_step: [run] [keys] steps calls
+ * mean stddev min max max_step of the group's per-step totals (0 in steps
+ * where it did not run), and a note per run naming the steps.
+ * Errors: PROFDB_ENOTFOUND (a run), PROFDB_EUSAGE (key, sort column, kind,
+ * step range), PROFDB_ERROR.
+ */
 int profdb_query_kernels(profdb *db, profdb_result **out,
                          const struct profdb_kernel_query *q);
 
@@ -143,12 +156,22 @@ struct profdb_op_query {
 	int ascending;
 	int64_t top;
 };
+/* METHOD: per operator name (and input shapes): [run] calls host_self
+ * host_total host_avg device_self device_total name [shape] top_kernels
+ * (up to three linked kernels, "name (62.5%); ...": External id on the same
+ * run and rank, or the kernel's launch op).  Errors as profdb_query_kernels. */
 int profdb_query_ops(profdb *db, profdb_result **out, const struct profdb_op_query *q);
 
-/* METHOD: one row per (run, rank, step). */
+/* METHOD: one row per (run, rank, step): [run] rank step wall span busy
+ * busy_pct kernels device_total top_total top_kernel.  wall is the step's
+ * host span when stored, else span (first kernel start to last kernel end);
+ * busy is the union of the step's kernel intervals; busy_pct = busy / span.
+ * Kernels outside every step give a row with step NULL. */
 int profdb_query_steps(profdb *db, profdb_result **out, const struct profdb_filter *f);
 
-/* METHOD: the run_summary rows of the runs in f (all when none). */
+/* METHOD: the run_summary rows of the runs in f (all when none; only
+ * f->runs applies): run repeats kernels total_device elapsed total_cpu,
+ * times in ns (PROFDB_COL_NS).  Errors: PROFDB_ENOTFOUND for a run. */
 int profdb_query_summary(profdb *db, profdb_result **out, const struct profdb_filter *f);
 
 /* METHOD: one row per stored run. */
@@ -157,7 +180,9 @@ int profdb_query_runs(profdb *db, profdb_result **out);
 /* METHOD: per source file of a run: path, format, rows read/stored/skipped. */
 int profdb_query_sources(profdb *db, profdb_result **out, const char *run);
 
-/* METHOD: run one SQL statement and collect its rows. */
+/* METHOD: run one SQL statement and collect its rows (column types from
+ * the values).  Errors: PROFDB_EUSAGE for no or several statements,
+ * PROFDB_ERROR for bad SQL. */
 int profdb_query_sql(profdb *db, profdb_result **out, const char *sql);
 
 /* ---------------------------------------------------------------- results */
