@@ -92,8 +92,14 @@ static void print_summary(profdb *db, const char *run, int64_t id)
 	if (profdb_query_summary(db, &sum, &f) == PROFDB_OK && profdb_result_nrows(sum) == 1) {
 		printf("  ");
 		for (size_t c = 1; c < profdb_result_ncols(sum); c++) {
-			const char *t = profdb_result_text(sum, 0, c);
-			printf("%s%s=%s", c > 1 ? ", " : "", profdb_result_colname(sum, c), t ? t : "NULL");
+			const char *name = profdb_result_colname(sum, c), *sep = c > 1 ? ", " : "";
+			if (profdb_result_isnull(sum, 0, c))
+				printf("%s%s=NULL", sep, name);
+			else if (profdb_result_coltype(sum, c) == PROFDB_COL_NS)
+				/* exact: ns are integers, so three decimals say it all */
+				printf("%s%s_us=%.3f", sep, name, (double)profdb_result_int(sum, 0, c) / 1000.0);
+			else
+				printf("%s%s=%s", sep, name, profdb_result_text(sum, 0, c));
 		}
 		printf("\n");
 	}
