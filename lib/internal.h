@@ -140,6 +140,15 @@ struct profdb_sink {
 	int (*step_metric)(void *arg, int64_t rank, int64_t step, const char *metric, double value);
 	int (*meta)(void *arg, int64_t rank, const char *key, const char *value);
 	int (*note)(void *arg, const char *note);
+	/*
+	 * Kernels and launches of the current file sent before its rank and
+	 * base time were sure (Kineto keys after traceEvents) carry a guessed
+	 * rank and times: this moves those sent since source_begin from
+	 * guessed_rank to rank and adds time_offset_ns to their start times,
+	 * and sets the file's rank.  The reader holds its other records back
+	 * until it knows.  NULL: the reader reads such a file twice instead.
+	 */
+	int (*rank_fixup)(void *arg, int64_t guessed_rank, int64_t rank, int64_t time_offset_ns);
 };
 
 /* ---------------------------------------------------------------- input */

@@ -20,7 +20,7 @@
 #define QUEUE_MAX 16             /* batches in flight: bounds memory at ~4 MB */
 
 enum rec_type { R_SOURCE_BEGIN = 1, R_SOURCE_END, R_SKIP, R_KERNEL, R_OP, R_LAUNCH, R_STEP,
-	R_STEP_METRIC, R_META, R_NOTE };
+	R_STEP_METRIC, R_META, R_NOTE, R_RANK_FIXUP };
 
 struct batch {
 	struct batch *next;
@@ -344,6 +344,12 @@ static int q_note(void *arg, const char *note)
 	return put_simple(arg, R_NOTE, &none, 1, &note, 1, NULL, 0);
 }
 
+static int q_rank_fixup(void *arg, int64_t provisional, int64_t rank, int64_t offset)
+{
+	int64_t nums[3] = { provisional, rank, offset };
+	return put_simple(arg, R_RANK_FIXUP, nums, 3, NULL, 0, NULL, 0);
+}
+
 int profdb_qsink_new(struct profdb_qsink **out, struct profdb_queue *q, int slot)
 {
 	struct profdb_qsink *s = calloc(1, sizeof *s);
@@ -357,6 +363,7 @@ int profdb_qsink_new(struct profdb_qsink **out, struct profdb_queue *q, int slot
 		.source_begin = q_source_begin, .source_end = q_source_end, .skip = q_skip,
 		.kernel = q_kernel, .op = q_op, .launch = q_launch, .step = q_step,
 		.step_metric = q_step_metric, .meta = q_meta, .note = q_note,
+		.rank_fixup = q_rank_fixup,
 	};
 	*out = s;
 	return PROFDB_OK;
@@ -491,6 +498,11 @@ static int replay_batch(const struct batch *b, struct profdb_sink *out)
 			s1 = get_str(d, &off);
 			off += 8;
 			rc = out->note(out->arg, s1);
+			break;
+		case R_RANK_FIXUP:
+			memcpy(nums, d + off, 24);
+			off += 24 + 8;
+			rc = out->rank_fixup(out->arg, nums[0], nums[1], nums[2]);
 			break;
 		default:
 			rc = PROFDB_ERROR; /* cannot happen: we wrote the batch */

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "internal.h"
+#include "step_index.h"
 #include "banned.h"
 
 /* Statements, one per table; indexes into st->stmt. */
@@ -70,11 +71,24 @@ struct skip_count {
 
 /* What the store tracks about a source file being read.  One per reader
  * slot: with parallel readers, records of several files interleave. */
+/* Consecutive rowids [lo, hi] of one table written for one file. */
+struct row_run {
+	int64_t lo, hi;
+};
+
+struct row_runs {
+	struct row_run *v;
+	size_t n, cap;
+};
+
 struct source_state {
 	int64_t id;                /* source_file row, 0 = none */
 	int64_t stored;            /* rows stored since source_begin */
 	struct skip_count *skips;  /* per reason */
 	size_t nskips;
+	/* the file's kernel and launch rows, for rank_fixup: one run each when
+	 * readers are serial, one per batch at worst when they interleave */
+	struct row_runs kernels, launches;
 };
 
 #define STORE_SLOTS 64 /* most parallel readers (ingest caps --jobs to this) */
@@ -90,7 +104,16 @@ struct profdb_store {
 	struct source_state src[STORE_SLOTS]; /* per reader slot */
 	struct source_state *cur;  /* the slot records are coming from */
 	char *format;              /* owned */
+	int64_t cache_was;         /* the connection's cache_size before the ingest */
 };
+
+/*
+ * Page cache during an ingest, KiB.  The default (2 MB) makes every insert
+ * into the name and step indexes of a large run miss the cache and spill
+ * pages to the WAL early; a larger cache keeps the B-tree interiors resident.
+ * Bounded so that an ingest stays well under 100 MB whatever the input.
+ */
+#define INGEST_CACHE_KIB 32768
 
 static uint64_t hash_str(const char *s)
 {
@@ -230,6 +253,25 @@ static int step_done(struct profdb_store *st, sqlite3_stmt *q, const char *what)
 	return PROFDB_OK;
 }
 
+/* Note rowid id as written for the current file. */
+static int note_row(struct profdb_store *st, struct row_runs *r, int64_t id)
+{
+	if (r->n && r->v[r->n - 1].hi + 1 == id) {
+		r->v[r->n - 1].hi = id;
+		return PROFDB_OK;
+	}
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 16;
+		struct row_run *v = realloc(r->v, cap * sizeof *v);
+		if (!v)
+			return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
+		r->v = v;
+		r->cap = cap;
+	}
+	r->v[r->n++] = (struct row_run){ id, id };
+	return PROFDB_OK;
+}
+
 static int64_t rank_of(int64_t rank)
 {
 	return rank == PROFDB_NULL ? 0 : rank;
@@ -247,6 +289,7 @@ static int on_source_begin(void *arg, const char *path, const char *role, int64_
 		free(c->skips[i].reason);
 	c->nskips = 0;
 	c->stored = 0;
+	c->kernels.n = c->launches.n = 0;
 	sqlite3_bind_int64(q, 1, st->run_id);
 	bind_i64(q, 2, rank);
 	sqlite3_bind_text(q, 3, path, -1, SQLITE_STATIC);
@@ -366,6 +409,8 @@ static int on_kernel(void *arg, const struct profdb_kernel_rec *k)
 	if (step_done(st, q, "kernel") != PROFDB_OK)
 		return st->err.code;
 	kid = sqlite3_last_insert_rowid(st->db->sql);
+	if (note_row(st, &st->cur->kernels, kid) != PROFDB_OK)
+		return st->err.code;
 	for (size_t i = 0; i < k->nmetrics; i++) {
 		sqlite3_stmt *m = st->stmt[S_METRIC];
 		int64_t mid = intern(st, k->metrics[i].name);
@@ -432,7 +477,9 @@ static int on_launch(void *arg, const struct profdb_launch_rec *l)
 		return st->err.code ? st->err.code : st_fail(st, "launch");
 	}
 	bind_i64(q, 8, l->external_id);
-	return step_done(st, q, "launch");
+	if (step_done(st, q, "launch") != PROFDB_OK)
+		return st->err.code;
+	return note_row(st, &st->cur->launches, sqlite3_last_insert_rowid(st->db->sql));
 }
 
 static int on_step(void *arg, const struct profdb_step_rec *s)
@@ -482,10 +529,72 @@ static int on_note(void *arg, const char *note)
 	return step_done(st, q, "note");
 }
 
+/* Move runs of one table's rows from guessed to rank, times + offset. */
+static int fixup_runs(struct profdb_store *st, const char *table, const struct row_runs *r,
+                      int64_t guessed, int64_t rank, int64_t offset)
+{
+	char sql[256];
+	sqlite3_stmt *q = NULL;
+	/* only the columns that change: rank is in indexes, start_ns is not */
+	snprintf(sql, sizeof sql, "UPDATE %s SET %s start_ns = start_ns + ?4"
+	         " WHERE rowid BETWEEN ?5 AND ?6 AND run_id = ?1 AND rank = ?2", table,
+	         rank != guessed ? "rank = ?3," : "");
+	if (sqlite3_prepare_v2(st->db->sql, sql, -1, &q, NULL) != SQLITE_OK)
+		return st_fail(st, "rank");
+	for (size_t i = 0; i < r->n; i++) {
+		sqlite3_bind_int64(q, 1, st->run_id);
+		sqlite3_bind_int64(q, 2, guessed);
+		if (rank != guessed)
+			sqlite3_bind_int64(q, 3, rank);
+		sqlite3_bind_int64(q, 4, offset);
+		sqlite3_bind_int64(q, 5, r->v[i].lo);
+		sqlite3_bind_int64(q, 6, r->v[i].hi);
+		if (sqlite3_step(q) != SQLITE_DONE) {
+			sqlite3_finalize(q);
+			return st_fail(st, "rank");
+		}
+		sqlite3_reset(q);
+	}
+	sqlite3_finalize(q);
+	return PROFDB_OK;
+}
+
+/*
+ * The current file's kernels and launches were sent with a guessed rank and
+ * base time (Kineto keys after traceEvents): move the rows written for it
+ * since source_begin.  Rows of other files, even of the same rank, are
+ * outside its runs of rowids.
+ */
+static int on_rank_fixup(void *arg, int64_t guessed, int64_t rank, int64_t offset)
+{
+	struct profdb_store *st = arg;
+	struct source_state *c = st->cur;
+	sqlite3_stmt *q = NULL;
+	int rc;
+	if (fixup_runs(st, "kernel", &c->kernels, guessed, rank, offset) != PROFDB_OK ||
+	    fixup_runs(st, "launch", &c->launches, guessed, rank, offset) != PROFDB_OK)
+		return st->err.code;
+	if (!c->id || rank == guessed)
+		return PROFDB_OK;
+	if (sqlite3_prepare_v2(st->db->sql, "UPDATE source_file SET rank = ?2 WHERE id = ?1",
+	                       -1, &q, NULL) != SQLITE_OK)
+		return st_fail(st, "rank");
+	sqlite3_bind_int64(q, 1, c->id);
+	sqlite3_bind_int64(q, 2, rank);
+	rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? PROFDB_OK : st_fail(st, "rank");
+}
+
 /* ---------------------------------------------------------------- lifecycle */
 
 static void store_free(struct profdb_store *st)
 {
+	if (st->cache_was != 0) {
+		char sql[64];
+		snprintf(sql, sizeof sql, "PRAGMA cache_size = %lld", (long long)st->cache_was);
+		sqlite3_exec(st->db->sql, sql, NULL, NULL, NULL);
+	}
 	for (int i = 0; i < S_COUNT; i++)
 		sqlite3_finalize(st->stmt[i]);
 	for (size_t i = 0; i < st->nslots; i++)
@@ -495,6 +604,8 @@ static void store_free(struct profdb_store *st)
 		for (size_t i = 0; i < st->src[j].nskips; i++)
 			free(st->src[j].skips[i].reason);
 		free(st->src[j].skips);
+		free(st->src[j].kernels.v);
+		free(st->src[j].launches.v);
 	}
 	free(st->format);
 	free(st);
@@ -543,9 +654,19 @@ int profdb_store_begin(struct profdb_store **out, profdb *db, const char *run,
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	st->db = db;
 	st->cur = &st->src[0];
+	if (sqlite3_prepare_v2(db->sql, "PRAGMA cache_size", -1, &q, NULL) == SQLITE_OK &&
+	    sqlite3_step(q) == SQLITE_ROW)
+		st->cache_was = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	q = NULL;
+	if (st->cache_was != 0 && st->cache_was > -INGEST_CACHE_KIB) {
+		char sql[64];
+		snprintf(sql, sizeof sql, "PRAGMA cache_size = -%d", INGEST_CACHE_KIB);
+		sqlite3_exec(db->sql, sql, NULL, NULL, NULL);
+	}
 	if (sqlite3_exec(db->sql, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
 		rc = profdb__sqlerror(db, "cannot start ingest");
-		free(st);
+		store_free(st);
 		return rc;
 	}
 	old = run_id_of(db, run);
@@ -592,6 +713,7 @@ int profdb_store_begin(struct profdb_store **out, profdb *db, const char *run,
 		.source_begin = on_source_begin, .source_end = on_source_end, .skip = on_skip,
 		.kernel = on_kernel, .op = on_op, .launch = on_launch, .step = on_step,
 		.step_metric = on_step_metric, .meta = on_meta, .note = on_note,
+		.rank_fixup = on_rank_fixup,
 	};
 	*out = st;
 	return PROFDB_OK;
@@ -642,11 +764,10 @@ static int exec_run(struct profdb_store *st, const char *sql)
  *  4. ops without device times get them from kernels of their External id.
  */
 static const char *const finish_sql[] = {
-	"UPDATE kernel SET step = (SELECT s.step FROM launch l JOIN step s"
-	"  ON s.run_id = l.run_id AND s.rank = l.rank"
-	"  AND l.start_ns >= s.start_ns AND l.start_ns < s.end_ns"
+	/* profdb_step_at (step_index.c): the smallest step whose span holds a time */
+	"UPDATE kernel SET step = (SELECT min(profdb_step_at(l.rank, l.start_ns)) FROM launch l"
 	"  WHERE l.run_id = kernel.run_id AND l.rank = kernel.rank"
-	"  AND l.correlation = kernel.correlation ORDER BY s.step LIMIT 1)"
+	"  AND l.correlation = kernel.correlation)"
 	" WHERE run_id = ?1 AND step IS NULL AND correlation IS NOT NULL"
 	" AND EXISTS (SELECT 1 FROM step WHERE run_id = ?1 AND start_ns IS NOT NULL)",
 	"UPDATE kernel SET step = (SELECT json_extract(j.value, '$[0]') FROM run_meta m, json_each(m.value) j"
@@ -659,11 +780,9 @@ static const char *const finish_sql[] = {
 	"  AND l.rank = kernel.rank AND l.correlation = kernel.correlation)"
 	"  OR NOT EXISTS (SELECT 1 FROM step s WHERE s.run_id = ?1 AND s.rank = kernel.rank"
 	"  AND s.start_ns IS NOT NULL))",
-	"UPDATE op SET step = (SELECT s.step FROM step s WHERE s.run_id = op.run_id"
-	"  AND s.rank = op.rank AND op.start_ns >= s.start_ns AND op.start_ns < s.end_ns"
-	"  ORDER BY s.step LIMIT 1)"
+	"UPDATE op SET step = profdb_step_at(rank, start_ns)"
 	" WHERE run_id = ?1 AND step IS NULL AND start_ns IS NOT NULL"
-	" AND EXISTS (SELECT 1 FROM step WHERE run_id = ?1 AND start_ns IS NOT NULL)",
+	" AND profdb_step_at(rank, start_ns) IS NOT NULL",
 	"INSERT OR IGNORE INTO step(run_id, rank, step)"
 	" SELECT DISTINCT run_id, rank, step FROM kernel WHERE run_id = ?1 AND step IS NOT NULL",
 	"UPDATE op SET device_self_ns = coalesce((SELECT sum(k.dur_ns) FROM kernel k"
@@ -681,9 +800,15 @@ int profdb_store_commit(struct profdb_store *st, int64_t repeats)
 	int64_t nsteps = 0;
 	int rc = PROFDB_OK;
 
-	for (int i = 0; finish_sql[i]; i++)
-		if ((rc = exec_run(st, finish_sql[i])) != PROFDB_OK)
-			goto fail;
+	if (profdb__step_index_register(db->sql, st->run_id) != SQLITE_OK) {
+		rc = profdb__sqlerror(db, "finishing ingest");
+		goto fail;
+	}
+	for (int i = 0; finish_sql[i] && rc == PROFDB_OK; i++)
+		rc = exec_run(st, finish_sql[i]);
+	profdb__step_index_unregister(db->sql);
+	if (rc != PROFDB_OK)
+		goto fail;
 	/* Repeats: what the user said, else the steps per rank, else 1. */
 	if (repeats <= 0) {
 		if (sqlite3_prepare_v2(db->sql, "SELECT max(n) FROM (SELECT count(*) AS n FROM step"

@@ -1,0 +1,224 @@
+/*
+ * step_index.c - profdb_step_at(rank, ns): the step whose span holds a time.
+ *
+ * Why: placing every kernel and host op in a step with a correlated
+ * subquery scans all step spans of the rank per row (O(rows x steps), a
+ * third of a large ingest).  Here the spans of each rank are cut into
+ * elementary segments at every start and end, each segment labelled with
+ * the smallest step covering it, so a lookup is two binary searches and the
+ * answer is exactly that of "... WHERE ns >= start_ns AND ns < end_ns ORDER
+ * BY step LIMIT 1", overlapping spans included.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "step_index.h"
+#include "banned.h"
+
+#define FN_NAME "profdb_step_at"
+
+struct span {
+	int64_t step, start, end;
+};
+
+/* The segments of one rank: segment i is [bound[i], bound[i + 1]). */
+struct rank_ix {
+	int64_t rank;
+	size_t nbound;
+	int64_t *bound;            /* sorted, distinct */
+	int64_t *seg;              /* nbound - 1 labels, PROFDB_NULL = no step */
+};
+
+struct step_index {
+	struct rank_ix *ranks;     /* sorted by rank */
+	size_t nranks;
+};
+
+static void index_free(void *p)
+{
+	struct step_index *ix = p;
+	if (!ix)
+		return;
+	for (size_t i = 0; i < ix->nranks; i++) {
+		free(ix->ranks[i].bound);
+		free(ix->ranks[i].seg);
+	}
+	free(ix->ranks);
+	free(ix);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Index of the last bound <= v, or -1. */
+static long last_le(const int64_t *b, size_t n, int64_t v)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (b[mid] <= v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (long)lo - 1;
+}
+
+/* Path-halving find over "next unlabelled segment" links. */
+static size_t find_next(size_t *next, size_t i)
+{
+	while (next[i] != i) {
+		next[i] = next[next[i]];
+		i = next[i];
+	}
+	return i;
+}
+
+/* Build one rank's segments from its spans (sorted by step). */
+static int build_rank(struct rank_ix *r, const struct span *sp, size_t n)
+{
+	size_t nb = 0, *next;
+	r->bound = malloc(2 * n * sizeof *r->bound);
+	r->seg = malloc(2 * n * sizeof *r->seg);
+	next = malloc((2 * n + 1) * sizeof *next);
+	if (!r->bound || !r->seg || !next) {
+		free(next);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		r->bound[nb++] = sp[i].start;
+		r->bound[nb++] = sp[i].end;
+	}
+	qsort(r->bound, nb, sizeof *r->bound, cmp_i64);
+	{
+		size_t u = 0;
+		for (size_t i = 0; i < nb; i++)
+			if (u == 0 || r->bound[u - 1] != r->bound[i])
+				r->bound[u++] = r->bound[i];
+		nb = u;
+	}
+	r->nbound = nb;
+	for (size_t i = 0; i + 1 < nb; i++)
+		r->seg[i] = PROFDB_NULL;
+	for (size_t i = 0; i < nb; i++)
+		next[i] = i;
+	/* smallest step first: a segment keeps the first label it gets */
+	for (size_t k = 0; k < n; k++) {
+		size_t lo = (size_t)last_le(r->bound, nb, sp[k].start);
+		size_t hi = (size_t)last_le(r->bound, nb, sp[k].end);
+		for (size_t i = find_next(next, lo); i < hi; i = find_next(next, i)) {
+			r->seg[i] = sp[k].step;
+			next[i] = i + 1;
+		}
+	}
+	free(next);
+	return 0;
+}
+
+static void step_at(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const struct step_index *ix = sqlite3_user_data(ctx);
+	int64_t rank, ns;
+	size_t lo = 0, hi;
+	long i;
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL)
+		return; /* NULL */
+	rank = sqlite3_value_int64(argv[0]);
+	ns = sqlite3_value_int64(argv[1]);
+	hi = ix->nranks;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ix->ranks[mid].rank < rank)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == ix->nranks || ix->ranks[lo].rank != rank)
+		return;
+	i = last_le(ix->ranks[lo].bound, ix->ranks[lo].nbound, ns);
+	if (i < 0 || (size_t)i + 1 >= ix->ranks[lo].nbound || ix->ranks[lo].seg[i] == PROFDB_NULL)
+		return;
+	sqlite3_result_int64(ctx, ix->ranks[lo].seg[i]);
+}
+
+int profdb__step_index_register(sqlite3 *db, int64_t run_id)
+{
+	struct step_index *ix = calloc(1, sizeof *ix);
+	sqlite3_stmt *q = NULL;
+	struct span *sp = NULL;
+	int64_t *rk = NULL;
+	size_t n = 0, cap = 0;
+	int rc;
+
+	if (!ix)
+		return SQLITE_NOMEM;
+	rc = sqlite3_prepare_v2(db, "SELECT rank, step, start_ns, end_ns FROM step WHERE run_id = ?1"
+	                        " AND start_ns IS NOT NULL AND end_ns IS NOT NULL AND start_ns < end_ns"
+	                        " ORDER BY rank, step", -1, &q, NULL);
+	if (rc != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(q, 1, run_id);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (n == cap) {
+			size_t nc = cap ? cap * 2 : 64;
+			struct span *ns = realloc(sp, nc * sizeof *ns);
+			int64_t *nr = realloc(rk, nc * sizeof *nr);
+			if (ns)
+				sp = ns;
+			if (nr)
+				rk = nr;
+			if (!ns || !nr) {
+				rc = SQLITE_NOMEM;
+				goto out;
+			}
+			cap = nc;
+		}
+		rk[n] = sqlite3_column_int64(q, 0);
+		sp[n].step = sqlite3_column_int64(q, 1);
+		sp[n].start = sqlite3_column_int64(q, 2);
+		sp[n].end = sqlite3_column_int64(q, 3);
+		n++;
+	}
+	if (rc != SQLITE_DONE)
+		goto out;
+	rc = SQLITE_OK;
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		struct rank_ix *r;
+		while (j < n && rk[j] == rk[i])
+			j++;
+		r = realloc(ix->ranks, (ix->nranks + 1) * sizeof *r);
+		if (!r) {
+			rc = SQLITE_NOMEM;
+			goto out;
+		}
+		ix->ranks = r;
+		r += ix->nranks++;
+		memset(r, 0, sizeof *r);
+		r->rank = rk[i];
+		if (build_rank(r, sp + i, j - i) != 0) {
+			rc = SQLITE_NOMEM;
+			goto out;
+		}
+		i = j;
+	}
+	rc = sqlite3_create_function_v2(db, FN_NAME, 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, ix,
+	                                step_at, NULL, NULL, index_free);
+	ix = NULL; /* freed by SQLite from here on, even on failure */
+out:
+	sqlite3_finalize(q);
+	free(sp);
+	free(rk);
+	index_free(ix);
+	return rc;
+}
+
+void profdb__step_index_unregister(sqlite3 *db)
+{
+	sqlite3_create_function_v2(db, FN_NAME, 2, SQLITE_UTF8, NULL, NULL, NULL, NULL, NULL);
+}
