@@ -25,6 +25,8 @@ static int ok_metric(void *a, int64_t r, int64_t s, const char *m, double v)
 { (void)a; (void)r; (void)s; (void)m; (void)v; return 0; }
 static int ok_meta(void *a, int64_t r, const char *k, const char *v) { (void)a; (void)r; (void)k; (void)v; return 0; }
 static int ok_note(void *a, const char *n) { (void)a; (void)n; return 0; }
+/* as the store: the reader then reads a file once, as the real ingest does */
+static int ok_fixup(void *a, int64_t p, int64_t r, int64_t o) { (void)a; (void)p; (void)r; (void)o; return 0; }
 
 int main(int argc, char **argv)
 {
@@ -32,7 +34,7 @@ int main(int argc, char **argv)
 	struct profdb_sink sink = {
 		.arg = NULL, .err = &err, .source_begin = ok_begin, .source_end = ok_end, .skip = ok_skip,
 		.kernel = count_kernel, .op = count_op, .launch = count_launch, .step = count_step,
-		.step_metric = ok_metric, .meta = ok_meta, .note = ok_note,
+		.step_metric = ok_metric, .meta = ok_meta, .note = ok_note, .rank_fixup = ok_fixup,
 	};
 	struct profdb_reader_ctx ctx = { .rank = PROFDB_NULL, .sink = &sink, .err = &err };
 	int rc;

@@ -10,9 +10,13 @@
  *
  * Every record needs the file's rank and base time, which may be written
  * after "traceEvents" (distributedInfo and baseTimeNanoseconds at the end of
- * the object).  When both are seen before "traceEvents" the file is read
- * once; otherwise a first pass skips over the events (a cheap bracket scan)
- * to collect the top-level keys, and a second pass reads the events.
+ * the object).  The file is read once: when both are not seen before
+ * "traceEvents", kernels and launches go out with the rank and base time
+ * known then (steps and ops are kept to the end anyway), and once the object
+ * has been read, if either changed, the sink's rank_fixup moves them.  A
+ * sink without rank_fixup (tests' memory sinks) gets the old way: a first
+ * pass skips over the events to collect the top-level keys, a second pass
+ * reads the events.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,13 +50,11 @@ static int64_t rank_from_name(const char *path)
 	return PROFDB_NULL;
 }
 
-/* Decide the rank and open the source: before the first record. */
-static int begin_records(struct profdb_kreader *r)
+/* Decide the rank from what has been read; note_it: say so when it is
+ * only the file's place in the folder. */
+static int decide_rank(struct profdb_kreader *r, int note_it)
 {
 	int64_t from_name = rank_from_name(r->path);
-	if (r->begun)
-		return PROFDB_OK;
-	r->begun = 1;
 	if (r->dist_rank != PROFDB_NULL) {
 		r->rank = r->dist_rank;
 	} else if (from_name != PROFDB_NULL) {
@@ -62,13 +64,65 @@ static int begin_records(struct profdb_kreader *r)
 		r->rank = r->ctx->rank;
 		snprintf(note, sizeof note, "%s: no distributedInfo.rank and no rank in the file name:"
 		         " rank %lld assigned by its place in the folder", r->path, (long long)r->rank);
-		if (r->sink->note && r->sink->note(r->sink->arg, note) != PROFDB_OK)
+		if (note_it && r->sink->note && r->sink->note(r->sink->arg, note) != PROFDB_OK)
 			return r->err->code ? r->err->code : PROFDB_ERROR;
 	} else {
 		r->rank = 0;
 	}
+	return PROFDB_OK;
+}
+
+/* Decide the rank (or guess it: provisional) and open the source: before
+ * the first record. */
+static int begin_records(struct profdb_kreader *r, int provisional)
+{
+	int rc;
+	if (r->begun)
+		return PROFDB_OK;
+	r->begun = 1;
+	r->base_used = r->base_ns;
+	r->provisional = provisional;
+	if ((rc = decide_rank(r, !provisional)) != PROFDB_OK)
+		return rc;
 	if (r->sink->source_begin)
 		return r->sink->source_begin(r->sink->arg, r->path, "kineto_trace", r->rank, NULL, 0);
+	return PROFDB_OK;
+}
+
+/* After the whole object: the real rank, and what to add to the times the
+ * records were read with; moves the kernels and launches already sent. */
+static int fix_rank(struct profdb_kreader *r, int64_t *time_off)
+{
+	int64_t guess = r->rank, off;
+	int rc;
+	*time_off = 0;
+	if (!r->provisional)
+		return PROFDB_OK;
+	r->provisional = 0;
+	if ((rc = decide_rank(r, 1)) != PROFDB_OK)
+		return rc;
+	off = r->base_ns - r->base_used;
+	if (r->any_time && ((off > 0 && r->t_max > INT64_MAX - off) || (off < 0 && r->t_min < INT64_MIN - off)))
+		return profdb__err_set(r->err, PROFDB_EFORMAT, "%s: baseTimeNanoseconds puts event times"
+		                       " out of range", r->path);
+	*time_off = off;
+	if (guess == r->rank && off == 0)
+		return PROFDB_OK;
+	return r->sink->rank_fixup(r->sink->arg, guess, r->rank, off);
+}
+
+/* Host step spans held back while the rank or base time was a guess. */
+static int send_held_steps(struct profdb_kreader *r, int64_t time_off)
+{
+	for (size_t i = 0; i < r->nhsteps && r->sink->step; i++) {
+		struct profdb_step_rec s = r->hsteps[i];
+		int rc;
+		s.rank = r->rank;
+		s.start_ns += time_off;
+		s.end_ns += time_off;
+		if ((rc = r->sink->step(r->sink->arg, &s)) != PROFDB_OK)
+			return rc;
+	}
 	return PROFDB_OK;
 }
 
@@ -88,11 +142,12 @@ static long kread(void *arg, void *buf, size_t n, struct profdb_err *err)
 	return got;
 }
 
-/* The elements of the traceEvents array (or of a bare array). */
-static int read_events(struct profdb_kreader *r, struct profdb_json_scan *js)
+/* The elements of the traceEvents array (or of a bare array); provisional:
+ * the rank and base time may still change (keys after the array). */
+static int read_events(struct profdb_kreader *r, struct profdb_json_scan *js, int provisional)
 {
 	int c, rc;
-	if ((rc = begin_records(r)) != PROFDB_OK)
+	if ((rc = begin_records(r, provisional)) != PROFDB_OK)
 		return rc;
 	profdb_json_advance(js); /* '[' */
 	c = profdb_json_peek(js);
@@ -200,8 +255,9 @@ static int read_object(struct profdb_kreader *r, struct profdb_json_scan *js)
 		} else if (strcmp(key, "traceEvents") == 0) {
 			if (c != '[')
 				return bad(r, js, "\"traceEvents\" is not an array");
-			if (r->pass == 2 || (r->have_dist && r->have_base)) {
-				if ((rc = read_events(r, js)) != PROFDB_OK)
+			if (r->pass == 2 || (r->have_dist && r->have_base) || r->sink->rank_fixup) {
+				int prov = r->pass == 1 && !(r->have_dist && r->have_base);
+				if ((rc = read_events(r, js, prov)) != PROFDB_OK)
 					return rc;
 				r->events_done = 1;
 				if (r->pass == 2)
@@ -243,7 +299,7 @@ static int read_pass(struct profdb_kreader *r, int pass)
 		goto out;
 	c = profdb_json_peek(&js);
 	if (c == '[') {
-		rc = read_events(r, &js);
+		rc = read_events(r, &js, 0);
 		r->events_done = 1;
 	} else if (c == '{') {
 		profdb_json_advance(&js);
@@ -279,7 +335,7 @@ out:
  * [[step, start_ns, end_ns], ...]): they are not host steps, only where
  * the store places kernels whose launch is not in the trace.
  */
-static int send_device_steps(struct profdb_kreader *r)
+static int send_device_steps(struct profdb_kreader *r, int64_t time_off)
 {
 	size_t cap = 2 + r->ndsteps * 72, n = 0;
 	char *text;
@@ -292,8 +348,8 @@ static int send_device_steps(struct profdb_kreader *r)
 	text[n++] = '[';
 	for (size_t i = 0; i < r->ndsteps; i++)
 		n += (size_t)snprintf(text + n, cap - n, "%s[%lld,%lld,%lld]", i ? "," : "",
-		                      (long long)r->dsteps[i].step, (long long)r->dsteps[i].start_ns,
-		                      (long long)r->dsteps[i].end_ns);
+		                      (long long)r->dsteps[i].step, (long long)(r->dsteps[i].start_ns + time_off),
+		                      (long long)(r->dsteps[i].end_ns + time_off));
 	text[n++] = ']';
 	text[n] = '\0';
 	rc = r->sink->meta(r->sink->arg, r->rank, PROFDB_META_DEVICE_STEPS, text);
@@ -304,13 +360,18 @@ static int send_device_steps(struct profdb_kreader *r)
 static int finish(struct profdb_kreader *r)
 {
 	struct profdb_sink *s = r->sink;
+	int64_t off;
 	int rc;
+	/* ops and device steps are still here: they get the real rank and time */
+	if ((rc = fix_rank(r, &off)) != PROFDB_OK)
+		return rc;
 	for (size_t i = 0; i < r->nmeta; i++)
 		if (s->meta && (rc = s->meta(s->arg, r->rank, r->meta[i].key, r->meta[i].value)) != PROFDB_OK)
 			return rc;
-	if ((rc = profdb__kops_emit(r->ops, r->rank, s)) != PROFDB_OK)
+	if ((rc = send_held_steps(r, off)) != PROFDB_OK ||
+	    (rc = profdb__kops_emit(r->ops, r->rank, off, s)) != PROFDB_OK)
 		return rc;
-	if ((rc = send_device_steps(r)) != PROFDB_OK)
+	if ((rc = send_device_steps(r, off)) != PROFDB_OK)
 		return rc;
 	return s->source_end ? s->source_end(s->arg, r->nevents, r->sha, r->size) : PROFDB_OK;
 }
@@ -341,6 +402,7 @@ int profdb_read_kineto(const struct profdb_reader_ctx *ctx)
 	free(r.meta);
 	free(r.scratch);
 	free(r.dsteps);
+	free(r.hsteps);
 	profdb__kops_free(r.ops);
 	if (rc != PROFDB_OK && r.err->code == PROFDB_OK)
 		profdb__err_set(r.err, rc, "%s: read failed", r.path);

@@ -41,6 +41,15 @@ struct profdb_kreader {
 	uint64_t size;
 	struct profdb_step_rec *dsteps; /* gpu_user_annotation ProfilerStep spans */
 	size_t ndsteps;
+	/* Read once although keys may follow traceEvents: kernels and launches
+	 * go out with the rank and base time known then (base_used); finish()
+	 * sends the sink's rank_fixup if the whole object says otherwise. */
+	int provisional;           /* r->rank and base_used are a guess */
+	struct profdb_step_rec *hsteps; /* host steps held back meanwhile */
+	size_t nhsteps;
+	int64_t base_used;         /* base time the events were read with */
+	int64_t t_min, t_max;      /* earliest start, latest end sent (ns) */
+	int any_time;              /* t_min/t_max are set */
 };
 
 /* One element of traceEvents, text[0..len): records to r->sink, or a skip

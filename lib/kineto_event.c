@@ -270,13 +270,15 @@ static int64_t step_number(const char *name)
 	return v;
 }
 
-static int add_device_step(struct profdb_kreader *r, int64_t step, int64_t start, int64_t end)
+/* Append a step span to a list the reader keeps (*v, *n). */
+static int keep_step(struct profdb_kreader *r, struct profdb_step_rec **v, size_t *n,
+                     int64_t step, int64_t start, int64_t end)
 {
-	struct profdb_step_rec *s = realloc(r->dsteps, (r->ndsteps + 1) * sizeof *s);
+	struct profdb_step_rec *s = realloc(*v, (*n + 1) * sizeof *s);
 	if (!s)
 		return profdb__err_set(r->err, PROFDB_ERROR, "out of memory");
-	r->dsteps = s;
-	s[r->ndsteps++] = (struct profdb_step_rec){ r->rank, step, start, end };
+	*v = s;
+	s[(*n)++] = (struct profdb_step_rec){ r->rank, step, start, end };
 	return PROFDB_OK;
 }
 
@@ -353,6 +355,12 @@ int profdb__kineto_event(struct profdb_kreader *r, const char *text, size_t len)
 	start = ts + r->base_ns;
 	if (dur > INT64_MAX - start)
 		return skip(r, "timestamp out of range");
+	/* the range of times sent, so a later base time can be checked */
+	if (!r->any_time || start < r->t_min)
+		r->t_min = start;
+	if (!r->any_time || start + dur > r->t_max)
+		r->t_max = start + dur;
+	r->any_time = 1;
 	name = jstr(r, &e.name);
 	cat = e.cat.type ? jstr(r, &e.cat) : NULL;
 	if (!name)
@@ -364,12 +372,17 @@ int profdb__kineto_event(struct profdb_kreader *r, const char *text, size_t len)
 		return emit_launch(r, &e, &a, name, start, dur);
 	case EV_GPU_STEP:
 		step = step_number(name);
-		return step == PROFDB_NULL ? PROFDB_OK : add_device_step(r, step, start, start + dur);
+		return step == PROFDB_NULL ? PROFDB_OK : keep_step(r, &r->dsteps, &r->ndsteps, step, start,
+		                                                   start + dur);
 	default:
 		break;
 	}
 	step = step_number(name);
-	if (step != PROFDB_NULL && r->sink->step) {
+	if (step != PROFDB_NULL && r->provisional) {
+		/* sent by finish() with the real rank and time */
+		if ((rc = keep_step(r, &r->hsteps, &r->nhsteps, step, start, start + dur)) != PROFDB_OK)
+			return rc;
+	} else if (step != PROFDB_NULL && r->sink->step) {
 		struct profdb_step_rec s = { r->rank, step, start, start + dur };
 		if ((rc = r->sink->step(r->sink->arg, &s)) != PROFDB_OK)
 			return rc;

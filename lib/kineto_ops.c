@@ -306,7 +306,8 @@ static const char *str_at(const struct profdb_kops *k, size_t off)
 	return off ? k->pool + off : NULL;
 }
 
-int profdb__kops_emit(struct profdb_kops *k, int64_t rank, struct profdb_sink *sink)
+int profdb__kops_emit(struct profdb_kops *k, int64_t rank, int64_t time_offset_ns,
+                      struct profdb_sink *sink)
 {
 	if (nest(k) != 0)
 		return profdb__err_set(sink->err, PROFDB_ERROR, "out of memory");
@@ -321,7 +322,7 @@ int profdb__kops_emit(struct profdb_kops *k, int64_t rank, struct profdb_sink *s
 		r.name = str_at(k, o->name);
 		r.category = str_at(k, o->cat);
 		r.tid = o->tid;
-		r.start_ns = o->start;
+		r.start_ns = o->start + time_offset_ns;
 		r.dur_ns = o->dur;
 		r.self_ns = o->dur - o->child_dur;
 		r.device_self_ns = dev_self(k, o->ext);

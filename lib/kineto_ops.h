@@ -39,8 +39,9 @@ size_t profdb__kops_count(const struct profdb_kops *k);
  * same thread, children found as torch's key_averages does), its device
  * self time (device activities with its External id) and device total time
  * (its own plus its children's), then send the ops to sink with rank, in
- * file order.  Returns the first sink error.
+ * file order, time_offset_ns added to their start times.  Returns the first sink error.
  */
-int profdb__kops_emit(struct profdb_kops *k, int64_t rank, struct profdb_sink *sink);
+int profdb__kops_emit(struct profdb_kops *k, int64_t rank, int64_t time_offset_ns,
+                      struct profdb_sink *sink);
 
 #endif /* PROFDB_KINETO_OPS_H */
