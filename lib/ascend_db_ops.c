@@ -1,0 +1,195 @@
+/*
+ * ascend_db_ops.c - the host operators of an Ascend SQLite export: PYTORCH_API
+ * rows of type op with their call chains, nested per thread for self times,
+ * sent once the device times charged by the kernels are known.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ascend_db.h"
+#include "banned.h"
+
+#define API_TYPE_OP 50001      /* ENUM_API_TYPE: a torch operator */
+
+static const char *const op_why[2] = {
+	"host op without name, start or end", "host op ends before it starts"
+};
+
+int adb_read_ops(struct adb *r)
+{
+	/* a call chain is one row per frame: join them innermost first, as
+	 * operator_details' Call Stack (sorted subquery: group_concat keeps it) */
+	static const char *const with_cc =
+		"WITH cc AS (SELECT id, group_concat(v, ';' || char(10)) AS stack FROM"
+		" (SELECT c.id, s.value AS v FROM PYTORCH_CALLCHAINS c JOIN STRING_IDS s ON s.id = c.stack"
+		"  ORDER BY c.id, c.stackDepth) GROUP BY id) ";
+	static const char *const fmt =
+		"%sSELECT p.startNs, p.endNs, %s, %s, %s, %s, %s, %s, %s FROM PYTORCH_API p %s %s";
+	char sql[2048], tid[64], cid[64], seq[64], nm[192], sh[192], dt[192], join[128], where[64];
+	sqlite3_stmt *q = NULL;
+	size_t cap = 0;
+	int64_t line = 0;
+	int chains, rc = PROFDB_OK;
+
+	if (!adb_has_table(r, "PYTORCH_API") || !adb_has_col(r, "PYTORCH_API", "startNs") ||
+	    !adb_has_col(r, "PYTORCH_API", "endNs") || !adb_has_col(r, "PYTORCH_API", "name"))
+		return PROFDB_OK;
+	chains = adb_has_table(r, "PYTORCH_CALLCHAINS") && adb_has_col(r, "PYTORCH_CALLCHAINS", "stack") &&
+	         adb_has_col(r, "PYTORCH_CALLCHAINS", "stackDepth") && adb_has_col(r, "PYTORCH_API", "callchainId");
+	snprintf(join, sizeof join, "%s", chains ? "LEFT JOIN cc ON cc.id = p.callchainId" : "");
+	if (adb_has_col(r, "PYTORCH_API", "type"))
+		snprintf(where, sizeof where, "WHERE p.type = %d", API_TYPE_OP);
+	else
+		where[0] = '\0';
+	snprintf(sql, sizeof sql, fmt, chains ? with_cc : "",
+	         adb_pick(r, tid, sizeof tid, "p", "PYTORCH_API", "globalTid", NULL),
+	         adb_pick(r, cid, sizeof cid, "p", "PYTORCH_API", "connectionId", NULL),
+	         adb_pick(r, seq, sizeof seq, "p", "PYTORCH_API", "sequenceNumber", NULL),
+	         adb_str_of(r, nm, sizeof nm, "p", "PYTORCH_API", "name", NULL),
+	         adb_str_of(r, sh, sizeof sh, "p", "PYTORCH_API", "inputShapes", NULL),
+	         adb_str_of(r, dt, sizeof dt, "p", "PYTORCH_API", "inputDtypes", NULL),
+	         chains ? "cc.stack" : "NULL", join, where);
+	if (sqlite3_prepare_v2(r->db, sql, -1, &q, NULL) != SQLITE_OK)
+		return adb_fail_sql(r, "PYTORCH_API");
+	while (rc == PROFDB_OK && sqlite3_step(q) == SQLITE_ROW) {
+		struct adb_hop h;
+		line++;
+		r->rows++;
+		memset(&h, 0, sizeof h);
+		if (!adb_row_span(r, q, sqlite3_column_type(q, 5) != SQLITE_NULL, op_why, line, &h.start, &h.end, &rc))
+			continue;
+		h.tid = adb_col_i64(q, 2);
+		h.conn_id = adb_col_i64(q, 3);
+		h.seq = adb_col_i64(q, 4);
+		if (h.seq == -1) /* torch writes -1 for "no sequence number" */
+			h.seq = PROFDB_NULL;
+		h.parent = ADB_NO_OP;
+		h.line = line;
+		h.step = adb_step_at(r, h.start);
+		h.name = adb_dup_text(q, 5);
+		h.shapes = adb_dup_text(q, 6);
+		h.dtypes = adb_dup_text(q, 7);
+		h.stack = adb_dup_text(q, 8);
+		if (r->nops == cap) {
+			struct adb_hop *n = realloc(r->ops, (cap = cap ? cap * 2 : 1024) * sizeof *n);
+			if (!n) {
+				free(h.name); free(h.shapes); free(h.dtypes); free(h.stack);
+				rc = adb_oom(r);
+				break;
+			}
+			r->ops = n;
+		}
+		r->ops[r->nops++] = h;
+		if (!h.name)
+			rc = adb_oom(r);
+	}
+	sqlite3_finalize(q);
+	if (rc != PROFDB_OK || r->nops == 0)
+		return rc;
+	r->by_id = malloc(r->nops * sizeof *r->by_id);
+	if (!r->by_id)
+		return adb_oom(r);
+	for (size_t i = 0; i < r->nops; i++)
+		r->by_id[i] = (struct adb_okey){ r->ops[i].conn_id, 0, 0, i };
+	qsort(r->by_id, r->nops, sizeof *r->by_id, adb_cmp_okey);
+	return PROFDB_OK;
+}
+
+/*
+ * Self times need the nesting per thread, as Kineto's: sort by (thread,
+ * start, longest first); an op's parent is the innermost open op that
+ * contains its start.  Self = duration minus the direct children's time
+ * inside it.  Device total = own device time plus the children's totals.
+ */
+int adb_nest_ops(struct adb *r)
+{
+	struct adb_okey *ord = malloc((r->nops ? r->nops : 1) * sizeof *ord);
+	size_t *stack = malloc((r->nops ? r->nops : 1) * sizeof *stack);
+	size_t depth = 0;
+
+	if (!ord || !stack) {
+		free(ord);
+		free(stack);
+		return adb_oom(r);
+	}
+	for (size_t i = 0; i < r->nops; i++) {
+		/* longest first among equal starts: the enclosing op comes first */
+		ord[i] = (struct adb_okey){ r->ops[i].tid, r->ops[i].start, -r->ops[i].end, i };
+		r->ops[i].self = r->ops[i].end - r->ops[i].start;
+	}
+	qsort(ord, r->nops, sizeof *ord, adb_cmp_okey);
+	for (size_t k = 0; k < r->nops; k++) {
+		struct adb_hop *h = &r->ops[ord[k].i];
+		while (depth > 0) {
+			struct adb_hop *top = &r->ops[stack[depth - 1]];
+			if (top->tid == h->tid && h->start < top->end)
+				break;
+			depth--;
+		}
+		if (depth > 0) {
+			struct adb_hop *p = &r->ops[stack[depth - 1]];
+			h->parent = stack[depth - 1];
+			/* a child that outlives its parent only costs the parent its overlap */
+			p->self -= (h->end < p->end ? h->end : p->end) - h->start;
+		}
+		stack[depth++] = ord[k].i;
+	}
+	for (size_t i = 0; i < r->nops; i++) {
+		r->ops[i].dev_total = r->ops[i].dev_self;
+		r->ops[i].ai_total = r->ops[i].ai_self;
+	}
+	/* children follow their parents in ord: walking back finishes them first */
+	for (size_t k = r->nops; k-- > 0;) {
+		struct adb_hop *h = &r->ops[ord[k].i];
+		if (h->parent != ADB_NO_OP) {
+			r->ops[h->parent].dev_total += h->dev_total;
+			r->ops[h->parent].ai_total += h->ai_total;
+		}
+	}
+	free(ord);
+	free(stack);
+	return PROFDB_OK;
+}
+
+static int is_step_op(const char *name)
+{
+	return strncmp(name, "ProfilerStep#", 13) == 0;
+}
+
+int adb_emit_ops(struct adb *r)
+{
+	int rc = PROFDB_OK;
+	if (!r->sink->op)
+		return PROFDB_OK;
+	for (size_t i = 0; i < r->nops && rc == PROFDB_OK; i++) {
+		const struct adb_hop *h = &r->ops[i];
+		struct profdb_op_rec o;
+		/* the step spans are steps, not operators (operator_details skips them too) */
+		if (is_step_op(h->name)) {
+			rc = adb_skip(r, "ProfilerStep span (a step, not an operator)", h->line);
+			continue;
+		}
+		profdb_op_rec_init(&o);
+		o.rank = r->rank;
+		o.step = h->step;
+		o.name = h->name;
+		o.category = "cpu_op";
+		o.tid = h->tid;
+		o.start_ns = h->start;
+		o.dur_ns = h->end - h->start;
+		o.self_ns = h->self;
+		if (r->linked) {
+			o.device_self_ns = h->dev_self;
+			o.device_total_ns = h->dev_total;
+			o.device_self_aicore_ns = h->ai_self;
+			o.device_total_aicore_ns = h->ai_total;
+		}
+		o.seq = h->seq;
+		o.in_shapes = h->shapes;
+		o.in_types = h->dtypes;
+		o.call_stack = h->stack;
+		rc = r->sink->op(r->sink->arg, &o);
+	}
+	return rc;
+}
