@@ -105,6 +105,7 @@ struct profdb_store {
 	struct source_state *cur;  /* the slot records are coming from */
 	char *format;              /* owned */
 	int64_t cache_was;         /* the connection's cache_size before the ingest */
+	int fk_off;                /* foreign keys were switched off for the ingest */
 };
 
 /*
@@ -590,6 +591,8 @@ static int on_rank_fixup(void *arg, int64_t guessed, int64_t rank, int64_t offse
 
 static void store_free(struct profdb_store *st)
 {
+	if (st->fk_off)
+		sqlite3_exec(st->db->sql, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
 	if (st->cache_was != 0) {
 		char sql[64];
 		snprintf(sql, sizeof sql, "PRAGMA cache_size = %lld", (long long)st->cache_was);
@@ -664,6 +667,22 @@ int profdb_store_begin(struct profdb_store **out, profdb *db, const char *run,
 		snprintf(sql, sizeof sql, "PRAGMA cache_size = -%d", INGEST_CACHE_KIB);
 		sqlite3_exec(db->sql, sql, NULL, NULL, NULL);
 	}
+	/*
+	 * Foreign keys off while we insert: every id the store writes is one it
+	 * has just looked up or created, and the checks (a parent lookup per
+	 * str column, 15 for a kernel) cost more than the inserts themselves.
+	 * Replacing a run needs them on for its ON DELETE CASCADE, so that ingest
+	 * keeps them (the pragma cannot change inside a transaction).
+	 */
+	if (sqlite3_prepare_v2(db->sql, "PRAGMA foreign_keys", -1, &q, NULL) == SQLITE_OK &&
+	    sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) == 1 &&
+	    !(replace && run_id_of(db, run) != 0))
+		st->fk_off = 1;
+	sqlite3_finalize(q);
+	q = NULL;
+again:
+	if (st->fk_off && sqlite3_exec(db->sql, "PRAGMA foreign_keys = OFF", NULL, NULL, NULL) != SQLITE_OK)
+		st->fk_off = 0;
 	if (sqlite3_exec(db->sql, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
 		rc = profdb__sqlerror(db, "cannot start ingest");
 		store_free(st);
@@ -673,6 +692,13 @@ int profdb_store_begin(struct profdb_store **out, profdb *db, const char *run,
 	if (old < 0) {
 		rc = profdb__sqlerror(db, "cannot look up run '%s'", run);
 		goto fail;
+	}
+	if (old > 0 && replace && st->fk_off) {
+		/* another process made the run since we looked: delete with the keys on */
+		sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+		sqlite3_exec(db->sql, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
+		st->fk_off = 0;
+		goto again;
 	}
 	if (old > 0 && !replace) {
 		rc = profdb__error(db, PROFDB_EEXISTS, "run '%s' already exists (use --replace)", run);

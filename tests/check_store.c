@@ -135,6 +135,105 @@ START_TEST(steps_from_launches)
 }
 END_TEST
 
+static void add_op(struct profdb_sink *s, const char *name, int64_t start)
+{
+	struct profdb_op_rec o;
+	profdb_op_rec_init(&o);
+	o.name = name;
+	o.start_ns = start;
+	o.dur_ns = 1;
+	ck_assert_int_eq(s->op(s->arg, &o), PROFDB_OK);
+}
+
+START_TEST(steps_overlapping_spans)
+{
+	/* step 3 spans [100, 300), step 2 [200, 400), step 9 [50, 60) on rank 1
+	 * only: an op or launch inside both takes the smaller step, 2 */
+	profdb *db = NULL;
+	struct profdb_store *st = NULL;
+	struct profdb_sink *s;
+	struct profdb_step_rec s3 = { 0, 3, 100, 300 }, s2 = { 0, 2, 200, 400 }, s9 = { 1, 9, 50, 60 };
+	struct profdb_launch_rec l = { 0, 42, 1, 250, 5, PROFDB_NULL, "cudaLaunchKernel" };
+	struct profdb_kernel_rec k;
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	ck_assert_int_eq(profdb_store_begin(&st, db, "o", "/o", 0), PROFDB_OK);
+	s = profdb_store_sink(st);
+	ck_assert_int_eq(s->step(s->arg, &s3), PROFDB_OK);
+	ck_assert_int_eq(s->step(s->arg, &s2), PROFDB_OK);
+	ck_assert_int_eq(s->step(s->arg, &s9), PROFDB_OK);
+	add_op(s, "a99", 99);   /* before every span of rank 0 */
+	add_op(s, "a100", 100); /* start is inside */
+	add_op(s, "a199", 199);
+	add_op(s, "a200", 200); /* both: 2 */
+	add_op(s, "a299", 299);
+	add_op(s, "a300", 300); /* step 3 has ended: 2 */
+	add_op(s, "a400", 400); /* end is outside */
+	add_op(s, "a55", 55);   /* rank 1's span, but this op is rank 0 */
+	ck_assert_int_eq(s->launch(s->arg, &l), PROFDB_OK);
+	profdb_kernel_rec_init(&k);
+	k.name = "gemm";
+	k.start_ns = 5000;
+	k.dur_ns = 10;
+	k.correlation = 42;
+	ck_assert_int_eq(s->kernel(s->arg, &k), PROFDB_OK);
+	ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
+	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM op_v WHERE name = 'a99' AND step IS NULL"), 1);
+	ck_assert_int_eq(scalar(db, "SELECT step FROM op_v WHERE name = 'a100'"), 3);
+	ck_assert_int_eq(scalar(db, "SELECT step FROM op_v WHERE name = 'a199'"), 3);
+	ck_assert_int_eq(scalar(db, "SELECT step FROM op_v WHERE name = 'a200'"), 2);
+	ck_assert_int_eq(scalar(db, "SELECT step FROM op_v WHERE name = 'a299'"), 2);
+	ck_assert_int_eq(scalar(db, "SELECT step FROM op_v WHERE name = 'a300'"), 2);
+	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM op_v WHERE name IN ('a400', 'a55') AND step IS NULL"), 2);
+	ck_assert_int_eq(scalar(db, "SELECT step FROM kernel"), 2);
+	profdb_close(db);
+}
+END_TEST
+
+START_TEST(replace_cascades_with_keys_on)
+{
+	/* the store switches foreign keys off while it inserts: a replace must
+	 * still delete the old run's children, and the pragma must come back */
+	profdb *db = NULL;
+	struct profdb_store *st = NULL;
+	struct profdb_sink *s;
+	struct profdb_metric m[2] = { { "aic_mac_ratio", 0.5 }, { "aicore_time", 3.0 } };
+	struct profdb_kernel_rec k;
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	ck_assert_int_eq(scalar(db, "PRAGMA foreign_keys"), 1);
+	for (int round = 0; round < 2; round++) {
+		ck_assert_int_eq(profdb_store_begin(&st, db, "r", "/r", 1), PROFDB_OK);
+		s = profdb_store_sink(st);
+		ck_assert_int_eq(s->source_begin(s->arg, "/r/k.csv", "kernel_details", 0, NULL, 0), PROFDB_OK);
+		profdb_kernel_rec_init(&k);
+		k.name = round ? "second" : "first";
+		k.start_ns = 1;
+		k.dur_ns = 2;
+		k.metrics = m;
+		k.nmetrics = round ? 1 : 2;
+		ck_assert_int_eq(s->kernel(s->arg, &k), PROFDB_OK);
+		if (!round)
+			ck_assert_int_eq(s->skip(s->arg, "bad row", 3), PROFDB_OK);
+		ck_assert_int_eq(s->source_end(s->arg, 2, NULL, 10), PROFDB_OK);
+		ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
+		ck_assert_int_eq(scalar(db, "PRAGMA foreign_keys"), 1);
+	}
+	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM run"), 1);
+	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM kernel"), 1);
+	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM kernel_metric"), 1);
+	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM source_file"), 1);
+	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM source_skip"), 0);
+	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+	/* a new name: keys off during the ingest, on again after, no orphans */
+	ck_assert_int_eq(profdb_store_begin(&st, db, "n", "/n", 1), PROFDB_OK);
+	s = profdb_store_sink(st);
+	add_kernel(s, "third", 5, 1, PROFDB_NULL);
+	ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
+	ck_assert_int_eq(scalar(db, "PRAGMA foreign_keys"), 1);
+	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+	profdb_close(db);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("store");
@@ -148,6 +247,8 @@ int main(void)
 	tc = tcase_create("ingest");
 	tcase_add_test(tc, commit_derives_repeats_and_interns);
 	tcase_add_test(tc, steps_from_launches);
+	tcase_add_test(tc, steps_overlapping_spans);
+	tcase_add_test(tc, replace_cascades_with_keys_on);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_set_tap(sr, "-");
