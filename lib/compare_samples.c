@@ -1,0 +1,372 @@
+/*
+ * compare_samples.c - the samples profdb_compare tests: the runs of each
+ * side and the steps their samples are taken over, and per grouping key the
+ * kernel time of each sample (per step, or per repeat without steps), with
+ * host self time and step spans for the whole-run lines.  Reads the store
+ * tables directly (kernel, step, op, run, str) with bound parameters only.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare_state.h"
+#include "banned.h"
+
+/* ---------------------------------------------------------------- keys */
+
+/* The parts a grouping key may have, and their SQL (fixed text only). */
+static const struct {
+	const char *name;
+	const char *sql;
+} key_parts[] = {
+	{ "name", "n.value" },
+	{ "base-name", "b.value" },
+	{ "type", "coalesce(t.value, '')" },
+	{ "shape", "coalesce(s.value, '')" },
+	{ "kind", "kd.name" },
+	{ "core", "coalesce(c.value, '')" },
+};
+#define NPARTS (sizeof key_parts / sizeof key_parts[0])
+
+/* Build "<part> || ' | ' || <part>" from a spec like "type+shape". */
+int compare_key_sql(profdb *db, const char *by, char *out, size_t cap)
+{
+	const char *p = by;
+	size_t len = 0;
+	out[0] = '\0';
+	while (*p) {
+		size_t n = strcspn(p, "+,"), i;
+		for (i = 0; i < NPARTS; i++)
+			if (strlen(key_parts[i].name) == n && strncmp(p, key_parts[i].name, n) == 0)
+				break;
+		if (i == NPARTS)
+			return profdb__error(db, PROFDB_EUSAGE, "unknown key '%.*s' in '%s'"
+			                     " (name, base-name, type, shape, kind, core)", (int)n, p, by);
+		len += (size_t)snprintf(out + len, len < cap ? cap - len : 0, "%s%s",
+		                        len ? " || ' | ' || " : "", key_parts[i].sql);
+		if (len >= cap)
+			return profdb__error(db, PROFDB_EUSAGE, "key '%s' is too long", by);
+		p += n;
+		if (*p)
+			p++;
+	}
+	if (!len)
+		return profdb__error(db, PROFDB_EUSAGE, "empty grouping key");
+	return PROFDB_OK;
+}
+
+uint64_t compare_fnv(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+int compare_grow_keys(struct compare_state *s)
+{
+	size_t n = s->nslots ? s->nslots * 2 : 256;
+	struct compare_key *t = calloc(n, sizeof *t);
+	if (!t)
+		return PROFDB_ERROR;
+	for (size_t i = 0; i < s->nslots; i++) {
+		size_t j;
+		if (!s->slots[i].text)
+			continue;
+		for (j = s->slots[i].hash & (n - 1); t[j].text; j = (j + 1) & (n - 1))
+			;
+		t[j] = s->slots[i];
+	}
+	free(s->slots);
+	s->slots = t;
+	s->nslots = n;
+	return PROFDB_OK;
+}
+
+/* Find or add key text; NULL when out of memory. */
+static struct compare_key *key_get(struct compare_state *s, const char *text)
+{
+	uint64_t h = compare_fnv(text);
+	size_t j;
+	struct compare_key *k;
+	if ((s->nkeys + 1) * 2 > s->nslots && compare_grow_keys(s) != PROFDB_OK)
+		return NULL;
+	for (j = h & (s->nslots - 1); s->slots[j].text; j = (j + 1) & (s->nslots - 1))
+		if (s->slots[j].hash == h && strcmp(s->slots[j].text, text) == 0)
+			return &s->slots[j];
+	k = &s->slots[j];
+	k->text = strdup(text);
+	k->samp[0] = calloc(s->side[0].N ? s->side[0].N : 1, sizeof(double));
+	k->samp[1] = calloc(s->side[1].N ? s->side[1].N : 1, sizeof(double));
+	if (!k->text || !k->samp[0] || !k->samp[1]) {
+		free(k->text);
+		free(k->samp[0]);
+		free(k->samp[1]);
+		memset(k, 0, sizeof *k);
+		return NULL;
+	}
+	k->hash = h;
+	s->nkeys++;
+	return k;
+}
+
+/* ---------------------------------------------------------------- runs */
+
+static void bind_filter(sqlite3_stmt *q, const struct profdb_filter *f)
+{
+	if (f->rank != PROFDB_NULL)
+		sqlite3_bind_int64(q, 2, f->rank);
+	if (f->step_lo != PROFDB_NULL)
+		sqlite3_bind_int64(q, 3, f->step_lo);
+	if (f->step_hi != PROFDB_NULL)
+		sqlite3_bind_int64(q, 4, f->step_hi);
+}
+
+#define RANK_STEP_WHERE " AND (?2 IS NULL OR rank = ?2) AND (?3 IS NULL OR step >= ?3)" \
+                        " AND (?4 IS NULL OR step <= ?4)"
+
+static int load_run(profdb *db, struct profdb_cmp_run *r, const char *name)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+	r->name = name;
+	if (sqlite3_prepare_v2(db->sql, "SELECT id, repeats, ranks, format FROM run WHERE name = ?1",
+	                       -1, &q, NULL) != SQLITE_OK)
+		return profdb__sqlerror(db, "cannot look up runs");
+	sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		r->id = sqlite3_column_int64(q, 0);
+		r->repeats = sqlite3_column_int64(q, 1);
+		r->ranks = sqlite3_column_int64(q, 2);
+		r->format = strdup((const char *)sqlite3_column_text(q, 3));
+		rc = r->format ? PROFDB_OK : profdb__error(db, PROFDB_ERROR, "out of memory");
+	} else if (rc == SQLITE_DONE) {
+		rc = profdb__error(db, PROFDB_ENOTFOUND, "no run named '%s'", name);
+	} else {
+		rc = profdb__sqlerror(db, "cannot look up run '%s'", name);
+	}
+	sqlite3_finalize(q);
+	return rc;
+}
+
+/*
+ * The steps a run's samples are taken over: the stored steps (selected by
+ * rank and step range), but only when some kernel of the run carries a
+ * step; otherwise the run has one sample.
+ */
+static int load_steps(profdb *db, const struct profdb_filter *f, int64_t run_id,
+                      int64_t **out, size_t *n)
+{
+	sqlite3_stmt *q = NULL;
+	size_t cap = 0;
+	int rc;
+	*out = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(db->sql, "SELECT DISTINCT step FROM step WHERE run_id = ?1"
+	    RANK_STEP_WHERE " AND EXISTS (SELECT 1 FROM kernel k WHERE k.run_id = ?1"
+	    " AND k.step IS NOT NULL) ORDER BY step", -1, &q, NULL) != SQLITE_OK)
+		return profdb__sqlerror(db, "cannot read steps");
+	sqlite3_bind_int64(q, 1, run_id);
+	bind_filter(q, f);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (*n == cap) {
+			int64_t *t = realloc(*out, (cap = cap ? cap * 2 : 64) * sizeof *t);
+			if (!t) {
+				sqlite3_finalize(q);
+				return profdb__error(db, PROFDB_ERROR, "out of memory");
+			}
+			*out = t;
+		}
+		(*out)[(*n)++] = sqlite3_column_int64(q, 0);
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return profdb__sqlerror(db, "cannot read steps");
+	return PROFDB_OK;
+}
+
+/* Index of step in the sorted steps, or -1. */
+static long step_index(const int64_t *steps, size_t n, int64_t step)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (steps[mid] < step)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && steps[lo] == step ? (long)lo : -1;
+}
+
+int compare_side_init(profdb *db, const struct profdb_filter *f, struct compare_side *sd,
+                     const char *const *names, size_t n)
+{
+	int rc;
+	sd->n = n;
+	sd->runs = calloc(n, sizeof *sd->runs);
+	sd->offset = calloc(n, sizeof *sd->offset);
+	sd->steps = calloc(n, sizeof *sd->steps);
+	sd->nsteps = calloc(n, sizeof *sd->nsteps);
+	sd->divisor = calloc(n, sizeof *sd->divisor);
+	if (!sd->runs || !sd->offset || !sd->steps || !sd->nsteps || !sd->divisor)
+		return profdb__error(db, PROFDB_ERROR, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		if ((rc = load_run(db, &sd->runs[i], names[i])) != PROFDB_OK)
+			return rc;
+		if ((rc = load_steps(db, f, sd->runs[i].id, &sd->steps[i], &sd->nsteps[i])) != PROFDB_OK)
+			return rc;
+		sd->offset[i] = sd->N;
+		sd->N += sd->nsteps[i] ? sd->nsteps[i] : 1;
+		/* with a step range, a repeat is one selected step */
+		sd->divisor[i] = (f->step_lo != PROFDB_NULL || f->step_hi != PROFDB_NULL) && sd->nsteps[i] ?
+		                 (double)sd->nsteps[i] : (double)sd->runs[i].repeats;
+		sd->repeats += sd->divisor[i];
+	}
+	sd->count = calloc(sd->N ? sd->N : 1, sizeof *sd->count);
+	sd->cpu = calloc(sd->N ? sd->N : 1, sizeof *sd->cpu);
+	if (!sd->count || !sd->cpu)
+		return profdb__error(db, PROFDB_ERROR, "out of memory");
+	return PROFDB_OK;
+}
+
+void compare_side_free(struct compare_side *sd)
+{
+	for (size_t i = 0; i < sd->n; i++) {
+		if (sd->runs)
+			free(sd->runs[i].format);
+		if (sd->steps)
+			free(sd->steps[i]);
+	}
+	free(sd->runs);
+	free(sd->offset);
+	free(sd->steps);
+	free(sd->nsteps);
+	free(sd->divisor);
+	free(sd->count);
+	free(sd->cpu);
+	free(sd->span);
+}
+
+/* ---------------------------------------------------------------- samples */
+
+/* Add the kernels of run i of side s into the key accumulators. */
+int compare_read_kernels(struct compare_state *s, int si, size_t i, const char *keyexpr)
+{
+	struct compare_side *sd = &s->side[si];
+	const struct profdb_filter *f = &s->o->filter;
+	sqlite3_stmt *q = NULL;
+	char sql[2048];
+	int rc;
+
+	snprintf(sql, sizeof sql, "SELECT %s, k.step, sum(k.dur_ns), count(*) FROM kernel k"
+	         " JOIN str n ON n.id = k.name_id JOIN str b ON b.id = k.base_id"
+	         " JOIN kind kd ON kd.id = k.kind LEFT JOIN str t ON t.id = k.type_id"
+	         " LEFT JOIN str s ON s.id = k.in_shapes_id LEFT JOIN str c ON c.id = k.core_id"
+	         " WHERE k.run_id = ?1 AND (?2 IS NULL OR k.rank = ?2)"
+	         " AND (?3 IS NULL OR k.step >= ?3) AND (?4 IS NULL OR k.step <= ?4)"
+	         " AND (?5 IS NULL OR n.value GLOB ?5) AND (?6 IS NULL OR kd.name = ?6)"
+	         " GROUP BY 1, 2", keyexpr);
+	if (sqlite3_prepare_v2(s->db->sql, sql, -1, &q, NULL) != SQLITE_OK)
+		return profdb__sqlerror(s->db, "cannot read kernels");
+	sqlite3_bind_int64(q, 1, sd->runs[i].id);
+	bind_filter(q, f);
+	if (f->name_glob)
+		sqlite3_bind_text(q, 5, f->name_glob, -1, SQLITE_STATIC);
+	if (f->kind)
+		sqlite3_bind_text(q, 6, f->kind, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *text = (const char *)sqlite3_column_text(q, 0);
+		int64_t sum = sqlite3_column_int64(q, 2), cnt = sqlite3_column_int64(q, 3);
+		struct compare_key *k = key_get(s, text ? text : "");
+		size_t at = sd->offset[i];
+		if (!k) {
+			sqlite3_finalize(q);
+			return profdb__error(s->db, PROFDB_ERROR, "out of memory");
+		}
+		k->total[si] += sum;
+		k->calls[si] += cnt;
+		sd->kernels += cnt;
+		if (!sd->nsteps[i]) {
+			k->samp[si][at] += (double)sum / sd->divisor[i];
+			sd->count[at] += (double)cnt / sd->divisor[i];
+			continue;
+		}
+		long j = sqlite3_column_type(q, 1) == SQLITE_NULL ? -1 :
+		         step_index(sd->steps[i], sd->nsteps[i], sqlite3_column_int64(q, 1));
+		if (j < 0) {
+			/* outside every step (no launch inside a step span): spread
+			 * evenly over the run's steps, so the mean of the samples
+			 * stays the per-repeat time and the CI brackets it */
+			for (size_t t = 0; t < sd->nsteps[i]; t++) {
+				k->samp[si][at + t] += (double)sum / (double)sd->nsteps[i];
+				sd->count[at + t] += (double)cnt / (double)sd->nsteps[i];
+			}
+			continue;
+		}
+		k->samp[si][at + (size_t)j] += (double)sum;
+		sd->count[at + (size_t)j] += (double)cnt;
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return profdb__sqlerror(s->db, "cannot read kernels of '%s'", sd->runs[i].name);
+	return PROFDB_OK;
+}
+
+/* Host self time per step, and the step spans, of run i of side si. */
+int compare_read_host(struct compare_state *s, int si, size_t i)
+{
+	struct compare_side *sd = &s->side[si];
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db->sql, "SELECT step, sum(coalesce(self_ns, 0)), count(*) FROM op"
+	    " WHERE run_id = ?1" RANK_STEP_WHERE " GROUP BY step", -1, &q, NULL) != SQLITE_OK)
+		return profdb__sqlerror(s->db, "cannot read host operators");
+	sqlite3_bind_int64(q, 1, sd->runs[i].id);
+	bind_filter(q, &s->o->filter);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		int64_t sum = sqlite3_column_int64(q, 1);
+		size_t at = sd->offset[i];
+		sd->cpu_total += sum;
+		sd->ops += sqlite3_column_int64(q, 2);
+		if (!sd->nsteps[i]) {
+			sd->cpu[at] += (double)sum / sd->divisor[i];
+		} else {
+			long j = sqlite3_column_type(q, 0) == SQLITE_NULL ? -1 :
+			         step_index(sd->steps[i], sd->nsteps[i], sqlite3_column_int64(q, 0));
+			if (j >= 0)
+				sd->cpu[at + (size_t)j] += (double)sum;
+			else /* outside every step: spread, as for kernels */
+				for (size_t t = 0; t < sd->nsteps[i]; t++)
+					sd->cpu[at + t] += (double)sum / (double)sd->nsteps[i];
+		}
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return profdb__sqlerror(s->db, "cannot read host operators");
+	/* a step lasts as long as its slowest rank */
+	if (sqlite3_prepare_v2(s->db->sql, "SELECT step, max(end_ns - start_ns) FROM step"
+	    " WHERE run_id = ?1" RANK_STEP_WHERE " AND start_ns IS NOT NULL AND end_ns IS NOT NULL"
+	    " GROUP BY step ORDER BY step", -1, &q, NULL) != SQLITE_OK)
+		return profdb__sqlerror(s->db, "cannot read steps");
+	sqlite3_bind_int64(q, 1, sd->runs[i].id);
+	bind_filter(q, &s->o->filter);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (sd->nspan == sd->capspan) {
+			double *t = realloc(sd->span, (sd->capspan = sd->capspan ? sd->capspan * 2 : 64) * sizeof *t);
+			if (!t) {
+				sqlite3_finalize(q);
+				return profdb__error(s->db, PROFDB_ERROR, "out of memory");
+			}
+			sd->span = t;
+		}
+		sd->span[sd->nspan++] = (double)sqlite3_column_int64(q, 1);
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return profdb__sqlerror(s->db, "cannot read steps");
+	return PROFDB_OK;
+}
+

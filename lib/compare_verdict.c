@@ -1,0 +1,198 @@
+/*
+ * compare_verdict.c - profdb_compare's verdicts: for each kernel group and
+ * each whole-run figure, the change between the sides, decided from the
+ * threshold, --min-delta and a two-sample test (stats_test.c).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare_state.h"
+#include "banned.h"
+
+static double mean(const double *x, size_t n)
+{
+	double s = 0;
+	for (size_t i = 0; i < n; i++)
+		s += x[i];
+	return n ? s / (double)n : NAN;
+}
+
+/* Microseconds or a count, for the one-line reasons. */
+static void fmt_amount(char *out, size_t cap, double v, int is_count)
+{
+	if (is_count)
+		snprintf(out, cap, "%.3g", v);
+	else
+		snprintf(out, cap, "%.3g us", v / 1000);
+}
+
+/*
+ * Decide line's verdict from its samples.  base/next, presence and the
+ * per-repeat values are already set.  use_min_delta: apply --min-delta
+ * (times only).
+ */
+static void decide(const struct profdb_comparison *c, struct profdb_cmp_line *l,
+                   const double *x, size_t nx, const double *y, size_t ny,
+                   int in_base, int in_next, int use_min_delta)
+{
+	char amt[32];
+	double absd, minp;
+	int enough;
+
+	l->nbase = nx;
+	l->nnext = ny;
+	l->delta = l->next - l->base;
+	l->rel = l->base != 0 ? l->delta / l->base : NAN;
+	l->p = NAN;
+	l->ci_lo = l->ci_hi = NAN;
+	if (!in_base || !in_next) {
+		l->verdict = in_base ? PROFDB_VERDICT_GONE : PROFDB_VERDICT_NEW;
+		snprintf(l->why, sizeof l->why, "only in the %s runs", in_base ? "base" : "new");
+		return;
+	}
+	l->p = c->test == PROFDB_TEST_WELCH ? profdb__welch(x, nx, y, ny, NULL, NULL) :
+	       profdb__mwu(x, nx, y, ny, NULL);
+	if (c->resamples > 0)
+		profdb__bootstrap_rel(x, nx, y, ny, c->resamples, c->ci_level,
+		                      c->seed ^ compare_fnv(l->key), &l->ci_lo, &l->ci_hi);
+	absd = fabs(l->delta);
+	if (absd <= c->threshold * fabs(l->base)) {
+		l->verdict = PROFDB_VERDICT_UNCHANGED;
+		snprintf(l->why, sizeof l->why, "change %+.2f%% within the %g%% threshold",
+		         isnan(l->rel) ? 0.0 : 100 * l->rel, 100 * c->threshold);
+		return;
+	}
+	if (use_min_delta && absd < (double)c->min_delta_ns) {
+		l->verdict = PROFDB_VERDICT_UNCHANGED;
+		fmt_amount(amt, sizeof amt, absd, 0);
+		snprintf(l->why, sizeof l->why, "change of %s below --min-delta", amt);
+		return;
+	}
+	minp = c->test == PROFDB_TEST_MWU ? profdb__mwu_min_p(nx, ny) : 0;
+	enough = nx >= 3 && ny >= 3 && minp <= c->alpha;
+	if (!enough || isnan(l->p)) {
+		l->verdict = PROFDB_VERDICT_INCONCLUSIVE;
+		if (nx < 3 || ny < 3)
+			snprintf(l->why, sizeof l->why, "too few samples (%zu base, %zu new; %s needs 3 each)",
+			         nx, ny, profdb__test_name(c->test));
+		else
+			snprintf(l->why, sizeof l->why, "too few samples (%zu base, %zu new): smallest"
+			         " %s p is %.3g > alpha %g", nx, ny, profdb__test_name(c->test), minp, c->alpha);
+		return;
+	}
+	if (l->p < c->alpha) {
+		l->verdict = l->delta > 0 ? PROFDB_VERDICT_REGRESSION : PROFDB_VERDICT_IMPROVEMENT;
+		snprintf(l->why, sizeof l->why, "%+.2f%%, %s p = %.3g < %g",
+		         isnan(l->rel) ? 0.0 : 100 * l->rel, profdb__test_name(c->test), l->p, c->alpha);
+		return;
+	}
+	l->verdict = PROFDB_VERDICT_INCONCLUSIVE;
+	snprintf(l->why, sizeof l->why, "%+.2f%% but %s p = %.3g >= %g: could be noise",
+	         isnan(l->rel) ? 0.0 : 100 * l->rel, profdb__test_name(c->test), l->p, c->alpha);
+}
+
+static int cmp_lines(const void *a, const void *b)
+{
+	const struct profdb_cmp_line *x = a, *y = b;
+	double dx = fabs(x->delta), dy = fabs(y->delta);
+	if (dx != dy)
+		return dx > dy ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
+int compare_build_kernels(struct compare_state *s, profdb_comparison *c)
+{
+	size_t n = 0;
+	const struct compare_side *b = &s->side[0], *nw = &s->side[1];
+	c->kernels = calloc(s->nkeys ? s->nkeys : 1, sizeof *c->kernels);
+	if (!c->kernels)
+		return profdb__error(s->db, PROFDB_ERROR, "out of memory");
+	for (size_t i = 0; i < s->nslots; i++) {
+		struct compare_key *k = &s->slots[i];
+		struct profdb_cmp_line *l;
+		if (!k->text)
+			continue;
+		/* --min-total: drop kernels small on both sides */
+		if (k->total[0] < s->o->filter.min_total_ns && k->total[1] < s->o->filter.min_total_ns)
+			continue;
+		l = &c->kernels[n++];
+		l->key = k->text;
+		k->text = NULL; /* moved */
+		l->base = (double)k->total[0] / b->repeats;
+		l->next = (double)k->total[1] / nw->repeats;
+		l->base_calls = (double)k->calls[0] / b->repeats;
+		l->next_calls = (double)k->calls[1] / nw->repeats;
+		decide(c, l, k->samp[0], b->N, k->samp[1], nw->N, k->calls[0] > 0, k->calls[1] > 0, 1);
+	}
+	c->nkernels = n;
+	qsort(c->kernels, n, sizeof *c->kernels, cmp_lines);
+	return PROFDB_OK;
+}
+
+static int add_run_line(struct compare_state *s, profdb_comparison *c, const char *name, int is_count,
+                        double base, double next, const double *x, size_t nx,
+                        const double *y, size_t ny, int in_base, int in_next)
+{
+	struct profdb_cmp_line *l = &c->runs[c->nruns];
+	if (!in_base && !in_next)
+		return PROFDB_OK; /* e.g. no host operators recorded: no line */
+	l->key = strdup(name);
+	if (!l->key)
+		return profdb__error(s->db, PROFDB_ERROR, "out of memory");
+	c->nruns++;
+	l->is_count = is_count;
+	l->base = base;
+	l->next = next;
+	l->base_calls = l->next_calls = NAN;
+	decide(c, l, x, nx, y, ny, in_base, in_next, !is_count);
+	if (!in_base || !in_next) {
+		l->verdict = PROFDB_VERDICT_INCONCLUSIVE;
+		snprintf(l->why, sizeof l->why, "no data in the %s runs", in_base ? "new" : "base");
+	}
+	return PROFDB_OK;
+}
+
+/* Per-repeat device time, kernel count, host CPU time and step time. */
+int compare_build_runs(struct compare_state *s, profdb_comparison *c)
+{
+	struct compare_side *b = &s->side[0], *nw = &s->side[1];
+	double *dev[2] = { NULL, NULL }, tot[2] = { 0, 0 };
+	int rc = PROFDB_OK;
+
+	c->runs = calloc(4, sizeof *c->runs);
+	dev[0] = calloc(b->N ? b->N : 1, sizeof(double));
+	dev[1] = calloc(nw->N ? nw->N : 1, sizeof(double));
+	if (!c->runs || !dev[0] || !dev[1]) {
+		rc = profdb__error(s->db, PROFDB_ERROR, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < s->nslots; i++)
+		for (int si = 0; si < 2; si++)
+			if (s->slots[i].samp[si]) {
+				for (size_t j = 0; j < s->side[si].N; j++)
+					dev[si][j] += s->slots[i].samp[si][j];
+				tot[si] += (double)s->slots[i].total[si];
+			}
+	if ((rc = add_run_line(s, c, "device time", 0, tot[0] / b->repeats, tot[1] / nw->repeats,
+	                       dev[0], b->N, dev[1], nw->N, b->kernels > 0, nw->kernels > 0)) != PROFDB_OK)
+		goto out;
+	if ((rc = add_run_line(s, c, "kernel count", 1, (double)b->kernels / b->repeats,
+	                       (double)nw->kernels / nw->repeats, b->count, b->N, nw->count, nw->N,
+	                       b->kernels > 0, nw->kernels > 0)) != PROFDB_OK)
+		goto out;
+	if ((rc = add_run_line(s, c, "host CPU time", 0,
+	                       b->ops ? (double)b->cpu_total / b->repeats : NAN,
+	                       nw->ops ? (double)nw->cpu_total / nw->repeats : NAN,
+	                       b->cpu, b->N, nw->cpu, nw->N, b->ops > 0, nw->ops > 0)) != PROFDB_OK)
+		goto out;
+	rc = add_run_line(s, c, "step time", 0, b->nspan ? mean(b->span, b->nspan) : NAN,
+	                  nw->nspan ? mean(nw->span, nw->nspan) : NAN, b->span, b->nspan,
+	                  nw->span, nw->nspan, b->nspan > 0, nw->nspan > 0);
+out:
+	free(dev[0]);
+	free(dev[1]);
+	return rc;
+}
+

@@ -1,0 +1,164 @@
+/*
+ * verify_step_trace.c - verify's step_trace_time check: per step the union of
+ * the computing and the communication kernel intervals and their overlap
+ * against the file (definitions and tolerance: verify.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verify.h"
+#include "banned.h"
+
+struct ival {
+	int64_t s, e;
+};
+
+/* Merge sorted-by-start intervals in place; returns the new count. */
+static size_t merge(struct ival *iv, size_t n)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (m > 0 && iv[i].s <= iv[m - 1].e) {
+			if (iv[i].e > iv[m - 1].e)
+				iv[m - 1].e = iv[i].e;
+		} else {
+			iv[m++] = iv[i];
+		}
+	}
+	return m;
+}
+
+static int64_t length(const struct ival *iv, size_t n)
+{
+	int64_t t = 0;
+	for (size_t i = 0; i < n; i++)
+		t += iv[i].e - iv[i].s;
+	return t;
+}
+
+/* Length of the intersection of two merged interval lists. */
+static int64_t overlap(const struct ival *a, size_t na, const struct ival *b, size_t nb)
+{
+	size_t i = 0, j = 0;
+	int64_t t = 0;
+	while (i < na && j < nb) {
+		int64_t lo = a[i].s > b[j].s ? a[i].s : b[j].s;
+		int64_t hi = a[i].e < b[j].e ? a[i].e : b[j].e;
+		if (hi > lo)
+			t += hi - lo;
+		if (a[i].e < b[j].e)
+			i++;
+		else
+			j++;
+	}
+	return t;
+}
+
+/* Step figures recomputed from the stored kernels, in ns. */
+struct step_fig {
+	int64_t computing, comm, overlapped;
+	size_t ncompute, ncomm;    /* kernels behind each figure */
+};
+
+static int step_figures(struct verify *v, int64_t rank, const char *step, int64_t device,
+                        struct step_fig *f)
+{
+	sqlite3_stmt *q = NULL;
+	struct ival *c = NULL, *m = NULL;
+	size_t nc = 0, nm = 0, capc = 0, capm = 0;
+	int64_t sn = 0;
+	int rc = PROFDB_OK, has_step = *step && profdb_parse_i64(step, strlen(step), &sn) == 0;
+
+	memset(f, 0, sizeof *f);
+	if (sqlite3_prepare_v2(v->db->sql, "SELECT start_ns, start_ns + dur_ns, kind = 3 FROM kernel"
+	    " WHERE run_id = ?1 AND rank = ?2 AND (?3 IS NULL OR step = ?3) AND (?4 IS NULL OR device = ?4)"
+	    " ORDER BY start_ns", -1, &q, NULL) != SQLITE_OK)
+		return profdb__sqlerror(v->db, "verify: reading kernels");
+	sqlite3_bind_int64(q, 1, v->run_id);
+	sqlite3_bind_int64(q, 2, rank);
+	if (has_step)
+		sqlite3_bind_int64(q, 3, sn);
+	else
+		sqlite3_bind_null(q, 3); /* no step numbers: the whole capture is one step */
+	if (device == PROFDB_NULL)
+		sqlite3_bind_null(q, 4);
+	else
+		sqlite3_bind_int64(q, 4, device);
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		int comm = sqlite3_column_int(q, 2);
+		struct ival **a = comm ? &m : &c;
+		size_t *n = comm ? &nm : &nc, *cap = comm ? &capm : &capc;
+		if (*n == *cap) {
+			struct ival *na = realloc(*a, (*cap = *cap ? *cap * 2 : 256) * sizeof *na);
+			if (!na) {
+				rc = profdb__error(v->db, PROFDB_ERROR, "out of memory");
+				break;
+			}
+			*a = na;
+		}
+		(*a)[(*n)++] = (struct ival){ sqlite3_column_int64(q, 0), sqlite3_column_int64(q, 1) };
+	}
+	sqlite3_finalize(q);
+	if (rc == PROFDB_OK) {
+		f->ncompute = nc;
+		f->ncomm = nm;
+		nc = merge(c, nc);
+		nm = merge(m, nm);
+		f->computing = length(c, nc);
+		f->comm = length(m, nm);
+		f->overlapped = overlap(c, nc, m, nm);
+	}
+	free(c);
+	free(m);
+	return rc;
+}
+
+int verify_step_trace(struct verify *v, const struct verify_table *t, int64_t rank, const char *label)
+{
+	int cs = verify_table_col(t, "Step"), cc = verify_table_col(t, "Computing"), cdev = verify_table_col(t, "Device_id");
+	int co = verify_table_col(t, "Overlapped"), cm = verify_table_col(t, "Communication");
+	int cn = verify_table_col(t, "Communication(Not Overlapped)");
+	int rc = PROFDB_OK;
+
+	if (cc < 0)
+		return profdb__error(v->db, PROFDB_EFORMAT, "%s: not a step_trace_time table (no 'Computing' column)",
+		                     label);
+	for (size_t row = 1; row < t->nrows && rc == PROFDB_OK; row++) {
+		const char *step = verify_cell(t, row, cs), *dev = verify_cell(t, row, cdev);
+		int64_t device = PROFDB_NULL;
+		struct step_fig f;
+		double want;
+		char key[256];
+		size_t nall;
+
+		if (cdev >= 0 && profdb_parse_i64(dev, strlen(dev), &device) != 0)
+			device = PROFDB_NULL;
+		if ((rc = step_figures(v, rank, step, device, &f)) != PROFDB_OK)
+			break;
+		nall = f.ncompute + f.ncomm;
+		if (*dev)
+			snprintf(key, sizeof key, "rank %lld / device %s / step %s", (long long)rank, dev,
+			         *step ? step : "(none)");
+		else
+			snprintf(key, sizeof key, "rank %lld / step %s", (long long)rank, *step ? step : "(none)");
+		if (verify_parse_num(verify_cell(t, row, cc), &want) != 0) {
+			rc = profdb__error(v->db, PROFDB_EFORMAT, "%s:%zu: Computing: a number was expected", label, row + 1);
+			break;
+		}
+		/* each interval end may move by the rounding of a start and a duration */
+		rc = verify_add_check(v, "step_trace_time Computing", key, want, f.computing / 1000.0,
+		               2 * ROUND_US * (double)(f.ncompute + 1));
+		if (rc == PROFDB_OK && cm >= 0 && verify_parse_num(verify_cell(t, row, cm), &want) == 0)
+			rc = verify_add_check(v, "step_trace_time Communication", key, want, f.comm / 1000.0,
+			               2 * ROUND_US * (double)(f.ncomm + 1));
+		if (rc == PROFDB_OK && co >= 0 && verify_parse_num(verify_cell(t, row, co), &want) == 0)
+			rc = verify_add_check(v, "step_trace_time Overlapped", key, want, f.overlapped / 1000.0,
+			               2 * ROUND_US * (double)(nall + 1));
+		if (rc == PROFDB_OK && cn >= 0 && verify_parse_num(verify_cell(t, row, cn), &want) == 0)
+			rc = verify_add_check(v, "step_trace_time Communication(Not Overlapped)", key, want,
+			               (f.comm - f.overlapped) / 1000.0, 2 * ROUND_US * (double)(nall + 1));
+	}
+	return rc;
+}
+
