@@ -154,7 +154,9 @@ static int state_init(struct csv_state *st, const char *label, profdb_csv_row_fn
 	 * REPALL_NL: every LF reaches on_row, so lines can be counted */
 	if (csv_init(&st->p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL | CSV_REPALL_NL) != 0)
 		return profdb__err_set(err, PROFDB_ERROR, "%s: out of memory", label);
-	csv_set_blk_size(&st->p, 4096);
+	/* libcsv grows a field by this many bytes per realloc (not geometric):
+	 * 4 KiB made a 16 MiB field 4096 reallocs, minutes where realloc copies */
+	csv_set_blk_size(&st->p, (size_t)1 << 20);
 	return PROFDB_OK;
 }
 
