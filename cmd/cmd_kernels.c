@@ -43,33 +43,27 @@ static const char desc[] =
 	"  profdb kernels --run r1 --by type,shape --format md\n"
 	"  profdb kernels --run r1 --per-step";
 
+static int own_opt(void *arg, int key, const char *val)
+{
+	struct profdb_kernel_query *kq = arg;
+	switch (key) {
+	case OPT_BY: kq->by = val; return 0;
+	case OPT_PER_STEP: kq->per_step = 1; return 0;
+	default: return PROFDB_EXIT_USAGE; /* cli_next printed why */
+	}
+}
+
 int cmd_kernels(int argc, char **argv)
 {
 	struct qcli q;
 	struct profdb_kernel_query kq = { 0 };
-	const char *arg;
-	int key, first = 1, rc;
+	int rc;
 	profdb *db;
 	profdb_result *r = NULL;
 
 	qcli_init(&q, "kernels");
-	while ((key = cli_next(argc, argv, opts, &arg, &first)) != -1) {
-		int f = qcli_opt(&q, key, arg);
-		if (f < 0)
-			return PROFDB_EXIT_USAGE;
-		if (f == 0)
-			continue;
-		switch (key) {
-		case 'h':
-			cli_help(stdout, "kernels", "[OPTIONS]", desc, opts);
-			return PROFDB_EXIT_OK;
-		case OPT_BY: kq.by = arg; break;
-		case OPT_PER_STEP: kq.per_step = 1; break;
-		default: return PROFDB_EXIT_USAGE; /* cli_next printed why */
-		}
-	}
-	if (first < argc)
-		return cli_usage_error("kernels", "unexpected argument '%s'", argv[first]);
+	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS]", desc, own_opt, &kq, NULL)) >= 0)
+		return rc;
 	kq.filter = q.filter;
 	kq.sort = q.sort;
 	kq.ascending = q.asc;

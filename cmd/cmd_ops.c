@@ -35,32 +35,27 @@ static const char desc[] =
 	"External id (same run and rank) or a MindSpore launch op name; Ascend\n"
 	"operator_details has no link, so top_kernels is empty there.";
 
+static int own_opt(void *arg, int key, const char *val)
+{
+	struct profdb_op_query *oq = arg;
+	(void)val;
+	if (key != OPT_BY_SHAPE)
+		return PROFDB_EXIT_USAGE; /* cli_next printed why */
+	oq->by_shape = 1;
+	return 0;
+}
+
 int cmd_ops(int argc, char **argv)
 {
 	struct qcli q;
 	struct profdb_op_query oq = { 0 };
-	const char *arg;
-	int key, first = 1, rc;
+	int rc;
 	profdb *db;
 	profdb_result *r = NULL;
 
 	qcli_init(&q, "ops");
-	while ((key = cli_next(argc, argv, opts, &arg, &first)) != -1) {
-		int f = qcli_opt(&q, key, arg);
-		if (f < 0)
-			return PROFDB_EXIT_USAGE;
-		if (f == 0)
-			continue;
-		switch (key) {
-		case 'h':
-			cli_help(stdout, "ops", "[OPTIONS]", desc, opts);
-			return PROFDB_EXIT_OK;
-		case OPT_BY_SHAPE: oq.by_shape = 1; break;
-		default: return PROFDB_EXIT_USAGE;
-		}
-	}
-	if (first < argc)
-		return cli_usage_error("ops", "unexpected argument '%s'", argv[first]);
+	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS]", desc, own_opt, &oq, NULL)) >= 0)
+		return rc;
 	oq.filter = q.filter;
 	oq.sort = q.sort;
 	oq.ascending = q.asc;

@@ -44,46 +44,44 @@ static int change_run(const struct qcli *q, int64_t repeats, int del)
 	return rc;
 }
 
+/* What --set-repeats / --delete ask for. */
+struct change {
+	int64_t repeats;           /* --set-repeats, 0 if not given */
+	int del;                   /* --delete */
+};
+
+static int own_opt(void *arg, int key, const char *val)
+{
+	struct change *c = arg;
+	if (key == OPT_DELETE) {
+		c->del = 1;
+		return 0;
+	}
+	if (key == OPT_SET_REPEATS) {
+		if (cli_parse_i64("runs", "--set-repeats", val, &c->repeats) != 0)
+			return PROFDB_EXIT_USAGE;
+		if (c->repeats <= 0)
+			return cli_usage_error("runs", "--set-repeats needs a positive count");
+		return 0;
+	}
+	return PROFDB_EXIT_USAGE;
+}
+
 int cmd_runs(int argc, char **argv)
 {
 	struct qcli q;
-	const char *arg;
-	int key, first = 1, rc;
+	struct change c = { 0, 0 };
+	int rc;
 	profdb *db;
 	profdb_result *r = NULL;
-	int64_t repeats = 0;
-	int del = 0;
 
 	qcli_init(&q, "runs");
-	while ((key = cli_next(argc, argv, opts, &arg, &first)) != -1) {
-		int f = qcli_opt(&q, key, arg);
-		if (f < 0)
-			return PROFDB_EXIT_USAGE;
-		if (f == 0)
-			continue;
-		if (key == 'h') {
-			cli_help(stdout, "runs", "[OPTIONS]", desc, opts);
-			return PROFDB_EXIT_OK;
-		}
-		if (key == OPT_DELETE) {
-			del = 1;
-			continue;
-		}
-		if (key == OPT_SET_REPEATS) {
-			if (cli_parse_i64("runs", "--set-repeats", arg, &repeats) != 0)
-				return PROFDB_EXIT_USAGE;
-			if (repeats <= 0)
-				return cli_usage_error("runs", "--set-repeats needs a positive count");
-			continue;
-		}
-		return PROFDB_EXIT_USAGE;
-	}
-	if (first < argc)
-		return cli_usage_error("runs", "unexpected argument '%s'", argv[first]);
-	if (repeats > 0 && del)
+	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS]", desc, own_opt, &c, NULL)) >= 0)
+		return rc;
+	if (c.repeats > 0 && c.del)
 		return cli_usage_error("runs", "give --set-repeats or --delete, not both");
-	if (repeats > 0 || del)
-		return change_run(&q, repeats, del);
+	if (c.repeats > 0 || c.del)
+		return change_run(&q, c.repeats, c.del);
 	if (!(db = qcli_open(&q)))
 		return PROFDB_EXIT_ERROR;
 	rc = profdb_query_runs(db, &r);

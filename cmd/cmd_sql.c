@@ -5,7 +5,7 @@
  */
 #include <stdio.h>
 
-#include "cmd.h"
+#include "query_cli.h"
 
 static const struct cli_opt opts[] = {
 	{ "db", 1, OPT_DB, "FILE", "database file (default $PROFDB_DB, else ./profdb.db)" },
@@ -23,33 +23,29 @@ static const char desc[] =
 	"available.  Example:\n"
 	"  profdb sql \"SELECT name, median(dur_us) FROM kernel_v GROUP BY name\"";
 
+static int own_opt(void *arg, int key, const char *val)
+{
+	int *write = arg;
+	(void)val;
+	if (key != OPT_WRITE)
+		return cli_usage_error("sql", "bad option");
+	*write = 1;
+	return 0;
+}
+
 int cmd_sql(int argc, char **argv)
 {
-	struct profdb_format_opts fmt;
-	const char *dbpath = cli_default_db(), *arg;
-	int key, first = 1, write = 0, rc;
+	struct qcli q;
+	int first, write = 0, rc;
 	profdb *db;
 	profdb_result *r = NULL;
 
-	cli_format_init(&fmt);
-	while ((key = cli_next(argc, argv, opts, &arg, &first)) != -1) {
-		int f = cli_format_opt(&fmt, key, arg);
-		if (f < 0)
-			return PROFDB_EXIT_USAGE;
-		if (f == 0)
-			continue;
-		switch (key) {
-		case 'h':
-			cli_help(stdout, "sql", "[OPTIONS] \"SQL\"", desc, opts);
-			return PROFDB_EXIT_OK;
-		case OPT_DB: dbpath = arg; break;
-		case OPT_WRITE: write = 1; break;
-		default: return cli_usage_error("sql", "bad option");
-		}
-	}
+	qcli_init(&q, "sql");
+	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS] \"SQL\"", desc, own_opt, &write, &first)) >= 0)
+		return rc;
 	if (argc - first != 1)
 		return cli_usage_error("sql", "give exactly one SQL statement");
-	db = cli_open_db(dbpath, write ? 0 : PROFDB_OPEN_READONLY);
+	db = cli_open_db(q.db, write ? 0 : PROFDB_OPEN_READONLY);
 	if (!db)
 		return PROFDB_EXIT_ERROR;
 	rc = profdb_query_sql(db, &r, argv[first]);
@@ -58,7 +54,7 @@ int cmd_sql(int argc, char **argv)
 		profdb_close(db);
 		return rc;
 	}
-	rc = profdb_result_write(r, stdout, &fmt) == PROFDB_OK ? PROFDB_EXIT_OK :
+	rc = profdb_result_write(r, stdout, &q.fmt) == PROFDB_OK ? PROFDB_EXIT_OK :
 	     cli_error("cannot write output");
 	profdb_result_free(r);
 	profdb_close(db);

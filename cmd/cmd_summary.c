@@ -29,26 +29,13 @@ static const char desc[] =
 int cmd_summary(int argc, char **argv)
 {
 	struct qcli q;
-	const char *arg;
-	int key, first = 1, rc;
+	int rc;
 	profdb *db;
 	profdb_result *r = NULL;
 
 	qcli_init(&q, "summary");
-	while ((key = cli_next(argc, argv, opts, &arg, &first)) != -1) {
-		int f = qcli_opt(&q, key, arg);
-		if (f < 0)
-			return PROFDB_EXIT_USAGE;
-		if (f == 0)
-			continue;
-		if (key == 'h') {
-			cli_help(stdout, "summary", "[OPTIONS]", desc, opts);
-			return PROFDB_EXIT_OK;
-		}
-		return PROFDB_EXIT_USAGE;
-	}
-	if (first < argc)
-		return cli_usage_error("summary", "unexpected argument '%s'", argv[first]);
+	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS]", desc, NULL, NULL, NULL)) >= 0)
+		return rc;
 	/* several --run: always an array, even if it held one row */
 	q.fmt.json_object = q.filter.nruns <= 1;
 	if (!(db = qcli_open(&q)))

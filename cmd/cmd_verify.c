@@ -5,11 +5,14 @@
  */
 #include <stdio.h>
 
-#include "cmd.h"
+#include "query_cli.h"
+
+/* not the shared --run: one run, the last one given */
+enum { OPT_ONE_RUN = OPT_FIRST_FREE };
 
 static const struct cli_opt opts[] = {
 	{ "db", 1, OPT_DB, "FILE", "database file (default $PROFDB_DB, else ./profdb.db)" },
-	{ "run", 1, OPT_RUN, "NAME", "the run to check (default: the only run)" },
+	{ "run", 1, OPT_ONE_RUN, "NAME", "the run to check (default: the only run)" },
 	{ "format", 1, OPT_FORMAT, "FMT", "table, csv, json or md" },
 	{ "wide", 0, OPT_WIDE, "", "never shorten long values in tables" },
 	{ "help", 0, 'h', "", "show this help" },
@@ -29,33 +32,29 @@ static const char desc[] =
 	"the printed inputs (0.0005 us per kernel).  Exit status: 0 all checks pass,\n"
 	"1 a check failed (or an error), 2 usage.";
 
+static int own_opt(void *arg, int key, const char *val)
+{
+	const char **run = arg;
+	if (key != OPT_ONE_RUN)
+		return cli_usage_error("verify", "bad option");
+	*run = val;
+	return 0;
+}
+
 int cmd_verify(int argc, char **argv)
 {
-	struct profdb_format_opts fmt;
-	const char *dbpath = cli_default_db(), *arg, *run = NULL;
-	int key, first = 1, rc, failed = 0;
+	struct qcli q;
+	const char *run = NULL;
+	int first, rc, failed = 0;
 	profdb *db;
 	profdb_result *r = NULL;
 
-	cli_format_init(&fmt);
-	while ((key = cli_next(argc, argv, opts, &arg, &first)) != -1) {
-		int f = cli_format_opt(&fmt, key, arg);
-		if (f < 0)
-			return PROFDB_EXIT_USAGE;
-		if (f == 0)
-			continue;
-		switch (key) {
-		case 'h':
-			cli_help(stdout, "verify", "[OPTIONS]", desc, opts);
-			return PROFDB_EXIT_OK;
-		case OPT_DB: dbpath = arg; break;
-		case OPT_RUN: run = arg; break;
-		default: return cli_usage_error("verify", "bad option");
-		}
-	}
+	qcli_init(&q, "verify");
+	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS]", desc, own_opt, &run, &first)) >= 0)
+		return rc;
 	if (first < argc)
 		return cli_usage_error("verify", "unexpected argument '%s' (name the run with --run)", argv[first]);
-	db = cli_open_db(dbpath, PROFDB_OPEN_READONLY);
+	db = cli_open_db(q.db, PROFDB_OPEN_READONLY);
 	if (!db)
 		return PROFDB_EXIT_ERROR;
 	rc = profdb_verify(db, &r, run, &failed);
@@ -64,7 +63,7 @@ int cmd_verify(int argc, char **argv)
 		profdb_close(db);
 		return rc == PROFDB_EUSAGE ? PROFDB_EXIT_USAGE : status;
 	}
-	rc = profdb_result_write(r, stdout, &fmt) == PROFDB_OK ? PROFDB_EXIT_OK : cli_error("cannot write output");
+	rc = profdb_result_write(r, stdout, &q.fmt) == PROFDB_OK ? PROFDB_EXIT_OK : cli_error("cannot write output");
 	if (rc == PROFDB_EXIT_OK && failed > 0) {
 		fprintf(stderr, "profdb: verify: %d of %zu checks failed\n", failed, profdb_result_nrows(r));
 		rc = PROFDB_EXIT_ERROR;

@@ -123,6 +123,34 @@ int qcli_opt(struct qcli *q, int key, const char *arg)
 	}
 }
 
+int qcli_parse(struct qcli *q, int argc, char **argv, const struct cli_opt *opts,
+               const char *synopsis, const char *desc, qcli_own_fn own, void *own_arg, int *first)
+{
+	const char *arg;
+	int key, at = 1;
+
+	while ((key = cli_next(argc, argv, opts, &arg, &at)) != -1) {
+		int f = qcli_opt(q, key, arg), rc;
+		if (f < 0)
+			return PROFDB_EXIT_USAGE;
+		if (f == 0)
+			continue;
+		if (key == 'h') {
+			cli_help(stdout, q->name, synopsis, desc, opts);
+			return PROFDB_EXIT_OK;
+		}
+		if (!own)
+			return PROFDB_EXIT_USAGE;
+		if ((rc = own(own_arg, key, arg)) != 0)
+			return rc;
+	}
+	if (!first && at < argc)
+		return cli_usage_error(q->name, "unexpected argument '%s'", argv[at]);
+	if (first)
+		*first = at;
+	return -1;
+}
+
 profdb *qcli_open(const struct qcli *q)
 {
 	return cli_open_db(q->db, PROFDB_OPEN_READONLY);

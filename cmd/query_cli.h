@@ -40,6 +40,19 @@ void qcli_init(struct qcli *q, const char *name);
 /* Handle a shared option: 0 handled, 1 not a shared one, -1 bad value
  * (message printed; exit with PROFDB_EXIT_USAGE). */
 int qcli_opt(struct qcli *q, int key, const char *arg);
+/* A command's own options, for qcli_parse: 0 when key was handled, else the
+ * exit code to return at once (a bad value, or an option the command does
+ * not take: message printed). */
+typedef int (*qcli_own_fn)(void *arg, int key, const char *val);
+/*
+ * The option loop of a query command named q->name: the shared options go
+ * into q, --help prints "usage: profdb NAME SYNOPSIS", desc and opts, the
+ * rest goes to own(own_arg, ...) (own NULL: a usage error, cli_next printed
+ * why).  first NULL: operands are refused; else *first is the first one.
+ * Returns -1 when the options are read, else the exit code to return.
+ */
+int qcli_parse(struct qcli *q, int argc, char **argv, const struct cli_opt *opts,
+               const char *synopsis, const char *desc, qcli_own_fn own, void *own_arg, int *first);
 /* Open q->db read-only; NULL after printing why. */
 profdb *qcli_open(const struct qcli *q);
 /* Finish a query: on rc != OK print the error; else write r in q's format.
