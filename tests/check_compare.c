@@ -582,8 +582,6 @@ int main(void)
 {
 	Suite *s = suite_create("compare");
 	TCase *tc = tcase_create("compare");
-	SRunner *sr;
-	int failed;
 	tcase_add_test(tc, scaled_kernel_is_the_only_regression);
 	tcase_add_test(tc, noise_flags_nothing);
 	tcase_add_test(tc, one_step_is_inconclusive);
@@ -593,10 +591,5 @@ int main(void)
 	tcase_add_test(tc, warnings_and_errors);
 	tcase_add_test(tc, reports_and_table);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_set_tap(sr, "-");
-	srunner_run_all(sr, CK_SILENT);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run(s);
 }

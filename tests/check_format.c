@@ -250,8 +250,6 @@ int main(void)
 {
 	Suite *s = suite_create("format");
 	TCase *tc = tcase_create("format");
-	SRunner *sr;
-	int failed;
 	tcase_add_test(tc, csv_exact_times);
 	tcase_add_test(tc, json_rows_and_escapes);
 	tcase_add_test(tc, table_units_and_nulls);
@@ -259,10 +257,5 @@ int main(void)
 	tcase_add_test(tc, markdown);
 	tcase_add_test(tc, parse_names);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_set_tap(sr, "-");
-	srunner_run_all(sr, CK_SILENT);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run(s);
 }

@@ -59,28 +59,6 @@ static const char *temp_file(const char *name, const void *text, size_t len)
 	return p;
 }
 
-static int64_t scalar(profdb *db, const char *sql)
-{
-	sqlite3_stmt *st;
-	int64_t v = -1;
-	ck_assert_msg(sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL) == SQLITE_OK, "%s", sqlite3_errmsg(db->sql));
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
-static double scalar_d(profdb *db, const char *sql)
-{
-	sqlite3_stmt *st;
-	double v = NAN;
-	ck_assert_msg(sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL) == SQLITE_OK, "%s", sqlite3_errmsg(db->sql));
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_double(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
 static int ingest(profdb *db, const char *path, const char *run, int jobs, int replace)
 {
 	struct profdb_ingest_opts o = { 0 };
@@ -394,18 +372,18 @@ START_TEST(skip_reasons_stored)
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
 	ck_assert_int_eq(ingest(db, tu_testdata("ascend/edge/na_duration"), "na", 1, 0), PROFDB_OK);
 	/* lines: 3 NaDur, 4 ZeroDur, 5 NegDur, 6 BadStart, 7 empty name */
-	ck_assert_int_eq(scalar(db, "SELECT count FROM source_skip WHERE reason='non-numeric duration'"), 1);
-	ck_assert_int_eq(scalar(db, "SELECT first_line FROM source_skip WHERE reason='non-numeric duration'"), 3);
-	ck_assert_int_eq(scalar(db, "SELECT count FROM source_skip WHERE reason='non-positive duration'"), 2);
-	ck_assert_int_eq(scalar(db, "SELECT first_line FROM source_skip WHERE reason='non-positive duration'"), 4);
-	ck_assert_int_eq(scalar(db, "SELECT first_line FROM source_skip WHERE reason='non-numeric start time'"), 6);
-	ck_assert_int_eq(scalar(db, "SELECT first_line FROM source_skip WHERE reason='missing name'"), 7);
-	ck_assert_int_eq(scalar(db, "SELECT rows_read FROM source_file"), 7);
-	ck_assert_int_eq(scalar(db, "SELECT rows_stored FROM source_file"), 2);
-	ck_assert_int_eq(scalar(db, "SELECT rows_skipped FROM source_file"), 5);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count FROM source_skip WHERE reason='non-numeric duration'"), 1);
+	ck_assert_int_eq(tu_scalar(db, "SELECT first_line FROM source_skip WHERE reason='non-numeric duration'"), 3);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count FROM source_skip WHERE reason='non-positive duration'"), 2);
+	ck_assert_int_eq(tu_scalar(db, "SELECT first_line FROM source_skip WHERE reason='non-positive duration'"), 4);
+	ck_assert_int_eq(tu_scalar(db, "SELECT first_line FROM source_skip WHERE reason='non-numeric start time'"), 6);
+	ck_assert_int_eq(tu_scalar(db, "SELECT first_line FROM source_skip WHERE reason='missing name'"), 7);
+	ck_assert_int_eq(tu_scalar(db, "SELECT rows_read FROM source_file"), 7);
+	ck_assert_int_eq(tu_scalar(db, "SELECT rows_stored FROM source_file"), 2);
+	ck_assert_int_eq(tu_scalar(db, "SELECT rows_skipped FROM source_file"), 5);
 	/* Good: 5 + 7 us */
-	ck_assert_int_eq(scalar(db, "SELECT calls FROM kernel_summary WHERE name='Good'"), 2);
-	ck_assert_double_eq_tol(scalar_d(db, "SELECT total_us FROM kernel_summary WHERE name='Good'"), 12.0, 1e-9);
+	ck_assert_int_eq(tu_scalar(db, "SELECT calls FROM kernel_summary WHERE name='Good'"), 2);
+	ck_assert_double_eq_tol(tu_scalar_d(db, "SELECT total_us FROM kernel_summary WHERE name='Good'"), 12.0, 1e-9);
 	profdb_close(db);
 }
 END_TEST
@@ -415,18 +393,18 @@ START_TEST(metrics_and_fields_stored)
 	profdb *db = NULL;
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
 	ck_assert_int_eq(ingest(db, tu_testdata("ascend/edge/ragged"), "rg", 1, 0), PROFDB_OK);
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM kernel_metric m JOIN kernel_v k ON k.id = m.kernel_id"
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_metric m JOIN kernel_v k ON k.id = m.kernel_id"
 	                            " WHERE k.name = 'Full'"), 3);
-	ck_assert_double_eq_tol(scalar_d(db, "SELECT m.value FROM kernel_metric m JOIN kernel_v k ON k.id = m.kernel_id"
+	ck_assert_double_eq_tol(tu_scalar_d(db, "SELECT m.value FROM kernel_metric m JOIN kernel_v k ON k.id = m.kernel_id"
 	                                     " JOIN str s ON s.id = m.metric_id"
 	                                     " WHERE k.name = 'Full' AND s.value = 'aic_mac_ratio'"), 0.5, 1e-12);
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM kernel_v WHERE name='Full' AND input_shapes='8192,2,640;;1'"
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_v WHERE name='Full' AND input_shapes='8192,2,640;;1'"
 	                            " AND output_shapes='4096,512' AND input_dtypes='DT_BF16;FLOAT'"), 1);
-	ck_assert_int_eq(scalar(db, "SELECT hf32 FROM kernel k JOIN str s ON s.id = k.name_id WHERE s.value='Full'"), 0);
-	ck_assert_int_eq(scalar(db, "SELECT model_id FROM kernel_v WHERE name='Full'"), 4294967295LL);
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM kernel WHERE context_id IS NULL"), 2);
-	ck_assert_int_eq(scalar(db, "SELECT count FROM source_skip WHERE reason='too few fields'"), 2);
-	ck_assert_int_eq(scalar(db, "SELECT first_line FROM source_skip WHERE reason='too few fields'"), 4);
+	ck_assert_int_eq(tu_scalar(db, "SELECT hf32 FROM kernel k JOIN str s ON s.id = k.name_id WHERE s.value='Full'"), 0);
+	ck_assert_int_eq(tu_scalar(db, "SELECT model_id FROM kernel_v WHERE name='Full'"), 4294967295LL);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel WHERE context_id IS NULL"), 2);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count FROM source_skip WHERE reason='too few fields'"), 2);
+	ck_assert_int_eq(tu_scalar(db, "SELECT first_line FROM source_skip WHERE reason='too few fields'"), 4);
 	profdb_close(db);
 }
 END_TEST
@@ -439,18 +417,18 @@ START_TEST(folder_stored)
 	sqlite3_stmt *st;
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
 	ck_assert_int_eq(ingest(db, tu_testdata("ascend/edge/folder"), "f", 0, 0), PROFDB_OK);
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM source_file WHERE rank = 2"), 6);
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM run_meta WHERE rank = 2 AND key IN ('profiler_info',"
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM source_file WHERE rank = 2"), 6);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM run_meta WHERE rank = 2 AND key IN ('profiler_info',"
 	                            " 'profiler_metadata', 'torch_npu_version', 'cann_version', 'profiler_level')"), 5);
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM run_meta WHERE key='cann_version' AND value='8.3.RC1'"), 1);
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM run_meta WHERE key='profiler_level' AND value='Level0'"), 1);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM run_meta WHERE key='cann_version' AND value='8.3.RC1'"), 1);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM run_meta WHERE key='profiler_level' AND value='Level0'"), 1);
 	/* 11.75 us of host self time: aten::add 10.5 + aten::mul 1.25 */
-	ck_assert_double_eq_tol(scalar_d(db, "SELECT total_cpu_us FROM run_summary"), 11.75, 1e-9);
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM step_metric WHERE step IS NULL"), 9);
-	ck_assert_double_eq_tol(scalar_d(db, "SELECT value FROM step_metric WHERE step = 7 AND metric='Computing'"),
+	ck_assert_double_eq_tol(tu_scalar_d(db, "SELECT total_cpu_us FROM run_summary"), 11.75, 1e-9);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM step_metric WHERE step IS NULL"), 9);
+	ck_assert_double_eq_tol(tu_scalar_d(db, "SELECT value FROM step_metric WHERE step = 7 AND metric='Computing'"),
 	                        8827.472999999998, 1e-9);
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM step WHERE rank = 2 AND step = 7"), 1);
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM step_metric WHERE metric='Device_id'"), 0);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM step WHERE rank = 2 AND step = 7"), 1);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM step_metric WHERE metric='Device_id'"), 0);
 	/* op_statistic's bytes are kept for verify */
 	want = tu_read_file(tu_testdata("ascend/edge/folder/worker_ascend_pt/ASCEND_PROFILER_OUTPUT/op_statistic.csv"), &len);
 	ck_assert_int_eq(sqlite3_prepare_v2(db->sql, "SELECT content, rows_read FROM source_file WHERE role='op_statistic'",
@@ -461,7 +439,7 @@ START_TEST(folder_stored)
 	ck_assert_int_eq(sqlite3_column_int64(st, 1), 1);
 	sqlite3_finalize(st);
 	free(want);
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM source_file WHERE role='profiler_info' AND content IS NOT NULL"
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM source_file WHERE role='profiler_info' AND content IS NOT NULL"
 	                            " AND sha256 IS NOT NULL"), 1);
 	profdb_close(db);
 }
@@ -499,7 +477,7 @@ START_TEST(failed_ingest_leaves_file)
 		ck_assert_msg(ends_with(profdb_errmsg(db), bad[i].want), "got '%s'", profdb_errmsg(db));
 		/* replacing the good run with bad data fails too and keeps it */
 		ck_assert_int_eq(ingest(db, bad_dir, "good", 1, 1), PROFDB_EFORMAT);
-		ck_assert_int_eq(scalar(db, "SELECT count(*) FROM kernel"), 4);
+		ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel"), 4);
 		profdb_close(db);
 		after = tu_read_file(dbpath, &nafter);
 		ck_assert_ptr_nonnull(after);
@@ -819,17 +797,17 @@ START_TEST(corpus_matches_reference)
 	ck_assert_uint_eq(nrows, ref.nagg);
 
 	/* the run: device time, host CPU time, ops, rows read and skipped */
-	ck_assert_int_eq(llround(scalar_d(db, "SELECT total_device_us FROM run_summary WHERE run='r'") * 1000.0),
+	ck_assert_int_eq(llround(tu_scalar_d(db, "SELECT total_device_us FROM run_summary WHERE run='r'") * 1000.0),
 	                 ref.total_ns);
-	ck_assert_int_eq(llround(scalar_d(db, "SELECT total_cpu_us FROM run_summary WHERE run='r'") * 1000.0),
+	ck_assert_int_eq(llround(tu_scalar_d(db, "SELECT total_cpu_us FROM run_summary WHERE run='r'") * 1000.0),
 	                 ref.cpu_ns);
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM op"), ref.ops);
-	ck_assert_int_eq(scalar(db, "SELECT sum(rows_read) FROM source_file WHERE role='kernel_details'"),
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM op"), ref.ops);
+	ck_assert_int_eq(tu_scalar(db, "SELECT sum(rows_read) FROM source_file WHERE role='kernel_details'"),
 	                 ref.kernel_rows);
-	ck_assert_int_eq(scalar(db, "SELECT coalesce(sum(rows_skipped), 0) FROM source_file"), ref.short_rows);
+	ck_assert_int_eq(tu_scalar(db, "SELECT coalesce(sum(rows_skipped), 0) FROM source_file"), ref.short_rows);
 
 	/* the step list, per rank */
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM step"), (int64_t)ref.nsteps);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM step"), (int64_t)ref.nsteps);
 	ck_assert_int_eq(sqlite3_prepare_v2(db->sql, "SELECT rank, step FROM step", -1, &st, NULL), SQLITE_OK);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int found = 0;
@@ -844,7 +822,7 @@ START_TEST(corpus_matches_reference)
 
 	/* every PMU metric value, exactly (as strtod reads the text) */
 	qsort(ref.metric, ref.nmetric, sizeof *ref.metric, cmp_double);
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM kernel_metric"), (int64_t)ref.nmetric);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_metric"), (int64_t)ref.nmetric);
 	ck_assert_int_eq(sqlite3_prepare_v2(db->sql, "SELECT value FROM kernel_metric ORDER BY value", -1, &st, NULL),
 	                 SQLITE_OK);
 	for (k = 0; sqlite3_step(st) == SQLITE_ROW; k++)
@@ -864,33 +842,33 @@ START_TEST(corpus_hand_checked)
 	ck_assert_int_eq(ingest(db, tu_corpus(L0), "l0", 0, 0), PROFDB_OK);
 	/* hcom_allReduce__868_0_1: rank0 72994.438 us, rank1 56083.72 us;
 	 * sum 129078.158 us, both HCCL (communication), step 50 */
-	ck_assert_int_eq(scalar(db, "SELECT calls FROM kernel_summary WHERE name='hcom_allReduce__868_0_1'"), 2);
-	ck_assert_int_eq(llround(scalar_d(db, "SELECT total_us * 1000 FROM kernel_summary"
+	ck_assert_int_eq(tu_scalar(db, "SELECT calls FROM kernel_summary WHERE name='hcom_allReduce__868_0_1'"), 2);
+	ck_assert_int_eq(llround(tu_scalar_d(db, "SELECT total_us * 1000 FROM kernel_summary"
 	                                      " WHERE name='hcom_allReduce__868_0_1'")), 129078158);
-	ck_assert_int_eq(llround(scalar_d(db, "SELECT min_us * 1000 FROM kernel_summary"
+	ck_assert_int_eq(llround(tu_scalar_d(db, "SELECT min_us * 1000 FROM kernel_summary"
 	                                      " WHERE name='hcom_allReduce__868_0_1'")), 56083720);
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM kernel_v WHERE name='hcom_allReduce__868_0_1'"
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_v WHERE name='hcom_allReduce__868_0_1'"
 	                            " AND kind='communication' AND step=50"), 2);
 	/* rank0's first row: "1736405443881410.320\t" */
-	ck_assert_int_eq(scalar(db, "SELECT min(start_ns) FROM kernel WHERE rank=0"), 1736405443881410320LL);
-	ck_assert_int_eq(scalar(db, "SELECT ranks FROM run WHERE name='l0'"), 2);
+	ck_assert_int_eq(tu_scalar(db, "SELECT min(start_ns) FROM kernel WHERE rank=0"), 1736405443881410320LL);
+	ck_assert_int_eq(tu_scalar(db, "SELECT ranks FROM run WHERE name='l0'"), 2);
 
 	/* test_rank_1: Cast 6.34 + 3.54 + 3.14 + 3 us = 16.02 us in 4 calls */
 	ck_assert_int_eq(ingest(db, tu_corpus(SRV "test_rank_1"), "t1", 1, 0), PROFDB_OK);
-	ck_assert_int_eq(scalar(db, "SELECT calls FROM kernel_summary WHERE run='t1' AND name='Cast'"), 4);
-	ck_assert_int_eq(llround(scalar_d(db, "SELECT total_us * 1000 FROM kernel_summary"
+	ck_assert_int_eq(tu_scalar(db, "SELECT calls FROM kernel_summary WHERE run='t1' AND name='Cast'"), 4);
+	ck_assert_int_eq(llround(tu_scalar_d(db, "SELECT total_us * 1000 FROM kernel_summary"
 	                                      " WHERE run='t1' AND name='Cast'")), 16020);
-	ck_assert_int_eq(scalar(db, "SELECT min(rank) FROM kernel k JOIN run r ON r.id = k.run_id WHERE r.name='t1'"), 1);
+	ck_assert_int_eq(tu_scalar(db, "SELECT min(rank) FROM kernel k JOIN run r ON r.id = k.run_id WHERE r.name='t1'"), 1);
 
 	/* test_rank_0: the FlashAttentionScore row of line 17 lacks a field */
 	ck_assert_int_eq(ingest(db, tu_corpus(SRV "test_rank_0"), "t0", 1, 0), PROFDB_OK);
-	ck_assert_int_eq(scalar(db, "SELECT first_line FROM source_skip WHERE reason='too few fields'"), 17);
-	ck_assert_int_eq(scalar(db, "SELECT calls FROM kernel_summary WHERE run='t0' AND name='FlashAttentionScore'"), 3);
+	ck_assert_int_eq(tu_scalar(db, "SELECT first_line FROM source_skip WHERE reason='too few fields'"), 17);
+	ck_assert_int_eq(tu_scalar(db, "SELECT calls FROM kernel_summary WHERE run='t0' AND name='FlashAttentionScore'"), 3);
 
 	/* test.csv: 932.0498 (-> 932.050) + 5.86 + 7.77 + 4.35 + 24.26 + 23.98
 	 * + 1.22 + 1.36 us = 1000.850 us */
 	ck_assert_int_eq(ingest(db, tu_corpus("msprof-analyze/test/resource/test.csv"), "a", 1, 0), PROFDB_OK);
-	ck_assert_int_eq(llround(scalar_d(db, "SELECT total_device_us * 1000 FROM run_summary WHERE run='a'")), 1000850);
+	ck_assert_int_eq(llround(tu_scalar_d(db, "SELECT total_device_us * 1000 FROM run_summary WHERE run='a'")), 1000850);
 	profdb_close(db);
 }
 END_TEST
@@ -928,11 +906,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(suite());
-	int failed;
-	srunner_set_tap(sr, "-");
-	srunner_run_all(sr, CK_SILENT);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run(suite());
 }

@@ -131,8 +131,6 @@ int main(void)
 {
 	Suite *s = suite_create("numbers");
 	TCase *tc = tcase_create("parse_ns");
-	SRunner *sr;
-	int failed;
 	tcase_add_test(tc, ascend_start_times);
 	tcase_add_test(tc, rounding_and_exponents);
 	tcase_add_test(tc, rejects);
@@ -144,10 +142,5 @@ int main(void)
 	tcase_add_test(tc, sha256_vectors);
 	tcase_add_test(tc, sha256_paths_agree);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_set_tap(sr, "-");
-	srunner_run_all(sr, CK_SILENT);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run(s);
 }

@@ -543,8 +543,6 @@ int main(void)
 {
 	Suite *s = suite_create("query");
 	TCase *tc = tcase_create("kernels");
-	SRunner *sr;
-	int failed;
 	tcase_add_test(tc, kernels_by_name);
 	tcase_add_test(tc, kernels_group_keys);
 	tcase_add_test(tc, kernels_filters);
@@ -557,10 +555,5 @@ int main(void)
 	tcase_add_test(tc, ops_linked);
 	tcase_add_test(tc, summary_and_runs);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_set_tap(sr, "-");
-	srunner_run_all(sr, CK_SILENT);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run(s);
 }

@@ -179,8 +179,6 @@ int main(void)
 {
 	Suite *s = suite_create("stats");
 	TCase *tc = tcase_create("stats");
-	SRunner *sr;
-	int failed;
 	tcase_add_test(tc, percentile_linear);
 	tcase_add_test(tc, stddev_sample);
 	tcase_add_test(tc, union_of_intervals);
@@ -189,10 +187,5 @@ int main(void)
 	tcase_add_test(tc, sql_functions);
 	tcase_add_test(tc, base_names);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_set_tap(sr, "-");
-	srunner_run_all(sr, CK_SILENT);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run(s);
 }

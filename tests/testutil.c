@@ -1,6 +1,7 @@
 /*
  * testutil.c - see testutil.h.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,4 +185,39 @@ struct profdb_reader_ctx tu_ctx(struct tu_sink *s, const char *path)
 {
 	struct profdb_reader_ctx c = { .path = path, .rank = PROFDB_NULL, .sink = &s->sink, .err = &s->err };
 	return c;
+}
+
+int tu_run(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int failed;
+	srunner_set_tap(sr, "-");
+	srunner_run_all(sr, CK_SILENT);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+int64_t tu_scalar(profdb *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	int64_t v = -1;
+	ck_assert_msg(sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL) == SQLITE_OK, "%s: %s", sql,
+	              sqlite3_errmsg(db->sql));
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+double tu_scalar_d(profdb *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	double v = NAN;
+	ck_assert_msg(sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL) == SQLITE_OK, "%s: %s", sql,
+	              sqlite3_errmsg(db->sql));
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_double(st, 0);
+	sqlite3_finalize(st);
+	return v;
 }

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <check.h>
 
 #include "internal.h"
 
@@ -19,6 +20,13 @@ const char *tu_tmpdir(void);
 unsigned char *tu_read_file(const char *path, size_t *len);
 /* Write bytes to path; 0 ok. */
 int tu_write_file(const char *path, const void *data, size_t len);
+
+/* Run a Check suite with TAP on stdout; the exit status for main. */
+int tu_run(Suite *s);
+/* The first column of the first row of sql on db's store (-1 / NaN when no
+ * row; a prepare error fails the test). */
+int64_t tu_scalar(profdb *db, const char *sql);
+double tu_scalar_d(profdb *db, const char *sql);
 
 /* A kernel as the memory sink keeps it (strings owned). */
 struct tu_kernel {
