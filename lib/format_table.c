@@ -4,7 +4,8 @@
  * When the table is wider than opts->width (and not opts->wide), the widest
  * text columns are narrowed and their values shortened in the middle with
  * "...", so both the start and the end of a long kernel name stay visible;
- * a value is never dropped.
+ * a name is never dropped.  If that is not enough, spread statistics (p99,
+ * p90, stddev, ...) are left out one by one, and a line names them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,19 @@ struct table {
 	char **cells;              /* (nrows + 1) * ncols strings, row 0 the header */
 	size_t *width;             /* display width per column */
 	int *right;                /* right-align the column */
+	int *hidden;               /* left out to fit the terminal (never a name) */
+};
+
+/*
+ * When shortening names is not enough, these columns are left out, in this
+ * order, with a note saying so: the spread before the centre, the centre
+ * before the totals.  Totals, calls, shares and names always stay.
+ */
+static const char *const hide_order[] = {
+	"p99", "p90", "stddev", "min", "max", "median", "avg", "per_repeat", /* kernels */
+	"span", "top_total", "device_total",                                 /* steps */
+	"host_avg",                                                          /* ops */
+	"ingested_at", "repeats_source", "source_path", NULL                 /* runs */
 };
 
 static void table_free(struct table *t)
@@ -82,6 +96,7 @@ static void table_free(struct table *t)
 	free(t->cells);
 	free(t->width);
 	free(t->right);
+	free(t->hidden);
 }
 
 static int table_fill(struct table *t, const profdb_result *r, const struct profdb_format_opts *opts)
@@ -92,7 +107,8 @@ static int table_fill(struct table *t, const profdb_result *r, const struct prof
 	t->cells = calloc((t->nrows + 1) * t->ncols + 1, sizeof *t->cells);
 	t->width = calloc(t->ncols + 1, sizeof *t->width);
 	t->right = calloc(t->ncols + 1, sizeof *t->right);
-	if (!t->cells || !t->width || !t->right)
+	t->hidden = calloc(t->ncols + 1, sizeof *t->hidden);
+	if (!t->cells || !t->width || !t->right || !t->hidden)
 		return PROFDB_ERROR;
 	for (size_t c = 0; c < t->ncols; c++) {
 		enum profdb_unit u = profdb__fmt_unit(r, c, opts, 1);
@@ -116,35 +132,81 @@ static int table_fill(struct table *t, const profdb_result *r, const struct prof
 	return PROFDB_OK;
 }
 
-/* Narrow the widest text columns until the table fits in width. */
+/* The narrowest a text column may become: its header, or MIN_TEXT_WIDTH. */
+static size_t floor_width(const struct table *t, size_t c)
+{
+	size_t hw = dwidth(t->cells[c]);
+	return hw > MIN_TEXT_WIDTH ? hw : MIN_TEXT_WIDTH;
+}
+
+/* Width of the shown columns, text columns at most at their floor if
+ * at_floor. */
+static size_t shown_width(const struct table *t, const profdb_result *r, int at_floor)
+{
+	size_t total = 0, n = 0;
+	for (size_t c = 0; c < t->ncols; c++) {
+		size_t w = t->width[c];
+		if (t->hidden[c])
+			continue;
+		if (at_floor && profdb_result_coltype(r, c) == PROFDB_COL_TEXT && w > floor_width(t, c))
+			w = floor_width(t, c);
+		total += w + (n++ ? 2 : 0);
+	}
+	return total;
+}
+
+/*
+ * Make the table fit in width: first leave out spread statistics (in
+ * hide_order) while even the narrowest names would not fit, then narrow the
+ * widest text columns, shortening their values in the middle.
+ */
 static void fit(struct table *t, const profdb_result *r, int width)
 {
-	size_t total = 0;
-	for (size_t c = 0; c < t->ncols; c++)
-		total += t->width[c] + (c ? 2 : 0);
+	size_t total;
+	for (size_t h = 0; hide_order[h] && shown_width(t, r, 1) > (size_t)width; h++)
+		for (size_t c = 0; c < t->ncols; c++)
+			if (strcmp(profdb_result_colname(r, c), hide_order[h]) == 0)
+				t->hidden[c] = 1;
+	total = shown_width(t, r, 0);
 	while (total > (size_t)width) {
-		size_t best = t->ncols, minw = 0, cut;
+		size_t best = t->ncols, cut;
 		for (size_t c = 0; c < t->ncols; c++) {
-			size_t hw = dwidth(t->cells[c]);
-			size_t floor_w = hw > MIN_TEXT_WIDTH ? hw : MIN_TEXT_WIDTH;
-			if (profdb_result_coltype(r, c) != PROFDB_COL_TEXT || t->width[c] <= floor_w)
+			if (t->hidden[c] || profdb_result_coltype(r, c) != PROFDB_COL_TEXT ||
+			    t->width[c] <= floor_width(t, c))
 				continue;
-			if (best == t->ncols || t->width[c] > t->width[best]) {
+			if (best == t->ncols || t->width[c] > t->width[best])
 				best = c;
-				minw = floor_w;
-			}
 		}
 		if (best == t->ncols)
 			break;
 		cut = total - (size_t)width;
-		if (cut > t->width[best] - minw)
-			cut = t->width[best] - minw;
+		if (cut > t->width[best] - floor_width(t, best))
+			cut = t->width[best] - floor_width(t, best);
 		t->width[best] -= cut;
 		total -= cut;
 	}
 	for (size_t c = 0; c < t->ncols; c++)
 		for (size_t row = 1; row <= t->nrows; row++)
 			shorten_middle(t->cells[row * t->ncols + c], t->width[c]);
+}
+
+static size_t last_hidden(const struct table *t)
+{
+	size_t last = 0;
+	for (size_t c = 0; c < t->ncols; c++)
+		if (t->hidden[c])
+			last = c;
+	return last;
+}
+
+/* The last column that is shown (it gets no trailing padding). */
+static size_t last_shown(const struct table *t)
+{
+	size_t last = 0;
+	for (size_t c = 0; c < t->ncols; c++)
+		if (!t->hidden[c])
+			last = c;
+	return last;
 }
 
 static void put_padded(FILE *out, const char *s, size_t w, int right, int last)
@@ -169,16 +231,24 @@ int profdb__write_table(const profdb_result *r, FILE *out, const struct profdb_f
 	if (opts->width > 0 && !opts->wide)
 		fit(&t, r, opts->width);
 	for (size_t row = 0; row <= t.nrows; row++) {
+		int first = 1;
 		for (size_t c = 0; c < t.ncols; c++) {
-			if (c)
+			if (t.hidden[c])
+				continue;
+			if (!first)
 				fputs("  ", out);
-			put_padded(out, t.cells[row * t.ncols + c], t.width[c], t.right[c], c + 1 == t.ncols);
+			first = 0;
+			put_padded(out, t.cells[row * t.ncols + c], t.width[c], t.right[c], c == last_shown(&t));
 		}
 		fputc('\n', out);
 		if (row == 0) {
+			first = 1;
 			for (size_t c = 0; c < t.ncols; c++) {
-				if (c)
+				if (t.hidden[c])
+					continue;
+				if (!first)
 					fputs("  ", out);
+				first = 0;
 				for (size_t i = 0; i < t.width[c]; i++)
 					fputc('-', out);
 			}
@@ -187,6 +257,10 @@ int profdb__write_table(const profdb_result *r, FILE *out, const struct profdb_f
 	}
 	if (t.nrows == 0)
 		fputs("(no rows)\n", out);
+	for (size_t c = 0, n = 0; c < t.ncols; c++)
+		if (t.hidden[c])
+			fprintf(out, "%s%s%s", n++ ? ", " : "(hidden to fit the width: ",
+			        profdb_result_colname(r, c), c == last_hidden(&t) ? "; --wide shows all)\n" : "");
 	for (size_t i = 0; i < profdb_result_nnotes(r); i++)
 		fprintf(out, "note: %s\n", profdb_result_note(r, i));
 out:
