@@ -4,16 +4,19 @@
  * events (legacy torch, torch_npu trace_view.json).  FORMATS.md section 5.
  *
  * Streaming: json_scan.c hands out one event at a time, kineto_event.c
- * reads its fields in place, so memory does not grow with the file except
- * for the host ops and the device time per External id (kineto_ops.c; the
- * ids are op ids, so both are O(host ops)), kept to compute self times.
+ * reads its fields in place, so memory does not grow with the file.  Host
+ * ops go to a sink that nests ops (the store: op_nest.c computes self and
+ * device times when the file ends) as they are read; for other sinks
+ * (tests' memory sinks) they and the device time per External id are kept
+ * to the end (kineto_ops.c, O(host ops)) to compute those times here.
  *
  * Every record needs the file's rank and base time, which may be written
  * after "traceEvents" (distributedInfo and baseTimeNanoseconds at the end of
  * the object).  The file is read once: when both are not seen before
  * "traceEvents", kernels and launches go out with the rank and base time
- * known then (steps and ops are kept to the end anyway), and once the object
- * has been read, if either changed, the sink's rank_fixup moves them.  A
+ * known then (so do ops, for a sink that nests them; host steps are kept
+ * to the end), and once the object has been read, if either changed, the
+ * sink's rank_fixup moves them.  A
  * sink without rank_fixup (tests' memory sinks) gets the old way: a first
  * pass skips over the events to collect the top-level keys, a second pass
  * reads the events.

@@ -96,6 +96,9 @@ struct profdb_op_rec {
 	int64_t device_self_aicore_ns, device_total_aicore_ns;
 	int64_t external_id, seq;
 	const char *in_shapes, *in_types, *call_stack;
+	/* 1: self_ns, device_self_ns and device_total_ns are for the sink to
+	 * compute once the file has ended (sinks with nests_ops only) */
+	int nest;
 };
 void profdb_op_rec_init(struct profdb_op_rec *o);
 
@@ -141,14 +144,22 @@ struct profdb_sink {
 	int (*meta)(void *arg, int64_t rank, const char *key, const char *value);
 	int (*note)(void *arg, const char *note);
 	/*
-	 * Kernels and launches of the current file sent before its rank and
-	 * base time were sure (Kineto keys after traceEvents) carry a guessed
-	 * rank and times: this moves those sent since source_begin from
+	 * Kernels, launches and ops (nest = 1) of the current file sent before
+	 * its rank and base time were sure (Kineto keys after traceEvents)
+	 * carry a guessed rank and times: this moves those sent since source_begin from
 	 * guessed_rank to rank and adds time_offset_ns to their start times,
 	 * and sets the file's rank.  The reader holds its other records back
 	 * until it knows.  NULL: the reader reads such a file twice instead.
 	 */
 	int (*rank_fixup)(void *arg, int64_t guessed_rank, int64_t rank, int64_t time_offset_ns);
+	/*
+	 * Nonzero: ops sent with nest = 1 get their self time (duration minus
+	 * direct children's on the same rank and tid, nested as torch's
+	 * key_averages does), device self time (kernels of the file with their
+	 * External id) and device total time from the sink when their file
+	 * ends, so a reader need not keep them.  0: the reader computes them.
+	 */
+	int nests_ops;
 };
 
 /* ---------------------------------------------------------------- input */

@@ -2,10 +2,12 @@
  * kineto_event.c - one event of a Kineto trace, read in place (no tree, no
  * allocation but the reused scratch for decoded strings): classify it by
  * cat (FORMATS.md 5.4, all eras), check its times, and send a kernel, a
- * launch, a step, or keep a host op for kineto_ops.c.
+ * launch, a step, or a host op (sent at once to a sink that nests ops,
+ * else kept for kineto_ops.c).
  *
  * Non-numeric pid/tid strings ("Spans", "") are stored as NULL; host ops
- * still nest per (pid, tid) through a hash of their raw text.
+ * kept for kineto_ops.c still nest per (pid, tid) through a hash of their
+ * raw text; the store (op_nest.c) nests them per (rank, stored tid).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -226,7 +228,8 @@ static int emit_device(struct profdb_kreader *r, const struct ev *e, const struc
 	k.registers = profdb__kineto_jint(&a->registers);
 	k.shared_mem = profdb__kineto_jint(&a->shmem);
 	k.bytes = profdb__kineto_jint(&a->bytes);
-	if (profdb__kops_device(r->ops, ext, dur) != PROFDB_OK)
+	/* a sink that nests ops finds device times from the kernels it stored */
+	if (!r->sink->nests_ops && profdb__kops_device(r->ops, ext, dur) != PROFDB_OK)
 		return profdb__err_set(r->err, PROFDB_ERROR, "out of memory");
 	return r->sink->kernel ? r->sink->kernel(r->sink->arg, &k) : PROFDB_OK;
 }
@@ -242,9 +245,30 @@ static int emit_op(struct profdb_kreader *r, const struct ev *e, const struct ev
 		.in_shapes = jtext(r, &a->dims), .in_types = jtext(r, &a->types),
 		.call_stack = jtext(r, &a->stack),
 	};
-	if (profdb__kops_add(r->ops, &o) != PROFDB_OK)
-		return profdb__err_set(r->err, PROFDB_ERROR, "out of memory");
-	return PROFDB_OK;
+	struct profdb_op_rec rec;
+	if (!r->sink->nests_ops) {
+		if (profdb__kops_add(r->ops, &o) != PROFDB_OK)
+			return profdb__err_set(r->err, PROFDB_ERROR, "out of memory");
+		return PROFDB_OK;
+	}
+	/* sent now (rank_fixup moves it if the rank or base time was a
+	 * guess); the sink nests it when the file ends: memory stays flat */
+	if (!r->sink->op)
+		return PROFDB_OK;
+	profdb_op_rec_init(&rec);
+	rec.rank = r->rank;
+	rec.name = o.name;
+	rec.category = o.category;
+	rec.tid = o.tid;
+	rec.start_ns = o.start_ns;
+	rec.dur_ns = o.dur_ns;
+	rec.external_id = o.external_id;
+	rec.seq = o.seq;
+	rec.in_shapes = o.in_shapes;
+	rec.in_types = o.in_types;
+	rec.call_stack = o.call_stack;
+	rec.nest = 1;
+	return r->sink->op(r->sink->arg, &rec);
 }
 
 static int emit_launch(struct profdb_kreader *r, const struct ev *e, const struct ev_args *a,

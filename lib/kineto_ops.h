@@ -1,8 +1,9 @@
 /*
  * kineto_ops.h - the host operators of one Kineto trace, kept until the
  * file ends so that self times can be computed (events are not sorted, and a
- * parent is written after its children).  Shared by ingest_kineto.c and
- * kineto_ops.c only.
+ * parent is written after its children), for sinks without nests_ops; the
+ * store nests ops itself (op_nest.c) and gets them as they are read.
+ * Shared by ingest_kineto.c and kineto_ops.c only.
  */
 #ifndef PROFDB_KINETO_OPS_H
 #define PROFDB_KINETO_OPS_H

@@ -364,6 +364,7 @@ int profdb_qsink_new(struct profdb_qsink **out, struct profdb_queue *q, int slot
 		.kernel = q_kernel, .op = q_op, .launch = q_launch, .step = q_step,
 		.step_metric = q_step_metric, .meta = q_meta, .note = q_note,
 		.rank_fixup = q_rank_fixup,
+		.nests_ops = 1, /* replayed into the store, which nests ops */
 	};
 	*out = s;
 	return PROFDB_OK;

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "internal.h"
+#include "op_nest.h"
 #include "step_index.h"
 #include "banned.h"
 
@@ -71,13 +72,8 @@ struct skip_count {
 
 /* What the store tracks about a source file being read.  One per reader
  * slot: with parallel readers, records of several files interleave. */
-/* Consecutive rowids [lo, hi] of one table written for one file. */
-struct row_run {
-	int64_t lo, hi;
-};
-
 struct row_runs {
-	struct row_run *v;
+	struct profdb_row_run *v;
 	size_t n, cap;
 };
 
@@ -87,8 +83,9 @@ struct source_state {
 	struct skip_count *skips;  /* per reason */
 	size_t nskips;
 	/* the file's kernel and launch rows, for rank_fixup: one run each when
-	 * readers are serial, one per batch at worst when they interleave */
-	struct row_runs kernels, launches;
+	 * readers are serial, one per batch at worst when they interleave;
+	 * and its ops sent with nest = 1, nested at source_end (op_nest.c) */
+	struct row_runs kernels, launches, ops;
 };
 
 #define STORE_SLOTS 64 /* most parallel readers (ingest caps --jobs to this) */
@@ -263,13 +260,13 @@ static int note_row(struct profdb_store *st, struct row_runs *r, int64_t id)
 	}
 	if (r->n == r->cap) {
 		size_t cap = r->cap ? r->cap * 2 : 16;
-		struct row_run *v = realloc(r->v, cap * sizeof *v);
+		struct profdb_row_run *v = realloc(r->v, cap * sizeof *v);
 		if (!v)
 			return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
 		r->v = v;
 		r->cap = cap;
 	}
-	r->v[r->n++] = (struct row_run){ id, id };
+	r->v[r->n++] = (struct profdb_row_run){ id, id };
 	return PROFDB_OK;
 }
 
@@ -290,7 +287,7 @@ static int on_source_begin(void *arg, const char *path, const char *role, int64_
 		free(c->skips[i].reason);
 	c->nskips = 0;
 	c->stored = 0;
-	c->kernels.n = c->launches.n = 0;
+	c->kernels.n = c->launches.n = c->ops.n = 0;
 	sqlite3_bind_int64(q, 1, st->run_id);
 	bind_i64(q, 2, rank);
 	sqlite3_bind_text(q, 3, path, -1, SQLITE_STATIC);
@@ -314,6 +311,10 @@ static int on_source_end(void *arg, int64_t rows_read, const char *sha256, uint6
 	int64_t skipped = 0;
 	if (!c->id)
 		return PROFDB_OK;
+	if (profdb__op_nest(st->db->sql, st->run_id, c->ops.v, c->ops.n, c->kernels.v, c->kernels.n,
+	                    &st->err) != PROFDB_OK)
+		return st->err.code;
+	c->ops.n = 0;
 	for (size_t i = 0; i < c->nskips; i++) {
 		sqlite3_stmt *k = st->stmt[S_SKIP];
 		skipped += c->skips[i].count;
@@ -459,6 +460,8 @@ static int on_op(void *arg, const struct profdb_op_rec *o)
 	}
 	if (step_done(st, q, "op") != PROFDB_OK)
 		return st->err.code;
+	if (o->nest && note_row(st, &st->cur->ops, sqlite3_last_insert_rowid(st->db->sql)) != PROFDB_OK)
+		return st->err.code;
 	st->cur->stored++;
 	return PROFDB_OK;
 }
@@ -561,8 +564,8 @@ static int fixup_runs(struct profdb_store *st, const char *table, const struct r
 }
 
 /*
- * The current file's kernels and launches were sent with a guessed rank and
- * base time (Kineto keys after traceEvents): move the rows written for it
+ * The current file's kernels, launches and ops were sent with a guessed
+ * rank and base time (Kineto keys after traceEvents): move the rows written for it
  * since source_begin.  Rows of other files, even of the same rank, are
  * outside its runs of rowids.
  */
@@ -573,7 +576,8 @@ static int on_rank_fixup(void *arg, int64_t guessed, int64_t rank, int64_t offse
 	sqlite3_stmt *q = NULL;
 	int rc;
 	if (fixup_runs(st, "kernel", &c->kernels, guessed, rank, offset) != PROFDB_OK ||
-	    fixup_runs(st, "launch", &c->launches, guessed, rank, offset) != PROFDB_OK)
+	    fixup_runs(st, "launch", &c->launches, guessed, rank, offset) != PROFDB_OK ||
+	    fixup_runs(st, "op", &c->ops, guessed, rank, offset) != PROFDB_OK)
 		return st->err.code;
 	if (!c->id || rank == guessed)
 		return PROFDB_OK;
@@ -609,6 +613,7 @@ static void store_free(struct profdb_store *st)
 		free(st->src[j].skips);
 		free(st->src[j].kernels.v);
 		free(st->src[j].launches.v);
+		free(st->src[j].ops.v);
 	}
 	free(st->format);
 	free(st);
@@ -739,7 +744,7 @@ again:
 		.source_begin = on_source_begin, .source_end = on_source_end, .skip = on_skip,
 		.kernel = on_kernel, .op = on_op, .launch = on_launch, .step = on_step,
 		.step_metric = on_step_metric, .meta = on_meta, .note = on_note,
-		.rank_fixup = on_rank_fixup,
+		.rank_fixup = on_rank_fixup, .nests_ops = 1,
 	};
 	*out = st;
 	return PROFDB_OK;

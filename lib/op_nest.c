@@ -1,0 +1,189 @@
+/*
+ * op_nest.c - self and device times of one file's host ops, from the op and
+ * kernel rows the store wrote for it.
+ *
+ * Kineto events are not sorted and a parent is written after its children,
+ * so nesting needs every op of the file.  Keeping them in the reader made
+ * memory grow with the trace (about 140 bytes an op); here SQLite sorts the
+ * rows (spilling to temporary files past its cache) and a stack as deep as
+ * the nesting walks them, the same way kineto_ops.c nests ops in memory
+ * for sinks that do not nest.  Threads are (rank, tid): the op table has no
+ * pid, and host thread ids are unique across the processes of a host.
+ */
+#include <stdlib.h>
+
+#include "op_nest.h"
+#include "banned.h"
+
+/* An op whose children are still coming. */
+struct open_op {
+	int64_t id, start, end, dur;
+	int64_t child_dur;         /* direct children's durations */
+	int64_t dev_self;          /* PROFDB_NULL without an External id */
+	int64_t dev_total;         /* its own and its children's so far */
+};
+
+struct nest {
+	sqlite3 *db;
+	int64_t run_id;
+	sqlite3_stmt *kern, *upd;
+	const struct profdb_row_run *kr;
+	size_t nk;
+	struct open_op *stack;
+	size_t top, cap;
+	struct profdb_err *err;
+};
+
+/* Whether rowid id is in the ascending runs r[0..n). */
+static int in_runs(const struct profdb_row_run *r, size_t n, int64_t id)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r[mid].hi < id)
+			lo = mid + 1;
+		else if (r[mid].lo > id)
+			hi = mid;
+		else
+			return 1;
+	}
+	return 0;
+}
+
+static int sql_fail(struct nest *n, const char *what)
+{
+	return profdb__err_set(n->err, PROFDB_ERROR, "op times: %s: %s", what, sqlite3_errmsg(n->db));
+}
+
+/* Device time of the file's kernels with External id ext (rank rank). */
+static int dev_self(struct nest *n, int64_t rank, int64_t ext, int64_t *out)
+{
+	int rc;
+	*out = 0;
+	if (!n->nk)
+		return PROFDB_OK;
+	sqlite3_bind_int64(n->kern, 1, n->run_id);
+	sqlite3_bind_int64(n->kern, 2, rank);
+	sqlite3_bind_int64(n->kern, 3, ext);
+	sqlite3_bind_int64(n->kern, 4, n->kr[0].lo);
+	sqlite3_bind_int64(n->kern, 5, n->kr[n->nk - 1].hi);
+	while ((rc = sqlite3_step(n->kern)) == SQLITE_ROW)
+		if (in_runs(n->kr, n->nk, sqlite3_column_int64(n->kern, 0)))
+			*out += sqlite3_column_int64(n->kern, 1);
+	sqlite3_reset(n->kern);
+	return rc == SQLITE_DONE ? PROFDB_OK : sql_fail(n, "kernels");
+}
+
+/* Close the innermost open op: its subtree is complete. */
+static int pop(struct nest *n)
+{
+	const struct open_op *o = &n->stack[--n->top];
+	int rc;
+	sqlite3_bind_int64(n->upd, 1, o->id);
+	sqlite3_bind_int64(n->upd, 2, o->dur - o->child_dur);
+	if (o->dev_self == PROFDB_NULL)
+		sqlite3_bind_null(n->upd, 3);
+	else
+		sqlite3_bind_int64(n->upd, 3, o->dev_self);
+	sqlite3_bind_int64(n->upd, 4, o->dev_total);
+	rc = sqlite3_step(n->upd);
+	sqlite3_reset(n->upd);
+	if (rc != SQLITE_DONE)
+		return sql_fail(n, "update");
+	/* the op below an open op is its parent */
+	if (n->top > 0)
+		n->stack[n->top - 1].dev_total += o->dev_total;
+	return PROFDB_OK;
+}
+
+static int push(struct nest *n, const struct open_op *o)
+{
+	if (n->top == n->cap) {
+		size_t cap = n->cap ? n->cap * 2 : 64;
+		struct open_op *s = realloc(n->stack, cap * sizeof *s);
+		if (!s)
+			return profdb__err_set(n->err, PROFDB_ERROR, "out of memory");
+		n->stack = s;
+		n->cap = cap;
+	}
+	n->stack[n->top++] = *o;
+	return PROFDB_OK;
+}
+
+int profdb__op_nest(sqlite3 *db, int64_t run_id, const struct profdb_row_run *ops, size_t nops,
+                    const struct profdb_row_run *kernels, size_t nk, struct profdb_err *err)
+{
+	struct nest n = { .db = db, .run_id = run_id, .kr = kernels, .nk = nk, .err = err };
+	sqlite3_stmt *sel = NULL;
+	int64_t rank = 0, tid = 0;
+	int tid_null = 0, first = 1, rc = PROFDB_OK, step;
+
+	if (!nops)
+		return PROFDB_OK;
+	if (sqlite3_prepare_v2(db, "SELECT id, rank, tid, start_ns, dur_ns, external_id FROM op"
+	                       " WHERE run_id = ?1 AND id BETWEEN ?2 AND ?3 AND self_ns IS NULL"
+	                       " AND start_ns IS NOT NULL AND dur_ns IS NOT NULL"
+	                       " ORDER BY rank, tid, start_ns, dur_ns DESC, id", -1, &sel, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "SELECT id, dur_ns FROM kernel WHERE run_id = ?1 AND rank = ?2"
+	                       " AND external_id = ?3 AND external_id IS NOT NULL AND id BETWEEN ?4 AND ?5",
+	                       -1, &n.kern, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "UPDATE op SET self_ns = ?2, device_self_ns = ?3, device_total_ns = ?4"
+	                       " WHERE id = ?1", -1, &n.upd, NULL) != SQLITE_OK) {
+		rc = sql_fail(&n, "prepare");
+		goto out;
+	}
+	sqlite3_bind_int64(sel, 1, run_id);
+	sqlite3_bind_int64(sel, 2, ops[0].lo);
+	sqlite3_bind_int64(sel, 3, ops[nops - 1].hi);
+	while ((step = sqlite3_step(sel)) == SQLITE_ROW) {
+		struct open_op o = { 0 };
+		int64_t r = sqlite3_column_int64(sel, 1), t = sqlite3_column_int64(sel, 2);
+		int tn = sqlite3_column_type(sel, 2) == SQLITE_NULL;
+		o.id = sqlite3_column_int64(sel, 0);
+		if (!in_runs(ops, nops, o.id))
+			continue; /* another file's, written in between */
+		o.start = sqlite3_column_int64(sel, 3);
+		o.dur = sqlite3_column_int64(sel, 4);
+		o.end = o.start + o.dur;
+		o.dev_self = PROFDB_NULL;
+		if (sqlite3_column_type(sel, 5) != SQLITE_NULL &&
+		    (rc = dev_self(&n, r, sqlite3_column_int64(sel, 5), &o.dev_self)) != PROFDB_OK)
+			goto out;
+		o.dev_total = o.dev_self == PROFDB_NULL ? 0 : o.dev_self;
+		if (first || r != rank || tn != tid_null || (!tn && t != tid)) {
+			while (n.top > 0)
+				if ((rc = pop(&n)) != PROFDB_OK)
+					goto out;
+			rank = r;
+			tid = t;
+			tid_null = tn;
+			first = 0;
+		}
+		/* as torch: one that starts at or after the top's end, or ends
+		 * after it, is not its child */
+		while (n.top > 0) {
+			const struct open_op *p = &n.stack[n.top - 1];
+			if (o.start < p->end && o.end <= p->end)
+				break;
+			if ((rc = pop(&n)) != PROFDB_OK)
+				goto out;
+		}
+		if (n.top > 0)
+			n.stack[n.top - 1].child_dur += o.dur;
+		if ((rc = push(&n, &o)) != PROFDB_OK)
+			goto out;
+	}
+	if (step != SQLITE_DONE) {
+		rc = sql_fail(&n, "ops");
+		goto out;
+	}
+	while (n.top > 0)
+		if ((rc = pop(&n)) != PROFDB_OK)
+			goto out;
+out:
+	sqlite3_finalize(sel);
+	sqlite3_finalize(n.kern);
+	sqlite3_finalize(n.upd);
+	free(n.stack);
+	return rc;
+}

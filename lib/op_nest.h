@@ -1,0 +1,34 @@
+/*
+ * op_nest.h - self and device times of one file's host ops, computed by the
+ * store from the rows it wrote (op_nest.c), so that a reader need not keep
+ * its ops until the file ends.
+ */
+#ifndef PROFDB_OP_NEST_H
+#define PROFDB_OP_NEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sqlite3.h>
+
+#include "internal.h"
+
+/* Consecutive rowids [lo, hi] of one table written for one file. */
+struct profdb_row_run {
+	int64_t lo, hi;
+};
+
+/*
+ * For the op rows in ops[0..nops) (ascending, one file's) whose self_ns is
+ * NULL and that have times: nest them per (rank, tid) as torch's
+ * key_averages does (sorted by start, then end descending, then rowid; an
+ * op is a child of the innermost open op that holds it), and set self_ns
+ * (duration minus direct children's), device_self_ns (durations of the
+ * kernel rows in kernels[0..nk) with its External id; NULL without one)
+ * and device_total_ns (its own plus its children's totals).  Memory is
+ * bounded by the nesting depth; SQLite sorts.  Returns PROFDB_OK or
+ * PROFDB_ERROR with err set.
+ */
+int profdb__op_nest(sqlite3 *db, int64_t run_id, const struct profdb_row_run *ops, size_t nops,
+                    const struct profdb_row_run *kernels, size_t nk, struct profdb_err *err);
+
+#endif /* PROFDB_OP_NEST_H */

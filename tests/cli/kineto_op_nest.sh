@@ -1,0 +1,18 @@
+# Host op self and device times computed by the store when a file ends
+# (op_nest.c), not kept by the reader: testdata/kineto/nested.json, whose
+# values are worked out by hand in tests/check_ingest_kineto.c (rank and
+# base time come after traceEvents, so the ops are first stored under a
+# guessed rank and moved).  Two copies of the file in one run, same rank,
+# read with -j 1 and -j 2 (records of the two files interleave): each copy
+# nests on its own, so every row appears twice with the same values; were
+# the copies nested together, each op would become a child of its twin.
+mkdir -p in
+cp "$PROFDB_TESTDATA/kineto/nested.json" in/a.json
+cp "$PROFDB_TESTDATA/kineto/nested.json" in/b.json
+for j in 1 2; do
+  $PROFDB ingest -q -j $j --db t.db --run j$j in || echo "ingest -j $j failed"
+  $PROFDB sql --db t.db --format csv "SELECT r.name AS run, s.value AS name, o.rank, o.tid,
+    o.start_ns - 1000000000 AS rel_ns, o.self_ns, o.device_self_ns, o.device_total_ns
+    FROM op o JOIN run r ON r.id = o.run_id JOIN str s ON s.id = o.name_id
+    WHERE r.name = 'j$j' ORDER BY s.value, o.id"
+done
