@@ -13,17 +13,6 @@
 
 #define NKERNELS 20000 /* enough for many 256 KB batches */
 
-static int64_t scalar(profdb *db, const char *sql)
-{
-	sqlite3_stmt *st;
-	int64_t v = -1;
-	ck_assert_msg(sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL) == SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(db->sql));
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
 static char *text(profdb *db, const char *sql)
 {
 	sqlite3_stmt *st;
@@ -110,25 +99,25 @@ START_TEST(two_producers_one_writer)
 	profdb_store_select_slot(st, 0);
 	ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
 
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM kernel"), 2 * NKERNELS);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel"), 2 * NKERNELS);
 	/* sum of (i % 100 + 1) for i < 20000 = 200 * 5050 = 1010000, per producer */
-	ck_assert_int_eq(scalar(db, "SELECT sum(dur_ns) FROM kernel WHERE rank = 1"), 1010000);
-	ck_assert_int_eq(scalar(db, "SELECT sum(dur_ns) FROM kernel WHERE rank = 2"), 1010000);
+	ck_assert_int_eq(tu_scalar(db, "SELECT sum(dur_ns) FROM kernel WHERE rank = 1"), 1010000);
+	ck_assert_int_eq(tu_scalar(db, "SELECT sum(dur_ns) FROM kernel WHERE rank = 2"), 1010000);
 	/* metrics on every third kernel: ceil(20000 / 3) = 6667 kernels x 2 */
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM kernel_metric"), 2 * 6667 * 2);
-	ck_assert_int_eq(scalar(db, "SELECT sum(m.value) FROM kernel_metric m JOIN str s ON s.id = m.metric_id"
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_metric"), 2 * 6667 * 2);
+	ck_assert_int_eq(tu_scalar(db, "SELECT sum(m.value) FROM kernel_metric m JOIN str s ON s.id = m.metric_id"
 	                            " WHERE s.value = 'aiv_time(us)'"), 2 * 66663333LL);
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM kernel WHERE in_shapes_id IS NOT NULL"), NKERNELS);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel WHERE in_shapes_id IS NOT NULL"), NKERNELS);
 	/* each file's skips land on its own source row */
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM source_file WHERE rows_skipped = 20 AND"
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM source_file WHERE rows_skipped = 20 AND"
 	                            " rows_stored = 20001 AND rows_read = 20020 AND sha256 = 'feed'"), 2);
-	ck_assert_int_eq(scalar(db, "SELECT length(content) FROM source_file LIMIT 1"), 4);
+	ck_assert_int_eq(tu_scalar(db, "SELECT length(content) FROM source_file LIMIT 1"), 4);
 	s = text(db, "SELECT call_stack FROM op_v LIMIT 1");
 	ck_assert_str_eq(s, "a.py(1): f;\r\nb.py(2): g");
 	free(s);
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM step_metric WHERE value = 12.5"), 2);
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM run_meta WHERE value = '8.3.RC1'"), 2);
-	ck_assert_int_eq(scalar(db, "SELECT repeats FROM run"), 4);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM step_metric WHERE value = 12.5"), 2);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM run_meta WHERE value = '8.3.RC1'"), 2);
+	ck_assert_int_eq(tu_scalar(db, "SELECT repeats FROM run"), 4);
 	profdb_close(db);
 }
 END_TEST
@@ -137,14 +126,7 @@ int main(void)
 {
 	Suite *s = suite_create("qsink");
 	TCase *tc = tcase_create("replay");
-	SRunner *sr;
-	int failed;
 	tcase_add_test(tc, two_producers_one_writer);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_set_tap(sr, "-");
-	srunner_run_all(sr, CK_SILENT);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run(s);
 }

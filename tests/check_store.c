@@ -9,17 +9,6 @@
 
 #include "testutil.h"
 
-static int64_t scalar(profdb *db, const char *sql)
-{
-	sqlite3_stmt *st;
-	int64_t v = -1;
-	ck_assert_int_eq(sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL), SQLITE_OK);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
 static void add_kernel(struct profdb_sink *s, const char *name, int64_t start, int64_t dur, int64_t step)
 {
 	struct profdb_kernel_rec k;
@@ -35,8 +24,8 @@ START_TEST(open_memory_schema)
 {
 	profdb *db = NULL;
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
-	ck_assert_int_eq(scalar(db, "PRAGMA user_version"), profdb_schema_version());
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM kind"), 5);
+	ck_assert_int_eq(tu_scalar(db, "PRAGMA user_version"), profdb_schema_version());
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kind"), 5);
 	profdb_close(db);
 	profdb_close(NULL); /* NULL is a no-op */
 }
@@ -85,25 +74,25 @@ START_TEST(commit_derives_repeats_and_interns)
 	ck_assert_int_eq(s->source_end(s->arg, 5, "abc", 100), PROFDB_OK);
 	ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
 	/* two distinct steps -> repeats 2; MatMul interned once */
-	ck_assert_int_eq(scalar(db, "SELECT repeats FROM run WHERE name='r1'"), 2);
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM str WHERE value='MatMul'"), 1);
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM step"), 2);
-	ck_assert_int_eq(scalar(db, "SELECT rows_skipped FROM source_file"), 2);
-	ck_assert_int_eq(scalar(db, "SELECT first_line FROM source_skip"), 7);
+	ck_assert_int_eq(tu_scalar(db, "SELECT repeats FROM run WHERE name='r1'"), 2);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM str WHERE value='MatMul'"), 1);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM step"), 2);
+	ck_assert_int_eq(tu_scalar(db, "SELECT rows_skipped FROM source_file"), 2);
+	ck_assert_int_eq(tu_scalar(db, "SELECT first_line FROM source_skip"), 7);
 	/* the view: per_repeat = 40 ns / 2 = 0.02 us */
-	ck_assert_int_eq(scalar(db, "SELECT per_repeat_us * 1000 FROM kernel_summary WHERE name='MatMul'"), 20);
-	ck_assert_int_eq(scalar(db, "SELECT total_device_us * 1000 FROM run_summary"), 45);
+	ck_assert_int_eq(tu_scalar(db, "SELECT per_repeat_us * 1000 FROM kernel_summary WHERE name='MatMul'"), 20);
+	ck_assert_int_eq(tu_scalar(db, "SELECT total_device_us * 1000 FROM run_summary"), 45);
 	/* a second ingest of the same name fails without --replace */
 	ck_assert_int_eq(profdb_store_begin(&st, db, "r1", "/x", 0), PROFDB_EEXISTS);
 	ck_assert_int_eq(profdb_store_begin(&st, db, "r1", "/x", 1), PROFDB_OK);
 	profdb_store_abort(st);
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM kernel"), 3); /* abort kept the old run */
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel"), 3); /* abort kept the old run */
 	ck_assert_int_eq(profdb_run_set_repeats(db, "r1", 4), PROFDB_OK);
-	ck_assert_int_eq(scalar(db, "SELECT repeats FROM run"), 4);
+	ck_assert_int_eq(tu_scalar(db, "SELECT repeats FROM run"), 4);
 	ck_assert_int_eq(profdb_run_set_repeats(db, "nope", 4), PROFDB_ENOTFOUND);
 	ck_assert_int_eq(profdb_run_delete(db, "r1"), PROFDB_OK);
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM kernel"), 0);
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM source_skip"), 0);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel"), 0);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM source_skip"), 0);
 	profdb_close(db);
 }
 END_TEST
@@ -129,8 +118,8 @@ START_TEST(steps_from_launches)
 	k.correlation = 42;
 	ck_assert_int_eq(s->kernel(s->arg, &k), PROFDB_OK);
 	ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
-	ck_assert_int_eq(scalar(db, "SELECT step FROM kernel"), 7);
-	ck_assert_int_eq(scalar(db, "SELECT repeats FROM run"), 1);
+	ck_assert_int_eq(tu_scalar(db, "SELECT step FROM kernel"), 7);
+	ck_assert_int_eq(tu_scalar(db, "SELECT repeats FROM run"), 1);
 	profdb_close(db);
 }
 END_TEST
@@ -177,14 +166,14 @@ START_TEST(steps_overlapping_spans)
 	k.correlation = 42;
 	ck_assert_int_eq(s->kernel(s->arg, &k), PROFDB_OK);
 	ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM op_v WHERE name = 'a99' AND step IS NULL"), 1);
-	ck_assert_int_eq(scalar(db, "SELECT step FROM op_v WHERE name = 'a100'"), 3);
-	ck_assert_int_eq(scalar(db, "SELECT step FROM op_v WHERE name = 'a199'"), 3);
-	ck_assert_int_eq(scalar(db, "SELECT step FROM op_v WHERE name = 'a200'"), 2);
-	ck_assert_int_eq(scalar(db, "SELECT step FROM op_v WHERE name = 'a299'"), 2);
-	ck_assert_int_eq(scalar(db, "SELECT step FROM op_v WHERE name = 'a300'"), 2);
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM op_v WHERE name IN ('a400', 'a55') AND step IS NULL"), 2);
-	ck_assert_int_eq(scalar(db, "SELECT step FROM kernel"), 2);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM op_v WHERE name = 'a99' AND step IS NULL"), 1);
+	ck_assert_int_eq(tu_scalar(db, "SELECT step FROM op_v WHERE name = 'a100'"), 3);
+	ck_assert_int_eq(tu_scalar(db, "SELECT step FROM op_v WHERE name = 'a199'"), 3);
+	ck_assert_int_eq(tu_scalar(db, "SELECT step FROM op_v WHERE name = 'a200'"), 2);
+	ck_assert_int_eq(tu_scalar(db, "SELECT step FROM op_v WHERE name = 'a299'"), 2);
+	ck_assert_int_eq(tu_scalar(db, "SELECT step FROM op_v WHERE name = 'a300'"), 2);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM op_v WHERE name IN ('a400', 'a55') AND step IS NULL"), 2);
+	ck_assert_int_eq(tu_scalar(db, "SELECT step FROM kernel"), 2);
 	profdb_close(db);
 }
 END_TEST
@@ -199,7 +188,7 @@ START_TEST(replace_cascades_with_keys_on)
 	struct profdb_metric m[2] = { { "aic_mac_ratio", 0.5 }, { "aicore_time", 3.0 } };
 	struct profdb_kernel_rec k;
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
-	ck_assert_int_eq(scalar(db, "PRAGMA foreign_keys"), 1);
+	ck_assert_int_eq(tu_scalar(db, "PRAGMA foreign_keys"), 1);
 	for (int round = 0; round < 2; round++) {
 		ck_assert_int_eq(profdb_store_begin(&st, db, "r", "/r", 1), PROFDB_OK);
 		s = profdb_store_sink(st);
@@ -215,21 +204,21 @@ START_TEST(replace_cascades_with_keys_on)
 			ck_assert_int_eq(s->skip(s->arg, "bad row", 3), PROFDB_OK);
 		ck_assert_int_eq(s->source_end(s->arg, 2, NULL, 10), PROFDB_OK);
 		ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
-		ck_assert_int_eq(scalar(db, "PRAGMA foreign_keys"), 1);
+		ck_assert_int_eq(tu_scalar(db, "PRAGMA foreign_keys"), 1);
 	}
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM run"), 1);
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM kernel"), 1);
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM kernel_metric"), 1);
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM source_file"), 1);
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM source_skip"), 0);
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM run"), 1);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel"), 1);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_metric"), 1);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM source_file"), 1);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM source_skip"), 0);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
 	/* a new name: keys off during the ingest, on again after, no orphans */
 	ck_assert_int_eq(profdb_store_begin(&st, db, "n", "/n", 1), PROFDB_OK);
 	s = profdb_store_sink(st);
 	add_kernel(s, "third", 5, 1, PROFDB_NULL);
 	ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
-	ck_assert_int_eq(scalar(db, "PRAGMA foreign_keys"), 1);
-	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+	ck_assert_int_eq(tu_scalar(db, "PRAGMA foreign_keys"), 1);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
 	profdb_close(db);
 }
 END_TEST
@@ -238,8 +227,6 @@ int main(void)
 {
 	Suite *s = suite_create("store");
 	TCase *tc = tcase_create("open");
-	SRunner *sr;
-	int failed;
 	tcase_add_test(tc, open_memory_schema);
 	tcase_add_test(tc, newer_schema_refused);
 	tcase_add_test(tc, not_sqlite_refused);
@@ -250,10 +237,5 @@ int main(void)
 	tcase_add_test(tc, steps_overlapping_spans);
 	tcase_add_test(tc, replace_cascades_with_keys_on);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_set_tap(sr, "-");
-	srunner_run_all(sr, CK_SILENT);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run(s);
 }
