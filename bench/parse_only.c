@@ -35,6 +35,9 @@ int main(int argc, char **argv)
 		.arg = NULL, .err = &err, .source_begin = ok_begin, .source_end = ok_end, .skip = ok_skip,
 		.kernel = count_kernel, .op = count_op, .launch = count_launch, .step = count_step,
 		.step_metric = ok_metric, .meta = ok_meta, .note = ok_note, .rank_fixup = ok_fixup,
+		/* as the store: host ops go out as they are read and the store
+		 * nests them, so the reader keeps none (kineto_ops.c is for tests) */
+		.nests_ops = 1,
 	};
 	struct profdb_reader_ctx ctx = { .rank = PROFDB_NULL, .sink = &sink, .err = &err };
 	int rc;
