@@ -1,8 +1,18 @@
 /*
- * csv_reader.c - streaming CSV over libcsv: chunks in, whole rows out, each
- * with the physical line it starts on (newlines inside quoted fields count,
- * so messages point where an editor would).  Memory is bounded by the
- * longest row, not the file: the row buffer is reused for every row.
+ * csv_reader.c - streaming CSV: chunks in, whole rows out, each with the
+ * physical line it starts on (newlines inside quoted fields count, so
+ * messages point where an editor would).  Memory is bounded by the longest
+ * row, not the file: the row buffer is reused for every row.
+ *
+ * Two parsers give the same rows.  libcsv is the reference; but its
+ * byte-at-a-time state machine and a callback per field cost ~10 k
+ * instructions per kernel_details row, the largest part of an ingest.  So a
+ * line that holds one whole row (no quoted field runs past its end, no
+ * stray CR, no malformed quoting) is split here, in one pass over a copy of
+ * the line (split_line); any other line, and whatever follows it until a
+ * row ends at a line end, goes to libcsv, which also reports the errors.
+ * split_line follows libcsv 3's rules exactly where it accepts a line
+ * (fuzz_csv and check_ingest_ascend_csv compare the two on tricky input).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +44,8 @@ struct csv_state {
 	int64_t nl_base;           /* newlines in the chunks before the current one */
 	uint64_t base;             /* bytes before the current chunk */
 	int rc;                    /* first error: later callbacks do nothing */
+	int slow;                  /* libcsv holds part of a row: it gets the next line too */
+	int libcsv_only;           /* tests: no fast path */
 };
 
 static int64_t count_nl(const char *s, size_t n)
@@ -74,6 +86,41 @@ static int grow_fields(struct csv_state *st)
 	return PROFDB_OK;
 }
 
+/* Make room for need bytes in the row buffer. */
+static int grow_buf(struct csv_state *st, size_t need)
+{
+	size_t cap = st->cap ? st->cap : 4096;
+	char *b;
+	while (cap < need)
+		cap *= 2;
+	b = realloc(st->buf, cap);
+	if (!b)
+		return oom(st);
+	st->buf = b;
+	st->cap = cap;
+	return PROFDB_OK;
+}
+
+/* Hand the row in ptr/flen (n fields, starting on line) to fn. */
+static void emit(struct csv_state *st, size_t n, int64_t line)
+{
+	struct profdb_csv_row row;
+	row.field = st->ptr;
+	row.len = st->flen;
+	row.n = n;
+	row.line = line;
+	row.index = st->rows;
+	/* a UTF-8 byte order mark is not part of the first column's name */
+	if (st->rows == 0 && st->flen[0] >= 3 && memcmp(st->ptr[0], "\xEF\xBB\xBF", 3) == 0) {
+		st->ptr[0] += 3;
+		st->flen[0] -= 3;
+	}
+	st->rows++;
+	st->rc = st->fn(st->arg, &row);
+	if (st->rc != PROFDB_OK && st->err->code == PROFDB_OK)
+		profdb__err_set(st->err, st->rc, "%s:%lld: read failed", st->label, (long long)row.line);
+}
+
 /* libcsv field callback: append the field to the row buffer. */
 static void on_field(void *s, size_t n, void *data)
 {
@@ -88,19 +135,8 @@ static void on_field(void *s, size_t n, void *data)
 		st->nl += count_nl(s, n);
 	if (st->nf == st->capf && grow_fields(st) != PROFDB_OK)
 		return;
-	if (st->len + n + 1 > st->cap) {
-		size_t cap = st->cap ? st->cap : 4096;
-		char *b;
-		while (cap < st->len + n + 1)
-			cap *= 2;
-		b = realloc(st->buf, cap);
-		if (!b) {
-			oom(st);
-			return;
-		}
-		st->buf = b;
-		st->cap = cap;
-	}
+	if (st->len + n + 1 > st->cap && grow_buf(st, st->len + n + 1) != PROFDB_OK)
+		return;
 	if (n)
 		memcpy(st->buf + st->len, s, n);
 	st->buf[st->len + n] = '\0';
@@ -114,26 +150,12 @@ static void on_field(void *s, size_t n, void *data)
 static void on_row(int c, void *data)
 {
 	struct csv_state *st = data;
-	struct profdb_csv_row row;
 	if (st->rc)
 		return;
 	if (st->nf > 0) {
 		for (size_t i = 0; i < st->nf; i++)
 			st->ptr[i] = st->buf + st->off[i];
-		row.field = st->ptr;
-		row.len = st->flen;
-		row.n = st->nf;
-		row.line = st->row_line;
-		row.index = st->rows;
-		/* a UTF-8 byte order mark is not part of the first column's name */
-		if (st->rows == 0 && st->flen[0] >= 3 && memcmp(st->ptr[0], "\xEF\xBB\xBF", 3) == 0) {
-			st->ptr[0] += 3;
-			st->flen[0] -= 3;
-		}
-		st->rows++;
-		st->rc = st->fn(st->arg, &row);
-		if (st->rc != PROFDB_OK && st->err->code == PROFDB_OK)
-			profdb__err_set(st->err, st->rc, "%s:%lld: read failed", st->label, (long long)row.line);
+		emit(st, st->nf, st->row_line);
 		st->nf = 0;
 		st->len = 0;
 	}
@@ -141,6 +163,105 @@ static void on_row(int c, void *data)
 	if (c == '\n')
 		st->nl++;
 }
+
+/* ---------------------------------------------------------------- fast path */
+
+/* What ends an unquoted field or sends its line to libcsv (0: field text). */
+static const unsigned char stop[256] = { [','] = 1, ['"'] = 1, ['\r'] = 1 };
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/*
+ * Split the line s[0, n) (its '\n' left out) into ptr/flen as libcsv 3
+ * (CSV_STRICT, blank = ' ' or '\t') would, when the line is a row by
+ * itself.  The rules, libcsv's: blanks before a field are skipped; an
+ * unquoted field ends at ',' or the line end and loses trailing blanks; a
+ * quoted field keeps everything up to its closing quote, "" being one '"',
+ * and only blanks may follow the closing quote; a final CR is the CRLF's.
+ * Returns the number of fields, 0 for a blank line (no row), or -1 when
+ * libcsv must read the line: a quote that is not closed on the line (the
+ * field goes on past the newline), a CR before the end (a row ends there),
+ * or a quote libcsv rejects (it reports the error and where).
+ */
+static long split_line(struct csv_state *st, const char *s, size_t n)
+{
+	size_t i = 0, nf = 0, end = n;
+	char *b;
+
+	if (n + 1 > st->cap && grow_buf(st, n + 1) != PROFDB_OK)
+		return -1;
+	if (end && s[end - 1] == '\r')
+		end--;
+	b = st->buf;
+	memcpy(b, s, end);
+	b[end] = '\r';                     /* sentinel: stops every scan below */
+	while (is_blank(b[i]))
+		i++;
+	if (i == end)
+		return 0;                      /* libcsv reports no row for it */
+	for (;;) {
+		size_t start, flen, next;
+		int more;
+		if (nf == st->capf && grow_fields(st) != PROFDB_OK)
+			return -1;
+		while (is_blank(b[i]))
+			i++;
+		if (b[i] == '"') {
+			size_t r = i + 1, w = i + 1;
+			start = w;
+			for (;;) {
+				const char *q = memchr(b + r, '"', end - r);
+				size_t k;
+				if (!q)
+					return -1;         /* still open at the line end */
+				k = (size_t)(q - (b + r));
+				if (w != r)
+					memmove(b + w, b + r, k);
+				w += k;
+				r += k + 1;            /* past the quote */
+				if (b[r] != '"')
+					break;             /* (r <= end: b[end] is the sentinel) */
+				b[w++] = '"';          /* "" is one quote */
+				r++;
+			}
+			flen = w - start;
+			while (is_blank(b[r]))
+				r++;
+			if (b[r] == ',')
+				more = 1;
+			else if (r == end)
+				more = 0;
+			else
+				return -1;             /* text after the closing quote, or a CR */
+			next = r + 1;
+		} else {
+			size_t p = i, e;
+			while (!stop[(unsigned char)b[p]])
+				p++;
+			if (b[p] == '"' || (b[p] == '\r' && p != end))
+				return -1;             /* quote in an unquoted field; a CR row end */
+			more = b[p] == ',';
+			start = i;
+			e = p;
+			while (e > start && is_blank(b[e - 1]))
+				e--;
+			flen = e - start;
+			next = p + 1;
+		}
+		b[start + flen] = '\0';
+		st->ptr[nf] = b + start;
+		st->flen[nf] = flen;
+		nf++;
+		if (!more)
+			return (long)nf;
+		i = next;
+	}
+}
+
+/* ---------------------------------------------------------------- reading */
 
 static int state_init(struct csv_state *st, const char *label, profdb_csv_row_fn fn, void *arg,
                       struct profdb_err *err)
@@ -169,32 +290,62 @@ static void state_free(struct csv_state *st)
 	free(st->ptr);
 }
 
-/* Parse one chunk; on error the message names the physical line. */
+/*
+ * Parse one chunk line by line: split_line when libcsv is between rows,
+ * else libcsv, until a line end finds it between rows again.  On error the
+ * message names the physical line.
+ */
 static int feed(struct csv_state *st, const char *buf, size_t n)
 {
 	const char *nul = memchr(buf, '\0', n);
-	size_t lim = nul ? (size_t)(nul - buf) : n;
-	size_t done = csv_parse(&st->p, buf, lim, on_field, on_row, st);
+	size_t lim = nul ? (size_t)(nul - buf) : n, pos = 0;
+	int64_t lines = 0;                 /* newlines of this chunk before pos */
 
-	if (st->rc)
-		return st->rc;
-	if (done < lim) {
-		if (csv_error(&st->p) != CSV_EPARSE)
-			return oom(st);
-		return st->rc = profdb__err_set(st->err, PROFDB_EFORMAT,
-		    "%s:%lld: malformed CSV quoting (a '\"' inside an unquoted field or text after a"
-		    " closing quote)", st->label, (long long)(st->nl_base + count_nl(buf, done) + 1));
+	while (pos < lim) {
+		const char *eol = memchr(buf + pos, '\n', lim - pos);
+		size_t end = eol ? (size_t)(eol - buf) + 1 : lim, done;
+		if (eol && !st->slow && !st->libcsv_only) {
+			long nf = split_line(st, buf + pos, end - 1 - pos);
+			if (st->rc)
+				return st->rc;
+			if (nf >= 0) {
+				if (nf > 0)
+					emit(st, (size_t)nf, st->nl + 1);
+				st->nl++;
+				lines++;
+				pos = end;
+				if (st->rc)
+					return st->rc;
+				continue;
+			}
+		}
+		done = csv_parse(&st->p, buf + pos, end - pos, on_field, on_row, st);
+		if (st->rc)
+			return st->rc;
+		if (done < end - pos) {
+			if (csv_error(&st->p) != CSV_EPARSE)
+				return oom(st);
+			return st->rc = profdb__err_set(st->err, PROFDB_EFORMAT,
+			    "%s:%lld: malformed CSV quoting (a '\"' inside an unquoted field or text after a"
+			    " closing quote)", st->label,
+			    (long long)(st->nl_base + lines + count_nl(buf + pos, done) + 1));
+		}
+		/* after a '\n' libcsv is between rows unless the '\n' went into a
+		 * quoted field (then entry_pos > 0); after a piece of a line it may
+		 * be inside a field with nothing stored yet, so stay with it */
+		st->slow = !eol || st->nf != 0 || st->p.entry_pos != 0;
+		lines += eol != NULL;
+		pos = end;
 	}
 	if (nul)
 		return st->rc = profdb__err_set(st->err, PROFDB_EFORMAT,
 		    "%s:%lld: binary data (NUL byte at byte %llu): not a CSV file", st->label,
-		    (long long)(st->nl_base + count_nl(buf, lim) + 1),
-		    (unsigned long long)(st->base + lim));
+		    (long long)(st->nl_base + lines + 1), (unsigned long long)(st->base + lim));
 	if (st->p.entry_pos > MAX_FIELD || st->len > MAX_FIELD)
 		return st->rc = profdb__err_set(st->err, PROFDB_EFORMAT,
 		    "%s:%lld: field or row longer than %zu MiB: not profiler output", st->label,
 		    (long long)(st->nf ? st->row_line : st->nl + 1), MAX_FIELD >> 20);
-	st->nl_base += count_nl(buf, n);
+	st->nl_base += lines;
 	st->base += n;
 	return PROFDB_OK;
 }
@@ -255,14 +406,31 @@ out:
 int profdb_csv_read_mem(const void *buf, size_t n, const char *label, profdb_csv_row_fn fn,
                         void *arg, int64_t *rows, struct profdb_err *err)
 {
+	return profdb_csv_read_mem_opts(buf, n, n, 0, label, fn, arg, rows, err);
+}
+
+int profdb_csv_read_mem_opts(const void *buf, size_t n, size_t chunk, int libcsv_only,
+                             const char *label, profdb_csv_row_fn fn, void *arg, int64_t *rows,
+                             struct profdb_err *err)
+{
 	struct csv_state st;
+	const char *p = buf;
+	size_t at = 0;
 	int rc;
 
 	if (rows)
 		*rows = 0;
 	if ((rc = state_init(&st, label, fn, arg, err)) != PROFDB_OK)
 		return rc;
-	rc = feed(&st, buf, n);
+	st.libcsv_only = libcsv_only;
+	if (chunk == 0)
+		chunk = 1;
+	rc = PROFDB_OK;
+	while (rc == PROFDB_OK && at < n) {
+		size_t k = n - at < chunk ? n - at : chunk;
+		rc = feed(&st, p + at, k);
+		at += k;
+	}
 	if (rc == PROFDB_OK)
 		rc = finish(&st, rows);
 	state_free(&st);

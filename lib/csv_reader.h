@@ -45,6 +45,14 @@ int profdb_csv_read(struct profdb_input *in, const char *label, profdb_csv_row_f
 int profdb_csv_read_mem(const void *buf, size_t n, const char *label, profdb_csv_row_fn fn,
                         void *arg, int64_t *rows, struct profdb_err *err);
 
+/* For tests: the same, the bytes handed to the parser chunk at a time (as
+ * file reads would: rows and fields then cross chunk ends), and with
+ * libcsv_only through libcsv alone, without the line fast path; rows must
+ * come out the same either way. */
+int profdb_csv_read_mem_opts(const void *buf, size_t n, size_t chunk, int libcsv_only,
+                             const char *label, profdb_csv_row_fn fn, void *arg, int64_t *rows,
+                             struct profdb_err *err);
+
 /* A copy of a header row, kept for the whole file (metric names point into it). */
 struct profdb_csv_header {
 	char **name;               /* n column names, owned through buf */
