@@ -159,12 +159,7 @@ static int read_events(struct profdb_kreader *r, struct profdb_json_scan *js, in
 		return PROFDB_OK;
 	}
 	for (;;) {
-		const char *text;
-		size_t len;
-		if ((rc = profdb_json_value(js, &text, &len)) != PROFDB_OK)
-			return rc;
-		r->nevents++;
-		if ((rc = profdb__kineto_event(r, text, len)) != PROFDB_OK)
+		if ((rc = profdb__kineto_event(r, js)) != PROFDB_OK)
 			return rc;
 		c = profdb_json_peek(js);
 		if (c == PROFDB_JSON_FAIL)

@@ -8,6 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+#include <emmintrin.h>
+#define HAVE_SSE2_PATH 1
+#endif
 
 #include "json_scan.h"
 #include "banned.h"
@@ -102,6 +106,38 @@ static long refill(struct profdb_json_scan *s, size_t keep)
 static int is_ws(char c)
 {
 	return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+/*
+ * Index of the quote that closes the string whose body starts at p[i]
+ * (a backslash escapes the byte after it), or n if p[0..n) ends first.
+ * Most of a trace is string bodies: 16 bytes are looked at a time.
+ */
+static size_t str_end(const char *p, size_t n, size_t i)
+{
+#ifdef HAVE_SSE2_PATH
+	const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
+	while (i + 16 <= n) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, quote),
+		                                                      _mm_cmpeq_epi8(x, bslash)));
+		if (m == 0) {
+			i += 16;
+			continue;
+		}
+		i += (size_t)__builtin_ctz(m);
+		if (p[i] == '"')
+			return i;
+		i += 2; /* the backslash and the byte it escapes */
+	}
+#endif
+	for (; i < n; i++) {
+		if (p[i] == '"')
+			return i;
+		if (p[i] == '\\')
+			i++;
+	}
+	return n;
 }
 
 int profdb_json_peek(struct profdb_json_scan *s)
@@ -490,4 +526,191 @@ size_t profdb_json_compact(const struct profdb_jval *v, char *out, size_t cap)
 	}
 	out[o] = '\0';
 	return o;
+}
+
+/* ---------------------------------------------------------------- one pass */
+
+/*
+ * profdb_json_pick must answer exactly as a scan (scan above) followed by
+ * profdb_json_member walks would, or not at all (0: the caller takes that
+ * general path).  So it accepts a subset of what both accept: members as
+ * next_item reads them, strings and scalars as value_at bounds them, and
+ * brackets matched by kind as scan matches them (value_at only counts
+ * them, but scan has already refused a mismatch by then).
+ */
+
+#define NO_END ((size_t)-1)
+
+/* End (one past) of the container at p[i] ('{' or '['), brackets matched
+ * by kind; NO_END if malformed, cut off, or nested deeper than 64. */
+static size_t container_end(const char *p, size_t n, size_t i)
+{
+	uint64_t objs = 0;         /* bit d: level d is an object */
+	unsigned depth = 0;
+	for (; i < n; i++) {
+		char c = p[i];
+		switch (c) {
+		case '"':
+			i = str_end(p, n, i + 1);
+			if (i >= n)
+				return NO_END;
+			break;
+		case '{':
+		case '[':
+			if (depth == 64)
+				return NO_END;
+			if (c == '{')
+				objs |= (uint64_t)1 << depth;
+			else
+				objs &= ~((uint64_t)1 << depth);
+			depth++;
+			break;
+		case '}':
+		case ']':
+			if (depth == 0 || (int)((objs >> (depth - 1)) & 1) != (c == '}'))
+				return NO_END;
+			if (--depth == 0)
+				return i + 1;
+			break;
+		default:
+			break;
+		}
+	}
+	return NO_END;
+}
+
+/* Bound the value at p[i] (white space already skipped) as value_at does;
+ * returns the index past it, NO_END if there is none. */
+static size_t pick_value(const char *p, size_t n, size_t i, struct profdb_jval *v)
+{
+	size_t k = i;
+	if (i >= n)
+		return NO_END;
+	v->p = p + i;
+	if (p[i] == '"') {
+		k = str_end(p, n, i + 1);
+		if (k >= n)
+			return NO_END;
+		v->type = PROFDB_J_STRING;
+		k++;
+	} else if (p[i] == '{' || p[i] == '[') {
+		v->type = p[i] == '{' ? PROFDB_J_OBJECT : PROFDB_J_ARRAY;
+		k = container_end(p, n, i);
+		if (k == NO_END)
+			return NO_END;
+	} else {
+		while (k < n && is_scalar_char(p[k]))
+			k++;
+		if (k == i || k >= n) /* at n: the token may go on past the window */
+			return NO_END;
+		v->type = PROFDB_J_NUMBER;
+		if (k - i == 4 && memcmp(p + i, "true", 4) == 0)
+			v->type = PROFDB_J_TRUE;
+		else if (k - i == 5 && memcmp(p + i, "false", 5) == 0)
+			v->type = PROFDB_J_FALSE;
+		else if (k - i == 4 && memcmp(p + i, "null", 4) == 0)
+			v->type = PROFDB_J_NULL;
+	}
+	v->n = k - i;
+	return k;
+}
+
+/* Slot of key text k[0..len) (between its quotes) in keys, or -1. */
+static int key_slot(const struct profdb_json_key *keys, size_t nkeys, const char *k, size_t len)
+{
+	for (size_t j = 0; j < nkeys; j++)
+		if (keys[j].len == len && keys[j].name[0] == k[0] && memcmp(keys[j].name, k, len) == 0)
+			return keys[j].slot;
+	return -1;
+}
+
+/* The members of the object at p[i] ('{'); sub != NULL: the inner slot's
+ * object is walked too.  Returns the index past its '}', or NO_END. */
+static size_t pick_object(const char *p, size_t n, size_t i, const struct profdb_json_key *keys,
+                          size_t nkeys, const struct profdb_json_pick *spec,
+                          struct profdb_jval *vals, struct profdb_jval *sub)
+{
+	i = skip_ws(p, n, i + 1);
+	if (i < n && p[i] == '}')
+		return i + 1;
+	for (;;) {
+		size_t ke, vend;
+		int slot;
+		struct profdb_jval v;
+		if (i >= n || p[i] != '"')
+			return NO_END;
+		ke = str_end(p, n, i + 1);
+		if (ke >= n)
+			return NO_END;
+		slot = ke > i + 1 ? key_slot(keys, nkeys, p + i + 1, ke - i - 1) : -1;
+		i = skip_ws(p, n, ke + 1);
+		if (i >= n || p[i] != ':')
+			return NO_END;
+		i = skip_ws(p, n, i + 1);
+		if (sub && slot == spec->inner) {
+			/* the last member of this key wins, as it would in a walk */
+			for (size_t j = 0; j < spec->nsub_slots; j++)
+				sub[j].type = PROFDB_J_NONE;
+			if (i < n && p[i] == '{') {
+				vend = pick_object(p, n, i, spec->sub_keys, spec->nsub_keys, spec, sub, NULL);
+				if (vend == NO_END)
+					return NO_END;
+				v = (struct profdb_jval){ PROFDB_J_OBJECT, p + i, vend - i };
+			} else {
+				vend = pick_value(p, n, i, &v);
+			}
+		} else {
+			vend = pick_value(p, n, i, &v);
+		}
+		if (vend == NO_END)
+			return NO_END;
+		if (slot >= 0)
+			vals[slot] = v;
+		i = skip_ws(p, n, vend);
+		if (i >= n)
+			return NO_END;
+		if (p[i] == '}')
+			return i + 1;
+		if (p[i] != ',')
+			return NO_END;
+		i = skip_ws(p, n, i + 1);
+	}
+}
+
+size_t profdb_json_pick(const char *p, size_t n, const struct profdb_json_pick *spec,
+                        struct profdb_jval *vals, struct profdb_jval *sub)
+{
+	size_t end;
+	for (size_t j = 0; j < spec->nslots; j++)
+		vals[j].type = PROFDB_J_NONE;
+	for (size_t j = 0; j < spec->nsub_slots; j++)
+		sub[j].type = PROFDB_J_NONE;
+	if (n == 0 || p[0] != '{')
+		return 0;
+	end = pick_object(p, n, 0, spec->keys, spec->nkeys, spec, vals, spec->inner >= 0 ? sub : NULL);
+	return end == NO_END ? 0 : end;
+}
+
+int profdb_json_value_pick(struct profdb_json_scan *s, const struct profdb_json_pick *spec,
+                           struct profdb_jval *vals, struct profdb_jval *sub,
+                           const char **out, size_t *len, int *picked)
+{
+	int c = profdb_json_peek(s), rc;
+	size_t end;
+	*picked = 0;
+	if (c == '{') {
+		/* most values lie whole in the window: one pass, no scan */
+		end = profdb_json_pick(s->buf + s->pos, s->len - s->pos, spec, vals, sub);
+		if (end > 0) {
+			*out = s->buf + s->pos;
+			*len = end;
+			s->pos += end;
+			*picked = 1;
+			return PROFDB_OK;
+		}
+	}
+	if ((rc = profdb_json_value(s, out, len)) != PROFDB_OK)
+		return rc;
+	*picked = *len > 0 && profdb_json_pick(*out, *len, spec, vals, sub) == *len;
+	return PROFDB_OK;
 }

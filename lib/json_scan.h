@@ -102,4 +102,49 @@ size_t profdb_json_str_decode(const struct profdb_jval *v, char *out, size_t cap
  * strings: compact JSON text.  Returns its length. */
 size_t profdb_json_compact(const struct profdb_jval *v, char *out, size_t cap);
 
+/* ------------------------------------------------------------ one pass */
+
+/* A member key to pick: escape-free text (len bytes) and the slot its
+ * value goes to; two names may share a slot (the later member wins). */
+struct profdb_json_key {
+	const char *name;
+	size_t len;
+	int slot;
+};
+
+/*
+ * What profdb_json_pick looks for: keys of the object, and (inner >= 0)
+ * the slot whose object value is walked in the same pass for sub_keys.
+ */
+struct profdb_json_pick {
+	const struct profdb_json_key *keys;
+	size_t nkeys, nslots;
+	int inner;                 /* slot walked for sub_keys, -1 for none */
+	const struct profdb_json_key *sub_keys;
+	size_t nsub_keys, nsub_slots;
+};
+
+/*
+ * Walk the object that starts at p[0] (after white space) in one pass:
+ * vals[slot] (nslots, type PROFDB_J_NONE when absent) gets the value of
+ * each picked key, as a profdb_json_member walk would give it (the last
+ * member of a key wins); sub[slot] (nsub_slots) gets the picked members
+ * of the object in the inner slot, as a walk of that value would (all
+ * NONE when the last one is not an object).  Returns the object's length
+ * (bytes up to its closing '}'), or 0 whenever the answer could differ
+ * from a profdb_json_value scan followed by member walks: p[0..n) ends
+ * first, a member or bracket is malformed, nesting is deeper than 64.
+ * Then the caller takes the general path.
+ */
+size_t profdb_json_pick(const char *p, size_t n, const struct profdb_json_pick *spec,
+                        struct profdb_jval *vals, struct profdb_jval *sub);
+/*
+ * profdb_json_value, with the value picked in the same pass when it is an
+ * object that profdb_json_pick accepts (*picked = 1; else 0, vals and sub
+ * undefined): the bytes are read once, not once to bound and again to walk.
+ */
+int profdb_json_value_pick(struct profdb_json_scan *s, const struct profdb_json_pick *spec,
+                           struct profdb_jval *vals, struct profdb_jval *sub,
+                           const char **out, size_t *len, int *picked);
+
 #endif /* PROFDB_JSON_SCAN_H */

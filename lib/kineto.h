@@ -52,9 +52,9 @@ struct profdb_kreader {
 	int any_time;              /* t_min/t_max are set */
 };
 
-/* One element of traceEvents, text[0..len): records to r->sink, or a skip
- * for an unusable event.  Returns a sink or memory error only. */
-int profdb__kineto_event(struct profdb_kreader *r, const char *text, size_t len);
+/* Read the next element of traceEvents from js: records to r->sink, or a
+ * skip for an unusable event.  Returns a scan, sink or memory error only. */
+int profdb__kineto_event(struct profdb_kreader *r, struct profdb_json_scan *js);
 /* An integer written as a number or a string ("2560", "0x0": ROCm args);
  * PROFDB_NULL if it is neither. */
 int64_t profdb__kineto_jint(const struct profdb_jval *v);

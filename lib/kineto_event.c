@@ -19,47 +19,68 @@
 #define STEP_PREFIX "ProfilerStep#"
 
 /* What an event with ph "X" is to us, by its cat. */
+#define CAT(name, cls, kind) { name, sizeof name - 1, cls, kind }
 enum ev_class { EV_OTHER = 0, EV_DEVICE, EV_OP, EV_LAUNCH, EV_GPU_STEP };
 
 static const struct {
 	const char *cat;
+	size_t len;
 	int cls;                   /* enum ev_class */
 	int kind;                  /* enum profdb_kind for EV_DEVICE */
 } cat_table[] = {
 	/* device activities, current names then the 2021 ones (torch 1.8/1.9) */
-	{ "kernel", EV_DEVICE, PROFDB_KIND_KERNEL },
-	{ "gpu_memcpy", EV_DEVICE, PROFDB_KIND_MEMCPY },
-	{ "gpu_memset", EV_DEVICE, PROFDB_KIND_MEMSET },
-	{ "mtia_ccp_events", EV_DEVICE, PROFDB_KIND_KERNEL },
-	{ "Kernel", EV_DEVICE, PROFDB_KIND_KERNEL },
-	{ "Memcpy", EV_DEVICE, PROFDB_KIND_MEMCPY },
-	{ "Memset", EV_DEVICE, PROFDB_KIND_MEMSET },
+	CAT("kernel", EV_DEVICE, PROFDB_KIND_KERNEL),
+	CAT("gpu_memcpy", EV_DEVICE, PROFDB_KIND_MEMCPY),
+	CAT("gpu_memset", EV_DEVICE, PROFDB_KIND_MEMSET),
+	CAT("mtia_ccp_events", EV_DEVICE, PROFDB_KIND_KERNEL),
+	CAT("Kernel", EV_DEVICE, PROFDB_KIND_KERNEL),
+	CAT("Memcpy", EV_DEVICE, PROFDB_KIND_MEMCPY),
+	CAT("Memset", EV_DEVICE, PROFDB_KIND_MEMSET),
 	/* host operators; torch_npu trace_view uses cpu_op too */
-	{ "cpu_op", EV_OP, 0 },
-	{ "user_annotation", EV_OP, 0 },
-	{ "Operator", EV_OP, 0 },
+	CAT("cpu_op", EV_OP, 0),
+	CAT("user_annotation", EV_OP, 0),
+	CAT("Operator", EV_OP, 0),
 	/* runtime calls that launch device work (ROCm's hip* are cuda_runtime) */
-	{ "cuda_runtime", EV_LAUNCH, 0 },
-	{ "cuda_driver", EV_LAUNCH, 0 },
-	{ "Runtime", EV_LAUNCH, 0 },
-	{ "mtia_runtime", EV_LAUNCH, 0 },
-	{ "privateuse1_runtime", EV_LAUNCH, 0 },
-	{ "privateuse1_driver", EV_LAUNCH, 0 },
-	{ "xpu_runtime", EV_LAUNCH, 0 },
-	{ "xpu_driver", EV_LAUNCH, 0 },
-	{ "mlu_runtime", EV_LAUNCH, 0 },
+	CAT("cuda_runtime", EV_LAUNCH, 0),
+	CAT("cuda_driver", EV_LAUNCH, 0),
+	CAT("Runtime", EV_LAUNCH, 0),
+	CAT("mtia_runtime", EV_LAUNCH, 0),
+	CAT("privateuse1_runtime", EV_LAUNCH, 0),
+	CAT("privateuse1_driver", EV_LAUNCH, 0),
+	CAT("xpu_runtime", EV_LAUNCH, 0),
+	CAT("xpu_driver", EV_LAUNCH, 0),
+	CAT("mlu_runtime", EV_LAUNCH, 0),
 	/* the device-side copy of a step span: only its ProfilerStep#N is used */
-	{ "gpu_user_annotation", EV_GPU_STEP, 0 },
+	CAT("gpu_user_annotation", EV_GPU_STEP, 0),
 };
 
 /* The fields of one event we look at (type PROFDB_J_NONE when absent). */
-struct ev {
-	struct profdb_jval name, ph, cat, ts, dur, pid, tid, args;
+enum ev_field { F_NAME, F_PH, F_CAT, F_TS, F_DUR, F_PID, F_TID, F_ARGS, NFIELDS };
+enum ev_arg {
+	A_CORRELATION, A_EXT, A_DEVICE, A_STREAM, A_CONTEXT, A_GRID, A_BLOCK, A_REGISTERS, A_SHMEM,
+	A_BYTES, A_SEQ, A_DIMS, A_TYPES, A_STACK, NARGS
 };
 
-struct ev_args {
-	struct profdb_jval correlation, ext, device, stream, context, grid, block;
-	struct profdb_jval registers, shmem, bytes, seq, dims, types, stack;
+#define KEY(name, slot) { name, sizeof name - 1, slot }
+#define COUNT(a) (sizeof a / sizeof a[0])
+
+static const struct profdb_json_key ev_keys[] = {
+	KEY("ph", F_PH), KEY("cat", F_CAT), KEY("name", F_NAME), KEY("pid", F_PID), KEY("tid", F_TID),
+	KEY("ts", F_TS), KEY("dur", F_DUR), KEY("args", F_ARGS),
+};
+
+static const struct profdb_json_key arg_keys[] = {
+	KEY("External id", A_EXT), KEY("Input Dims", A_DIMS), KEY("Input type", A_TYPES),
+	KEY("Sequence number", A_SEQ), KEY("Call stack", A_STACK), KEY("correlation", A_CORRELATION),
+	KEY("device", A_DEVICE), KEY("stream", A_STREAM), KEY("context", A_CONTEXT),
+	KEY("grid", A_GRID), KEY("block", A_BLOCK), KEY("registers per thread", A_REGISTERS),
+	KEY("shared memory", A_SHMEM), KEY("bytes", A_BYTES), KEY("external id", A_EXT),
+	KEY("Input dims", A_DIMS),
+};
+
+/* An event's fields and its args' in one pass over its bytes. */
+static const struct profdb_json_pick ev_pick = {
+	ev_keys, COUNT(ev_keys), NFIELDS, F_ARGS, arg_keys, COUNT(arg_keys), NARGS,
 };
 
 /* ---------------------------------------------------------------- values */
@@ -178,72 +199,65 @@ static int skip(struct profdb_kreader *r, const char *reason)
 	return r->sink->skip(r->sink->arg, reason, r->nevents - 1);
 }
 
-static int read_args(const struct profdb_jval *args, struct ev_args *a)
+/* The picked members of object text[0..len) into v[slot] (all NONE
+ * first); -1 if it is malformed.  The general path for what
+ * profdb_json_pick leaves (same keys, same answers). */
+static int walk_members(const char *text, size_t len, const struct profdb_json_key *keys, size_t nkeys,
+                        struct profdb_jval *v, size_t nslots)
 {
-	struct profdb_jval k, v;
+	struct profdb_jval k, val;
 	size_t pos = 0;
 	int rc;
-	memset(a, 0, sizeof *a);
-	if (args->type != PROFDB_J_OBJECT)
-		return 0;
-	while ((rc = profdb_json_member(args->p, args->n, &pos, &k, &v)) == 1) {
-		if (profdb_json_str_is(&k, "correlation")) a->correlation = v;
-		else if (profdb_json_str_is(&k, "External id") || profdb_json_str_is(&k, "external id")) a->ext = v;
-		else if (profdb_json_str_is(&k, "device")) a->device = v;
-		else if (profdb_json_str_is(&k, "stream")) a->stream = v;
-		else if (profdb_json_str_is(&k, "context")) a->context = v;
-		else if (profdb_json_str_is(&k, "grid")) a->grid = v;
-		else if (profdb_json_str_is(&k, "block")) a->block = v;
-		else if (profdb_json_str_is(&k, "registers per thread")) a->registers = v;
-		else if (profdb_json_str_is(&k, "shared memory")) a->shmem = v;
-		else if (profdb_json_str_is(&k, "bytes")) a->bytes = v;
-		else if (profdb_json_str_is(&k, "Sequence number")) a->seq = v;
-		else if (profdb_json_str_is(&k, "Input Dims") || profdb_json_str_is(&k, "Input dims")) a->dims = v;
-		else if (profdb_json_str_is(&k, "Input type")) a->types = v;
-		else if (profdb_json_str_is(&k, "Call stack")) a->stack = v;
-	}
+	for (size_t i = 0; i < nslots; i++)
+		v[i].type = PROFDB_J_NONE;
+	while ((rc = profdb_json_member(text, len, &pos, &k, &val)) == 1)
+		for (size_t i = 0; i < nkeys; i++)
+			if (k.n == keys[i].len + 2 && memcmp(k.p + 1, keys[i].name, keys[i].len) == 0) {
+				v[keys[i].slot] = val;
+				break;
+			}
 	return rc;
 }
 
-static int emit_device(struct profdb_kreader *r, const struct ev *e, const struct ev_args *a, int kind,
+static int emit_device(struct profdb_kreader *r, const struct profdb_jval *e, const struct profdb_jval *a, int kind,
                        const char *name, const char *cat, int64_t start, int64_t dur)
 {
 	struct profdb_kernel_rec k;
-	int64_t ext = profdb__kineto_jint(&a->ext);
+	int64_t ext = profdb__kineto_jint(&a[A_EXT]);
 	profdb_kernel_rec_init(&k);
 	k.rank = r->rank;
 	/* ROCm device ids (2, 1, 9) are not GPU indexes: kept as opaque keys */
-	k.device = a->device.type ? profdb__kineto_jint(&a->device) : jid(&e->pid);
-	k.stream = a->stream.type ? jid(&a->stream) : jid(&e->tid);
+	k.device = a[A_DEVICE].type ? profdb__kineto_jint(&a[A_DEVICE]) : jid(&e[F_PID]);
+	k.stream = a[A_STREAM].type ? jid(&a[A_STREAM]) : jid(&e[F_TID]);
 	k.name = name;
 	k.kind = kind;
 	k.core = cat;
 	k.start_ns = start;
 	k.dur_ns = dur;
-	k.context_id = profdb__kineto_jint(&a->context);
-	k.correlation = profdb__kineto_jint(&a->correlation);
+	k.context_id = profdb__kineto_jint(&a[A_CONTEXT]);
+	k.correlation = profdb__kineto_jint(&a[A_CORRELATION]);
 	k.external_id = ext;
-	k.grid = jtext(r, &a->grid);
-	k.block = jtext(r, &a->block);
-	k.registers = profdb__kineto_jint(&a->registers);
-	k.shared_mem = profdb__kineto_jint(&a->shmem);
-	k.bytes = profdb__kineto_jint(&a->bytes);
+	k.grid = jtext(r, &a[A_GRID]);
+	k.block = jtext(r, &a[A_BLOCK]);
+	k.registers = profdb__kineto_jint(&a[A_REGISTERS]);
+	k.shared_mem = profdb__kineto_jint(&a[A_SHMEM]);
+	k.bytes = profdb__kineto_jint(&a[A_BYTES]);
 	/* a sink that nests ops finds device times from the kernels it stored */
 	if (!r->sink->nests_ops && profdb__kops_device(r->ops, ext, dur) != PROFDB_OK)
 		return profdb__err_set(r->err, PROFDB_ERROR, "out of memory");
 	return r->sink->kernel ? r->sink->kernel(r->sink->arg, &k) : PROFDB_OK;
 }
 
-static int emit_op(struct profdb_kreader *r, const struct ev *e, const struct ev_args *a,
+static int emit_op(struct profdb_kreader *r, const struct profdb_jval *e, const struct profdb_jval *a,
                    const char *name, const char *cat, int64_t start, int64_t dur)
 {
 	struct profdb_kop_in o = {
 		.name = name, .category = cat,
-		.thread = hash_slice(hash_slice(1469598103934665603ull, &e->pid), &e->tid),
-		.tid = jid(&e->tid), .start_ns = start, .dur_ns = dur,
-		.external_id = profdb__kineto_jint(&a->ext), .seq = profdb__kineto_jint(&a->seq),
-		.in_shapes = jtext(r, &a->dims), .in_types = jtext(r, &a->types),
-		.call_stack = jtext(r, &a->stack),
+		.thread = hash_slice(hash_slice(1469598103934665603ull, &e[F_PID]), &e[F_TID]),
+		.tid = jid(&e[F_TID]), .start_ns = start, .dur_ns = dur,
+		.external_id = profdb__kineto_jint(&a[A_EXT]), .seq = profdb__kineto_jint(&a[A_SEQ]),
+		.in_shapes = jtext(r, &a[A_DIMS]), .in_types = jtext(r, &a[A_TYPES]),
+		.call_stack = jtext(r, &a[A_STACK]),
 	};
 	struct profdb_op_rec rec;
 	if (!r->sink->nests_ops) {
@@ -271,12 +285,12 @@ static int emit_op(struct profdb_kreader *r, const struct ev *e, const struct ev
 	return r->sink->op(r->sink->arg, &rec);
 }
 
-static int emit_launch(struct profdb_kreader *r, const struct ev *e, const struct ev_args *a,
+static int emit_launch(struct profdb_kreader *r, const struct profdb_jval *e, const struct profdb_jval *a,
                        const char *name, int64_t start, int64_t dur)
 {
 	struct profdb_launch_rec l = {
-		.rank = r->rank, .correlation = profdb__kineto_jint(&a->correlation), .tid = jid(&e->tid),
-		.start_ns = start, .dur_ns = dur, .external_id = profdb__kineto_jint(&a->ext), .name = name,
+		.rank = r->rank, .correlation = profdb__kineto_jint(&a[A_CORRELATION]), .tid = jid(&e[F_TID]),
+		.start_ns = start, .dur_ns = dur, .external_id = profdb__kineto_jint(&a[A_EXT]), .name = name,
 	};
 	/* a runtime call without a correlation id launched nothing we can see */
 	if (l.correlation == PROFDB_NULL || !r->sink->launch)
@@ -306,53 +320,51 @@ static int keep_step(struct profdb_kreader *r, struct profdb_step_rec **v, size_
 	return PROFDB_OK;
 }
 
-static int classify(const struct ev *e, int *kind)
+/* Is string value v the escape-free text lit (len bytes)? */
+static int str_eq(const struct profdb_jval *v, const char *lit, size_t len)
+{
+	return v->type == PROFDB_J_STRING && v->n == len + 2 && memcmp(v->p + 1, lit, len) == 0;
+}
+
+static int classify(const struct profdb_jval *e, int *kind)
 {
 	*kind = 0;
-	if (e->cat.type == PROFDB_J_NONE)
+	if (e[F_CAT].type == PROFDB_J_NONE)
 		/* legacy EventList.export_chrome_trace: host functions have no cat */
-		return profdb_json_str_is(&e->pid, "CPU functions") ? EV_OP : EV_OTHER;
-	for (size_t i = 0; i < sizeof cat_table / sizeof cat_table[0]; i++)
-		if (profdb_json_str_is(&e->cat, cat_table[i].cat)) {
+		return profdb_json_str_is(&e[F_PID], "CPU functions") ? EV_OP : EV_OTHER;
+	for (size_t i = 0; i < COUNT(cat_table); i++)
+		if (str_eq(&e[F_CAT], cat_table[i].cat, cat_table[i].len)) {
 			*kind = cat_table[i].kind;
 			return cat_table[i].cls;
 		}
 	return EV_OTHER;
 }
 
-/* One element of traceEvents: text[0..len). */
-int profdb__kineto_event(struct profdb_kreader *r, const char *text, size_t len)
+/*
+ * An event of len bytes by its fields e (and a, its args' fields, when
+ * args_read; else they are read here, only for events we keep): records
+ * or a skip.
+ */
+static int handle_event(struct profdb_kreader *r, size_t len,
+                        const struct profdb_jval *e, struct profdb_jval *a, int args_read)
 {
-	struct ev e;
-	struct ev_args a;
-	struct profdb_jval k, v;
-	size_t pos = 0;
 	int rc, cls, kind;
 	int64_t ts, dur, start, step;
 	const char *name, *cat;
 
-	if (len == 0 || text[0] != '{')
-		return skip(r, "event is not a JSON object");
-	memset(&e, 0, sizeof e);
-	while ((rc = profdb_json_member(text, len, &pos, &k, &v)) == 1) {
-		if (profdb_json_str_is(&k, "name")) e.name = v;
-		else if (profdb_json_str_is(&k, "ph")) e.ph = v;
-		else if (profdb_json_str_is(&k, "cat")) e.cat = v;
-		else if (profdb_json_str_is(&k, "ts")) e.ts = v;
-		else if (profdb_json_str_is(&k, "dur")) e.dur = v;
-		else if (profdb_json_str_is(&k, "pid")) e.pid = v;
-		else if (profdb_json_str_is(&k, "tid")) e.tid = v;
-		else if (profdb_json_str_is(&k, "args")) e.args = v;
-	}
-	if (rc < 0)
-		return skip(r, "malformed event object");
-	if (!profdb_json_str_is(&e.ph, "X"))
+	if (!str_eq(&e[F_PH], "X", 1))
 		return PROFDB_OK; /* flows, metadata, instants, counters */
-	cls = classify(&e, &kind);
+	cls = classify(e, &kind);
 	if (cls == EV_OTHER)
 		return PROFDB_OK;
-	if (read_args(&e.args, &a) < 0)
-		return skip(r, "malformed args object");
+	if (!args_read) {
+		if (e[F_ARGS].type != PROFDB_J_OBJECT) {
+			for (size_t i = 0; i < NARGS; i++)
+				a[i].type = PROFDB_J_NONE;
+		} else if (walk_members(e[F_ARGS].p, e[F_ARGS].n, arg_keys, COUNT(arg_keys), a, NARGS) < 0) {
+			return skip(r, "malformed args object");
+		}
+	}
 	/* the decoded fields are disjoint slices of the event: len bytes hold them */
 	if (len + 64 > r->scratch_cap) {
 		char *s = realloc(r->scratch, len + 64);
@@ -362,15 +374,15 @@ int profdb__kineto_event(struct profdb_kreader *r, const char *text, size_t len)
 		r->scratch_cap = len + 64;
 	}
 	r->scratch_used = 0;
-	if (e.name.type != PROFDB_J_STRING)
+	if (e[F_NAME].type != PROFDB_J_STRING)
 		return skip(r, "event without a name");
-	if (e.ts.type == PROFDB_J_NONE)
+	if (e[F_TS].type == PROFDB_J_NONE)
 		return skip(r, "event without ts");
-	if (jns(&e.ts, &ts) != 0)
+	if (jns(&e[F_TS], &ts) != 0)
 		return skip(r, "ts is not a number in range");
-	if (e.dur.type == PROFDB_J_NONE)
+	if (e[F_DUR].type == PROFDB_J_NONE)
 		return skip(r, "complete event without dur");
-	if (jns(&e.dur, &dur) != 0)
+	if (jns(&e[F_DUR], &dur) != 0)
 		return skip(r, "dur is not a number in range");
 	if (dur < 0)
 		return skip(r, "negative duration");
@@ -385,15 +397,15 @@ int profdb__kineto_event(struct profdb_kreader *r, const char *text, size_t len)
 	if (!r->any_time || start + dur > r->t_max)
 		r->t_max = start + dur;
 	r->any_time = 1;
-	name = jstr(r, &e.name);
-	cat = e.cat.type ? jstr(r, &e.cat) : NULL;
+	name = jstr(r, &e[F_NAME]);
+	cat = e[F_CAT].type ? jstr(r, &e[F_CAT]) : NULL;
 	if (!name)
 		return profdb__err_set(r->err, PROFDB_ERROR, "out of memory");
 	switch (cls) {
 	case EV_DEVICE:
-		return emit_device(r, &e, &a, kind, name, cat, start, dur);
+		return emit_device(r, e, a, kind, name, cat, start, dur);
 	case EV_LAUNCH:
-		return emit_launch(r, &e, &a, name, start, dur);
+		return emit_launch(r, e, a, name, start, dur);
 	case EV_GPU_STEP:
 		step = step_number(name);
 		return step == PROFDB_NULL ? PROFDB_OK : keep_step(r, &r->dsteps, &r->ndsteps, step, start,
@@ -411,5 +423,26 @@ int profdb__kineto_event(struct profdb_kreader *r, const char *text, size_t len)
 		if ((rc = r->sink->step(r->sink->arg, &s)) != PROFDB_OK)
 			return rc;
 	}
-	return emit_op(r, &e, &a, name, cat, start, dur);
+	return emit_op(r, e, a, name, cat, start, dur);
+}
+
+/* The next element of traceEvents, read from js. */
+int profdb__kineto_event(struct profdb_kreader *r, struct profdb_json_scan *js)
+{
+	struct profdb_jval e[NFIELDS], a[NARGS];
+	const char *text;
+	size_t len;
+	int rc, picked;
+
+	if ((rc = profdb_json_value_pick(js, &ev_pick, e, a, &text, &len, &picked)) != PROFDB_OK)
+		return rc;
+	r->nevents++;
+	if (picked)
+		return handle_event(r, len, e, a, 1);
+	/* what the one pass leaves: member by member, with the same answers */
+	if (len == 0 || text[0] != '{')
+		return skip(r, "event is not a JSON object");
+	if (walk_members(text, len, ev_keys, COUNT(ev_keys), e, NFIELDS) < 0)
+		return skip(r, "malformed event object");
+	return handle_event(r, len, e, a, 0);
 }

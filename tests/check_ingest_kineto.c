@@ -367,6 +367,67 @@ START_TEST(rank_choice)
 }
 END_TEST
 
+/*
+ * The reader reads most events in one pass (json_scan's pick) and leaves
+ * the rest to member-by-member walks: both must give the same records.
+ * By hand: k_fast and k_deep carry the same fields (k_deep's args nest 70
+ * levels, past what one pass takes, and come twice: the second counts);
+ * k_last's last "args" is not an object (no External id); k_badargs'
+ * args lack a colon (skipped); the flow with broken args is not an event
+ * we read, so it is not skipped.
+ */
+START_TEST(one_pass_and_general_path_agree)
+{
+	const char *dir = tu_tmpdir();
+	char p[512], *t;
+	size_t n = 0, depth = 70;
+	struct tu_sink s;
+	const struct tu_kernel *k;
+	static const char head[] = "{\"traceEvents\": [\n"
+		"{\"name\": \"k_fast\", \"ph\": \"X\", \"cat\": \"kernel\", \"pid\": 0, \"tid\": 7, \"ts\": 100,"
+		" \"dur\": 3.5, \"args\": {\"External id\": 21, \"correlation\": 5}},\n"
+		"{\"args\": {\"External id\": 99}, \"name\": \"k_deep\", \"ph\": \"X\", \"cat\": \"kernel\","
+		" \"pid\": 0, \"tid\": 7, \"ts\": 100, \"dur\": 3.5, \"args\": {\"junk\": ";
+	static const char tail[] = ", \"External id\": 21, \"correlation\": 5}},\n"
+		"{\"name\": \"k_last\", \"ph\": \"X\", \"cat\": \"kernel\", \"pid\": 0, \"tid\": 7, \"ts\": 200,"
+		" \"dur\": 1, \"args\": {\"External id\": 24}, \"args\": 5},\n"
+		"{\"name\": \"k_badargs\", \"ph\": \"X\", \"cat\": \"kernel\", \"pid\": 0, \"tid\": 7, \"ts\": 300,"
+		" \"dur\": 1, \"args\": {\"External id\" 23}},\n"
+		"{\"name\": \"flow\", \"ph\": \"f\", \"cat\": \"ac2g\", \"id\": 1, \"args\": {\"a\" 1}}\n"
+		"], \"distributedInfo\": {\"rank\": 0}, \"baseTimeNanoseconds\": 0}";
+
+	t = malloc(sizeof head + sizeof tail + 2 * depth);
+	memcpy(t + n, head, sizeof head - 1), n += sizeof head - 1;
+	memset(t + n, '[', depth), n += depth;
+	memset(t + n, ']', depth), n += depth;
+	memcpy(t + n, tail, sizeof tail), n += sizeof tail - 1;
+	snprintf(p, sizeof p, "%s/paths.json", dir);
+	write_text(p, t);
+	free(t);
+	ck_assert_int_eq(read_file_rc(p, &s), PROFDB_OK);
+	ck_assert_int_eq(s.rows_read, 5);
+	ck_assert_int_eq(s.skipped, 1);
+	ck_assert_str_eq(s.last_skip, "malformed args object");
+	ck_assert_uint_eq(s.nkernels, 3);
+	k = kernel_named(&s, "k_fast");
+	ck_assert_int_eq(k->start_ns, 100 * US);
+	ck_assert_int_eq(k->dur_ns, 3500);
+	ck_assert_int_eq(k->external_id, 21);
+	ck_assert_int_eq(k->correlation, 5);
+	ck_assert_int_eq(k->stream, 7);
+	k = kernel_named(&s, "k_deep");
+	ck_assert_int_eq(k->start_ns, 100 * US);
+	ck_assert_int_eq(k->dur_ns, 3500);
+	ck_assert_int_eq(k->external_id, 21);
+	ck_assert_int_eq(k->correlation, 5);
+	ck_assert_int_eq(k->stream, 7);
+	k = kernel_named(&s, "k_last");
+	ck_assert_int_eq(k->start_ns, 200 * US);
+	ck_assert_int_eq(k->external_id, PROFDB_NULL);
+	tu_sink_free(&s);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- driver */
 
 /* One integer from SQL (NULLV for NULL). */
@@ -507,6 +568,7 @@ int main(void)
 	tcase_add_test(tc, bad_documents);
 	tcase_add_test(tc, deep_nesting_and_big_strings);
 	tcase_add_test(tc, rank_choice);
+	tcase_add_test(tc, one_pass_and_general_path_agree);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("driver");
 	tcase_set_timeout(tc, 120);

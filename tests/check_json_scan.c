@@ -2,7 +2,9 @@
  * check_json_scan.c - the streaming JSON scanner and the in-place member
  * extractor: strings with escaped quotes and brackets, numbers in every
  * form, truncated and mismatched input, deep nesting, very long values,
- * and reads that stop at every possible byte boundary.
+ * and reads that stop at every possible byte boundary; the one-pass
+ * picker by hand, against an independent bracket matcher and member walks
+ * on random objects, and through the stream at every boundary.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -304,6 +306,294 @@ START_TEST(decode)
 }
 END_TEST
 
+/* ------------------------------------------------------------ one pass */
+
+enum { S_A, S_B, S_ARGS, NS };
+enum { T_X, T_Y, NT };
+static const struct profdb_json_key top_keys[] = {
+	{ "a", 1, S_A }, { "b", 1, S_B }, { "args", 4, S_ARGS }, { "bb", 2, S_B },
+};
+static const struct profdb_json_key sub_keys[] = { { "x", 1, T_X }, { "y", 1, T_Y } };
+static const struct profdb_json_pick spec = { top_keys, 4, NS, S_ARGS, sub_keys, 2, NT };
+
+static int slice_is(const struct profdb_jval *v, int type, const char *text)
+{
+	return v->type == type && v->n == strlen(text) && memcmp(v->p, text, v->n) == 0;
+}
+
+START_TEST(pick_by_hand)
+{
+	/* "b" twice (as "bb" too: the later member wins), "args" twice: the
+	 * second one's members count; brackets and quotes inside strings */
+	const char *t = "{ \"a\" : \"q\\\"}]\" , \"args\": {\"x\": 1}, \"z\": [1, {\"y\": \"]\"}],"
+	                " \"b\": true, \"args\" : { \"y\" : [[2], {\"x\": 3}] , \"w\": null },"
+	                " \"bb\": -1.5e3 } trailing";
+	struct profdb_jval v[NS], a[NT];
+	size_t end = strlen(t) - strlen(" trailing");
+	ck_assert_uint_eq(profdb_json_pick(t, strlen(t), &spec, v, a), end);
+	ck_assert(slice_is(&v[S_A], PROFDB_J_STRING, "\"q\\\"}]\""));
+	ck_assert(slice_is(&v[S_B], PROFDB_J_NUMBER, "-1.5e3"));
+	ck_assert(slice_is(&v[S_ARGS], PROFDB_J_OBJECT, "{ \"y\" : [[2], {\"x\": 3}] , \"w\": null }"));
+	ck_assert_int_eq(a[T_X].type, PROFDB_J_NONE); /* x was in the first args only */
+	ck_assert(slice_is(&a[T_Y], PROFDB_J_ARRAY, "[[2], {\"x\": 3}]"));
+	/* a last args that is not an object leaves no sub-members */
+	t = "{\"args\": {\"x\": 1}, \"args\": [1]}";
+	ck_assert_uint_eq(profdb_json_pick(t, strlen(t), &spec, v, a), strlen(t));
+	ck_assert(slice_is(&v[S_ARGS], PROFDB_J_ARRAY, "[1]"));
+	ck_assert_int_eq(a[T_X].type, PROFDB_J_NONE);
+	/* empty objects; literals */
+	ck_assert_uint_eq(profdb_json_pick("{}", 2, &spec, v, a), 2);
+	ck_assert_int_eq(v[S_A].type, PROFDB_J_NONE);
+	t = "{\"a\": null, \"b\": false, \"args\": { }}";
+	ck_assert_uint_eq(profdb_json_pick(t, strlen(t), &spec, v, a), strlen(t));
+	ck_assert_int_eq(v[S_A].type, PROFDB_J_NULL);
+	ck_assert_int_eq(v[S_B].type, PROFDB_J_FALSE);
+	ck_assert(slice_is(&v[S_ARGS], PROFDB_J_OBJECT, "{ }"));
+	/* a key with an escape is not the plain key */
+	t = "{\"\\u0061\": 1}";
+	ck_assert_uint_eq(profdb_json_pick(t, strlen(t), &spec, v, a), strlen(t));
+	ck_assert_int_eq(v[S_A].type, PROFDB_J_NONE);
+}
+END_TEST
+
+START_TEST(pick_refuses)
+{
+	/* 0 means "take the general path": whatever could be read differently */
+	static const char *const cases[] = {
+		"{\"a\": [1}}",             /* member walks count brackets; scan refuses this */
+		"{\"args\": {\"x\": [1}}}", /* the same inside the walked object */
+		"{\"a\": 1",                 /* the window ends before the object */
+		"{\"a\": 12",                /* ... inside a number that may go on */
+		"{\"a\": \"x\\\"}",          /* ... inside a string */
+		"{\"a\" 1}", "{1: 2}", "{\"a\": 1 \"b\": 2}", "{\"a\": 1,}", "{,}", "[1]", "\"a\"",
+		"{\"args\": {\"x\" 1}}",     /* a malformed walked object */
+		"{\"a\": }", "{\"a\": ]}", "",
+	};
+	struct profdb_jval v[NS], a[NT];
+	char deep[256];
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		ck_assert_msg(profdb_json_pick(cases[i], strlen(cases[i]), &spec, v, a) == 0, "case %zu", i);
+	/* nesting: 64 levels inside a member are picked, 65 are left to the scan */
+	n = (size_t)snprintf(deep, sizeof deep, "{\"a\": ");
+	memset(deep + n, '[', 64), n += 64;
+	memset(deep + n, ']', 64), n += 64;
+	deep[n++] = '}';
+	ck_assert_uint_eq(profdb_json_pick(deep, n, &spec, v, a), n);
+	ck_assert_uint_eq(v[S_A].n, 128);
+	n = (size_t)snprintf(deep, sizeof deep, "{\"a\": ");
+	memset(deep + n, '[', 65), n += 65;
+	memset(deep + n, ']', 65), n += 65;
+	deep[n++] = '}';
+	ck_assert_uint_eq(profdb_json_pick(deep, n, &spec, v, a), 0);
+}
+END_TEST
+
+/* Independent reference for where the value at t[0] ends: brackets matched
+ * by kind outside strings, a backslash escaping the next byte.  0: none. */
+static size_t ref_end(const char *t, size_t n)
+{
+	char stack[4096];
+	size_t depth = 0;
+	int in_str = 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = t[i];
+		if (in_str) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_str = 0;
+		} else if (c == '"') {
+			in_str = 1;
+		} else if (c == '{' || c == '[') {
+			if (depth == sizeof stack)
+				return 0;
+			stack[depth++] = c == '{' ? '}' : ']';
+		} else if (c == '}' || c == ']') {
+			if (depth == 0 || stack[depth - 1] != c)
+				return 0;
+			if (--depth == 0)
+				return i + 1;
+		}
+	}
+	return 0;
+}
+
+/* What member walks give for t[0..n): the contract profdb_json_pick keeps. */
+static int walk_pick(const char *t, size_t n, const struct profdb_json_key *keys, size_t nkeys,
+                     struct profdb_jval *v, size_t nslots)
+{
+	struct profdb_jval k, val;
+	size_t pos = 0;
+	int rc;
+	for (size_t i = 0; i < nslots; i++)
+		v[i].type = PROFDB_J_NONE;
+	while ((rc = profdb_json_member(t, n, &pos, &k, &val)) == 1)
+		for (size_t i = 0; i < nkeys; i++)
+			if (k.n == keys[i].len + 2 && memcmp(k.p + 1, keys[i].name, keys[i].len) == 0)
+				v[keys[i].slot] = val;
+	return rc;
+}
+
+static unsigned rnd(unsigned long long *st, unsigned n)
+{
+	*st = *st * 6364136223846793005ull + 1442695040888963407ull;
+	return (unsigned)(*st >> 33) % n;
+}
+
+/* A random value: objects with the picked keys and others, strings with
+ * escapes and brackets, numbers, literals, nesting up to depth 70. */
+static void gen_value(unsigned long long *st, char *o, size_t *n, size_t cap, int depth)
+{
+	static const char *const keys[] = { "\"a\"", "\"b\"", "\"bb\"", "\"args\"", "\"x\"", "\"y\"", "\"z\"", "\"\"" };
+	static const char *const scalars[] = { "1", "-2.5e3", "true", "false", "null", "NaN",
+	                                       "\"s\"", "\"}]\\\"[{\"", "\"\\\\\"", "\"\"", "\"0123456789abcdefghij\"" };
+	static const char *const ws[] = { "", " ", "\n\t", "" };
+	unsigned kind = depth > 70 ? 2 : rnd(st, 5);
+	if (*n + 64 >= cap)
+		kind = 2;
+	if (kind == 0 || kind == 1) {
+		unsigned k = rnd(st, 5);
+		o[(*n)++] = kind == 0 ? '{' : '[';
+		for (unsigned i = 0; i < k && *n + 64 < cap; i++) {
+			const char *w = ws[rnd(st, 4)];
+			if (i)
+				o[(*n)++] = ',';
+			memcpy(o + *n, w, strlen(w)), *n += strlen(w);
+			if (kind == 0) {
+				const char *key = keys[rnd(st, 8)];
+				memcpy(o + *n, key, strlen(key)), *n += strlen(key);
+				memcpy(o + *n, w, strlen(w)), *n += strlen(w);
+				o[(*n)++] = ':';
+			}
+			gen_value(st, o, n, cap, depth + 1 + (rnd(st, 8) == 0 ? 20 : 0));
+		}
+		o[(*n)++] = kind == 0 ? '}' : ']';
+	} else {
+		const char *sc = scalars[rnd(st, 11)];
+		memcpy(o + *n, sc, strlen(sc)), *n += strlen(sc);
+	}
+}
+
+START_TEST(pick_agrees_with_member_walks)
+{
+	unsigned long long st = 42;
+	static char t[8192];
+	size_t picked = 0, whole_ok = 0;
+	for (int iter = 0; iter < 20000; iter++) {
+		struct profdb_jval v[NS], a[NT], rv[NS], ra[NT];
+		size_t n = 0, end, ref;
+		int mutate = iter % 2;
+		/* an object; half of them then get one byte changed or dropped */
+		t[n++] = '{';
+		for (unsigned i = 0, k = rnd(&st, 6); i < k && n < 4096; i++) {
+			static const char *const keys[] = { "\"a\":", "\"b\" :", "\"args\": ", "\"bb\":", "\"q\":" };
+			const char *key = keys[rnd(&st, 5)];
+			if (i)
+				t[n++] = ',';
+			memcpy(t + n, key, strlen(key)), n += strlen(key);
+			gen_value(&st, t, &n, 6000, 1);
+		}
+		t[n++] = '}';
+		if (mutate) {
+			static const char junk[] = "{}[]\",: \\1";
+			size_t at = rnd(&st, (unsigned)n);
+			if (rnd(&st, 2))
+				t[at] = junk[rnd(&st, sizeof junk - 1)];
+			else
+				memmove(t + at, t + at + 1, n - at - 1), n--;
+		}
+		end = profdb_json_pick(t, n, &spec, v, a);
+		ref = ref_end(t, n);
+		if (!mutate && ref == n && end == 0) {
+			/* well-formed: refused only for nesting deeper than 64 */
+			int d = 0, maxd = 0, in_str = 0;
+			for (size_t i = 0; i < n; i++) {
+				if (in_str) {
+					if (t[i] == '\\') i++;
+					else if (t[i] == '"') in_str = 0;
+				} else if (t[i] == '"') in_str = 1;
+				else if (t[i] == '{' || t[i] == '[') { if (++d > maxd) maxd = d; }
+				else if (t[i] == '}' || t[i] == ']') d--;
+			}
+			ck_assert_msg(maxd > 65, "iteration %d: well-formed object refused", iter);
+		}
+		if (!mutate && ref == n)
+			whole_ok++;
+		if (end == 0)
+			continue;
+		picked++;
+		/* picked: the scan would end there, and member walks agree */
+		ck_assert_uint_eq(end, ref);
+		ck_assert_int_eq(walk_pick(t, end, top_keys, 4, rv, NS), 0);
+		for (int i = 0; i < NS; i++) {
+			ck_assert_int_eq(v[i].type, rv[i].type);
+			if (v[i].type)
+				ck_assert(v[i].p == rv[i].p && v[i].n == rv[i].n);
+		}
+		for (int i = 0; i < NT; i++)
+			ra[i].type = PROFDB_J_NONE;
+		if (rv[S_ARGS].type == PROFDB_J_OBJECT)
+			ck_assert_int_eq(walk_pick(rv[S_ARGS].p, rv[S_ARGS].n, sub_keys, 2, ra, NT), 0);
+		for (int i = 0; i < NT; i++) {
+			ck_assert_int_eq(a[i].type, ra[i].type);
+			if (a[i].type)
+				ck_assert(a[i].p == ra[i].p && a[i].n == ra[i].n);
+		}
+		/* cut anywhere before its end, it is refused */
+		ck_assert_uint_eq(profdb_json_pick(t, rnd(&st, (unsigned)end), &spec, v, a), 0);
+	}
+	/* not vacuous: most objects went the one-pass way */
+	ck_assert_uint_gt(whole_ok, 9000);
+	ck_assert_uint_gt(picked, 9000);
+}
+END_TEST
+
+START_TEST(value_pick_at_every_boundary)
+{
+	/* picked in the window or, when a refill cuts it, after the scan: the
+	 * same slices either way; non-objects and malformed ones are left */
+	const char *in = "[{\"a\": \"x\", \"args\": {\"y\": [1, 2]}}, 7, {\"b\": 1 \"a\": 2},"
+	                 " {\"bb\": \"}\", \"args\": {\"x\": {\"y\": 3}}}]";
+	for (size_t chunk = 1; chunk <= strlen(in) + 1; chunk++) {
+		struct mem_src m = { in, strlen(in), 0, chunk };
+		struct profdb_json_scan s;
+		struct profdb_err err = { 0 };
+		struct profdb_jval v[NS], a[NT];
+		const char *text;
+		size_t len;
+		int picked;
+		ck_assert_int_eq(profdb_json_scan_init(&s, mem_read, &m, "t.json", &err), PROFDB_OK);
+		ck_assert_int_eq(profdb_json_peek(&s), '[');
+		profdb_json_advance(&s);
+		ck_assert_int_eq(profdb_json_value_pick(&s, &spec, v, a, &text, &len, &picked), PROFDB_OK);
+		ck_assert_int_eq(picked, 1);
+		ck_assert(slice_is(&v[S_A], PROFDB_J_STRING, "\"x\""));
+		ck_assert(slice_is(&a[T_Y], PROFDB_J_ARRAY, "[1, 2]"));
+		ck_assert_uint_eq(len, strlen("{\"a\": \"x\", \"args\": {\"y\": [1, 2]}}"));
+		ck_assert_int_eq(profdb_json_peek(&s), ',');
+		profdb_json_advance(&s);
+		ck_assert_int_eq(profdb_json_value_pick(&s, &spec, v, a, &text, &len, &picked), PROFDB_OK);
+		ck_assert_int_eq(picked, 0);
+		ck_assert(len == 1 && text[0] == '7');
+		ck_assert_int_eq(profdb_json_peek(&s), ',');
+		profdb_json_advance(&s);
+		ck_assert_int_eq(profdb_json_value_pick(&s, &spec, v, a, &text, &len, &picked), PROFDB_OK);
+		ck_assert_int_eq(picked, 0);
+		ck_assert_uint_eq(len, strlen("{\"b\": 1 \"a\": 2}"));
+		ck_assert_int_eq(profdb_json_peek(&s), ',');
+		profdb_json_advance(&s);
+		ck_assert_int_eq(profdb_json_value_pick(&s, &spec, v, a, &text, &len, &picked), PROFDB_OK);
+		ck_assert_int_eq(picked, 1);
+		ck_assert(slice_is(&v[S_B], PROFDB_J_STRING, "\"}\""));
+		ck_assert(slice_is(&a[T_X], PROFDB_J_OBJECT, "{\"y\": 3}"));
+		ck_assert_int_eq(a[T_Y].type, PROFDB_J_NONE); /* not a member of args itself */
+		ck_assert_int_eq(profdb_json_peek(&s), ']');
+		profdb_json_scan_free(&s);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("json_scan");
@@ -321,6 +611,13 @@ int main(void)
 	tc = tcase_create("extract");
 	tcase_add_test(tc, members);
 	tcase_add_test(tc, decode);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("pick");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, pick_by_hand);
+	tcase_add_test(tc, pick_refuses);
+	tcase_add_test(tc, pick_agrees_with_member_walks);
+	tcase_add_test(tc, value_pick_at_every_boundary);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_set_tap(sr, "-");
