@@ -78,13 +78,11 @@ static const char *text_or_null(const char *s)
 }
 
 /* Shapes arrive as """32,3,224,224""": after CSV decoding the value still
- * has literal quotes around it; drop them in place. */
-static const char *unquote(char *s)
+ * has literal quotes around it; drop them in place.  n: strlen(s). */
+static const char *unquote(char *s, size_t n)
 {
-	size_t n;
 	if (!s)
 		return NULL;
-	n = strlen(s);
 	if (n >= 2 && s[0] == '"' && s[n - 1] == '"') {
 		memmove(s, s + 1, n - 2);
 		s[n - 2] = '\0';
@@ -92,27 +90,28 @@ static const char *unquote(char *s)
 	return text_or_null(s);
 }
 
-/* An optional integer column: NULL when absent or not an integer.  Plain
- * digits (the common case, several per row) skip strtoll's copy. */
-static int64_t opt_i64(const char *s)
+/* An optional integer column: NULL when absent, N/A or not an integer.
+ * Plain digits (the common case, several per row) skip strtoll's copy.
+ * n: strlen(s). */
+static int64_t opt_i64(const char *s, size_t n)
 {
 	int64_t v = 0;
 	size_t i = 0;
-	if (!s)
+	if (!s || is_na(s))
 		return PROFDB_NULL;
 	while (s[i] >= '0' && s[i] <= '9' && i < 18)
 		v = v * 10 + (s[i++] - '0');
 	if (i > 0 && s[i] == '\0')
 		return v;
-	if (profdb_parse_i64(s, strlen(s), &v) != 0)
+	if (profdb_parse_i64(s, n, &v) != 0)
 		return PROFDB_NULL;
 	return v;
 }
 
-static int64_t opt_ns(const char *s)
+static int64_t opt_ns(const char *s, size_t n)
 {
 	int64_t v;
-	if (!s || profdb_parse_ns(s, strlen(s), 3, &v) != 0)
+	if (!s || profdb_parse_ns(s, n, 3, &v) != 0)
 		return PROFDB_NULL;
 	return v;
 }
@@ -254,6 +253,34 @@ static char *fld(const struct kreader *r, const struct profdb_csv_row *row, enum
 	return c >= 0 && (size_t)c < row->n ? row->field[c] : NULL;
 }
 
+/* The same with its length in *n (0 for NULL): rows carry the lengths, so
+ * the number parsers need no strlen. */
+static char *fldn(const struct kreader *r, const struct profdb_csv_row *row, enum kcol k, size_t *n)
+{
+	int c = r->col[k];
+	if (c >= 0 && (size_t)c < row->n) {
+		*n = row->len[c];
+		return row->field[c];
+	}
+	*n = 0;
+	return NULL;
+}
+
+static int64_t col_i64(const struct kreader *r, const struct profdb_csv_row *row, enum kcol k)
+{
+	size_t n;
+	const char *s = fldn(r, row, k, &n);
+	return opt_i64(s, n);
+}
+
+/* A shape/type/format column, its literal quotes dropped; NULL for N/A. */
+static const char *col_text(const struct kreader *r, const struct profdb_csv_row *row, enum kcol k)
+{
+	size_t n;
+	char *s = fldn(r, row, k, &n);
+	return unquote(s, n);
+}
+
 static int int_or_na(const char *s)
 {
 	int64_t v;
@@ -309,7 +336,7 @@ static int kernel_row(struct kreader *r, const struct profdb_csv_row *row)
 	struct profdb_sink *s = r->src->ctx->sink;
 	struct profdb_kernel_rec k;
 	char *name, *p, *hf32;
-	size_t nm = 0, end;
+	size_t nm = 0, end, n;
 
 	if (row->n > r->hdr.n) {
 		for (size_t i = r->hdr.n; i < row->n; i++)
@@ -322,11 +349,11 @@ static int kernel_row(struct kreader *r, const struct profdb_csv_row *row)
 	name = fld(r, row, K_NAME);
 	if (!name || !name[0])
 		return skip(r, "missing name", row->line);
-	p = fld(r, row, K_START);
-	if (!p || profdb_parse_ns(p, strlen(p), 3, &k.start_ns) != 0)
+	p = fldn(r, row, K_START, &n);
+	if (!p || profdb_parse_ns(p, n, 3, &k.start_ns) != 0)
 		return skip(r, "non-numeric start time", row->line);
-	p = fld(r, row, K_DUR);
-	if (!p || profdb_parse_ns(p, strlen(p), 3, &k.dur_ns) != 0)
+	p = fldn(r, row, K_DUR, &n);
+	if (!p || profdb_parse_ns(p, n, 3, &k.dur_ns) != 0)
 		return skip(r, "non-numeric duration", row->line);
 	if (k.dur_ns <= 0)
 		return skip(r, "non-positive duration", row->line);
@@ -337,27 +364,28 @@ static int kernel_row(struct kreader *r, const struct profdb_csv_row *row)
 	}
 	k.name = name;
 	k.rank = r->src->rank;
-	k.step = opt_i64(fld(r, row, K_STEP));
-	k.device = opt_i64(fld(r, row, K_DEVICE));
-	k.model_id = opt_i64(fld(r, row, K_MODEL));
-	k.task_id = opt_i64(fld(r, row, K_TASK));
-	k.stream = opt_i64(fld(r, row, K_STREAM));
+	k.step = col_i64(r, row, K_STEP);
+	k.device = col_i64(r, row, K_DEVICE);
+	k.model_id = col_i64(r, row, K_MODEL);
+	k.task_id = col_i64(r, row, K_TASK);
+	k.stream = col_i64(r, row, K_STREAM);
 	k.type = text_or_null(fld(r, row, K_TYPE));
 	k.op_state = text_or_null(fld(r, row, K_OP_STATE));
 	k.core = text_or_null(fld(r, row, K_CORE));
 	k.kind = kind_of(k.core, k.type, k.name);
-	k.wait_ns = opt_ns(fld(r, row, K_WAIT));
-	k.block_dim = opt_i64(fld(r, row, K_BLOCK));
-	k.mix_block_dim = opt_i64(fld(r, row, K_MIX));
+	p = fldn(r, row, K_WAIT, &n);
+	k.wait_ns = opt_ns(p, n);
+	k.block_dim = col_i64(r, row, K_BLOCK);
+	k.mix_block_dim = col_i64(r, row, K_MIX);
 	hf32 = fld(r, row, K_HF32);
 	k.hf32 = !hf32 ? PROFDB_NULL : strcmp(hf32, "YES") == 0 ? 1 : strcmp(hf32, "NO") == 0 ? 0 : PROFDB_NULL;
-	k.in_shapes = unquote(fld(r, row, K_IN_SHAPES));
-	k.in_dtypes = unquote(fld(r, row, K_IN_DTYPES));
-	k.in_formats = unquote(fld(r, row, K_IN_FORMATS));
-	k.out_shapes = unquote(fld(r, row, K_OUT_SHAPES));
-	k.out_dtypes = unquote(fld(r, row, K_OUT_DTYPES));
-	k.out_formats = unquote(fld(r, row, K_OUT_FORMATS));
-	k.context_id = opt_i64(fld(r, row, K_CONTEXT));
+	k.in_shapes = col_text(r, row, K_IN_SHAPES);
+	k.in_dtypes = col_text(r, row, K_IN_DTYPES);
+	k.in_formats = col_text(r, row, K_IN_FORMATS);
+	k.out_shapes = col_text(r, row, K_OUT_SHAPES);
+	k.out_dtypes = col_text(r, row, K_OUT_DTYPES);
+	k.out_formats = col_text(r, row, K_OUT_FORMATS);
+	k.context_id = col_i64(r, row, K_CONTEXT);
 	end = row->n < r->hdr.n ? row->n : r->hdr.n;
 	for (size_t i = r->nfixed; i < end; i++) {
 		double v;

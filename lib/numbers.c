@@ -29,13 +29,75 @@ static void trim(const char **s, size_t *n)
 		(*n)--;
 }
 
+static const uint64_t pow10_u64[20] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL, 100000000ULL,
+	1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+	100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
+	1000000000000000000ULL, 10000000000000000000ULL
+};
+
+/*
+ * profdb_parse_ns for the plain form "[-]DIGITS[.DIGITS]" with at most 19
+ * digits (no exponent), the form of every time in a kernel_details row:
+ * one pass, one multiply or divide.  Returns 1 when it handled s (result
+ * in *rc and *out), 0 to leave s to the general loop below.  Same answers:
+ * 19 digits fit a uint64, and rounding on the first dropped digit, which
+ * the general loop does by dividing by ten one digit at a time, is
+ * remainder >= half the divisor.
+ */
+static int parse_ns_plain(const char *s, size_t n, int scale_exp, int64_t *out, int *rc)
+{
+	uint64_t mant = 0;
+	size_t i = 0, ndigits = 0, nfrac = 0;
+	int neg = 0, exp10;
+
+	if (n && (s[0] == '+' || s[0] == '-')) {
+		neg = s[0] == '-';
+		i++;
+	}
+	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, ndigits++)
+		mant = mant * 10 + (uint64_t)(s[i] - '0');
+	if (i < n && s[i] == '.')
+		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, nfrac++)
+			mant = mant * 10 + (uint64_t)(s[i] - '0');
+	ndigits += nfrac;
+	if (i != n || ndigits == 0 || ndigits > 19)
+		return 0;
+	exp10 = scale_exp - (int)nfrac;
+	*rc = 0;
+	if (mant == 0) {
+		*out = 0;
+		return 1;
+	}
+	if (exp10 >= 0) {
+		if (exp10 > 18 || mant > (uint64_t)INT64_MAX / pow10_u64[exp10]) {
+			*rc = -1;
+			return 1;
+		}
+		mant *= pow10_u64[exp10];
+	} else if (exp10 < -19) {
+		mant = 0;                  /* below 0.1 of the unit */
+	} else {
+		uint64_t d = pow10_u64[-exp10], q = mant / d;
+		mant = q + (mant - q * d >= d / 2);
+	}
+	if (mant > (uint64_t)INT64_MAX) {
+		*rc = -1;
+		return 1;
+	}
+	*out = neg ? -(int64_t)mant : (int64_t)mant;
+	return 1;
+}
+
 int profdb_parse_ns(const char *s, size_t n, int scale_exp, int64_t *out)
 {
 	uint64_t mant = 0;
-	int exp10 = scale_exp, ndigits = 0, neg = 0, round_up = 0, seen_dot = 0;
+	int exp10 = scale_exp, ndigits = 0, neg = 0, round_up = 0, seen_dot = 0, rc;
 	size_t i = 0;
 
 	trim(&s, &n);
+	if (parse_ns_plain(s, n, scale_exp, out, &rc))
+		return rc;
 	if (n && (s[0] == '+' || s[0] == '-')) {
 		neg = s[0] == '-';
 		i++;
@@ -80,7 +142,11 @@ int profdb_parse_ns(const char *s, size_t n, int scale_exp, int64_t *out)
 	}
 	if (i != n)
 		return -1;
-	if (round_up == 1)
+	/* a digit dropped for room decides the rounding only when it is the
+	 * first one after the unit; with exp10 < 0 the division below rounds on
+	 * a kept digit (applying both rounded 0.45 up twice: 374905437364450655.4506839
+	 * gave ...656) */
+	if (round_up == 1 && exp10 == 0)
 		mant++;
 	if (mant == 0) {
 		*out = 0;

@@ -3,6 +3,7 @@
  * Expected values are worked out by hand from the decimal text.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +60,103 @@ START_TEST(rejects)
 	ck_assert(bad("1e"));
 	ck_assert(bad("99999999999999999999999"));   /* > int64 ns */
 	ck_assert(bad("9223372036854775.808"));      /* INT64_MAX + 1 ns */
+}
+END_TEST
+
+START_TEST(plain_form_edges)
+{
+	/* 19 digits: the most the one-pass path takes */
+	ck_assert_int_eq(ns("9223372036854775.807", 3), 9223372036854775807LL);
+	ck_assert_int_eq(ns("-9223372036854775.807", 3), -9223372036854775807LL);
+	ck_assert_int_eq(ns("9223372036854775807", 0), 9223372036854775807LL);
+	ck_assert(bad("9223372036854775807"));         /* x 1000 */
+	/* 20 digits: the general loop, rounding on the dropped digits */
+	ck_assert_int_eq(ns("1736405443881410.3205", 3), 1736405443881410321LL);
+	ck_assert_int_eq(ns("1736405443881410.3204", 3), 1736405443881410320LL);
+	/* 21 digits: the 20th (4) decides, not the 21st (9) rounding it first */
+	ck_assert_int_eq(ns("1736405443881410.32049", 3), 1736405443881410320LL);
+	ck_assert_int_eq(ns("1736405443881410320.49", 0), 1736405443881410320LL);
+	ck_assert_int_eq(ns("1736405443881410320.5", 0), 1736405443881410321LL);
+	/* rounding: first dropped digit 5 rounds away from zero, 4 does not */
+	ck_assert_int_eq(ns("0.0005", 3), 1);
+	ck_assert_int_eq(ns("-0.0005", 3), -1);
+	ck_assert_int_eq(ns("0.00049999", 3), 0);
+	ck_assert_int_eq(ns("0.00005", 3), 0);
+	ck_assert_int_eq(ns("2.9999999", 3), 3000);
+	/* a point with digits on one side only; signs; zero */
+	ck_assert_int_eq(ns(".5", 3), 500);
+	ck_assert_int_eq(ns("5.", 3), 5000);
+	ck_assert_int_eq(ns("+7", 3), 7000);
+	ck_assert_int_eq(ns("-0.000", 3), 0);
+	/* a scale that divides: 1234567 ns in us */
+	ck_assert_int_eq(ns("1234567", -3), 1235);
+	ck_assert_int_eq(ns("1234499", -3), 1234);
+	ck_assert(bad("."));
+	ck_assert(bad("-"));
+	ck_assert(bad("1.2\t3"));
+}
+END_TEST
+
+/*
+ * Reference for "[-]INT[.FRAC]" text: move the decimal point scale places
+ * in the digit string, keep the digits before it, round on the first one
+ * after it; written on the text, without numbers.c's arithmetic.
+ * Returns 0 and *out, or -1 when the result is not an int64.
+ */
+static int ref_ns(const char *ip, const char *fp, int neg, int scale, int64_t *out)
+{
+	char d[64];
+	int len, pos;
+	uint64_t v = 0;
+	len = snprintf(d, sizeof d, "%s%s", ip, fp);
+	pos = (int)strlen(ip) + scale;
+	for (int i = 0; i < pos; i++) {
+		unsigned dig = i < len ? (unsigned)(d[i] - '0') : 0;
+		if (v > (UINT64_MAX - dig) / 10)
+			return -1;
+		v = v * 10 + dig;
+	}
+	if (pos >= 0 && pos < len && d[pos] >= '5')
+		v++;
+	if (v > (uint64_t)INT64_MAX)
+		return -1;
+	*out = neg ? -(int64_t)v : (int64_t)v;
+	return 0;
+}
+
+START_TEST(plain_form_random)
+{
+	static const int scales[] = { 0, 3, 6, 9, -3 };
+	uint64_t x = 0x9E3779B97F4A7C15ULL;
+	for (int round = 0; round < 200000; round++) {
+		char ip[24], fp[24], text[64];
+		int ni, nf, neg, scale, want_rc, got_rc;
+		int64_t want = 0, got = 0;
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		ni = (int)(x % 21);
+		nf = (int)((x >> 8) % 13);
+		neg = (int)((x >> 16) % 4 == 0);
+		scale = scales[(x >> 20) % 5];
+		for (int i = 0; i < ni + nf; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			(i < ni ? ip : fp)[i < ni ? i : i - ni] = (char)('0' + (x >> 32) % 10);
+		}
+		ip[ni] = '\0';
+		fp[nf] = '\0';
+		if (ni + nf == 0)
+			continue;
+		snprintf(text, sizeof text, "%s%s%s%s%s", neg ? "-" : "", ip, nf || (x >> 40) % 2 ? "." : "", fp,
+		         (x >> 41) % 3 == 0 ? "\t" : "");
+		want_rc = ref_ns(ip, fp, neg, scale, &want);
+		got_rc = profdb_parse_ns(text, strlen(text), scale, &got);
+		ck_assert_msg(got_rc == want_rc && (want_rc != 0 || got == want),
+		              "'%s' scale %d: got %d %lld, want %d %lld", text, scale, got_rc, (long long)got,
+		              want_rc, (long long)want);
+	}
 }
 END_TEST
 
@@ -134,6 +232,8 @@ int main(void)
 	tcase_add_test(tc, ascend_start_times);
 	tcase_add_test(tc, rounding_and_exponents);
 	tcase_add_test(tc, rejects);
+	tcase_add_test(tc, plain_form_edges);
+	tcase_add_test(tc, plain_form_random);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("parse_other");
 	tcase_add_test(tc, integers_and_doubles);
