@@ -56,6 +56,10 @@ struct profdb_metric {
 	double value;
 };
 
+/* The JSON object of n metrics (metrics_json.c) into *buf, a buffer of
+ * *cap bytes the caller owns and frees, grown as needed; -1 out of memory. */
+int profdb__metrics_json(const struct profdb_metric *m, size_t n, char **buf, size_t *cap);
+
 /*
  * One device activity.  Strings are borrowed for the duration of the sink
  * call (NULL = absent); int64 fields use PROFDB_NULL for absent.  Initialise

@@ -56,6 +56,9 @@ typedef struct profdb_result profdb_result; /* a table of result rows */
  * read profdb_errmsg(*out); it must profdb_close() it either way.
  * Errors: PROFDB_ESCHEMA for a newer schema version or a file that is not
  * SQLite; PROFDB_ENOTFOUND; PROFDB_ERROR.
+ * Threads: a handle may move between threads but must not be used by two at
+ * once (the connection is opened without SQLite's per-call mutex); open one
+ * handle per thread instead.
  */
 int profdb_open(profdb **out, const char *path, unsigned flags);
 

@@ -14,6 +14,10 @@
  *  - stddev: sample standard deviation, NULL for a single call.
  *  - per_repeat: total / the run's repeat count.
  *  - top N and the order apply within each run; runs come in id order.
+ *  - grouped by name alone over whole runs (no rank or step filter), the
+ *    figures come from kernel_name_stat, which the ingest filled (runs
+ *    ingested before schema 3 have none and are scanned): the same
+ *    definitions, a few hundred rows read instead of every kernel.
  *  - per_step: the steps of a run are those its filtered kernels have
  *    (kernels outside every step are left out); a group absent from a step
  *    counts 0 there, so mean = total / steps of the run; max_step is the
@@ -187,6 +191,59 @@ static int order_by(profdb *db, struct qbuf *b, const struct keys *ks, const str
 	return PROFDB_OK;
 }
 
+/*
+ * Can kernel_name_stat answer?  Grouped by name only, whole runs, every
+ * selected run's statistics stored, and for a kind filter every name of
+ * those runs ran as one kind (a name seen as two kinds has one row).
+ * 1 yes, 0 no, or a profdb error code (negative).
+ */
+static int name_stats_apply(profdb *db, const struct keys *ks, const struct profdb_kernel_query *q)
+{
+	const struct profdb_filter *f = &q->filter;
+	struct qbuf b = { 0 };
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (ks->n != 1 || strcmp(ks->k[0]->opt, "name") != 0 || q->per_step ||
+	    f->rank != PROFDB_NULL || f->step_lo != PROFDB_NULL || f->step_hi != PROFDB_NULL)
+		return 0;
+	qbuf_add(&b, "SELECT (SELECT count(*) FROM (SELECT id AS run_id, name_stats FROM run) r"
+	             " WHERE r.name_stats = 0");
+	qfilter_where(&b, f, "r", QF_KERNEL, 1);
+	qbuf_add(&b, ")");
+	if (f->kind) {
+		qbuf_add(&b, " + (SELECT count(*) FROM kernel_name_stat s WHERE (s.kinds & (s.kinds - 1)) != 0");
+		qfilter_where(&b, f, "s", QF_KERNEL, 1);
+		qbuf_add(&b, ")");
+	}
+	rc = qprepare(db, &b, &st, "cannot query kernels");
+	qbuf_free(&b);
+	if (rc != PROFDB_OK)
+		return rc;
+	qfilter_bind(st, f);
+	rc = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) == 0 : -1;
+	sqlite3_finalize(st);
+	return rc >= 0 ? rc : profdb__sqlerror(db, "cannot query kernels");
+}
+
+/* CTEs den and g of plain statistics, read from kernel_name_stat. */
+static void add_stored_groups(struct qbuf *b, const struct profdb_filter *f)
+{
+	qbuf_add(b, "WITH f AS (SELECT s.* FROM kernel_name_stat s WHERE 1");
+	qfilter_where(b, f, "s", QF_KERNEL, 1);
+	qbuf_add(b, "),\n den AS (SELECT run_id, sum(total_ns) AS t FROM f GROUP BY run_id),\n"
+	            " g AS (SELECT run_id, name_id AS k0, total_ns AS total, calls, avg_ns AS avg,"
+	            " median_ns AS median, min_ns AS min, max_ns AS max, stddev_ns AS stddev,"
+	            " p90_ns AS p90, p99_ns AS p99 FROM f WHERE 1");
+	if (f->name_glob)
+		qbuf_add(b, " AND name_id IN (SELECT id FROM str WHERE value GLOB :glob)");
+	if (f->kind)
+		qbuf_add(b, " AND kinds = 1 << (SELECT id FROM kind WHERE name = :kind)");
+	if (f->min_total_ns > 0)
+		qbuf_add(b, " AND total_ns >= :mintot");
+	qbuf_add(b, ")");
+}
+
 /* "f" (filtered kernels) and "den" (device time per run) CTEs. */
 static void add_filtered(struct qbuf *b, const struct profdb_filter *f, int steps_only)
 {
@@ -353,11 +410,17 @@ int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_ke
 		return rc;
 	if (q->per_step && has_key(&ks, "step") >= 0)
 		return profdb__error(db, PROFDB_EUSAGE, "per-step statistics cannot also group by step");
-	add_filtered(&b, &q->filter, q->per_step);
-	if (q->per_step)
-		add_step_groups(&b, &ks, &q->filter);
-	else
-		add_plain_groups(&b, &ks, &q->filter);
+	if ((rc = name_stats_apply(db, &ks, q)) < 0)
+		return rc;
+	if (rc == 1) {
+		add_stored_groups(&b, &q->filter);
+	} else {
+		add_filtered(&b, &q->filter, q->per_step);
+		if (q->per_step)
+			add_step_groups(&b, &ks, &q->filter);
+		else
+			add_plain_groups(&b, &ks, &q->filter);
+	}
 	if ((rc = add_output(db, &b, &ks, q, types, &ntypes)) != PROFDB_OK)
 		goto out;
 	if ((rc = qprepare(db, &b, &st, "cannot query kernels")) != PROFDB_OK)

@@ -13,13 +13,14 @@
 #include <time.h>
 
 #include "internal.h"
+#include "name_stats.h"
 #include "op_nest.h"
 #include "step_index.h"
 #include "banned.h"
 
 /* Statements, one per table; indexes into st->stmt. */
 enum {
-	S_STR_GET, S_STR_PUT, S_SOURCE, S_SOURCE_END, S_SKIP, S_KERNEL, S_METRIC,
+	S_STR_GET, S_STR_PUT, S_SOURCE, S_SOURCE_END, S_SKIP, S_KERNEL,
 	S_OP, S_LAUNCH, S_STEP, S_STEP_METRIC, S_META, S_NOTE, S_COUNT
 };
 
@@ -36,10 +37,9 @@ static const char *const stmt_sql[S_COUNT] = {
 	             " type_id, core_id, start_ns, dur_ns, wait_ns, task_id, model_id, context_id,"
 	             " correlation, external_id, block_dim, mix_block_dim, grid_id, block_id,"
 	             " registers, shared_mem, bytes, op_state_id, hf32, in_shapes_id, in_dtypes_id,"
-	             " in_formats_id, out_shapes_id, out_dtypes_id, out_formats_id, launch_op_id)"
+	             " in_formats_id, out_shapes_id, out_dtypes_id, out_formats_id, launch_op_id, metrics)"
 	             " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,"
-	             "?20,?21,?22,?23,?24,?25,?26,?27,?28,?29,?30,?31,?32,?33,?34)",
-	[S_METRIC] = "INSERT OR REPLACE INTO kernel_metric(kernel_id, metric_id, value) VALUES (?1, ?2, ?3)",
+	             "?20,?21,?22,?23,?24,?25,?26,?27,?28,?29,?30,?31,?32,?33,?34,?35)",
 	[S_OP] = "INSERT INTO op(run_id, rank, step, name_id, category_id, tid, start_ns, dur_ns,"
 	         " self_ns, device_self_ns, device_total_ns, device_self_aicore_ns,"
 	         " device_total_aicore_ns, external_id, seq, in_shapes_id, in_types_id, call_stack_id)"
@@ -103,6 +103,10 @@ struct profdb_store {
 	char *format;              /* owned */
 	int64_t cache_was;         /* the connection's cache_size before the ingest */
 	int fk_off;                /* foreign keys were switched off for the ingest */
+	struct profdb_name_stats *names; /* owned: kernel_name_stat of the run */
+	int64_t nkernels;          /* kernel rows stored */
+	char *metrics;             /* owned: JSON text of the current kernel's metrics */
+	size_t metrics_cap;
 };
 
 /*
@@ -247,6 +251,17 @@ static int step_done(struct profdb_store *st, sqlite3_stmt *q, const char *what)
 	sqlite3_reset(q);
 	sqlite3_clear_bindings(q);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return st_fail(st, what);
+	return PROFDB_OK;
+}
+
+/* step_done for the per-row INSERTs, which bind every parameter of every
+ * row: clearing the bindings would only cost time. */
+static int step_row(struct profdb_store *st, sqlite3_stmt *q, const char *what)
+{
+	int rc = sqlite3_step(q);
+	sqlite3_reset(q);
+	if (rc != SQLITE_DONE)
 		return st_fail(st, what);
 	return PROFDB_OK;
 }
@@ -404,26 +419,26 @@ static int on_kernel(void *arg, const struct profdb_kernel_rec *k)
 	bad |= bind_str(st, q, 32, k->out_dtypes);
 	bad |= bind_str(st, q, 33, k->out_formats);
 	bad |= bind_str(st, q, 34, k->launch_op);
+	if (k->nmetrics == 0) {
+		sqlite3_bind_null(q, 35);
+	} else if (profdb__metrics_json(k->metrics, k->nmetrics, &st->metrics, &st->metrics_cap) != 0) {
+		sqlite3_reset(q);
+		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
+	} else {
+		sqlite3_bind_text(q, 35, st->metrics, -1, SQLITE_STATIC);
+	}
 	if (bad) {
 		sqlite3_reset(q);
 		return st->err.code ? st->err.code : st_fail(st, "kernel");
 	}
-	if (step_done(st, q, "kernel") != PROFDB_OK)
+	if (step_row(st, q, "kernel") != PROFDB_OK)
 		return st->err.code;
 	kid = sqlite3_last_insert_rowid(st->db->sql);
 	if (note_row(st, &st->cur->kernels, kid) != PROFDB_OK)
 		return st->err.code;
-	for (size_t i = 0; i < k->nmetrics; i++) {
-		sqlite3_stmt *m = st->stmt[S_METRIC];
-		int64_t mid = intern(st, k->metrics[i].name);
-		if (!mid)
-			return st->err.code ? st->err.code : st_fail(st, "metric name");
-		sqlite3_bind_int64(m, 1, kid);
-		sqlite3_bind_int64(m, 2, mid);
-		sqlite3_bind_double(m, 3, k->metrics[i].value);
-		if (step_done(st, m, "kernel metric") != PROFDB_OK)
-			return st->err.code;
-	}
+	if (profdb__name_stats_add(st->names, name_id, k->kind, k->dur_ns) != 0)
+		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
+	st->nkernels++;
 	st->cur->stored++;
 	return PROFDB_OK;
 }
@@ -458,7 +473,7 @@ static int on_op(void *arg, const struct profdb_op_rec *o)
 		sqlite3_reset(q);
 		return st->err.code ? st->err.code : st_fail(st, "op");
 	}
-	if (step_done(st, q, "op") != PROFDB_OK)
+	if (step_row(st, q, "op") != PROFDB_OK)
 		return st->err.code;
 	if (o->nest && note_row(st, &st->cur->ops, sqlite3_last_insert_rowid(st->db->sql)) != PROFDB_OK)
 		return st->err.code;
@@ -481,7 +496,7 @@ static int on_launch(void *arg, const struct profdb_launch_rec *l)
 		return st->err.code ? st->err.code : st_fail(st, "launch");
 	}
 	bind_i64(q, 8, l->external_id);
-	if (step_done(st, q, "launch") != PROFDB_OK)
+	if (step_row(st, q, "launch") != PROFDB_OK)
 		return st->err.code;
 	return note_row(st, &st->cur->launches, sqlite3_last_insert_rowid(st->db->sql));
 }
@@ -616,6 +631,8 @@ static void store_free(struct profdb_store *st)
 		free(st->src[j].ops.v);
 	}
 	free(st->format);
+	free(st->metrics);
+	profdb__name_stats_free(st->names);
 	free(st);
 }
 
@@ -735,7 +752,7 @@ again:
 			rc = profdb__sqlerror(db, "cannot prepare store");
 			goto fail;
 		}
-	if (grow(st) != PROFDB_OK) {
+	if (grow(st) != PROFDB_OK || !(st->names = profdb__name_stats_new())) {
 		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
 		goto fail;
 	}
@@ -869,6 +886,10 @@ int profdb_store_commit(struct profdb_store *st, int64_t repeats)
 	sqlite3_finalize(q);
 	if (rc != PROFDB_OK)
 		goto fail;
+	if (profdb__name_stats_write(st->names, db->sql, st->run_id, st->nkernels) != SQLITE_OK) {
+		rc = profdb__sqlerror(db, "writing kernel statistics");
+		goto fail;
+	}
 	for (int i = 0; i < S_COUNT; i++) {
 		sqlite3_finalize(st->stmt[i]);
 		st->stmt[i] = NULL;

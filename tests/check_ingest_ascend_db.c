@@ -186,7 +186,7 @@ START_TEST(corpus_level1_details)
 	                        " JOIN COMPUTE_TASK_INFO c USING (globalTaskId) JOIN TASK USING (globalTaskId)"
 	                        " WHERE typeof(p.value) IN ('integer', 'real')", 0));
 	ck_assert_int_eq(scalar(db->sql, "SELECT sum(m.value) FROM kernel_metric m JOIN kernel k ON k.id = m.kernel_id"
-	                        " JOIN str s ON s.id = m.metric_id WHERE k.rank = 0 AND s.value = 'aic_total_cycles'", 0),
+	                        " WHERE k.rank = 0 AND m.metric = 'aic_total_cycles'", 0),
 	                 scalar(src, "SELECT sum(p.value) FROM TASK_PMU_INFO p JOIN STRING_IDS s ON s.id = p.name"
 	                        " WHERE s.value = 'aic_total_cycles'", 0));
 	/* host ops: type 50001 rows except the ProfilerStep span; TEXT times exact */

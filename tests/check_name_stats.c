@@ -1,0 +1,289 @@
+/*
+ * check_name_stats.c - schema 3's bulk shape: per-name statistics written by
+ * the ingest (name_stats.c) and read by `kernels`, PMU metrics as a JSON
+ * column behind the kernel_metric view (metrics_json.c), and the migration
+ * of a schema 2 database.  Expected figures are worked out by hand in the
+ * comments, or come from the row-scanning query the statistics replace.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schema_sql.h"
+#include "testutil.h"
+
+static void add_kernel(struct profdb_sink *s, const char *name, int kind, int64_t dur,
+                       const struct profdb_metric *m, size_t nm)
+{
+	struct profdb_kernel_rec k;
+	profdb_kernel_rec_init(&k);
+	k.name = name;
+	k.kind = kind;
+	k.start_ns = 1000;
+	k.dur_ns = dur;
+	k.step = 1;
+	k.metrics = m;
+	k.nmetrics = nm;
+	ck_assert_int_eq(s->kernel(s->arg, &k), PROFDB_OK);
+}
+
+/* A: 10 20 30 40 (kernel); B: 5 (memcpy); C: 7 kernel, 9 memcpy. */
+static profdb *ingest_abc(void)
+{
+	profdb *db = NULL;
+	struct profdb_store *st = NULL;
+	struct profdb_sink *s;
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	ck_assert_int_eq(profdb_store_begin(&st, db, "r", "/x", 0), PROFDB_OK);
+	s = profdb_store_sink(st);
+	ck_assert_int_eq(s->source_begin(s->arg, "/x/k.csv", "kernel_details", 0, NULL, 0), PROFDB_OK);
+	add_kernel(s, "A", PROFDB_KIND_KERNEL, 30, NULL, 0);
+	add_kernel(s, "B", PROFDB_KIND_MEMCPY, 5, NULL, 0);
+	add_kernel(s, "A", PROFDB_KIND_KERNEL, 10, NULL, 0);
+	add_kernel(s, "C", PROFDB_KIND_KERNEL, 7, NULL, 0);
+	add_kernel(s, "A", PROFDB_KIND_KERNEL, 40, NULL, 0);
+	add_kernel(s, "C", PROFDB_KIND_MEMCPY, 9, NULL, 0);
+	add_kernel(s, "A", PROFDB_KIND_KERNEL, 20, NULL, 0);
+	ck_assert_int_eq(s->source_end(s->arg, 7, NULL, 0), PROFDB_OK);
+	ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
+	return db;
+}
+
+static double stat_of(profdb *db, const char *name, const char *col)
+{
+	char sql[256];
+	snprintf(sql, sizeof sql, "SELECT %s FROM kernel_name_stat s JOIN str n ON n.id = s.name_id"
+	         " WHERE n.value = '%s'", col, name);
+	return tu_scalar_d(db, sql);
+}
+
+static void check_abc(profdb *db)
+{
+	ck_assert_int_eq(tu_scalar(db, "SELECT name_stats FROM run"), 1);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_name_stat"), 3);
+	/* A: 4 calls, 100 ns, mean 25; median (20 + 30) / 2 = 25;
+	 * p90: h = 3 * 0.9 = 2.7 -> 30 + 0.7 * 10 = 37; p99: 30 + 0.97 * 10 = 39.7;
+	 * sample sd: (225 + 25 + 25 + 225) / 3 = 166.67 -> 12.9099 */
+	ck_assert_int_eq((int64_t)stat_of(db, "A", "calls"), 4);
+	ck_assert_int_eq((int64_t)stat_of(db, "A", "total_ns"), 100);
+	ck_assert_int_eq((int64_t)stat_of(db, "A", "min_ns"), 10);
+	ck_assert_int_eq((int64_t)stat_of(db, "A", "max_ns"), 40);
+	ck_assert_int_eq((int64_t)stat_of(db, "A", "kinds"), 1);
+	ck_assert_double_eq_tol(stat_of(db, "A", "avg_ns"), 25, 1e-12);
+	ck_assert_double_eq_tol(stat_of(db, "A", "median_ns"), 25, 1e-12);
+	ck_assert_double_eq_tol(stat_of(db, "A", "p90_ns"), 37, 1e-9);
+	ck_assert_double_eq_tol(stat_of(db, "A", "p99_ns"), 39.7, 1e-9);
+	ck_assert_double_eq_tol(stat_of(db, "A", "stddev_ns"), sqrt(500.0 / 3), 1e-9);
+	/* B: one call: no sample sd; every percentile is the value; memcpy = bit 1 */
+	ck_assert_int_eq(tu_scalar(db, "SELECT stddev_ns IS NULL FROM kernel_name_stat s JOIN str n"
+	                 " ON n.id = s.name_id WHERE n.value = 'B'"), 1);
+	ck_assert_double_eq_tol(stat_of(db, "B", "p99_ns"), 5, 1e-12);
+	ck_assert_int_eq((int64_t)stat_of(db, "B", "kinds"), 2);
+	/* C ran as kernel and memcpy: bits 0 and 1; median of 7, 9 = 8 */
+	ck_assert_int_eq((int64_t)stat_of(db, "C", "kinds"), 3);
+	ck_assert_double_eq_tol(stat_of(db, "C", "median_ns"), 8, 1e-12);
+}
+
+START_TEST(stats_by_hand)
+{
+	profdb *db = ingest_abc();
+	check_abc(db);
+	profdb_close(db);
+}
+END_TEST
+
+/* Past the memory budget the same figures come from SQL over the rows. */
+START_TEST(stats_by_sql_past_budget)
+{
+	profdb *db;
+	setenv("PROFDB_NAME_STATS_VALUES", "3", 1);
+	db = ingest_abc();
+	unsetenv("PROFDB_NAME_STATS_VALUES");
+	check_abc(db);
+	profdb_close(db);
+}
+END_TEST
+
+/* Run q twice: from kernel_name_stat, then with run.name_stats cleared (so
+ * the rows are scanned, as before schema 3): every cell must agree. */
+static void fast_equals_scan(profdb *db, struct profdb_kernel_query *q, size_t want_rows)
+{
+	profdb_result *fast = NULL, *scan = NULL;
+	ck_assert_int_eq(sqlite3_exec(db->sql, "UPDATE run SET name_stats = 1", NULL, NULL, NULL), SQLITE_OK);
+	ck_assert_int_eq(profdb_query_kernels(db, &fast, q), PROFDB_OK);
+	ck_assert_int_eq(sqlite3_exec(db->sql, "UPDATE run SET name_stats = 0", NULL, NULL, NULL), SQLITE_OK);
+	ck_assert_int_eq(profdb_query_kernels(db, &scan, q), PROFDB_OK);
+	ck_assert_uint_eq(profdb_result_nrows(fast), want_rows);
+	ck_assert_uint_eq(profdb_result_nrows(scan), want_rows);
+	ck_assert_uint_eq(profdb_result_ncols(fast), profdb_result_ncols(scan));
+	for (size_t r = 0; r < want_rows; r++)
+		for (size_t c = 0; c < profdb_result_ncols(scan); c++) {
+			ck_assert_int_eq(profdb_result_isnull(fast, r, c), profdb_result_isnull(scan, r, c));
+			if (profdb_result_coltype(scan, c) == PROFDB_COL_TEXT)
+				ck_assert_str_eq(profdb_result_text(fast, r, c), profdb_result_text(scan, r, c));
+			else if (!profdb_result_isnull(scan, r, c))
+				ck_assert_double_eq_tol(profdb_result_double(fast, r, c),
+				                        profdb_result_double(scan, r, c),
+				                        1e-9 * (1 + fabs(profdb_result_double(scan, r, c))));
+		}
+	profdb_result_free(fast);
+	profdb_result_free(scan);
+}
+
+START_TEST(query_from_stats_equals_scan)
+{
+	profdb *db = NULL;
+	struct profdb_store *st = NULL;
+	struct profdb_sink *s;
+	struct profdb_kernel_query q;
+	const char *runs[] = { "big" };
+	static const char *const names[] = { "MatMul", "Add", "Cast", "Gather", "Mul", "Sub", "Relu" };
+	uint64_t x = 12345;
+
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	for (int run = 0; run < 2; run++) {
+		ck_assert_int_eq(profdb_store_begin(&st, db, run ? "big" : "small", "/x", 0), PROFDB_OK);
+		s = profdb_store_sink(st);
+		ck_assert_int_eq(s->source_begin(s->arg, "/x/k.csv", "kernel_details", 0, NULL, 0), PROFDB_OK);
+		for (int i = 0; i < (run ? 2000 : 50); i++) {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			add_kernel(s, names[(x >> 33) % 7], (x >> 40) % 5 == 0 ? PROFDB_KIND_MEMCPY : PROFDB_KIND_KERNEL,
+			           1 + (int64_t)((x >> 20) % 100000), NULL, 0);
+		}
+		ck_assert_int_eq(s->source_end(s->arg, 0, NULL, 0), PROFDB_OK);
+		ck_assert_int_eq(profdb_store_commit(st, run ? 4 : 0), PROFDB_OK);
+	}
+	memset(&q, 0, sizeof q);
+	profdb_filter_init(&q.filter);
+	fast_equals_scan(db, &q, 14);
+	q.filter.runs = runs;
+	q.filter.nruns = 1;
+	q.filter.name_glob = "M*";
+	fast_equals_scan(db, &q, 2);
+	q.filter.name_glob = NULL;
+	q.filter.kind = "kernel"; /* names ran as two kinds here: the scan path answers */
+	fast_equals_scan(db, &q, 7);
+	q.filter.kind = NULL;
+	q.sort = "median";
+	q.top = 3;
+	fast_equals_scan(db, &q, 3);
+	/* and the first answers did come from the table: change it, see it */
+	{
+		profdb_result *r = NULL;
+		memset(&q, 0, sizeof q);
+		profdb_filter_init(&q.filter);
+		q.filter.runs = runs;
+		q.filter.nruns = 1;
+		q.sort = "calls";
+		q.top = 1;
+		ck_assert_int_eq(sqlite3_exec(db->sql, "UPDATE run SET name_stats = 1;"
+		                 " UPDATE kernel_name_stat SET calls = 1000000", NULL, NULL, NULL), SQLITE_OK);
+		ck_assert_int_eq(profdb_query_kernels(db, &r, &q), PROFDB_OK);
+		for (size_t c = 0; c < profdb_result_ncols(r); c++)
+			if (strcmp(profdb_result_colname(r, c), "calls") == 0)
+				ck_assert_int_eq(profdb_result_int(r, 0, c), 1000000);
+		profdb_result_free(r);
+	}
+	profdb_close(db);
+}
+END_TEST
+
+START_TEST(metrics_json_round_trip)
+{
+	static const double v[] = { 0, 265.027, 954097, 0.05, 1e-7, 1.0 / 3, 0.1 + 0.2, -0.25, 1e300, 123456.789 };
+	struct profdb_metric m[12];
+	char names[10][16];
+	profdb *db = NULL;
+	struct profdb_store *st = NULL;
+	struct profdb_sink *s;
+
+	for (size_t i = 0; i < 10; i++) {
+		snprintf(names[i], sizeof names[i], "m%zu(us)\"", i);
+		m[i].name = names[i];
+		m[i].value = v[i];
+	}
+	m[10].name = names[1]; /* a name twice: the last value stands */
+	m[10].value = 7.5;
+	m[11].name = "nan";
+	m[11].value = NAN; /* not representable in JSON: left out */
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	ck_assert_int_eq(profdb_store_begin(&st, db, "r", "/x", 0), PROFDB_OK);
+	s = profdb_store_sink(st);
+	ck_assert_int_eq(s->source_begin(s->arg, "/x/k.csv", "kernel_details", 0, NULL, 0), PROFDB_OK);
+	add_kernel(s, "K", PROFDB_KIND_KERNEL, 10, m, 12);
+	add_kernel(s, "L", PROFDB_KIND_KERNEL, 10, NULL, 0);
+	ck_assert_int_eq(s->source_end(s->arg, 2, NULL, 0), PROFDB_OK);
+	ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_metric"), 10);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel WHERE metrics IS NULL"), 1);
+	for (size_t i = 0; i < 10; i++) {
+		char sql[128];
+		snprintf(sql, sizeof sql, "SELECT value FROM kernel_metric WHERE metric = 'm%zu(us)\"'", i);
+		/* exact: the text stored reads back as the same double */
+		ck_assert(tu_scalar_d(db, sql) == (i == 1 ? 7.5 : v[i]));
+	}
+	profdb_close(db);
+}
+END_TEST
+
+/* A schema 2 file with PMU metrics in the kernel_metric table. */
+START_TEST(migrate_from_schema_2)
+{
+	char path[512];
+	sqlite3 *raw = NULL;
+	profdb *db = NULL;
+	profdb_result *r = NULL;
+	struct profdb_kernel_query q;
+
+	snprintf(path, sizeof path, "%s/v2.db", tu_tmpdir());
+	ck_assert_int_eq(sqlite3_open(path, &raw), SQLITE_OK);
+	for (const struct profdb_schema_file *f = profdb_schema_files; f->name; f++)
+		if (strncmp(f->name, "001", 3) == 0 || strncmp(f->name, "002", 3) == 0)
+			ck_assert_int_eq(sqlite3_exec(raw, f->text, NULL, NULL, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(raw,
+	    "INSERT INTO run(id, name, source_path, format, ingested_at, profdb_version)"
+	    " VALUES (1, 'old', '/x', 'ascend_csv', '2026-01-01T00:00:00Z', '0.1');"
+	    "INSERT INTO str(id, value) VALUES (1, 'MatMul'), (2, 'aic_mac_ratio'), (3, 'aicore_time(us)');"
+	    "INSERT INTO kernel(id, run_id, name_id, base_id, kind, start_ns, dur_ns) VALUES"
+	    " (1, 1, 1, 1, 0, 0, 100), (2, 1, 1, 1, 0, 200, 300), (3, 1, 1, 1, 0, 600, 50);"
+	    "INSERT INTO kernel_metric(kernel_id, metric_id, value) VALUES"
+	    " (1, 2, 0.5), (1, 3, 98.25), (2, 2, 0.75);", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(raw);
+
+	ck_assert_int_eq(profdb_open(&db, path, 0), PROFDB_OK);
+	ck_assert_int_eq(tu_scalar(db, "PRAGMA user_version"), 3);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_metric"), 3);
+	ck_assert_double_eq_tol(tu_scalar_d(db, "SELECT sum(value) FROM kernel_metric WHERE metric = 'aic_mac_ratio'"),
+	                        1.25, 1e-12);
+	ck_assert_double_eq_tol(tu_scalar_d(db, "SELECT value FROM kernel_metric WHERE kernel_id = 1"
+	                                    " AND metric = 'aicore_time(us)'"), 98.25, 1e-12);
+	ck_assert_int_eq(tu_scalar(db, "SELECT name_stats FROM run"), 0);
+	/* no stored statistics: kernels scans the rows (median of 50 100 300 = 100) */
+	memset(&q, 0, sizeof q);
+	profdb_filter_init(&q.filter);
+	ck_assert_int_eq(profdb_query_kernels(db, &r, &q), PROFDB_OK);
+	ck_assert_uint_eq(profdb_result_nrows(r), 1);
+	for (size_t c = 0; c < profdb_result_ncols(r); c++) {
+		if (strcmp(profdb_result_colname(r, c), "calls") == 0)
+			ck_assert_int_eq(profdb_result_int(r, 0, c), 3);
+		if (strcmp(profdb_result_colname(r, c), "median") == 0)
+			ck_assert_double_eq_tol(profdb_result_double(r, 0, c), 100, 1e-12);
+	}
+	profdb_result_free(r);
+	profdb_close(db);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("name_stats");
+	TCase *tc = tcase_create("store");
+	tcase_add_test(tc, stats_by_hand);
+	tcase_add_test(tc, stats_by_sql_past_budget);
+	tcase_add_test(tc, query_from_stats_equals_scan);
+	tcase_add_test(tc, metrics_json_round_trip);
+	tcase_add_test(tc, migrate_from_schema_2);
+	suite_add_tcase(s, tc);
+	return tu_run(s);
+}
