@@ -23,12 +23,18 @@ struct open_op {
 	int64_t dev_total;         /* its own and its children's so far */
 };
 
+/* Device time of the file's kernels per (rank, External id). */
+struct dev_slot {
+	int64_t rank, ext, dur;
+	int used;
+};
+
 struct nest {
 	sqlite3 *db;
 	int64_t run_id;
-	sqlite3_stmt *kern, *upd;
-	const struct profdb_row_run *kr;
-	size_t nk;
+	sqlite3_stmt *upd;
+	struct dev_slot *dev;      /* open addressing, power-of-two size; owned */
+	size_t ndev, capdev;
 	struct open_op *stack;
 	size_t top, cap;
 	struct profdb_err *err;
@@ -55,23 +61,82 @@ static int sql_fail(struct nest *n, const char *what)
 	return profdb__err_set(n->err, PROFDB_ERROR, "op times: %s: %s", what, sqlite3_errmsg(n->db));
 }
 
-/* Device time of the file's kernels with External id ext (rank rank). */
-static int dev_self(struct nest *n, int64_t rank, int64_t ext, int64_t *out)
+static size_t dev_hash(int64_t rank, int64_t ext, size_t cap)
 {
+	uint64_t h = (uint64_t)ext * 0x9E3779B97F4A7C15ull ^ (uint64_t)rank * 0xC2B2AE3D27D4EB4Full;
+	return (size_t)(h >> 17) & (cap - 1);
+}
+
+static struct dev_slot *dev_find(struct nest *n, int64_t rank, int64_t ext)
+{
+	size_t j;
+	if (!n->capdev)
+		return NULL;
+	for (j = dev_hash(rank, ext, n->capdev); n->dev[j].used; j = (j + 1) & (n->capdev - 1))
+		if (n->dev[j].rank == rank && n->dev[j].ext == ext)
+			return &n->dev[j];
+	return &n->dev[j]; /* the empty slot it would take */
+}
+
+static int dev_add(struct nest *n, int64_t rank, int64_t ext, int64_t dur)
+{
+	struct dev_slot *d;
+	if ((n->ndev + 1) * 2 > n->capdev) {
+		size_t cap = n->capdev ? n->capdev * 2 : 1024;
+		struct dev_slot *old = n->dev;
+		size_t oldcap = n->capdev;
+		n->dev = calloc(cap, sizeof *n->dev);
+		if (!n->dev) {
+			n->dev = old;
+			return profdb__err_set(n->err, PROFDB_ERROR, "out of memory");
+		}
+		n->capdev = cap;
+		for (size_t i = 0; i < oldcap; i++)
+			if (old[i].used)
+				*dev_find(n, old[i].rank, old[i].ext) = old[i];
+		free(old);
+	}
+	d = dev_find(n, rank, ext);
+	if (!d->used) {
+		*d = (struct dev_slot){ rank, ext, 0, 1 };
+		n->ndev++;
+	}
+	d->dur += dur;
+	return PROFDB_OK;
+}
+
+/*
+ * Sum the file's kernels per (rank, External id) in one pass over their
+ * rows: one index probe per op cost more than the nesting itself.  Memory
+ * is a slot per distinct External id of the file's kernels.
+ */
+static int load_device_times(struct nest *n, const struct profdb_row_run *kr, size_t nk)
+{
+	sqlite3_stmt *q = NULL;
 	int rc;
-	*out = 0;
-	if (!n->nk)
+	if (!nk)
 		return PROFDB_OK;
-	sqlite3_bind_int64(n->kern, 1, n->run_id);
-	sqlite3_bind_int64(n->kern, 2, rank);
-	sqlite3_bind_int64(n->kern, 3, ext);
-	sqlite3_bind_int64(n->kern, 4, n->kr[0].lo);
-	sqlite3_bind_int64(n->kern, 5, n->kr[n->nk - 1].hi);
-	while ((rc = sqlite3_step(n->kern)) == SQLITE_ROW)
-		if (in_runs(n->kr, n->nk, sqlite3_column_int64(n->kern, 0)))
-			*out += sqlite3_column_int64(n->kern, 1);
-	sqlite3_reset(n->kern);
+	if (sqlite3_prepare_v2(n->db, "SELECT id, rank, external_id, dur_ns FROM kernel"
+	                       " WHERE id BETWEEN ?1 AND ?2 AND external_id IS NOT NULL", -1, &q, NULL) != SQLITE_OK)
+		return sql_fail(n, "kernels");
+	sqlite3_bind_int64(q, 1, kr[0].lo);
+	sqlite3_bind_int64(q, 2, kr[nk - 1].hi);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		if (in_runs(kr, nk, sqlite3_column_int64(q, 0)) &&
+		    dev_add(n, sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2),
+		            sqlite3_column_int64(q, 3)) != PROFDB_OK) {
+			sqlite3_finalize(q);
+			return n->err->code;
+		}
+	sqlite3_finalize(q);
 	return rc == SQLITE_DONE ? PROFDB_OK : sql_fail(n, "kernels");
+}
+
+/* Device time of the file's kernels with External id ext (rank rank), 0 if none. */
+static int64_t dev_self(struct nest *n, int64_t rank, int64_t ext)
+{
+	const struct dev_slot *d = dev_find(n, rank, ext);
+	return d && d->used ? d->dur : 0;
 }
 
 /* Close the innermost open op: its subtree is complete. */
@@ -113,7 +178,7 @@ static int push(struct nest *n, const struct open_op *o)
 int profdb__op_nest(sqlite3 *db, int64_t run_id, const struct profdb_row_run *ops, size_t nops,
                     const struct profdb_row_run *kernels, size_t nk, struct profdb_err *err)
 {
-	struct nest n = { .db = db, .run_id = run_id, .kr = kernels, .nk = nk, .err = err };
+	struct nest n = { .db = db, .run_id = run_id, .err = err };
 	sqlite3_stmt *sel = NULL;
 	int64_t rank = 0, tid = 0;
 	int tid_null = 0, first = 1, rc = PROFDB_OK, step;
@@ -124,14 +189,14 @@ int profdb__op_nest(sqlite3 *db, int64_t run_id, const struct profdb_row_run *op
 	                       " WHERE run_id = ?1 AND id BETWEEN ?2 AND ?3 AND self_ns IS NULL"
 	                       " AND start_ns IS NOT NULL AND dur_ns IS NOT NULL"
 	                       " ORDER BY rank, tid, start_ns, dur_ns DESC, id", -1, &sel, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "SELECT id, dur_ns FROM kernel WHERE run_id = ?1 AND rank = ?2"
-	                       " AND external_id = ?3 AND external_id IS NOT NULL AND id BETWEEN ?4 AND ?5",
-	                       -1, &n.kern, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "UPDATE op SET self_ns = ?2, device_self_ns = ?3, device_total_ns = ?4"
-	                       " WHERE id = ?1", -1, &n.upd, NULL) != SQLITE_OK) {
+	    sqlite3_prepare_v2(db, "UPDATE op SET self_ns = ?2, device_self_ns = ?3, device_total_ns = ?4,"
+	                       " step = coalesce(step, profdb_step_at(rank, start_ns)) WHERE id = ?1",
+	                       -1, &n.upd, NULL) != SQLITE_OK) {
 		rc = sql_fail(&n, "prepare");
 		goto out;
 	}
+	if ((rc = load_device_times(&n, kernels, nk)) != PROFDB_OK)
+		goto out;
 	sqlite3_bind_int64(sel, 1, run_id);
 	sqlite3_bind_int64(sel, 2, ops[0].lo);
 	sqlite3_bind_int64(sel, 3, ops[nops - 1].hi);
@@ -146,9 +211,8 @@ int profdb__op_nest(sqlite3 *db, int64_t run_id, const struct profdb_row_run *op
 		o.dur = sqlite3_column_int64(sel, 4);
 		o.end = o.start + o.dur;
 		o.dev_self = PROFDB_NULL;
-		if (sqlite3_column_type(sel, 5) != SQLITE_NULL &&
-		    (rc = dev_self(&n, r, sqlite3_column_int64(sel, 5), &o.dev_self)) != PROFDB_OK)
-			goto out;
+		if (sqlite3_column_type(sel, 5) != SQLITE_NULL)
+			o.dev_self = dev_self(&n, r, sqlite3_column_int64(sel, 5));
 		o.dev_total = o.dev_self == PROFDB_NULL ? 0 : o.dev_self;
 		if (first || r != rank || tn != tid_null || (!tn && t != tid)) {
 			while (n.top > 0)
@@ -182,8 +246,8 @@ int profdb__op_nest(sqlite3 *db, int64_t run_id, const struct profdb_row_run *op
 			goto out;
 out:
 	sqlite3_finalize(sel);
-	sqlite3_finalize(n.kern);
 	sqlite3_finalize(n.upd);
+	free(n.dev);
 	free(n.stack);
 	return rc;
 }

@@ -24,9 +24,11 @@ struct profdb_row_run {
  * op is a child of the innermost open op that holds it), and set self_ns
  * (duration minus direct children's), device_self_ns (durations of the
  * kernel rows in kernels[0..nk) with its External id; NULL without one)
- * and device_total_ns (its own plus its children's totals).  Memory is
- * bounded by the nesting depth; SQLite sorts.  Returns PROFDB_OK or
- * PROFDB_ERROR with err set.
+ * and device_total_ns (its own plus its children's totals); an op without
+ * a step takes profdb_step_at(rank, start_ns) (step_index.h: the caller
+ * registers it), since the row is rewritten here anyway.  Memory: the
+ * nesting depth and a slot per External id of the file's kernels; SQLite
+ * sorts.  Returns PROFDB_OK or PROFDB_ERROR with err set.
  */
 int profdb__op_nest(sqlite3 *db, int64_t run_id, const struct profdb_row_run *ops, size_t nops,
                     const struct profdb_row_run *kernels, size_t nk, struct profdb_err *err);

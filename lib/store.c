@@ -326,9 +326,18 @@ static int on_source_end(void *arg, int64_t rows_read, const char *sha256, uint6
 	int64_t skipped = 0;
 	if (!c->id)
 		return PROFDB_OK;
-	if (profdb__op_nest(st->db->sql, st->run_id, c->ops.v, c->ops.n, c->kernels.v, c->kernels.n,
-	                    &st->err) != PROFDB_OK)
-		return st->err.code;
+	/* the file's steps are in: its ops take theirs while nesting rewrites
+	 * them (what commit does for ops still without one, in one pass less) */
+	if (c->ops.n) {
+		int rc;
+		if (profdb__step_index_register(st->db->sql, st->run_id) != SQLITE_OK)
+			return st_fail(st, "op steps");
+		rc = profdb__op_nest(st->db->sql, st->run_id, c->ops.v, c->ops.n, c->kernels.v,
+		                     c->kernels.n, &st->err);
+		profdb__step_index_unregister(st->db->sql);
+		if (rc != PROFDB_OK)
+			return st->err.code;
+	}
 	c->ops.n = 0;
 	for (size_t i = 0; i < c->nskips; i++) {
 		sqlite3_stmt *k = st->stmt[S_SKIP];
