@@ -384,6 +384,7 @@ int profdb_read_kineto(const struct profdb_reader_ctx *ctx)
 	r.err = ctx->err;
 	r.path = ctx->path;
 	r.dist_rank = PROFDB_NULL;
+	profdb__kineto_pick_init(&r.pick);
 	if (profdb__kops_new(&r.ops) != PROFDB_OK)
 		return profdb__err_set(ctx->err, PROFDB_ERROR, "out of memory");
 	rc = read_pass(&r, 1);

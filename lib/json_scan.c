@@ -297,7 +297,31 @@ int profdb_json_skip(struct profdb_json_scan *s)
 
 static size_t skip_ws(const char *p, size_t n, size_t i)
 {
+	/* none or one space is the usual: white space is at most ' ' */
+	if (i < n && (unsigned char)p[i] > ' ')
+		return i;
+	if (i + 1 < n && p[i] == ' ' && (unsigned char)p[i + 1] > ' ')
+		return i + 1;
 	while (i < n && is_ws(p[i]))
+		i++;
+	return i;
+}
+
+/* End of the run of decimal digits at p[i]: 8 bytes at a time while the
+ * window holds them (timestamps have 16). */
+static size_t digits_end(const char *p, size_t n, size_t i)
+{
+	while (i + 8 <= n) {
+		uint64_t x, lo, hi;
+		memcpy(&x, p + i, 8);
+		/* high bit of a byte set where it is below '0' or above '9' */
+		lo = x - 0x3030303030303030ull;
+		hi = x + 0x4646464646464646ull;
+		if (((lo | hi | x) & 0x8080808080808080ull) != 0)
+			break;
+		i += 8;
+	}
+	while (i < n && (unsigned char)(p[i] - '0') < 10)
 		i++;
 	return i;
 }
@@ -462,6 +486,12 @@ size_t profdb_json_str_decode(const struct profdb_jval *v, char *out, size_t cap
 	size_t n = v->n >= 2 ? v->n - 2 : 0, o = 0;
 	if (cap == 0)
 		return 0;
+	if (n < cap && !memchr(p, '\\', n)) {
+		/* most strings have no escape: a copy */
+		memcpy(out, p, n);
+		out[n] = '\0';
+		return n;
+	}
 	/* decoded text is never longer than the escaped text (cap >= v->n) */
 	for (size_t i = 0; i < n; i++) {
 		unsigned cp, lo;
@@ -599,6 +629,7 @@ static size_t pick_value(const char *p, size_t n, size_t i, struct profdb_jval *
 		if (k == NO_END)
 			return NO_END;
 	} else {
+		k = digits_end(p, n, k);
 		while (k < n && is_scalar_char(p[k]))
 			k++;
 		if (k == i || k >= n) /* at n: the token may go on past the window */
@@ -615,20 +646,54 @@ static size_t pick_value(const char *p, size_t n, size_t i, struct profdb_jval *
 	return k;
 }
 
-/* Slot of key text k[0..len) (between its quotes) in keys, or -1. */
-static int key_slot(const struct profdb_json_key *keys, size_t nkeys, const char *k, size_t len)
+/* Bucket of a key (len > 0 bytes) in a pick index. */
+static unsigned key_hash(const char *k, size_t len)
 {
-	for (size_t j = 0; j < nkeys; j++)
-		if (keys[j].len == len && keys[j].name[0] == k[0] && memcmp(keys[j].name, k, len) == 0)
-			return keys[j].slot;
+	return (unsigned)(len * 5 + (unsigned char)k[0] * 3 + (unsigned char)k[len - 1]) & 63;
+}
+
+int profdb_json_pick_init(struct profdb_json_pick *spec)
+{
+	memset(spec->index, 0, sizeof spec->index);
+	for (int level = 0; level < 2; level++) {
+		const struct profdb_json_key *keys = level ? spec->sub_keys : spec->keys;
+		size_t nkeys = level ? spec->nsub_keys : spec->nkeys;
+		if (nkeys > PROFDB_JSON_PICK_MAX)
+			return -1;
+		for (size_t j = 0; j < nkeys; j++) {
+			unsigned b;
+			if (keys[j].len == 0)
+				return -1;
+			b = key_hash(keys[j].name, keys[j].len);
+			while (spec->index[level][b])
+				b = (b + 1) & 63;
+			spec->index[level][b] = (unsigned char)(j + 1);
+		}
+	}
+	return 0;
+}
+
+/* Slot of key text k[0..len) (between its quotes) in a level's keys, or -1. */
+static int key_slot(const struct profdb_json_pick *spec, int level, const char *k, size_t len)
+{
+	const struct profdb_json_key *keys = level ? spec->sub_keys : spec->keys;
+	const unsigned char *index = spec->index[level];
+	unsigned b = key_hash(k, len), j;
+	/* at most half the buckets are taken: a miss ends at an empty one soon */
+	while ((j = index[b]) != 0) {
+		const struct profdb_json_key *key = &keys[j - 1];
+		if (key->len == len && memcmp(key->name, k, len) == 0)
+			return key->slot;
+		b = (b + 1) & 63;
+	}
 	return -1;
 }
 
 /* The members of the object at p[i] ('{'); sub != NULL: the inner slot's
  * object is walked too.  Returns the index past its '}', or NO_END. */
-static size_t pick_object(const char *p, size_t n, size_t i, const struct profdb_json_key *keys,
-                          size_t nkeys, const struct profdb_json_pick *spec,
-                          struct profdb_jval *vals, struct profdb_jval *sub)
+static size_t pick_object(const char *p, size_t n, size_t i, int level,
+                          const struct profdb_json_pick *spec, struct profdb_jval *vals,
+                          struct profdb_jval *sub)
 {
 	i = skip_ws(p, n, i + 1);
 	if (i < n && p[i] == '}')
@@ -636,36 +701,38 @@ static size_t pick_object(const char *p, size_t n, size_t i, const struct profdb
 	for (;;) {
 		size_t ke, vend;
 		int slot;
-		struct profdb_jval v;
+		struct profdb_jval unused, *v;
 		if (i >= n || p[i] != '"')
 			return NO_END;
 		ke = str_end(p, n, i + 1);
 		if (ke >= n)
 			return NO_END;
-		slot = ke > i + 1 ? key_slot(keys, nkeys, p + i + 1, ke - i - 1) : -1;
+		slot = ke > i + 1 ? key_slot(spec, level, p + i + 1, ke - i - 1) : -1;
 		i = skip_ws(p, n, ke + 1);
 		if (i >= n || p[i] != ':')
 			return NO_END;
 		i = skip_ws(p, n, i + 1);
+		/* straight into its slot (the last member of a key wins, as in a
+		 * walk): a copy through the stack stalls on store forwarding */
+		v = slot >= 0 ? &vals[slot] : &unused;
 		if (sub && slot == spec->inner) {
-			/* the last member of this key wins, as it would in a walk */
 			for (size_t j = 0; j < spec->nsub_slots; j++)
 				sub[j].type = PROFDB_J_NONE;
 			if (i < n && p[i] == '{') {
-				vend = pick_object(p, n, i, spec->sub_keys, spec->nsub_keys, spec, sub, NULL);
+				vend = pick_object(p, n, i, 1, spec, sub, NULL);
 				if (vend == NO_END)
 					return NO_END;
-				v = (struct profdb_jval){ PROFDB_J_OBJECT, p + i, vend - i };
+				v->type = PROFDB_J_OBJECT;
+				v->p = p + i;
+				v->n = vend - i;
 			} else {
-				vend = pick_value(p, n, i, &v);
+				vend = pick_value(p, n, i, v);
 			}
 		} else {
-			vend = pick_value(p, n, i, &v);
+			vend = pick_value(p, n, i, v);
 		}
 		if (vend == NO_END)
 			return NO_END;
-		if (slot >= 0)
-			vals[slot] = v;
 		i = skip_ws(p, n, vend);
 		if (i >= n)
 			return NO_END;
@@ -687,7 +754,7 @@ size_t profdb_json_pick(const char *p, size_t n, const struct profdb_json_pick *
 		sub[j].type = PROFDB_J_NONE;
 	if (n == 0 || p[0] != '{')
 		return 0;
-	end = pick_object(p, n, 0, spec->keys, spec->nkeys, spec, vals, spec->inner >= 0 ? sub : NULL);
+	end = pick_object(p, n, 0, 0, spec, vals, spec->inner >= 0 ? sub : NULL);
 	return end == NO_END ? 0 : end;
 }
 

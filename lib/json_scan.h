@@ -115,14 +115,22 @@ struct profdb_json_key {
 /*
  * What profdb_json_pick looks for: keys of the object, and (inner >= 0)
  * the slot whose object value is walked in the same pass for sub_keys.
+ * Set the first six members, then call profdb_json_pick_init.
  */
+#define PROFDB_JSON_PICK_MAX 32    /* keys per level */
 struct profdb_json_pick {
 	const struct profdb_json_key *keys;
 	size_t nkeys, nslots;
 	int inner;                 /* slot walked for sub_keys, -1 for none */
 	const struct profdb_json_key *sub_keys;
 	size_t nsub_keys, nsub_slots;
+	unsigned char index[2][64]; /* by profdb_json_pick_init: keys by hash */
 };
+
+/* Index spec's keys (a key is found in one probe, not by a search of
+ * the list).  -1 if a level has more than PROFDB_JSON_PICK_MAX keys or an
+ * empty key. */
+int profdb_json_pick_init(struct profdb_json_pick *spec);
 
 /*
  * Walk the object that starts at p[0] (after white space) in one pass:

@@ -79,9 +79,14 @@ static const struct profdb_json_key arg_keys[] = {
 };
 
 /* An event's fields and its args' in one pass over its bytes. */
-static const struct profdb_json_pick ev_pick = {
-	ev_keys, COUNT(ev_keys), NFIELDS, F_ARGS, arg_keys, COUNT(arg_keys), NARGS,
-};
+void profdb__kineto_pick_init(struct profdb_json_pick *pick)
+{
+	*pick = (struct profdb_json_pick){
+		ev_keys, COUNT(ev_keys), NFIELDS, F_ARGS, arg_keys, COUNT(arg_keys), NARGS, { { 0 } },
+	};
+	/* cannot fail: a dozen or so keys a level, none empty */
+	(void)profdb_json_pick_init(pick);
+}
 
 /* ---------------------------------------------------------------- values */
 
@@ -120,6 +125,15 @@ int64_t profdb__kineto_jint(const struct profdb_jval *v)
 		n = v->n - 2;
 	} else {
 		return PROFDB_NULL;
+	}
+	if (n > 0 && n <= 18) {
+		/* most are plain digits: exact without strtoll (18 digits fit) */
+		size_t i = p[0] == '-';
+		uint64_t u = 0;
+		for (; i < n && p[i] >= '0' && p[i] <= '9'; i++)
+			u = u * 10 + (uint64_t)(p[i] - '0');
+		if (i == n && n > (size_t)(p[0] == '-'))
+			return p[0] == '-' ? -(int64_t)u : (int64_t)u;
 	}
 	if (profdb_parse_i64(p, n, &x) == 0 && x != PROFDB_NULL)
 		return x;
@@ -434,7 +448,7 @@ int profdb__kineto_event(struct profdb_kreader *r, struct profdb_json_scan *js)
 	size_t len;
 	int rc, picked;
 
-	if ((rc = profdb_json_value_pick(js, &ev_pick, e, a, &text, &len, &picked)) != PROFDB_OK)
+	if ((rc = profdb_json_value_pick(js, &r->pick, e, a, &text, &len, &picked)) != PROFDB_OK)
 		return rc;
 	r->nevents++;
 	if (picked)

@@ -7,6 +7,7 @@
  * on random objects, and through the stream at every boundary.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -314,7 +315,12 @@ static const struct profdb_json_key top_keys[] = {
 	{ "a", 1, S_A }, { "b", 1, S_B }, { "args", 4, S_ARGS }, { "bb", 2, S_B },
 };
 static const struct profdb_json_key sub_keys[] = { { "x", 1, T_X }, { "y", 1, T_Y } };
-static const struct profdb_json_pick spec = { top_keys, 4, NS, S_ARGS, sub_keys, 2, NT };
+static struct profdb_json_pick spec = { top_keys, 4, NS, S_ARGS, sub_keys, 2, NT, { { 0 } } };
+
+static void spec_ready(void)
+{
+	ck_assert_int_eq(profdb_json_pick_init(&spec), 0);
+}
 
 static int slice_is(const struct profdb_jval *v, int type, const char *text)
 {
@@ -353,6 +359,35 @@ START_TEST(pick_by_hand)
 	t = "{\"\\u0061\": 1}";
 	ck_assert_uint_eq(profdb_json_pick(t, strlen(t), &spec, v, a), strlen(t));
 	ck_assert_int_eq(v[S_A].type, PROFDB_J_NONE);
+}
+END_TEST
+
+START_TEST(pick_index)
+{
+	/* keys that share a bucket (same length, first and last byte) are all
+	 * found by probing; a key that is not there is not; 33 keys are too many */
+	static const struct profdb_json_key many[] = {
+		{ "aXa", 3, 0 }, { "aYa", 3, 1 }, { "aZa", 3, 2 }, { "b", 1, 3 },
+	};
+	static const char *const names[] = { "aXa", "aYa", "aZa", "b", "aWa", "bb" };
+	struct profdb_json_key lots[33];
+	struct profdb_json_pick sp = { many, 4, 4, -1, NULL, 0, 0, { { 0 } } };
+	struct profdb_jval v[4];
+	char t[64];
+	ck_assert_int_eq(profdb_json_pick_init(&sp), 0);
+	for (int i = 0; i < 6; i++) {
+		snprintf(t, sizeof t, "{\"%s\": %d}", names[i], i);
+		ck_assert_uint_eq(profdb_json_pick(t, strlen(t), &sp, v, NULL), strlen(t));
+		for (int j = 0; j < 4; j++)
+			ck_assert_int_eq(v[j].type, j == i ? PROFDB_J_NUMBER : PROFDB_J_NONE);
+	}
+	for (int i = 0; i < 33; i++)
+		lots[i] = (struct profdb_json_key){ "k", 1, 0 };
+	sp.keys = lots;
+	sp.nkeys = 32;
+	ck_assert_int_eq(profdb_json_pick_init(&sp), 0);
+	sp.nkeys = 33;
+	ck_assert_int_eq(profdb_json_pick_init(&sp), -1);
 }
 END_TEST
 
@@ -614,7 +649,9 @@ int main(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("pick");
 	tcase_set_timeout(tc, 60);
+	tcase_add_checked_fixture(tc, spec_ready, NULL);
 	tcase_add_test(tc, pick_by_hand);
+	tcase_add_test(tc, pick_index);
 	tcase_add_test(tc, pick_refuses);
 	tcase_add_test(tc, pick_agrees_with_member_walks);
 	tcase_add_test(tc, value_pick_at_every_boundary);
