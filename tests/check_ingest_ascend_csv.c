@@ -20,6 +20,7 @@
 
 #include "testutil.h"
 #include "ascend_csv.h"
+#include "detect.h"
 
 /* ================================================================ helpers */
 
@@ -527,6 +528,69 @@ START_TEST(csv_16mib_field)
 	ck_assert(memcmp(l.s + 15, text + 7, big) == 0);
 	free(l.s);
 	free(text);
+}
+END_TEST
+
+/* ================================================================ detect */
+
+/* Kind of a file made of head, then pad bytes of fill, then tail. */
+static int detect_made(const char *head, size_t pad, char fill, const char *tail, char *reason)
+{
+	size_t nh = strlen(head), nt = strlen(tail);
+	char *text = malloc(nh + pad + nt + 1);
+	const char *path;
+	int kind;
+	ck_assert_ptr_nonnull(text);
+	memcpy(text, head, nh);
+	memset(text + nh, fill, pad);
+	memcpy(text + nh + pad, tail, nt);
+	path = temp_file("sniff.bin", text, nh + pad + nt);
+	free(text);
+	reason[0] = '\0';
+	kind = profdb__detect_file(path, reason, PROFDB_ERRMAX);
+	return kind;
+}
+
+START_TEST(detect_reads_as_far_as_needed)
+{
+	char reason[PROFDB_ERRMAX];
+	/* a header at the start; a header after 100 KiB of other lines (past
+	 * the first 64 KiB look, inside the 1 MiB sniff) */
+	ck_assert_int_eq(detect_made("Step Id,Name,Duration(us)\n1,A,2\n", 0, ' ', "", reason),
+	                 PROFDB_SRC_KERNEL_CSV);
+	ck_assert_int_eq(detect_made("x\n", 100 << 10, 'y', "\nName,Duration(us)\n", reason),
+	                 PROFDB_SRC_KERNEL_CSV);
+	ck_assert_int_eq(detect_made("x\n", 2 << 20, 'y', "\nName,Duration(us)\n", reason), PROFDB_SRC_NONE);
+	ck_assert_str_eq(reason, "not a format profdb reads");
+	/* "traceEvents" at 300 KiB and at 1 MiB + 10 */
+	ck_assert_int_eq(detect_made("{\"a\":\"", 300 << 10, 'z', "\",\"traceEvents\":[]}", reason),
+	                 PROFDB_SRC_KINETO);
+	ck_assert_int_eq(detect_made("{\"a\":\"", (1 << 20) + 10, 'z', "\",\"traceEvents\":[]}", reason),
+	                 PROFDB_SRC_NONE);
+	ck_assert_str_eq(reason, "JSON object without \"traceEvents\" in its first 1048576 bytes: not a trace");
+	/* 200 KiB of white space, then an array trace; an array of numbers */
+	ck_assert_int_eq(detect_made("", 200 << 10, '\n', "[{\"ph\":\"X\"}]", reason), PROFDB_SRC_KINETO);
+	ck_assert_int_eq(detect_made("[", 100 << 10, ' ', "{\"name\":1,\"ts\":2}]", reason), PROFDB_SRC_KINETO);
+	ck_assert_int_eq(detect_made("[1,", 100 << 10, ' ', "{\"ph\":\"X\"}]", reason), PROFDB_SRC_NONE);
+	ck_assert_str_eq(reason, "JSON array that does not hold trace events");
+	/* empty, short, SQLite */
+	ck_assert_int_eq(detect_made("", 0, ' ', "", reason), PROFDB_SRC_NONE);
+	ck_assert_str_eq(reason, "not a format profdb reads");
+	ck_assert_int_eq(detect_made("SQLite format 3", 1, '\0', "rest", reason), PROFDB_SRC_ASCEND_DB);
+	/* gzip: a real gzipped trace, and gzip holding text */
+	reason[0] = '\0';
+	ck_assert_int_eq(profdb__detect_file(tu_corpus("kineto/tb_plugin/samples/resnet50_num_workers_0/"
+	                                               "worker0.1623143089861.pt.trace.json.gz"),
+	                                     reason, sizeof reason), PROFDB_SRC_KINETO);
+	/* gzip -n of "hello\n" */
+	{
+		static const unsigned char gz[] = { 0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0x03, 0xcb, 0x48, 0xcd,
+		                                    0xc9, 0xc9, 0xe7, 0x02, 0, 0x20, 0x30, 0x3a, 0x36, 0x06, 0,
+		                                    0, 0 };
+		ck_assert_int_eq(profdb__detect_file(temp_file("hello.gz", gz, sizeof gz), reason, sizeof reason),
+		                 PROFDB_SRC_NONE);
+	}
+	ck_assert_str_eq(reason, "gzip file that does not hold JSON");
 }
 END_TEST
 
@@ -1062,6 +1126,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(t, csv_fields_by_hand, 0, (int)(sizeof csv_cases / sizeof csv_cases[0]));
 	tcase_add_test(t, csv_fast_path_matches_libcsv);
 	tcase_add_test(t, csv_16mib_field);
+	tcase_add_test(t, detect_reads_as_far_as_needed);
 	suite_add_tcase(s, t);
 	t = tcase_create("store");
 	tcase_add_test(t, skip_reasons_stored);
