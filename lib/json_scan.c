@@ -538,6 +538,23 @@ size_t profdb_json_compact(const struct profdb_jval *v, char *out, size_t cap)
 	int in_str = 0, esc = 0;
 	if (cap == 0)
 		return 0;
+	if (cap > v->n) {
+		/* room for all of it: strings are copied whole */
+		const char *p = v->p;
+		for (size_t i = 0; i < v->n; i++) {
+			if (p[i] == '"') {
+				size_t e = str_end(p, v->n, i + 1);
+				size_t k = e < v->n ? e + 1 : v->n;
+				memcpy(out + o, p + i, k - i);
+				o += k - i;
+				i = k - 1;
+			} else if (!is_ws(p[i])) {
+				out[o++] = p[i];
+			}
+		}
+		out[o] = '\0';
+		return o;
+	}
 	for (size_t i = 0; i < v->n && o + 1 < cap; i++) {
 		char c = v->p[i];
 		if (in_str) {
@@ -682,7 +699,12 @@ static int key_slot(const struct profdb_json_pick *spec, int level, const char *
 	/* at most half the buckets are taken: a miss ends at an empty one soon */
 	while ((j = index[b]) != 0) {
 		const struct profdb_json_key *key = &keys[j - 1];
-		if (key->len == len && memcmp(key->name, k, len) == 0)
+		size_t c = 0;
+		/* keys are short: a loop kept inline beats a memcmp call */
+		if (key->len == len)
+			while (c < len && key->name[c] == k[c])
+				c++;
+		if (c == len)
 			return key->slot;
 		b = (b + 1) & 63;
 	}

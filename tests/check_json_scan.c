@@ -629,6 +629,24 @@ START_TEST(value_pick_at_every_boundary)
 }
 END_TEST
 
+START_TEST(compact)
+{
+	/* white space goes outside strings only; an escaped quote does not end one */
+	const char *raw = "[ \"a b\" ,\t\"c\\\" d\" ,\n {\"k\" : [1, 2]} ]";
+	struct profdb_jval v = { PROFDB_J_ARRAY, raw, strlen(raw) };
+	char buf[64];
+	ck_assert_uint_eq(profdb_json_compact(&v, buf, sizeof buf), 27);
+	ck_assert_str_eq(buf, "[\"a b\",\"c\\\" d\",{\"k\":[1,2]}]");
+	/* a short buffer: cut, still a C string */
+	ck_assert_uint_eq(profdb_json_compact(&v, buf, 5), 4);
+	ck_assert_str_eq(buf, "[\"a ");
+	/* a string left open runs to the end */
+	v = (struct profdb_jval){ PROFDB_J_ARRAY, "[\"x \\", 5 };
+	ck_assert_uint_eq(profdb_json_compact(&v, buf, sizeof buf), 5);
+	ck_assert_str_eq(buf, "[\"x \\");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("json_scan");
@@ -646,6 +664,7 @@ int main(void)
 	tc = tcase_create("extract");
 	tcase_add_test(tc, members);
 	tcase_add_test(tc, decode);
+	tcase_add_test(tc, compact);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("pick");
 	tcase_set_timeout(tc, 60);
