@@ -224,14 +224,24 @@ static unsigned lowest_bit(uint64_t w)
 #endif
 }
 
-/* The first marked position at or after i (there is one: the sentinel). */
-static size_t next_special(const uint64_t *m, size_t i)
+/* Walks the marks in order; bits: the current word's marks not yet taken.
+ * The next position comes from the bits alone, not from the field just
+ * read, so the loop over fields is no chain of dependent loads. */
+struct marks {
+	const uint64_t *m;
+	size_t w;
+	uint64_t bits;
+};
+
+/* The next mark (there is one: the sentinel ends every line). */
+static size_t next_mark(struct marks *it)
 {
-	size_t w = i / 64;
-	uint64_t bits = m[w] & (~(uint64_t)0 << (i % 64));
-	while (!bits)
-		bits = m[++w];
-	return w * 64 + lowest_bit(bits);
+	size_t p;
+	while (!it->bits)
+		it->bits = it->m[++it->w];
+	p = it->w * 64 + lowest_bit(it->bits);
+	it->bits &= it->bits - 1;
+	return p;
 }
 
 /*
@@ -249,6 +259,7 @@ static size_t next_special(const uint64_t *m, size_t i)
 static long split_line(struct csv_state *st, const char *s, size_t n)
 {
 	size_t i = 0, nf = 0, end = n;
+	struct marks it;
 	uint64_t *m;
 	char *b;
 
@@ -275,6 +286,10 @@ static long split_line(struct csv_state *st, const char *s, size_t n)
 	if (i == end)
 		return 0;                      /* libcsv reports no row for it */
 	mark_specials(b, end + 1, m);
+	it.m = m;
+	it.w = 0;
+	it.bits = m[0];
+	/* every mark before field i has been taken (blanks are no marks) */
 	for (;;) {
 		size_t start, flen, next, p;
 		int more;
@@ -285,8 +300,9 @@ static long split_line(struct csv_state *st, const char *s, size_t n)
 		if (b[i] == '"') {
 			size_t r = i + 1, w = i + 1;
 			start = w;
+			next_mark(&it);            /* the opening quote, at i */
 			for (;;) {
-				for (p = next_special(m, r); b[p] != '"'; p = next_special(m, p + 1))
+				while (b[p = next_mark(&it)] != '"')
 					if (p == end)
 						return -1;     /* still open at the line end */
 				if (w != r)
@@ -295,6 +311,7 @@ static long split_line(struct csv_state *st, const char *s, size_t n)
 				r = p + 1;             /* past the quote */
 				if (b[r] != '"')
 					break;             /* (r <= end: b[end] is the sentinel) */
+				next_mark(&it);        /* the second quote, at r */
 				b[w++] = '"';          /* "" is one quote */
 				r++;
 			}
@@ -302,7 +319,7 @@ static long split_line(struct csv_state *st, const char *s, size_t n)
 			while (is_blank(b[r]))
 				r++;
 			if (b[r] == ',')
-				more = 1;
+				more = next_mark(&it) == r;  /* (always: only blanks since the quote) */
 			else if (r == end)
 				more = 0;
 			else
@@ -310,7 +327,7 @@ static long split_line(struct csv_state *st, const char *s, size_t n)
 			next = r + 1;
 		} else {
 			size_t e;
-			p = next_special(m, i);
+			p = next_mark(&it);
 			if (b[p] == '"' || (b[p] == '\r' && p != end))
 				return -1;             /* quote in an unquoted field; a CR row end */
 			more = b[p] == ',';
