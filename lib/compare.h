@@ -46,6 +46,7 @@ struct profdb_comparison {
 /* One stored run as the comparison sees it. */
 struct profdb_cmp_run {
 	int64_t id, repeats, ranks;
+	int stats;                 /* run.name_stats: kernel_step_stat is filled */
 	const char *name;          /* borrowed from the comparison */
 	char *format;              /* owned: run.format */
 };

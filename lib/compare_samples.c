@@ -130,7 +130,7 @@ static int load_run(profdb *db, struct profdb_cmp_run *r, const char *name)
 	sqlite3_stmt *q = NULL;
 	int rc;
 	r->name = name;
-	if (sqlite3_prepare_v2(db->sql, "SELECT id, repeats, ranks, format FROM run WHERE name = ?1",
+	if (sqlite3_prepare_v2(db->sql, "SELECT id, repeats, ranks, format, name_stats FROM run WHERE name = ?1",
 	                       -1, &q, NULL) != SQLITE_OK)
 		return profdb__sqlerror(db, "cannot look up runs");
 	sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
@@ -140,6 +140,7 @@ static int load_run(profdb *db, struct profdb_cmp_run *r, const char *name)
 		r->repeats = sqlite3_column_int64(q, 1);
 		r->ranks = sqlite3_column_int64(q, 2);
 		r->format = strdup((const char *)sqlite3_column_text(q, 3));
+		r->stats = sqlite3_column_int(q, 4);
 		rc = r->format ? PROFDB_OK : profdb__error(db, PROFDB_ERROR, "out of memory");
 	} else if (rc == SQLITE_DONE) {
 		rc = profdb__error(db, PROFDB_ENOTFOUND, "no run named '%s'", name);
@@ -260,14 +261,26 @@ int compare_read_kernels(struct compare_state *s, int si, size_t i, const char *
 	char sql[2048];
 	int rc;
 
-	snprintf(sql, sizeof sql, "SELECT %s, k.step, sum(k.dur_ns), count(*) FROM kernel k"
-	         " JOIN str n ON n.id = k.name_id JOIN str b ON b.id = k.base_id"
-	         " JOIN kind kd ON kd.id = k.kind LEFT JOIN str t ON t.id = k.type_id"
-	         " LEFT JOIN str s ON s.id = k.in_shapes_id LEFT JOIN str c ON c.id = k.core_id"
-	         " WHERE k.run_id = ?1 AND (?2 IS NULL OR k.rank = ?2)"
-	         " AND (?3 IS NULL OR k.step >= ?3) AND (?4 IS NULL OR k.step <= ?4)"
-	         " AND (?5 IS NULL OR n.value GLOB ?5) AND (?6 IS NULL OR kd.name = ?6)"
-	         " GROUP BY 1, 2", keyexpr);
+	/* kernel_step_stat has the totals per rank, step, name and kind: keys
+	 * of name, base name and kind read it instead of every kernel row (the
+	 * other parts, type, shape and core, are the coalesce()d ones) */
+	if (sd->runs[i].stats && !strstr(keyexpr, "coalesce("))
+		snprintf(sql, sizeof sql, "SELECT %s, k.step, sum(k.total_ns), sum(k.calls) FROM kernel_step_stat k"
+		         " JOIN str n ON n.id = k.name_id JOIN str b ON b.id = k.base_id"
+		         " JOIN kind kd ON kd.id = k.kind"
+		         " WHERE k.run_id = ?1 AND (?2 IS NULL OR k.rank = ?2)"
+		         " AND (?3 IS NULL OR k.step >= ?3) AND (?4 IS NULL OR k.step <= ?4)"
+		         " AND (?5 IS NULL OR n.value GLOB ?5) AND (?6 IS NULL OR kd.name = ?6)"
+		         " GROUP BY 1, 2", keyexpr);
+	else
+		snprintf(sql, sizeof sql, "SELECT %s, k.step, sum(k.dur_ns), count(*) FROM kernel k"
+		         " JOIN str n ON n.id = k.name_id JOIN str b ON b.id = k.base_id"
+		         " JOIN kind kd ON kd.id = k.kind LEFT JOIN str t ON t.id = k.type_id"
+		         " LEFT JOIN str s ON s.id = k.in_shapes_id LEFT JOIN str c ON c.id = k.core_id"
+		         " WHERE k.run_id = ?1 AND (?2 IS NULL OR k.rank = ?2)"
+		         " AND (?3 IS NULL OR k.step >= ?3) AND (?4 IS NULL OR k.step <= ?4)"
+		         " AND (?5 IS NULL OR n.value GLOB ?5) AND (?6 IS NULL OR kd.name = ?6)"
+		         " GROUP BY 1, 2", keyexpr);
 	if (sqlite3_prepare_v2(s->db->sql, sql, -1, &q, NULL) != SQLITE_OK)
 		return profdb__sqlerror(s->db, "cannot read kernels");
 	sqlite3_bind_int64(q, 1, sd->runs[i].id);

@@ -8,6 +8,8 @@
  * them once at commit and writes one kernel_name_stat row per name; the
  * query then reads a few hundred rows.  The figures use the definitions of
  * stats.h, the same code the SQL functions use, so both paths agree.
+ * At commit it also writes kernel_step_stat (per rank, step, name and kind
+ * totals), which `profdb diff` samples instead of every kernel row.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +23,7 @@ struct name_group {
 	unsigned kinds;            /* bit (1 << kind) per kind seen */
 	int64_t calls, total, min, max;
 	struct profdb_moments mom; /* in arrival order, as stddev() sees rows */
-	double *dur;               /* owned; NULL once over the budget */
+	uint32_t *dur;             /* owned; NULL once over the budget */
 	size_t ndur, capdur;
 };
 
@@ -132,13 +134,14 @@ int profdb__name_stats_add(struct profdb_name_stats *ns, int64_t name_id, int ki
 	profdb__moments_add(&g->mom, (double)dur_ns);
 	if (ns->over)
 		return 0;
-	if (ns->nvalues >= ns->max_values) {
+	if (ns->nvalues >= ns->max_values || dur_ns < 0 || dur_ns > (int64_t)UINT32_MAX) {
+		/* a kernel over 4.29 s is rare enough to send the run to SQL */
 		drop_durations(ns);
 		return 0;
 	}
 	if (g->ndur == g->capdur) {
 		size_t cap = g->capdur ? g->capdur * 2 : 16;
-		double *d = realloc(g->dur, cap * sizeof *d);
+		uint32_t *d = realloc(g->dur, cap * sizeof *d);
 		if (!d) {
 			/* not fatal: the SQL pass at commit needs no memory of ours */
 			drop_durations(ns);
@@ -147,16 +150,24 @@ int profdb__name_stats_add(struct profdb_name_stats *ns, int64_t name_id, int ki
 		g->dur = d;
 		g->capdur = cap;
 	}
-	g->dur[g->ndur++] = (double)dur_ns;
+	g->dur[g->ndur++] = (uint32_t)dur_ns;
 	ns->nvalues++;
 	return 0;
 }
 
-/* The statistics by SQL over the run's rows, with profdb's aggregates. */
+/*
+ * The statistics by SQL over the run's rows, with profdb's aggregates.
+ * SQLite sorts the rows by name in memory up to its cache size before
+ * spilling to a temporary file: a small cache keeps this pass in bounded
+ * memory (the store restores the connection's cache size when it is done).
+ */
 static int write_by_sql(sqlite3 *db, int64_t run_id)
 {
 	sqlite3_stmt *q = NULL;
-	int rc = sqlite3_prepare_v2(db,
+	int rc = sqlite3_exec(db, "PRAGMA cache_size = -8192", NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	rc = sqlite3_prepare_v2(db,
 	    "INSERT INTO kernel_name_stat(run_id, name_id, kinds, calls, total_ns, min_ns, max_ns,"
 	    " avg_ns, median_ns, stddev_ns, p90_ns, p99_ns)"
 	    " SELECT ?1, name_id, sum(DISTINCT 1 << kind), count(*), sum(dur_ns), min(dur_ns),"
@@ -170,9 +181,17 @@ static int write_by_sql(sqlite3 *db, int64_t run_id)
 	return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
 static int write_groups(struct profdb_name_stats *ns, sqlite3 *db, int64_t run_id)
 {
 	sqlite3_stmt *q = NULL;
+	double *v = NULL;
+	size_t capv = 0;
 	int rc = sqlite3_prepare_v2(db,
 	    "INSERT INTO kernel_name_stat(run_id, name_id, kinds, calls, total_ns, min_ns, max_ns,"
 	    " avg_ns, median_ns, stddev_ns, p90_ns, p99_ns)"
@@ -183,7 +202,19 @@ static int write_groups(struct profdb_name_stats *ns, sqlite3 *db, int64_t run_i
 		struct name_group *g = &ns->g[i];
 		double sd = profdb__moments_stddev(&g->mom);
 
-		profdb__sort_doubles(g->dur, g->ndur);
+		/* sorted as integers, then the doubles stats.c interpolates on */
+		qsort(g->dur, g->ndur, sizeof *g->dur, cmp_u32);
+		if (g->ndur > capv) {
+			double *nv = realloc(v, g->ndur * sizeof *v);
+			if (!nv) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			v = nv;
+			capv = g->ndur;
+		}
+		for (size_t j = 0; j < g->ndur; j++)
+			v[j] = (double)g->dur[j];
 		sqlite3_bind_int64(q, 1, run_id);
 		sqlite3_bind_int64(q, 2, g->name_id);
 		sqlite3_bind_int64(q, 3, g->kinds);
@@ -192,17 +223,21 @@ static int write_groups(struct profdb_name_stats *ns, sqlite3 *db, int64_t run_i
 		sqlite3_bind_int64(q, 6, g->min);
 		sqlite3_bind_int64(q, 7, g->max);
 		sqlite3_bind_double(q, 8, (double)g->total / (double)g->calls);
-		sqlite3_bind_double(q, 9, profdb__percentile_sorted(g->dur, g->ndur, 50));
+		sqlite3_bind_double(q, 9, profdb__percentile_sorted(v, g->ndur, 50));
 		if (sd < 0)
 			sqlite3_bind_null(q, 10);
 		else
 			sqlite3_bind_double(q, 10, sd);
-		sqlite3_bind_double(q, 11, profdb__percentile_sorted(g->dur, g->ndur, 90));
-		sqlite3_bind_double(q, 12, profdb__percentile_sorted(g->dur, g->ndur, 99));
+		sqlite3_bind_double(q, 11, profdb__percentile_sorted(v, g->ndur, 90));
+		sqlite3_bind_double(q, 12, profdb__percentile_sorted(v, g->ndur, 99));
 		rc = sqlite3_step(q);
 		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
 		sqlite3_reset(q);
+		free(g->dur); /* done with it: memory back before the next sort */
+		g->dur = NULL;
+		g->ndur = g->capdur = 0;
 	}
+	free(v);
 	sqlite3_finalize(q);
 	return rc;
 }
@@ -221,6 +256,19 @@ int profdb__name_stats_write(struct profdb_name_stats *ns, sqlite3 *db, int64_t 
 	else
 		rc = write_groups(ns, db, run_id);
 	if (rc != SQLITE_OK)
+		return rc;
+	/* per-step totals: steps are final only now (commit places Kineto
+	 * kernels by their launches), so one GROUP BY over the run's rows */
+	rc = sqlite3_prepare_v2(db, "INSERT INTO kernel_step_stat(run_id, rank, step, name_id, base_id,"
+	                        " kind, calls, total_ns) SELECT ?1, rank, step, name_id, min(base_id), kind,"
+	                        " count(*), sum(dur_ns) FROM kernel WHERE run_id = ?1"
+	                        " GROUP BY rank, step, name_id, kind", -1, &q, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	sqlite3_bind_int64(q, 1, run_id);
+	rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
 		return rc;
 	rc = sqlite3_prepare_v2(db, "UPDATE run SET name_stats = 1 WHERE id = ?1", -1, &q, NULL);
 	if (rc != SQLITE_OK)

@@ -13,12 +13,13 @@
 
 /*
  * Durations kept in memory for exact percentiles, at most, over all names
- * of a run (8 bytes each: 32 MB).  A run with more kernels gets its
+ * of a run (4 bytes each, so 32 MB; a kernel over 4.29 s sends the run to
+ * the SQL pass).  A run with more kernels gets its
  * statistics from one SQL pass over its rows at commit instead (bounded
  * memory, slower).  The environment variable PROFDB_NAME_STATS_VALUES can
  * lower it (tests use it to reach the SQL path with small inputs).
  */
-#define PROFDB_NAME_STATS_VALUES (4u << 20)
+#define PROFDB_NAME_STATS_VALUES (8u << 20)
 
 struct profdb_name_stats;
 
@@ -31,7 +32,9 @@ void profdb__name_stats_free(struct profdb_name_stats *ns);
 int profdb__name_stats_add(struct profdb_name_stats *ns, int64_t name_id, int kind, int64_t dur_ns);
 
 /*
- * Write the rows of run_id into kernel_name_stat and set run.name_stats.
+ * Write the rows of run_id into kernel_name_stat and kernel_step_stat (by
+ * SQL over the run's rows: call after the steps are final) and set
+ * run.name_stats.
  * kernel_rows is the number of kernel rows the run has: when it differs
  * from the kernels counted (rows came in another way), or the durations
  * did not fit in memory, the statistics are computed from the rows by SQL

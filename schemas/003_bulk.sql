@@ -14,7 +14,8 @@
 --    op(run_id, name_id) likewise: op_run_ext covers run_id.
 --  - kernel_name_stat holds, per run and kernel name, the figures of
 --    `profdb kernels` (exact median and percentiles included), computed by
---    the ingest while the rows pass; run.name_stats says a run has them
+--    the ingest while the rows pass, and kernel_step_stat the per-step
+--    totals `profdb diff` samples; run.name_stats says a run has both
 --    (runs ingested before version 3 have not: queries scan their rows).
 
 ALTER TABLE kernel ADD COLUMN metrics TEXT; -- JSON object of PMU metrics, NULL if none
@@ -37,7 +38,7 @@ DROP INDEX kernel_run_name;
 DROP INDEX kernel_run_base;
 DROP INDEX op_run_name;
 
-ALTER TABLE run ADD COLUMN name_stats INTEGER NOT NULL DEFAULT 0; -- 1: kernel_name_stat is filled
+ALTER TABLE run ADD COLUMN name_stats INTEGER NOT NULL DEFAULT 0; -- 1: kernel_name_stat and kernel_step_stat are filled
 
 -- Per run and kernel name: the statistics of `profdb kernels` over every
 -- rank and step, from durations in ns (stats.h definitions: median and
@@ -59,5 +60,19 @@ CREATE TABLE kernel_name_stat (
   p99_ns   REAL NOT NULL,
   PRIMARY KEY (run_id, name_id)
 ) WITHOUT ROWID;
+
+-- Per run, rank, step (NULL: outside every step), kernel name and kind:
+-- calls and total device time, as GROUP BY over kernel gives them.
+CREATE TABLE kernel_step_stat (
+  run_id   INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+  rank     INTEGER NOT NULL,
+  step     INTEGER,
+  name_id  INTEGER NOT NULL REFERENCES str(id),
+  base_id  INTEGER NOT NULL REFERENCES str(id),
+  kind     INTEGER NOT NULL REFERENCES kind(id),
+  calls    INTEGER NOT NULL,
+  total_ns INTEGER NOT NULL
+);
+CREATE INDEX kernel_step_stat_run ON kernel_step_stat(run_id, rank, step);
 
 PRAGMA user_version = 3;

@@ -105,6 +105,31 @@ START_TEST(stats_by_sql_past_budget)
 }
 END_TEST
 
+/* A kernel longer than 2^32 ns does not fit the in-memory store of
+ * durations: the SQL pass gives the figures, exactly. */
+START_TEST(long_kernel_by_sql)
+{
+	profdb *db = NULL;
+	struct profdb_store *st = NULL;
+	struct profdb_sink *s;
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	ck_assert_int_eq(profdb_store_begin(&st, db, "r", "/x", 0), PROFDB_OK);
+	s = profdb_store_sink(st);
+	ck_assert_int_eq(s->source_begin(s->arg, "/x/k.csv", "kernel_details", 0, NULL, 0), PROFDB_OK);
+	add_kernel(s, "Long", PROFDB_KIND_KERNEL, 10, NULL, 0);
+	add_kernel(s, "Long", PROFDB_KIND_KERNEL, 6000000000LL, NULL, 0);
+	add_kernel(s, "Short", PROFDB_KIND_KERNEL, 4, NULL, 0);
+	ck_assert_int_eq(s->source_end(s->arg, 3, NULL, 0), PROFDB_OK);
+	ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
+	/* median of 10 and 6e9: 3000000005; p90: 10 + 0.9 * (6e9 - 10) */
+	ck_assert_double_eq_tol(stat_of(db, "Long", "median_ns"), 3000000005.0, 1e-3);
+	ck_assert_double_eq_tol(stat_of(db, "Long", "p90_ns"), 10 + 0.9 * (6e9 - 10), 1e-3);
+	ck_assert_int_eq((int64_t)stat_of(db, "Long", "max_ns"), 6000000000LL);
+	ck_assert_double_eq_tol(stat_of(db, "Short", "median_ns"), 4, 1e-12);
+	profdb_close(db);
+}
+END_TEST
+
 /* Run q twice: from kernel_name_stat, then with run.name_stats cleared (so
  * the rows are scanned, as before schema 3): every cell must agree. */
 static void fast_equals_scan(profdb *db, struct profdb_kernel_query *q, size_t want_rows)
@@ -281,6 +306,7 @@ int main(void)
 	TCase *tc = tcase_create("store");
 	tcase_add_test(tc, stats_by_hand);
 	tcase_add_test(tc, stats_by_sql_past_budget);
+	tcase_add_test(tc, long_kernel_by_sql);
 	tcase_add_test(tc, query_from_stats_equals_scan);
 	tcase_add_test(tc, metrics_json_round_trip);
 	tcase_add_test(tc, migrate_from_schema_2);
