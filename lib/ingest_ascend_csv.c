@@ -315,8 +315,10 @@ static int fixed_columns_plausible(const struct kreader *r, const struct profdb_
 
 static int kind_of(const char *core, const char *type, const char *name)
 {
+	/* (first letters first: two strcmp calls per row were 1.5% of a read) */
 	if (core)
-		return strcmp(core, "HCCL") == 0 || strcmp(core, "COMMUNICATION") == 0
+		return (core[0] == 'H' && strcmp(core, "HCCL") == 0) ||
+		       (core[0] == 'C' && strcmp(core, "COMMUNICATION") == 0)
 		       ? PROFDB_KIND_COMM : PROFDB_KIND_KERNEL;
 	/* Core not collected (N/A): no sample has an hcom_ op there, but an
 	 * hcom_ op type, or name when the type is N/A too, is a collective. */
