@@ -739,7 +739,7 @@ static size_t pick_object(const char *p, size_t n, size_t i, int level,
 		v = slot >= 0 ? &vals[slot] : &unused;
 		if (sub && slot == spec->inner) {
 			for (size_t j = 0; j < spec->nsub_slots; j++)
-				sub[j].type = PROFDB_J_NONE;
+				sub[j] = (struct profdb_jval){ PROFDB_J_NONE, NULL, 0 };
 			if (i < n && p[i] == '{') {
 				vend = pick_object(p, n, i, 1, spec, sub, NULL);
 				if (vend == NO_END)
@@ -769,11 +769,12 @@ static size_t pick_object(const char *p, size_t n, size_t i, int level,
 size_t profdb_json_pick(const char *p, size_t n, const struct profdb_json_pick *spec,
                         struct profdb_jval *vals, struct profdb_jval *sub)
 {
+	static const struct profdb_jval none = { PROFDB_J_NONE, NULL, 0 };
 	size_t end;
 	for (size_t j = 0; j < spec->nslots; j++)
-		vals[j].type = PROFDB_J_NONE;
+		vals[j] = none;
 	for (size_t j = 0; j < spec->nsub_slots; j++)
-		sub[j].type = PROFDB_J_NONE;
+		sub[j] = none;
 	if (n == 0 || p[0] != '{')
 		return 0;
 	end = pick_object(p, n, 0, 0, spec, vals, spec->inner >= 0 ? sub : NULL);

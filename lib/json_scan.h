@@ -134,11 +134,11 @@ int profdb_json_pick_init(struct profdb_json_pick *spec);
 
 /*
  * Walk the object that starts at p[0] (after white space) in one pass:
- * vals[slot] (nslots, type PROFDB_J_NONE when absent) gets the value of
+ * vals[slot] (nslots; { PROFDB_J_NONE, NULL, 0 } when absent) gets the value of
  * each picked key, as a profdb_json_member walk would give it (the last
  * member of a key wins); sub[slot] (nsub_slots) gets the picked members
  * of the object in the inner slot, as a walk of that value would (all
- * NONE when the last one is not an object).  Returns the object's length
+ * absent when the last one is not an object).  Returns the object's length
  * (bytes up to its closing '}'), or 0 whenever the answer could differ
  * from a profdb_json_value scan followed by member walks: p[0..n) ends
  * first, a member or bracket is malformed, nesting is deeper than 64.

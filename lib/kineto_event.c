@@ -54,7 +54,8 @@ static const struct {
 	CAT("gpu_user_annotation", EV_GPU_STEP, 0),
 };
 
-/* The fields of one event we look at (type PROFDB_J_NONE when absent). */
+/* The fields of one event we look at ({ PROFDB_J_NONE, NULL, 0 } when
+ * absent: an op's thread key hashes pid and tid, there or not). */
 enum ev_field { F_NAME, F_PH, F_CAT, F_TS, F_DUR, F_PID, F_TID, F_ARGS, NFIELDS };
 enum ev_arg {
 	A_CORRELATION, A_EXT, A_DEVICE, A_STREAM, A_CONTEXT, A_GRID, A_BLOCK, A_REGISTERS, A_SHMEM,
@@ -223,7 +224,7 @@ static int walk_members(const char *text, size_t len, const struct profdb_json_k
 	size_t pos = 0;
 	int rc;
 	for (size_t i = 0; i < nslots; i++)
-		v[i].type = PROFDB_J_NONE;
+		v[i] = (struct profdb_jval){ PROFDB_J_NONE, NULL, 0 };
 	while ((rc = profdb_json_member(text, len, &pos, &k, &val)) == 1)
 		for (size_t i = 0; i < nkeys; i++)
 			if (k.n == keys[i].len + 2 && memcmp(k.p + 1, keys[i].name, keys[i].len) == 0) {
@@ -374,7 +375,7 @@ static int handle_event(struct profdb_kreader *r, size_t len,
 	if (!args_read) {
 		if (e[F_ARGS].type != PROFDB_J_OBJECT) {
 			for (size_t i = 0; i < NARGS; i++)
-				a[i].type = PROFDB_J_NONE;
+				a[i] = (struct profdb_jval){ PROFDB_J_NONE, NULL, 0 };
 		} else if (walk_members(e[F_ARGS].p, e[F_ARGS].n, arg_keys, COUNT(arg_keys), a, NARGS) < 0) {
 			return skip(r, "malformed args object");
 		}

@@ -428,6 +428,41 @@ START_TEST(one_pass_and_general_path_agree)
 }
 END_TEST
 
+/*
+ * Ops without pid and tid are all on one thread and nest, whichever path
+ * read them (the child's args nest 70 levels: the general path): outer
+ * [0,10] holds inner [2,5] holds leaf [3,4], so by hand the self times
+ * are 10 - 3 = 7, 3 - 1 = 2 and 1 µs.
+ */
+START_TEST(ops_without_pid_tid_nest)
+{
+	const char *dir = tu_tmpdir();
+	char p[512], *t;
+	size_t n = 0, depth = 70;
+	struct tu_sink s;
+	static const char head[] = "[{\"name\": \"outer\", \"ph\": \"X\", \"cat\": \"cpu_op\", \"ts\": 0, \"dur\": 10},\n"
+		"{\"name\": \"inner\", \"ph\": \"X\", \"cat\": \"cpu_op\", \"ts\": 2, \"dur\": 3, \"args\": {\"x\": ";
+	static const char tail[] = "}},\n{\"name\": \"leaf\", \"ph\": \"X\", \"cat\": \"cpu_op\", \"ts\": 3, \"dur\": 1}]";
+
+	t = malloc(sizeof head + sizeof tail + 2 * depth);
+	ck_assert_ptr_nonnull(t);
+	memcpy(t + n, head, sizeof head - 1), n += sizeof head - 1;
+	memset(t + n, '[', depth), n += depth;
+	memset(t + n, ']', depth), n += depth;
+	memcpy(t + n, tail, sizeof tail), n += sizeof tail - 1;
+	snprintf(p, sizeof p, "%s/nopid.json", dir);
+	write_text(p, t);
+	free(t);
+	ck_assert_int_eq(read_file_rc(p, &s), PROFDB_OK);
+	ck_assert_uint_eq(s.nops, 3);
+	ck_assert_int_eq(op_named(&s, "outer")->self_ns, 7 * US);
+	ck_assert_int_eq(op_named(&s, "inner")->self_ns, 2 * US);
+	ck_assert_int_eq(op_named(&s, "leaf")->self_ns, 1 * US);
+	ck_assert_int_eq(op_named(&s, "leaf")->tid, PROFDB_NULL);
+	tu_sink_free(&s);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- driver */
 
 /* One integer from SQL (NULLV for NULL). */
@@ -569,6 +604,7 @@ int main(void)
 	tcase_add_test(tc, deep_nesting_and_big_strings);
 	tcase_add_test(tc, rank_choice);
 	tcase_add_test(tc, one_pass_and_general_path_agree);
+	tcase_add_test(tc, ops_without_pid_tid_nest);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("driver");
 	tcase_set_timeout(tc, 120);

@@ -206,6 +206,7 @@ START_TEST(deep_nesting)
 		size_t depth = 100000, pos = 0;
 		char *t = malloc(2 * depth + 16);
 		struct profdb_jval k, val;
+		ck_assert_ptr_nonnull(t);
 		memcpy(t, "{\"a\":", 5);
 		memset(t + 5, '[', depth);
 		memset(t + 5 + depth, ']', depth);
