@@ -211,6 +211,29 @@ START_TEST(prng_and_bootstrap)
 }
 END_TEST
 
+/* From 1000 samples a side, the delta-method interval: x alternates 99, 101
+ * (mean 100, sample variance 1000/999), y 128, 132 (mean 130, variance
+ * 4000/999); r = 1.3, se = 1.3 sqrt(v_x / (1000 * 100^2) + v_y / (1000 * 130^2)),
+ * z(0.975) = 1.959963984540054. */
+START_TEST(large_samples_delta_interval)
+{
+	static double x[1000], y[1000];
+	double lo, hi, blo, bhi, se;
+	for (int i = 0; i < 1000; i++) {
+		x[i] = i % 2 ? 101 : 99;
+		y[i] = i % 2 ? 132 : 128;
+	}
+	se = 1.3 * sqrt((1000.0 / 999) / (1000.0 * 100 * 100) + (4000.0 / 999) / (1000.0 * 130 * 130));
+	ck_assert_int_eq(profdb__bootstrap_rel(x, 1000, y, 1000, 2000, 0.95, 42, &lo, &hi), 0);
+	ck_assert_double_eq_tol(lo, 0.3 - 1.959963984540054 * se, 1e-12);
+	ck_assert_double_eq_tol(hi, 0.3 + 1.959963984540054 * se, 1e-12);
+	/* and the bootstrap just below the threshold agrees within a tenth of the width */
+	ck_assert_int_eq(profdb__bootstrap_rel(x, 999, y, 999, 2000, 0.95, 42, &blo, &bhi), 0);
+	ck_assert_double_eq_tol(blo, lo, 0.1 * (hi - lo));
+	ck_assert_double_eq_tol(bhi, hi, 0.1 * (hi - lo));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("statstest");
@@ -223,6 +246,7 @@ int main(void)
 	tcase_add_test(tc, mwu_exact_matches_enumeration);
 	tcase_add_test(tc, mwu_ties_normal_approximation);
 	tcase_add_test(tc, prng_and_bootstrap);
+	tcase_add_test(tc, large_samples_delta_interval);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_set_tap(sr, "-");
