@@ -155,11 +155,38 @@ static int64_t jid(const struct profdb_jval *v)
 /* A time in µs (number or string, any precision) to ns; -1 if not one. */
 static int jns(const struct profdb_jval *v, int64_t *out)
 {
-	if (v->type == PROFDB_J_NUMBER)
-		return profdb_parse_ns(v->p, v->n, 3, out);
-	if (v->type == PROFDB_J_STRING)
-		return profdb_parse_ns(v->p + 1, v->n - 2, 3, out);
-	return -1;
+	const char *p;
+	size_t n, i, int_end;
+	uint64_t us = 0, frac = 0;
+	int neg;
+	if (v->type == PROFDB_J_NUMBER) {
+		p = v->p;
+		n = v->n;
+	} else if (v->type == PROFDB_J_STRING) {
+		p = v->p + 1;
+		n = v->n - 2;
+	} else {
+		return -1;
+	}
+	/* the usual "-?D{1,16}(.D{0,3})?" exactly, without profdb_parse_ns's
+	 * general path (which gives the same: the digits times 10^(3-decimals)) */
+	neg = n > 0 && p[0] == '-';
+	for (i = (size_t)neg; i < n && i < 17 && p[i] >= '0' && p[i] <= '9'; i++)
+		us = us * 10 + (uint64_t)(p[i] - '0');
+	int_end = i;
+	if (int_end > (size_t)neg && us <= ((uint64_t)INT64_MAX - 999) / 1000) {
+		size_t decimals = 0;
+		if (i < n && p[i] == '.')
+			for (i++; i < n && decimals < 3 && p[i] >= '0' && p[i] <= '9'; i++, decimals++)
+				frac = frac * 10 + (uint64_t)(p[i] - '0');
+		if (i == n) {
+			for (; decimals < 3; decimals++)
+				frac *= 10;
+			*out = neg ? -(int64_t)(us * 1000 + frac) : (int64_t)(us * 1000 + frac);
+			return 0;
+		}
+	}
+	return profdb_parse_ns(p, n, 3, out);
 }
 
 static uint64_t hash_slice(uint64_t h, const struct profdb_jval *v)
@@ -404,7 +431,9 @@ static int handle_event(struct profdb_kreader *r, size_t len,
 	if ((r->base_ns > 0 && ts > INT64_MAX - r->base_ns) || (r->base_ns < 0 && ts < INT64_MIN - r->base_ns))
 		return skip(r, "timestamp out of range");
 	start = ts + r->base_ns;
-	if (dur > INT64_MAX - start)
+	/* before the epoch (or the base) is out of range too; said outright,
+	 * INT64_MAX - start would overflow for it */
+	if (start < 0 || dur > INT64_MAX - start)
 		return skip(r, "timestamp out of range");
 	/* the range of times sent, so a later base time can be checked */
 	if (!r->any_time || start < r->t_min)

@@ -429,6 +429,49 @@ START_TEST(one_pass_and_general_path_agree)
 END_TEST
 
 /*
+ * Times in µs as numbers or strings, to exact ns (FORMATS.md: ts/dur),
+ * by hand: 3 decimals are exact, a 4th rounds half away from zero on the
+ * ns, an exponent scales; 9223372036854775.807 µs is INT64_MAX ns and one
+ * ns more is not a number in range; a time before 0 is out of range (both
+ * skipped).
+ */
+START_TEST(times_in_every_form)
+{
+	static const struct { const char *ts; int64_t ns; } cases[] = {
+		{ "7", 7000 }, { "\"7\"", 7000 }, { "12.", 12000 }, { "-0", 0 },
+		{ "1.2345", 1235 }, { "1.2344", 1234 }, { "1.0005", 1001 }, { "00012.5", 12500 },
+		{ "1661203462599447", 1661203462599447000 },
+		{ "\"1736408883674584.732\"", 1736408883674584732 },
+		{ "9223372036854774.807", 9223372036854774807 },
+		{ "9223372036854775.807", INT64_MAX }, { "1e3", 1000000 }, { "0.0005", 1 },
+		{ "\" 42 \"", 42000 },
+	};
+	const char *dir = tu_tmpdir();
+	char p[512], t[8192];
+	size_t n = 0, nc = sizeof cases / sizeof cases[0];
+	struct tu_sink s;
+	n += (size_t)snprintf(t + n, sizeof t - n, "[");
+	for (size_t i = 0; i < nc; i++)
+		n += (size_t)snprintf(t + n, sizeof t - n, "{\"name\": \"t%zu\", \"ph\": \"X\", \"cat\": \"kernel\","
+		                      " \"pid\": 0, \"tid\": 1, \"ts\": %s, \"dur\": 0},\n", i, cases[i].ts);
+	snprintf(t + n, sizeof t - n, "{\"name\": \"neg\", \"ph\": \"X\", \"cat\": \"kernel\", \"ts\": -0.5, \"dur\": 0},\n"
+	         "{\"name\": \"over\", \"ph\": \"X\", \"cat\": \"kernel\", \"ts\": 9223372036854775.808, \"dur\": 0}]");
+	snprintf(p, sizeof p, "%s/times.json", dir);
+	write_text(p, t);
+	ck_assert_int_eq(read_file_rc(p, &s), PROFDB_OK);
+	ck_assert_uint_eq(s.nkernels, nc);
+	ck_assert_int_eq(s.skipped, 2);
+	ck_assert_str_eq(s.last_skip, "ts is not a number in range");
+	for (size_t i = 0; i < nc; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "t%zu", i);
+		ck_assert_msg(kernel_named(&s, name)->start_ns == cases[i].ns, "ts %s", cases[i].ts);
+	}
+	tu_sink_free(&s);
+}
+END_TEST
+
+/*
  * Ops without pid and tid are all on one thread and nest, whichever path
  * read them (the child's args nest 70 levels: the general path): outer
  * [0,10] holds inner [2,5] holds leaf [3,4], so by hand the self times
@@ -605,6 +648,7 @@ int main(void)
 	tcase_add_test(tc, rank_choice);
 	tcase_add_test(tc, one_pass_and_general_path_agree);
 	tcase_add_test(tc, ops_without_pid_tid_nest);
+	tcase_add_test(tc, times_in_every_form);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("driver");
 	tcase_set_timeout(tc, 120);
