@@ -356,6 +356,12 @@ START_TEST(pick_by_hand)
 	ck_assert_int_eq(v[S_A].type, PROFDB_J_NULL);
 	ck_assert_int_eq(v[S_B].type, PROFDB_J_FALSE);
 	ck_assert(slice_is(&v[S_ARGS], PROFDB_J_OBJECT, "{ }"));
+	/* long white space runs (a new line and a deep indent) anywhere */
+	t = "{\r\n                      \"a\"\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t:\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n 1"
+	    "                                 ,\"b\":2                 }";
+	ck_assert_uint_eq(profdb_json_pick(t, strlen(t), &spec, v, a), strlen(t));
+	ck_assert(slice_is(&v[S_A], PROFDB_J_NUMBER, "1"));
+	ck_assert(slice_is(&v[S_B], PROFDB_J_NUMBER, "2"));
 	/* a key with an escape is not the plain key */
 	t = "{\"\\u0061\": 1}";
 	ck_assert_uint_eq(profdb_json_pick(t, strlen(t), &spec, v, a), strlen(t));
@@ -484,7 +490,7 @@ static void gen_value(unsigned long long *st, char *o, size_t *n, size_t cap, in
 	static const char *const keys[] = { "\"a\"", "\"b\"", "\"bb\"", "\"args\"", "\"x\"", "\"y\"", "\"z\"", "\"\"" };
 	static const char *const scalars[] = { "1", "-2.5e3", "true", "false", "null", "NaN",
 	                                       "\"s\"", "\"}]\\\"[{\"", "\"\\\\\"", "\"\"", "\"0123456789abcdefghij\"" };
-	static const char *const ws[] = { "", " ", "\n\t", "" };
+	static const char *const ws[] = { "", " ", "\n\t", "\r\n\t                    " };
 	unsigned kind = depth > 70 ? 2 : rnd(st, 5);
 	if (*n + 64 >= cap)
 		kind = 2;
