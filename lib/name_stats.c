@@ -25,6 +25,8 @@ struct name_group {
 	struct profdb_moments mom; /* in arrival order, as stddev() sees rows */
 	uint32_t *dur;             /* owned; NULL once over the budget */
 	size_t ndur, capdur;
+	double *v;                 /* owned: its durations read back by a scan */
+	size_t nv;
 };
 
 struct profdb_name_stats {
@@ -33,7 +35,8 @@ struct profdb_name_stats {
 	size_t *map;               /* name_id hash -> group index + 1; owned */
 	size_t nmap;               /* power of two */
 	size_t nvalues, max_values;
-	int over;                  /* durations dropped: percentiles by SQL */
+	int over;                  /* durations dropped: read back by scans */
+	int64_t lo, hi;            /* kernel rowids of the run */
 };
 
 struct profdb_name_stats *profdb__name_stats_new(void)
@@ -62,11 +65,21 @@ static void drop_durations(struct profdb_name_stats *ns)
 	ns->over = 1;
 }
 
+static void free_values(struct profdb_name_stats *ns)
+{
+	for (size_t i = 0; i < ns->ng; i++) {
+		free(ns->g[i].v);
+		ns->g[i].v = NULL;
+		ns->g[i].nv = 0;
+	}
+}
+
 void profdb__name_stats_free(struct profdb_name_stats *ns)
 {
 	if (!ns)
 		return;
 	drop_durations(ns);
+	free_values(ns);
 	free(ns->g);
 	free(ns->map);
 	free(ns);
@@ -118,12 +131,17 @@ static struct name_group *group_of(struct profdb_name_stats *ns, int64_t name_id
 	return &ns->g[ns->ng - 1];
 }
 
-int profdb__name_stats_add(struct profdb_name_stats *ns, int64_t name_id, int kind, int64_t dur_ns)
+int profdb__name_stats_add(struct profdb_name_stats *ns, int64_t kernel_id, int64_t name_id, int kind,
+                           int64_t dur_ns)
 {
 	struct name_group *g = group_of(ns, name_id);
 
 	if (!g)
 		return -1;
+	if (ns->lo == 0 || kernel_id < ns->lo)
+		ns->lo = kernel_id;
+	if (kernel_id > ns->hi)
+		ns->hi = kernel_id;
 	if (g->calls == 0 || dur_ns < g->min)
 		g->min = dur_ns;
 	if (g->calls == 0 || dur_ns > g->max)
@@ -135,7 +153,7 @@ int profdb__name_stats_add(struct profdb_name_stats *ns, int64_t name_id, int ki
 	if (ns->over)
 		return 0;
 	if (ns->nvalues >= ns->max_values || dur_ns < 0 || dur_ns > (int64_t)UINT32_MAX) {
-		/* a kernel over 4.29 s is rare enough to send the run to SQL */
+		/* a kernel over 4.29 s is rare enough to send the run to the scans */
 		drop_durations(ns);
 		return 0;
 	}
@@ -143,7 +161,7 @@ int profdb__name_stats_add(struct profdb_name_stats *ns, int64_t name_id, int ki
 		size_t cap = g->capdur ? g->capdur * 2 : 16;
 		uint32_t *d = realloc(g->dur, cap * sizeof *d);
 		if (!d) {
-			/* not fatal: the SQL pass at commit needs no memory of ours */
+			/* not fatal: the scans at commit need less memory */
 			drop_durations(ns);
 			return 0;
 		}
@@ -155,29 +173,33 @@ int profdb__name_stats_add(struct profdb_name_stats *ns, int64_t name_id, int ki
 	return 0;
 }
 
-/*
- * The statistics by SQL over the run's rows, with profdb's aggregates.
- * SQLite sorts the rows by name in memory up to its cache size before
- * spilling to a temporary file: a small cache keeps this pass in bounded
- * memory (the store restores the connection's cache size when it is done).
- */
-static int write_by_sql(sqlite3 *db, int64_t run_id)
+static const char insert_sql[] =
+    "INSERT INTO kernel_name_stat(run_id, name_id, kinds, calls, total_ns, min_ns, max_ns,"
+    " avg_ns, median_ns, stddev_ns, p90_ns, p99_ns)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
+
+/* One kernel_name_stat row: g's figures, percentiles over sorted v[0..n). */
+static int put_row(sqlite3_stmt *q, int64_t run_id, const struct name_group *g, const double *v, size_t n)
 {
-	sqlite3_stmt *q = NULL;
-	int rc = sqlite3_exec(db, "PRAGMA cache_size = -8192", NULL, NULL, NULL);
-	if (rc != SQLITE_OK)
-		return rc;
-	rc = sqlite3_prepare_v2(db,
-	    "INSERT INTO kernel_name_stat(run_id, name_id, kinds, calls, total_ns, min_ns, max_ns,"
-	    " avg_ns, median_ns, stddev_ns, p90_ns, p99_ns)"
-	    " SELECT ?1, name_id, sum(DISTINCT 1 << kind), count(*), sum(dur_ns), min(dur_ns),"
-	    " max(dur_ns), avg(dur_ns), median(dur_ns), stddev(dur_ns), percentile(dur_ns, 90),"
-	    " percentile(dur_ns, 99) FROM kernel WHERE run_id = ?1 GROUP BY name_id", -1, &q, NULL);
-	if (rc != SQLITE_OK)
-		return rc;
+	double sd = profdb__moments_stddev(&g->mom);
+	int rc;
 	sqlite3_bind_int64(q, 1, run_id);
+	sqlite3_bind_int64(q, 2, g->name_id);
+	sqlite3_bind_int64(q, 3, g->kinds);
+	sqlite3_bind_int64(q, 4, g->calls);
+	sqlite3_bind_int64(q, 5, g->total);
+	sqlite3_bind_int64(q, 6, g->min);
+	sqlite3_bind_int64(q, 7, g->max);
+	sqlite3_bind_double(q, 8, (double)g->total / (double)g->calls);
+	sqlite3_bind_double(q, 9, profdb__percentile_sorted(v, n, 50));
+	if (sd < 0)
+		sqlite3_bind_null(q, 10);
+	else
+		sqlite3_bind_double(q, 10, sd);
+	sqlite3_bind_double(q, 11, profdb__percentile_sorted(v, n, 90));
+	sqlite3_bind_double(q, 12, profdb__percentile_sorted(v, n, 99));
 	rc = sqlite3_step(q);
-	sqlite3_finalize(q);
+	sqlite3_reset(q);
 	return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
@@ -187,20 +209,14 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int write_groups(struct profdb_name_stats *ns, sqlite3 *db, int64_t run_id)
+/* Every name's durations were kept: sort each and write its row. */
+static int write_kept(struct profdb_name_stats *ns, sqlite3_stmt *q, int64_t run_id)
 {
-	sqlite3_stmt *q = NULL;
 	double *v = NULL;
 	size_t capv = 0;
-	int rc = sqlite3_prepare_v2(db,
-	    "INSERT INTO kernel_name_stat(run_id, name_id, kinds, calls, total_ns, min_ns, max_ns,"
-	    " avg_ns, median_ns, stddev_ns, p90_ns, p99_ns)"
-	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)", -1, &q, NULL);
-	if (rc != SQLITE_OK)
-		return rc;
+	int rc = SQLITE_OK;
 	for (size_t i = 0; i < ns->ng && rc == SQLITE_OK; i++) {
 		struct name_group *g = &ns->g[i];
-		double sd = profdb__moments_stddev(&g->mom);
 
 		/* sorted as integers, then the doubles stats.c interpolates on */
 		qsort(g->dur, g->ndur, sizeof *g->dur, cmp_u32);
@@ -215,60 +231,200 @@ static int write_groups(struct profdb_name_stats *ns, sqlite3 *db, int64_t run_i
 		}
 		for (size_t j = 0; j < g->ndur; j++)
 			v[j] = (double)g->dur[j];
-		sqlite3_bind_int64(q, 1, run_id);
-		sqlite3_bind_int64(q, 2, g->name_id);
-		sqlite3_bind_int64(q, 3, g->kinds);
-		sqlite3_bind_int64(q, 4, g->calls);
-		sqlite3_bind_int64(q, 5, g->total);
-		sqlite3_bind_int64(q, 6, g->min);
-		sqlite3_bind_int64(q, 7, g->max);
-		sqlite3_bind_double(q, 8, (double)g->total / (double)g->calls);
-		sqlite3_bind_double(q, 9, profdb__percentile_sorted(v, g->ndur, 50));
-		if (sd < 0)
-			sqlite3_bind_null(q, 10);
-		else
-			sqlite3_bind_double(q, 10, sd);
-		sqlite3_bind_double(q, 11, profdb__percentile_sorted(v, g->ndur, 90));
-		sqlite3_bind_double(q, 12, profdb__percentile_sorted(v, g->ndur, 99));
-		rc = sqlite3_step(q);
-		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
-		sqlite3_reset(q);
+		rc = put_row(q, run_id, g, v, g->ndur);
 		free(g->dur); /* done with it: memory back before the next sort */
 		g->dur = NULL;
 		g->ndur = g->capdur = 0;
 	}
 	free(v);
+	return rc;
+}
+
+static struct name_group *group_find(struct profdb_name_stats *ns, int64_t name_id)
+{
+	for (size_t j = slot_of(name_id, ns->nmap); ns->map[j]; j = (j + 1) & (ns->nmap - 1))
+		if (ns->g[ns->map[j] - 1].name_id == name_id)
+			return &ns->g[ns->map[j] - 1];
+	return NULL;
+}
+
+/*
+ * The durations did not fit: read them back from the run's rows (one
+ * rowid range, in order), a batch of names at a time whose calls fit the
+ * same memory budget as doubles (a name bigger than the budget gets a
+ * scan of its own), and write each batch's rows.  Exact, bounded by the
+ * budget, and without the sort of every row an SQL GROUP BY would make
+ * (it held a 10 M-kernel run in 150 MB).
+ */
+static int write_scanned(struct profdb_name_stats *ns, sqlite3 *db, sqlite3_stmt *ins, int64_t run_id)
+{
+	size_t budget = ns->max_values / 2 ? ns->max_values / 2 : 1, first = 0;
+	sqlite3_stmt *q = NULL;
+	int rc = sqlite3_prepare_v2(db, "SELECT name_id, dur_ns FROM kernel"
+	                            " WHERE id BETWEEN ?1 AND ?2 AND run_id = ?3", -1, &q, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	while (first < ns->ng && rc == SQLITE_OK) {
+		size_t last = first, used = 0;
+		/* the batch: names first..last-1 */
+		do {
+			used += (size_t)ns->g[last].calls;
+			last++;
+		} while (last < ns->ng && used + (size_t)ns->g[last].calls <= budget);
+		for (size_t i = first; i < last; i++) {
+			ns->g[i].v = malloc((size_t)ns->g[i].calls * sizeof *ns->g[i].v);
+			if (!ns->g[i].v) {
+				rc = SQLITE_NOMEM;
+				goto out;
+			}
+		}
+		sqlite3_bind_int64(q, 1, ns->lo);
+		sqlite3_bind_int64(q, 2, ns->hi);
+		sqlite3_bind_int64(q, 3, run_id);
+		while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+			struct name_group *g = group_find(ns, sqlite3_column_int64(q, 0));
+			if (g && g->v && g->nv < (size_t)g->calls)
+				g->v[g->nv++] = (double)sqlite3_column_int64(q, 1);
+		}
+		sqlite3_reset(q);
+		if (rc != SQLITE_DONE)
+			goto out;
+		rc = SQLITE_OK;
+		for (size_t i = first; i < last && rc == SQLITE_OK; i++) {
+			struct name_group *g = &ns->g[i];
+			if (g->nv != (size_t)g->calls) {
+				rc = SQLITE_CORRUPT; /* the rows are not the ones counted */
+				break;
+			}
+			profdb__sort_doubles(g->v, g->nv);
+			rc = put_row(ins, run_id, g, g->v, g->nv);
+			free(g->v);
+			g->v = NULL;
+			g->nv = 0;
+		}
+		first = last;
+	}
+out:
+	free_values(ns);
 	sqlite3_finalize(q);
 	return rc;
 }
 
-int profdb__name_stats_write(struct profdb_name_stats *ns, sqlite3 *db, int64_t run_id,
-                             int64_t kernel_rows)
-{
-	int64_t counted = 0;
-	sqlite3_stmt *q = NULL;
-	int rc;
+/* One (name, kind) of the step being summed. */
+struct step_cell {
+	int64_t name_id, base_id, calls, total;
+	int kind;
+};
 
-	for (size_t i = 0; i < ns->ng; i++)
-		counted += ns->g[i].calls;
-	if (ns->over || counted != kernel_rows)
-		rc = write_by_sql(db, run_id);
-	else
-		rc = write_groups(ns, db, run_id);
+static int flush_step(sqlite3_stmt *ins, int64_t run_id, int64_t rank, int step_null, int64_t step,
+                      const struct step_cell *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int rc;
+		sqlite3_bind_int64(ins, 1, run_id);
+		sqlite3_bind_int64(ins, 2, rank);
+		if (step_null)
+			sqlite3_bind_null(ins, 3);
+		else
+			sqlite3_bind_int64(ins, 3, step);
+		sqlite3_bind_int64(ins, 4, c[i].name_id);
+		sqlite3_bind_int64(ins, 5, c[i].base_id);
+		sqlite3_bind_int64(ins, 6, c[i].kind);
+		sqlite3_bind_int64(ins, 7, c[i].calls);
+		sqlite3_bind_int64(ins, 8, c[i].total);
+		rc = sqlite3_step(ins);
+		sqlite3_reset(ins);
+		if (rc != SQLITE_DONE)
+			return rc;
+	}
+	return SQLITE_OK;
+}
+
+/*
+ * kernel_step_stat: the run's kernels in (rank, step) order, which the
+ * kernel_run_step index gives without sorting, summed per name and kind
+ * one step at a time.  Steps are final only at commit (Kineto kernels are
+ * placed by their launches then).  A GROUP BY over all four keys built a
+ * temporary B-tree of every group of the run instead: memory grew with
+ * the run.  Here it is the names of one step.
+ */
+static int write_step_stats(sqlite3 *db, int64_t run_id)
+{
+	sqlite3_stmt *sel = NULL, *ins = NULL;
+	struct step_cell *c = NULL;
+	size_t n = 0, cap = 0;
+	int64_t rank = 0, step = 0;
+	int first = 1, step_null = 0, rc;
+
+	rc = sqlite3_prepare_v2(db, "SELECT rank, step, name_id, base_id, kind, dur_ns FROM kernel"
+	                        " INDEXED BY kernel_run_step WHERE run_id = ?1 ORDER BY rank, step", -1, &sel, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(db, "INSERT INTO kernel_step_stat(run_id, rank, step, name_id, base_id,"
+		                        " kind, calls, total_ns) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1, &ins, NULL);
 	if (rc != SQLITE_OK)
-		return rc;
-	/* per-step totals: steps are final only now (commit places Kineto
-	 * kernels by their launches), so one GROUP BY over the run's rows */
-	rc = sqlite3_prepare_v2(db, "INSERT INTO kernel_step_stat(run_id, rank, step, name_id, base_id,"
-	                        " kind, calls, total_ns) SELECT ?1, rank, step, name_id, min(base_id), kind,"
-	                        " count(*), sum(dur_ns) FROM kernel WHERE run_id = ?1"
-	                        " GROUP BY rank, step, name_id, kind", -1, &q, NULL);
-	if (rc != SQLITE_OK)
-		return rc;
-	sqlite3_bind_int64(q, 1, run_id);
-	rc = sqlite3_step(q);
-	sqlite3_finalize(q);
+		goto out;
+	sqlite3_bind_int64(sel, 1, run_id);
+	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
+		int64_t r = sqlite3_column_int64(sel, 0), s = sqlite3_column_int64(sel, 1);
+		int sn = sqlite3_column_type(sel, 1) == SQLITE_NULL;
+		int64_t name_id = sqlite3_column_int64(sel, 2);
+		int kind = sqlite3_column_int(sel, 4);
+		size_t i;
+
+		if (first || r != rank || sn != step_null || (!sn && s != step)) {
+			if (!first && (rc = flush_step(ins, run_id, rank, step_null, step, c, n)) != SQLITE_OK)
+				goto out;
+			rank = r;
+			step = s;
+			step_null = sn;
+			first = 0;
+			n = 0;
+		}
+		/* a step has a few hundred names at most: a linear search is cheap */
+		for (i = 0; i < n; i++)
+			if (c[i].name_id == name_id && c[i].kind == kind)
+				break;
+		if (i == n) {
+			if (n == cap) {
+				size_t nc = cap ? cap * 2 : 64;
+				struct step_cell *t = realloc(c, nc * sizeof *t);
+				if (!t) {
+					rc = SQLITE_NOMEM;
+					goto out;
+				}
+				c = t;
+				cap = nc;
+			}
+			c[n++] = (struct step_cell){ name_id, sqlite3_column_int64(sel, 3), 0, 0, kind };
+		}
+		c[i].calls++;
+		c[i].total += sqlite3_column_int64(sel, 5);
+		if (sqlite3_column_int64(sel, 3) < c[i].base_id)
+			c[i].base_id = sqlite3_column_int64(sel, 3);
+	}
 	if (rc != SQLITE_DONE)
+		goto out;
+	rc = first ? SQLITE_OK : flush_step(ins, run_id, rank, step_null, step, c, n);
+out:
+	free(c);
+	sqlite3_finalize(sel);
+	sqlite3_finalize(ins);
+	return rc;
+}
+
+int profdb__name_stats_write(struct profdb_name_stats *ns, sqlite3 *db, int64_t run_id)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = sqlite3_prepare_v2(db, insert_sql, -1, &q, NULL);
+
+	if (rc != SQLITE_OK)
+		return rc;
+	rc = ns->over ? write_scanned(ns, db, q, run_id) : write_kept(ns, q, run_id);
+	sqlite3_finalize(q);
+	q = NULL;
+	if (rc != SQLITE_OK)
+		return rc;
+	if ((rc = write_step_stats(db, run_id)) != SQLITE_OK)
 		return rc;
 	rc = sqlite3_prepare_v2(db, "UPDATE run SET name_stats = 1 WHERE id = ?1", -1, &q, NULL);
 	if (rc != SQLITE_OK)

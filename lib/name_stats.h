@@ -14,10 +14,11 @@
 /*
  * Durations kept in memory for exact percentiles, at most, over all names
  * of a run (4 bytes each, so 32 MB; a kernel over 4.29 s sends the run to
- * the SQL pass).  A run with more kernels gets its
- * statistics from one SQL pass over its rows at commit instead (bounded
- * memory, slower).  The environment variable PROFDB_NAME_STATS_VALUES can
- * lower it (tests use it to reach the SQL path with small inputs).
+ * the scans).  A run with more kernels gets its percentiles from scans of
+ * its rows at commit instead, a budget's worth of names (as 8-byte
+ * doubles) per scan: bounded memory, slower.  The environment variable
+ * PROFDB_NAME_STATS_VALUES can lower it (tests use it to reach the scans
+ * with small inputs).
  */
 #define PROFDB_NAME_STATS_VALUES (8u << 20)
 
@@ -28,20 +29,18 @@ struct profdb_name_stats;
 struct profdb_name_stats *profdb__name_stats_new(void);
 void profdb__name_stats_free(struct profdb_name_stats *ns);
 
-/* Count one kernel; -1 when out of memory (the caller fails the ingest). */
-int profdb__name_stats_add(struct profdb_name_stats *ns, int64_t name_id, int kind, int64_t dur_ns);
+/* Count one kernel (row kernel_id); -1 when out of memory (the caller
+ * fails the ingest). */
+int profdb__name_stats_add(struct profdb_name_stats *ns, int64_t kernel_id, int64_t name_id, int kind,
+                           int64_t dur_ns);
 
 /*
- * Write the rows of run_id into kernel_name_stat and kernel_step_stat (by
- * SQL over the run's rows: call after the steps are final) and set
- * run.name_stats.
- * kernel_rows is the number of kernel rows the run has: when it differs
- * from the kernels counted (rows came in another way), or the durations
- * did not fit in memory, the statistics are computed from the rows by SQL
- * (profdb's median/percentile/stddev functions must be registered on db).
+ * Write the rows of run_id into kernel_name_stat, and kernel_step_stat (by
+ * SQL over the run's rows: call after the steps are final), and set
+ * run.name_stats.  When the durations did not fit in memory they are read
+ * back from the run's kernel rows, a budget's worth of names per scan.
  * Returns an SQLite result code.
  */
-int profdb__name_stats_write(struct profdb_name_stats *ns, sqlite3 *db, int64_t run_id,
-                             int64_t kernel_rows);
+int profdb__name_stats_write(struct profdb_name_stats *ns, sqlite3 *db, int64_t run_id);
 
 #endif

@@ -104,7 +104,6 @@ struct profdb_store {
 	int64_t cache_was;         /* the connection's cache_size before the ingest */
 	int fk_off;                /* foreign keys were switched off for the ingest */
 	struct profdb_name_stats *names; /* owned: kernel_name_stat of the run */
-	int64_t nkernels;          /* kernel rows stored */
 	char *metrics;             /* owned: JSON text of the current kernel's metrics */
 	size_t metrics_cap;
 };
@@ -445,9 +444,8 @@ static int on_kernel(void *arg, const struct profdb_kernel_rec *k)
 	kid = sqlite3_last_insert_rowid(st->db->sql);
 	if (note_row(st, &st->cur->kernels, kid) != PROFDB_OK)
 		return st->err.code;
-	if (profdb__name_stats_add(st->names, name_id, k->kind, k->dur_ns) != 0)
+	if (profdb__name_stats_add(st->names, kid, name_id, k->kind, k->dur_ns) != 0)
 		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
-	st->nkernels++;
 	st->cur->stored++;
 	return PROFDB_OK;
 }
@@ -895,7 +893,7 @@ int profdb_store_commit(struct profdb_store *st, int64_t repeats)
 	sqlite3_finalize(q);
 	if (rc != PROFDB_OK)
 		goto fail;
-	if (profdb__name_stats_write(st->names, db->sql, st->run_id, st->nkernels) != SQLITE_OK) {
+	if (profdb__name_stats_write(st->names, db->sql, st->run_id) != SQLITE_OK) {
 		rc = profdb__sqlerror(db, "writing kernel statistics");
 		goto fail;
 	}
