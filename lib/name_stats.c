@@ -34,7 +34,8 @@ struct profdb_name_stats {
 	size_t ng, capg;
 	size_t *map;               /* name_id hash -> group index + 1; owned */
 	size_t nmap;               /* power of two */
-	size_t nvalues, max_values;
+	size_t capvalues;          /* durations the arrays have room for */
+	size_t max_values;         /* ... at most: the memory budget */
 	int over;                  /* durations dropped: read back by scans */
 	int64_t lo, hi;            /* kernel rowids of the run */
 };
@@ -62,6 +63,7 @@ static void drop_durations(struct profdb_name_stats *ns)
 		ns->g[i].dur = NULL;
 		ns->g[i].ndur = ns->g[i].capdur = 0;
 	}
+	ns->capvalues = 0;
 	ns->over = 1;
 }
 
@@ -152,24 +154,31 @@ int profdb__name_stats_add(struct profdb_name_stats *ns, int64_t kernel_id, int6
 	profdb__moments_add(&g->mom, (double)dur_ns);
 	if (ns->over)
 		return 0;
-	if (ns->nvalues >= ns->max_values || dur_ns < 0 || dur_ns > (int64_t)UINT32_MAX) {
+	if (dur_ns < 0 || dur_ns > (int64_t)UINT32_MAX) {
 		/* a kernel over 4.29 s is rare enough to send the run to the scans */
 		drop_durations(ns);
 		return 0;
 	}
 	if (g->ndur == g->capdur) {
+		/* the budget counts room, not values: doubling arrays can hold
+		 * twice what they use, and that is what the process holds */
 		size_t cap = g->capdur ? g->capdur * 2 : 16;
-		uint32_t *d = realloc(g->dur, cap * sizeof *d);
+		uint32_t *d;
+		if (ns->capvalues - g->capdur + cap > ns->max_values) {
+			drop_durations(ns);
+			return 0;
+		}
+		d = realloc(g->dur, cap * sizeof *d);
 		if (!d) {
 			/* not fatal: the scans at commit need less memory */
 			drop_durations(ns);
 			return 0;
 		}
+		ns->capvalues += cap - g->capdur;
 		g->dur = d;
 		g->capdur = cap;
 	}
 	g->dur[g->ndur++] = (uint32_t)dur_ns;
-	ns->nvalues++;
 	return 0;
 }
 
@@ -250,15 +259,17 @@ static struct name_group *group_find(struct profdb_name_stats *ns, int64_t name_
 
 /*
  * The durations did not fit: read them back from the run's rows (one
- * rowid range, in order), a batch of names at a time whose calls fit the
- * same memory budget as doubles (a name bigger than the budget gets a
- * scan of its own), and write each batch's rows.  Exact, bounded by the
+ * rowid range, in order), a batch of names at a time whose calls fit half
+ * the memory budget as doubles (a name bigger than that gets a scan of its
+ * own), and write each batch's rows.  Exact, bounded by the
  * budget, and without the sort of every row an SQL GROUP BY would make
  * (it held a 10 M-kernel run in 150 MB).
  */
 static int write_scanned(struct profdb_name_stats *ns, sqlite3 *db, sqlite3_stmt *ins, int64_t run_id)
 {
-	size_t budget = ns->max_values / 2 ? ns->max_values / 2 : 1, first = 0;
+	/* half the bytes of the in-memory budget: qsort's merge sort takes a
+	 * copy of the group it sorts, and the page cache is full by now */
+	size_t budget = ns->max_values / 4 ? ns->max_values / 4 : 1, first = 0;
 	sqlite3_stmt *q = NULL;
 	int rc = sqlite3_prepare_v2(db, "SELECT name_id, dur_ns FROM kernel"
 	                            " WHERE id BETWEEN ?1 AND ?2 AND run_id = ?3", -1, &q, NULL);

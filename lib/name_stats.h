@@ -15,7 +15,7 @@
  * Durations kept in memory for exact percentiles, at most, over all names
  * of a run (4 bytes each, so 32 MB; a kernel over 4.29 s sends the run to
  * the scans).  A run with more kernels gets its percentiles from scans of
- * its rows at commit instead, a budget's worth of names (as 8-byte
+ * its rows at commit instead, half a budget's worth of names (as 8-byte
  * doubles) per scan: bounded memory, slower.  The environment variable
  * PROFDB_NAME_STATS_VALUES can lower it (tests use it to reach the scans
  * with small inputs).

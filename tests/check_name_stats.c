@@ -94,7 +94,8 @@ START_TEST(stats_by_hand)
 END_TEST
 
 /* Past the memory budget the same figures come from scans of the rows
- * (a budget of 3 values is 1 double a scan: each name gets its own). */
+ * (a budget of 3 values: no room even for the first array, and under one
+ * double a scan, so each name gets its own). */
 START_TEST(stats_by_scans_past_budget)
 {
 	profdb *db;
@@ -168,9 +169,9 @@ START_TEST(query_from_stats_equals_scan)
 	uint64_t x = 12345;
 
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
-	/* 'small' keeps its 50 durations; 'big' (2000) goes past 700 values and
-	 * is read back 350 doubles a scan, one or two names at a time */
-	setenv("PROFDB_NAME_STATS_VALUES", "700", 1);
+	/* 'small' keeps its 50 durations; 'big' (2000) goes past room for 1400
+	 * values and is read back 350 doubles a scan, one or two names at a time */
+	setenv("PROFDB_NAME_STATS_VALUES", "1400", 1);
 	for (int run = 0; run < 2; run++) {
 		ck_assert_int_eq(profdb_store_begin(&st, db, run ? "big" : "small", "/x", 0), PROFDB_OK);
 		s = profdb_store_sink(st);
