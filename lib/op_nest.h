@@ -27,7 +27,7 @@ struct profdb_row_run {
  * and device_total_ns (its own plus its children's totals); an op without
  * a step takes profdb_step_at(rank, start_ns) (step_index.h: the caller
  * registers it), since the row is rewritten here anyway.  Memory: the
- * nesting depth and a slot per External id of the file's kernels; SQLite
+ * nesting depth and 24 bytes per kernel of the file with an External id; SQLite
  * sorts.  Returns PROFDB_OK or PROFDB_ERROR with err set.
  */
 int profdb__op_nest(sqlite3 *db, int64_t run_id, const struct profdb_row_run *ops, size_t nops,
