@@ -189,7 +189,7 @@ int profdb__report_html(const profdb_comparison *c, FILE *out)
 	        " A step in which a kernel did not run counts as 0; a run without steps gives one"
 	        " sample. Fewer than 3 samples per side, or too few for the test to reach p &lt; alpha,"
 	        " is inconclusive. CI: %g%% bootstrap (%d resamples, fixed seed) of the relative"
-	        " change.</p>\n", 100 * c->threshold, c->min_delta_ns ? " and the minimum delta" : "",
+	        " change; from 1000 samples a side, the normal approximation it converges to.</p>\n", 100 * c->threshold, c->min_delta_ns ? " and the minimum delta" : "",
 	        profdb__test_title(c->test), c->alpha, 100 * c->ci_level, c->resamples);
 	for (size_t i = 0; i < c->nwarnings; i++) {
 		fputs("<div class=\"warn\">⚠ warning: ", out);

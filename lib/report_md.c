@@ -98,7 +98,8 @@ int profdb__report_md(const profdb_comparison *c, FILE *out)
 	        profdb_comparison_count(c, 1, PROFDB_VERDICT_NEW),
 	        profdb_comparison_count(c, 1, PROFDB_VERDICT_GONE), c->nkernels, c->by);
 	fprintf(out, "A change counts when it exceeds %g%% and the %s gives p < %g;"
-	        " samples are per-step totals; CI: %g%% bootstrap of the relative change.\n\n",
+	        " samples are per-step totals; CI: %g%% bootstrap of the relative change"
+	        " (normal approximation from 1000 samples a side).\n\n",
 	        100 * c->threshold, profdb__test_title(c->test), c->alpha, 100 * c->ci_level);
 	for (size_t i = 0; i < c->nwarnings; i++)
 		fprintf(out, "> :warning: **warning:** %s\n", c->warnings[i]);
