@@ -68,6 +68,38 @@ static int cmp_dev(const void *a, const void *b)
 	return (x->ext > y->ext) - (x->ext < y->ext);
 }
 
+static void sift_down(struct dev_time *d, size_t i, size_t n)
+{
+	for (;;) {
+		size_t c = 2 * i + 1;
+		struct dev_time t;
+		if (c >= n)
+			return;
+		if (c + 1 < n && cmp_dev(&d[c], &d[c + 1]) < 0)
+			c++;
+		if (cmp_dev(&d[i], &d[c]) >= 0)
+			return;
+		t = d[i];
+		d[i] = d[c];
+		d[c] = t;
+		i = c;
+	}
+}
+
+/* Heapsort: in place.  glibc's qsort is a merge sort with a copy of the
+ * array, which on a 4 GB trace (1.1 M kernels) was 26 MB more at peak. */
+static void sort_dev(struct dev_time *d, size_t n)
+{
+	for (size_t i = n / 2; i-- > 0;)
+		sift_down(d, i, n);
+	for (size_t end = n; end > 1; end--) {
+		struct dev_time t = d[0];
+		d[0] = d[end - 1];
+		d[end - 1] = t;
+		sift_down(d, 0, end - 1);
+	}
+}
+
 /*
  * Sum the file's kernels per (rank, External id) in one pass over their
  * rows: one index probe per op cost more than the nesting itself.  Kept
@@ -106,7 +138,7 @@ static int load_device_times(struct nest *n, const struct profdb_row_run *kr, si
 	sqlite3_finalize(q);
 	if (rc != SQLITE_DONE)
 		return sql_fail(n, "kernels");
-	qsort(n->dev, n->ndev, sizeof *n->dev, cmp_dev);
+	sort_dev(n->dev, n->ndev);
 	for (size_t r = 0; r < n->ndev; r++) /* one entry per key, durations summed */
 		if (w > 0 && cmp_dev(&n->dev[w - 1], &n->dev[r]) == 0)
 			n->dev[w - 1].dur += n->dev[r].dur;
