@@ -115,6 +115,24 @@ struct profdb_store {
  * Bounded so that an ingest stays well under 100 MB whatever the input.
  */
 #define INGEST_CACHE_KIB 32768
+#define NEST_CACHE_KIB 8192 /* while nesting a file's ops: see on_source_end */
+
+static int64_t cache_size_of(sqlite3 *db)
+{
+	sqlite3_stmt *q = NULL;
+	int64_t v = 0;
+	if (sqlite3_prepare_v2(db, "PRAGMA cache_size", -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW)
+		v = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	return v;
+}
+
+static void set_cache_size(sqlite3 *db, int64_t v)
+{
+	char sql[64];
+	snprintf(sql, sizeof sql, "PRAGMA cache_size = %lld", (long long)v);
+	sqlite3_exec(db, sql, NULL, NULL, NULL);
+}
 
 static uint64_t hash_str(const char *s)
 {
@@ -331,8 +349,15 @@ static int on_source_end(void *arg, int64_t rows_read, const char *sha256, uint6
 		int rc;
 		if (profdb__step_index_register(st->db->sql, st->run_id) != SQLITE_OK)
 			return st_fail(st, "op steps");
+		/* SQLite's sorter holds up to a cache's worth of rows before it
+		 * spills: a smaller cache while nesting keeps the sort of a big
+		 * trace's ops from adding 32 MB (max RSS: 1 GB trace 86 -> 63 MB,
+		 * 3.8 GB trace 115 -> 93 MB; no slower: 10.4 -> 9.6 s on 1 GB) */
+		int64_t was = cache_size_of(st->db->sql);
+		set_cache_size(st->db->sql, was < 0 && was > -NEST_CACHE_KIB ? was : -NEST_CACHE_KIB);
 		rc = profdb__op_nest(st->db->sql, st->run_id, c->ops.v, c->ops.n, c->kernels.v,
 		                     c->kernels.n, &st->err);
+		set_cache_size(st->db->sql, was);
 		profdb__step_index_unregister(st->db->sql);
 		if (rc != PROFDB_OK)
 			return st->err.code;
@@ -619,11 +644,8 @@ static void store_free(struct profdb_store *st)
 {
 	if (st->fk_off)
 		sqlite3_exec(st->db->sql, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
-	if (st->cache_was != 0) {
-		char sql[64];
-		snprintf(sql, sizeof sql, "PRAGMA cache_size = %lld", (long long)st->cache_was);
-		sqlite3_exec(st->db->sql, sql, NULL, NULL, NULL);
-	}
+	if (st->cache_was != 0)
+		set_cache_size(st->db->sql, st->cache_was);
 	for (int i = 0; i < S_COUNT; i++)
 		sqlite3_finalize(st->stmt[i]);
 	for (size_t i = 0; i < st->nslots; i++)
@@ -686,16 +708,9 @@ int profdb_store_begin(struct profdb_store **out, profdb *db, const char *run,
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	st->db = db;
 	st->cur = &st->src[0];
-	if (sqlite3_prepare_v2(db->sql, "PRAGMA cache_size", -1, &q, NULL) == SQLITE_OK &&
-	    sqlite3_step(q) == SQLITE_ROW)
-		st->cache_was = sqlite3_column_int64(q, 0);
-	sqlite3_finalize(q);
-	q = NULL;
-	if (st->cache_was != 0 && st->cache_was > -INGEST_CACHE_KIB) {
-		char sql[64];
-		snprintf(sql, sizeof sql, "PRAGMA cache_size = -%d", INGEST_CACHE_KIB);
-		sqlite3_exec(db->sql, sql, NULL, NULL, NULL);
-	}
+	st->cache_was = cache_size_of(db->sql);
+	if (st->cache_was != 0 && st->cache_was > -INGEST_CACHE_KIB)
+		set_cache_size(db->sql, -INGEST_CACHE_KIB);
 	/*
 	 * Foreign keys off while we insert: every id the store writes is one it
 	 * has just looked up or created, and the checks (a parent lookup per
