@@ -4,29 +4,19 @@
  * The whole ingest is one transaction (BEGIN IMMEDIATE .. COMMIT): on any
  * error the caller aborts and the database is exactly as before.  Each table
  * has one prepared INSERT, bound and reset per row.  Text is interned through
- * an in-memory hash map in front of the str table, so a name repeated a
- * million times costs one lookup, not one SELECT.
+ * an in-memory hash map in front of the str table (intern.c); the ingest
+ * ends in store_commit.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "internal.h"
-#include "name_stats.h"
-#include "op_nest.h"
 #include "step_index.h"
+#include "store_impl.h"
 #include "banned.h"
 
-/* Statements, one per table; indexes into st->stmt. */
-enum {
-	S_STR_GET, S_STR_PUT, S_SOURCE, S_SOURCE_END, S_SKIP, S_KERNEL,
-	S_OP, S_LAUNCH, S_STEP, S_STEP_METRIC, S_META, S_NOTE, S_COUNT
-};
-
 static const char *const stmt_sql[S_COUNT] = {
-	[S_STR_GET] = "SELECT id FROM str WHERE value = ?1",
-	[S_STR_PUT] = "INSERT INTO str(value) VALUES (?1)",
 	[S_SOURCE] = "INSERT INTO source_file(run_id, rank, path, role, size, content)"
 	             " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	[S_SOURCE_END] = "UPDATE source_file SET rows_read = ?2, rows_stored = ?3,"
@@ -57,57 +47,6 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_NOTE] = "INSERT INTO run_note(run_id, note) VALUES (?1, ?2)",
 };
 
-/* One interned string: the key lives in the arena-owned copy. */
-struct intern_slot {
-	char *key;                 /* owned, NULL = empty slot */
-	uint64_t hash;
-	int64_t id;                /* str.id */
-	int64_t base_id;           /* str.id of its base name, 0 = not computed */
-};
-
-struct skip_count {
-	char *reason;              /* owned */
-	int64_t count, first;
-};
-
-/* What the store tracks about a source file being read.  One per reader
- * slot: with parallel readers, records of several files interleave. */
-struct row_runs {
-	struct profdb_row_run *v;
-	size_t n, cap;
-};
-
-struct source_state {
-	int64_t id;                /* source_file row, 0 = none */
-	int64_t stored;            /* rows stored since source_begin */
-	struct skip_count *skips;  /* per reason */
-	size_t nskips;
-	/* the file's kernel and launch rows, for rank_fixup: one run each when
-	 * readers are serial, one per batch at worst when they interleave;
-	 * and its ops sent with nest = 1, nested at source_end (op_nest.c) */
-	struct row_runs kernels, launches, ops;
-};
-
-#define STORE_SLOTS 64 /* most parallel readers (ingest caps --jobs to this) */
-
-struct profdb_store {
-	profdb *db;
-	int64_t run_id;
-	sqlite3_stmt *stmt[S_COUNT];
-	struct intern_slot *slots; /* open addressing, power-of-two size */
-	size_t nslots, nused;
-	struct profdb_sink sink;
-	struct profdb_err err;
-	struct source_state src[STORE_SLOTS]; /* per reader slot */
-	struct source_state *cur;  /* the slot records are coming from */
-	char *format;              /* owned */
-	int64_t cache_was;         /* the connection's cache_size before the ingest */
-	int fk_off;                /* foreign keys were switched off for the ingest */
-	struct profdb_name_stats *names; /* owned: kernel_name_stat of the run */
-	char *metrics;             /* owned: JSON text of the current kernel's metrics */
-	size_t metrics_cap;
-};
-
 /*
  * Page cache during an ingest, KiB.  The default (2 MB) makes every insert
  * into the name and step indexes of a large run miss the cache and spill
@@ -134,109 +73,15 @@ static void set_cache_size(sqlite3 *db, int64_t v)
 	sqlite3_exec(db, sql, NULL, NULL, NULL);
 }
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
 static int st_fail(struct profdb_store *st, const char *what)
 {
 	return profdb__err_set(&st->err, PROFDB_ERROR, "storing %s: %s", what, sqlite3_errmsg(st->db->sql));
 }
 
-static int grow(struct profdb_store *st)
-{
-	size_t n = st->nslots ? st->nslots * 2 : 4096;
-	struct intern_slot *s = calloc(n, sizeof *s);
-	if (!s)
-		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
-	for (size_t i = 0; i < st->nslots; i++) {
-		if (!st->slots[i].key)
-			continue;
-		size_t j = st->slots[i].hash & (n - 1);
-		while (s[j].key)
-			j = (j + 1) & (n - 1);
-		s[j] = st->slots[i];
-	}
-	free(st->slots);
-	st->slots = s;
-	st->nslots = n;
-	return PROFDB_OK;
-}
-
-static struct intern_slot *intern_slot(struct profdb_store *st, const char *s)
-{
-	uint64_t h;
-	size_t j;
-	sqlite3_stmt *q;
-	int64_t id = 0;
-
-	if ((st->nused + 1) * 2 > st->nslots && grow(st) != PROFDB_OK)
-		return NULL;
-	h = hash_str(s);
-	for (j = h & (st->nslots - 1); st->slots[j].key; j = (j + 1) & (st->nslots - 1))
-		if (st->slots[j].hash == h && strcmp(st->slots[j].key, s) == 0)
-			return &st->slots[j];
-	/* not cached: find or add it in the table */
-	q = st->stmt[S_STR_GET];
-	sqlite3_bind_text(q, 1, s, -1, SQLITE_STATIC);
-	if (sqlite3_step(q) == SQLITE_ROW)
-		id = sqlite3_column_int64(q, 0);
-	sqlite3_reset(q);
-	if (!id) {
-		q = st->stmt[S_STR_PUT];
-		sqlite3_bind_text(q, 1, s, -1, SQLITE_STATIC);
-		if (sqlite3_step(q) != SQLITE_DONE) {
-			sqlite3_reset(q);
-			st_fail(st, "text");
-			return NULL;
-		}
-		sqlite3_reset(q);
-		id = sqlite3_last_insert_rowid(st->db->sql);
-	}
-	st->slots[j].key = strdup(s);
-	if (!st->slots[j].key) {
-		profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
-		return NULL;
-	}
-	st->slots[j].hash = h;
-	st->slots[j].id = id;
-	st->slots[j].base_id = 0;
-	st->nused++;
-	return &st->slots[j];
-}
-
 /* The str id of s, or 0 on error.  s must not be NULL. */
 static int64_t intern(struct profdb_store *st, const char *s)
 {
-	struct intern_slot *slot = intern_slot(st, s);
-	return slot ? slot->id : 0;
-}
-
-/* Intern name and its base name; returns 0 on error. */
-static int intern_name(struct profdb_store *st, const char *name, int64_t *id, int64_t *base)
-{
-	struct intern_slot *slot = intern_slot(st, name);
-	char buf[4096];
-	if (!slot)
-		return -1;
-	*id = slot->id;
-	if (!slot->base_id) {
-		profdb_base_name(name, buf, sizeof buf);
-		int64_t b = strcmp(buf, name) == 0 ? slot->id : intern(st, buf);
-		if (!b)
-			return -1;
-		/* intern() may have grown the table: find the slot again */
-		slot = intern_slot(st, name);
-		if (!slot)
-			return -1;
-		slot->base_id = b;
-	}
-	*base = slot->base_id;
-	return 0;
+	return profdb__intern(st->str, s);
 }
 
 static void bind_i64(sqlite3_stmt *q, int i, int64_t v)
@@ -416,7 +261,7 @@ static int on_kernel(void *arg, const struct profdb_kernel_rec *k)
 	int64_t name_id, base_id, kid;
 	int bad = 0;
 
-	if (intern_name(st, k->name, &name_id, &base_id) != 0)
+	if (profdb__intern_name(st->str, k->name, &name_id, &base_id) != 0)
 		return st->err.code ? st->err.code : st_fail(st, "kernel name");
 	sqlite3_bind_int64(q, 1, st->run_id);
 	sqlite3_bind_int64(q, 2, rank_of(k->rank));
@@ -640,7 +485,7 @@ static int on_rank_fixup(void *arg, int64_t guessed, int64_t rank, int64_t offse
 
 /* ---------------------------------------------------------------- lifecycle */
 
-static void store_free(struct profdb_store *st)
+void profdb__store_free(struct profdb_store *st)
 {
 	if (st->fk_off)
 		sqlite3_exec(st->db->sql, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
@@ -648,9 +493,7 @@ static void store_free(struct profdb_store *st)
 		set_cache_size(st->db->sql, st->cache_was);
 	for (int i = 0; i < S_COUNT; i++)
 		sqlite3_finalize(st->stmt[i]);
-	for (size_t i = 0; i < st->nslots; i++)
-		free(st->slots[i].key);
-	free(st->slots);
+	profdb__intern_free(st->str);
 	for (size_t j = 0; j < STORE_SLOTS; j++) {
 		for (size_t i = 0; i < st->src[j].nskips; i++)
 			free(st->src[j].skips[i].reason);
@@ -665,7 +508,7 @@ static void store_free(struct profdb_store *st)
 	free(st);
 }
 
-static int exec_sql(profdb *db, const char *sql)
+int profdb__store_exec(profdb *db, const char *sql)
 {
 	char *err = NULL;
 	if (sqlite3_exec(db->sql, sql, NULL, NULL, &err) != SQLITE_OK) {
@@ -729,7 +572,7 @@ again:
 		st->fk_off = 0;
 	if (sqlite3_exec(db->sql, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
 		rc = profdb__sqlerror(db, "cannot start ingest");
-		store_free(st);
+		profdb__store_free(st);
 		return rc;
 	}
 	old = run_id_of(db, run);
@@ -774,7 +617,11 @@ again:
 			rc = profdb__sqlerror(db, "cannot prepare store");
 			goto fail;
 		}
-	if (grow(st) != PROFDB_OK || !(st->names = profdb__name_stats_new())) {
+	if (!(st->str = profdb__intern_new(db->sql, &st->err))) {
+		rc = profdb__error(db, PROFDB_ERROR, "%s", st->err.msg);
+		goto fail;
+	}
+	if (!(st->names = profdb__name_stats_new())) {
 		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
 		goto fail;
 	}
@@ -789,7 +636,7 @@ again:
 	return PROFDB_OK;
 fail:
 	sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
-	store_free(st);
+	profdb__store_free(st);
 	return rc;
 }
 
@@ -805,136 +652,6 @@ void profdb_store_set_format(struct profdb_store *st, const char *format)
 {
 	free(st->format);
 	st->format = strdup(format);
-}
-
-/* Run one UPDATE/INSERT bound to the run id. */
-static int exec_run(struct profdb_store *st, const char *sql)
-{
-	sqlite3_stmt *q = NULL;
-	int rc;
-	if (sqlite3_prepare_v2(st->db->sql, sql, -1, &q, NULL) != SQLITE_OK)
-		return profdb__sqlerror(st->db, "finishing ingest");
-	sqlite3_bind_int64(q, 1, st->run_id);
-	rc = sqlite3_step(q);
-	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE)
-		return profdb__sqlerror(st->db, "finishing ingest");
-	return PROFDB_OK;
-}
-
-/*
- * Derivations that need the whole run, in order:
- *  1. a kernel without a step takes the step whose host span holds the
- *     runtime call that launched it (same rank, same correlation id);
- *     one whose launch is not there (or whose rank has no host spans) takes
- *     the step whose device-side span (PROFDB_META_DEVICE_STEPS) holds its
- *     start;
- *  2. host ops without a step take the step whose span holds their start;
- *  3. steps named only by kernels (Ascend Step Id) get a step row;
- *  4. ops without device times get them from kernels of their External id.
- */
-static const char *const finish_sql[] = {
-	/* profdb_step_at (step_index.c): the smallest step whose span holds a time */
-	"UPDATE kernel SET step = (SELECT min(profdb_step_at(l.rank, l.start_ns)) FROM launch l"
-	"  WHERE l.run_id = kernel.run_id AND l.rank = kernel.rank"
-	"  AND l.correlation = kernel.correlation)"
-	" WHERE run_id = ?1 AND step IS NULL AND correlation IS NOT NULL"
-	" AND EXISTS (SELECT 1 FROM step WHERE run_id = ?1 AND start_ns IS NOT NULL)",
-	"UPDATE kernel SET step = (SELECT json_extract(j.value, '$[0]') FROM run_meta m, json_each(m.value) j"
-	"  WHERE m.run_id = kernel.run_id AND m.rank = kernel.rank AND m.key = '" PROFDB_META_DEVICE_STEPS "'"
-	"  AND kernel.start_ns >= json_extract(j.value, '$[1]') AND kernel.start_ns < json_extract(j.value, '$[2]')"
-	"  ORDER BY 1 LIMIT 1)"
-	" WHERE run_id = ?1 AND step IS NULL"
-	" AND EXISTS (SELECT 1 FROM run_meta WHERE run_id = ?1 AND key = '" PROFDB_META_DEVICE_STEPS "')"
-	" AND (correlation IS NULL OR NOT EXISTS (SELECT 1 FROM launch l WHERE l.run_id = ?1"
-	"  AND l.rank = kernel.rank AND l.correlation = kernel.correlation)"
-	"  OR NOT EXISTS (SELECT 1 FROM step s WHERE s.run_id = ?1 AND s.rank = kernel.rank"
-	"  AND s.start_ns IS NOT NULL))",
-	"UPDATE op SET step = profdb_step_at(rank, start_ns)"
-	" WHERE run_id = ?1 AND step IS NULL AND start_ns IS NOT NULL"
-	" AND profdb_step_at(rank, start_ns) IS NOT NULL",
-	"INSERT OR IGNORE INTO step(run_id, rank, step)"
-	" SELECT DISTINCT run_id, rank, step FROM kernel WHERE run_id = ?1 AND step IS NOT NULL",
-	"UPDATE op SET device_self_ns = coalesce((SELECT sum(k.dur_ns) FROM kernel k"
-	"  WHERE k.run_id = op.run_id AND k.rank = op.rank AND k.external_id = op.external_id), 0)"
-	" WHERE run_id = ?1 AND device_self_ns IS NULL AND external_id IS NOT NULL",
-	"UPDATE run SET ranks = max(1, (SELECT count(*) FROM (SELECT rank FROM kernel WHERE run_id = ?1"
-	"  UNION SELECT rank FROM op WHERE run_id = ?1))) WHERE id = ?1",
-	NULL
-};
-
-int profdb_store_commit(struct profdb_store *st, int64_t repeats)
-{
-	profdb *db = st->db;
-	sqlite3_stmt *q = NULL;
-	int64_t nsteps = 0;
-	int rc = PROFDB_OK;
-
-	if (profdb__step_index_register(db->sql, st->run_id) != SQLITE_OK) {
-		rc = profdb__sqlerror(db, "finishing ingest");
-		goto fail;
-	}
-	for (int i = 0; finish_sql[i] && rc == PROFDB_OK; i++)
-		rc = exec_run(st, finish_sql[i]);
-	profdb__step_index_unregister(db->sql);
-	if (rc != PROFDB_OK)
-		goto fail;
-	/* Repeats: what the user said, else the steps per rank, else 1. */
-	if (repeats <= 0) {
-		if (sqlite3_prepare_v2(db->sql, "SELECT max(n) FROM (SELECT count(*) AS n FROM step"
-		    " WHERE run_id = ?1 GROUP BY rank)", -1, &q, NULL) != SQLITE_OK) {
-			rc = profdb__sqlerror(db, "counting steps");
-			goto fail;
-		}
-		sqlite3_bind_int64(q, 1, st->run_id);
-		if (sqlite3_step(q) == SQLITE_ROW)
-			nsteps = sqlite3_column_int64(q, 0);
-		sqlite3_finalize(q);
-		q = NULL;
-	}
-	if (sqlite3_prepare_v2(db->sql, "UPDATE run SET repeats = ?2, repeats_source = ?3,"
-	    " format = coalesce(?4, format) WHERE id = ?1", -1, &q, NULL) != SQLITE_OK) {
-		rc = profdb__sqlerror(db, "finishing ingest");
-		goto fail;
-	}
-	sqlite3_bind_int64(q, 1, st->run_id);
-	sqlite3_bind_int64(q, 2, repeats > 0 ? repeats : nsteps > 0 ? nsteps : 1);
-	sqlite3_bind_text(q, 3, repeats > 0 ? "user" : nsteps > 0 ? "steps" : "default", -1, SQLITE_STATIC);
-	if (st->format)
-		sqlite3_bind_text(q, 4, st->format, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(q, 4);
-	rc = sqlite3_step(q) == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "finishing ingest");
-	sqlite3_finalize(q);
-	if (rc != PROFDB_OK)
-		goto fail;
-	if (profdb__name_stats_write(st->names, db->sql, st->run_id) != SQLITE_OK) {
-		rc = profdb__sqlerror(db, "writing kernel statistics");
-		goto fail;
-	}
-	for (int i = 0; i < S_COUNT; i++) {
-		sqlite3_finalize(st->stmt[i]);
-		st->stmt[i] = NULL;
-	}
-	if ((rc = exec_sql(db, "COMMIT")) != PROFDB_OK)
-		goto fail;
-	store_free(st);
-	return PROFDB_OK;
-fail:
-	profdb_store_abort(st);
-	return rc;
-}
-
-void profdb_store_abort(struct profdb_store *st)
-{
-	if (!st)
-		return;
-	for (int i = 0; i < S_COUNT; i++) {
-		sqlite3_finalize(st->stmt[i]);
-		st->stmt[i] = NULL;
-	}
-	sqlite3_exec(st->db->sql, "ROLLBACK", NULL, NULL, NULL);
-	store_free(st);
 }
 
 void profdb_kernel_rec_init(struct profdb_kernel_rec *k)

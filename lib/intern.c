@@ -1,0 +1,160 @@
+/*
+ * intern.c - the str table seen through an in-memory hash map.
+ *
+ * Why a map in front of SQL: a name repeated a million times costs one hash
+ * lookup, not one SELECT; only text new to this ingest reaches the table
+ * (looked up first, since earlier runs may have stored it).  Keys are
+ * owned copies: records only lend their strings.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "intern.h"
+#include "banned.h"
+
+/* One interned string. */
+struct intern_slot {
+	char *key;                 /* owned, NULL = empty slot */
+	uint64_t hash;
+	int64_t id;                /* str.id */
+	int64_t base_id;           /* str.id of its base name, 0 = not computed */
+};
+
+struct profdb_intern {
+	sqlite3 *db;
+	sqlite3_stmt *get, *put;
+	struct intern_slot *slots; /* open addressing, power-of-two size; owned */
+	size_t nslots, nused;
+	struct profdb_err *err;
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static int grow(struct profdb_intern *t)
+{
+	size_t n = t->nslots ? t->nslots * 2 : 4096;
+	struct intern_slot *s = calloc(n, sizeof *s);
+	if (!s)
+		return profdb__err_set(t->err, PROFDB_ERROR, "out of memory");
+	for (size_t i = 0; i < t->nslots; i++) {
+		if (!t->slots[i].key)
+			continue;
+		size_t j = t->slots[i].hash & (n - 1);
+		while (s[j].key)
+			j = (j + 1) & (n - 1);
+		s[j] = t->slots[i];
+	}
+	free(t->slots);
+	t->slots = s;
+	t->nslots = n;
+	return PROFDB_OK;
+}
+
+struct profdb_intern *profdb__intern_new(sqlite3 *db, struct profdb_err *err)
+{
+	struct profdb_intern *t = calloc(1, sizeof *t);
+	if (!t) {
+		profdb__err_set(err, PROFDB_ERROR, "out of memory");
+		return NULL;
+	}
+	t->db = db;
+	t->err = err;
+	if (sqlite3_prepare_v3(db, "SELECT id FROM str WHERE value = ?1", -1, SQLITE_PREPARE_PERSISTENT,
+	                       &t->get, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v3(db, "INSERT INTO str(value) VALUES (?1)", -1, SQLITE_PREPARE_PERSISTENT,
+	                       &t->put, NULL) != SQLITE_OK) {
+		profdb__err_set(err, PROFDB_ERROR, "storing text: %s", sqlite3_errmsg(db));
+		profdb__intern_free(t);
+		return NULL;
+	}
+	if (grow(t) != PROFDB_OK) {
+		profdb__intern_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void profdb__intern_free(struct profdb_intern *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nslots; i++)
+		free(t->slots[i].key);
+	free(t->slots);
+	sqlite3_finalize(t->get);
+	sqlite3_finalize(t->put);
+	free(t);
+}
+
+static struct intern_slot *slot_of(struct profdb_intern *t, const char *s)
+{
+	uint64_t h;
+	size_t j;
+	int64_t id = 0;
+
+	if ((t->nused + 1) * 2 > t->nslots && grow(t) != PROFDB_OK)
+		return NULL;
+	h = hash_str(s);
+	for (j = h & (t->nslots - 1); t->slots[j].key; j = (j + 1) & (t->nslots - 1))
+		if (t->slots[j].hash == h && strcmp(t->slots[j].key, s) == 0)
+			return &t->slots[j];
+	/* not cached: find or add it in the table */
+	sqlite3_bind_text(t->get, 1, s, -1, SQLITE_STATIC);
+	if (sqlite3_step(t->get) == SQLITE_ROW)
+		id = sqlite3_column_int64(t->get, 0);
+	sqlite3_reset(t->get);
+	if (!id) {
+		sqlite3_bind_text(t->put, 1, s, -1, SQLITE_STATIC);
+		if (sqlite3_step(t->put) != SQLITE_DONE) {
+			sqlite3_reset(t->put);
+			profdb__err_set(t->err, PROFDB_ERROR, "storing text: %s", sqlite3_errmsg(t->db));
+			return NULL;
+		}
+		sqlite3_reset(t->put);
+		id = sqlite3_last_insert_rowid(t->db);
+	}
+	t->slots[j].key = strdup(s);
+	if (!t->slots[j].key) {
+		profdb__err_set(t->err, PROFDB_ERROR, "out of memory");
+		return NULL;
+	}
+	t->slots[j].hash = h;
+	t->slots[j].id = id;
+	t->slots[j].base_id = 0;
+	t->nused++;
+	return &t->slots[j];
+}
+
+int64_t profdb__intern(struct profdb_intern *t, const char *s)
+{
+	struct intern_slot *slot = slot_of(t, s);
+	return slot ? slot->id : 0;
+}
+
+int profdb__intern_name(struct profdb_intern *t, const char *name, int64_t *id, int64_t *base)
+{
+	struct intern_slot *slot = slot_of(t, name);
+	char buf[4096];
+	if (!slot)
+		return -1;
+	*id = slot->id;
+	if (!slot->base_id) {
+		profdb_base_name(name, buf, sizeof buf);
+		int64_t b = strcmp(buf, name) == 0 ? slot->id : profdb__intern(t, buf);
+		if (!b)
+			return -1;
+		/* interning the base may have grown the table: find the slot again */
+		slot = slot_of(t, name);
+		if (!slot)
+			return -1;
+		slot->base_id = b;
+	}
+	*base = slot->base_id;
+	return 0;
+}

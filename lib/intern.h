@@ -1,0 +1,29 @@
+/*
+ * intern.h - the str table seen through an in-memory hash map (intern.c):
+ * text that repeats (names, types, shapes, call stacks) is stored once and
+ * referenced by id.  Private to lib/; the store owns one per ingest.
+ */
+#ifndef PROFDB_INTERN_H
+#define PROFDB_INTERN_H
+
+#include <stdint.h>
+#include <sqlite3.h>
+
+#include "internal.h"
+
+struct profdb_intern;
+
+/* A map in front of db's str table; errors go to err.  NULL when out of
+ * memory or the statements cannot be prepared (err set).  Free with
+ * profdb__intern_free. */
+struct profdb_intern *profdb__intern_new(sqlite3 *db, struct profdb_err *err);
+void profdb__intern_free(struct profdb_intern *t);
+
+/* The str id of s (found or added), or 0 with err set.  s is not NULL. */
+int64_t profdb__intern(struct profdb_intern *t, const char *s);
+
+/* The ids of name and of its base name (basename.c), the base computed
+ * once per name.  0, or -1 with err set. */
+int profdb__intern_name(struct profdb_intern *t, const char *name, int64_t *id, int64_t *base);
+
+#endif

@@ -1,0 +1,143 @@
+/*
+ * store_commit.c - how an ingest ends: the derivations that need the whole
+ * run (steps of kernels and ops, step rows, device times of ops, ranks),
+ * the repeat count, the per-name and per-step statistics, then COMMIT; or
+ * ROLLBACK, which leaves the database exactly as it was.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "step_index.h"
+#include "store_impl.h"
+#include "banned.h"
+
+/* Run one UPDATE/INSERT bound to the run id. */
+static int exec_run(struct profdb_store *st, const char *sql)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+	if (sqlite3_prepare_v2(st->db->sql, sql, -1, &q, NULL) != SQLITE_OK)
+		return profdb__sqlerror(st->db, "finishing ingest");
+	sqlite3_bind_int64(q, 1, st->run_id);
+	rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return profdb__sqlerror(st->db, "finishing ingest");
+	return PROFDB_OK;
+}
+
+/*
+ * Derivations that need the whole run, in order:
+ *  1. a kernel without a step takes the step whose host span holds the
+ *     runtime call that launched it (same rank, same correlation id);
+ *     one whose launch is not there (or whose rank has no host spans) takes
+ *     the step whose device-side span (PROFDB_META_DEVICE_STEPS) holds its
+ *     start;
+ *  2. host ops without a step take the step whose span holds their start;
+ *  3. steps named only by kernels (Ascend Step Id) get a step row;
+ *  4. ops without device times get them from kernels of their External id.
+ */
+static const char *const finish_sql[] = {
+	/* profdb_step_at (step_index.c): the smallest step whose span holds a time */
+	"UPDATE kernel SET step = (SELECT min(profdb_step_at(l.rank, l.start_ns)) FROM launch l"
+	"  WHERE l.run_id = kernel.run_id AND l.rank = kernel.rank"
+	"  AND l.correlation = kernel.correlation)"
+	" WHERE run_id = ?1 AND step IS NULL AND correlation IS NOT NULL"
+	" AND EXISTS (SELECT 1 FROM step WHERE run_id = ?1 AND start_ns IS NOT NULL)",
+	"UPDATE kernel SET step = (SELECT json_extract(j.value, '$[0]') FROM run_meta m, json_each(m.value) j"
+	"  WHERE m.run_id = kernel.run_id AND m.rank = kernel.rank AND m.key = '" PROFDB_META_DEVICE_STEPS "'"
+	"  AND kernel.start_ns >= json_extract(j.value, '$[1]') AND kernel.start_ns < json_extract(j.value, '$[2]')"
+	"  ORDER BY 1 LIMIT 1)"
+	" WHERE run_id = ?1 AND step IS NULL"
+	" AND EXISTS (SELECT 1 FROM run_meta WHERE run_id = ?1 AND key = '" PROFDB_META_DEVICE_STEPS "')"
+	" AND (correlation IS NULL OR NOT EXISTS (SELECT 1 FROM launch l WHERE l.run_id = ?1"
+	"  AND l.rank = kernel.rank AND l.correlation = kernel.correlation)"
+	"  OR NOT EXISTS (SELECT 1 FROM step s WHERE s.run_id = ?1 AND s.rank = kernel.rank"
+	"  AND s.start_ns IS NOT NULL))",
+	"UPDATE op SET step = profdb_step_at(rank, start_ns)"
+	" WHERE run_id = ?1 AND step IS NULL AND start_ns IS NOT NULL"
+	" AND profdb_step_at(rank, start_ns) IS NOT NULL",
+	"INSERT OR IGNORE INTO step(run_id, rank, step)"
+	" SELECT DISTINCT run_id, rank, step FROM kernel WHERE run_id = ?1 AND step IS NOT NULL",
+	"UPDATE op SET device_self_ns = coalesce((SELECT sum(k.dur_ns) FROM kernel k"
+	"  WHERE k.run_id = op.run_id AND k.rank = op.rank AND k.external_id = op.external_id), 0)"
+	" WHERE run_id = ?1 AND device_self_ns IS NULL AND external_id IS NOT NULL",
+	"UPDATE run SET ranks = max(1, (SELECT count(*) FROM (SELECT rank FROM kernel WHERE run_id = ?1"
+	"  UNION SELECT rank FROM op WHERE run_id = ?1))) WHERE id = ?1",
+	NULL
+};
+
+int profdb_store_commit(struct profdb_store *st, int64_t repeats)
+{
+	profdb *db = st->db;
+	sqlite3_stmt *q = NULL;
+	int64_t nsteps = 0;
+	int rc = PROFDB_OK;
+
+	if (profdb__step_index_register(db->sql, st->run_id) != SQLITE_OK) {
+		rc = profdb__sqlerror(db, "finishing ingest");
+		goto fail;
+	}
+	for (int i = 0; finish_sql[i] && rc == PROFDB_OK; i++)
+		rc = exec_run(st, finish_sql[i]);
+	profdb__step_index_unregister(db->sql);
+	if (rc != PROFDB_OK)
+		goto fail;
+	/* Repeats: what the user said, else the steps per rank, else 1. */
+	if (repeats <= 0) {
+		if (sqlite3_prepare_v2(db->sql, "SELECT max(n) FROM (SELECT count(*) AS n FROM step"
+		    " WHERE run_id = ?1 GROUP BY rank)", -1, &q, NULL) != SQLITE_OK) {
+			rc = profdb__sqlerror(db, "counting steps");
+			goto fail;
+		}
+		sqlite3_bind_int64(q, 1, st->run_id);
+		if (sqlite3_step(q) == SQLITE_ROW)
+			nsteps = sqlite3_column_int64(q, 0);
+		sqlite3_finalize(q);
+		q = NULL;
+	}
+	if (sqlite3_prepare_v2(db->sql, "UPDATE run SET repeats = ?2, repeats_source = ?3,"
+	    " format = coalesce(?4, format) WHERE id = ?1", -1, &q, NULL) != SQLITE_OK) {
+		rc = profdb__sqlerror(db, "finishing ingest");
+		goto fail;
+	}
+	sqlite3_bind_int64(q, 1, st->run_id);
+	sqlite3_bind_int64(q, 2, repeats > 0 ? repeats : nsteps > 0 ? nsteps : 1);
+	sqlite3_bind_text(q, 3, repeats > 0 ? "user" : nsteps > 0 ? "steps" : "default", -1, SQLITE_STATIC);
+	if (st->format)
+		sqlite3_bind_text(q, 4, st->format, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(q, 4);
+	rc = sqlite3_step(q) == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "finishing ingest");
+	sqlite3_finalize(q);
+	if (rc != PROFDB_OK)
+		goto fail;
+	if (profdb__name_stats_write(st->names, db->sql, st->run_id) != SQLITE_OK) {
+		rc = profdb__sqlerror(db, "writing kernel statistics");
+		goto fail;
+	}
+	for (int i = 0; i < S_COUNT; i++) {
+		sqlite3_finalize(st->stmt[i]);
+		st->stmt[i] = NULL;
+	}
+	if ((rc = profdb__store_exec(db, "COMMIT")) != PROFDB_OK)
+		goto fail;
+	profdb__store_free(st);
+	return PROFDB_OK;
+fail:
+	profdb_store_abort(st);
+	return rc;
+}
+
+void profdb_store_abort(struct profdb_store *st)
+{
+	if (!st)
+		return;
+	for (int i = 0; i < S_COUNT; i++) {
+		sqlite3_finalize(st->stmt[i]);
+		st->stmt[i] = NULL;
+	}
+	sqlite3_exec(st->db->sql, "ROLLBACK", NULL, NULL, NULL);
+	profdb__store_free(st);
+}
+
