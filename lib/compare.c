@@ -118,7 +118,8 @@ int profdb_compare(profdb *db, profdb_comparison **out, const struct profdb_diff
 	memset(&s, 0, sizeof s);
 	s.db = db;
 	s.o = o;
-	if ((rc = check_opts(db, o)) != PROFDB_OK || (rc = compare_key_sql(db, by, keyexpr, sizeof keyexpr)) != PROFDB_OK)
+	if ((rc = check_opts(db, o)) != PROFDB_OK || (rc = compare_key_sql(db, by, keyexpr, sizeof keyexpr,
+	                                                   &s.key_in_step_stat)) != PROFDB_OK)
 		return rc;
 	c = calloc(1, sizeof *c);
 	if (!c)

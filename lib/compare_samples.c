@@ -14,26 +14,30 @@
 
 /* ---------------------------------------------------------------- keys */
 
-/* The parts a grouping key may have, and their SQL (fixed text only). */
+/* The parts a grouping key may have, their SQL (fixed text only), and
+ * whether kernel_step_stat has the column (name, base name, kind). */
 static const struct {
 	const char *name;
 	const char *sql;
+	int in_step_stat;
 } key_parts[] = {
-	{ "name", "n.value" },
-	{ "base-name", "b.value" },
-	{ "type", "coalesce(t.value, '')" },
-	{ "shape", "coalesce(s.value, '')" },
-	{ "kind", "kd.name" },
-	{ "core", "coalesce(c.value, '')" },
+	{ "name", "n.value", 1 },
+	{ "base-name", "b.value", 1 },
+	{ "type", "coalesce(t.value, '')", 0 },
+	{ "shape", "coalesce(s.value, '')", 0 },
+	{ "kind", "kd.name", 1 },
+	{ "core", "coalesce(c.value, '')", 0 },
 };
 #define NPARTS (sizeof key_parts / sizeof key_parts[0])
 
-/* Build "<part> || ' | ' || <part>" from a spec like "type+shape". */
-int compare_key_sql(profdb *db, const char *by, char *out, size_t cap)
+/* Build "<part> || ' | ' || <part>" from a spec like "type+shape"; set
+ * *in_step_stat when every part is a column of kernel_step_stat. */
+int compare_key_sql(profdb *db, const char *by, char *out, size_t cap, int *in_step_stat)
 {
 	const char *p = by;
 	size_t len = 0;
 	out[0] = '\0';
+	*in_step_stat = 1;
 	while (*p) {
 		size_t n = strcspn(p, "+,"), i;
 		for (i = 0; i < NPARTS; i++)
@@ -44,6 +48,7 @@ int compare_key_sql(profdb *db, const char *by, char *out, size_t cap)
 			                     " (name, base-name, type, shape, kind, core)", (int)n, p, by);
 		len += (size_t)snprintf(out + len, len < cap ? cap - len : 0, "%s%s",
 		                        len ? " || ' | ' || " : "", key_parts[i].sql);
+		*in_step_stat &= key_parts[i].in_step_stat;
 		if (len >= cap)
 			return profdb__error(db, PROFDB_EUSAGE, "key '%s' is too long", by);
 		p += n;
@@ -262,25 +267,20 @@ int compare_read_kernels(struct compare_state *s, int si, size_t i, const char *
 	int rc;
 
 	/* kernel_step_stat has the totals per rank, step, name and kind: keys
-	 * of name, base name and kind read it instead of every kernel row (the
-	 * other parts, type, shape and core, are the coalesce()d ones) */
-	if (sd->runs[i].stats && !strstr(keyexpr, "coalesce("))
-		snprintf(sql, sizeof sql, "SELECT %s, k.step, sum(k.total_ns), sum(k.calls) FROM kernel_step_stat k"
-		         " JOIN str n ON n.id = k.name_id JOIN str b ON b.id = k.base_id"
-		         " JOIN kind kd ON kd.id = k.kind"
-		         " WHERE k.run_id = ?1 AND (?2 IS NULL OR k.rank = ?2)"
-		         " AND (?3 IS NULL OR k.step >= ?3) AND (?4 IS NULL OR k.step <= ?4)"
-		         " AND (?5 IS NULL OR n.value GLOB ?5) AND (?6 IS NULL OR kd.name = ?6)"
-		         " GROUP BY 1, 2", keyexpr);
-	else
-		snprintf(sql, sizeof sql, "SELECT %s, k.step, sum(k.dur_ns), count(*) FROM kernel k"
-		         " JOIN str n ON n.id = k.name_id JOIN str b ON b.id = k.base_id"
-		         " JOIN kind kd ON kd.id = k.kind LEFT JOIN str t ON t.id = k.type_id"
-		         " LEFT JOIN str s ON s.id = k.in_shapes_id LEFT JOIN str c ON c.id = k.core_id"
-		         " WHERE k.run_id = ?1 AND (?2 IS NULL OR k.rank = ?2)"
-		         " AND (?3 IS NULL OR k.step >= ?3) AND (?4 IS NULL OR k.step <= ?4)"
-		         " AND (?5 IS NULL OR n.value GLOB ?5) AND (?6 IS NULL OR kd.name = ?6)"
-		         " GROUP BY 1, 2", keyexpr);
+	 * made of those read it instead of every kernel row */
+	int stats = sd->runs[i].stats && s->key_in_step_stat;
+
+	snprintf(sql, sizeof sql, "SELECT %s, k.step, %s FROM %s"
+	         " JOIN str n ON n.id = k.name_id JOIN str b ON b.id = k.base_id"
+	         " JOIN kind kd ON kd.id = k.kind%s"
+	         " WHERE k.run_id = ?1 AND (?2 IS NULL OR k.rank = ?2)"
+	         " AND (?3 IS NULL OR k.step >= ?3) AND (?4 IS NULL OR k.step <= ?4)"
+	         " AND (?5 IS NULL OR n.value GLOB ?5) AND (?6 IS NULL OR kd.name = ?6)"
+	         " GROUP BY 1, 2", keyexpr,
+	         stats ? "sum(k.total_ns), sum(k.calls)" : "sum(k.dur_ns), count(*)",
+	         stats ? "kernel_step_stat k" : "kernel k",
+	         stats ? "" : " LEFT JOIN str t ON t.id = k.type_id"
+	         " LEFT JOIN str s ON s.id = k.in_shapes_id LEFT JOIN str c ON c.id = k.core_id");
 	if (sqlite3_prepare_v2(s->db->sql, sql, -1, &q, NULL) != SQLITE_OK)
 		return profdb__sqlerror(s->db, "cannot read kernels");
 	sqlite3_bind_int64(q, 1, sd->runs[i].id);

@@ -45,10 +45,11 @@ struct compare_state {
 	struct compare_side side[2];   /* base, new */
 	struct compare_key *slots;     /* open addressing, power of two */
 	size_t nslots, nkeys;
+	int key_in_step_stat;          /* the key's parts are kernel_step_stat columns */
 };
 
 /* compare_samples.c: keys, runs and their steps, samples from the store */
-int compare_key_sql(profdb *db, const char *by, char *out, size_t cap);
+int compare_key_sql(profdb *db, const char *by, char *out, size_t cap, int *in_step_stat);
 uint64_t compare_fnv(const char *s);
 int compare_grow_keys(struct compare_state *s);
 int compare_side_init(profdb *db, const struct profdb_filter *f, struct compare_side *sd,
