@@ -33,25 +33,6 @@ struct profdb_input {
 	struct profdb_sha256 sha;
 };
 
-/*
- * The gzip-bomb bound: PROFDB_GZIP_MAX_BYTES, or less when the environment
- * variable of that name asks for less.  Only lowering is allowed, so the
- * documented limit holds; tests lower it to trip the bound in milliseconds.
- */
-static uint64_t gzip_max_bytes(void)
-{
-	const char *s = getenv("PROFDB_GZIP_MAX_BYTES");
-	char *end;
-	unsigned long long v;
-	if (!s || !*s)
-		return PROFDB_GZIP_MAX_BYTES;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno != 0 || *end != '\0' || v == 0 || v > PROFDB_GZIP_MAX_BYTES)
-		return PROFDB_GZIP_MAX_BYTES;
-	return v;
-}
-
 /* Fill raw from the file; returns bytes added, 0 at end, -1 on error. */
 static long fill(struct profdb_input *in, struct profdb_err *err)
 {
@@ -112,7 +93,8 @@ int profdb_input_open(struct profdb_input **out, const char *path, struct profdb
 	}
 	fcntl(in->fd, F_SETFL, fcntl(in->fd, F_GETFL) & ~O_NONBLOCK);
 	in->size = (uint64_t)sb.st_size;
-	in->gzip_max = gzip_max_bytes();
+	/* the gzip-bomb bound; tests lower it to trip it in milliseconds */
+	in->gzip_max = profdb__env_limit("PROFDB_GZIP_MAX_BYTES", PROFDB_GZIP_MAX_BYTES);
 	profdb_sha256_init(&in->sha);
 	while (in->raw_len < 2 && !in->eof)
 		if (fill(in, err) < 0) {

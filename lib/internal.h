@@ -216,6 +216,13 @@ int profdb_parse_ns(const char *s, size_t n, int scale_exp, int64_t *out);
 int profdb_parse_i64(const char *s, size_t n, int64_t *out);
 /* Parse a finite double; 0 ok, -1 bad (N/A, empty, NaN, Inf). */
 int profdb_parse_double(const char *s, size_t n, double *out);
+/*
+ * A built-in limit the environment variable name may lower (never raise,
+ * so the documented bound holds; tests lower limits to reach them with
+ * small inputs): its value when it is a whole number from 1 to limit,
+ * else limit.
+ */
+uint64_t profdb__env_limit(const char *name, uint64_t limit);
 
 /* ---------------------------------------------------------------- names */
 

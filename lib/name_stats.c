@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "name_stats.h"
 #include "stats.h"
 #include "banned.h"
@@ -43,16 +44,10 @@ struct profdb_name_stats {
 struct profdb_name_stats *profdb__name_stats_new(void)
 {
 	struct profdb_name_stats *ns = calloc(1, sizeof *ns);
-	const char *env = getenv("PROFDB_NAME_STATS_VALUES");
 
 	if (!ns)
 		return NULL;
-	ns->max_values = PROFDB_NAME_STATS_VALUES;
-	if (env && *env) {
-		unsigned long long v = strtoull(env, NULL, 10);
-		if (v < ns->max_values)
-			ns->max_values = (size_t)v;
-	}
+	ns->max_values = (size_t)profdb__env_limit("PROFDB_NAME_STATS_VALUES", PROFDB_NAME_STATS_VALUES);
 	return ns;
 }
 

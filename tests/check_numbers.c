@@ -225,6 +225,28 @@ START_TEST(sha256_paths_agree)
 }
 END_TEST
 
+/* An environment variable may lower a limit, never raise it or zero it. */
+START_TEST(env_limit_only_lowers)
+{
+	const char *name = "PROFDB_TEST_ENV_LIMIT";
+	unsetenv(name);
+	ck_assert_uint_eq(profdb__env_limit(name, 100), 100);
+	setenv(name, "42", 1);
+	ck_assert_uint_eq(profdb__env_limit(name, 100), 42);
+	setenv(name, "100", 1);
+	ck_assert_uint_eq(profdb__env_limit(name, 100), 100);
+	setenv(name, "101", 1);
+	ck_assert_uint_eq(profdb__env_limit(name, 100), 100);
+	setenv(name, "0", 1);
+	ck_assert_uint_eq(profdb__env_limit(name, 100), 100);
+	setenv(name, "12abc", 1);
+	ck_assert_uint_eq(profdb__env_limit(name, 100), 100);
+	setenv(name, "", 1);
+	ck_assert_uint_eq(profdb__env_limit(name, 100), 100);
+	unsetenv(name);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("numbers");
@@ -241,6 +263,7 @@ int main(void)
 	tc = tcase_create("sha256");
 	tcase_add_test(tc, sha256_vectors);
 	tcase_add_test(tc, sha256_paths_agree);
+	tcase_add_test(tc, env_limit_only_lowers);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }
