@@ -1,8 +1,9 @@
 #!/bin/sh
 # run.sh PROFDB CASE - run tests/cli/CASE.sh with $PROFDB set to the binary
 # under test, in a fresh temporary folder ($WORK), then compare its stdout
-# with CASE.stdout.exact (when present) and its exit status with CASE.exit
-# (default 0).  PROFDB_SET_EXACT=1 rewrites the expected files instead.
+# with CASE.stdout.exact and its stderr with CASE.stderr.exact (each when
+# present) and its exit status with CASE.exit (default 0).
+# PROFDB_SET_EXACT=1 rewrites stdout.exact (and stderr.exact where it exists).
 set -u
 PROFDB=$1
 CASE=$2
@@ -27,6 +28,7 @@ want_status=0
 
 if [ "${PROFDB_SET_EXACT:-0}" = 1 ]; then
   cp "$WORK/stdout" "$HERE/$CASE.stdout.exact"
+  [ -f "$HERE/$CASE.stderr.exact" ] && cp "$WORK/stderr" "$HERE/$CASE.stderr.exact"
   [ "$status" != 0 ] && echo "$status" >"$HERE/$CASE.exit"
   echo "rewrote $CASE.stdout.exact (exit $status)"
   exit 0
@@ -38,6 +40,10 @@ if [ "$status" != "$want_status" ]; then
 fi
 if [ -f "$HERE/$CASE.stdout.exact" ] && ! diff -u "$HERE/$CASE.stdout.exact" "$WORK/stdout"; then
   echo "stdout differs from $CASE.stdout.exact"
+  fail=1
+fi
+if [ -f "$HERE/$CASE.stderr.exact" ] && ! diff -u "$HERE/$CASE.stderr.exact" "$WORK/stderr"; then
+  echo "stderr differs from $CASE.stderr.exact"
   fail=1
 fi
 if [ $fail != 0 ]; then
