@@ -16,6 +16,25 @@
 
 #define MAX_OPTS 64
 
+/* One line for a mistyped option: the nearest valid name, then the hint. */
+static void unknown_option(const char *cmd, const char *given, const struct cli_opt *opts, size_t n)
+{
+	const char *names[MAX_OPTS];
+	const char *near;
+	char word[64];
+
+	snprintf(word, sizeof word, "%s", given + strspn(given, "-"));
+	word[strcspn(word, "=")] = '\0'; /* --name=value */
+	for (size_t i = 0; i < n; i++)
+		names[i] = opts[i].name;
+	near = word[0] ? cli_nearest(word, names, n) : NULL;
+	if (near)
+		fprintf(stderr, "profdb %s: unknown option '%s'; did you mean '--%s'? Try 'profdb %s --help'.\n",
+		        cmd, given, near, cmd);
+	else
+		fprintf(stderr, "profdb %s: unknown option '%s'. Try 'profdb %s --help'.\n", cmd, given, cmd);
+}
+
 int cli_next(int argc, char **argv, const struct cli_opt *opts, const char **arg, int *optind_out)
 {
 	struct option lo[MAX_OPTS + 1];
@@ -44,7 +63,7 @@ int cli_next(int argc, char **argv, const struct cli_opt *opts, const char **arg
 		return '?';
 	}
 	if (c == '?') {
-		fprintf(stderr, "profdb %s: unknown option '%s'\n", argv[0], argv[optind - 1]);
+		unknown_option(argv[0], argv[optind - 1], opts, n);
 		return '?';
 	}
 	return c;

@@ -64,6 +64,10 @@ void cli_format_init(struct profdb_format_opts *f);
 /* Parse an integer argument; returns 0 ok, -1 bad (message printed). */
 int cli_parse_i64(const char *name, const char *opt, const char *arg, int64_t *out);
 
+/* The one name of names[0..n) nearest to word when it is close enough to
+ * be what the user meant, else NULL (suggest.c). */
+const char *cli_nearest(const char *word, const char *const *names, size_t n);
+
 /* Keys of the common options, shared by every query command. */
 enum {
 	OPT_DB = 256, OPT_FORMAT, OPT_UNIT, OPT_WIDE, OPT_RUN, OPT_RANK, OPT_STEPS, OPT_NAME,

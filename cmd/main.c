@@ -44,6 +44,24 @@ static void overview(FILE *out)
 	             "else $PROFDB_DB, else ./profdb.db.\n");
 }
 
+/* One line, as git does: the nearest command when there is one, then where
+ * the list is; the whole overview would bury the mistake. */
+static int unknown_command(const char *given)
+{
+	const char *names[sizeof cmds / sizeof cmds[0]];
+	const char *near;
+
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+		names[i] = cmds[i].name;
+	near = cli_nearest(given, names, sizeof cmds / sizeof cmds[0]);
+	if (near)
+		fprintf(stderr, "profdb: unknown command '%s'; did you mean '%s'? Try 'profdb --help'.\n",
+		        given, near);
+	else
+		fprintf(stderr, "profdb: unknown command '%s'. Try 'profdb --help'.\n", given);
+	return PROFDB_EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
 #if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
@@ -71,7 +89,5 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		if (strcmp(argv[1], cmds[i].name) == 0)
 			return cmds[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "profdb: unknown command '%s'\n\n", argv[1]);
-	overview(stderr);
-	return PROFDB_EXIT_USAGE;
+	return unknown_command(argv[1]);
 }
