@@ -68,6 +68,12 @@ int cli_parse_i64(const char *name, const char *opt, const char *arg, int64_t *o
  * be what the user meant, else NULL (suggest.c). */
 const char *cli_nearest(const char *word, const char *const *names, size_t n);
 
+/* Send stdout through $PROFDB_PAGER / $PAGER / less when it is a terminal
+ * (not for cmd's that only report progress); finish waits for the pager to
+ * exit (pager.c). */
+void cli_pager_start(const char *cmd);
+void cli_pager_finish(void);
+
 /* Keys of the common options, shared by every query command. */
 enum {
 	OPT_DB = 256, OPT_FORMAT, OPT_UNIT, OPT_WIDE, OPT_RUN, OPT_RANK, OPT_STEPS, OPT_NAME,

@@ -44,6 +44,42 @@ static void overview(FILE *out)
 	             "else $PROFDB_DB, else ./profdb.db.\n");
 }
 
+/*
+ * --no-pager is taken wherever it stands before "--" (profdb --no-pager
+ * kernels, or profdb kernels ... --no-pager) and removed, so that no
+ * command's option table needs a row for it.  Returns 1 when it was there.
+ */
+static int take_no_pager(int *argc, char **argv)
+{
+	int found = 0, out = 1;
+
+	for (int i = 1; i < *argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			while (i < *argc)
+				argv[out++] = argv[i++];
+			break;
+		}
+		if (strcmp(argv[i], "--no-pager") == 0)
+			found = 1;
+		else
+			argv[out++] = argv[i];
+	}
+	argv[out] = NULL;
+	*argc = out;
+	return found;
+}
+
+static int run_command(const struct profdb_cmd *c, int argc, char **argv, int paged)
+{
+	int rc;
+
+	if (paged)
+		cli_pager_start(c->name);
+	rc = c->fn(argc, argv);
+	cli_pager_finish();
+	return rc;
+}
+
 /* One line, as git does: the nearest command when there is one, then where
  * the list is; the whole overview would bury the mistake. */
 static int unknown_command(const char *given)
@@ -64,6 +100,8 @@ static int unknown_command(const char *given)
 
 int main(int argc, char **argv)
 {
+	int paged;
+
 #if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
 	/*
 	 * Large blocks (an ingest's per-name durations, tens of MB) from mmap
@@ -74,6 +112,7 @@ int main(int argc, char **argv)
 	 */
 	mallopt(M_MMAP_THRESHOLD, 1 << 20);
 #endif
+	paged = !take_no_pager(&argc, argv);
 	if (argc < 2) {
 		overview(stderr);
 		return PROFDB_EXIT_USAGE;
@@ -88,6 +127,6 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		if (strcmp(argv[1], cmds[i].name) == 0)
-			return cmds[i].fn(argc - 1, argv + 1);
+			return run_command(&cmds[i], argc - 1, argv + 1, paged);
 	return unknown_command(argv[1]);
 }
