@@ -68,23 +68,77 @@ static const struct profdb_cell *cell_at(const profdb_result *r, size_t row, siz
 enum profdb_unit profdb__fmt_unit(const profdb_result *r, size_t col,
                                   const struct profdb_format_opts *opts, int human)
 {
-	double m = 0;
-	int any = 0;
 	if (opts->unit != PROFDB_UNIT_AUTO)
 		return opts->unit;
 	if (!human || r->types[col] != PROFDB_COL_NS)
 		return PROFDB_UNIT_US;
-	/* the largest value decides: at most four digits before the point */
-	for (size_t row = 0; row < r->nrows; row++)
-		if (!profdb_result_isnull(r, row, col)) {
-			double v = fabs(profdb_result_double(r, row, col));
-			any = 1;
-			if (v > m)
-				m = v;
+	return profdb__fmt_table_unit(r, opts);
+}
+
+/*
+ * One unit for every time column of a table, as nsys stats uses one per
+ * report: a row that says "avg (us)" next to "min (ns)" makes the reader
+ * convert.  The log-average of the table's nonzero times decides, so the
+ * typical value has one to three digits before the point; totals then grow
+ * wider rather than per-call times shrinking to 0.00x.
+ */
+enum profdb_unit profdb__fmt_table_unit(const profdb_result *r, const struct profdb_format_opts *opts)
+{
+	double logsum = 0;
+	size_t n = 0;
+
+	if (opts->unit != PROFDB_UNIT_AUTO)
+		return opts->unit;
+	for (size_t col = 0; col < r->ncols; col++) {
+		if (r->types[col] != PROFDB_COL_NS)
+			continue;
+		for (size_t row = 0; row < r->nrows; row++) {
+			double v;
+			if (profdb_result_isnull(r, row, col))
+				continue;
+			v = fabs(profdb_result_double(r, row, col));
+			if (v > 0 && isfinite(v)) {
+				logsum += log10(v);
+				n++;
+			}
 		}
-	if (!any)
+	}
+	if (n == 0)
 		return PROFDB_UNIT_US; /* nothing to show: the usual unit */
-	return m < 1e4 ? PROFDB_UNIT_NS : m < 1e7 ? PROFDB_UNIT_US : m < 1e10 ? PROFDB_UNIT_MS : PROFDB_UNIT_S;
+	logsum /= (double)n;
+	return logsum < 3 ? PROFDB_UNIT_NS : logsum < 6 ? PROFDB_UNIT_US : logsum < 9 ? PROFDB_UNIT_MS : PROFDB_UNIT_S;
+}
+
+/*
+ * Decimals of a time column for people: enough that its smallest nonzero
+ * value keeps three significant digits (1.24 us in a ms table is 0.00124,
+ * not 0.001), never finer than the stored ns (a tenth of a ns for means in
+ * a ns table).
+ */
+int profdb__fmt_decimals(const profdb_result *r, size_t col, enum profdb_unit u)
+{
+	double smallest = INFINITY;
+	int e = unit_exp(u), fractional = 0, d;
+
+	for (size_t row = 0; row < r->nrows; row++) {
+		const struct profdb_cell *c = &r->cells[row * r->ncols + col];
+		double v;
+		if (c->type != SQLITE_INTEGER && c->type != SQLITE_FLOAT)
+			continue;
+		v = fabs(c->type == SQLITE_INTEGER ? (double)c->i : c->d);
+		if (!isfinite(v))
+			continue;
+		if (c->type == SQLITE_FLOAT && v != floor(v))
+			fractional = 1;
+		if (v > 0 && v < smallest)
+			smallest = v;
+	}
+	if (!isfinite(smallest))
+		return 0;
+	d = 2 - (int)floor(log10(smallest / pow(10, e)));
+	if (d > (e > 0 ? e : fractional))
+		d = e > 0 ? e : fractional;
+	return d < 0 ? 0 : d;
 }
 
 void profdb__fmt_header(const profdb_result *r, size_t col, enum profdb_unit u, int human,
@@ -132,11 +186,13 @@ static void format_ns(const struct profdb_cell *c, enum profdb_unit u, int human
 	int e = unit_exp(u);
 	double scaled = (c->type == SQLITE_INTEGER ? (double)c->i : c->d) / pow(10, e);
 	if (human) {
-		/* ns: whole numbers as they are, means to a tenth; else to the ns */
-		if (u == PROFDB_UNIT_NS && c->type == SQLITE_INTEGER)
+		/* human > 0 carries the column's decimals plus one */
+		if (human == 1 && c->type == SQLITE_INTEGER && e == 0)
 			snprintf(buf, cap, "%lld", (long long)c->i);
 		else
-			snprintf(buf, cap, "%.*f", u == PROFDB_UNIT_NS ? 1 : 3, scaled);
+			snprintf(buf, cap, "%.*f", human - 1, scaled);
+		if (strcmp(buf, "-0") == 0 || (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1)))
+			memmove(buf, buf + 1, strlen(buf));
 		return;
 	}
 	if (c->type == SQLITE_INTEGER) {

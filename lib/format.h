@@ -5,8 +5,8 @@
  *
  * Two renderings: "machine" (csv, json) writes times exactly in the unit
  * (default us, column names get a _us suffix so they stay stable), and
- * "human" (table, md) picks a readable unit per time column (or the one
- * asked for), says it in the header and rounds for reading.
+ * "human" (table, md) picks one readable unit per table (or the one asked
+ * for), says it in the headers and rounds each column for reading.
  */
 #ifndef PROFDB_FORMAT_H
 #define PROFDB_FORMAT_H
@@ -15,18 +15,25 @@
 
 #include "profdb.h"
 
-/* The unit a time column is written in under opts (never AUTO). */
+/* The unit a time column is written in under opts (never AUTO): for
+ * people, the table's one unit (profdb__fmt_table_unit). */
 enum profdb_unit profdb__fmt_unit(const profdb_result *r, size_t col,
                                   const struct profdb_format_opts *opts, int human);
+/* The one unit of every time column of a table for people (never AUTO). */
+enum profdb_unit profdb__fmt_table_unit(const profdb_result *r, const struct profdb_format_opts *opts);
+/* Decimals of time column col for people: three significant digits of its
+ * smallest nonzero value in unit u, at most to the ns. */
+int profdb__fmt_decimals(const profdb_result *r, size_t col, enum profdb_unit u);
 const char *profdb__unit_name(enum profdb_unit u);
 
 /* The header of column col: "total_us" (machine) or "total (us)" (human). */
 void profdb__fmt_header(const profdb_result *r, size_t col, enum profdb_unit u, int human,
                         char *buf, size_t cap);
 
-/* A cell as text into buf.  Returns 0 for SQL NULL (buf ""), 1 for a
- * number (buf is a valid JSON number), 2 for text (buf unused: read the
- * cell with profdb_result_text). */
+/* A cell as text into buf.  human is 0 for the exact machine form, else
+ * 1 + the decimals of the column's times (profdb__fmt_decimals).  Returns 0
+ * for SQL NULL (buf ""), 1 for a number (buf is a valid JSON number), 2 for
+ * text (buf unused: read the cell with profdb_result_text). */
 int profdb__fmt_cell(const profdb_result *r, size_t row, size_t col, enum profdb_unit u, int human,
                      char *buf, size_t cap);
 

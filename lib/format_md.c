@@ -26,13 +26,19 @@ int profdb__write_md(const profdb_result *r, FILE *out, const struct profdb_form
 {
 	size_t ncols = profdb_result_ncols(r);
 	enum profdb_unit *units = calloc(ncols + 1, sizeof *units);
+	int *human = calloc(ncols + 1, sizeof *human);
 	char buf[512];
 
-	if (!units)
+	if (!units || !human) {
+		free(units);
+		free(human);
 		return PROFDB_ERROR;
+	}
 	fputc('|', out);
 	for (size_t c = 0; c < ncols; c++) {
 		units[c] = profdb__fmt_unit(r, c, opts, 1);
+		human[c] = 1 + (profdb_result_coltype(r, c) == PROFDB_COL_NS ?
+		                profdb__fmt_decimals(r, c, units[c]) : 0);
 		profdb__fmt_header(r, c, units[c], 1, buf, sizeof buf);
 		fputc(' ', out);
 		put_text(out, buf);
@@ -45,7 +51,7 @@ int profdb__write_md(const profdb_result *r, FILE *out, const struct profdb_form
 	for (size_t row = 0; row < profdb_result_nrows(r); row++) {
 		fputc('|', out);
 		for (size_t c = 0; c < ncols; c++) {
-			int k = profdb__fmt_cell(r, row, c, units[c], 1, buf, sizeof buf);
+			int k = profdb__fmt_cell(r, row, c, units[c], human[c], buf, sizeof buf);
 			fputc(' ', out);
 			put_text(out, k == 2 ? profdb_result_text(r, row, c) : buf);
 			fputs(" |", out);
@@ -58,5 +64,6 @@ int profdb__write_md(const profdb_result *r, FILE *out, const struct profdb_form
 		fputs("\n", out);
 	}
 	free(units);
+	free(human);
 	return ferror(out) ? PROFDB_ERROR : PROFDB_OK;
 }

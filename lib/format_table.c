@@ -102,6 +102,7 @@ static void table_free(struct table *t)
 static int table_fill(struct table *t, const profdb_result *r, const struct profdb_format_opts *opts)
 {
 	char buf[512];
+
 	t->ncols = profdb_result_ncols(r);
 	t->nrows = profdb_result_nrows(r);
 	t->cells = calloc((t->nrows + 1) * t->ncols + 1, sizeof *t->cells);
@@ -112,12 +113,13 @@ static int table_fill(struct table *t, const profdb_result *r, const struct prof
 		return PROFDB_ERROR;
 	for (size_t c = 0; c < t->ncols; c++) {
 		enum profdb_unit u = profdb__fmt_unit(r, c, opts, 1);
+		int human = 1 + (profdb_result_coltype(r, c) == PROFDB_COL_NS ? profdb__fmt_decimals(r, c, u) : 0);
 		t->right[c] = profdb_result_coltype(r, c) != PROFDB_COL_TEXT;
 		profdb__fmt_header(r, c, u, 1, buf, sizeof buf);
 		if (!(t->cells[c] = strdup(buf)))
 			return PROFDB_ERROR;
 		for (size_t row = 0; row < t->nrows; row++) {
-			int k = profdb__fmt_cell(r, row, c, u, 1, buf, sizeof buf);
+			int k = profdb__fmt_cell(r, row, c, u, human, buf, sizeof buf);
 			char **dst = &t->cells[(row + 1) * t->ncols + c];
 			*dst = k == 2 ? clean_text(profdb_result_text(r, row, c)) : strdup(k == 0 ? "-" : buf);
 			if (!*dst)
