@@ -74,15 +74,21 @@ struct table {
 	size_t *width;             /* display width per column */
 	int *right;                /* right-align the column */
 	int *hidden;               /* left out to fit the terminal (never a name) */
+	char **whole;              /* a shortened cell's text before shortening, else NULL */
+	char **tagged;             /* whole names behind "[n]" tags, in tag order */
+	size_t ntagged;
 };
 
 /*
  * When shortening names is not enough, these columns are left out, in this
  * order, with a note saying so: the spread before the centre, the centre
- * before the totals.  Totals, calls, shares and names always stay.
+ * before the totals.  per_repeat goes before the centre: it is the total
+ * divided by a constant, so it ranks the rows as total does, while median,
+ * min and max say something total cannot.  Totals, calls, shares and names
+ * always stay.
  */
 static const char *const hide_order[] = {
-	"p99", "p90", "stddev", "min", "max", "median", "avg", "per_repeat", /* kernels */
+	"p99", "p90", "stddev", "per_repeat", "avg", "min", "max", "median", /* kernels */
 	"span", "top_total", "device_total",                                 /* steps */
 	"host_avg",                                                          /* ops */
 	"ingested_at", "repeats_source", "source_path", NULL                 /* runs */
@@ -97,6 +103,11 @@ static void table_free(struct table *t)
 	free(t->width);
 	free(t->right);
 	free(t->hidden);
+	if (t->whole)
+		for (size_t i = 0; i < (t->nrows + 1) * t->ncols; i++)
+			free(t->whole[i]);
+	free(t->whole);
+	free(t->tagged);
 }
 
 static int table_fill(struct table *t, const profdb_result *r, const struct profdb_format_opts *opts)
@@ -188,8 +199,99 @@ static void fit(struct table *t, const profdb_result *r, int width)
 		total -= cut;
 	}
 	for (size_t c = 0; c < t->ncols; c++)
-		for (size_t row = 1; row <= t->nrows; row++)
-			shorten_middle(t->cells[row * t->ncols + c], t->width[c]);
+		for (size_t row = 1; row <= t->nrows; row++) {
+			char **cell = &t->cells[row * t->ncols + c];
+			if (dwidth(*cell) > t->width[c] && !t->whole[row * t->ncols + c])
+				t->whole[row * t->ncols + c] = strdup(*cell);
+			shorten_middle(*cell, t->width[c]);
+		}
+}
+
+static const struct table *sort_table;
+static size_t sort_col;
+
+/* Order rows by shortened text, then by the whole text. */
+static int by_short_then_whole(const void *a, const void *b)
+{
+	size_t ra = *(const size_t *)a, rb = *(const size_t *)b, n = sort_table->ncols;
+	const char *wa = sort_table->whole[ra * n + sort_col], *wb = sort_table->whole[rb * n + sort_col];
+	int d = strcmp(sort_table->cells[ra * n + sort_col], sort_table->cells[rb * n + sort_col]);
+	if (d)
+		return d;
+	return strcmp(wa ? wa : sort_table->cells[ra * n + sort_col], wb ? wb : sort_table->cells[rb * n + sort_col]);
+}
+
+/* Give the whole name behind cell (row, c) a "[n]" tag (one per distinct
+ * whole name, in first-seen order) and shorten the cell to make room. */
+static int tag_cell(struct table *t, size_t row, size_t c)
+{
+	const char *whole = t->whole[row * t->ncols + c];
+	char tag[32], *cell;
+	size_t n = 0, w = t->width[c], tw;
+
+	while (n < t->ntagged && strcmp(t->tagged[n], whole) != 0)
+		n++;
+	if (n == t->ntagged)
+		t->tagged[t->ntagged++] = (char *)whole;
+	snprintf(tag, sizeof tag, " [%zu]", n + 1);
+	tw = strlen(tag);
+	if (!(cell = malloc(strlen(whole) + tw + 1)))
+		return PROFDB_ERROR;
+	memcpy(cell, whole, strlen(whole) + 1);
+	shorten_middle(cell, w > tw + sizeof ELLIPSIS ? w - tw : sizeof ELLIPSIS);
+	memcpy(cell + strlen(cell), tag, tw + 1);
+	free(t->cells[row * t->ncols + c]);
+	t->cells[row * t->ncols + c] = cell;
+	if (dwidth(cell) > t->width[c])
+		t->width[c] = dwidth(cell);
+	return PROFDB_OK;
+}
+
+/*
+ * Two different names must not print the same: "void implicit_convolve_
+ * sgemm<...>" twice with different numbers reads as one kernel.  Where
+ * shortening made different whole names equal, each gets a "[n]" tag and the
+ * whole names are listed under the table.  Rows are grouped by sorting, so
+ * a table of a million names costs n log n, not n^2.
+ */
+static int keep_distinct(struct table *t, const profdb_result *r)
+{
+	size_t *rows = malloc((t->nrows + 1) * sizeof *rows);
+	char *clash = malloc(t->nrows + 1);
+	int rc = PROFDB_OK;
+
+	t->tagged = calloc(t->nrows + 1, sizeof *t->tagged);
+	if (!rows || !clash || !t->tagged) {
+		free(rows);
+		free(clash);
+		return PROFDB_ERROR;
+	}
+	for (size_t c = 0; c < t->ncols && rc == PROFDB_OK; c++) {
+		if (t->hidden[c] || profdb_result_coltype(r, c) != PROFDB_COL_TEXT)
+			continue;
+		for (size_t i = 0; i < t->nrows; i++)
+			rows[i] = i + 1;
+		sort_table = t;
+		sort_col = c;
+		qsort(rows, t->nrows, sizeof *rows, by_short_then_whole);
+		memset(clash, 0, t->nrows + 1);
+		for (size_t i = 0, j; i < t->nrows; i = j) {
+			int differ = 0;
+			for (j = i + 1; j < t->nrows && strcmp(t->cells[rows[i] * t->ncols + c],
+			                                       t->cells[rows[j] * t->ncols + c]) == 0; j++)
+				if (by_short_then_whole(&rows[i], &rows[j]) != 0)
+					differ = 1;
+			for (size_t k = i; differ && k < j; k++)
+				clash[rows[k]] = t->whole[rows[k] * t->ncols + c] != NULL;
+		}
+		/* tags numbered in row order, as the reader meets them */
+		for (size_t row = 1; row <= t->nrows && rc == PROFDB_OK; row++)
+			if (clash[row])
+				rc = tag_cell(t, row, c);
+	}
+	free(rows);
+	free(clash);
+	return rc;
 }
 
 static size_t last_hidden(const struct table *t)
@@ -230,8 +332,15 @@ int profdb__write_table(const profdb_result *r, FILE *out, const struct profdb_f
 
 	if (rc != PROFDB_OK)
 		goto out;
-	if (opts->width > 0 && !opts->wide)
+	if (opts->width > 0 && !opts->wide) {
+		if (!(t.whole = calloc((t.nrows + 1) * t.ncols + 1, sizeof *t.whole))) {
+			rc = PROFDB_ERROR;
+			goto out;
+		}
 		fit(&t, r, opts->width);
+		if ((rc = keep_distinct(&t, r)) != PROFDB_OK)
+			goto out;
+	}
 	for (size_t row = 0; row <= t.nrows; row++) {
 		int first = 1;
 		for (size_t c = 0; c < t.ncols; c++) {
@@ -263,6 +372,8 @@ int profdb__write_table(const profdb_result *r, FILE *out, const struct profdb_f
 		if (t.hidden[c])
 			fprintf(out, "%s%s%s", n++ ? ", " : "(hidden to fit the width: ",
 			        profdb_result_colname(r, c), c == last_hidden(&t) ? "; --wide shows all)\n" : "");
+	for (size_t i = 0; i < t.ntagged; i++)
+		fprintf(out, "[%zu] %s\n", i + 1, t.tagged[i]);
 	for (size_t i = 0; i < profdb_result_nnotes(r); i++)
 		fprintf(out, "note: %s\n", profdb_result_note(r, i));
 out:
