@@ -96,7 +96,10 @@ static int help(int argc, char **argv)
 			cli_help_set_mode(mode, cmds[i].summary);
 			return cmds[i].fn(2, sub);
 		}
-	fprintf(stderr, "profdb help: unknown command '%s'\n", argv[a]);
+	if (a + 1 == argc)
+		fprintf(stderr, "profdb help: unknown command '%s'\n", argv[a]);
+	else
+		fprintf(stderr, "usage: profdb help [--man|--complete] [COMMAND]\n");
 	return PROFDB_EXIT_USAGE;
 }
 

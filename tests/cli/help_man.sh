@@ -37,3 +37,6 @@ if not opts or opts != man:
 PY
 done
 echo ok
+# usage errors
+$PROFDB help nope 2>&1; echo "exit $?"
+$PROFDB help --man kernels extra 2>&1; echo "exit $?"
