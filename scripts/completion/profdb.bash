@@ -11,7 +11,9 @@ _profdb_runs()
 {
 	local prog=$1 db=$2 dbopt=()
 	[ -n "$db" ] && dbopt=(--db "$db")
-	"$prog" runs "${dbopt[@]}" --format csv 2>/dev/null | tail -n +2 | cut -d, -f2
+	# the column named "name", wherever it is
+	"$prog" runs "${dbopt[@]}" --format csv 2>/dev/null |
+		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "name") c = i; next } c { print $c }'
 }
 
 _profdb()
