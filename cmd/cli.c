@@ -72,6 +72,10 @@ int cli_next(int argc, char **argv, const struct cli_opt *opts, const char **arg
 void cli_help(FILE *out, const char *name, const char *synopsis, const char *desc,
               const struct cli_opt *opts)
 {
+	if (cli_help_get_mode() != CLI_HELP_TEXT) { /* profdb help --man / --complete */
+		cli_help_other(out, name, synopsis, desc, opts);
+		return;
+	}
 	fprintf(out, "usage: profdb %s %s\n\n%s\n", name, synopsis, desc);
 	if (opts[0].name)
 		fprintf(out, "\noptions:\n");

@@ -46,6 +46,19 @@ int cli_next(int argc, char **argv, const struct cli_opt *opts, const char **arg
 /* Print "usage: profdb NAME SYNOPSIS", the description and the option table. */
 void cli_help(FILE *out, const char *name, const char *synopsis, const char *desc,
               const struct cli_opt *opts);
+/*
+ * What cli_help writes (cli_man.c): the --help text, a man page, or the
+ * option list the shell completions read ("--name<TAB>ARG<TAB>values").
+ * `profdb help --man|--complete CMD` sets the mode, with the command's
+ * one-line summary for the man page's NAME, then runs `CMD --help`.
+ */
+enum cli_help_mode { CLI_HELP_TEXT, CLI_HELP_MAN, CLI_HELP_COMPLETE };
+void cli_help_set_mode(enum cli_help_mode mode, const char *summary);
+enum cli_help_mode cli_help_get_mode(void);
+void cli_help_other(FILE *out, const char *name, const char *synopsis, const char *desc,
+                    const struct cli_opt *opts);
+/* Write text as roff (escapes backslash and '-', guards leading '.'). */
+void cli_roff(FILE *out, const char *s);
 /* Print "profdb: msg" to stderr.  Returns PROFDB_EXIT_ERROR. */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print a usage error and a hint.  Returns PROFDB_EXIT_USAGE. */

@@ -98,6 +98,65 @@ static int unknown_command(const char *given)
 	return PROFDB_EXIT_USAGE;
 }
 
+/* profdb(1): the overview, from the same table. */
+static void overview_man(FILE *out)
+{
+	fprintf(out, ".TH PROFDB 1 \"\" \"profdb %s\" \"profdb manual\"\n.SH NAME\n"
+	             "profdb \\- one SQLite file of ML profiler dumps, and exact answers from it\n"
+	             ".SH SYNOPSIS\n.B profdb\n\\fICOMMAND\\fR [\\fIOPTIONS\\fR] [\\fIARGS\\fR]\n"
+	             ".br\n.B profdb \\-\\-version\n.SH DESCRIPTION\n"
+	             "profdb ingests ML profiler dumps (torch_npu / msprof Ascend exports, PyTorch\n"
+	             "Kineto traces) into one SQLite file and answers kernel, operator and step\n"
+	             "questions about them.\n.SH COMMANDS\n", PROFDB_VERSION);
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+		fprintf(out, ".TP\n.BR profdb\\-%s (1)\n", cmds[i].name);
+		cli_roff(out, cmds[i].summary);
+		fputc('\n', out);
+	}
+	fputs(".SH ENVIRONMENT\n.TP\n.B PROFDB_DB\nthe database when \\-\\-db is not given "
+	      "(else ./profdb.db)\n.SH EXIT STATUS\n0 success, 1 error, 2 usage, 3 a regression "
+	      "found by \\-\\-fail\\-on\\-regression.\n.SH SEE ALSO\n", out);
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+		fprintf(out, ".BR profdb\\-%s (1)%s\n", cmds[i].name, i + 1 < sizeof cmds / sizeof cmds[0] ? "," : "");
+}
+
+/*
+ * `profdb help [--man|--complete] [CMD]`: CMD's help as text, a man page
+ * (the build writes every page this way) or the option list the shell
+ * completions read; without CMD the overview, profdb(1) or the commands.
+ */
+static int help(int argc, char **argv)
+{
+	enum cli_help_mode mode = CLI_HELP_TEXT;
+	char help_opt[] = "--help";
+	int a = 1;
+	if (a < argc && strcmp(argv[a], "--man") == 0)
+		mode = CLI_HELP_MAN, a++;
+	else if (a < argc && strcmp(argv[a], "--complete") == 0)
+		mode = CLI_HELP_COMPLETE, a++;
+	if (a == argc) {
+		if (mode == CLI_HELP_MAN)
+			overview_man(stdout);
+		else if (mode == CLI_HELP_COMPLETE)
+			for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+				printf("%s\t%s\n", cmds[i].name, cmds[i].summary);
+		else
+			overview(stdout);
+		return PROFDB_EXIT_OK;
+	}
+	for (size_t i = 0; a + 1 == argc && i < sizeof cmds / sizeof cmds[0]; i++)
+		if (strcmp(argv[a], cmds[i].name) == 0) {
+			char *sub[] = { argv[a], help_opt, NULL };
+			cli_help_set_mode(mode, cmds[i].summary);
+			return cmds[i].fn(2, sub);
+		}
+	if (a + 1 == argc)
+		fprintf(stderr, "profdb help: unknown command '%s'\n", argv[a]);
+	else
+		fprintf(stderr, "usage: profdb help [--man|--complete] [COMMAND]\n");
+	return PROFDB_EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
 	int paged;
@@ -117,10 +176,12 @@ int main(int argc, char **argv)
 		overview(stderr);
 		return PROFDB_EXIT_USAGE;
 	}
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		overview(stdout);
 		return PROFDB_EXIT_OK;
 	}
+	if (strcmp(argv[1], "help") == 0)
+		return help(argc - 1, argv + 1);
 	if (strcmp(argv[1], "--version") == 0) {
 		printf("profdb %s (schema %d)\n", PROFDB_VERSION, profdb_schema_version());
 		return PROFDB_EXIT_OK;

@@ -2,7 +2,7 @@
  * internal.h - declarations shared between libprofdb's own files.
  *
  * Nothing here is public: cmd/ sees only profdb.h.  The data flow is
- * detect -> reader -> sink -> store (see ../shared/DESIGN.md): readers turn
+ * detect -> reader -> sink -> store (see doc/DESIGN.md): readers turn
  * bytes into the records below and hand them to a struct profdb_sink; the
  * store is the sink that writes SQLite.  Readers know nothing of SQL.
  */

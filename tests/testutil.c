@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -19,7 +20,17 @@ static const char *join(const char *env, const char *fallback, const char *rel)
 }
 
 const char *tu_testdata(const char *rel) { return join("PROFDB_TESTDATA", "testdata", rel); }
-const char *tu_corpus(const char *rel) { return join("PROFDB_CORPUS", "../shared/corpus", rel); }
+/* The corpus copy in testdata/corpus; a file it lacks may come from
+ * $PROFDB_EXTRA_CORPUS (a fuller corpus checked out beside the project),
+ * so suites can read more real dumps where there are some, never needing them. */
+const char *tu_corpus(const char *rel)
+{
+	const char *p = join("PROFDB_CORPUS", "testdata/corpus", rel);
+	const char *extra = getenv("PROFDB_EXTRA_CORPUS");
+	if (extra && *extra && access(p, F_OK) != 0)
+		return join("PROFDB_EXTRA_CORPUS", "", rel);
+	return p;
+}
 
 const char *tu_tmpdir(void)
 {

@@ -11,7 +11,9 @@
 
 #include "internal.h"
 
-/* $PROFDB_TESTDATA/rel and $PROFDB_CORPUS/rel (static buffers, rotating). */
+/* $PROFDB_TESTDATA/rel and $PROFDB_CORPUS/rel (default testdata/corpus; a file
+ * missing there is looked up under $PROFDB_EXTRA_CORPUS when set); static
+ * buffers, rotating. */
 const char *tu_testdata(const char *rel);
 const char *tu_corpus(const char *rel);
 /* A fresh temporary folder (static buffer, one per call). */

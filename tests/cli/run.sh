@@ -12,7 +12,7 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/profdb-cli.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 export PROFDB WORK HERE
 export PROFDB_TESTDATA=${PROFDB_TESTDATA:-$HERE/../../testdata}
-export PROFDB_CORPUS=${PROFDB_CORPUS:-$HERE/../../../shared/corpus}
+export PROFDB_CORPUS=${PROFDB_CORPUS:-$HERE/../../testdata/corpus}
 unset PROFDB_DB
 export COLUMNS=100 LC_ALL=C
 

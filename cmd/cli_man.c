@@ -1,0 +1,169 @@
+/*
+ * cli_man.c - the other two ways cli_help writes a subcommand's help: as a
+ * man page (roff) and as the option list the shell completions read.  Both
+ * come from the same option table, synopsis and description as --help, so
+ * `profdb help --man kernels`, the installed profdb-kernels(1) and the bash
+ * and zsh completions cannot drift from `profdb kernels --help`.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+
+static enum cli_help_mode help_mode = CLI_HELP_TEXT;
+static const char *help_summary = "";
+
+void cli_help_set_mode(enum cli_help_mode mode, const char *summary)
+{
+	help_mode = mode;
+	help_summary = summary ? summary : "";
+}
+
+enum cli_help_mode cli_help_get_mode(void)
+{
+	return help_mode;
+}
+
+/* Text into roff: backslash and hyphen escaped, a line that starts with a
+ * control character guarded, so any help text renders as written. */
+void cli_roff(FILE *out, const char *s)
+{
+	int bol = 1;
+	for (; *s; s++) {
+		if (bol && (*s == '.' || *s == '\''))
+			fputs("\\&", out);
+		if (*s == '\\')
+			fputs("\\e", out);
+		else if (*s == '-')
+			fputs("\\-", out);
+		else
+			fputc(*s, out);
+		bol = *s == '\n';
+	}
+}
+
+static void man_upper(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		fputc(*s == '-' ? '-' : toupper((unsigned char)*s), out);
+}
+
+static void man_option(FILE *out, const struct cli_opt *o)
+{
+	fputs(".TP\n", out);
+	if (o->key > 0 && o->key < 128)
+		fprintf(out, "\\fB\\-%c\\fR, ", o->key);
+	fputs("\\fB\\-\\-", out);
+	cli_roff(out, o->name);
+	fputs("\\fR", out);
+	if (o->has_arg) {
+		fputs(" \\fI", out);
+		cli_roff(out, o->arg);
+		fputs("\\fR", out);
+	}
+	fputc('\n', out);
+	cli_roff(out, o->help);
+	fputc('\n', out);
+}
+
+static void man_page(FILE *out, const char *name, const char *synopsis, const char *desc,
+                     const struct cli_opt *opts)
+{
+	fputs(".TH PROFDB-", out);
+	man_upper(out, name);
+	fprintf(out, " 1 \"\" \"profdb %s\" \"profdb manual\"\n.SH NAME\nprofdb\\-", PROFDB_VERSION);
+	cli_roff(out, name);
+	fputs(" \\- ", out);
+	cli_roff(out, help_summary);
+	fputs("\n.SH SYNOPSIS\n.B profdb ", out);
+	cli_roff(out, name);
+	fputc('\n', out);
+	cli_roff(out, synopsis);
+	/* the description is laid out by hand (aligned lists): keep its lines */
+	fputs("\n.SH DESCRIPTION\n.nf\n", out);
+	cli_roff(out, desc);
+	fputs("\n.fi\n", out);
+	if (opts[0].name)
+		fputs(".SH OPTIONS\n", out);
+	for (size_t i = 0; opts[i].name; i++)
+		man_option(out, &opts[i]);
+	fputs(".SH ENVIRONMENT\n.TP\n.B PROFDB_DB\nthe database when \\-\\-db is not given "
+	      "(else ./profdb.db)\n.SH SEE ALSO\n.BR profdb (1)\n", out);
+}
+
+/* Is s[0..n) one word a user types as a value (name, base-name, p99, md)? */
+static int value_word(const char *s, size_t n)
+{
+	if (n == 0 || !islower((unsigned char)s[0]) || (n >= 9 && strncmp(s + n - 9, "separated", 9) == 0))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr("_+-", s[i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * The values an option's help line lists ("table (default), csv, json or
+ * md", "group by: name (default), base-name, ..."): the pieces between ',',
+ * ';' and " or ", after a "label:", without "(...)"; a first piece of several
+ * words ("only kernel") gives its last word.  Each value once, and only a
+ * list of two or more: a free-form argument ("at most N rows per run") has none.
+ */
+static void complete_values(FILE *out, const char *help)
+{
+	char buf[512], *w = buf, *vals[64];
+	int depth = 0, first = 1;
+	size_t nv = 0;
+	for (const char *s = help; *s && w < buf + sizeof buf - 2; s++) {
+		if (*s == '(' || *s == ')')
+			depth += *s == '(' ? 1 : -1;
+		else if (depth == 0)
+			*w++ = strncmp(s, " or ", 4) == 0 ? (s += 3, ',') : *s == ';' ? ',' : *s;
+	}
+	*w = '\0';
+	for (char *p = buf, *end; p; p = end ? end + 1 : NULL, first = 0) {
+		char *colon, *last;
+		size_t n;
+		if ((end = strchr(p, ',')))
+			*end = '\0';
+		if ((colon = strrchr(p, ':')))
+			p = colon + 1;
+		while (*p == ' ')
+			p++;
+		n = strlen(p);
+		while (n && p[n - 1] == ' ')
+			p[--n] = '\0';
+		if (first && (last = strrchr(p, ' ')))
+			p = last + 1, n = strlen(p);
+		for (size_t i = 0; i < nv && p; i++)
+			if (strcmp(vals[i], p) == 0)
+				p = NULL;
+		if (p && value_word(p, n) && nv < sizeof vals / sizeof vals[0])
+			vals[nv++] = p;
+	}
+	for (size_t i = 0; nv >= 2 && i < nv; i++)
+		fprintf(out, "%s%s", i ? " " : "", vals[i]);
+}
+
+/* One line per option: "--name<TAB>ARG<TAB>values" (ARG and values empty
+ * for a flag), then "@args<TAB>synopsis" for the operands. */
+static void complete_list(FILE *out, const char *synopsis, const struct cli_opt *opts)
+{
+	for (size_t i = 0; opts[i].name; i++) {
+		fprintf(out, "--%s\t%s\t", opts[i].name, opts[i].has_arg ? opts[i].arg : "");
+		if (opts[i].has_arg)
+			complete_values(out, opts[i].help);
+		fputc('\n', out);
+	}
+	fprintf(out, "@args\t%s\n", synopsis);
+}
+
+void cli_help_other(FILE *out, const char *name, const char *synopsis, const char *desc,
+                    const struct cli_opt *opts)
+{
+	if (help_mode == CLI_HELP_MAN)
+		man_page(out, name, synopsis, desc, opts);
+	else
+		complete_list(out, synopsis, opts);
+}
