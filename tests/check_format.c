@@ -157,25 +157,31 @@ START_TEST(table_units_and_nulls)
 {
 	profdb_result *r = sample();
 	struct profdb_format_opts o = { PROFDB_FMT_TABLE, PROFDB_UNIT_AUTO, 0, 0, 0 };
-	/* total: max 1234567 ns -> us; avg: max 411522.75 -> us; share to a tenth */
+	/*
+	 * One unit for the table: the log-average of 1234567, 5 and 411522.75 ns
+	 * is 10^4.14 ns, so us.  Decimals per column keep three significant
+	 * digits of its smallest value, at most to the ns: total's 0.005 us
+	 * wants 5, capped at 3; avg's only value 411.52275 wants none.
+	 */
 	ck_assert_str_eq(render(r, &o),
 	                 "name    total (us)  calls  avg (us)  share (%)\n"
 	                 "------  ----------  -----  --------  ---------\n"
-	                 "a, \"b\"    1234.567      3   411.523       12.5\n"
+	                 "a, \"b\"    1234.567      3       412       12.5\n"
 	                 "MatMul       0.005      1         -        0.3\n");
 	o.unit = PROFDB_UNIT_NS;
 	ck_assert_str_eq(render(r, &o),
 	                 "name    total (ns)  calls  avg (ns)  share (%)\n"
 	                 "------  ----------  -----  --------  ---------\n"
-	                 "a, \"b\"     1234567      3  411522.8       12.5\n"
+	                 "a, \"b\"     1234567      3    411523       12.5\n"
 	                 "MatMul           5      1         -        0.3\n");
 	profdb__result_add_note(r, "something to know");
 	o.unit = PROFDB_UNIT_S;
+	/* 5e-9 s wants 11 decimals, capped at the ns (9); 4.12e-4 s wants 6 */
 	ck_assert_str_eq(render(r, &o),
-	                 "name    total (s)  calls  avg (s)  share (%)\n"
-	                 "------  ---------  -----  -------  ---------\n"
-	                 "a, \"b\"      0.001      3    0.000       12.5\n"
-	                 "MatMul      0.000      1        -        0.3\n"
+	                 "name      total (s)  calls   avg (s)  share (%)\n"
+	                 "------  -----------  -----  --------  ---------\n"
+	                 "a, \"b\"  0.001234567      3  0.000412       12.5\n"
+	                 "MatMul  0.000000005      1         -        0.3\n"
 	                 "note: something to know\n");
 	profdb_result_free(r);
 }
@@ -217,16 +223,16 @@ START_TEST(markdown)
 	struct profdb_format_opts o = { PROFDB_FMT_MD, PROFDB_UNIT_AUTO, 0, 0, 0 };
 	struct profdb_cell *c = add_row(r);
 	set_text(&c[0], "a|b\nc");
-	set_int(&c[1], 20000000);   /* 20 ms pushes the column to ms */
+	set_int(&c[1], 20000000);   /* 20 ms: the log-average stays 10^3.94 ns, us */
 	set_int(&c[2], 2);
 	set_real(&c[3], 1.0);
 	set_real(&c[4], 50);
 	ck_assert_str_eq(render(r, &o),
-	                 "| name | total (ms) | calls | avg (us) | share (%) |\n"
+	                 "| name | total (us) | calls | avg (us) | share (%) |\n"
 	                 "| :--- | ---: | ---: | ---: | ---: |\n"
-	                 "| a, \"b\" | 1.235 | 3 | 411.523 | 12.5 |\n"
-	                 "| MatMul | 0.000 | 1 |  | 0.3 |\n"
-	                 "| a\\|b c | 20.000 | 2 | 0.001 | 50.0 |\n");
+	                 "| a, \"b\" | 1234.567 | 3 | 411.523 | 12.5 |\n"
+	                 "| MatMul | 0.005 | 1 |  | 0.3 |\n"
+	                 "| a\\|b c | 20000.000 | 2 | 0.001 | 50.0 |\n");
 	profdb_result_free(r);
 }
 END_TEST
