@@ -154,7 +154,7 @@ static int walk_entry(struct walk *w, const char *path, const char *name)
 	if (ends_with(name, ".json") || ends_with(name, ".json.gz") || ends_with(name, ".gz")) {
 		reason[0] = '\0';
 		kind = profdb__detect_file(path, reason, sizeof reason);
-		if (kind == PROFDB_SRC_KINETO)
+		if (kind == PROFDB_SRC_KINETO || kind >= PROFDB_SRC_PYTEST_BENCH)
 			return add_work(w, path, kind);
 		return add_note(w, "%s: skipped: %s", path, reason);
 	}
@@ -245,6 +245,10 @@ static const char *format_label(int kind)
 	case PROFDB_SRC_ASCEND_DB_FOLDER:
 	case PROFDB_SRC_ASCEND_DB: return "ascend_db";
 	case PROFDB_SRC_KINETO: return "kineto";
+	case PROFDB_SRC_PYTEST_BENCH: return "pytest_benchmark";
+	case PROFDB_SRC_GBENCH: return "gbench";
+	case PROFDB_SRC_WALLCLOCK_CSV: return "wallclock_csv";
+	case PROFDB_SRC_WALLCLOCK_JSONL: return "wallclock_jsonl";
 	default: return "unknown";
 	}
 }
@@ -300,6 +304,10 @@ static int read_one(const struct work *item, const struct profdb_reader_ctx *ctx
 	case PROFDB_SRC_KINETO: return profdb_read_kineto(ctx);
 	case PROFDB_SRC_ASCEND_DB_FOLDER:
 	case PROFDB_SRC_ASCEND_DB: return profdb_read_ascend_db(ctx);
+	case PROFDB_SRC_PYTEST_BENCH: return profdb_read_pytest_benchmark(ctx);
+	case PROFDB_SRC_GBENCH: return profdb_read_gbench(ctx);
+	case PROFDB_SRC_WALLCLOCK_CSV: return profdb_read_wallclock_csv(ctx);
+	case PROFDB_SRC_WALLCLOCK_JSONL: return profdb_read_wallclock_jsonl(ctx);
 	default: return profdb__err_set(ctx->err, PROFDB_EFORMAT, "%s: not a format profdb reads", item->path);
 	}
 }
