@@ -11,6 +11,7 @@
 static const struct cli_opt opts[] = {
 	QCLI_OPT_DB,
 	QCLI_OPT_RUN,
+	QCLI_OPT_TAG,
 	QCLI_OPT_FORMAT,
 	QCLI_OPT_UNIT,
 	QCLI_OPT_WIDE,

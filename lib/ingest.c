@@ -21,6 +21,7 @@
 #include "internal.h"
 #include "detect.h"
 #include "qsink.h"
+#include "tags.h"
 #include "banned.h"
 
 #define MAX_DEPTH 32 /* deeper folders are not profiler dumps; also stops loops */
@@ -508,6 +509,8 @@ int profdb_ingest(profdb *db, int64_t *out_run_id, const char *path,
 	run = opts && opts->run ? opts->run : name;
 	if (!*run)
 		return profdb__error(db, PROFDB_EUSAGE, "empty run name");
+	if (opts && (rc = profdb__tags_check(db, opts->tags, opts->ntags)) != PROFDB_OK)
+		return rc;
 	if (stat(path, &sb) != 0)
 		return profdb__error(db, PROFDB_ENOTFOUND, "cannot read '%s': %s", path, strerror(errno));
 	w.err = &err;
@@ -541,6 +544,9 @@ int profdb_ingest(profdb *db, int64_t *out_run_id, const char *path,
 	if (rc != PROFDB_OK)
 		goto out_nomsg;
 	sink = profdb_store_sink(st);
+	if (opts && opts->ntags && (rc = profdb__tags_insert(db, profdb_store_run_id(st), opts->tags,
+	                                                     opts->ntags)) != PROFDB_OK)
+		profdb__err_set(&err, rc, "%s", db->errmsg);
 	for (size_t i = 0; i < w.nnotes && rc == PROFDB_OK; i++)
 		rc = sink->note(sink->arg, w.notes[i]);
 	prog.fn = opts ? opts->progress : NULL;

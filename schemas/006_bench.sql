@@ -20,7 +20,8 @@ CREATE TABLE run_tag (
 -- Every tag of a run: the user's (origin 'user'), the benchmark file's own
 -- columns and context (run_meta 'tag.KEY', origin 'file') and read-only
 -- ones from the dump's metadata (origin 'meta'): device (the first
--- deviceProperties name), and every *version* key (torch, CANN, CUDA, ...).
+-- deviceProperties name), every *version* key (torch, CANN, CUDA, ...) and
+-- the Ascend profiler_level.
 -- A user tag hides a file or meta tag of the same key.  Kineto keeps
 -- metadata values as JSON text: a JSON string is shown without its quotes.
 CREATE VIEW run_tag_all AS
@@ -33,7 +34,8 @@ WITH m AS (
                   WHEN json_type(value) = 'text' THEN json_extract(value, '$')
                   ELSE value END), 'meta'
   FROM run_meta
-  WHERE key GLOB '*version*' AND key <> 'schemaVersion' AND key NOT GLOB 'tag.*'
+  WHERE (key GLOB '*version*' OR key = 'profiler_level') AND key <> 'schemaVersion'
+    AND key NOT GLOB 'tag.*'
     AND value IS NOT NULL
   GROUP BY run_id, key
   UNION ALL
