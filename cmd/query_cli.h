@@ -17,7 +17,7 @@
 #define QCLI_OPT_RANK { "rank", 1, OPT_RANK, "N", "only this rank" }
 #define QCLI_OPT_STEPS { "steps", 1, OPT_STEPS, "A..B", "only steps A..B (3.., ..5, 2..4, 7), inclusive" }
 #define QCLI_OPT_NAME { "name", 1, OPT_NAME, "GLOB", "only names matching GLOB (SQLite GLOB: * ? [..], case-sensitive)" }
-#define QCLI_OPT_KIND { "kind", 1, OPT_KIND, "KIND", "kernel, memcpy, memset, communication or other" }
+#define QCLI_OPT_KIND { "kind", 1, OPT_KIND, "KIND", "kernel, memcpy, memset, communication, other or wallclock" }
 #define QCLI_OPT_MIN_TOTAL { "min-total", 1, OPT_MIN_TOTAL, "TIME", "drop groups whose total is below TIME (us, or 5ms, 200ns, 1s)" }
 #define QCLI_OPT_TOP { "top", 1, OPT_TOP, "N", "at most N rows per run" }
 #define QCLI_OPT_ASC { "asc", 0, OPT_ASC, "", "sort ascending (default: largest first)" }

@@ -110,7 +110,7 @@ int qfilter_check(profdb *db, const struct profdb_filter *f)
 			return profdb__sqlerror(db, "cannot look up kind '%s'", f->kind);
 		if (e == 0)
 			return profdb__error(db, PROFDB_EUSAGE,
-			    "unknown kind '%s' (kernel, memcpy, memset, communication, other)", f->kind);
+			    "unknown kind '%s' (kernel, memcpy, memset, communication, other, wallclock)", f->kind);
 	}
 	if ((e = profdb__tags_check(db, f->tags, f->ntags)) != PROFDB_OK)
 		return e;
