@@ -196,6 +196,17 @@ int profdb_query_summary(profdb *db, profdb_result **out, const struct profdb_fi
 /* METHOD: one row per stored run. */
 int profdb_query_runs(profdb *db, profdb_result **out);
 
+/*
+ * METHOD (query_apis.c): per run and API, an operator benchmark harness's
+ * result fields: api backend run source repeats per_repeat stddev median
+ * total_device total_cpu kernels (times PROFDB_COL_NS).  source is
+ * profiler (the run's device time; its API is its 'api' tag, else its
+ * name), wallclock (timed repeats, per API) or summary (summary statistics
+ * only: a note says its median cannot be exact).  Only f's runs, tags and
+ * name_glob (on the API) apply.  README "Operator benchmarks".
+ */
+int profdb_query_apis(profdb *db, profdb_result **out, const struct profdb_filter *f);
+
 /* METHOD (tags.c): the tags of the runs in f (only runs and tags apply;
  * all runs when none): run key value origin (user, file: the benchmark
  * file's own columns and context, meta: read-only profiler metadata such
