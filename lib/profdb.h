@@ -207,6 +207,13 @@ int profdb_query_runs(profdb *db, profdb_result **out);
  */
 int profdb_query_apis(profdb *db, profdb_result **out, const struct profdb_filter *f);
 
+/* METHOD (query_apis.c): profdb_query_summary's figures summed per value
+ * of a run tag: by is "tag:KEY"; columns KEY runs repeats kernels
+ * total_device elapsed total_cpu (runs without the tag: KEY NULL, last).
+ * Only f's runs and tags apply.  Errors: PROFDB_EUSAGE for another by. */
+int profdb_query_summary_by(profdb *db, profdb_result **out, const struct profdb_filter *f,
+                            const char *by);
+
 /* METHOD (tags.c): the tags of the runs in f (only runs and tags apply;
  * all runs when none): run key value origin (user, file: the benchmark
  * file's own columns and context, meta: read-only profiler metadata such

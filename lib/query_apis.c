@@ -19,11 +19,16 @@
  *               their kernels, host self time of their ops, kernel rows)
  *  backend      the run's 'backend' tag
  * Runs are selected by the filter's runs and tags; name_glob selects APIs.
+ *
+ * Also the summary grouped by a tag (profdb summary --by tag:KEY): the
+ * run_summary figures of the runs with each value of KEY, summed.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "query.h"
+#include "tags.h"
 #include "banned.h"
 
 static const enum profdb_coltype apis_types[] = {
@@ -113,6 +118,69 @@ int profdb_query_apis(profdb *db, profdb_result **out, const struct profdb_filte
 	if (rc == PROFDB_OK && (rc = add_notes(db, *out)) != PROFDB_OK) {
 		profdb_result_free(*out);
 		*out = NULL;
+	}
+	return rc;
+}
+
+static const enum profdb_coltype by_types[] = {
+	PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_NS, PROFDB_COL_NS,
+	PROFDB_COL_NS
+};
+
+int profdb_query_summary_by(profdb *db, profdb_result **out, const struct profdb_filter *f,
+                            const char *by)
+{
+	struct profdb_filter only;
+	struct qbuf b = { 0 };
+	sqlite3_stmt *st = NULL;
+	char key[PROFDB_TAG_KEY_MAX + 1];
+	int rc;
+
+	*out = NULL;
+	if (!by || !profdb__tags_by_key(by, strlen(by), key))
+		return profdb__error(db, PROFDB_EUSAGE, "summary groups by tag:KEY only, not '%s'",
+		                     by ? by : "");
+	profdb_filter_init(&only);
+	if (f) {
+		only.runs = f->runs;
+		only.nruns = f->nruns;
+		only.tags = f->tags;
+		only.ntags = f->ntags;
+	}
+	if ((rc = qfilter_check(db, &only)) != PROFDB_OK)
+		return rc;
+	/* the run_summary figures per run, summed per value of the tag */
+	qbuf_add(&b, "WITH sel AS (SELECT r.* FROM (SELECT id AS run_id, repeats FROM run) r WHERE 1");
+	qfilter_where(&b, &only, "r", QF_STEP, 1);
+	qbuf_add(&b, "),\n rs AS (SELECT s.run_id, s.repeats");
+	profdb__tags_by_value(&b, "s.run_id", 0);
+	qbuf_add(&b, ", (SELECT count(*) FROM kernel k WHERE k.run_id = s.run_id) AS kernels,"
+	    " coalesce((SELECT sum(k.dur_ns) FROM kernel k WHERE k.run_id = s.run_id), 0) AS total_device,"
+	    " coalesce((SELECT max(span) FROM (SELECT max(k.start_ns + k.dur_ns) - min(k.start_ns) AS span"
+	    "  FROM kernel k WHERE k.run_id = s.run_id GROUP BY k.rank)), 0) AS elapsed,"
+	    " coalesce((SELECT sum(o.self_ns) FROM op o WHERE o.run_id = s.run_id), 0) AS total_cpu"
+	    " FROM sel s)\n"
+	    "SELECT tag0, count(*) AS runs, sum(repeats) AS repeats, sum(kernels) AS kernels,"
+	    " sum(total_device) AS total_device, sum(elapsed) AS elapsed, sum(total_cpu) AS total_cpu"
+	    " FROM rs GROUP BY tag0 ORDER BY tag0 IS NULL, tag0");
+	rc = qprepare(db, &b, &st, "cannot summarise");
+	qbuf_free(&b);
+	if (rc != PROFDB_OK)
+		return rc;
+	qfilter_bind(st, &only);
+	profdb__tags_by_bind(st, 0, key);
+	rc = profdb__result_from_stmt(db, out, st, by_types);
+	sqlite3_finalize(st);
+	if (rc == PROFDB_OK) {
+		/* the first column is named after the tag: a name, so not a parameter */
+		char *name = strdup(key);
+		if (!name) {
+			profdb_result_free(*out);
+			*out = NULL;
+			return profdb__error(db, PROFDB_ERROR, "out of memory");
+		}
+		free((*out)->names[0]);
+		(*out)->names[0] = name;
 	}
 	return rc;
 }

@@ -38,3 +38,7 @@ $PROFDB runs --db t.db --run gpu --unset-tag device; echo "unset a meta tag: exi
 $PROFDB runs --db t.db --run cpu --unset-tag nosuch; echo "unset a missing tag: exit $?"
 $PROFDB runs --db t.db --tag backend=cuda --tags --format csv
 $PROFDB kernels --db t.db --tag nokey; echo "bad filter: exit $?"
+echo "== summary --by tag:KEY: per value of the tag (2402.75 + 25.5 = 2428.25 us for dtype float32)"
+$PROFDB summary --db t.db --by tag:dtype --format csv --unit us
+$PROFDB summary --db t.db --run gpu --format csv --unit us
+$PROFDB summary --db t.db --by name; echo "summary --by name: exit $?"
