@@ -24,8 +24,10 @@ static const struct cli_opt opts[] = {
 static const char desc[] =
 	"Read everything profdb understands under each PATH as one run: a folder at any\n"
 	"depth above *_ascend_pt folders, one *_ascend_pt folder, a kernel_details.csv, a\n"
-	"Kineto trace (.json or .json.gz) or a folder of rank traces.  Each ingest is one\n"
-	"transaction: on error the database is left exactly as it was.";
+	"Kineto trace (.json or .json.gz) or a folder of rank traces; or benchmark results\n"
+	"(pytest-benchmark JSON, Google Benchmark JSON, the wall-clock CSV or JSON lines:\n"
+	"README \"Operator benchmarks\").  Each ingest is one transaction: on error the\n"
+	"database is left exactly as it was.";
 
 /* The progress bar: only on a terminal, only after the first second. */
 struct bar {
