@@ -153,7 +153,7 @@ static int entry(struct gb *g, const struct profdb_jval *b)
 	else if (scale < 0)
 		rc = profdb__bench_skip(o, "unknown time_unit", where);
 	else if (p == -1)
-		rc = profdb__bench_skip(o, "real_time is not a number", where);
+		rc = profdb__bench_skip(o, "real_time is not a number in range", where);
 	else if (p == -2)
 		rc = profdb__bench_skip(o, "negative real_time", where);
 	else if (profdb__bench_jget(b, "run_type", &v, NULL) == 1 && profdb_json_str_is(&v, "aggregate"))

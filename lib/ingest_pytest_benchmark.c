@@ -98,7 +98,7 @@ static int rounds(struct bench_out *o, const char *api, const struct profdb_jval
 		int64_t ns;
 		int p = v.type == PROFDB_J_NUMBER ? profdb__bench_parse_ns(v.p, v.n, SECONDS, &ns) : -1;
 			if (p == -1)
-			rc = profdb__bench_skip(o, "round time is not a number", (int64_t)(v.p - buf));
+			rc = profdb__bench_skip(o, "round time is not a number in range", (int64_t)(v.p - buf));
 		else if (p == -2)
 			rc = profdb__bench_skip(o, "negative round time", (int64_t)(v.p - buf));
 		else

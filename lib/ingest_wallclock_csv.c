@@ -63,7 +63,7 @@ static int on_row(void *arg, const struct profdb_csv_row *row)
 		return profdb__bench_skip(o, "empty api", row->line);
 	p = profdb__bench_parse_ns(row->field[w->elapsed], row->len[w->elapsed], 3, &ns);
 	if (p == -1)
-		return profdb__bench_skip(o, "elapsed_us is not a number", row->line);
+		return profdb__bench_skip(o, "elapsed_us is not a number in range", row->line);
 	if (p == -2)
 		return profdb__bench_skip(o, "negative elapsed_us", row->line);
 	if (w->repeat >= 0 && profdb_parse_i64(row->field[w->repeat], row->len[w->repeat], &rep) != 0)

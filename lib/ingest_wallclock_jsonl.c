@@ -58,7 +58,7 @@ static int one_line(struct bench_out *o, const char *p, size_t n, int64_t line)
 		return profdb__bench_skip(o, "no api", line);
 	if (profdb__bench_jget(&obj, "elapsed_us", &el, NULL) != 1 || el.type != PROFDB_J_NUMBER ||
 	    (e = profdb__bench_parse_ns(el.p, el.n, 3, &ns)) == -1)
-		return profdb__bench_skip(o, "elapsed_us is not a number", line);
+		return profdb__bench_skip(o, "elapsed_us is not a number in range", line);
 	if (e == -2)
 		return profdb__bench_skip(o, "negative elapsed_us", line);
 	if (profdb__bench_jget(&obj, "repeat", &rep, NULL) == 1 &&
