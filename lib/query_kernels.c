@@ -264,10 +264,18 @@ static void add_stored_groups(struct qbuf *b, const struct profdb_filter *f)
 static void add_filtered(struct qbuf *b, const struct keys *ks, const struct profdb_filter *f,
                          int steps_only)
 {
-	qbuf_add(b, "WITH f AS (SELECT k.*");
+	qbuf_add(b, "WITH ");
+	if (ks->ntags) {
+		/* the tag values once per run, not once per kernel */
+		qbuf_add(b, "tv AS (SELECT r.id AS run_id");
+		for (size_t i = 0; i < ks->ntags; i++)
+			profdb__tags_by_value(b, "r.id", i);
+		qbuf_add(b, " FROM run r),\n ");
+	}
+	qbuf_add(b, "f AS (SELECT k.*");
 	for (size_t i = 0; i < ks->ntags; i++)
-		profdb__tags_by_value(b, "k.run_id", i);
-	qbuf_add(b, " FROM kernel k WHERE 1");
+		qbuf_addf(b, ", tv.%s", profdb__tags_by_col(i));
+	qbuf_add(b, ks->ntags ? " FROM kernel k JOIN tv ON tv.run_id = k.run_id WHERE 1" : " FROM kernel k WHERE 1");
 	qfilter_where(b, f, "k", QF_KERNEL, 0);
 	if (steps_only)
 		qbuf_add(b, " AND k.step IS NOT NULL");
