@@ -156,7 +156,9 @@ static int entry(struct gb *g, const struct profdb_jval *b)
 		rc = profdb__bench_skip(o, "real_time is not a number in range", where);
 	else if (p == -2)
 		rc = profdb__bench_skip(o, "negative real_time", where);
-	else if (profdb__bench_jget(b, "run_type", &v, NULL) == 1 && profdb_json_str_is(&v, "aggregate"))
+	else if ((profdb__bench_jget(b, "run_type", &v, NULL) == 1 && profdb_json_str_is(&v, "aggregate")) ||
+	         profdb__bench_jget(b, "aggregate_name", &v, NULL) == 1)
+		/* files before run_type (library 1.4) mark aggregates by aggregate_name only */
 		rc = aggregate(g, b, api, ns, where);
 	else
 		rc = profdb__bench_repeat(o, api, PROFDB_NULL, ns);
