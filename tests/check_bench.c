@@ -5,11 +5,13 @@
  * in the comments), skips, summaries and the errors of bad files.
  */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "testutil.h"
+#include "compare.h"
 
 #define US 1000 /* ns per µs */
 
@@ -143,6 +145,27 @@ START_TEST(truncated_json)
 }
 END_TEST
 
+/* Welch's t from summaries (the per-API diff's test when a side has only
+ * a summary): base 5 repeats, mean 120, variance 2.5; new 8, mean 100,
+ * variance 4: t = -20 / sqrt(2.5/5 + 4/8) = -20 and df = 1 / ((1/2)^2/4 +
+ * (1/2)^2/7) = 112/11; and the same as the test over the samples. */
+START_TEST(welch_summary)
+{
+	const double x[] = { 118, 119, 120, 121, 122 }, y[] = { 1, 2, 3, 4, 5 };
+	double t, df, p, pa, ta, dfa;
+	p = profdb__welch_summary(120, 2.5, 5, 100, 4, 8, &t, &df);
+	ck_assert_double_eq_tol(t, -20, 1e-12);
+	ck_assert_double_eq_tol(df, 112.0 / 11, 1e-12);
+	ck_assert(p > 0 && p < 1e-8);
+	pa = profdb__welch(x, 5, y, 5, &ta, &dfa);
+	ck_assert_double_eq_tol(profdb__welch_summary(120, 2.5, 5, 3, 2.5, 5, &t, &df), pa, 1e-15);
+	ck_assert_double_eq_tol(t, ta, 1e-12);
+	ck_assert_double_eq_tol(df, dfa, 1e-12);
+	ck_assert(isnan(profdb__welch_summary(120, NAN, 5, 100, 4, 8, NULL, NULL)));
+	ck_assert(isnan(profdb__welch_summary(120, 2.5, 1, 100, 4, 8, NULL, NULL)));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *su = suite_create("bench");
@@ -153,6 +176,9 @@ int main(void)
 	tcase_add_test(tc, wallclock);
 	tcase_add_test(tc, bad_files);
 	tcase_add_test(tc, truncated_json);
+	suite_add_tcase(su, tc);
+	tc = tcase_create("diff");
+	tcase_add_test(tc, welch_summary);
 	suite_add_tcase(su, tc);
 	return tu_run(su);
 }
