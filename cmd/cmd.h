@@ -91,9 +91,10 @@ void cli_pager_finish(void);
 enum {
 	OPT_DB = 256, OPT_FORMAT, OPT_UNIT, OPT_WIDE, OPT_RUN, OPT_RANK, OPT_STEPS, OPT_NAME,
 	OPT_KIND, OPT_MIN_TOTAL, OPT_TOP, OPT_SORT, OPT_BY, OPT_ASC, OPT_PER_STEP, OPT_REPEATS,
-	OPT_REPLACE, OPT_QUIET, OPT_JOBS, OPT_WRITE, OPT_OUTPUT, OPT_FIRST_FREE
+	OPT_REPLACE, OPT_QUIET, OPT_JOBS, OPT_WRITE, OPT_OUTPUT, OPT_TAG, OPT_FIRST_FREE
 };
 
+int cmd_apis(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 /* diff (report == 0) and report (1) share options and code (cmd_diff.c). */
 int cmd_diff_main(int argc, char **argv, int report);

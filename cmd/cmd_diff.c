@@ -20,9 +20,9 @@ enum {
 
 static const struct cli_opt opts[] = {
 	{ "db", 1, OPT_DB, "FILE", "database file (default $PROFDB_DB, else ./profdb.db)" },
-	{ "base", 1, OPT_BASE, "RUNS", "base runs, comma-separated (instead of BASE)" },
-	{ "new", 1, OPT_NEW, "RUNS", "new runs, comma-separated (instead of NEW)" },
-	{ "by", 1, OPT_BY, "KEY", "pair kernels by name (default), base-name, type, type+shape, ..." },
+	{ "base", 1, OPT_BASE, "RUNS", "base runs, comma-separated, or tag:KEY=VALUE (instead of BASE)" },
+	{ "new", 1, OPT_NEW, "RUNS", "new runs, comma-separated, or tag:KEY=VALUE (instead of NEW)" },
+	{ "by", 1, OPT_BY, "KEY", "pair kernels by name (default), base-name, type, type+shape, ...; tag:api pairs APIs" },
 	{ "threshold", 1, OPT_THRESHOLD, "PCT", "smallest relative change that counts (default 5%)" },
 	{ "min-delta", 1, OPT_MIN_DELTA, "US", "ignore per-repeat changes below this many us" },
 	{ "test", 1, OPT_TEST, "TEST", "mwu (Mann-Whitney U, default) or welch (Welch's t)" },
@@ -48,7 +48,9 @@ static const char desc_diff[] =
 	"kernel's samples are its per-step totals (a step it did not run in counts 0; a run\n"
 	"without steps gives one sample: total / repeats), pooled over the runs of a side.  A\n"
 	"change is a regression only if it exceeds --threshold (and --min-delta) AND the test\n"
-	"gives p < --alpha; too few samples is 'inconclusive'.  Exit status: 0 ok, 1 error,\n"
+	"gives p < --alpha; too few samples is 'inconclusive'.  A side given as\n"
+	"tag:KEY=VALUE is every run with that tag; --by tag:api compares operator\n"
+	"benchmarks per API (README \"Operator benchmarks\").  Exit status: 0 ok, 1 error,\n"
 	"2 usage, 3 regression found with --fail-on-regression.";
 
 static const char desc_report[] =

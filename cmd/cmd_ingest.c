@@ -14,6 +14,7 @@ static const struct cli_opt opts[] = {
 	{ "run", 1, OPT_RUN, "NAME", "run name (default: the PATH's base name; one PATH only)" },
 	{ "repeats", 1, OPT_REPEATS, "N", "repeat count (default: number of steps, else 1)" },
 	{ "replace", 0, OPT_REPLACE, "", "replace a run of the same name" },
+	{ "tag", 1, OPT_TAG, "KEY=VALUE", "tag the new run (repeatable): backend=npu, api=torch.matmul" },
 	{ "jobs", 1, 'j', "N", "parallel workers (default: number of cores)" },
 	{ "quiet", 0, 'q', "", "print nothing on success" },
 	{ "help", 0, 'h', "", "show this help" },
@@ -23,8 +24,10 @@ static const struct cli_opt opts[] = {
 static const char desc[] =
 	"Read everything profdb understands under each PATH as one run: a folder at any\n"
 	"depth above *_ascend_pt folders, one *_ascend_pt folder, a kernel_details.csv, a\n"
-	"Kineto trace (.json or .json.gz) or a folder of rank traces.  Each ingest is one\n"
-	"transaction: on error the database is left exactly as it was.";
+	"Kineto trace (.json or .json.gz) or a folder of rank traces; or benchmark results\n"
+	"(pytest-benchmark JSON, Google Benchmark JSON, the wall-clock CSV or JSON lines:\n"
+	"README \"Operator benchmarks\").  Each ingest is one transaction: on error the\n"
+	"database is left exactly as it was.";
 
 /* The progress bar: only on a terminal, only after the first second. */
 struct bar {
@@ -112,6 +115,8 @@ int cmd_ingest(int argc, char **argv)
 	struct profdb_ingest_opts io = { 0 };
 	const char *dbpath = cli_default_db(), *arg;
 	int quiet = 0, key, first = 1, status = PROFDB_EXIT_OK;
+	const char *tags[64];
+	size_t ntags = 0;
 	profdb *db;
 	int64_t n;
 
@@ -123,6 +128,11 @@ int cmd_ingest(int argc, char **argv)
 		case OPT_DB: dbpath = arg; break;
 		case OPT_RUN: io.run = arg; break;
 		case OPT_REPLACE: io.replace = 1; break;
+		case OPT_TAG:
+			if (ntags == sizeof tags / sizeof tags[0])
+				return cli_usage_error("ingest", "at most 64 --tag options");
+			tags[ntags++] = arg;
+			break;
 		case 'q': quiet = 1; break;
 		case OPT_REPEATS:
 			if (cli_parse_i64("ingest", "--repeats", arg, &n) != 0)
@@ -146,6 +156,8 @@ int cmd_ingest(int argc, char **argv)
 		return cli_usage_error("ingest", "no PATH given");
 	if (io.run && argc - first > 1)
 		return cli_usage_error("ingest", "--run names one run: give one PATH, or ingest each separately");
+	io.tags = tags;
+	io.ntags = ntags;
 	db = cli_open_db(dbpath, 0);
 	if (!db)
 		return PROFDB_EXIT_ERROR;

@@ -9,6 +9,7 @@
 static const struct cli_opt opts[] = {
 	QCLI_OPT_DB,
 	QCLI_OPT_RUN,
+	QCLI_OPT_TAG,
 	QCLI_OPT_RANK,
 	QCLI_OPT_STEPS,
 	QCLI_OPT_NAME,

@@ -11,6 +11,7 @@ enum { OPT_BY_SHAPE = OPT_FIRST_FREE };
 static const struct cli_opt opts[] = {
 	QCLI_OPT_DB,
 	QCLI_OPT_RUN,
+	QCLI_OPT_TAG,
 	QCLI_OPT_RANK,
 	QCLI_OPT_STEPS,
 	QCLI_OPT_NAME,

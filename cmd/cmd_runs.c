@@ -4,16 +4,21 @@
  * changes a stored run takes: a new repeat count, or deletion.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "query_cli.h"
 
-enum { OPT_SET_REPEATS = OPT_FIRST_FREE, OPT_DELETE };
+enum { OPT_SET_REPEATS = OPT_FIRST_FREE, OPT_DELETE, OPT_SET_TAG, OPT_UNSET_TAG, OPT_TAGS };
 
 static const struct cli_opt opts[] = {
 	QCLI_OPT_DB,
 	QCLI_OPT_RUN,
+	QCLI_OPT_TAG,
 	{ "set-repeats", 1, OPT_SET_REPEATS, "N", "set the repeat count of the --run run (no re-ingest)" },
 	{ "delete", 0, OPT_DELETE, "", "delete the --run run and everything it holds" },
+	{ "set-tag", 1, OPT_SET_TAG, "KEY=VALUE", "tag the --run run (replaces its KEY tag)" },
+	{ "unset-tag", 1, OPT_UNSET_TAG, "KEY", "remove the --run run's KEY tag" },
+	{ "tags", 0, OPT_TAGS, "", "list the tags of the runs instead: run key value origin" },
 	QCLI_OPT_FORMAT,
 	QCLI_OPT_UNIT,
 	QCLI_OPT_WIDE,
@@ -25,7 +30,9 @@ static const char desc[] =
 	"The stored runs in ingest order: id, name, format, ranks, repeats (and where\n"
 	"the count came from: user, steps or default), kernels, ops, total device time,\n"
 	"when and from where they were ingested.  With --run NAME and --set-repeats N\n"
-	"or --delete, change that run instead (per-repeat times divide by the count).";
+	"or --delete, change that run instead (per-repeat times divide by the count).\n"
+	"--set-tag KEY=VALUE / --unset-tag KEY change the --run run's tags; --tags lists\n"
+	"the tags (user, file, and read-only meta ones such as torch/CANN/CUDA versions).";
 
 /* --set-repeats / --delete: one run, opened for writing. */
 static int change_run(const struct qcli *q, int64_t repeats, int del)
@@ -44,17 +51,61 @@ static int change_run(const struct qcli *q, int64_t repeats, int del)
 	return rc;
 }
 
-/* What --set-repeats / --delete ask for. */
+/* What --set-repeats / --delete / --set-tag / --unset-tag / --tags ask for. */
 struct change {
 	int64_t repeats;           /* --set-repeats, 0 if not given */
 	int del;                   /* --delete */
+	const char *set_tag;       /* --set-tag KEY=VALUE */
+	const char *unset_tag;     /* --unset-tag KEY */
+	int list_tags;             /* --tags */
 };
+
+/* --set-tag / --unset-tag: one run, opened for writing. */
+static int change_tag(const struct qcli *q, const struct change *c)
+{
+	char key[256];
+	const char *value = NULL;
+	profdb *db;
+	int rc;
+	if (q->filter.nruns != 1)
+		return cli_usage_error("runs", "--set-tag and --unset-tag need exactly one --run");
+	if (c->set_tag && c->unset_tag)
+		return cli_usage_error("runs", "give --set-tag or --unset-tag, not both");
+	if (c->set_tag) {
+		const char *eq = strchr(c->set_tag, '=');
+		if (!eq || eq == c->set_tag || (size_t)(eq - c->set_tag) >= sizeof key)
+			return cli_usage_error("runs", "--set-tag takes KEY=VALUE, not '%s'", c->set_tag);
+		snprintf(key, sizeof key, "%.*s", (int)(eq - c->set_tag), c->set_tag);
+		value = eq + 1;
+	} else {
+		snprintf(key, sizeof key, "%s", c->unset_tag);
+	}
+	if (!(db = cli_open_db(q->db, PROFDB_OPEN_NOCREATE)))
+		return PROFDB_EXIT_ERROR;
+	rc = profdb_run_set_tag(db, q->filter.runs[0], key, value);
+	if (rc != PROFDB_OK)
+		rc = cli_lib_error(db, rc);
+	profdb_close(db);
+	return rc;
+}
 
 static int own_opt(void *arg, int key, const char *val)
 {
 	struct change *c = arg;
 	if (key == OPT_DELETE) {
 		c->del = 1;
+		return 0;
+	}
+	if (key == OPT_SET_TAG) {
+		c->set_tag = val;
+		return 0;
+	}
+	if (key == OPT_UNSET_TAG) {
+		c->unset_tag = val;
+		return 0;
+	}
+	if (key == OPT_TAGS) {
+		c->list_tags = 1;
 		return 0;
 	}
 	if (key == OPT_SET_REPEATS) {
@@ -70,7 +121,7 @@ static int own_opt(void *arg, int key, const char *val)
 int cmd_runs(int argc, char **argv)
 {
 	struct qcli q;
-	struct change c = { 0, 0 };
+	struct change c = { 0, 0, NULL, NULL, 0 };
 	int rc;
 	profdb *db;
 	profdb_result *r = NULL;
@@ -82,8 +133,14 @@ int cmd_runs(int argc, char **argv)
 		return cli_usage_error("runs", "give --set-repeats or --delete, not both");
 	if (c.repeats > 0 || c.del)
 		return change_run(&q, c.repeats, c.del);
+	if (c.set_tag || c.unset_tag)
+		return change_tag(&q, &c);
 	if (!(db = qcli_open(&q)))
 		return PROFDB_EXIT_ERROR;
-	rc = profdb_query_runs(db, &r);
+	if (q.filter.ntags && !c.list_tags) {
+		profdb_close(db);
+		return cli_usage_error("runs", "--tag selects runs for --tags here");
+	}
+	rc = c.list_tags ? profdb_query_tags(db, &r, &q.filter) : profdb_query_runs(db, &r);
 	return qcli_finish(&q, db, rc, r);
 }

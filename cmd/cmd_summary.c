@@ -11,6 +11,8 @@
 static const struct cli_opt opts[] = {
 	QCLI_OPT_DB,
 	QCLI_OPT_RUN,
+	QCLI_OPT_TAG,
+	{ "by", 1, OPT_BY, "tag:KEY", "sum the figures of the runs per value of tag KEY" },
 	QCLI_OPT_FORMAT,
 	QCLI_OPT_UNIT,
 	QCLI_OPT_WIDE,
@@ -24,7 +26,17 @@ static const char desc[] =
 	"last device end) and total_cpu (sum of host operators' self time).\n"
 	"--format json prints one object when one run is selected (one --run, or the\n"
 	"database holds one run) and an array of objects otherwise; each object has\n"
-	"the keys run, repeats, kernels, total_device_us, elapsed_us, total_cpu_us.";
+	"the keys run, repeats, kernels, total_device_us, elapsed_us, total_cpu_us.\n"
+	"--by tag:KEY: one row per value of the run tag KEY, the runs' figures summed\n"
+	"(per-API benchmark results: profdb apis).";
+
+static int own_opt(void *arg, int key, const char *val)
+{
+	if (key != OPT_BY)
+		return PROFDB_EXIT_USAGE;
+	*(const char **)arg = val;
+	return 0;
+}
 
 int cmd_summary(int argc, char **argv)
 {
@@ -32,14 +44,15 @@ int cmd_summary(int argc, char **argv)
 	int rc;
 	profdb *db;
 	profdb_result *r = NULL;
+	const char *by = NULL;
 
 	qcli_init(&q, "summary");
-	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS]", desc, NULL, NULL, NULL)) >= 0)
+	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS]", desc, own_opt, &by, NULL)) >= 0)
 		return rc;
 	/* several --run: always an array, even if it held one row */
 	q.fmt.json_object = q.filter.nruns <= 1;
 	if (!(db = qcli_open(&q)))
 		return PROFDB_EXIT_ERROR;
-	rc = profdb_query_summary(db, &r, &q.filter);
+	rc = by ? profdb_query_summary_by(db, &r, &q.filter, by) : profdb_query_summary(db, &r, &q.filter);
 	return qcli_finish(&q, db, rc, r);
 }

@@ -19,6 +19,7 @@ struct profdb_cmd {
 
 /* Keep alphabetized. */
 static const struct profdb_cmd cmds[] = {
+	{ "apis", cmd_apis, "Per API and backend: elapsed per repeat, device and CPU time, and its source" },
 	{ "diff", cmd_diff, "Compare runs kernel by kernel: regressions, improvements, noise" },
 	{ "ingest", cmd_ingest, "Read profiler dumps into the database as one run" },
 	{ "kernels", cmd_kernels, "Device time per kernel: share, total, calls, mean, median, p90/p99, stddev" },

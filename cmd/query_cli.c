@@ -17,6 +17,7 @@ void qcli_init(struct qcli *q, const char *name)
 	cli_format_init(&q->fmt);
 	profdb_filter_init(&q->filter);
 	q->filter.runs = q->runs;
+	q->filter.tags = q->tags;
 }
 
 /* "A..B", "A..", "..B" or "A" into the filter's step range. */
@@ -91,6 +92,13 @@ int qcli_opt(struct qcli *q, int key, const char *arg)
 			return -1;
 		}
 		q->runs[q->filter.nruns++] = arg;
+		return 0;
+	case OPT_TAG:
+		if (q->filter.ntags == QCLI_MAX_RUNS) {
+			cli_usage_error(q->name, "at most %d --tag options", QCLI_MAX_RUNS);
+			return -1;
+		}
+		q->tags[q->filter.ntags++] = arg;
 		return 0;
 	case OPT_RANK:
 		return cli_parse_i64(q->name, "--rank", arg, &q->filter.rank) != 0 ? -1 : 0;

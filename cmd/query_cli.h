@@ -13,10 +13,11 @@
 /* Option rows shared by the query commands' tables (help text included). */
 #define QCLI_OPT_DB { "db", 1, OPT_DB, "FILE", "database (default $PROFDB_DB, else ./profdb.db)" }
 #define QCLI_OPT_RUN { "run", 1, OPT_RUN, "NAME", "only this run (repeat for several; none: all, with a run column)" }
+#define QCLI_OPT_TAG { "tag", 1, OPT_TAG, "KEY=VALUE", "only runs with this tag (repeat: a key's values are alternatives, all keys must match)" }
 #define QCLI_OPT_RANK { "rank", 1, OPT_RANK, "N", "only this rank" }
 #define QCLI_OPT_STEPS { "steps", 1, OPT_STEPS, "A..B", "only steps A..B (3.., ..5, 2..4, 7), inclusive" }
 #define QCLI_OPT_NAME { "name", 1, OPT_NAME, "GLOB", "only names matching GLOB (SQLite GLOB: * ? [..], case-sensitive)" }
-#define QCLI_OPT_KIND { "kind", 1, OPT_KIND, "KIND", "kernel, memcpy, memset, communication or other" }
+#define QCLI_OPT_KIND { "kind", 1, OPT_KIND, "KIND", "kernel, memcpy, memset, communication, other or wallclock" }
 #define QCLI_OPT_MIN_TOTAL { "min-total", 1, OPT_MIN_TOTAL, "TIME", "drop groups whose total is below TIME (us, or 5ms, 200ns, 1s)" }
 #define QCLI_OPT_TOP { "top", 1, OPT_TOP, "N", "at most N rows per run" }
 #define QCLI_OPT_ASC { "asc", 0, OPT_ASC, "", "sort ascending (default: largest first)" }
@@ -31,6 +32,7 @@ struct qcli {
 	struct profdb_format_opts fmt;
 	struct profdb_filter filter;
 	const char *runs[QCLI_MAX_RUNS]; /* --run values (filter.runs points here) */
+	const char *tags[QCLI_MAX_RUNS]; /* --tag values (filter.tags points here) */
 	int64_t top;               /* --top, 0: all */
 	const char *sort;          /* --sort, NULL: the command's default */
 	int asc;                   /* --asc */

@@ -111,6 +111,12 @@ double profdb__mwu_min_p(size_t n, size_t m);
  * equal, else 0. */
 double profdb__welch(const double *x, size_t n, const double *y, size_t m, double *t, double *df);
 
+/* The same from summary statistics: means, sample variances and counts
+ * (bench_diff.c: benchmark files that keep only those).  NaN when n or m
+ * < 2 or a variance is NaN. */
+double profdb__welch_summary(double mx, double vx, double n, double my, double vy, double m,
+                             double *t, double *df);
+
 /* Regularized incomplete beta I_x(a, b), a, b > 0, 0 <= x <= 1. */
 double profdb__ibeta(double a, double b, double x);
 

@@ -58,7 +58,15 @@ void compare_side_free(struct compare_side *sd);
 int compare_read_kernels(struct compare_state *s, int si, size_t i, const char *keyexpr);
 int compare_read_host(struct compare_state *s, int si, size_t i);
 
-/* compare_verdict.c: the kernel lines and the whole-run lines of c */
+/* bench_diff.c: sides named tag:KEY=VALUE, or --by tag:KEY (per API) */
+int profdb__bench_diff_wanted(const struct profdb_diff_opts *o);
+int profdb__bench_compare(profdb *db, profdb_comparison **out, const struct profdb_diff_opts *o);
+
+/* compare_verdict.c: the kernel lines and the whole-run lines of c, and
+ * the verdict of one line (also for bench_diff.c's per-API lines) */
+void compare_decide(const struct profdb_comparison *c, struct profdb_cmp_line *l,
+                    const double *x, size_t nx, const double *y, size_t ny,
+                    int in_base, int in_next, int use_min_delta, double p_given);
 int compare_build_kernels(struct compare_state *s, profdb_comparison *c);
 int compare_build_runs(struct compare_state *s, profdb_comparison *c);
 

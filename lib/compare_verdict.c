@@ -31,11 +31,12 @@ static void fmt_amount(char *out, size_t cap, double v, int is_count)
 /*
  * Decide line's verdict from its samples.  base/next, presence and the
  * per-repeat values are already set.  use_min_delta: apply --min-delta
- * (times only).
+ * (times only).  p_given: NaN, or the p-value already known (a test from
+ * summary statistics, bench_diff.c: then x and y may be NULL, no interval).
  */
-static void decide(const struct profdb_comparison *c, struct profdb_cmp_line *l,
-                   const double *x, size_t nx, const double *y, size_t ny,
-                   int in_base, int in_next, int use_min_delta)
+void compare_decide(const struct profdb_comparison *c, struct profdb_cmp_line *l,
+                    const double *x, size_t nx, const double *y, size_t ny,
+                    int in_base, int in_next, int use_min_delta, double p_given)
 {
 	char amt[32];
 	double absd, minp;
@@ -52,9 +53,12 @@ static void decide(const struct profdb_comparison *c, struct profdb_cmp_line *l,
 		snprintf(l->why, sizeof l->why, "only in the %s runs", in_base ? "base" : "new");
 		return;
 	}
-	l->p = c->test == PROFDB_TEST_WELCH ? profdb__welch(x, nx, y, ny, NULL, NULL) :
-	       profdb__mwu(x, nx, y, ny, NULL);
-	if (c->resamples > 0)
+	if (!isnan(p_given))
+		l->p = p_given;
+	else
+		l->p = c->test == PROFDB_TEST_WELCH ? profdb__welch(x, nx, y, ny, NULL, NULL) :
+		       profdb__mwu(x, nx, y, ny, NULL);
+	if (c->resamples > 0 && isnan(p_given))
 		profdb__bootstrap_rel(x, nx, y, ny, c->resamples, c->ci_level,
 		                      c->seed ^ compare_fnv(l->key), &l->ci_lo, &l->ci_hi);
 	absd = fabs(l->delta);
@@ -70,7 +74,7 @@ static void decide(const struct profdb_comparison *c, struct profdb_cmp_line *l,
 		snprintf(l->why, sizeof l->why, "change of %s below --min-delta", amt);
 		return;
 	}
-	minp = c->test == PROFDB_TEST_MWU ? profdb__mwu_min_p(nx, ny) : 0;
+	minp = c->test == PROFDB_TEST_MWU && isnan(p_given) ? profdb__mwu_min_p(nx, ny) : 0;
 	enough = nx >= 3 && ny >= 3 && minp <= c->alpha;
 	if (!enough || isnan(l->p)) {
 		l->verdict = PROFDB_VERDICT_INCONCLUSIVE;
@@ -124,7 +128,7 @@ int compare_build_kernels(struct compare_state *s, profdb_comparison *c)
 		l->next = (double)k->total[1] / nw->repeats;
 		l->base_calls = (double)k->calls[0] / b->repeats;
 		l->next_calls = (double)k->calls[1] / nw->repeats;
-		decide(c, l, k->samp[0], b->N, k->samp[1], nw->N, k->calls[0] > 0, k->calls[1] > 0, 1);
+		compare_decide(c, l, k->samp[0], b->N, k->samp[1], nw->N, k->calls[0] > 0, k->calls[1] > 0, 1, NAN);
 	}
 	c->nkernels = n;
 	qsort(c->kernels, n, sizeof *c->kernels, cmp_lines);
@@ -146,7 +150,7 @@ static int add_run_line(struct compare_state *s, profdb_comparison *c, const cha
 	l->base = base;
 	l->next = next;
 	l->base_calls = l->next_calls = NAN;
-	decide(c, l, x, nx, y, ny, in_base, in_next, !is_count);
+	compare_decide(c, l, x, nx, y, ny, in_base, in_next, !is_count, NAN);
 	if (!in_base || !in_next) {
 		l->verdict = PROFDB_VERDICT_INCONCLUSIVE;
 		snprintf(l->why, sizeof l->why, "no data in the %s runs", in_base ? "new" : "base");

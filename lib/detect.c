@@ -43,6 +43,9 @@ static size_t skip_ws(const char *b, size_t n, size_t i)
 static int classify(const char *buf, size_t n, int full, int gzip, char *reason, size_t cap)
 {
 	size_t i = skip_ws(buf, n, 0);
+	int bench = profdb__bench_detect(buf, n);
+	if (bench != PROFDB_SRC_NONE)
+		return bench;
 	if (i < n && buf[i] == '{') {
 		if (strstr(buf, "\"traceEvents\""))
 			return PROFDB_SRC_KINETO;

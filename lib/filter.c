@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "query.h"
+#include "tags.h"
 #include "banned.h"
 
 void profdb_filter_init(struct profdb_filter *f)
@@ -31,6 +32,11 @@ void qfilter_where(struct qbuf *b, const struct profdb_filter *f, const char *a,
 		qbuf_addf(b, " AND %s.step >= :slo", a);
 	if (f->step_hi != PROFDB_NULL)
 		qbuf_addf(b, " AND %s.step <= :shi", a);
+	if (f->ntags) {
+		char col[64];
+		snprintf(col, sizeof col, "%s.run_id", a);
+		profdb__tags_where(b, f, col);
+	}
 	if (for_total || t == QF_STEP)
 		return;
 	if (f->name_glob)
@@ -71,6 +77,7 @@ void qfilter_bind(sqlite3_stmt *st, const struct profdb_filter *f)
 	if (f->kind)
 		bind_named_text(st, ":kind", f->kind);
 	bind_named_i64(st, ":mintot", f->min_total_ns);
+	profdb__tags_bind(st, f);
 }
 
 /* Does the one-parameter query sql find a row for value? -1 on error. */
@@ -103,8 +110,10 @@ int qfilter_check(profdb *db, const struct profdb_filter *f)
 			return profdb__sqlerror(db, "cannot look up kind '%s'", f->kind);
 		if (e == 0)
 			return profdb__error(db, PROFDB_EUSAGE,
-			    "unknown kind '%s' (kernel, memcpy, memset, communication, other)", f->kind);
+			    "unknown kind '%s' (kernel, memcpy, memset, communication, other, wallclock)", f->kind);
 	}
+	if ((e = profdb__tags_check(db, f->tags, f->ntags)) != PROFDB_OK)
+		return e;
 	if (f->step_lo != PROFDB_NULL && f->step_hi != PROFDB_NULL && f->step_lo > f->step_hi)
 		return profdb__error(db, PROFDB_EUSAGE, "empty step range %lld..%lld",
 		                     (long long)f->step_lo, (long long)f->step_hi);

@@ -21,6 +21,7 @@
 #include "internal.h"
 #include "detect.h"
 #include "qsink.h"
+#include "tags.h"
 #include "banned.h"
 
 #define MAX_DEPTH 32 /* deeper folders are not profiler dumps; also stops loops */
@@ -154,7 +155,7 @@ static int walk_entry(struct walk *w, const char *path, const char *name)
 	if (ends_with(name, ".json") || ends_with(name, ".json.gz") || ends_with(name, ".gz")) {
 		reason[0] = '\0';
 		kind = profdb__detect_file(path, reason, sizeof reason);
-		if (kind == PROFDB_SRC_KINETO)
+		if (kind == PROFDB_SRC_KINETO || kind >= PROFDB_SRC_PYTEST_BENCH)
 			return add_work(w, path, kind);
 		return add_note(w, "%s: skipped: %s", path, reason);
 	}
@@ -245,6 +246,10 @@ static const char *format_label(int kind)
 	case PROFDB_SRC_ASCEND_DB_FOLDER:
 	case PROFDB_SRC_ASCEND_DB: return "ascend_db";
 	case PROFDB_SRC_KINETO: return "kineto";
+	case PROFDB_SRC_PYTEST_BENCH: return "pytest_benchmark";
+	case PROFDB_SRC_GBENCH: return "gbench";
+	case PROFDB_SRC_WALLCLOCK_CSV: return "wallclock_csv";
+	case PROFDB_SRC_WALLCLOCK_JSONL: return "wallclock_jsonl";
 	default: return "unknown";
 	}
 }
@@ -300,6 +305,10 @@ static int read_one(const struct work *item, const struct profdb_reader_ctx *ctx
 	case PROFDB_SRC_KINETO: return profdb_read_kineto(ctx);
 	case PROFDB_SRC_ASCEND_DB_FOLDER:
 	case PROFDB_SRC_ASCEND_DB: return profdb_read_ascend_db(ctx);
+	case PROFDB_SRC_PYTEST_BENCH: return profdb_read_pytest_benchmark(ctx);
+	case PROFDB_SRC_GBENCH: return profdb_read_gbench(ctx);
+	case PROFDB_SRC_WALLCLOCK_CSV: return profdb_read_wallclock_csv(ctx);
+	case PROFDB_SRC_WALLCLOCK_JSONL: return profdb_read_wallclock_jsonl(ctx);
 	default: return profdb__err_set(ctx->err, PROFDB_EFORMAT, "%s: not a format profdb reads", item->path);
 	}
 }
@@ -500,6 +509,8 @@ int profdb_ingest(profdb *db, int64_t *out_run_id, const char *path,
 	run = opts && opts->run ? opts->run : name;
 	if (!*run)
 		return profdb__error(db, PROFDB_EUSAGE, "empty run name");
+	if (opts && (rc = profdb__tags_check(db, opts->tags, opts->ntags)) != PROFDB_OK)
+		return rc;
 	if (stat(path, &sb) != 0)
 		return profdb__error(db, PROFDB_ENOTFOUND, "cannot read '%s': %s", path, strerror(errno));
 	w.err = &err;
@@ -533,6 +544,9 @@ int profdb_ingest(profdb *db, int64_t *out_run_id, const char *path,
 	if (rc != PROFDB_OK)
 		goto out_nomsg;
 	sink = profdb_store_sink(st);
+	if (opts && opts->ntags && (rc = profdb__tags_insert(db, profdb_store_run_id(st), opts->tags,
+	                                                     opts->ntags)) != PROFDB_OK)
+		profdb__err_set(&err, rc, "%s", db->errmsg);
 	for (size_t i = 0; i < w.nnotes && rc == PROFDB_OK; i++)
 		rc = sink->note(sink->arg, w.notes[i]);
 	prog.fn = opts ? opts->progress : NULL;

@@ -47,7 +47,8 @@ enum profdb_kind {
 	PROFDB_KIND_MEMCPY = 1,
 	PROFDB_KIND_MEMSET = 2,
 	PROFDB_KIND_COMM = 3,
-	PROFDB_KIND_OTHER = 4
+	PROFDB_KIND_OTHER = 4,
+	PROFDB_KIND_WALLCLOCK = 5  /* a timed benchmark repeat (schema 006_bench) */
 };
 
 /* One PMU metric of a kernel. */
@@ -285,6 +286,12 @@ int profdb_read_kernel_details(const struct profdb_reader_ctx *ctx);
 int profdb_read_kineto(const struct profdb_reader_ctx *ctx);
 /* One Ascend SQLite export (ingest_ascend_db.c). */
 int profdb_read_ascend_db(const struct profdb_reader_ctx *ctx);
+/* Wall-clock benchmark results (bench.h): pytest-benchmark JSON, Google
+ * Benchmark JSON, the wall-clock CSV and its JSON-lines form. */
+int profdb_read_pytest_benchmark(const struct profdb_reader_ctx *ctx);
+int profdb_read_gbench(const struct profdb_reader_ctx *ctx);
+int profdb_read_wallclock_csv(const struct profdb_reader_ctx *ctx);
+int profdb_read_wallclock_jsonl(const struct profdb_reader_ctx *ctx);
 
 /* ---------------------------------------------------------------- detect */
 
@@ -294,8 +301,15 @@ enum profdb_source_kind {
 	PROFDB_SRC_ASCEND_DB_FOLDER, /* export_type=db folder */
 	PROFDB_SRC_KERNEL_CSV,     /* a lone kernel_details.csv */
 	PROFDB_SRC_KINETO,         /* a Chrome trace JSON (object or array), maybe gzip */
-	PROFDB_SRC_ASCEND_DB       /* a lone ascend_pytorch_profiler*.db / msprof*.db */
+	PROFDB_SRC_ASCEND_DB,      /* a lone ascend_pytorch_profiler*.db / msprof*.db */
+	PROFDB_SRC_PYTEST_BENCH,   /* pytest-benchmark --benchmark-json output */
+	PROFDB_SRC_GBENCH,         /* Google Benchmark --benchmark_format=json output */
+	PROFDB_SRC_WALLCLOCK_CSV,  /* CSV with api and elapsed_us columns */
+	PROFDB_SRC_WALLCLOCK_JSONL /* JSON lines with "api" and "elapsed_us" */
 };
+/* The wall-clock kind of a JSON object or CSV text that starts with buf
+ * (NUL-terminated), or PROFDB_SRC_NONE (ingest_bench_detect.c). */
+int profdb__bench_detect(const char *buf, size_t n);
 
 /* ---------------------------------------------------------------- result */
 

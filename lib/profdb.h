@@ -90,6 +90,8 @@ struct profdb_ingest_opts {
 	int jobs;              /* parallel workers; <= 0: number of online cores */
 	profdb_progress_fn progress; /* may be NULL */
 	void *progress_arg;    /* passed to progress */
+	const char *const *tags; /* "key=value" tags of the new run (ntags), in its transaction */
+	size_t ntags;
 };
 
 /*
@@ -109,6 +111,17 @@ int profdb_run_set_repeats(profdb *db, const char *run, int64_t n);
 /* METHOD: delete a run and everything that belongs to it. */
 int profdb_run_delete(profdb *db, const char *run);
 
+/*
+ * METHOD (tags.c): set tag key of a run to value (replacing the user's
+ * earlier value; hiding a tag of the same key that the run's file or
+ * metadata gives), or with value NULL remove the user's tag.  Keys are
+ * 1..200 bytes without '=' or ','; values 0..1000 bytes.  Errors:
+ * PROFDB_ENOTFOUND (no such run; removing a tag the run does not have),
+ * PROFDB_EUSAGE (bad key or value; removing a tag that comes from the
+ * run's file or metadata: those are read-only).
+ */
+int profdb_run_set_tag(profdb *db, const char *run, const char *key, const char *value);
+
 /* ---------------------------------------------------------------- queries */
 
 /* Filters shared by the query functions.  Zero-initialise, then set. */
@@ -121,6 +134,9 @@ struct profdb_filter {
 	const char *name_glob;   /* SQLite GLOB on the kernel/op name; NULL: all */
 	const char *kind;        /* kernel, memcpy, memset, communication; NULL: all */
 	int64_t min_total_ns;    /* drop groups whose total is below; 0: none */
+	const char *const *tags; /* "key=value": only runs with that tag (any of the
+	                            values given for one key, all keys); NULL/0: all */
+	size_t ntags;
 };
 
 /* Initialise a filter to "everything" (rank and steps PROFDB_NULL). */
@@ -179,6 +195,30 @@ int profdb_query_summary(profdb *db, profdb_result **out, const struct profdb_fi
 
 /* METHOD: one row per stored run. */
 int profdb_query_runs(profdb *db, profdb_result **out);
+
+/*
+ * METHOD (query_apis.c): per run and API, an operator benchmark harness's
+ * result fields: api backend run source repeats per_repeat stddev median
+ * total_device total_cpu kernels (times PROFDB_COL_NS).  source is
+ * profiler (the run's device time; its API is its 'api' tag, else its
+ * name), wallclock (timed repeats, per API) or summary (summary statistics
+ * only: a note says its median cannot be exact).  Only f's runs, tags and
+ * name_glob (on the API) apply.  README "Operator benchmarks".
+ */
+int profdb_query_apis(profdb *db, profdb_result **out, const struct profdb_filter *f);
+
+/* METHOD (query_apis.c): profdb_query_summary's figures summed per value
+ * of a run tag: by is "tag:KEY"; columns KEY runs repeats kernels
+ * total_device elapsed total_cpu (runs without the tag: KEY NULL, last).
+ * Only f's runs and tags apply.  Errors: PROFDB_EUSAGE for another by. */
+int profdb_query_summary_by(profdb *db, profdb_result **out, const struct profdb_filter *f,
+                            const char *by);
+
+/* METHOD (tags.c): the tags of the runs in f (only runs and tags apply;
+ * all runs when none): run key value origin (user, file: the benchmark
+ * file's own columns and context, meta: read-only profiler metadata such
+ * as torch/CANN/CUDA versions and the device).  *out is the caller's. */
+int profdb_query_tags(profdb *db, profdb_result **out, const struct profdb_filter *f);
 
 /* METHOD: per source file of a run: path, format, rows read/stored/skipped. */
 int profdb_query_sources(profdb *db, profdb_result **out, const char *run);

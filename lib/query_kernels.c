@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "query.h"
+#include "tags.h"
 #include "banned.h"
 
 /* A grouping key: how --by names it, the output column, the kernel column. */
@@ -35,7 +36,7 @@ struct key_def {
 	const char *alias;         /* another accepted spelling, or NULL */
 	const char *col;           /* output column name */
 	const char *expr;          /* kernel column grouped on */
-	int resolve;               /* 0 integer, 1 str id, 2 kind id */
+	int resolve;               /* 0 integer, 1 str id, 2 kind id, 3 text (a run tag, tags.c) */
 };
 
 static const struct key_def key_defs[] = {
@@ -89,6 +90,9 @@ static const struct stat_col step_cols[] = {
 struct keys {
 	const struct key_def *k[MAXKEYS]; /* in output order: integers, then text */
 	size_t n;
+	struct key_def tag[MAXKEYS];       /* tag:KEY keys (k[] points here) */
+	char tagname[MAXKEYS][PROFDB_TAG_KEY_MAX + 1]; /* their KEYs */
+	size_t ntags;
 };
 
 /* Parse "name,type" (',' or '+' separated) into k. */
@@ -111,9 +115,18 @@ static int parse_by(profdb *db, const char *by, struct keys *out)
 			    (d->alias && strlen(d->alias) == len && memcmp(d->alias, s, len) == 0))
 				break;
 		}
+		if (i == NKEYDEFS && n < MAXKEYS && profdb__tags_by_key(s, len, out->tagname[out->ntags])) {
+			const char *tn = out->tagname[out->ntags];
+			out->tag[out->ntags] = (struct key_def){ tn, NULL, tn, profdb__tags_by_col(out->ntags), 3 };
+			given[n++] = &out->tag[out->ntags++];
+			p += strcspn(p, ",+");
+			if (*p)
+				p++;
+			continue;
+		}
 		if (i == NKEYDEFS)
 			return profdb__error(db, PROFDB_EUSAGE, "unknown grouping key '%.*s' (name, base-name,"
-			                     " type, core, kind, shape, rank, device, stream, step)", (int)len, s);
+			                     " type, core, kind, shape, rank, device, stream, step, tag:KEY)", (int)len, s);
 		for (size_t j = 0; j < n; j++)
 			if (given[j] == &key_defs[i])
 				return profdb__error(db, PROFDB_EUSAGE, "grouping key '%s' given twice", key_defs[i].opt);
@@ -143,7 +156,9 @@ static int has_key(const struct keys *ks, const char *col)
 static void key_value(struct qbuf *b, const struct keys *ks, size_t i)
 {
 	/* the joined text itself: an alias of the same SELECT cannot be used */
-	if (ks->k[i]->resolve)
+	if (ks->k[i]->resolve == 3)
+		qbuf_addf(b, "g.k%zu", i);
+	else if (ks->k[i]->resolve)
 		qbuf_addf(b, "s%zu.%s", i, ks->k[i]->resolve == 2 ? "name" : "value");
 	else
 		qbuf_addf(b, "g.k%zu", i);
@@ -244,10 +259,23 @@ static void add_stored_groups(struct qbuf *b, const struct profdb_filter *f)
 	qbuf_add(b, ")");
 }
 
-/* "f" (filtered kernels) and "den" (device time per run) CTEs. */
-static void add_filtered(struct qbuf *b, const struct profdb_filter *f, int steps_only)
+/* "f" (filtered kernels, with the tag keys' values) and "den" (device
+ * time per run) CTEs. */
+static void add_filtered(struct qbuf *b, const struct keys *ks, const struct profdb_filter *f,
+                         int steps_only)
 {
-	qbuf_add(b, "WITH f AS (SELECT k.* FROM kernel k WHERE 1");
+	qbuf_add(b, "WITH ");
+	if (ks->ntags) {
+		/* the tag values once per run, not once per kernel */
+		qbuf_add(b, "tv AS (SELECT r.id AS run_id");
+		for (size_t i = 0; i < ks->ntags; i++)
+			profdb__tags_by_value(b, "r.id", i);
+		qbuf_add(b, " FROM run r),\n ");
+	}
+	qbuf_add(b, "f AS (SELECT k.*");
+	for (size_t i = 0; i < ks->ntags; i++)
+		qbuf_addf(b, ", tv.%s", profdb__tags_by_col(i));
+	qbuf_add(b, ks->ntags ? " FROM kernel k JOIN tv ON tv.run_id = k.run_id WHERE 1" : " FROM kernel k WHERE 1");
 	qfilter_where(b, f, "k", QF_KERNEL, 0);
 	if (steps_only)
 		qbuf_add(b, " AND k.step IS NOT NULL");
@@ -323,7 +351,9 @@ static int add_output(profdb *db, struct qbuf *b, const struct keys *ks,
 	if (!q->per_step)
 		qbuf_add(b, ", 100.0 * g.total / den.t AS share_pct, g.total * 1.0 / r.repeats AS per_repeat");
 	for (size_t i = 0; i < ks->n; i++)
-		if (ks->k[i]->resolve)
+		if (ks->k[i]->resolve == 3)
+			qbuf_addf(b, ", g.k%zu AS v%zu", i, i);
+		else if (ks->k[i]->resolve)
 			qbuf_addf(b, ", s%zu.%s AS v%zu", i, ks->k[i]->resolve == 2 ? "name" : "value", i);
 	qbuf_add(b, ", row_number() OVER (PARTITION BY g.run_id ORDER BY ");
 	rc = order_by(db, b, ks, cols, ncols, q->sort, q->ascending, q->per_step ? "mean" : "total");
@@ -333,7 +363,7 @@ static int add_output(profdb *db, struct qbuf *b, const struct keys *ks,
 	if (!q->per_step)
 		qbuf_add(b, " JOIN den ON den.run_id = g.run_id");
 	for (size_t i = 0; i < ks->n; i++)
-		if (ks->k[i]->resolve)
+		if (ks->k[i]->resolve && ks->k[i]->resolve != 3)
 			qbuf_addf(b, " LEFT JOIN %s s%zu ON s%zu.id = g.k%zu",
 			          ks->k[i]->resolve == 2 ? "kind" : "str", i, i, i);
 	qbuf_add(b, ")\nSELECT ");
@@ -398,12 +428,13 @@ int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_ke
 {
 	enum profdb_coltype types[MAXKEYS + 16];
 	size_t ntypes = 0;
-	struct keys ks = { { NULL }, 0 };
+	struct keys ks;
 	struct qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
 	int rc;
 
 	*out = NULL;
+	memset(&ks, 0, sizeof ks);
 	if ((rc = qfilter_check(db, &q->filter)) != PROFDB_OK)
 		return rc;
 	if ((rc = parse_by(db, q->by, &ks)) != PROFDB_OK)
@@ -415,7 +446,7 @@ int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_ke
 	if (rc == 1) {
 		add_stored_groups(&b, &q->filter);
 	} else {
-		add_filtered(&b, &q->filter, q->per_step);
+		add_filtered(&b, &ks, &q->filter, q->per_step);
 		if (q->per_step)
 			add_step_groups(&b, &ks, &q->filter);
 		else
@@ -426,6 +457,8 @@ int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_ke
 	if ((rc = qprepare(db, &b, &st, "cannot query kernels")) != PROFDB_OK)
 		goto out;
 	qfilter_bind(st, &q->filter);
+	for (size_t i = 0; i < ks.ntags; i++)
+		profdb__tags_by_bind(st, i, ks.tagname[i]);
 	if (q->top > 0)
 		sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":top"), q->top);
 	rc = profdb__result_from_stmt(db, out, st, types);

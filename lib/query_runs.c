@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "query.h"
+#include "tags.h"
 #include "banned.h"
 
 int profdb_query_sql(profdb *db, profdb_result **out, const char *sql)
@@ -70,6 +71,8 @@ int profdb_query_summary(profdb *db, profdb_result **out, const struct profdb_fi
 	if (f) {
 		runs_only.runs = f->runs;
 		runs_only.nruns = f->nruns;
+		runs_only.tags = f->tags;
+		runs_only.ntags = f->ntags;
 	}
 	if ((rc = qfilter_check(db, &runs_only)) != PROFDB_OK)
 		return rc;
@@ -86,6 +89,7 @@ int profdb_query_summary(profdb *db, profdb_result **out, const struct profdb_fi
 			qbuf_addf(&b, "%s:run%zu", i ? ", " : "", i);
 		qbuf_add(&b, ")");
 	}
+	profdb__tags_where(&b, &runs_only, "r.id");
 	qbuf_add(&b, " ORDER BY r.id");
 	rc = qprepare(db, &b, &st, "cannot summarise");
 	qbuf_free(&b);

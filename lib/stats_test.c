@@ -195,7 +195,7 @@ double profdb__t_cdf(double t, double df)
 
 double profdb__welch(const double *x, size_t n, const double *y, size_t m, double *t, double *df)
 {
-	double mx, vx, my, vy, sx, sy, se2, tt, d;
+	double mx, vx, my, vy;
 	if (t)
 		*t = NAN;
 	if (df)
@@ -204,13 +204,26 @@ double profdb__welch(const double *x, size_t n, const double *y, size_t m, doubl
 		return NAN;
 	mean_var(x, n, &mx, &vx);
 	mean_var(y, m, &my, &vy);
-	sx = vx / (double)n;
-	sy = vy / (double)m;
+	return profdb__welch_summary(mx, vx, (double)n, my, vy, (double)m, t, df);
+}
+
+double profdb__welch_summary(double mx, double vx, double n, double my, double vy, double m,
+                             double *t, double *df)
+{
+	double sx, sy, se2, tt, d;
+	if (t)
+		*t = NAN;
+	if (df)
+		*df = NAN;
+	if (n < 2 || m < 2 || isnan(vx) || isnan(vy))
+		return NAN;
+	sx = vx / n;
+	sy = vy / m;
 	se2 = sx + sy;
 	if (se2 <= 0)
 		return mx == my ? 1 : 0;
 	tt = (my - mx) / sqrt(se2);
-	d = se2 * se2 / (sx * sx / (double)(n - 1) + sy * sy / (double)(m - 1));
+	d = se2 * se2 / (sx * sx / (n - 1) + sy * sy / (m - 1));
 	if (t)
 		*t = tt;
 	if (df)

@@ -25,7 +25,7 @@ START_TEST(open_memory_schema)
 	profdb *db = NULL;
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
 	ck_assert_int_eq(tu_scalar(db, "PRAGMA user_version"), profdb_schema_version());
-	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kind"), 5);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kind"), 6);
 	profdb_close(db);
 	profdb_close(NULL); /* NULL is a no-op */
 }

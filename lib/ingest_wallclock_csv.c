@@ -1,0 +1,93 @@
+/*
+ * ingest_wallclock_csv.c - the wall-clock CSV a benchmark harness writes:
+ * a header naming the columns, then one row per timed repeat.
+ *
+ *   api,backend,repeat,elapsed_us
+ *   torch.matmul,cpu,1,812.5
+ *
+ * api and elapsed_us (microseconds, exact decimal) are required; repeat
+ * (an integer) is optional (rows then count 1, 2, ... per api in file
+ * order); every other column (backend included) is a tag of the run and
+ * must hold one value in the whole file (empty cells are no value).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "csv_reader.h"
+#include "banned.h"
+
+struct wcsv {
+	struct bench_out *o;
+	struct profdb_csv_header h;
+	int api, elapsed, repeat;  /* column indexes; repeat -1 if absent */
+};
+
+static int header(struct wcsv *w, const struct profdb_csv_row *row)
+{
+	const char *dup;
+	int rc = profdb_csv_header_copy(&w->h, row, w->o->ctx->err);
+	if (rc != PROFDB_OK)
+		return rc;
+	if ((dup = profdb_csv_header_dup(&w->h)) != NULL)
+		return profdb__err_set(w->o->ctx->err, PROFDB_EFORMAT, "%s:%lld: column '%.80s' appears twice",
+		                       w->o->path, (long long)row->line, dup);
+	w->api = profdb_csv_header_find(&w->h, "api");
+	w->elapsed = profdb_csv_header_find(&w->h, "elapsed_us");
+	w->repeat = profdb_csv_header_find(&w->h, "repeat");
+	if (w->api < 0 || w->elapsed < 0)
+		return profdb__err_set(w->o->ctx->err, PROFDB_EFORMAT,
+		                       "%s:%lld: the header needs columns 'api' and 'elapsed_us'",
+		                       w->o->path, (long long)row->line);
+	return PROFDB_OK;
+}
+
+static int on_row(void *arg, const struct profdb_csv_row *row)
+{
+	struct wcsv *w = arg;
+	struct bench_out *o = w->o;
+	int64_t ns, rep = PROFDB_NULL;
+	int p, rc;
+
+	if (row->index == 0)
+		return header(w, row);
+	if (row->n != w->h.n)
+		return profdb__err_set(o->ctx->err, PROFDB_EFORMAT, "%s:%lld: expected %zu columns, found %zu",
+		                       o->path, (long long)row->line, w->h.n, row->n);
+	for (size_t c = 0; c < row->n; c++)
+		if ((int)c != w->api && (int)c != w->elapsed && (int)c != w->repeat && row->len[c] &&
+		    (rc = profdb__bench_tag(o, w->h.name[c], row->field[c], row->line, "line")) != PROFDB_OK)
+			return rc;
+	if (!row->len[w->api])
+		return profdb__bench_skip(o, "empty api", row->line);
+	p = profdb__bench_parse_ns(row->field[w->elapsed], row->len[w->elapsed], 3, &ns);
+	if (p == -1)
+		return profdb__bench_skip(o, "elapsed_us is not a number in range", row->line);
+	if (p == -2)
+		return profdb__bench_skip(o, "negative elapsed_us", row->line);
+	if (w->repeat >= 0 && profdb_parse_i64(row->field[w->repeat], row->len[w->repeat], &rep) != 0)
+		return profdb__bench_skip(o, "repeat is not an integer", row->line);
+	return profdb__bench_repeat(o, row->field[w->api], rep, ns);
+}
+
+int profdb_read_wallclock_csv(const struct profdb_reader_ctx *ctx)
+{
+	struct bench_out o;
+	struct wcsv w = { &o, { NULL, 0, NULL }, -1, -1, -1 };
+	struct profdb_input *in = NULL;
+	int rc;
+
+	if ((rc = profdb__bench_begin(&o, ctx, "wallclock_csv", &in, NULL, NULL)) != PROFDB_OK)
+		return rc;
+	rc = profdb_csv_read(in, ctx->path, on_row, &w, NULL, ctx->err, ctx->progress, ctx->progress_arg);
+	profdb_csv_header_free(&w.h);
+	if (rc == PROFDB_OK && w.api < 0)
+		rc = profdb__err_set(ctx->err, PROFDB_EFORMAT, "%s: no header", ctx->path);
+	if (rc != PROFDB_OK) {
+		profdb_input_close(in);
+		profdb__bench_free(&o);
+		return rc;
+	}
+	return profdb__bench_end(&o, in);
+}

@@ -1,0 +1,227 @@
+/*
+ * tags.c - tags on runs: key=value labels the user sets (run_tag, schema
+ * 006_bench), offered together with the benchmark file's own tags and the
+ * read-only metadata tags by the view run_tag_all; the --tag filter every
+ * query shares; the tag: grouping key's value expression.
+ *
+ * A filter "key=value" selects runs whose run_tag_all has that pair; values
+ * given for the same key are alternatives, different keys must all match.
+ * Keys cannot hold '=' or ',' (so "key=value" splits at its first '=', and
+ * a --by list at ','), which profdb_run_set_tag enforces.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "query.h"
+#include "tags.h"
+#include "banned.h"
+
+#define KEY_MAX PROFDB_TAG_KEY_MAX
+#define VALUE_MAX 1000
+
+/* Is key a valid tag name? */
+static int key_ok(const char *key, size_t n)
+{
+	return n > 0 && n <= KEY_MAX && !memchr(key, '=', n) && !memchr(key, ',', n);
+}
+
+int profdb__tags_check(profdb *db, const char *const *tags, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *eq = strchr(tags[i], '=');
+		if (!eq || !key_ok(tags[i], (size_t)(eq - tags[i])) || strlen(eq + 1) > VALUE_MAX)
+			return profdb__error(db, PROFDB_EUSAGE, "a tag is KEY=VALUE (KEY 1..%d bytes without"
+			                     " '=' or ','), not '%.80s'", KEY_MAX, tags[i]);
+	}
+	return PROFDB_OK;
+}
+
+/* Same key as tags[j]? */
+static int same_key(const char *a, const char *b)
+{
+	size_t n = strcspn(a, "=");
+	return strcspn(b, "=") == n && memcmp(a, b, n) == 0;
+}
+
+void profdb__tags_where(struct qbuf *b, const struct profdb_filter *f, const char *run_col)
+{
+	for (size_t i = 0; i < f->ntags; i++) {
+		size_t j;
+		for (j = 0; j < i && !same_key(f->tags[j], f->tags[i]); j++)
+			;
+		if (j < i)
+			continue;              /* its key's condition is already there */
+		qbuf_addf(b, " AND %s IN (SELECT run_id FROM run_tag_all WHERE key = :tk%zu AND value IN (",
+		          run_col, i);
+		for (j = i; j < f->ntags; j++)
+			if (same_key(f->tags[j], f->tags[i]))
+				qbuf_addf(b, "%s:tv%zu", j == i ? "" : ", ", j);
+		qbuf_add(b, "))");
+	}
+}
+
+void profdb__tags_bind(sqlite3_stmt *st, const struct profdb_filter *f)
+{
+	char name[32];
+	for (size_t i = 0; i < f->ntags; i++) {
+		size_t klen = strcspn(f->tags[i], "=");
+		int k;
+		snprintf(name, sizeof name, ":tk%zu", i);
+		if ((k = sqlite3_bind_parameter_index(st, name)) > 0)
+			sqlite3_bind_text(st, k, f->tags[i], (int)klen, SQLITE_STATIC);
+		snprintf(name, sizeof name, ":tv%zu", i);
+		if ((k = sqlite3_bind_parameter_index(st, name)) > 0)
+			sqlite3_bind_text(st, k, f->tags[i][klen] ? f->tags[i] + klen + 1 : "", -1, SQLITE_STATIC);
+	}
+}
+
+int profdb__tags_insert(profdb *db, int64_t run_id, const char *const *tags, size_t n)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = PROFDB_OK;
+	if (!n)
+		return PROFDB_OK;
+	if ((rc = profdb__tags_check(db, tags, n)) != PROFDB_OK)
+		return rc;
+	if (sqlite3_prepare_v2(db->sql, "INSERT OR REPLACE INTO run_tag(run_id, key, value) VALUES (?1, ?2, ?3)",
+	                       -1, &q, NULL) != SQLITE_OK)
+		return profdb__sqlerror(db, "cannot store tags");
+	for (size_t i = 0; i < n && rc == PROFDB_OK; i++) {
+		size_t klen = strcspn(tags[i], "=");
+		sqlite3_bind_int64(q, 1, run_id);
+		sqlite3_bind_text(q, 2, tags[i], (int)klen, SQLITE_STATIC);
+		sqlite3_bind_text(q, 3, tags[i] + klen + 1, -1, SQLITE_STATIC);
+		if (sqlite3_step(q) != SQLITE_DONE)
+			rc = profdb__sqlerror(db, "cannot store tag '%.80s'", tags[i]);
+		sqlite3_reset(q);
+	}
+	sqlite3_finalize(q);
+	return rc;
+}
+
+/* The id of run name, or a PROFDB_ENOTFOUND error. */
+static int run_id_of(profdb *db, const char *run, int64_t *id)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+	if (sqlite3_prepare_v2(db->sql, "SELECT id FROM run WHERE name = ?1", -1, &q, NULL) != SQLITE_OK)
+		return profdb__sqlerror(db, "cannot look up run '%s'", run);
+	sqlite3_bind_text(q, 1, run, -1, SQLITE_STATIC);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	if (rc == SQLITE_ROW)
+		return PROFDB_OK;
+	if (rc == SQLITE_DONE)
+		return profdb__error(db, PROFDB_ENOTFOUND, "no run named '%s' ('profdb runs' lists them)", run);
+	return profdb__sqlerror(db, "cannot look up run '%s'", run);
+}
+
+/* Remove the user's tag key of run id; a file or meta tag is read-only. */
+static int unset_tag(profdb *db, const char *run, int64_t id, const char *key)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+	if (sqlite3_prepare_v2(db->sql, "DELETE FROM run_tag WHERE run_id = ?1 AND key = ?2", -1, &q, NULL) != SQLITE_OK)
+		return profdb__sqlerror(db, "cannot remove tag");
+	sqlite3_bind_int64(q, 1, id);
+	sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return profdb__sqlerror(db, "cannot remove tag '%s'", key);
+	if (sqlite3_changes(db->sql) > 0)
+		return PROFDB_OK;
+	if (sqlite3_prepare_v2(db->sql, "SELECT origin FROM run_tag_all WHERE run_id = ?1 AND key = ?2",
+	                       -1, &q, NULL) != SQLITE_OK)
+		return profdb__sqlerror(db, "cannot look up tag");
+	sqlite3_bind_int64(q, 1, id);
+	sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	if (rc == SQLITE_ROW)
+		return profdb__error(db, PROFDB_EUSAGE, "tag '%s' of run '%s' comes from its file or metadata"
+		                     " and is read-only (--set-tag hides it)", key, run);
+	return profdb__error(db, PROFDB_ENOTFOUND, "run '%s' has no tag '%s'", run, key);
+}
+
+int profdb_run_set_tag(profdb *db, const char *run, const char *key, const char *value)
+{
+	char kv[KEY_MAX + VALUE_MAX + 2];
+	const char *one[1] = { kv };
+	int64_t id = 0;
+	int rc;
+	if (!key_ok(key, strlen(key)) || (value && strlen(value) > VALUE_MAX))
+		return profdb__error(db, PROFDB_EUSAGE, "bad tag '%.80s': KEY is 1..%d bytes without '=' or ',',"
+		                     " VALUE at most %d bytes", key, KEY_MAX, VALUE_MAX);
+	if ((rc = run_id_of(db, run, &id)) != PROFDB_OK)
+		return rc;
+	if (!value)
+		return unset_tag(db, run, id, key);
+	snprintf(kv, sizeof kv, "%s=%s", key, value);
+	return profdb__tags_insert(db, id, one, 1);
+}
+
+int profdb_query_tags(profdb *db, profdb_result **out, const struct profdb_filter *f)
+{
+	struct profdb_filter only;
+	struct qbuf b = { 0 };
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*out = NULL;
+	profdb_filter_init(&only);
+	if (f) {
+		only.runs = f->runs;
+		only.nruns = f->nruns;
+		only.tags = f->tags;
+		only.ntags = f->ntags;
+	}
+	if ((rc = qfilter_check(db, &only)) != PROFDB_OK)
+		return rc;
+	qbuf_add(&b, "SELECT r.name AS run, t.key, t.value, t.origin FROM run_tag_all t"
+	             " JOIN (SELECT id AS run_id, name FROM run) r ON r.run_id = t.run_id WHERE 1");
+	qfilter_where(&b, &only, "t", QF_STEP, 1);
+	qbuf_add(&b, " ORDER BY t.run_id, t.key");
+	rc = qprepare(db, &b, &st, "cannot list tags");
+	qbuf_free(&b);
+	if (rc != PROFDB_OK)
+		return rc;
+	qfilter_bind(st, &only);
+	rc = profdb__result_from_stmt(db, out, st, NULL);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int profdb__tags_by_key(const char *s, size_t len, char *name)
+{
+	if (len <= 4 || memcmp(s, "tag:", 4) != 0 || !key_ok(s + 4, len - 4))
+		return 0;
+	memcpy(name, s + 4, len - 4);
+	name[len - 4] = '\0';
+	return 1;
+}
+
+const char *profdb__tags_by_col(size_t i)
+{
+	static const char *const cols[PROFDB_TAG_BY_MAX] = {
+		"tag0", "tag1", "tag2", "tag3", "tag4", "tag5", "tag6", "tag7", "tag8", "tag9"
+	};
+	return cols[i < PROFDB_TAG_BY_MAX ? i : 0];
+}
+
+void profdb__tags_by_value(struct qbuf *b, const char *run_col, size_t i)
+{
+	qbuf_addf(b, ", (SELECT t.value FROM run_tag_all t WHERE t.run_id = %s AND t.key = :byt%zu) AS %s",
+	          run_col, i, profdb__tags_by_col(i));
+}
+
+void profdb__tags_by_bind(sqlite3_stmt *st, size_t i, const char *key)
+{
+	char name[32];
+	int k;
+	snprintf(name, sizeof name, ":byt%zu", i);
+	if ((k = sqlite3_bind_parameter_index(st, name)) > 0)
+		sqlite3_bind_text(st, k, key, -1, SQLITE_STATIC);
+}
