@@ -45,7 +45,9 @@ struct profdb_comparison {
 
 /* One stored run as the comparison sees it. */
 struct profdb_cmp_run {
-	int64_t id, repeats, ranks;
+	int64_t id, ranks;
+	int64_t repeats;           /* the per-repeat divisor: run.repeats, or the
+	                              selected steps under a step range */
 	int stats;                 /* run.name_stats: kernel_step_stat is filled */
 	const char *name;          /* borrowed from the comparison */
 	char *format;              /* owned: run.format */

@@ -113,6 +113,32 @@ int qfilter_check(profdb *db, const struct profdb_filter *f)
 	return PROFDB_OK;
 }
 
+int qfilter_has_steps(const struct profdb_filter *f)
+{
+	return f->step_lo != PROFDB_NULL || f->step_hi != PROFDB_NULL;
+}
+
+void qfilter_selected_steps(struct qbuf *b, const struct profdb_filter *f)
+{
+	/* a run whose kernels carry no step (steps known only on the host)
+	 * cannot be split by step: it has no selected steps */
+	qbuf_add(b, "SELECT s.run_id, s.step FROM step s WHERE EXISTS (SELECT 1 FROM kernel k0"
+	            " WHERE k0.run_id = s.run_id AND k0.step IS NOT NULL)");
+	qfilter_where(b, f, "s", QF_STEP, 1);
+	qbuf_add(b, " GROUP BY s.run_id, s.step");
+}
+
+void qfilter_repeats(struct qbuf *b, const struct profdb_filter *f, const char *run_alias)
+{
+	if (!qfilter_has_steps(f)) {
+		qbuf_addf(b, "%s.repeats", run_alias);
+		return;
+	}
+	qbuf_add(b, "(SELECT count(*) FROM (");
+	qfilter_selected_steps(b, f);
+	qbuf_addf(b, ") sel WHERE sel.run_id = %s.id)", run_alias);
+}
+
 int qfilter_run_column(const struct profdb_filter *f)
 {
 	return f->nruns != 1;

@@ -172,8 +172,10 @@ int profdb_query_ops(profdb *db, profdb_result **out, const struct profdb_op_que
  * Kernels outside every step give a row with step NULL. */
 int profdb_query_steps(profdb *db, profdb_result **out, const struct profdb_filter *f);
 
-/* METHOD: the run_summary rows of the runs in f (all when none; only
- * f->runs applies): run repeats kernels total_device elapsed total_cpu,
+/* METHOD: the run_summary rows of the runs in f (all when none; f's rank
+ * and step range apply, its name and kind do not; with a step range,
+ * repeats is the number of selected steps, as in profdb_query_kernels'
+ * per_repeat): run repeats kernels total_device elapsed total_cpu,
  * times in ns (PROFDB_COL_NS).  Errors: PROFDB_ENOTFOUND for a run. */
 int profdb_query_summary(profdb *db, profdb_result **out, const struct profdb_filter *f);
 
