@@ -122,24 +122,37 @@ static int parse_steps(const char *name, const char *arg, struct profdb_filter *
 	return 0;
 }
 
-/* diff: the generic formats.  Table and md print the result's notes (the
- * warnings); for csv and json they go to stderr, where a pipe keeps them
- * out of the data but a person still sees them. */
+/* The comparability warnings, before any table: a person reads the top of
+ * a long table first, and a pipe of csv/json keeps them out of the data. */
+static void write_warnings(const profdb_comparison *c, FILE *out, enum profdb_format f)
+{
+	size_t n = profdb_comparison_nwarnings(c);
+	for (size_t i = 0; i < n; i++) {
+		const char *w = profdb_comparison_warning(c, i);
+		if (f == PROFDB_FMT_TABLE)
+			fprintf(out, "warning: %s\n", w);
+		else if (f == PROFDB_FMT_MD) /* one block quote each: no blank line joins them */
+			fprintf(out, "> :warning: **warning:** %s\n\n", w);
+		else
+			fprintf(stderr, "profdb: warning: %s\n", w);
+	}
+	if (n && f == PROFDB_FMT_TABLE)
+		fputc('\n', out);
+}
+
+/* diff: the generic formats; table and md show the whole-run table too. */
 static int write_diff(const profdb_comparison *c, FILE *out, const struct profdb_format_opts *fmt)
 {
 	profdb_result *runs = NULL, *kernels = NULL;
 	int rc = PROFDB_ERROR;
 	if (profdb_comparison_table(c, &runs, 0) != PROFDB_OK ||
-	    profdb_comparison_table(c, &kernels, 1) != PROFDB_OK)
+	    profdb_comparison_table(c, &kernels, PROFDB_CMP_KERNELS | PROFDB_CMP_NO_WARNINGS) != PROFDB_OK)
 		goto out;
+	write_warnings(c, out, fmt->format);
 	if (fmt->format == PROFDB_FMT_TABLE || fmt->format == PROFDB_FMT_MD) {
-		/* people read both tables; the kernel table's notes carry the warnings */
 		if (profdb_result_write(runs, out, fmt) != PROFDB_OK)
 			goto out;
 		fputc('\n', out);
-	} else {
-		for (size_t i = 0; i < profdb_result_nnotes(kernels); i++)
-			fprintf(stderr, "profdb: warning: %s\n", profdb_result_note(kernels, i));
 	}
 	rc = profdb_result_write(kernels, out, fmt);
 out:

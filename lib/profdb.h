@@ -309,10 +309,14 @@ const char *profdb_comparison_warning(const profdb_comparison *c, size_t i);
 
 /*
  * The comparison as a table for profdb_result_write: one row per kernel
- * group (kernels != 0) or per whole-run figure (kernels == 0); the
- * comparability warnings are the result's notes.  *out is the caller's.
+ * group (flags has PROFDB_CMP_KERNELS) or per whole-run figure (it has
+ * not); the comparability warnings are the kernel table's notes unless
+ * flags has PROFDB_CMP_NO_WARNINGS (a caller that shows them itself, first).
+ * *out is the caller's.
  */
-int profdb_comparison_table(const profdb_comparison *c, profdb_result **out, int kernels);
+#define PROFDB_CMP_KERNELS     0x1u
+#define PROFDB_CMP_NO_WARNINGS 0x2u
+int profdb_comparison_table(const profdb_comparison *c, profdb_result **out, unsigned flags);
 
 /* METHOD: profdb_compare + profdb_comparison_table(kernels) in one call. */
 int profdb_diff(profdb *db, profdb_result **out, const struct profdb_diff_opts *o);

@@ -192,8 +192,9 @@ static int set_int(struct profdb_cell *cl, int64_t v)
 enum { C_KEY, C_VERDICT, C_BASE, C_NEW, C_DELTA, C_CHANGE, C_CI_LO, C_CI_HI, C_P,
        C_BASE_CALLS, C_NEW_CALLS, C_NBASE, C_NNEW, C_WHY, C_COUNT };
 
-int profdb_comparison_table(const profdb_comparison *c, profdb_result **out, int kernels)
+int profdb_comparison_table(const profdb_comparison *c, profdb_result **out, unsigned flags)
 {
+	const int kernels = (flags & PROFDB_CMP_KERNELS) != 0;
 	static const char *const names[C_COUNT] = {
 		NULL, "verdict", "base", "new", "delta", "change", "ci_low", "ci_high", "p",
 		"base_calls", "new_calls", "n_base", "n_new", "why"
@@ -248,7 +249,8 @@ int profdb_comparison_table(const profdb_comparison *c, profdb_result **out, int
 	}
 	/* the warnings once, on the kernel table, so a format that prints
 	 * notes does not repeat them under both tables */
-	for (size_t i = 0; kernels && i < c->nwarnings && rc == PROFDB_OK; i++)
+	for (size_t i = 0; kernels && !(flags & PROFDB_CMP_NO_WARNINGS) && i < c->nwarnings &&
+	                   rc == PROFDB_OK; i++)
 		rc = profdb__result_add_note(r, c->warnings[i]);
 	if (rc != PROFDB_OK) {
 		profdb_result_free(r);
@@ -265,7 +267,7 @@ int profdb_diff(profdb *db, profdb_result **out, const struct profdb_diff_opts *
 	*out = NULL;
 	if ((rc = profdb_compare(db, &c, o)) != PROFDB_OK)
 		return rc;
-	rc = profdb_comparison_table(c, out, 1);
+	rc = profdb_comparison_table(c, out, PROFDB_CMP_KERNELS);
 	profdb_comparison_free(c);
 	if (rc != PROFDB_OK)
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
