@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "compare_state.h"
+#include "query.h"
 #include "result.h"
 #include "banned.h"
 
@@ -91,6 +92,14 @@ static char **copy_names(const char *const *names, size_t n)
 
 static int check_opts(profdb *db, const struct profdb_diff_opts *o)
 {
+	struct profdb_filter f = o->filter;
+	int rc;
+	f.runs = NULL; /* the sides name the runs */
+	f.nruns = 0;
+	/* the checks kernels makes: an unknown kind or an empty step range is
+	 * a usage error, not an empty comparison */
+	if ((rc = qfilter_check(db, &f)) != PROFDB_OK)
+		return rc;
 	if (!o->nbase || !o->nnew)
 		return profdb__error(db, PROFDB_EUSAGE, "give at least one base run and one new run");
 	if (!(o->threshold >= 0))
