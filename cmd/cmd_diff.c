@@ -40,7 +40,8 @@ enum {
 	QCLI_OPT_HELP, \
 	{ NULL, 0, 0, NULL, NULL }
 
-#define DIFF_FORMAT_ROWS QCLI_OPT_FORMAT, QCLI_OPT_UNIT, QCLI_OPT_WIDE
+#define DIFF_FORMAT_ROWS QCLI_OPT_FORMAT, QCLI_OPT_UNIT, QCLI_OPT_WIDE, \
+	{ "top", 1, OPT_TOP, "N", "show the N largest kernel changes (the verdicts count all)" }
 static const struct cli_opt diff_opts[] = {
 	DIFF_OPTS(DIFF_FORMAT_ROWS),
 };
@@ -199,6 +200,7 @@ static int diff_parse(struct diff_cli *d, int argc, char **argv, int report)
 		return cli_usage_error(d->q.name, "give BASE and NEW, or --base RUNS and --new RUNS");
 	}
 	d->o.filter = d->q.filter;
+	d->o.top = d->q.top;
 	return -1;
 }
 
@@ -225,8 +227,11 @@ static int write_diff(const profdb_comparison *c, FILE *out, const struct profdb
 {
 	profdb_result *runs = NULL, *kernels = NULL;
 	int rc = PROFDB_ERROR;
-	if (profdb_comparison_table(c, &runs, 0) != PROFDB_OK ||
-	    profdb_comparison_table(c, &kernels, PROFDB_CMP_KERNELS | PROFDB_CMP_NO_WARNINGS) != PROFDB_OK)
+	/* people read table and md: numbers rounded for reading */
+	unsigned human = fmt->format == PROFDB_FMT_TABLE || fmt->format == PROFDB_FMT_MD ?
+	                 PROFDB_CMP_ROUNDED : 0;
+	if (profdb_comparison_table(c, &runs, human) != PROFDB_OK ||
+	    profdb_comparison_table(c, &kernels, human | PROFDB_CMP_KERNELS | PROFDB_CMP_NO_WARNINGS) != PROFDB_OK)
 		goto out;
 	write_warnings(c, out, fmt->format);
 	if (fmt->format == PROFDB_FMT_TABLE || fmt->format == PROFDB_FMT_MD) {

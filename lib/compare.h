@@ -35,6 +35,7 @@ struct profdb_comparison {
 	int64_t min_delta_ns;
 	int resamples;
 	uint64_t seed;
+	size_t top;                /* kernel table rows; 0: all */
 	struct profdb_cmp_line *kernels; /* sorted by |delta| descending */
 	size_t nkernels;
 	struct profdb_cmp_line *runs;    /* whole-run figures */

@@ -277,6 +277,8 @@ struct profdb_diff_opts {
 	int resamples;         /* bootstrap resamples for the CI; default 2000; 0: none */
 	uint64_t seed;         /* bootstrap seed; same seed, same interval */
 	double ci_level;       /* confidence level of the interval; default 0.95 */
+	int64_t top;           /* > 0: the kernel table keeps the N largest changes
+	                          (counts, verdicts and reports see all); 0: all */
 };
 
 /* Initialise opts with the defaults above (no runs). */
@@ -312,10 +314,14 @@ const char *profdb_comparison_warning(const profdb_comparison *c, size_t i);
  * group (flags has PROFDB_CMP_KERNELS) or per whole-run figure (it has
  * not); the comparability warnings are the kernel table's notes unless
  * flags has PROFDB_CMP_NO_WARNINGS (a caller that shows them itself, first).
+ * With opts top > 0 the kernel table has at most top rows and a note
+ * saying how many it leaves out.
  * *out is the caller's.
  */
 #define PROFDB_CMP_KERNELS     0x1u
 #define PROFDB_CMP_NO_WARNINGS 0x2u
+#define PROFDB_CMP_ROUNDED     0x4u /* numbers rounded for reading (p to 3
+                                       digits, others to 6): table, md */
 int profdb_comparison_table(const profdb_comparison *c, profdb_result **out, unsigned flags);
 
 /* METHOD: profdb_compare + profdb_comparison_table(kernels) in one call. */
