@@ -203,6 +203,34 @@ static double round_sig(double v, int sig)
 enum { C_KEY, C_VERDICT, C_BASE, C_NEW, C_DELTA, C_CHANGE, C_CI_LO, C_CI_HI, C_P,
        C_BASE_CALLS, C_NEW_CALLS, C_NBASE, C_NNEW, C_WHY, C_COUNT };
 
+/* The cells of one line of the table (see profdb_comparison_table). */
+static int fill_row(struct profdb_cell *row, const struct profdb_cmp_line *l, int kernels,
+                    unsigned flags)
+{
+	/* the whole-run figures are plain numbers in us or counts; kernel
+	 * times are ns columns, rounded by their unit when shown */
+	const double scale = !kernels && !l->is_count ? 1000 : 1;
+	const int rd = (flags & PROFDB_CMP_ROUNDED) ? 6 : 0, rp = rd ? 3 : 0, rt = kernels ? 0 : rd;
+	char key[256];
+	int rc = 0;
+	snprintf(key, sizeof key, "%s%s", l->key, scale != 1 ? " (us)" : "");
+	rc |= set_text(&row[C_KEY], kernels ? l->key : key);
+	rc |= set_text(&row[C_VERDICT], profdb__verdict_name(l->verdict));
+	rc |= set_real(&row[C_BASE], rt ? round_sig(l->base / scale, rt) : l->base / scale);
+	rc |= set_real(&row[C_NEW], rt ? round_sig(l->next / scale, rt) : l->next / scale);
+	rc |= set_real(&row[C_DELTA], rt ? round_sig(l->delta / scale, rt) : l->delta / scale);
+	rc |= set_real(&row[C_CHANGE], 100 * l->rel);
+	rc |= set_real(&row[C_CI_LO], 100 * l->ci_lo);
+	rc |= set_real(&row[C_CI_HI], 100 * l->ci_hi);
+	rc |= set_real(&row[C_P], rp ? round_sig(l->p, rp) : l->p);
+	rc |= set_real(&row[C_BASE_CALLS], rd ? round_sig(l->base_calls, rd) : l->base_calls);
+	rc |= set_real(&row[C_NEW_CALLS], rd ? round_sig(l->next_calls, rd) : l->next_calls);
+	rc |= set_int(&row[C_NBASE], (int64_t)l->nbase);
+	rc |= set_int(&row[C_NNEW], (int64_t)l->nnext);
+	rc |= set_text(&row[C_WHY], l->why);
+	return rc ? PROFDB_ERROR : PROFDB_OK;
+}
+
 int profdb_comparison_table(const profdb_comparison *c, profdb_result **out, unsigned flags)
 {
 	const int kernels = (flags & PROFDB_CMP_KERNELS) != 0;
@@ -217,7 +245,6 @@ int profdb_comparison_table(const profdb_comparison *c, profdb_result **out, uns
 	};
 	const struct profdb_cmp_line *lines = kernels ? c->kernels : c->runs;
 	size_t n = kernels ? c->nkernels : c->nruns, all = n;
-	const int rd = (flags & PROFDB_CMP_ROUNDED) ? 6 : 0, rp = rd ? 3 : 0;
 	profdb_result *r = NULL;
 	int rc = PROFDB_OK;
 
@@ -240,29 +267,8 @@ int profdb_comparison_table(const profdb_comparison *c, profdb_result **out, uns
 	if (!r->cells)
 		rc = PROFDB_ERROR;
 	for (size_t i = 0; i < n && rc == PROFDB_OK; i++) {
-		const struct profdb_cmp_line *l = &lines[i];
-		struct profdb_cell *row = &r->cells[i * C_COUNT];
 		r->nrows++;
-		double scale = !kernels && !l->is_count ? 1000 : 1;
-		char key[256];
-		snprintf(key, sizeof key, "%s%s", l->key, scale != 1 ? " (us)" : "");
-		rc |= set_text(&row[C_KEY], kernels ? l->key : key);
-		rc |= set_text(&row[C_VERDICT], profdb__verdict_name(l->verdict));
-		/* times in ns columns are rounded by their unit; the whole-run
-		 * figures are plain numbers */
-		int rt = kernels ? 0 : rd;
-		rc |= set_real(&row[C_BASE], rt ? round_sig(l->base / scale, rt) : l->base / scale);
-		rc |= set_real(&row[C_NEW], rt ? round_sig(l->next / scale, rt) : l->next / scale);
-		rc |= set_real(&row[C_DELTA], rt ? round_sig(l->delta / scale, rt) : l->delta / scale);
-		rc |= set_real(&row[C_CHANGE], 100 * l->rel);
-		rc |= set_real(&row[C_CI_LO], 100 * l->ci_lo);
-		rc |= set_real(&row[C_CI_HI], 100 * l->ci_hi);
-		rc |= set_real(&row[C_P], rp ? round_sig(l->p, rp) : l->p);
-		rc |= set_real(&row[C_BASE_CALLS], rd ? round_sig(l->base_calls, rd) : l->base_calls);
-		rc |= set_real(&row[C_NEW_CALLS], rd ? round_sig(l->next_calls, rd) : l->next_calls);
-		rc |= set_int(&row[C_NBASE], (int64_t)l->nbase);
-		rc |= set_int(&row[C_NNEW], (int64_t)l->nnext);
-		rc |= set_text(&row[C_WHY], l->why);
+		rc = fill_row(&r->cells[i * C_COUNT], &lines[i], kernels, flags);
 	}
 	/* the warnings once, on the kernel table, so a format that prints
 	 * notes does not repeat them under both tables */
