@@ -202,6 +202,13 @@ int qcli_finish(struct qcli *q, profdb *db, int rc, profdb_result *r)
 	int code = PROFDB_EXIT_OK;
 	if (rc != PROFDB_OK)
 		code = cli_lib_error(db, rc);
+	/* tables and md print a result's notes; csv and json keep the data
+	 * clean and say them on stderr */
+	for (size_t i = 0; rc == PROFDB_OK && (q->fmt.format == PROFDB_FMT_CSV ||
+	     q->fmt.format == PROFDB_FMT_JSON) && i < profdb_result_nnotes(r); i++)
+		fprintf(stderr, "profdb: note: %s\n", profdb_result_note(r, i));
+	if (rc != PROFDB_OK)
+		;
 	else if (profdb_result_write(r, stdout, &q->fmt) != PROFDB_OK || fflush(stdout) != 0)
 		code = cli_error("cannot write the output");
 	profdb_result_free(r);

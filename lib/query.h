@@ -60,6 +60,11 @@ void qfilter_selected_steps(struct qbuf *b, const struct profdb_filter *f);
 /* Append the expression of the repeat count of run alias run_alias
  * (a row of table run) under f. */
 void qfilter_repeats(struct qbuf *b, const struct profdb_filter *f, const char *run_alias);
+/* When r has no rows, add a note per selected run saying why: the rank
+ * it lacks and the ranks it has, that it has no steps (need_steps: the
+ * query needs them, as --per-step does) or which steps it has, or that
+ * --name/--kind match nothing.  Sets the message on db on error. */
+int qfilter_explain_empty(profdb *db, profdb_result *r, const struct profdb_filter *f, int need_steps);
 /* Whether the output gets a run column: several runs or none selected. */
 int qfilter_run_column(const struct profdb_filter *f);
 

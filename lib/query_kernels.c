@@ -343,7 +343,9 @@ static int add_output(profdb *db, struct qbuf *b, const struct keys *ks,
 		if (ks->k[i]->resolve)
 			qbuf_addf(b, ", s%zu.%s AS v%zu", i, ks->k[i]->resolve == 2 ? "name" : "value", i);
 	qbuf_add(b, ", row_number() OVER (PARTITION BY g.run_id ORDER BY ");
-	rc = order_by(db, b, ks, cols, ncols, q->sort, q->ascending, q->per_step ? "mean" : "total");
+	/* grouped by step, rows read best in step order unless told otherwise */
+	rc = order_by(db, b, ks, cols, ncols, q->sort, q->ascending,
+	              has_key(ks, "step") >= 0 ? "step" : q->per_step ? "mean" : "total");
 	if (rc != PROFDB_OK)
 		return rc;
 	qbuf_add(b, ") AS rn FROM g JOIN run r ON r.id = g.run_id");
@@ -445,6 +447,10 @@ int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_ke
 	if (q->top > 0)
 		sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":top"), q->top);
 	rc = profdb__result_from_stmt(db, out, st, types);
+	if (rc == PROFDB_OK && (rc = qfilter_explain_empty(db, *out, &q->filter, q->per_step)) != PROFDB_OK) {
+		profdb_result_free(*out);
+		*out = NULL;
+	}
 	if (rc == PROFDB_OK && q->per_step && (rc = add_step_notes(db, *out, &q->filter)) != PROFDB_OK) {
 		profdb_result_free(*out);
 		*out = NULL;
