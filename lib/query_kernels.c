@@ -343,9 +343,10 @@ static int add_output(profdb *db, struct qbuf *b, const struct keys *ks,
 		if (ks->k[i]->resolve)
 			qbuf_addf(b, ", s%zu.%s AS v%zu", i, ks->k[i]->resolve == 2 ? "name" : "value", i);
 	qbuf_add(b, ", row_number() OVER (PARTITION BY g.run_id ORDER BY ");
-	/* grouped by step, rows read best in step order unless told otherwise */
+	/* grouped by step alone, rows read best in step order unless told
+	 * otherwise (with other keys the largest groups still come first) */
 	rc = order_by(db, b, ks, cols, ncols, q->sort, q->ascending,
-	              has_key(ks, "step") >= 0 ? "step" : q->per_step ? "mean" : "total");
+	              ks->n == 1 && has_key(ks, "step") == 0 ? "step" : q->per_step ? "mean" : "total");
 	if (rc != PROFDB_OK)
 		return rc;
 	qbuf_add(b, ") AS rn FROM g JOIN run r ON r.id = g.run_id");
