@@ -13,6 +13,8 @@ static const struct cli_opt opts[] = {
 	QCLI_OPT_RUN,
 	QCLI_OPT_TAG,
 	{ "by", 1, OPT_BY, "tag:KEY", "sum the figures of the runs per value of tag KEY" },
+	QCLI_OPT_RANK,
+	QCLI_OPT_STEPS,
 	QCLI_OPT_FORMAT,
 	QCLI_OPT_UNIT,
 	QCLI_OPT_WIDE,
@@ -24,6 +26,9 @@ static const char desc[] =
 	"Per run: repeats, kernels (device activities), total_device (sum of their\n"
 	"durations), elapsed (longest per-rank span from the first device start to the\n"
 	"last device end) and total_cpu (sum of host operators' self time).\n"
+	"--rank and --steps restrict all of them to that rank and those steps; with\n"
+	"--steps, repeats is the number of selected steps (the divisor of kernels'\n"
+	"per_repeat and of diff's per-repeat times under the same --steps).\n"
 	"--format json prints one object when one run is selected (one --run, or the\n"
 	"database holds one run) and an array of objects otherwise; each object has\n"
 	"the keys run, repeats, kernels, total_device_us, elapsed_us, total_cpu_us.\n"

@@ -3,6 +3,7 @@
  * their result, so kernels, ops, steps, summary and runs behave alike.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,19 @@ void qcli_init(struct qcli *q, const char *name)
 	q->filter.tags = q->tags;
 }
 
+/* An integer of the filter: INT64_MIN is PROFDB_NULL ("no filter") and
+ * cannot be asked for. */
+static int parse_filter_i64(const struct qcli *q, const char *opt, const char *arg, int64_t *out)
+{
+	if (cli_parse_i64(q->name, opt, arg, out) != 0)
+		return -1;
+	if (*out == PROFDB_NULL) {
+		cli_usage_error(q->name, "%s value '%s' is out of range", opt, arg);
+		return -1;
+	}
+	return 0;
+}
+
 /* "A..B", "A..", "..B" or "A" into the filter's step range. */
 static int parse_steps(struct qcli *q, const char *arg)
 {
@@ -28,7 +42,7 @@ static int parse_steps(struct qcli *q, const char *arg)
 	int64_t v;
 
 	if (!dots) {
-		if (cli_parse_i64(q->name, "--steps", arg, &v) != 0)
+		if (parse_filter_i64(q, "--steps", arg, &v) != 0)
 			return -1;
 		q->filter.step_lo = q->filter.step_hi = v;
 		return 0;
@@ -39,9 +53,9 @@ static int parse_steps(struct qcli *q, const char *arg)
 	memcpy(hi, dots + 2, strlen(dots + 2) + 1);
 	if (!*lo && !*hi)
 		goto bad;
-	if (*lo && cli_parse_i64(q->name, "--steps", lo, &q->filter.step_lo) != 0)
+	if (*lo && parse_filter_i64(q, "--steps", lo, &q->filter.step_lo) != 0)
 		return -1;
-	if (*hi && cli_parse_i64(q->name, "--steps", hi, &q->filter.step_hi) != 0)
+	if (*hi && parse_filter_i64(q, "--steps", hi, &q->filter.step_hi) != 0)
 		return -1;
 	return 0;
 bad:
@@ -49,11 +63,14 @@ bad:
 	return -1;
 }
 
-/* "250" (us), "250us", "3ms", "100ns", "1.5s" into ns. */
-static int parse_time(struct qcli *q, const char *opt, const char *arg, int64_t *out)
+int qcli_parse_time(const struct qcli *q, const char *opt, const char *arg, int64_t *out)
 {
 	char *end;
 	double v, scale = 1e3;
+	/* strtod also reads hex ("0x10"), "inf", "nan" and a sign: times are
+	 * plain decimals */
+	if (!arg[0] || !strchr("0123456789.", arg[0]) || strpbrk(arg, "xX"))
+		goto bad;
 	errno = 0;
 	v = strtod(arg, &end);
 	if (end == arg || errno || !isfinite(v) || v < 0)
@@ -101,7 +118,7 @@ int qcli_opt(struct qcli *q, int key, const char *arg)
 		q->tags[q->filter.ntags++] = arg;
 		return 0;
 	case OPT_RANK:
-		return cli_parse_i64(q->name, "--rank", arg, &q->filter.rank) != 0 ? -1 : 0;
+		return parse_filter_i64(q, "--rank", arg, &q->filter.rank);
 	case OPT_STEPS:
 		return parse_steps(q, arg);
 	case OPT_NAME:
@@ -111,7 +128,7 @@ int qcli_opt(struct qcli *q, int key, const char *arg)
 		q->filter.kind = arg;
 		return 0;
 	case OPT_MIN_TOTAL:
-		return parse_time(q, "--min-total", arg, &q->filter.min_total_ns);
+		return qcli_parse_time(q, "--min-total", arg, &q->filter.min_total_ns);
 	case OPT_TOP:
 		if (cli_parse_i64(q->name, "--top", arg, &q->top) != 0)
 			return -1;
@@ -131,15 +148,39 @@ int qcli_opt(struct qcli *q, int key, const char *arg)
 	}
 }
 
+/* With q->operands: hand the operand at *at (and after "--" every one
+ * left) to own; -1 when parsing goes on, 0 at the end, else an exit code. */
+static int take_operands(int argc, char **argv, int *at, qcli_own_fn own, void *own_arg)
+{
+	int dashes = *at > 1 && strcmp(argv[*at - 1], "--") == 0, rc;
+	if (*at >= argc)
+		return 0;
+	do {
+		if ((rc = own(own_arg, QCLI_OPERAND, argv[*at])) != 0)
+			return rc;
+		++*at;
+	} while (dashes && *at < argc);
+	optind = *at;
+	return *at < argc ? -1 : 0;
+}
+
 int qcli_parse(struct qcli *q, int argc, char **argv, const struct cli_opt *opts,
                const char *synopsis, const char *desc, qcli_own_fn own, void *own_arg, int *first)
 {
 	const char *arg;
-	int key, at = 1;
+	int key, at = 1, rc;
 
-	while ((key = cli_next(argc, argv, opts, &arg, &at)) != -1) {
-		int f = qcli_opt(q, key, arg), rc;
-		if (f < 0)
+	for (;;) {
+		int f;
+		key = cli_next(argc, argv, opts, &arg, &at);
+		if (key == -1) {
+			if (!q->operands || !own)
+				break;
+			if ((rc = take_operands(argc, argv, &at, own, own_arg)) == -1)
+				continue;
+			return rc == 0 ? -1 : rc;
+		}
+		if ((f = qcli_opt(q, key, arg)) < 0)
 			return PROFDB_EXIT_USAGE;
 		if (f == 0)
 			continue;
@@ -169,6 +210,13 @@ int qcli_finish(struct qcli *q, profdb *db, int rc, profdb_result *r)
 	int code = PROFDB_EXIT_OK;
 	if (rc != PROFDB_OK)
 		code = cli_lib_error(db, rc);
+	/* tables and md print a result's notes; csv and json keep the data
+	 * clean and say them on stderr */
+	for (size_t i = 0; rc == PROFDB_OK && (q->fmt.format == PROFDB_FMT_CSV ||
+	     q->fmt.format == PROFDB_FMT_JSON) && i < profdb_result_nnotes(r); i++)
+		fprintf(stderr, "profdb: note: %s\n", profdb_result_note(r, i));
+	if (rc != PROFDB_OK)
+		;
 	else if (profdb_result_write(r, stdout, &q->fmt) != PROFDB_OK || fflush(stdout) != 0)
 		code = cli_error("cannot write the output");
 	profdb_result_free(r);

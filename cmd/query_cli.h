@@ -26,8 +26,16 @@
 #define QCLI_OPT_WIDE { "wide", 0, OPT_WIDE, "", "never shorten long names in tables" }
 #define QCLI_OPT_HELP { "help", 0, 'h', "", "show this help" }
 
+/* The key own() gets for an operand when qcli.operands is set. */
+#define QCLI_OPERAND 1
+
+/* The options every query command shares, parsed by the one parser below
+ * (kernels, ops, steps, summary, runs, sql, verify, diff, report): the
+ * common {filter, sort, ascending, top} and the output format. */
 struct qcli {
 	const char *name;          /* the command, for messages */
+	int operands;              /* 1: operands may stand between options and
+	                              go to own() as QCLI_OPERAND (diff A B --x) */
 	const char *db;            /* database path */
 	struct profdb_format_opts fmt;
 	struct profdb_filter filter;
@@ -50,11 +58,16 @@ typedef int (*qcli_own_fn)(void *arg, int key, const char *val);
  * The option loop of a query command named q->name: the shared options go
  * into q, --help prints "usage: profdb NAME SYNOPSIS", desc and opts, the
  * rest goes to own(own_arg, ...) (own NULL: a usage error, cli_next printed
- * why).  first NULL: operands are refused; else *first is the first one.
+ * why).  With q->operands, every operand goes to own() as QCLI_OPERAND
+ * (after "--" all the rest); else, first NULL: operands are refused, and
+ * otherwise *first is the first one.
  * Returns -1 when the options are read, else the exit code to return.
  */
 int qcli_parse(struct qcli *q, int argc, char **argv, const struct cli_opt *opts,
                const char *synopsis, const char *desc, qcli_own_fn own, void *own_arg, int *first);
+/* A time option ("250" us, "250us", "3ms", "100ns", "1.5s") into ns;
+ * decimal only.  0 ok, -1 bad (usage error printed). */
+int qcli_parse_time(const struct qcli *q, const char *opt, const char *arg, int64_t *out);
 /* Open q->db read-only; NULL after printing why. */
 profdb *qcli_open(const struct qcli *q);
 /* Finish a query: on rc != OK print the error; else write r in q's format.

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "compare_state.h"
+#include "query.h"
 #include "result.h"
 #include "banned.h"
 
@@ -91,6 +92,14 @@ static char **copy_names(const char *const *names, size_t n)
 
 static int check_opts(profdb *db, const struct profdb_diff_opts *o)
 {
+	struct profdb_filter f = o->filter;
+	int rc;
+	f.runs = NULL; /* the sides name the runs */
+	f.nruns = 0;
+	/* the checks kernels makes: an unknown kind or an empty step range is
+	 * a usage error, not an empty comparison */
+	if ((rc = qfilter_check(db, &f)) != PROFDB_OK)
+		return rc;
 	if (!o->nbase || !o->nnew)
 		return profdb__error(db, PROFDB_EUSAGE, "give at least one base run and one new run");
 	if (!(o->threshold >= 0))
@@ -101,8 +110,8 @@ static int check_opts(profdb *db, const struct profdb_diff_opts *o)
 		return profdb__error(db, PROFDB_EUSAGE, "confidence level must be between 0 and 1");
 	if (o->test != PROFDB_TEST_MWU && o->test != PROFDB_TEST_WELCH)
 		return profdb__error(db, PROFDB_EUSAGE, "unknown test");
-	if (o->min_delta_ns < 0 || o->resamples < 0)
-		return profdb__error(db, PROFDB_EUSAGE, "min delta and resamples must be 0 or more");
+	if (o->min_delta_ns < 0 || o->resamples < 0 || o->top < 0)
+		return profdb__error(db, PROFDB_EUSAGE, "min delta, resamples and top must be 0 or more");
 	return PROFDB_OK;
 }
 
@@ -142,6 +151,7 @@ int profdb_compare(profdb *db, profdb_comparison **out, const struct profdb_diff
 	c->min_delta_ns = o->min_delta_ns;
 	c->resamples = o->resamples;
 	c->seed = o->seed;
+	c->top = o->top > 0 ? (size_t)o->top : 0;
 	/* one read transaction: both sides see the same store */
 	own_txn = sqlite3_get_autocommit(db->sql) && sqlite3_exec(db->sql, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
 	if ((rc = compare_side_init(db, &o->filter, &s.side[0], (const char *const *)c->base_runs, c->nbase)) != PROFDB_OK ||

@@ -35,6 +35,7 @@ struct profdb_comparison {
 	int64_t min_delta_ns;
 	int resamples;
 	uint64_t seed;
+	size_t top;                /* kernel table rows; 0: all */
 	struct profdb_cmp_line *kernels; /* sorted by |delta| descending */
 	size_t nkernels;
 	struct profdb_cmp_line *runs;    /* whole-run figures */
@@ -45,7 +46,9 @@ struct profdb_comparison {
 
 /* One stored run as the comparison sees it. */
 struct profdb_cmp_run {
-	int64_t id, repeats, ranks;
+	int64_t id, ranks;
+	int64_t repeats;           /* the per-repeat divisor: run.repeats, or the
+	                              selected steps under a step range */
 	int stats;                 /* run.name_stats: kernel_step_stat is filled */
 	const char *name;          /* borrowed from the comparison */
 	char *format;              /* owned: run.format */
@@ -76,6 +79,8 @@ void profdb__fmt_us(char *out, size_t cap, double ns);       /* "%.3f" microseco
 void profdb__fmt_value(char *out, size_t cap, const struct profdb_cmp_line *l, double v);
                                                             /* us, or a count */
 void profdb__fmt_pct(char *out, size_t cap, double frac);   /* "+12.34%" */
+void profdb__fmt_ci(char *out, size_t cap, const struct profdb_cmp_line *l);
+                                                            /* "[-1.00%, +2.00%]" */
 void profdb__fmt_p(char *out, size_t cap, double p);        /* "0.00123" / "1.2e-07" */
 /* "a, b" of run names (truncated to cap). */
 void profdb__fmt_runs(char *out, size_t cap, char *const *runs, size_t n);

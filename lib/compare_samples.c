@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "compare_state.h"
+#include "query.h"
 #include "banned.h"
 
 /* ---------------------------------------------------------------- keys */
@@ -157,24 +158,31 @@ static int load_run(profdb *db, struct profdb_cmp_run *r, const char *name)
 }
 
 /*
- * The steps a run's samples are taken over: the stored steps (selected by
- * rank and step range), but only when some kernel of the run carries a
- * step; otherwise the run has one sample.
+ * The steps a run's samples are taken over: its selected steps (query.h,
+ * the same set that kernels --steps and summary --steps count), none when
+ * its kernels carry no step (then the run has one sample).
  */
 static int load_steps(profdb *db, const struct profdb_filter *f, int64_t run_id,
                       int64_t **out, size_t *n)
 {
+	struct profdb_filter sf = *f;
+	struct qbuf b = { 0 };
 	sqlite3_stmt *q = NULL;
 	size_t cap = 0;
 	int rc;
 	*out = NULL;
 	*n = 0;
-	if (sqlite3_prepare_v2(db->sql, "SELECT DISTINCT step FROM step WHERE run_id = ?1"
-	    RANK_STEP_WHERE " AND EXISTS (SELECT 1 FROM kernel k WHERE k.run_id = ?1"
-	    " AND k.step IS NOT NULL) ORDER BY step", -1, &q, NULL) != SQLITE_OK)
-		return profdb__sqlerror(db, "cannot read steps");
-	sqlite3_bind_int64(q, 1, run_id);
-	bind_filter(q, f);
+	sf.runs = NULL; /* the comparison names its runs itself */
+	sf.nruns = 0;
+	qbuf_add(&b, "SELECT step FROM (");
+	qfilter_selected_steps(&b, &sf);
+	qbuf_add(&b, ") WHERE run_id = :rid ORDER BY step");
+	rc = qprepare(db, &b, &q, "cannot read steps");
+	qbuf_free(&b);
+	if (rc != PROFDB_OK)
+		return rc;
+	qfilter_bind(q, &sf);
+	sqlite3_bind_int64(q, sqlite3_bind_parameter_index(q, ":rid"), run_id);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		if (*n == cap) {
 			int64_t *t = realloc(*out, (cap = cap ? cap * 2 : 64) * sizeof *t);
@@ -225,9 +233,12 @@ int compare_side_init(profdb *db, const struct profdb_filter *f, struct compare_
 			return rc;
 		sd->offset[i] = sd->N;
 		sd->N += sd->nsteps[i] ? sd->nsteps[i] : 1;
-		/* with a step range, a repeat is one selected step */
-		sd->divisor[i] = (f->step_lo != PROFDB_NULL || f->step_hi != PROFDB_NULL) && sd->nsteps[i] ?
+		/* with a step range, a repeat is one selected step (query.h) */
+		sd->divisor[i] = qfilter_has_steps(f) && sd->nsteps[i] ?
 		                 (double)sd->nsteps[i] : (double)sd->runs[i].repeats;
+		/* the repeats warning compares the divisor in use: under --steps
+		 * 2 vs 4 stored repeats is no difference when both select 1 step */
+		sd->runs[i].repeats = (int64_t)sd->divisor[i];
 		sd->repeats += sd->divisor[i];
 	}
 	sd->count = calloc(sd->N ? sd->N : 1, sizeof *sd->count);

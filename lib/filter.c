@@ -122,6 +122,106 @@ int qfilter_check(profdb *db, const struct profdb_filter *f)
 	return PROFDB_OK;
 }
 
+int qfilter_has_steps(const struct profdb_filter *f)
+{
+	return f->step_lo != PROFDB_NULL || f->step_hi != PROFDB_NULL;
+}
+
+void qfilter_selected_steps(struct qbuf *b, const struct profdb_filter *f)
+{
+	/* a run whose kernels carry no step (steps known only on the host)
+	 * cannot be split by step: it has no selected steps */
+	qbuf_add(b, "SELECT s.run_id, s.step FROM step s WHERE EXISTS (SELECT 1 FROM kernel k0"
+	            " WHERE k0.run_id = s.run_id AND k0.step IS NOT NULL)");
+	qfilter_where(b, f, "s", QF_STEP, 1);
+	qbuf_add(b, " GROUP BY s.run_id, s.step");
+}
+
+void qfilter_repeats(struct qbuf *b, const struct profdb_filter *f, const char *run_alias)
+{
+	if (!qfilter_has_steps(f)) {
+		qbuf_addf(b, "%s.repeats", run_alias);
+		return;
+	}
+	qbuf_add(b, "(SELECT count(*) FROM (");
+	qfilter_selected_steps(b, f);
+	qbuf_addf(b, ") sel WHERE sel.run_id = %s.id)", run_alias);
+}
+
+/* The note for one run of an empty answer: what it has that f missed. */
+static void explain_run(char *note, size_t cap, const struct profdb_filter *f, int need_steps,
+                        sqlite3_stmt *st)
+{
+	const char *run = (const char *)sqlite3_column_text(st, 0);
+	int64_t rlo = sqlite3_column_int64(st, 1), rhi = sqlite3_column_int64(st, 2);
+	int64_t nrank = sqlite3_column_int64(st, 3), slo = sqlite3_column_int64(st, 4);
+	int64_t shi = sqlite3_column_int64(st, 5), nstep = sqlite3_column_int64(st, 6);
+	int has_rank = sqlite3_column_int64(st, 7) > 0;
+	char ranks[96];
+
+	if (nrank == 0) {
+		snprintf(note, cap, "run '%s' has no device activities", run);
+		return;
+	}
+	if (nrank == 1)
+		snprintf(ranks, sizeof ranks, "rank %lld", (long long)rlo);
+	else if (rhi - rlo + 1 == nrank)
+		snprintf(ranks, sizeof ranks, "ranks %lld-%lld", (long long)rlo, (long long)rhi);
+	else
+		snprintf(ranks, sizeof ranks, "%lld ranks from %lld to %lld", (long long)nrank,
+		         (long long)rlo, (long long)rhi);
+	if (f->rank != PROFDB_NULL && !has_rank)
+		snprintf(note, cap, "run '%s' has no rank %lld: it has %s", run, (long long)f->rank, ranks);
+	else if ((need_steps || qfilter_has_steps(f)) && nstep == 0)
+		snprintf(note, cap, "run '%s' has no steps (no kernel carries a step number)", run);
+	else if (qfilter_has_steps(f))
+		snprintf(note, cap, "run '%s' has steps %lld..%lld%s", run, (long long)slo, (long long)shi,
+		         f->rank != PROFDB_NULL ? " on that rank" : "");
+	else
+		snprintf(note, cap, "nothing of run '%s' matches --name/--kind", run);
+}
+
+int qfilter_explain_empty(profdb *db, profdb_result *r, const struct profdb_filter *f, int need_steps)
+{
+	struct profdb_filter runs_only;
+	struct qbuf b = { 0 };
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (profdb_result_nrows(r) > 0)
+		return PROFDB_OK;
+	profdb_filter_init(&runs_only);
+	runs_only.runs = f->runs;
+	runs_only.nruns = f->nruns;
+	/* the steps and ranks of the selected runs' kernels (index run, rank, step) */
+	qbuf_add(&b, "SELECT r.name, min(k.rank), max(k.rank), count(DISTINCT k.rank),"
+	             " min(CASE WHEN :rank IS NULL OR k.rank = :rank THEN k.step END),"
+	             " max(CASE WHEN :rank IS NULL OR k.rank = :rank THEN k.step END),"
+	             " count(CASE WHEN :rank IS NULL OR k.rank = :rank THEN k.step END),"
+	             " sum(k.rank IS :rank) FROM (SELECT id AS run_id, name FROM run) r"
+	             " LEFT JOIN kernel k ON k.run_id = r.run_id");
+	qbuf_add(&b, " WHERE 1");
+	qfilter_where(&b, &runs_only, "r", QF_KERNEL, 1);
+	qbuf_add(&b, " GROUP BY r.run_id ORDER BY r.run_id");
+	rc = qprepare(db, &b, &st, "cannot explain an empty answer");
+	qbuf_free(&b);
+	if (rc != PROFDB_OK)
+		return rc;
+	qfilter_bind(st, &runs_only);
+	if (f->rank != PROFDB_NULL)
+		sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":rank"), f->rank);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		char note[PROFDB_ERRMAX];
+		explain_run(note, sizeof note, f, need_steps, st);
+		if (profdb__result_add_note(r, note) != PROFDB_OK) {
+			sqlite3_finalize(st);
+			return profdb__error(db, PROFDB_ERROR, "out of memory");
+		}
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "cannot explain an empty answer");
+}
+
 int qfilter_run_column(const struct profdb_filter *f)
 {
 	return f->nruns != 1;

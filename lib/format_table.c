@@ -74,25 +74,52 @@ struct table {
 	size_t *width;             /* display width per column */
 	int *right;                /* right-align the column */
 	int *hidden;               /* left out to fit the terminal (never a name) */
-	char **whole;              /* a shortened cell's text before shortening, else NULL */
-	char **tagged;             /* whole names behind "[n]" tags, in tag order */
-	size_t ntagged;
+	size_t copy_hidden;        /* 1 + a column hidden as a copy of another, or 0 */
+	char **foot;               /* full texts of shortened values numbered [k] */
+	size_t nfoot;
 };
 
 /*
  * When shortening names is not enough, these columns are left out, in this
  * order, with a note saying so: the spread before the centre, the centre
- * before the totals.  per_repeat goes before the centre: it is the total
- * divided by a constant, so it ranks the rows as total does, while median,
- * min and max say something total cannot.  Totals, calls, shares and names
- * always stay.
+ * before the totals.  Totals, calls, shares and names always stay.
  */
 static const char *const hide_order[] = {
-	"p99", "p90", "stddev", "per_repeat", "avg", "min", "max", "median", /* kernels */
+	"p99", "p90", "stddev", "avg", "per_repeat", "max", "min", "median", /* kernels */
 	"span", "top_total", "device_total",                                 /* steps */
 	"host_avg",                                                          /* ops */
-	"ingested_at", "repeats_source", "source_path", NULL                 /* runs */
+	"ingested_at", "repeats_source", "source_path",                      /* runs */
+	"n_base|n_new", "base_calls|new_calls", "ci_low|ci_high", "p", "why", /* diff */
+	NULL
 };
+
+/* Is column name one of the '|'-separated names of a hide_order entry (a
+ * pair such as ci_low|ci_high goes together)? */
+static int hide_matches(const char *entry, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = entry; *p;) {
+		size_t len = strcspn(p, "|");
+		if (len == n && strncmp(p, name, n) == 0)
+			return 1;
+		p += len;
+		if (*p)
+			p++;
+	}
+	return 0;
+}
+
+/* Text columns shown whole or not at all: a sentence cut in the middle
+ * reads as another sentence. */
+static const char *const whole_text[] = { "why", NULL };
+
+static int is_whole_text(const profdb_result *r, size_t c)
+{
+	for (size_t i = 0; whole_text[i]; i++)
+		if (strcmp(profdb_result_colname(r, c), whole_text[i]) == 0)
+			return 1;
+	return 0;
+}
 
 static void table_free(struct table *t)
 {
@@ -103,17 +130,14 @@ static void table_free(struct table *t)
 	free(t->width);
 	free(t->right);
 	free(t->hidden);
-	if (t->whole)
-		for (size_t i = 0; i < (t->nrows + 1) * t->ncols; i++)
-			free(t->whole[i]);
-	free(t->whole);
-	free(t->tagged);
+	for (size_t i = 0; i < t->nfoot; i++)
+		free(t->foot[i]);
+	free(t->foot);
 }
 
 static int table_fill(struct table *t, const profdb_result *r, const struct profdb_format_opts *opts)
 {
 	char buf[512];
-
 	t->ncols = profdb_result_ncols(r);
 	t->nrows = profdb_result_nrows(r);
 	t->cells = calloc((t->nrows + 1) * t->ncols + 1, sizeof *t->cells);
@@ -145,10 +169,13 @@ static int table_fill(struct table *t, const profdb_result *r, const struct prof
 	return PROFDB_OK;
 }
 
-/* The narrowest a text column may become: its header, or MIN_TEXT_WIDTH. */
-static size_t floor_width(const struct table *t, size_t c)
+/* The narrowest a text column may become: its header, or MIN_TEXT_WIDTH;
+ * a whole-text column keeps its width. */
+static size_t floor_width(const struct table *t, const profdb_result *r, size_t c)
 {
 	size_t hw = dwidth(t->cells[c]);
+	if (is_whole_text(r, c))
+		return t->width[c];
 	return hw > MIN_TEXT_WIDTH ? hw : MIN_TEXT_WIDTH;
 }
 
@@ -161,11 +188,43 @@ static size_t shown_width(const struct table *t, const profdb_result *r, int at_
 		size_t w = t->width[c];
 		if (t->hidden[c])
 			continue;
-		if (at_floor && profdb_result_coltype(r, c) == PROFDB_COL_TEXT && w > floor_width(t, c))
-			w = floor_width(t, c);
+		if (at_floor && profdb_result_coltype(r, c) == PROFDB_COL_TEXT && w > floor_width(t, r, c))
+			w = floor_width(t, r, c);
 		total += w + (n++ ? 2 : 0);
 	}
 	return total;
+}
+
+/* Column index of name in r, or ncols. */
+static size_t col_index(const profdb_result *r, const char *name)
+{
+	size_t c = 0;
+	while (c < profdb_result_ncols(r) && strcmp(profdb_result_colname(r, c), name) != 0)
+		c++;
+	return c;
+}
+
+/* per_repeat equal to total in every row (one repeat) says nothing twice:
+ * a table for people leaves it out (csv and json keep their columns). */
+static void hide_copies(struct table *t, const profdb_result *r)
+{
+	size_t pr = col_index(r, "per_repeat"), tot = col_index(r, "total");
+	if (pr == t->ncols || tot == t->ncols || t->nrows == 0)
+		return;
+	for (size_t row = 0; row < t->nrows; row++)
+		if (profdb_result_isnull(r, row, pr) != profdb_result_isnull(r, row, tot) ||
+		    profdb_result_double(r, row, pr) != profdb_result_double(r, row, tot))
+			return;
+	t->copy_hidden = pr + 1;
+	t->hidden[pr] = 1;
+}
+
+/* Hide (or show) the columns of hide_order entry e. */
+static void set_hidden(struct table *t, const profdb_result *r, const char *e, int hide)
+{
+	for (size_t c = 0; c < t->ncols; c++)
+		if (hide_matches(e, profdb_result_colname(r, c)) && c + 1 != t->copy_hidden)
+			t->hidden[c] = hide;
 }
 
 /*
@@ -175,17 +234,22 @@ static size_t shown_width(const struct table *t, const profdb_result *r, int at_
  */
 static void fit(struct table *t, const profdb_result *r, int width)
 {
-	size_t total;
-	for (size_t h = 0; hide_order[h] && shown_width(t, r, 1) > (size_t)width; h++)
-		for (size_t c = 0; c < t->ncols; c++)
-			if (strcmp(profdb_result_colname(r, c), hide_order[h]) == 0)
-				t->hidden[c] = 1;
+	size_t total, h;
+	for (h = 0; hide_order[h] && shown_width(t, r, 1) > (size_t)width; h++)
+		set_hidden(t, r, hide_order[h], 1);
+	/* a later column may have had to go for all to fit: give back the
+	 * earlier ones that fit again (why went, so p fits) */
+	while (h-- > 1) {
+		set_hidden(t, r, hide_order[h - 1], 0);
+		if (shown_width(t, r, 1) > (size_t)width)
+			set_hidden(t, r, hide_order[h - 1], 1);
+	}
 	total = shown_width(t, r, 0);
 	while (total > (size_t)width) {
 		size_t best = t->ncols, cut;
 		for (size_t c = 0; c < t->ncols; c++) {
 			if (t->hidden[c] || profdb_result_coltype(r, c) != PROFDB_COL_TEXT ||
-			    t->width[c] <= floor_width(t, c))
+			    t->width[c] <= floor_width(t, r, c))
 				continue;
 			if (best == t->ncols || t->width[c] > t->width[best])
 				best = c;
@@ -193,112 +257,122 @@ static void fit(struct table *t, const profdb_result *r, int width)
 		if (best == t->ncols)
 			break;
 		cut = total - (size_t)width;
-		if (cut > t->width[best] - floor_width(t, best))
-			cut = t->width[best] - floor_width(t, best);
+		if (cut > t->width[best] - floor_width(t, r, best))
+			cut = t->width[best] - floor_width(t, r, best);
 		t->width[best] -= cut;
 		total -= cut;
 	}
 	for (size_t c = 0; c < t->ncols; c++)
-		for (size_t row = 1; row <= t->nrows; row++) {
-			char **cell = &t->cells[row * t->ncols + c];
-			if (dwidth(*cell) > t->width[c] && !t->whole[row * t->ncols + c])
-				t->whole[row * t->ncols + c] = strdup(*cell);
-			shorten_middle(*cell, t->width[c]);
-		}
+		for (size_t row = 1; row <= t->nrows; row++)
+			shorten_middle(t->cells[row * t->ncols + c], t->width[c]);
 }
 
-static const struct table *sort_table;
-static size_t sort_col;
+/* A shown value and the full text it stands for. */
+struct name_ref {
+	const char *shown;         /* the cell as it will be printed */
+	const char *full;          /* the result's text */
+	size_t row;                /* table row (1-based: row 0 is the header) */
+};
 
-/* Order rows by shortened text, then by the whole text. */
-static int by_short_then_whole(const void *a, const void *b)
+static int cmp_ref(const void *a, const void *b)
 {
-	size_t ra = *(const size_t *)a, rb = *(const size_t *)b, n = sort_table->ncols;
-	const char *wa = sort_table->whole[ra * n + sort_col], *wb = sort_table->whole[rb * n + sort_col];
-	int d = strcmp(sort_table->cells[ra * n + sort_col], sort_table->cells[rb * n + sort_col]);
-	if (d)
-		return d;
-	return strcmp(wa ? wa : sort_table->cells[ra * n + sort_col], wb ? wb : sort_table->cells[rb * n + sort_col]);
+	const struct name_ref *x = a, *y = b;
+	int c = strcmp(x->shown, y->shown);
+	if (!c)
+		c = strcmp(x->full, y->full);
+	return c ? c : (x->row > y->row) - (x->row < y->row);
 }
 
-/* Give the whole name behind cell (row, c) a "[n]" tag (one per distinct
- * whole name, in first-seen order) and shorten the cell to make room. */
-static int tag_cell(struct table *t, size_t row, size_t c)
+static int cmp_row(const void *a, const void *b)
 {
-	const char *whole = t->whole[row * t->ncols + c];
-	char tag[32], *cell;
-	size_t n = 0, w = t->width[c], tw;
+	const struct name_ref *x = a, *y = b;
+	return (x->row > y->row) - (x->row < y->row);
+}
 
-	while (n < t->ntagged && strcmp(t->tagged[n], whole) != 0)
-		n++;
-	if (n == t->ntagged)
-		t->tagged[t->ntagged++] = (char *)whole;
-	snprintf(tag, sizeof tag, " [%zu]", n + 1);
-	tw = strlen(tag);
-	if (!(cell = malloc(strlen(whole) + tw + 1)))
+/* The footnote number (1-based) of full text s, added when new; 0 on
+ * out of memory. */
+static size_t foot_number(struct table *t, const char *s)
+{
+	char **f;
+	for (size_t i = 0; i < t->nfoot; i++)
+		if (strcmp(t->foot[i], s) == 0)
+			return i + 1;
+	if (!(f = realloc(t->foot, (t->nfoot + 1) * sizeof *f)) || !(f[t->nfoot] = clean_text(s))) {
+		if (f)
+			t->foot = f;
+		return 0;
+	}
+	t->foot = f;
+	return ++t->nfoot;
+}
+
+/* Rewrite the cell of row as full shortened to the column's width with a
+ * " [k]" mark. */
+static int mark_cell(struct table *t, size_t row, size_t c, const char *full)
+{
+	char mark[24], *s;
+	size_t k = foot_number(t, full), w = t->width[c], mw, n;
+	if (!k || !(s = clean_text(full)))
 		return PROFDB_ERROR;
-	memcpy(cell, whole, strlen(whole) + 1);
-	shorten_middle(cell, w > tw + sizeof ELLIPSIS ? w - tw : sizeof ELLIPSIS);
-	memcpy(cell + strlen(cell), tag, tw + 1);
+	mw = (size_t)snprintf(mark, sizeof mark, " [%zu]", k);
+	shorten_middle(s, w > mw + sizeof ELLIPSIS ? w - mw : sizeof ELLIPSIS);
+	n = strlen(s);
 	free(t->cells[row * t->ncols + c]);
-	t->cells[row * t->ncols + c] = cell;
-	if (dwidth(cell) > t->width[c])
-		t->width[c] = dwidth(cell);
+	if (!(t->cells[row * t->ncols + c] = malloc(n + mw + 1))) {
+		free(s);
+		return PROFDB_ERROR;
+	}
+	memcpy(t->cells[row * t->ncols + c], s, n);
+	memcpy(t->cells[row * t->ncols + c] + n, mark, mw + 1);
+	free(s);
 	return PROFDB_OK;
 }
 
 /*
- * Two different names must not print the same: "void implicit_convolve_
- * sgemm<...>" twice with different numbers reads as one kernel.  Where
- * shortening made different whole names equal, each gets a "[n]" tag and the
- * whole names are listed under the table.  Rows are grouped by sorting, so
- * a table of a million names costs n log n, not n^2.
+ * Shortened names must stay distinct: where two different texts of column
+ * c print alike after shortening, number each ("void spli...long) [2]")
+ * and list the full texts under the table.
  */
-static int keep_distinct(struct table *t, const profdb_result *r)
+static int distinct_names(struct table *t, const profdb_result *r, size_t c)
 {
-	size_t *rows = malloc((t->nrows + 1) * sizeof *rows);
-	char *clash = malloc(t->nrows + 1);
+	struct name_ref *v = calloc(t->nrows ? t->nrows : 1, sizeof *v);
+	size_t n = 0;
 	int rc = PROFDB_OK;
-
-	t->tagged = calloc(t->nrows + 1, sizeof *t->tagged);
-	if (!rows || !clash || !t->tagged) {
-		free(rows);
-		free(clash);
+	if (!v)
 		return PROFDB_ERROR;
+	for (size_t row = 1; row <= t->nrows; row++)
+		if (profdb_result_text(r, row - 1, c))
+			v[n++] = (struct name_ref){ t->cells[row * t->ncols + c],
+			                            profdb_result_text(r, row - 1, c), row };
+	qsort(v, n, sizeof *v, cmp_ref);
+	/* a run of equal shown texts with two full texts or more: mark the run */
+	for (size_t i = 0, j; i < n; i = j) {
+		int differ = 0;
+		for (j = i + 1; j < n && strcmp(v[j].shown, v[i].shown) == 0; j++)
+			differ |= strcmp(v[j].full, v[i].full) != 0;
+		for (size_t k = i; differ && k < j; k++)
+			v[k].shown = NULL; /* marked */
 	}
-	for (size_t c = 0; c < t->ncols && rc == PROFDB_OK; c++) {
-		if (t->hidden[c] || profdb_result_coltype(r, c) != PROFDB_COL_TEXT)
-			continue;
-		for (size_t i = 0; i < t->nrows; i++)
-			rows[i] = i + 1;
-		sort_table = t;
-		sort_col = c;
-		qsort(rows, t->nrows, sizeof *rows, by_short_then_whole);
-		memset(clash, 0, t->nrows + 1);
-		for (size_t i = 0, j; i < t->nrows; i = j) {
-			int differ = 0;
-			for (j = i + 1; j < t->nrows && strcmp(t->cells[rows[i] * t->ncols + c],
-			                                       t->cells[rows[j] * t->ncols + c]) == 0; j++)
-				if (by_short_then_whole(&rows[i], &rows[j]) != 0)
-					differ = 1;
-			for (size_t k = i; differ && k < j; k++)
-				clash[rows[k]] = t->whole[rows[k] * t->ncols + c] != NULL;
-		}
-		/* tags numbered in row order, as the reader meets them */
-		for (size_t row = 1; row <= t->nrows && rc == PROFDB_OK; row++)
-			if (clash[row])
-				rc = tag_cell(t, row, c);
-	}
-	free(rows);
-	free(clash);
+	/* numbers in the order of the rows */
+	qsort(v, n, sizeof *v, cmp_row);
+	for (size_t k = 0; k < n && rc == PROFDB_OK; k++)
+		if (!v[k].shown)
+			rc = mark_cell(t, v[k].row, c, v[k].full);
+	free(v);
 	return rc;
+}
+
+/* Hidden to fit the width (not as a copy): named in the hidden line. */
+static int fit_hidden(const struct table *t, size_t c)
+{
+	return t->hidden[c] && c + 1 != t->copy_hidden;
 }
 
 static size_t last_hidden(const struct table *t)
 {
 	size_t last = 0;
 	for (size_t c = 0; c < t->ncols; c++)
-		if (t->hidden[c])
+		if (fit_hidden(t, c))
 			last = c;
 	return last;
 }
@@ -311,6 +385,33 @@ static size_t last_shown(const struct table *t)
 		if (!t->hidden[c])
 			last = c;
 	return last;
+}
+
+/* The line naming the hidden columns, broken after a comma to stay within
+ * width (it is the one line the table adds that could be wider). */
+static void put_hidden(FILE *out, const struct table *t, const profdb_result *r, int width)
+{
+	size_t col = 0;
+	for (size_t c = 0, n = 0; c < t->ncols; c++) {
+		const char *lead = n++ ? ", " : "(hidden to fit the width: ";
+		const char *name = profdb_result_colname(r, c);
+		const char *tail = c == last_hidden(t) ? "; --wide shows all)" : "";
+		size_t w = strlen(lead) + strlen(name) + strlen(tail);
+		if (!fit_hidden(t, c)) {
+			n--;
+			continue;
+		}
+		if (n > 1 && width > 0 && col + w > (size_t)width) {
+			fputs(",\n ", out);
+			lead = "";
+			col = 1;
+			w = strlen(name) + strlen(tail);
+		}
+		fprintf(out, "%s%s%s", lead, name, tail);
+		col += w;
+	}
+	if (col)
+		fputc('\n', out);
 }
 
 static void put_padded(FILE *out, const char *s, size_t w, int right, int last)
@@ -332,13 +433,13 @@ int profdb__write_table(const profdb_result *r, FILE *out, const struct profdb_f
 
 	if (rc != PROFDB_OK)
 		goto out;
+	hide_copies(&t, r);
 	if (opts->width > 0 && !opts->wide) {
-		if (!(t.whole = calloc((t.nrows + 1) * t.ncols + 1, sizeof *t.whole))) {
-			rc = PROFDB_ERROR;
-			goto out;
-		}
 		fit(&t, r, opts->width);
-		if ((rc = keep_distinct(&t, r)) != PROFDB_OK)
+		for (size_t c = 0; c < t.ncols && rc == PROFDB_OK; c++)
+			if (!t.hidden[c] && profdb_result_coltype(r, c) == PROFDB_COL_TEXT)
+				rc = distinct_names(&t, r, c);
+		if (rc != PROFDB_OK)
 			goto out;
 	}
 	for (size_t row = 0; row <= t.nrows; row++) {
@@ -368,12 +469,9 @@ int profdb__write_table(const profdb_result *r, FILE *out, const struct profdb_f
 	}
 	if (t.nrows == 0)
 		fputs("(no rows)\n", out);
-	for (size_t c = 0, n = 0; c < t.ncols; c++)
-		if (t.hidden[c])
-			fprintf(out, "%s%s%s", n++ ? ", " : "(hidden to fit the width: ",
-			        profdb_result_colname(r, c), c == last_hidden(&t) ? "; --wide shows all)\n" : "");
-	for (size_t i = 0; i < t.ntagged; i++)
-		fprintf(out, "[%zu] %s\n", i + 1, t.tagged[i]);
+	put_hidden(out, &t, r, opts->width);
+	for (size_t i = 0; i < t.nfoot; i++)
+		fprintf(out, "[%zu] %s\n", i + 1, t.foot[i]);
 	for (size_t i = 0; i < profdb_result_nnotes(r); i++)
 		fprintf(out, "note: %s\n", profdb_result_note(r, i));
 out:

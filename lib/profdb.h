@@ -188,8 +188,10 @@ int profdb_query_ops(profdb *db, profdb_result **out, const struct profdb_op_que
  * Kernels outside every step give a row with step NULL. */
 int profdb_query_steps(profdb *db, profdb_result **out, const struct profdb_filter *f);
 
-/* METHOD: the run_summary rows of the runs in f (all when none; only
- * f->runs applies): run repeats kernels total_device elapsed total_cpu,
+/* METHOD: the run_summary rows of the runs in f (all when none; f's rank
+ * and step range apply, its name and kind do not; with a step range,
+ * repeats is the number of selected steps, as in profdb_query_kernels'
+ * per_repeat): run repeats kernels total_device elapsed total_cpu,
  * times in ns (PROFDB_COL_NS).  Errors: PROFDB_ENOTFOUND for a run. */
 int profdb_query_summary(profdb *db, profdb_result **out, const struct profdb_filter *f);
 
@@ -315,6 +317,8 @@ struct profdb_diff_opts {
 	int resamples;         /* bootstrap resamples for the CI; default 2000; 0: none */
 	uint64_t seed;         /* bootstrap seed; same seed, same interval */
 	double ci_level;       /* confidence level of the interval; default 0.95 */
+	int64_t top;           /* > 0: the kernel table keeps the N largest changes
+	                          (counts, verdicts and reports see all); 0: all */
 };
 
 /* Initialise opts with the defaults above (no runs). */
@@ -347,10 +351,18 @@ const char *profdb_comparison_warning(const profdb_comparison *c, size_t i);
 
 /*
  * The comparison as a table for profdb_result_write: one row per kernel
- * group (kernels != 0) or per whole-run figure (kernels == 0); the
- * comparability warnings are the result's notes.  *out is the caller's.
+ * group (flags has PROFDB_CMP_KERNELS) or per whole-run figure (it has
+ * not); the comparability warnings are the kernel table's notes unless
+ * flags has PROFDB_CMP_NO_WARNINGS (a caller that shows them itself, first).
+ * With opts top > 0 the kernel table has at most top rows and a note
+ * saying how many it leaves out.
+ * *out is the caller's.
  */
-int profdb_comparison_table(const profdb_comparison *c, profdb_result **out, int kernels);
+#define PROFDB_CMP_KERNELS     0x1u
+#define PROFDB_CMP_NO_WARNINGS 0x2u
+#define PROFDB_CMP_ROUNDED     0x4u /* numbers rounded for reading (p to 3
+                                       digits, others to 6): table, md */
+int profdb_comparison_table(const profdb_comparison *c, profdb_result **out, unsigned flags);
 
 /* METHOD: profdb_compare + profdb_comparison_table(kernels) in one call. */
 int profdb_diff(profdb *db, profdb_result **out, const struct profdb_diff_opts *o);

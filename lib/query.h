@@ -44,6 +44,27 @@ void qfilter_bind(sqlite3_stmt *st, const struct profdb_filter *f);
 /* Check f's values: every run exists (ENOTFOUND), the kind is known and
  * the step range is ordered (EUSAGE).  Sets the message on db. */
 int qfilter_check(profdb *db, const struct profdb_filter *f);
+/*
+ * Per-repeat figures (README "Per-repeat averages and step filters"):
+ * without a step range a run's repeat count is run.repeats (its steps,
+ * --repeats, or 1); with one, a repeat is a selected step, and the count
+ * is the number of the run's steps in the range (on the filtered rank)
+ * when its kernels carry steps.  Every query and the diff use these.
+ */
+/* Whether f has a step range. */
+int qfilter_has_steps(const struct profdb_filter *f);
+/* Append a SELECT of the selected (run_id, step) pairs of f: the stored
+ * steps in f's rank and step range of runs whose kernels carry a step
+ * (f's runs apply; name and kind do not). */
+void qfilter_selected_steps(struct qbuf *b, const struct profdb_filter *f);
+/* Append the expression of the repeat count of run alias run_alias
+ * (a row of table run) under f. */
+void qfilter_repeats(struct qbuf *b, const struct profdb_filter *f, const char *run_alias);
+/* When r has no rows, add a note per selected run saying why: the rank
+ * it lacks and the ranks it has, that it has no steps (need_steps: the
+ * query needs them, as --per-step does) or which steps it has, or that
+ * --name/--kind match nothing.  Sets the message on db on error. */
+int qfilter_explain_empty(profdb *db, profdb_result *r, const struct profdb_filter *f, int need_steps);
 /* Whether the output gets a run column: several runs or none selected. */
 int qfilter_run_column(const struct profdb_filter *f);
 

@@ -12,15 +12,17 @@
  *    run MatMuls take).
  *  - median, p90, p99: exact percentiles, linear interpolation (stats.h).
  *  - stddev: sample standard deviation, NULL for a single call.
- *  - per_repeat: total / the run's repeat count.
+ *  - per_repeat: total / the run's repeat count, or with a step range
+ *    total / the selected steps (query.h, qfilter_repeats).
  *  - top N and the order apply within each run; runs come in id order.
  *  - grouped by name alone over whole runs (no rank or step filter), the
  *    figures come from kernel_name_stat, which the ingest filled (runs
  *    ingested before schema 3 have none and are scanned): the same
  *    definitions, a few hundred rows read instead of every kernel.
- *  - per_step: the steps of a run are those its filtered kernels have
- *    (kernels outside every step are left out); a group absent from a step
- *    counts 0 there, so mean = total / steps of the run; max_step is the
+ *  - per_step: the steps of a run are its selected steps (query.h: in the
+ *    rank and step range, whatever --name and --kind keep; kernels outside
+ *    every step are left out); a group absent from a step counts 0 there,
+ *    so mean = total / steps = per_repeat under a step range; max_step is the
  *    step with the largest total (the lowest such step on a tie).
  */
 #include <stdio.h>
@@ -306,6 +308,17 @@ static void add_plain_groups(struct qbuf *b, const struct keys *ks, const struct
 	qbuf_add(b, ")");
 }
 
+/* The steps per-step figures are taken over: the selected steps (query.h),
+ * and any other step a filtered kernel carries (none in a consistent store;
+ * kept so that no kernel time is lost). */
+static void add_step_set(struct qbuf *b, const struct profdb_filter *f)
+{
+	qbuf_add(b, "SELECT run_id, step FROM (");
+	qfilter_selected_steps(b, f);
+	qbuf_add(b, ") UNION SELECT k.run_id, k.step FROM kernel k WHERE k.step IS NOT NULL");
+	qfilter_where(b, f, "k", QF_KERNEL, 0);
+}
+
 /* The group CTE g of per-step statistics (see the file comment). */
 static void add_step_groups(struct qbuf *b, const struct keys *ks, const struct profdb_filter *f)
 {
@@ -314,8 +327,9 @@ static void add_step_groups(struct qbuf *b, const struct keys *ks, const struct 
 		qbuf_addf(b, ", f.%s AS k%zu", ks->k[i]->expr, i);
 	qbuf_add(b, ", f.step, sum(f.dur_ns) AS t, count(*) AS c FROM f GROUP BY f.run_id");
 	add_key_list(b, ks, "");
-	qbuf_add(b, ", f.step),\n st AS (SELECT DISTINCT run_id, step FROM f),\n"
-	            " g0 AS (SELECT DISTINCT run_id");
+	qbuf_add(b, ", f.step),\n st AS (");
+	add_step_set(b, f);
+	qbuf_add(b, "),\n g0 AS (SELECT DISTINCT run_id");
 	add_key_list(b, ks, "");
 	qbuf_add(b, " FROM gs),\n grid AS (SELECT g0.run_id");
 	add_key_list(b, ks, "g0.");
@@ -347,21 +361,27 @@ static int add_output(profdb *db, struct qbuf *b, const struct keys *ks,
 	               sizeof plain_cols / sizeof plain_cols[0];
 	int rc;
 
+	qbuf_add(b, ",\n rep AS (SELECT r.id AS run_id, ");
+	qfilter_repeats(b, &q->filter, "r");
+	qbuf_add(b, " AS n FROM run r)");
 	qbuf_add(b, ",\n o AS (SELECT g.*, r.name AS run_name");
 	if (!q->per_step)
-		qbuf_add(b, ", 100.0 * g.total / den.t AS share_pct, g.total * 1.0 / r.repeats AS per_repeat");
+		qbuf_add(b, ", 100.0 * g.total / den.t AS share_pct, g.total * 1.0 / rep.n AS per_repeat");
 	for (size_t i = 0; i < ks->n; i++)
 		if (ks->k[i]->resolve == 3)
 			qbuf_addf(b, ", g.k%zu AS v%zu", i, i);
 		else if (ks->k[i]->resolve)
 			qbuf_addf(b, ", s%zu.%s AS v%zu", i, ks->k[i]->resolve == 2 ? "name" : "value", i);
 	qbuf_add(b, ", row_number() OVER (PARTITION BY g.run_id ORDER BY ");
-	rc = order_by(db, b, ks, cols, ncols, q->sort, q->ascending, q->per_step ? "mean" : "total");
+	/* grouped by step alone, rows read best in step order unless told
+	 * otherwise (with other keys the largest groups still come first) */
+	rc = order_by(db, b, ks, cols, ncols, q->sort, q->ascending,
+	              ks->n == 1 && has_key(ks, "step") == 0 ? "step" : q->per_step ? "mean" : "total");
 	if (rc != PROFDB_OK)
 		return rc;
 	qbuf_add(b, ") AS rn FROM g JOIN run r ON r.id = g.run_id");
 	if (!q->per_step)
-		qbuf_add(b, " JOIN den ON den.run_id = g.run_id");
+		qbuf_add(b, " JOIN den ON den.run_id = g.run_id JOIN rep ON rep.run_id = g.run_id");
 	for (size_t i = 0; i < ks->n; i++)
 		if (ks->k[i]->resolve && ks->k[i]->resolve != 3)
 			qbuf_addf(b, " LEFT JOIN %s s%zu ON s%zu.id = g.k%zu",
@@ -400,10 +420,9 @@ static int add_step_notes(profdb *db, profdb_result *r, const struct profdb_filt
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	qbuf_add(&b, "SELECT r.name, count(DISTINCT k.step), min(k.step), max(k.step) FROM kernel k"
-	             " JOIN run r ON r.id = k.run_id WHERE k.step IS NOT NULL");
-	qfilter_where(&b, f, "k", QF_KERNEL, 0);
-	qbuf_add(&b, " GROUP BY k.run_id ORDER BY k.run_id");
+	qbuf_add(&b, "SELECT r.name, count(*), min(x.step), max(x.step) FROM (");
+	add_step_set(&b, f);
+	qbuf_add(&b, ") x JOIN run r ON r.id = x.run_id GROUP BY x.run_id ORDER BY x.run_id");
 	rc = qprepare(db, &b, &st, "cannot count steps");
 	qbuf_free(&b);
 	if (rc != PROFDB_OK)
@@ -462,6 +481,10 @@ int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_ke
 	if (q->top > 0)
 		sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":top"), q->top);
 	rc = profdb__result_from_stmt(db, out, st, types);
+	if (rc == PROFDB_OK && (rc = qfilter_explain_empty(db, *out, &q->filter, q->per_step)) != PROFDB_OK) {
+		profdb_result_free(*out);
+		*out = NULL;
+	}
 	if (rc == PROFDB_OK && q->per_step && (rc = add_step_notes(db, *out, &q->filter)) != PROFDB_OK) {
 		profdb_result_free(*out);
 		*out = NULL;

@@ -60,42 +60,57 @@ static const enum profdb_coltype summary_types[] = {
 
 int profdb_query_summary(profdb *db, profdb_result **out, const struct profdb_filter *f)
 {
-	struct profdb_filter runs_only;
+	struct profdb_filter sf, in_run;
 	struct qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
 	int rc;
 
 	*out = NULL;
-	/* a summary is of whole runs: only the run names of f apply */
-	profdb_filter_init(&runs_only);
+	/* a summary is of whole runs, or of their rank and steps: name and
+	 * kind do not apply */
+	profdb_filter_init(&sf);
 	if (f) {
-		runs_only.runs = f->runs;
-		runs_only.nruns = f->nruns;
-		runs_only.tags = f->tags;
-		runs_only.ntags = f->ntags;
+		sf.runs = f->runs;
+		sf.nruns = f->nruns;
+		sf.tags = f->tags;
+		sf.ntags = f->ntags;
+		sf.rank = f->rank;
+		sf.step_lo = f->step_lo;
+		sf.step_hi = f->step_hi;
 	}
-	if ((rc = qfilter_check(db, &runs_only)) != PROFDB_OK)
+	if ((rc = qfilter_check(db, &sf)) != PROFDB_OK)
 		return rc;
-	qbuf_add(&b, "SELECT r.name AS run, r.repeats,"
-	    " (SELECT count(*) FROM kernel k WHERE k.run_id = r.id) AS kernels,"
-	    " coalesce((SELECT sum(k.dur_ns) FROM kernel k WHERE k.run_id = r.id), 0) AS total_device,"
-	    " coalesce((SELECT max(span) FROM (SELECT max(k.start_ns + k.dur_ns) - min(k.start_ns) AS span"
-	    "  FROM kernel k WHERE k.run_id = r.id GROUP BY k.rank)), 0) AS elapsed,"
-	    " coalesce((SELECT sum(o.self_ns) FROM op o WHERE o.run_id = r.id), 0) AS total_cpu"
-	    " FROM run r WHERE 1");
-	if (runs_only.nruns) {
+	in_run = sf;
+	in_run.runs = NULL;
+	in_run.nruns = 0;
+	in_run.tags = NULL; /* runs and tags select rows of run r, below */
+	in_run.ntags = 0;
+	qbuf_add(&b, "SELECT r.name AS run, ");
+	qfilter_repeats(&b, &in_run, "r");
+	qbuf_add(&b, " AS repeats, (SELECT count(*) FROM kernel k WHERE k.run_id = r.id");
+	qfilter_where(&b, &in_run, "k", QF_KERNEL, 1);
+	qbuf_add(&b, ") AS kernels, coalesce((SELECT sum(k.dur_ns) FROM kernel k WHERE k.run_id = r.id");
+	qfilter_where(&b, &in_run, "k", QF_KERNEL, 1);
+	qbuf_add(&b, "), 0) AS total_device, coalesce((SELECT max(span) FROM (SELECT"
+	    " max(k.start_ns + k.dur_ns) - min(k.start_ns) AS span FROM kernel k WHERE k.run_id = r.id");
+	qfilter_where(&b, &in_run, "k", QF_KERNEL, 1);
+	qbuf_add(&b, " GROUP BY k.rank)), 0) AS elapsed,"
+	    " coalesce((SELECT sum(o.self_ns) FROM op o WHERE o.run_id = r.id");
+	qfilter_where(&b, &in_run, "o", QF_OP, 1);
+	qbuf_add(&b, "), 0) AS total_cpu FROM run r WHERE 1");
+	if (sf.nruns) {
 		qbuf_add(&b, " AND r.name IN (");
-		for (size_t i = 0; i < runs_only.nruns; i++)
+		for (size_t i = 0; i < sf.nruns; i++)
 			qbuf_addf(&b, "%s:run%zu", i ? ", " : "", i);
 		qbuf_add(&b, ")");
 	}
-	profdb__tags_where(&b, &runs_only, "r.id");
+	profdb__tags_where(&b, &sf, "r.id");
 	qbuf_add(&b, " ORDER BY r.id");
 	rc = qprepare(db, &b, &st, "cannot summarise");
 	qbuf_free(&b);
 	if (rc != PROFDB_OK)
 		return rc;
-	qfilter_bind(st, &runs_only);
+	qfilter_bind(st, &sf);
 	rc = profdb__result_from_stmt(db, out, st, summary_types);
 	sqlite3_finalize(st);
 	return rc;

@@ -192,6 +192,8 @@ int profdb_query_steps(profdb *db, profdb_result **out, const struct profdb_filt
 	sqlite3_finalize(st);
 	if (rc == PROFDB_OK)
 		rc = fill_busy(db, *out, f);
+	if (rc == PROFDB_OK)
+		rc = qfilter_explain_empty(db, *out, f, 0);
 	if (rc != PROFDB_OK) {
 		profdb_result_free(*out);
 		*out = NULL;

@@ -38,6 +38,17 @@ void profdb__fmt_pct(char *out, size_t cap, double frac)
 		snprintf(out, cap, "%+.2f%%", 100 * frac);
 }
 
+void profdb__fmt_ci(char *out, size_t cap, const struct profdb_cmp_line *l)
+{
+	char lo[32], hi[32];
+	profdb__fmt_pct(lo, sizeof lo, l->ci_lo);
+	profdb__fmt_pct(hi, sizeof hi, l->ci_hi);
+	if (lo[0] && hi[0])
+		snprintf(out, cap, "[%s, %s]", lo, hi);
+	else
+		snprintf(out, cap, "%s", "");
+}
+
 void profdb__fmt_p(char *out, size_t cap, double p)
 {
 	if (isnan(p))
@@ -178,11 +189,51 @@ static int set_int(struct profdb_cell *cl, int64_t v)
 	return cl->text ? PROFDB_OK : PROFDB_ERROR;
 }
 
+/* v to sig significant digits: what a person reads of a p-value or a mean
+ * call count ("0.00216", not "0.00216450216450216"). */
+static double round_sig(double v, int sig)
+{
+	char b[48];
+	if (!isfinite(v) || v == 0)
+		return v;
+	snprintf(b, sizeof b, "%.*g", sig, v);
+	return strtod(b, NULL);
+}
+
 enum { C_KEY, C_VERDICT, C_BASE, C_NEW, C_DELTA, C_CHANGE, C_CI_LO, C_CI_HI, C_P,
        C_BASE_CALLS, C_NEW_CALLS, C_NBASE, C_NNEW, C_WHY, C_COUNT };
 
-int profdb_comparison_table(const profdb_comparison *c, profdb_result **out, int kernels)
+/* The cells of one line of the table (see profdb_comparison_table). */
+static int fill_row(struct profdb_cell *row, const struct profdb_cmp_line *l, int kernels,
+                    unsigned flags)
 {
+	/* the whole-run figures are plain numbers in us or counts; kernel
+	 * times are ns columns, rounded by their unit when shown */
+	const double scale = !kernels && !l->is_count ? 1000 : 1;
+	const int rd = (flags & PROFDB_CMP_ROUNDED) ? 6 : 0, rp = rd ? 3 : 0, rt = kernels ? 0 : rd;
+	char key[256];
+	int rc = 0;
+	snprintf(key, sizeof key, "%s%s", l->key, scale != 1 ? " (us)" : "");
+	rc |= set_text(&row[C_KEY], kernels ? l->key : key);
+	rc |= set_text(&row[C_VERDICT], profdb__verdict_name(l->verdict));
+	rc |= set_real(&row[C_BASE], rt ? round_sig(l->base / scale, rt) : l->base / scale);
+	rc |= set_real(&row[C_NEW], rt ? round_sig(l->next / scale, rt) : l->next / scale);
+	rc |= set_real(&row[C_DELTA], rt ? round_sig(l->delta / scale, rt) : l->delta / scale);
+	rc |= set_real(&row[C_CHANGE], 100 * l->rel);
+	rc |= set_real(&row[C_CI_LO], 100 * l->ci_lo);
+	rc |= set_real(&row[C_CI_HI], 100 * l->ci_hi);
+	rc |= set_real(&row[C_P], rp ? round_sig(l->p, rp) : l->p);
+	rc |= set_real(&row[C_BASE_CALLS], rd ? round_sig(l->base_calls, rd) : l->base_calls);
+	rc |= set_real(&row[C_NEW_CALLS], rd ? round_sig(l->next_calls, rd) : l->next_calls);
+	rc |= set_int(&row[C_NBASE], (int64_t)l->nbase);
+	rc |= set_int(&row[C_NNEW], (int64_t)l->nnext);
+	rc |= set_text(&row[C_WHY], l->why);
+	return rc ? PROFDB_ERROR : PROFDB_OK;
+}
+
+int profdb_comparison_table(const profdb_comparison *c, profdb_result **out, unsigned flags)
+{
+	const int kernels = (flags & PROFDB_CMP_KERNELS) != 0;
 	static const char *const names[C_COUNT] = {
 		NULL, "verdict", "base", "new", "delta", "change", "ci_low", "ci_high", "p",
 		"base_calls", "new_calls", "n_base", "n_new", "why"
@@ -193,7 +244,7 @@ int profdb_comparison_table(const profdb_comparison *c, profdb_result **out, int
 		PROFDB_COL_REAL, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_TEXT
 	};
 	const struct profdb_cmp_line *lines = kernels ? c->kernels : c->runs;
-	size_t n = kernels ? c->nkernels : c->nruns;
+	size_t n = kernels ? c->nkernels : c->nruns, all = n;
 	profdb_result *r = NULL;
 	int rc = PROFDB_OK;
 
@@ -210,35 +261,26 @@ int profdb_comparison_table(const profdb_comparison *c, profdb_result **out, int
 	 * unit in the figure's name */
 	if (!kernels)
 		r->types[C_BASE] = r->types[C_NEW] = r->types[C_DELTA] = PROFDB_COL_REAL;
+	if (kernels && c->top && n > c->top)
+		n = c->top; /* the lines are sorted by |delta|: the largest changes */
 	r->cells = calloc(n ? n * C_COUNT : 1, sizeof *r->cells);
 	if (!r->cells)
 		rc = PROFDB_ERROR;
 	for (size_t i = 0; i < n && rc == PROFDB_OK; i++) {
-		const struct profdb_cmp_line *l = &lines[i];
-		struct profdb_cell *row = &r->cells[i * C_COUNT];
 		r->nrows++;
-		double scale = !kernels && !l->is_count ? 1000 : 1;
-		char key[256];
-		snprintf(key, sizeof key, "%s%s", l->key, scale != 1 ? " (us)" : "");
-		rc |= set_text(&row[C_KEY], kernels ? l->key : key);
-		rc |= set_text(&row[C_VERDICT], profdb__verdict_name(l->verdict));
-		rc |= set_real(&row[C_BASE], l->base / scale);
-		rc |= set_real(&row[C_NEW], l->next / scale);
-		rc |= set_real(&row[C_DELTA], l->delta / scale);
-		rc |= set_real(&row[C_CHANGE], 100 * l->rel);
-		rc |= set_real(&row[C_CI_LO], 100 * l->ci_lo);
-		rc |= set_real(&row[C_CI_HI], 100 * l->ci_hi);
-		rc |= set_real(&row[C_P], l->p);
-		rc |= set_real(&row[C_BASE_CALLS], l->base_calls);
-		rc |= set_real(&row[C_NEW_CALLS], l->next_calls);
-		rc |= set_int(&row[C_NBASE], (int64_t)l->nbase);
-		rc |= set_int(&row[C_NNEW], (int64_t)l->nnext);
-		rc |= set_text(&row[C_WHY], l->why);
+		rc = fill_row(&r->cells[i * C_COUNT], &lines[i], kernels, flags);
 	}
 	/* the warnings once, on the kernel table, so a format that prints
 	 * notes does not repeat them under both tables */
-	for (size_t i = 0; kernels && i < c->nwarnings && rc == PROFDB_OK; i++)
+	for (size_t i = 0; kernels && !(flags & PROFDB_CMP_NO_WARNINGS) && i < c->nwarnings &&
+	                   rc == PROFDB_OK; i++)
 		rc = profdb__result_add_note(r, c->warnings[i]);
+	if (rc == PROFDB_OK && n < all) {
+		char note[128];
+		snprintf(note, sizeof note, "%zu of %zu kernels shown: the largest changes (--top %zu)",
+		         n, all, c->top);
+		rc = profdb__result_add_note(r, note);
+	}
 	if (rc != PROFDB_OK) {
 		profdb_result_free(r);
 		return PROFDB_ERROR;
@@ -254,7 +296,7 @@ int profdb_diff(profdb *db, profdb_result **out, const struct profdb_diff_opts *
 	*out = NULL;
 	if ((rc = profdb_compare(db, &c, o)) != PROFDB_OK)
 		return rc;
-	rc = profdb_comparison_table(c, out, 1);
+	rc = profdb_comparison_table(c, out, PROFDB_CMP_KERNELS);
 	profdb_comparison_free(c);
 	if (rc != PROFDB_OK)
 		return profdb__error(db, PROFDB_ERROR, "out of memory");

@@ -40,14 +40,13 @@ static void h(FILE *out, const char *s)
 
 static void row(FILE *out, const struct profdb_cmp_line *l, int kernel)
 {
-	char a[64], b[64], d[64], pct[32], lo[32], hi[32], p[32];
+	char a[64], b[64], d[64], pct[32], ci[80], p[32];
 	const char *v = profdb__verdict_name(l->verdict);
 	profdb__fmt_value(a, sizeof a, l, l->base);
 	profdb__fmt_value(b, sizeof b, l, l->next);
 	profdb__fmt_value(d, sizeof d, l, l->delta);
 	profdb__fmt_pct(pct, sizeof pct, l->rel);
-	profdb__fmt_pct(lo, sizeof lo, l->ci_lo);
-	profdb__fmt_pct(hi, sizeof hi, l->ci_hi);
+	profdb__fmt_ci(ci, sizeof ci, l);
 	profdb__fmt_p(p, sizeof p, l->p);
 	fputs("<tr><td class=\"k\" title=\"", out);
 	h(out, l->key);
@@ -55,8 +54,8 @@ static void row(FILE *out, const struct profdb_cmp_line *l, int kernel)
 	h(out, l->key);
 	if (!kernel)
 		fputs(l->is_count ? "" : " (µs)", out);
-	fprintf(out, "</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s%s%s%s</td>",
-	        a, b, d, pct, lo[0] ? "[" : "", lo, lo[0] ? ", " : "", hi);
+	fprintf(out, "</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>",
+	        a, b, d, pct, ci);
 	if (kernel) {
 		char c1[32], c2[32];
 		snprintf(c1, sizeof c1, "%.2f", l->base_calls);
@@ -97,16 +96,41 @@ static void top_table(FILE *out, const profdb_comparison *c, enum profdb_verdict
 }
 
 /* Shorten a label in the middle so both the start and the template tail show. */
-static void label(FILE *out, const char *s)
+static void shorten_label(char *buf, size_t cap, const char *s)
 {
 	size_t n = strlen(s);
-	char buf[LABEL_MAX + 8];
-	if (n <= LABEL_MAX) {
-		h(out, s);
-		return;
+	if (n <= LABEL_MAX)
+		snprintf(buf, cap, "%s", s);
+	else
+		snprintf(buf, cap, "%.*s...%s", LABEL_MAX / 2 - 2, s, s + n - (LABEL_MAX / 2 - 1));
+}
+
+/*
+ * The chart labels of the n bars: shortened, and where two different keys
+ * shorten alike, numbered in bar order ("void spli...long) #2") so no two
+ * bars read the same; the bar's title has the whole key.
+ */
+static void bar_labels(char (*lab)[LABEL_MAX + 16], const profdb_comparison *c, const size_t *idx,
+                       size_t n)
+{
+	for (size_t j = 0; j < n; j++)
+		shorten_label(lab[j], LABEL_MAX + 16, c->kernels[idx[j]].key);
+	size_t num[CHART_BARS] = { 0 };
+	for (size_t j = 0; j < n; j++) {
+		size_t before = 0, same = 0;
+		for (size_t k = 0; k < n; k++)
+			if (k != j && strcmp(lab[k], lab[j]) == 0 &&
+			    strcmp(c->kernels[idx[k]].key, c->kernels[idx[j]].key) != 0) {
+				same++;
+				before += k < j;
+			}
+		num[j] = same ? before + 1 : 0;
 	}
-	snprintf(buf, sizeof buf, "%.*s...%s", LABEL_MAX / 2 - 2, s, s + n - (LABEL_MAX / 2 - 1));
-	h(out, buf);
+	for (size_t j = 0; j < n; j++)
+		if (num[j]) {
+			size_t len = strlen(lab[j]);
+			snprintf(lab[j] + len, LABEL_MAX + 16 - len, " #%zu", num[j]);
+		}
 }
 
 /* Horizontal bars of the per-repeat change (µs) of the largest changes. */
@@ -114,6 +138,7 @@ static void chart(FILE *out, const profdb_comparison *c)
 {
 	const int W = 1100, LBL = 420, ROW = 22, TOP = 24;
 	size_t idx[CHART_BARS], n = 0;
+	char lab[CHART_BARS][LABEL_MAX + 16];
 	double maxd = 0, x0, half;
 	for (size_t i = 0; i < c->nkernels && n < CHART_BARS; i++)
 		if (!isnan(c->kernels[i].delta) && c->kernels[i].delta != 0) {
@@ -126,6 +151,7 @@ static void chart(FILE *out, const profdb_comparison *c)
 		fputs("<p class=\"unchanged\">no kernel changed</p>\n", out);
 		return;
 	}
+	bar_labels(lab, c, idx, n);
 	half = (W - LBL - 20) / 2.0;
 	x0 = LBL + 10 + half;
 	fprintf(out, "<svg width=\"%d\" height=\"%zu\" "
@@ -148,7 +174,7 @@ static void chart(FILE *out, const profdb_comparison *c)
 		fprintf(out, ": %s us (%s), %s</title>", val, pct[0] ? pct : "n/a",
 		        profdb__verdict_name(l->verdict));
 		fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", LBL, y + 15);
-		label(out, l->key);
+		h(out, lab[j]);
 		fprintf(out, "</text><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>",
 		        l->delta > 0 ? x0 : x0 - w, y + 4, w < 1 ? 1 : w, ROW - 8, col);
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" fill=\"#59636e\">%s%s%s%s</text></g>\n",

@@ -1,0 +1,27 @@
+# The html chart's bar labels stay distinct (issue 16 "Tables": "the same
+# in the html chart labels"): HTA trace_diff has kernel names over 56
+# characters that differ only in the middle (split_embedding_...<..., 5ul>
+# and <..., 2ul>).  python3 reads the page: every bar's label differs from
+# the others, and each label is its bar's full name (the <title>), or that
+# name cut in the middle (head...tail), with " #k" where two would read alike.
+set -e
+D=$PROFDB_CORPUS/HolisticTraceAnalysis/tests/data/trace_diff
+$PROFDB ingest -q --db hta.db --run control "$D/control/control.json.gz"
+$PROFDB ingest -q --db hta.db --run test "$D/test/test.json.gz"
+$PROFDB report --db hta.db control test --format html --resamples 0 -o r.html 2>/dev/null
+python3 - r.html <<'PY'
+import html, re, sys
+t = open(sys.argv[1], encoding="utf-8").read()
+bars = re.findall(r'<g><title>(.*?): [^<]*</title><text x="420"[^>]*>(.*?)</text>', t)
+bars = [(html.unescape(k), html.unescape(l)) for k, l in bars]
+def stands_for(label, key):
+    label = re.sub(r" #\d+$", "", label)
+    if "..." in label and label != key:
+        head, tail = label.split("...", 1)
+        return key.startswith(head) and key.endswith(tail)
+    return label == key
+labels = [l for _, l in bars]
+print("bars: %d, distinct labels: %d, numbered: %d, each stands for its name: %s" % (
+    len(bars), len(set(labels)), sum(1 for l in labels if re.search(r" #\d+$", l)),
+    all(stands_for(l, k) for k, l in bars)))
+PY
