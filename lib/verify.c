@@ -46,15 +46,26 @@ static int set_text(struct profdb_cell *c, const char *s)
 	return c->text ? PROFDB_OK : PROFDB_ERROR;
 }
 
+/*
+ * Values are shown to the nanosecond (0.001 us), the resolution of the
+ * inputs (kernel_details.csv prints 3 decimals; our sums are whole ns):
+ * the summaries' extra digits (8873.756000000001) are float noise of the
+ * profiler's own sums, and ours (653.026333...) say nothing the inputs do.
+ * The cell holds the rounded value, so every format prints the same digits;
+ * a zero is +0, never "-0".
+ */
+static double to_ns_precision(double v)
+{
+	double r = round(v * 1000.0) / 1000.0;
+	return r == 0 ? 0.0 : r;
+}
+
 static int set_real(struct profdb_cell *c, double v)
 {
 	char buf[64];
 	c->type = SQLITE_FLOAT;
 	c->d = v;
-	/* the shortest text that reads back as v */
 	snprintf(buf, sizeof buf, "%.15g", v);
-	if (strtod(buf, NULL) != v)
-		snprintf(buf, sizeof buf, "%.17g", v);
 	c->text = strdup(buf);
 	return c->text ? PROFDB_OK : PROFDB_ERROR;
 }
@@ -80,9 +91,11 @@ int verify_add_check(struct verify *v, const char *check, const char *key,
 	row = &r->cells[r->nrows * r->ncols];
 	memset(row, 0, r->ncols * sizeof *row);
 	r->nrows++;
-	/* shown to 1e-6 us: the inputs have ns resolution, finer digits are float noise */
+	/* the diff shown is that of the values shown; ok was decided unrounded */
+	expected = to_ns_precision(expected);
+	actual = to_ns_precision(actual);
 	rc = set_text(&row[0], check) | set_text(&row[1], key) | set_real(&row[2], expected) |
-	     set_real(&row[3], actual) | set_real(&row[4], round(diff * 1e6) / 1e6) |
+	     set_real(&row[3], actual) | set_real(&row[4], to_ns_precision(actual - expected)) |
 	     set_text(&row[5], ok ? "ok" : "FAIL");
 	if (rc != PROFDB_OK)
 		return profdb__error(v->db, PROFDB_ERROR, "out of memory");
