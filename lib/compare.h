@@ -76,8 +76,6 @@ void profdb__fmt_us(char *out, size_t cap, double ns);       /* "%.3f" microseco
 void profdb__fmt_value(char *out, size_t cap, const struct profdb_cmp_line *l, double v);
                                                             /* us, or a count */
 void profdb__fmt_pct(char *out, size_t cap, double frac);   /* "+12.34%" */
-void profdb__fmt_ci(char *out, size_t cap, const struct profdb_cmp_line *l);
-                                                            /* "[-1.00%, +2.00%]" */
 void profdb__fmt_p(char *out, size_t cap, double p);        /* "0.00123" / "1.2e-07" */
 /* "a, b" of run names (truncated to cap). */
 void profdb__fmt_runs(char *out, size_t cap, char *const *runs, size_t n);

@@ -38,17 +38,6 @@ void profdb__fmt_pct(char *out, size_t cap, double frac)
 		snprintf(out, cap, "%+.2f%%", 100 * frac);
 }
 
-void profdb__fmt_ci(char *out, size_t cap, const struct profdb_cmp_line *l)
-{
-	char lo[32], hi[32];
-	profdb__fmt_pct(lo, sizeof lo, l->ci_lo);
-	profdb__fmt_pct(hi, sizeof hi, l->ci_hi);
-	if (lo[0] && hi[0])
-		snprintf(out, cap, "[%s, %s]", lo, hi);
-	else
-		snprintf(out, cap, "%s", "");
-}
-
 void profdb__fmt_p(char *out, size_t cap, double p)
 {
 	if (isnan(p))

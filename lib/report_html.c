@@ -40,13 +40,14 @@ static void h(FILE *out, const char *s)
 
 static void row(FILE *out, const struct profdb_cmp_line *l, int kernel)
 {
-	char a[64], b[64], d[64], pct[32], ci[80], p[32];
+	char a[64], b[64], d[64], pct[32], lo[32], hi[32], p[32];
 	const char *v = profdb__verdict_name(l->verdict);
 	profdb__fmt_value(a, sizeof a, l, l->base);
 	profdb__fmt_value(b, sizeof b, l, l->next);
 	profdb__fmt_value(d, sizeof d, l, l->delta);
 	profdb__fmt_pct(pct, sizeof pct, l->rel);
-	profdb__fmt_ci(ci, sizeof ci, l);
+	profdb__fmt_pct(lo, sizeof lo, l->ci_lo);
+	profdb__fmt_pct(hi, sizeof hi, l->ci_hi);
 	profdb__fmt_p(p, sizeof p, l->p);
 	fputs("<tr><td class=\"k\" title=\"", out);
 	h(out, l->key);
@@ -54,8 +55,8 @@ static void row(FILE *out, const struct profdb_cmp_line *l, int kernel)
 	h(out, l->key);
 	if (!kernel)
 		fputs(l->is_count ? "" : " (µs)", out);
-	fprintf(out, "</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>",
-	        a, b, d, pct, ci);
+	fprintf(out, "</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s%s%s%s</td>",
+	        a, b, d, pct, lo[0] ? "[" : "", lo, lo[0] ? ", " : "", hi);
 	if (kernel) {
 		char c1[32], c2[32];
 		snprintf(c1, sizeof c1, "%.2f", l->base_calls);

@@ -48,6 +48,18 @@ static const char *mark(enum profdb_verdict v)
 	}
 }
 
+/* "[-1.00%, +2.00%]" or "" */
+static void fmt_ci(char *out, size_t cap, const struct profdb_cmp_line *l)
+{
+	char lo[32], hi[32];
+	profdb__fmt_pct(lo, sizeof lo, l->ci_lo);
+	profdb__fmt_pct(hi, sizeof hi, l->ci_hi);
+	if (lo[0])
+		snprintf(out, cap, "[%s, %s]", lo, hi);
+	else
+		snprintf(out, cap, "%s", "");
+}
+
 static void md_row(FILE *out, const struct profdb_cmp_line *l, int kernel)
 {
 	char a[64], b[64], d[64], pct[32], ci[80], p[32];
@@ -55,7 +67,7 @@ static void md_row(FILE *out, const struct profdb_cmp_line *l, int kernel)
 	profdb__fmt_value(b, sizeof b, l, l->next);
 	profdb__fmt_value(d, sizeof d, l, l->delta);
 	profdb__fmt_pct(pct, sizeof pct, l->rel);
-	profdb__fmt_ci(ci, sizeof ci, l);
+	fmt_ci(ci, sizeof ci, l);
 	profdb__fmt_p(p, sizeof p, l->p);
 	fputc('|', out);
 	if (kernel)
