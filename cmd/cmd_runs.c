@@ -84,6 +84,6 @@ int cmd_runs(int argc, char **argv)
 		return change_run(&q, c.repeats, c.del);
 	if (!(db = qcli_open(&q)))
 		return PROFDB_EXIT_ERROR;
-	rc = profdb_query_runs(db, &r);
+	rc = profdb_query_runs_filter(db, &r, &q.filter);
 	return qcli_finish(&q, db, rc, r);
 }

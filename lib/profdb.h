@@ -90,6 +90,12 @@ struct profdb_ingest_opts {
 	int jobs;              /* parallel workers; <= 0: number of online cores */
 	profdb_progress_fn progress; /* may be NULL */
 	void *progress_arg;    /* passed to progress */
+	int split;             /* non-zero: one run per session (README "Sessions
+	                          and ranks"), named after its folder or file,
+	                          with run (if set) as a prefix: "run/level0" */
+	/* called after each run is committed (several with split); may be NULL */
+	void (*run_done)(void *arg, int64_t run_id, const char *name);
+	void *run_done_arg;
 };
 
 /*
@@ -97,6 +103,9 @@ struct profdb_ingest_opts {
  * an *_ascend_pt folder, a kernel_details.csv, a Kineto trace .json[.gz])
  * as one run, in one transaction: on any error nothing of it remains.
  * *out_run_id receives the new run's id (may be NULL).
+ * Two sources for one rank (two profiling sessions) are refused with
+ * PROFDB_EFORMAT naming both, unless split; a file reached twice (a link,
+ * a byte-identical copy) is read once, with a note.
  * Errors: PROFDB_EEXISTS, PROFDB_EFORMAT (message names file and line or
  * byte offset), PROFDB_ENOTFOUND (nothing readable under path), PROFDB_ERROR.
  */
@@ -177,8 +186,14 @@ int profdb_query_steps(profdb *db, profdb_result **out, const struct profdb_filt
  * times in ns (PROFDB_COL_NS).  Errors: PROFDB_ENOTFOUND for a run. */
 int profdb_query_summary(profdb *db, profdb_result **out, const struct profdb_filter *f);
 
-/* METHOD: one row per stored run. */
+/* METHOD: one row per stored run: id name format ranks no_kernel_ranks
+ * repeats repeats_source kernels ops total_device ingested_at source_path.
+ * ranks counts every rank a source named; no_kernel_ranks lists ("1,3")
+ * those without device data (NULL: none). */
 int profdb_query_runs(profdb *db, profdb_result **out);
+/* METHOD: the same, only the runs named in f (f NULL or no runs: all; the
+ * rest of f does not apply).  Errors: PROFDB_ENOTFOUND for a run. */
+int profdb_query_runs_filter(profdb *db, profdb_result **out, const struct profdb_filter *f);
 
 /* METHOD: per source file of a run: path, format, rows read/stored/skipped. */
 int profdb_query_sources(profdb *db, profdb_result **out, const char *run);
