@@ -20,28 +20,12 @@
 
 #include "internal.h"
 #include "detect.h"
+#include "ingest_impl.h"
 #include "qsink.h"
 #include "banned.h"
 
 #define MAX_DEPTH 32 /* deeper folders are not profiler dumps; also stops loops */
 #define MAX_WORKERS 64 /* reader threads; the store has as many source slots */
-
-/* One unit of work found by the walk. */
-struct work {
-	char *path;                /* owned */
-	int kind;                  /* enum profdb_source_kind */
-};
-
-struct walk {
-	struct work *items;        /* found units, in walk order */
-	size_t n, cap;
-	char **notes;              /* owned notes for the run */
-	size_t nnotes;
-	dev_t *dev;                /* folders on the current path (loop guard) */
-	ino_t *ino;
-	size_t depth;
-	struct profdb_err *err;
-};
 
 static int add_work(struct walk *w, const char *path, int kind)
 {
@@ -60,7 +44,7 @@ static int add_work(struct walk *w, const char *path, int kind)
 	return PROFDB_OK;
 }
 
-static int add_note(struct walk *w, const char *fmt, const char *a, const char *b)
+int profdb__walk_note(struct walk *w, const char *fmt, const char *a, const char *b)
 {
 	char buf[PROFDB_ERRMAX * 2];
 	char **notes = realloc(w->notes, (w->nnotes + 1) * sizeof *notes);
@@ -120,7 +104,7 @@ static int try_ascend_folder(struct walk *w, const char *folder, int *taken)
 	if (is_file(csv)) {
 		int rc = add_work(w, folder, PROFDB_SRC_ASCEND_FOLDER);
 		if (rc == PROFDB_OK && has_file_like(out, "ascend_pytorch_profiler", ".db"))
-			rc = add_note(w, "%s: read from its CSV export (kernel_details.csv); its SQLite"
+			rc = profdb__walk_note(w, "%s: read from its CSV export (kernel_details.csv); its SQLite"
 			              " export holds the same capture%s", folder, " and was not read");
 		return rc;
 	}
@@ -128,7 +112,7 @@ static int try_ascend_folder(struct walk *w, const char *folder, int *taken)
 		return add_work(w, folder, PROFDB_SRC_ASCEND_DB_FOLDER);
 	if (is_file(out) || has_file_like(out, "", ".csv"))
 		return add_work(w, folder, PROFDB_SRC_ASCEND_FOLDER);
-	return add_note(w, "%s: Ascend export without kernel_details.csv or a .db export%s", folder,
+	return profdb__walk_note(w, "%s: Ascend export without kernel_details.csv or a .db export%s", folder,
 	                ": nothing to read");
 }
 
@@ -146,17 +130,17 @@ static int walk_entry(struct walk *w, const char *path, const char *name)
 	int kind;
 
 	if (stat(path, &sb) != 0)
-		return add_note(w, "%s: skipped: %s", path, strerror(errno));
+		return profdb__walk_note(w, "%s: skipped: %s", path, strerror(errno));
 	if (S_ISDIR(sb.st_mode))
 		return walk_dir(w, path);
 	if (!S_ISREG(sb.st_mode))
-		return add_note(w, "%s: skipped: %s", path, "not a regular file");
+		return profdb__walk_note(w, "%s: skipped: %s", path, "not a regular file");
 	if (ends_with(name, ".json") || ends_with(name, ".json.gz") || ends_with(name, ".gz")) {
 		reason[0] = '\0';
 		kind = profdb__detect_file(path, reason, sizeof reason);
 		if (kind == PROFDB_SRC_KINETO)
 			return add_work(w, path, kind);
-		return add_note(w, "%s: skipped: %s", path, reason);
+		return profdb__walk_note(w, "%s: skipped: %s", path, reason);
 	}
 	if (strcmp(name, "kernel_details.csv") == 0)
 		return add_work(w, path, PROFDB_SRC_KERNEL_CSV);
@@ -176,17 +160,17 @@ static int walk_dir(struct walk *w, const char *folder)
 	int rc = PROFDB_OK, taken = 0;
 
 	if (stat(folder, &sb) != 0)
-		return add_note(w, "%s: skipped: %s", folder, strerror(errno));
+		return profdb__walk_note(w, "%s: skipped: %s", folder, strerror(errno));
 	for (size_t i = 0; i < w->depth; i++)
 		if (w->dev[i] == sb.st_dev && w->ino[i] == sb.st_ino)
-			return add_note(w, "%s: skipped: %s", folder, "symbolic link loop");
+			return profdb__walk_note(w, "%s: skipped: %s", folder, "symbolic link loop");
 	if (w->depth >= MAX_DEPTH)
-		return add_note(w, "%s: skipped: %s", folder, "too deep");
+		return profdb__walk_note(w, "%s: skipped: %s", folder, "too deep");
 	if ((rc = try_ascend_folder(w, folder, &taken)) != PROFDB_OK || taken)
 		return rc;
 	d = opendir(folder);
 	if (!d)
-		return add_note(w, "%s: skipped: %s", folder, strerror(errno));
+		return profdb__walk_note(w, "%s: skipped: %s", folder, strerror(errno));
 	while ((e = readdir(d)) != NULL) {
 		if (e->d_name[0] == '.')
 			continue;
@@ -212,7 +196,7 @@ static int walk_dir(struct walk *w, const char *folder)
 	for (size_t i = 0; i < n && rc == PROFDB_OK; i++) {
 		char path[4096];
 		if ((size_t)snprintf(path, sizeof path, "%s/%s", folder, names[i]) >= sizeof path)
-			rc = add_note(w, "%s/%s: skipped: path too long", folder, names[i]);
+			rc = profdb__walk_note(w, "%s/%s: skipped: path too long", folder, names[i]);
 		else
 			rc = walk_entry(w, path, names[i]);
 	}
@@ -480,24 +464,219 @@ static void base_of(const char *path, char *out, size_t cap)
 	snprintf(out, cap, "%.*s", (int)(path + n - s), s);
 }
 
+/* One run of an ingest: the units to read, the notes that go with them. */
+struct run_part {
+	struct work *items;        /* borrowed from the walk */
+	size_t n;
+	char **notes;              /* borrowed */
+	size_t nnotes;
+};
+
+/*
+ * Read part into a new run named run, in one transaction.  *conflict is
+ * set when two of its sources hold the same rank (nothing is stored then).
+ */
+static int ingest_part(profdb *db, const struct run_part *part, const char *run, const char *path,
+                       const struct profdb_ingest_opts *opts, int64_t *out_id, int *conflict,
+                       struct profdb_err *err)
+{
+	struct walk view = { .items = part->items, .n = part->n, .err = err };
+	struct profdb_store *st = NULL;
+	struct profdb_sink *sink;
+	struct progress prog = { 0 };
+	const char *format = NULL;
+	int rc, jobs;
+
+	*conflict = 0;
+	rc = profdb_store_begin(&st, db, run, path, opts ? opts->replace : 0);
+	if (rc != PROFDB_OK)
+		return profdb__err_set(err, rc, "%s", profdb_errmsg(db));
+	sink = profdb_store_sink(st);
+	for (size_t i = 0; i < part->nnotes && rc == PROFDB_OK; i++)
+		rc = sink->note(sink->arg, part->notes[i]);
+	prog.fn = opts ? opts->progress : NULL;
+	prog.arg = opts ? opts->progress_arg : NULL;
+	for (size_t i = 0; prog.fn && i < view.n; i++)
+		prog.total += size_of(view.items[i].path);
+	for (size_t i = 0; i < view.n; i++) {
+		const char *f = format_label(view.items[i].kind);
+		format = !format || strcmp(format, f) == 0 ? f : "mixed";
+	}
+	jobs = opts && opts->jobs > 0 ? opts->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (rc == PROFDB_OK && jobs > 1)
+		rc = read_parallel(&view, st, jobs - 1, &prog, err);
+	else if (rc == PROFDB_OK)
+		rc = read_serial(&view, sink, &prog);
+	if (rc == PROFDB_OK) {
+		rc = profdb__ingest_check_ranks(db, profdb_store_run_id(st), err);
+		*conflict = rc != PROFDB_OK && err->code == PROFDB_EFORMAT;
+	}
+	if (rc == PROFDB_OK)
+		rc = profdb__ingest_note_empty_ranks(db, profdb_store_run_id(st), sink);
+	if (rc != PROFDB_OK) {
+		if (err->code == PROFDB_OK)
+			*err = *sink->err;
+		if (err->code == PROFDB_OK)
+			profdb__err_set(err, rc, "%s: ingest failed", path);
+		profdb_store_abort(st);
+		return err->code;
+	}
+	profdb_store_set_format(st, format);
+	*out_id = profdb_store_run_id(st);
+	rc = profdb_store_commit(st, opts ? opts->repeats : 0);
+	if (rc != PROFDB_OK)
+		return profdb__err_set(err, rc, "%s", profdb_errmsg(db));
+	if (opts && opts->run_done)
+		opts->run_done(opts->run_done_arg, *out_id, run);
+	return PROFDB_OK;
+}
+
+/* Does note (it starts with a path) concern the session of folder? */
+static int note_of(const char *note, const char *folder, size_t len)
+{
+	return strncmp(note, folder, len) == 0 && (note[len] == '/' || note[len] == ':');
+}
+
+/* The notes of session g of the walk: those naming a path in its folder,
+ * and for the first session those naming no session's folder. */
+static void part_notes(const struct walk *w, const size_t *group, size_t g, struct run_part *part,
+                       const char *root)
+{
+	part->nnotes = 0;
+	for (size_t i = 0; i < w->nnotes; i++) {
+		int owner = -1;
+		for (size_t u = 0; u < w->n && owner < 0; u++) {
+			size_t len = profdb__ingest_session_len(w->items[u].path, root);
+			if (note_of(w->notes[i], w->items[u].path, len))
+				owner = (int)group[u];
+		}
+		if (owner == (int)g || (owner < 0 && g == 0))
+			part->notes[part->nnotes++] = w->notes[i];
+	}
+}
+
+/* Remember a run made by --split (a copy of its name). */
+static int remember(char **made, size_t *nmade, const char *name, struct profdb_err *err)
+{
+	if (!(made[*nmade] = strdup(name)))
+		return profdb__err_set(err, PROFDB_ERROR, "out of memory");
+	(*nmade)++;
+	return PROFDB_OK;
+}
+
+/* A session that holds one rank twice (two captures side by side in one
+ * folder) is split once more: one run per unit, named after it. */
+static int ingest_units(profdb *db, struct run_part *part, const char *root,
+                        const struct profdb_ingest_opts *opts, int64_t *out_run_id,
+                        char **made, size_t *nmade, struct profdb_err *err)
+{
+	int rc = PROFDB_OK, conflict;
+	for (size_t i = 0; i < part->n && rc == PROFDB_OK; i++) {
+		struct run_part one = { .items = &part->items[i], .n = 1 };
+		char *name = profdb__ingest_unit_name(part->items[i].path, root, opts->run);
+		if (!name)
+			return profdb__err_set(err, PROFDB_ERROR, "out of memory");
+		rc = ingest_part(db, &one, name, root, opts, out_run_id, &conflict, err);
+		if (rc == PROFDB_OK)
+			rc = remember(made, nmade, name, err);
+		free(name);
+	}
+	return rc;
+}
+
+/*
+ * --split: one run per session.  Runs are committed one by one; on an
+ * error those already made by this call are deleted again, so the
+ * database ends as it began.
+ */
+static int ingest_split(profdb *db, struct walk *w, const char *root,
+                        const struct profdb_ingest_opts *opts, int64_t *out_run_id,
+                        struct profdb_err *err)
+{
+	size_t *group = NULL, ng = 0, nmade = 0;
+	char **names = NULL, **made = NULL;
+	struct run_part part = { 0 };
+	int rc;
+
+	if ((rc = profdb__ingest_sessions(w, root, opts->run, &group, &names, &ng)) != PROFDB_OK)
+		return rc;
+	part.items = malloc(w->n * sizeof *part.items);
+	/* dedupe adds at most one note per unit */
+	part.notes = malloc((w->nnotes + w->n + 1) * sizeof *part.notes);
+	made = calloc(w->n + 1, sizeof *made);
+	if (!part.items || !part.notes || !made)
+		rc = profdb__err_set(err, PROFDB_ERROR, "out of memory");
+	for (size_t g = 0; g < ng && rc == PROFDB_OK; g++) {
+		size_t nbefore = w->nnotes;
+		int conflict = 0;
+		part.n = 0;
+		for (size_t i = 0; i < w->n; i++)
+			if (group[i] == g)
+				part.items[part.n++] = w->items[i];
+		if ((rc = profdb__ingest_dedupe(w, part.items, &part.n)) != PROFDB_OK)
+			break;
+		part_notes(w, group, g, &part, root);
+		for (size_t i = nbefore; i < w->nnotes; i++)
+			part.notes[part.nnotes++] = w->notes[i];
+		rc = ingest_part(db, &part, names[g], root, opts, out_run_id, &conflict, err);
+		if (rc == PROFDB_OK)
+			rc = remember(made, &nmade, names[g], err);
+		else if (conflict && part.n > 1) {
+			*err = (struct profdb_err){ 0 };
+			rc = ingest_units(db, &part, root, opts, out_run_id, made, &nmade, err);
+		}
+	}
+	if (rc != PROFDB_OK)
+		for (size_t i = 0; i < nmade; i++)
+			profdb_run_delete(db, made[i]);
+	for (size_t i = 0; i < nmade; i++)
+		free(made[i]);
+	for (size_t g = 0; g < ng; g++)
+		free(names[g]);
+	free(names);
+	free(group);
+	free(part.items);
+	free(part.notes);
+	free(made);
+	return rc;
+}
+
+/* Find the units under path: a folder walk, or the one file. */
+static int find_units(struct walk *w, const char *path, const struct stat *sb)
+{
+	char reason[PROFDB_ERRMAX] = "";
+	int kind;
+	if (S_ISDIR(sb->st_mode))
+		return walk_dir(w, path);
+	if (!S_ISREG(sb->st_mode))
+		return profdb__err_set(w->err, PROFDB_EFORMAT, "%s: not a regular file or folder", path);
+	kind = profdb__detect_file(path, reason, sizeof reason);
+	if (kind == PROFDB_SRC_NONE)
+		return profdb__err_set(w->err, PROFDB_EFORMAT, "%s: %s", path, reason);
+	return add_work(w, path, kind);
+}
+
 int profdb_ingest(profdb *db, int64_t *out_run_id, const char *path,
                   const struct profdb_ingest_opts *opts)
 {
 	struct walk w = { 0 };
 	struct profdb_err err = { 0 };
-	struct profdb_store *st = NULL;
-	struct profdb_sink *sink;
+	struct profdb_ingest_opts none = { 0 };
 	struct stat sb;
-	char name[1024];
+	char name[1024], root[4096];
 	const char *run;
-	const char *format = NULL;
-	struct progress prog = { 0 };
-	int rc, jobs;
+	int64_t id = 0;
+	int rc, conflict = 0;
 
 	if (out_run_id)
 		*out_run_id = 0;
+	opts = opts ? opts : &none;
 	base_of(path, name, sizeof name);
-	run = opts && opts->run ? opts->run : name;
+	/* the root without trailing slashes: --split names runs relative to it */
+	snprintf(root, sizeof root, "%s", path);
+	for (size_t n = strlen(root); n > 1 && root[n - 1] == '/'; n--)
+		root[n - 1] = '\0';
+	run = opts->run ? opts->run : name;
 	if (!*run)
 		return profdb__error(db, PROFDB_EUSAGE, "empty run name");
 	if (stat(path, &sb) != 0)
@@ -509,63 +688,26 @@ int profdb_ingest(profdb *db, int64_t *out_run_id, const char *path,
 		walk_free(&w);
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	}
-	if (S_ISDIR(sb.st_mode)) {
-		rc = walk_dir(&w, path);
-	} else if (S_ISREG(sb.st_mode)) {
-		char reason[PROFDB_ERRMAX] = "";
-		int kind = profdb__detect_file(path, reason, sizeof reason);
-		if (kind == PROFDB_SRC_NONE)
-			rc = profdb__err_set(&err, PROFDB_EFORMAT, "%s: %s", path, reason);
-		else
-			rc = add_work(&w, path, kind);
-	} else {
-		rc = profdb__err_set(&err, PROFDB_EFORMAT, "%s: not a regular file or folder", path);
-	}
-	if (rc != PROFDB_OK)
-		goto out;
-	if (w.n == 0) {
+	rc = find_units(&w, root, &sb);
+	if (rc == PROFDB_OK && w.n == 0)
 		rc = profdb__err_set(&err, PROFDB_ENOTFOUND,
 		    "%s: no profiler data found (no *_ascend_pt folder, kernel_details.csv or trace JSON)%s%s",
 		    path, w.nnotes ? "; " : "", w.nnotes ? w.notes[0] : "");
-		goto out;
+	if (rc == PROFDB_OK && opts->split) {
+		rc = ingest_split(db, &w, root, opts, &id, &err);
+	} else if (rc == PROFDB_OK) {
+		struct run_part all = { .items = w.items, .n = w.n };
+		rc = profdb__ingest_dedupe(&w, w.items, &w.n);
+		all.n = w.n;
+		all.notes = w.notes;
+		all.nnotes = w.nnotes;
+		if (rc == PROFDB_OK)
+			rc = ingest_part(db, &all, run, path, opts, &id, &conflict, &err);
 	}
-	rc = profdb_store_begin(&st, db, run, path, opts ? opts->replace : 0);
-	if (rc != PROFDB_OK)
-		goto out_nomsg;
-	sink = profdb_store_sink(st);
-	for (size_t i = 0; i < w.nnotes && rc == PROFDB_OK; i++)
-		rc = sink->note(sink->arg, w.notes[i]);
-	prog.fn = opts ? opts->progress : NULL;
-	prog.arg = opts ? opts->progress_arg : NULL;
-	for (size_t i = 0; prog.fn && i < w.n; i++)
-		prog.total += size_of(w.items[i].path);
-	for (size_t i = 0; i < w.n; i++) {
-		const char *f = format_label(w.items[i].kind);
-		format = !format || strcmp(format, f) == 0 ? f : "mixed";
-	}
-	jobs = opts && opts->jobs > 0 ? opts->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (rc == PROFDB_OK && jobs > 1)
-		rc = read_parallel(&w, st, jobs - 1, &prog, &err);
-	else if (rc == PROFDB_OK)
-		rc = read_serial(&w, sink, &prog);
-	if (rc != PROFDB_OK) {
-		if (err.code == PROFDB_OK)
-			err = *sink->err;
-		if (err.code == PROFDB_OK)
-			profdb__err_set(&err, rc, "%s: ingest failed", path);
-		profdb_store_abort(st);
-		goto out;
-	}
-	profdb_store_set_format(st, format);
-	if (out_run_id)
-		*out_run_id = profdb_store_run_id(st);
-	rc = profdb_store_commit(st, opts ? opts->repeats : 0);
-	goto out_nomsg;
-out:
 	if (rc != PROFDB_OK)
 		profdb__error(db, err.code ? err.code : rc, "%s", err.msg[0] ? err.msg : "ingest failed");
-	rc = err.code ? err.code : rc;
-out_nomsg:
+	else if (out_run_id)
+		*out_run_id = id;
 	walk_free(&w);
-	return rc;
+	return rc != PROFDB_OK && err.code ? err.code : rc;
 }
