@@ -110,7 +110,9 @@ static int try_ascend_folder(struct walk *w, const char *folder, int *taken)
 	}
 	if (has_file_like(out, "ascend_pytorch_profiler", ".db"))
 		return add_work(w, folder, PROFDB_SRC_ASCEND_DB_FOLDER);
-	if (is_file(out) || has_file_like(out, "", ".csv"))
+	/* a rank without device data is still a rank of the run: read what
+	 * there is (its profiler_info names the rank), and the run notes it */
+	if (is_file(out) || has_file_like(out, "", ".csv") || has_file_like(folder, "profiler_info", ".json"))
 		return add_work(w, folder, PROFDB_SRC_ASCEND_FOLDER);
 	return profdb__walk_note(w, "%s: Ascend export without kernel_details.csv or a .db export%s", folder,
 	                ": nothing to read");

@@ -230,7 +230,7 @@ int profdb__ingest_note_empty_ranks(profdb *db, int64_t run_id, struct profdb_si
 	while (rc == PROFDB_OK && sqlite3_step(q) == SQLITE_ROW) {
 		char note[160];
 		snprintf(note, sizeof note, "rank %lld has no kernel data (no kernel_details.csv, .db export"
-		         " or device events): its kernel tables and checks are empty",
+		         " or device events in its export)",
 		         (long long)sqlite3_column_int64(q, 0));
 		rc = sink->note(sink->arg, note);
 	}

@@ -135,6 +135,40 @@ static int find_run(profdb *db, const char *run, int64_t *id)
 	return PROFDB_OK;
 }
 
+/*
+ * A rank with no kernels at all (its export had no kernel_details.csv or
+ * db) cannot be checked: every figure would fail against 0, which says
+ * nothing about profdb's arithmetic.  *has is 1 when it has kernels; else
+ * 0, with a note on the result once per rank.
+ */
+static int rank_has_kernels(struct verify *v, int64_t rank, int *has)
+{
+	sqlite3_stmt *q = NULL;
+	char note[128];
+	int rc;
+	*has = 1;
+	if (sqlite3_prepare_v2(v->db->sql, "SELECT EXISTS (SELECT 1 FROM kernel WHERE run_id = ?1 AND rank = ?2)",
+	                       -1, &q, NULL) != SQLITE_OK)
+		return profdb__sqlerror(v->db, "verify: reading kernels");
+	sqlite3_bind_int64(q, 1, v->run_id);
+	sqlite3_bind_int64(q, 2, rank);
+	rc = sqlite3_step(q);
+	*has = rc == SQLITE_ROW && sqlite3_column_int(q, 0);
+	sqlite3_finalize(q);
+	if (rc != SQLITE_ROW)
+		return profdb__sqlerror(v->db, "verify: reading kernels");
+	if (*has)
+		return PROFDB_OK;
+	snprintf(note, sizeof note, "rank %lld has no kernel data: its profiler summaries are not checked",
+	         (long long)rank);
+	for (size_t i = 0; i < profdb_result_nnotes(v->r); i++)
+		if (strcmp(profdb_result_note(v->r, i), note) == 0)
+			return PROFDB_OK;
+	if (profdb__result_add_note(v->r, note) != PROFDB_OK)
+		return profdb__error(v->db, PROFDB_ERROR, "out of memory");
+	return PROFDB_OK;
+}
+
 int profdb_verify(profdb *db, profdb_result **out, const char *run, int *out_failed)
 {
 	static const char *const names[] = { "check", "key", "expected", "actual", "diff", "ok" };
@@ -143,7 +177,7 @@ int profdb_verify(profdb *db, profdb_result **out, const char *run, int *out_fai
 	};
 	struct verify v = { 0 };
 	sqlite3_stmt *q = NULL;
-	int rc, nsrc = 0;
+	int rc, nsrc = 0, noted = 1;
 
 	*out = NULL;
 	if (out_failed)
@@ -179,7 +213,9 @@ int profdb_verify(profdb *db, profdb_result **out, const char *run, int *out_fai
 		}
 		nsrc++;
 		base = base ? base + 1 : path;
-		if (strcmp(role, "op_statistic") == 0)
+		if ((rc = rank_has_kernels(&v, rank, &noted)) != PROFDB_OK || noted == 0)
+			; /* an error, or a rank with nothing to check (noted once) */
+		else if (strcmp(role, "op_statistic") == 0)
 			rc = verify_op_statistic(&v, &t, rank, base);
 		else
 			rc = verify_step_trace(&v, &t, rank, base);
