@@ -65,6 +65,50 @@ static void show_progress(void *arg, uint64_t done, uint64_t total)
 	b->shown = 1;
 }
 
+/* What the rows of a file that are neither kernels, ops, launches nor
+ * skipped are, by its role (README "Ingest"). */
+static const char *rest_label(const char *role)
+{
+	if (strcmp(role, "kineto_trace") == 0 || strcmp(role, "trace_view") == 0)
+		return "other events (metadata, flows, annotations, counters, instants: not rows)";
+	if (strcmp(role, "step_trace_time") == 0 || strcmp(role, "op_statistic") == 0)
+		return "summary rows (kept whole for verify)";
+	return "other rows (not kernels or ops)";
+}
+
+/*
+ * One line per source file whose rows add up: read = kernels + ops +
+ * launches + the rest + skipped.  Files where nothing is a row
+ * (profiler_info*.json, profiler_metadata.json) get no line.
+ */
+static void print_source(const profdb_result *src, size_t i)
+{
+	const char *why = profdb_result_text(src, i, 6), *dup = profdb_result_text(src, i, 7);
+	const char *role = profdb_result_text(src, i, 1);
+	int64_t read = profdb_result_int(src, i, 3), skipped = profdb_result_int(src, i, 5);
+	int64_t part[3] = { profdb_result_int(src, i, 8), profdb_result_int(src, i, 9),
+	                    profdb_result_int(src, i, 10) };
+	static const char *const what[3] = { "kernels", "ops", "launches (kept to link kernels)" };
+	int64_t rest = read - part[0] - part[1] - part[2] - skipped;
+
+	if (read == 0 && skipped == 0 && profdb_result_int(src, i, 4) == 0 && !dup)
+		return;
+	printf("  %s [%s", profdb_result_text(src, i, 0), role);
+	if (!profdb_result_isnull(src, i, 2))
+		printf(", rank %lld", (long long)profdb_result_int(src, i, 2));
+	printf("]: %lld read =", (long long)read);
+	for (int k = 0; k < 3; k++)
+		if (part[k])
+			printf(" %lld %s +", (long long)part[k], what[k]);
+	if (rest > 0)
+		printf(" %lld %s +", (long long)rest, rest_label(role));
+	printf(" %lld skipped\n", (long long)skipped);
+	if (why)
+		printf("    skipped: %s\n", why);
+	if (dup)
+		printf("    note: the same file content is already stored in run(s) %s\n", dup);
+}
+
 /* Print the per-file summary of a run that was just stored. */
 static void print_summary(profdb *db, const char *run, int64_t id)
 {
@@ -75,20 +119,8 @@ static void print_summary(profdb *db, const char *run, int64_t id)
 	if (profdb_query_sources(db, &src, run) != PROFDB_OK)
 		return;
 	printf("ingested run '%s' (id %lld)\n", run, (long long)id);
-	for (size_t i = 0; i < profdb_result_nrows(src); i++) {
-		const char *why = profdb_result_text(src, i, 6);
-		const char *dup = profdb_result_text(src, i, 7);
-		printf("  %s [%s", profdb_result_text(src, i, 0), profdb_result_text(src, i, 1));
-		if (!profdb_result_isnull(src, i, 2))
-			printf(", rank %lld", (long long)profdb_result_int(src, i, 2));
-		printf("]: %lld read, %lld stored, %lld skipped\n",
-		       (long long)profdb_result_int(src, i, 3), (long long)profdb_result_int(src, i, 4),
-		       (long long)profdb_result_int(src, i, 5));
-		if (why)
-			printf("    skipped: %s\n", why);
-		if (dup)
-			printf("    note: the same file content is already stored in run(s) %s\n", dup);
-	}
+	for (size_t i = 0; i < profdb_result_nrows(src); i++)
+		print_source(src, i);
 	for (size_t i = 0; i < profdb_result_nnotes(src); i++)
 		printf("  note: %s\n", profdb_result_note(src, i));
 	profdb_filter_init(&f);

@@ -195,7 +195,9 @@ int profdb_query_runs(profdb *db, profdb_result **out);
  * rest of f does not apply).  Errors: PROFDB_ENOTFOUND for a run. */
 int profdb_query_runs_filter(profdb *db, profdb_result **out, const struct profdb_filter *f);
 
-/* METHOD: per source file of a run: path, format, rows read/stored/skipped. */
+/* METHOD: per source file of a run: path role rank rows_read rows_stored
+ * rows_skipped skipped_why same_content_in rows_kernels rows_ops
+ * rows_launches, and the run's notes. */
 int profdb_query_sources(profdb *db, profdb_result **out, const char *run);
 
 /* METHOD: run one SQL statement and collect its rows (column types from

@@ -283,7 +283,7 @@ START_TEST(migrate_from_schema_2)
 	sqlite3_close(raw);
 
 	ck_assert_int_eq(profdb_open(&db, path, 0), PROFDB_OK);
-	ck_assert_int_eq(tu_scalar(db, "PRAGMA user_version"), 3);
+	ck_assert_int_eq(tu_scalar(db, "PRAGMA user_version"), profdb_schema_version());
 	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_metric"), 3);
 	ck_assert_double_eq_tol(tu_scalar_d(db, "SELECT sum(value) FROM kernel_metric WHERE metric = 'aic_mac_ratio'"),
 	                        1.25, 1e-12);
