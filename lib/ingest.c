@@ -106,10 +106,21 @@ static int try_ascend_folder(struct walk *w, const char *folder, int *taken)
 		if (rc == PROFDB_OK && has_file_like(out, "ascend_pytorch_profiler", ".db"))
 			rc = profdb__walk_note(w, "%s: read from its CSV export (kernel_details.csv); its SQLite"
 			              " export holds the same capture%s", folder, " and was not read");
+		if (rc == PROFDB_OK && has_file_like(out, "trace_view", ".json"))
+			rc = profdb__walk_note(w, "%s: trace_view.json not read: kernel_details.csv holds%s", folder,
+			                       " the same device tasks");
 		return rc;
 	}
-	if (has_file_like(out, "ascend_pytorch_profiler", ".db"))
-		return add_work(w, folder, PROFDB_SRC_ASCEND_DB_FOLDER);
+	if (has_file_like(out, "ascend_pytorch_profiler", ".db")) {
+		int rc = add_work(w, folder, PROFDB_SRC_ASCEND_DB_FOLDER);
+		if (rc == PROFDB_OK && has_file_like(out, "trace_view", ".json"))
+			rc = profdb__walk_note(w, "%s: trace_view.json not read: the SQLite export holds%s", folder,
+			                       " the same device tasks");
+		return rc;
+	}
+	/* trace_view.json alone: the folder reader takes its device events */
+	if (has_file_like(out, "trace_view", ".json"))
+		return add_work(w, folder, PROFDB_SRC_ASCEND_FOLDER);
 	/* a rank without device data is still a rank of the run: read what
 	 * there is (its profiler_info names the rank), and the run notes it */
 	if (is_file(out) || has_file_like(out, "", ".csv") || has_file_like(folder, "profiler_info", ".json"))
@@ -140,7 +151,7 @@ static int walk_entry(struct walk *w, const char *path, const char *name)
 	if (ends_with(name, ".json") || ends_with(name, ".json.gz") || ends_with(name, ".gz")) {
 		reason[0] = '\0';
 		kind = profdb__detect_file(path, reason, sizeof reason);
-		if (kind == PROFDB_SRC_KINETO)
+		if (kind == PROFDB_SRC_KINETO || kind == PROFDB_SRC_ASCEND_TRACE_VIEW)
 			return add_work(w, path, kind);
 		return profdb__walk_note(w, "%s: skipped: %s", path, reason);
 	}
@@ -231,6 +242,7 @@ static const char *format_label(int kind)
 	case PROFDB_SRC_ASCEND_DB_FOLDER:
 	case PROFDB_SRC_ASCEND_DB: return "ascend_db";
 	case PROFDB_SRC_KINETO: return "kineto";
+	case PROFDB_SRC_ASCEND_TRACE_VIEW: return "ascend_trace_view";
 	default: return "unknown";
 	}
 }
@@ -284,6 +296,7 @@ static int read_one(const struct work *item, const struct profdb_reader_ctx *ctx
 	case PROFDB_SRC_ASCEND_FOLDER: return profdb_read_ascend_folder(ctx);
 	case PROFDB_SRC_KERNEL_CSV: return profdb_read_kernel_details(ctx);
 	case PROFDB_SRC_KINETO: return profdb_read_kineto(ctx);
+	case PROFDB_SRC_ASCEND_TRACE_VIEW: return profdb_read_ascend_trace_view(ctx);
 	case PROFDB_SRC_ASCEND_DB_FOLDER:
 	case PROFDB_SRC_ASCEND_DB: return profdb_read_ascend_db(ctx);
 	default: return profdb__err_set(ctx->err, PROFDB_EFORMAT, "%s: not a format profdb reads", item->path);

@@ -285,6 +285,9 @@ int profdb_read_kernel_details(const struct profdb_reader_ctx *ctx);
 int profdb_read_kineto(const struct profdb_reader_ctx *ctx);
 /* One Ascend SQLite export (ingest_ascend_db.c). */
 int profdb_read_ascend_db(const struct profdb_reader_ctx *ctx);
+/* The device events of one torch_npu trace_view.json
+ * (ingest_ascend_trace_view.c). */
+int profdb_read_ascend_trace_view(const struct profdb_reader_ctx *ctx);
 
 /* ---------------------------------------------------------------- detect */
 
@@ -294,7 +297,8 @@ enum profdb_source_kind {
 	PROFDB_SRC_ASCEND_DB_FOLDER, /* export_type=db folder */
 	PROFDB_SRC_KERNEL_CSV,     /* a lone kernel_details.csv */
 	PROFDB_SRC_KINETO,         /* a Chrome trace JSON (object or array), maybe gzip */
-	PROFDB_SRC_ASCEND_DB       /* a lone ascend_pytorch_profiler*.db / msprof*.db */
+	PROFDB_SRC_ASCEND_DB,      /* a lone ascend_pytorch_profiler*.db / msprof*.db */
+	PROFDB_SRC_ASCEND_TRACE_VIEW /* a torch_npu trace_view.json (array, string ts) */
 };
 
 /* ---------------------------------------------------------------- result */
