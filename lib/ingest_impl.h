@@ -1,6 +1,6 @@
 /*
  * ingest_impl.h - what the ingest driver's files share: the units of work
- * the folder walk finds (ingest.c) and the session rules applied to them
+ * the folder walk finds (ingest_walk.c) and the session rules applied to them
  * before reading (ingest_session.c: duplicate files, one run per session,
  * two sources for one rank).  Private to those files.
  */
@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "internal.h"
@@ -30,6 +31,14 @@ struct walk {
 	struct profdb_err *err;
 };
 
+/* Set up w (errors go to err); PROFDB_ERROR when out of memory.  Free it
+ * with profdb__walk_free either way. */
+int profdb__walk_init(struct walk *w, struct profdb_err *err);
+/* Find the units under path (sb: its stat): a folder walk, or the one
+ * file (detected by content). */
+int profdb__walk_find(struct walk *w, const char *path, const struct stat *sb);
+/* Free w's units and notes. */
+void profdb__walk_free(struct walk *w);
 /* Add a note "fmt" with two %s arguments to w (copied). */
 int profdb__walk_note(struct walk *w, const char *fmt, const char *a, const char *b);
 
