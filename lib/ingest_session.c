@@ -201,11 +201,14 @@ int profdb__ingest_check_ranks(profdb *db, int64_t run_id, struct profdb_err *er
 {
 	sqlite3_stmt *q = NULL;
 	int rc = PROFDB_OK;
-	/* one role twice for a rank: kernel tables, traces, dbs of two captures */
-	if (sqlite3_prepare_v2(db->sql, "SELECT coalesce(rank, 0), min(path), max(path) FROM source_file"
-	    " WHERE run_id = ?1 GROUP BY rank, role HAVING count(DISTINCT path) > 1"
-	    " ORDER BY role NOT IN ('kernel_details', 'kineto_trace', 'ascend_db', 'trace_view'), min(id)"
-	    " LIMIT 1", -1, &q, NULL) != SQLITE_OK)
+	/* one kind of file twice for a rank; every source of device data
+	 * (kernel table, trace, db, timeline) is one kind: two of them are two
+	 * captures of that rank, whatever their formats */
+	if (sqlite3_prepare_v2(db->sql, "SELECT coalesce(rank, 0), min(path), max(path) FROM"
+	    " (SELECT id, rank, path, CASE WHEN role IN ('kernel_details', 'kineto_trace', 'ascend_db',"
+	    "  'trace_view') THEN 'device' ELSE role END AS what FROM source_file WHERE run_id = ?1)"
+	    " GROUP BY rank, what HAVING count(DISTINCT path) > 1"
+	    " ORDER BY what <> 'device', min(id) LIMIT 1", -1, &q, NULL) != SQLITE_OK)
 		return profdb__err_set(err, PROFDB_ERROR, "checking ranks: %s", sqlite3_errmsg(db->sql));
 	sqlite3_bind_int64(q, 1, run_id);
 	if (sqlite3_step(q) == SQLITE_ROW)

@@ -49,3 +49,9 @@ sed -i '2s/,$//' want.csv
 sed -i '2s/,[0-9]*$//' got.csv
 diff want.csv got.csv && echo "split runs agree with python"
 cat got.csv
+# any two sources of device data for one rank conflict, whatever their
+# formats: an Ascend rank 0 folder beside a Kineto trace that says rank 0
+mkdir -p mix
+cp -r "$PROFDB_TESTDATA/ascend/level1/rank0_ascend_pt" mix/
+sed 's/"rank": 3/"rank": 0/' "$PROFDB_TESTDATA/kineto/nested.json" >mix/t.json
+$PROFDB ingest --db t.db mix; echo "mixed formats, one rank: exit $?"
