@@ -481,13 +481,19 @@ int profdb_ingest(profdb *db, int64_t *out_run_id, const char *path,
 	if (rc == PROFDB_OK && opts->split) {
 		rc = ingest_split(db, &w, root, opts, &id, &err);
 	} else if (rc == PROFDB_OK) {
-		struct run_part all = { .items = w.items, .n = w.n };
-		rc = profdb__ingest_dedupe(&w, w.items, &w.n);
-		all.n = w.n;
+		/* a copy: the walk keeps owning every unit, read or dropped */
+		struct run_part all = { .items = malloc(w.n * sizeof *all.items), .n = w.n };
+		if (!all.items)
+			rc = profdb__err_set(&err, PROFDB_ERROR, "out of memory");
+		else
+			memcpy(all.items, w.items, w.n * sizeof *all.items);
+		if (rc == PROFDB_OK)
+			rc = profdb__ingest_dedupe(&w, all.items, &all.n);
 		all.notes = w.notes;
 		all.nnotes = w.nnotes;
 		if (rc == PROFDB_OK)
 			rc = ingest_part(db, &all, run, path, opts, &id, &conflict, &err);
+		free(all.items);
 	}
 	if (rc != PROFDB_OK)
 		profdb__error(db, err.code ? err.code : rc, "%s", err.msg[0] ? err.msg : "ingest failed");
