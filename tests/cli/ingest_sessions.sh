@@ -55,3 +55,11 @@ mkdir -p mix
 cp -r "$PROFDB_TESTDATA/ascend/level1/rank0_ascend_pt" mix/
 sed 's/"rank": 3/"rank": 0/' "$PROFDB_TESTDATA/kineto/nested.json" >mix/t.json
 $PROFDB ingest --db t.db mix; echo "mixed formats, one rank: exit $?"
+# --split commits run by run; when a later session fails, the runs this
+# command made are deleted again: the run list is what it was
+mkdir -p s/a s/b
+cp "$PROFDB_TESTDATA/kineto/nested.json" s/a/t.json
+printf '{"traceEvents": [{"ph": "X", "name": "k", "cat": "kernel", "ts": 1, "dur": 2' >s/b/t.json
+$PROFDB runs --db t.db --format csv | cut -d, -f2 >runs_before.txt
+$PROFDB ingest -q --db t.db --split s 2>/dev/null; echo "split with a broken session: exit $?"
+$PROFDB runs --db t.db --format csv | cut -d, -f2 | diff runs_before.txt - && echo "run list unchanged"
