@@ -10,8 +10,9 @@
  * thread names (M events, written after the X events they name) first,
  * then the X events.  What becomes a row (README "Sessions and ranks"):
  *  - Ascend Hardware X events whose Task Type is a compute core (AI_*,
- *    MIX_*, DSA_SQE, FFTS*): kernels, core = Task Type; MEMCPY_ASYNC
- *    tasks: memcpy.  The other hardware tasks (event record/wait, place
+ *    MIX_*, DSA_SQE, FFTS*), or "Other" (older exports) on a task named
+ *    after an op rather than a runtime task (EVENT_RECORD: capitals only):
+ *    kernels, core = Task Type; MEMCPY_ASYNC tasks: memcpy.  The other hardware tasks (event record/wait, place
  *    holders, HCCL's Notify Wait/Write Value/SDMA sub-tasks) are not
  *    rows: kernel_details.csv leaves them out too.
  *  - HCCL X events on a "... Communication" thread (hcom_allReduce_...):
@@ -163,15 +164,28 @@ static int learn_names(struct tv *t, const struct tv_event *e)
 	return PROFDB_OK;
 }
 
+/* A runtime task's name (EVENT_RECORD, PROFILING_ENABLE): capitals,
+ * digits and '_' only.  Operator kernels are named after ops (aclnnMm_...). */
+static int is_runtime_name(const char *name)
+{
+	for (; *name; name++)
+		if (!((*name >= 'A' && *name <= 'Z') || (*name >= '0' && *name <= '9') || *name == '_'))
+			return 0;
+	return 1;
+}
+
 /* The kind of a hardware task, or -1 when it is not a row. */
 static int hardware_kind(const char *task_type, const char *name)
 {
-	if (name && strcmp(name, "MEMCPY_ASYNC") == 0)
-		return PROFDB_KIND_MEMCPY;
-	if (!task_type)
+	if (!name)
 		return -1;
-	if (strncmp(task_type, "AI_", 3) == 0 || strncmp(task_type, "MIX_", 4) == 0 ||
-	    strcmp(task_type, "DSA_SQE") == 0 || strncmp(task_type, "FFTS", 4) == 0)
+	if (strcmp(name, "MEMCPY_ASYNC") == 0)
+		return PROFDB_KIND_MEMCPY;
+	if (task_type && (strncmp(task_type, "AI_", 3) == 0 || strncmp(task_type, "MIX_", 4) == 0 ||
+	    strcmp(task_type, "DSA_SQE") == 0 || strncmp(task_type, "FFTS", 4) == 0))
+		return PROFDB_KIND_KERNEL;
+	/* older exports (2024) write "Other" for every compute task */
+	if ((!task_type || strcmp(task_type, "Other") == 0) && !is_runtime_name(name))
 		return PROFDB_KIND_KERNEL;
 	return -1;
 }
