@@ -102,7 +102,7 @@ struct profdb_ingest_opts {
  * METHOD: ingest everything profdb reads under path (a folder at any depth,
  * an *_ascend_pt folder, a kernel_details.csv, a Kineto trace .json[.gz])
  * as one run, in one transaction: on any error nothing of it remains.
- * *out_run_id receives the new run's id (may be NULL).
+ * *out_run_id receives the new run's id (with split, the last one; may be NULL).
  * Two sources for one rank (two profiling sessions) are refused with
  * PROFDB_EFORMAT naming both, unless split; a file reached twice (a link,
  * a byte-identical copy) is read once, with a note.
