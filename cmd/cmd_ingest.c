@@ -3,17 +3,21 @@
  * and print what was read, stored and skipped.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cmd.h"
 
+enum { OPT_SPLIT = OPT_FIRST_FREE };
+
 static const struct cli_opt opts[] = {
 	{ "db", 1, OPT_DB, "FILE", "database file (default $PROFDB_DB, else ./profdb.db)" },
 	{ "run", 1, OPT_RUN, "NAME", "run name (default: the PATH's base name; one PATH only)" },
 	{ "repeats", 1, OPT_REPEATS, "N", "repeat count (default: number of steps, else 1)" },
 	{ "replace", 0, OPT_REPLACE, "", "replace a run of the same name" },
+	{ "split", 0, OPT_SPLIT, "", "one run per profiling session (folder), named after it; --run: a prefix" },
 	{ "tag", 1, OPT_TAG, "KEY=VALUE", "tag the new run (repeatable): backend=npu, api=torch.matmul" },
 	{ "jobs", 1, 'j', "N", "parallel workers (default: number of cores)" },
 	{ "quiet", 0, 'q', "", "print nothing on success" },
@@ -27,7 +31,8 @@ static const char desc[] =
 	"Kineto trace (.json or .json.gz) or a folder of rank traces; or benchmark results\n"
 	"(pytest-benchmark JSON, Google Benchmark JSON, the wall-clock CSV or JSON lines:\n"
 	"README \"Operator benchmarks\").  Each ingest is one transaction: on error the\n"
-	"database is left exactly as it was.";
+	"database is left exactly as it was.  Two sources for one rank (two profiling\n"
+	"sessions) are refused; --split makes one run of each.";
 
 /* The progress bar: only on a terminal, only after the first second. */
 struct bar {
@@ -63,6 +68,50 @@ static void show_progress(void *arg, uint64_t done, uint64_t total)
 	b->shown = 1;
 }
 
+/* What the rows of a file that are neither kernels, ops, launches nor
+ * skipped are, by its role (README "Ingest"). */
+static const char *rest_label(const char *role)
+{
+	if (strcmp(role, "kineto_trace") == 0 || strcmp(role, "trace_view") == 0)
+		return "other events (metadata, flows, annotations, counters, instants: not rows)";
+	if (strcmp(role, "step_trace_time") == 0 || strcmp(role, "op_statistic") == 0)
+		return "summary rows (kept whole for verify)";
+	return "other rows (not kernels or ops)";
+}
+
+/*
+ * One line per source file whose rows add up: read = kernels + ops +
+ * launches + the rest + skipped.  Files where nothing is a row
+ * (profiler_info*.json, profiler_metadata.json) get no line.
+ */
+static void print_source(const profdb_result *src, size_t i)
+{
+	const char *why = profdb_result_text(src, i, 6), *dup = profdb_result_text(src, i, 7);
+	const char *role = profdb_result_text(src, i, 1);
+	int64_t read = profdb_result_int(src, i, 3), skipped = profdb_result_int(src, i, 5);
+	int64_t part[3] = { profdb_result_int(src, i, 8), profdb_result_int(src, i, 9),
+	                    profdb_result_int(src, i, 10) };
+	static const char *const what[3] = { "kernels", "ops", "launches (kept to link kernels)" };
+	int64_t rest = read - part[0] - part[1] - part[2] - skipped;
+
+	if (read == 0 && skipped == 0 && profdb_result_int(src, i, 4) == 0 && !dup)
+		return;
+	printf("  %s [%s", profdb_result_text(src, i, 0), role);
+	if (!profdb_result_isnull(src, i, 2))
+		printf(", rank %lld", (long long)profdb_result_int(src, i, 2));
+	printf("]: %lld read =", (long long)read);
+	for (int k = 0; k < 3; k++)
+		if (part[k])
+			printf(" %lld %s +", (long long)part[k], what[k]);
+	if (rest > 0)
+		printf(" %lld %s +", (long long)rest, rest_label(role));
+	printf(" %lld skipped\n", (long long)skipped);
+	if (why)
+		printf("    skipped: %s\n", why);
+	if (dup)
+		printf("    note: the same file content is already stored in run(s) %s\n", dup);
+}
+
 /* Print the per-file summary of a run that was just stored. */
 static void print_summary(profdb *db, const char *run, int64_t id)
 {
@@ -73,20 +122,8 @@ static void print_summary(profdb *db, const char *run, int64_t id)
 	if (profdb_query_sources(db, &src, run) != PROFDB_OK)
 		return;
 	printf("ingested run '%s' (id %lld)\n", run, (long long)id);
-	for (size_t i = 0; i < profdb_result_nrows(src); i++) {
-		const char *why = profdb_result_text(src, i, 6);
-		const char *dup = profdb_result_text(src, i, 7);
-		printf("  %s [%s", profdb_result_text(src, i, 0), profdb_result_text(src, i, 1));
-		if (!profdb_result_isnull(src, i, 2))
-			printf(", rank %lld", (long long)profdb_result_int(src, i, 2));
-		printf("]: %lld read, %lld stored, %lld skipped\n",
-		       (long long)profdb_result_int(src, i, 3), (long long)profdb_result_int(src, i, 4),
-		       (long long)profdb_result_int(src, i, 5));
-		if (why)
-			printf("    skipped: %s\n", why);
-		if (dup)
-			printf("    note: the same file content is already stored in run(s) %s\n", dup);
-	}
+	for (size_t i = 0; i < profdb_result_nrows(src); i++)
+		print_source(src, i);
 	for (size_t i = 0; i < profdb_result_nnotes(src); i++)
 		printf("  note: %s\n", profdb_result_note(src, i));
 	profdb_filter_init(&f);
@@ -110,85 +147,123 @@ static void print_summary(profdb *db, const char *run, int64_t id)
 	profdb_result_free(src);
 }
 
-int cmd_ingest(int argc, char **argv)
-{
-	struct profdb_ingest_opts io = { 0 };
-	const char *dbpath = cli_default_db(), *arg;
-	int quiet = 0, key, first = 1, status = PROFDB_EXIT_OK;
-	const char *tags[64];
-	size_t ntags = 0;
-	profdb *db;
-	int64_t n;
+/* The runs one PATH made (several with --split), printed once all are in. */
+struct made {
+	int64_t id[256];
+	char *name[256];
+	size_t n;
+	int lost;                  /* more than fit: summarised in one line */
+};
 
-	while ((key = cli_next(argc, argv, opts, &arg, &first)) != -1) {
+static void run_done(void *arg, int64_t id, const char *name)
+{
+	struct made *m = arg;
+	if (m->n == sizeof m->id / sizeof m->id[0]) {
+		m->lost++;
+		return;
+	}
+	m->id[m->n] = id;
+	m->name[m->n] = strdup(name);
+	if (m->name[m->n])
+		m->n++;
+	else
+		m->lost++;
+}
+
+static void made_print_free(profdb *db, struct made *m, int print)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		if (print)
+			print_summary(db, m->name[i], m->id[i]);
+		free(m->name[i]);
+	}
+	if (print && m->lost)
+		printf("(%d more runs: 'profdb runs' lists them)\n", m->lost);
+	m->n = 0;
+	m->lost = 0;
+}
+
+static const char *tags[64]; /* --tag values: argv's strings, for io->tags */
+
+static int parse_opts(int argc, char **argv, struct profdb_ingest_opts *io, const char **dbpath,
+                      int *quiet, int *first)
+{
+	size_t ntags = 0;
+	const char *arg;
+	int key;
+	int64_t n;
+	while ((key = cli_next(argc, argv, opts, &arg, first)) != -1) {
 		switch (key) {
 		case 'h':
 			cli_help(stdout, "ingest", "[OPTIONS] PATH...", desc, opts);
 			return PROFDB_EXIT_OK;
-		case OPT_DB: dbpath = arg; break;
-		case OPT_RUN: io.run = arg; break;
-		case OPT_REPLACE: io.replace = 1; break;
+		case OPT_DB: *dbpath = arg; break;
+		case OPT_RUN: io->run = arg; break;
+		case OPT_REPLACE: io->replace = 1; break;
+		case OPT_SPLIT: io->split = 1; break;
 		case OPT_TAG:
 			if (ntags == sizeof tags / sizeof tags[0])
 				return cli_usage_error("ingest", "at most 64 --tag options");
 			tags[ntags++] = arg;
+			io->tags = tags;
+			io->ntags = ntags;
 			break;
-		case 'q': quiet = 1; break;
+		case 'q': *quiet = 1; break;
 		case OPT_REPEATS:
 			if (cli_parse_i64("ingest", "--repeats", arg, &n) != 0)
 				return PROFDB_EXIT_USAGE;
 			if (n <= 0)
 				return cli_usage_error("ingest", "--repeats must be positive");
-			io.repeats = n;
+			io->repeats = n;
 			break;
 		case 'j':
 			if (cli_parse_i64("ingest", "--jobs", arg, &n) != 0)
 				return PROFDB_EXIT_USAGE;
 			if (n <= 0 || n > 256)
 				return cli_usage_error("ingest", "--jobs must be between 1 and 256");
-			io.jobs = (int)n;
+			io->jobs = (int)n;
 			break;
 		default:
-			return cli_usage_error("ingest", "bad option");
+			return PROFDB_EXIT_USAGE; /* cli_next said why */
 		}
 	}
-	if (first >= argc)
+	if (*first >= argc)
 		return cli_usage_error("ingest", "no PATH given");
-	if (io.run && argc - first > 1)
+	if (io->run && argc - *first > 1)
 		return cli_usage_error("ingest", "--run names one run: give one PATH, or ingest each separately");
-	io.tags = tags;
-	io.ntags = ntags;
+	return -1;
+}
+
+int cmd_ingest(int argc, char **argv)
+{
+	struct profdb_ingest_opts io = { 0 };
+	const char *dbpath = cli_default_db();
+	int quiet = 0, first = 1, status = PROFDB_EXIT_OK, rc;
+	static struct made made; /* 4 KB of ids and names: not on the stack */
+	profdb *db;
+
+	if ((rc = parse_opts(argc, argv, &io, &dbpath, &quiet, &first)) >= 0)
+		return rc;
 	db = cli_open_db(dbpath, 0);
 	if (!db)
 		return PROFDB_EXIT_ERROR;
+	io.run_done = run_done;
+	io.run_done_arg = &made;
 	for (int i = first; i < argc; i++) {
-		int64_t id = 0;
-		char name[1024];
 		struct bar bar = { 0 };
-		int rc;
 		if (!quiet && isatty(STDERR_FILENO)) {
 			clock_gettime(CLOCK_MONOTONIC, &bar.start);
 			io.progress = show_progress;
 			io.progress_arg = &bar;
 		}
-		rc = profdb_ingest(db, &id, argv[i], &io);
+		rc = profdb_ingest(db, NULL, argv[i], &io);
 		if (bar.shown)
 			fputs("\r\033[K", stderr);
+		/* runs --split made before a failure were deleted again: print none */
+		made_print_free(db, &made, rc == PROFDB_OK && !quiet);
 		if (rc != PROFDB_OK) {
 			status = cli_lib_error(db, rc);
 			break;
-		}
-		if (!quiet) {
-			profdb_result *r = NULL;
-			/* the run name the library chose is the one with this id */
-			snprintf(name, sizeof name, "%s", io.run ? io.run : "");
-			if (!io.run && profdb_query_runs(db, &r) == PROFDB_OK) {
-				for (size_t j = 0; j < profdb_result_nrows(r); j++)
-					if (profdb_result_int(r, j, 0) == id)
-						snprintf(name, sizeof name, "%s", profdb_result_text(r, j, 1));
-				profdb_result_free(r);
-			}
-			print_summary(db, name, id);
 		}
 	}
 	profdb_close(db);

@@ -34,6 +34,9 @@ int ascend_read_operators(const struct ascend_src *src, const char *path);
 int ascend_read_step_trace(const struct ascend_src *src, const char *path);
 /* op_statistic.csv: kept whole (content) for verify, rows counted. */
 int ascend_read_op_statistic(const struct ascend_src *src, const char *path);
+/* trace_view.json: its device events, when the export has no kernel
+ * table (ingest_ascend_trace_view.c). */
+int ascend_read_trace_view(const struct ascend_src *src, const char *path);
 
 /*
  * Read the profiler_info*.json and profiler_metadata.json of an export

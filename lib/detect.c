@@ -34,6 +34,24 @@ static size_t skip_ws(const char *b, size_t n, size_t i)
 	return i;
 }
 
+/* Is the value of the first "ts" key of buf a string ("ts": "1736...")?
+ * One file writes ts one way, so the first key answers for all. */
+static int string_ts(const char *buf)
+{
+	for (const char *p = strstr(buf, "\"ts\""); p; p = strstr(p + 4, "\"ts\"")) {
+		const char *q = p + 4;
+		while (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n')
+			q++;
+		if (*q != ':')
+			continue; /* "ts" as a value, not a key */
+		q++;
+		while (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n')
+			q++;
+		return *q == '"';
+	}
+	return 0;
+}
+
 /*
  * The kind of a file that starts with buf[0, n) (NUL-terminated; strstr
  * stops at a NUL byte as it did over the whole sniff), or UNDECIDED when
@@ -57,7 +75,10 @@ static int classify(const char *buf, size_t n, int full, int gzip, char *reason,
 	}
 	if (i < n && buf[i] == '[') {
 		size_t j = skip_ws(buf, n, i + 1);
-		/* an array trace: events are objects with a "ph" or "name" key */
+		/* an array trace: events are objects with a "ph" or "name" key;
+		 * torch_npu's trace_view.json writes ts as a string, Kineto never */
+		if (j < n && buf[j] == '{' && string_ts(buf))
+			return PROFDB_SRC_ASCEND_TRACE_VIEW;
 		if (j < n && (buf[j] == ']' || (buf[j] == '{' && (strstr(buf, "\"ph\"") || strstr(buf, "\"ts\"")))))
 			return PROFDB_SRC_KINETO;
 		if (!full && (j >= n || buf[j] == '{'))

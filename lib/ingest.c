@@ -1,13 +1,8 @@
 /*
- * ingest.c - the ingest driver: walk PATH, decide what each part is, hand it
- * to the reader for its format, all into one store transaction.
- *
- * A folder is searched recursively.  A folder that holds
- * ASCEND_PROFILER_OUTPUT (a *_ascend_pt / *_ascend_ms folder) is one Ascend
- * export: read from its CSV form when kernel_details.csv is there, else from
- * its SQLite form, and never searched further (its trace_view.json repeats
- * the kernels as hardware tasks).  Elsewhere every *.json / *.json.gz is
- * sniffed: traces are read, other JSON is skipped with a note.
+ * ingest.c - the ingest driver: find what PATH holds (ingest_walk.c), apply
+ * the session rules (ingest_session.c), hand each unit to the reader for
+ * its format, all of one run into one store transaction; with --split one
+ * run per session.
  */
 #include <dirent.h>
 #include <pthread.h>
@@ -19,224 +14,12 @@
 #include <unistd.h>
 
 #include "internal.h"
-#include "detect.h"
+#include "ingest_impl.h"
 #include "qsink.h"
 #include "tags.h"
 #include "banned.h"
 
-#define MAX_DEPTH 32 /* deeper folders are not profiler dumps; also stops loops */
 #define MAX_WORKERS 64 /* reader threads; the store has as many source slots */
-
-/* One unit of work found by the walk. */
-struct work {
-	char *path;                /* owned */
-	int kind;                  /* enum profdb_source_kind */
-};
-
-struct walk {
-	struct work *items;        /* found units, in walk order */
-	size_t n, cap;
-	char **notes;              /* owned notes for the run */
-	size_t nnotes;
-	dev_t *dev;                /* folders on the current path (loop guard) */
-	ino_t *ino;
-	size_t depth;
-	struct profdb_err *err;
-};
-
-static int add_work(struct walk *w, const char *path, int kind)
-{
-	if (w->n == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 16;
-		struct work *items = realloc(w->items, cap * sizeof *items);
-		if (!items)
-			return profdb__err_set(w->err, PROFDB_ERROR, "out of memory");
-		w->items = items;
-		w->cap = cap;
-	}
-	w->items[w->n].path = strdup(path);
-	if (!w->items[w->n].path)
-		return profdb__err_set(w->err, PROFDB_ERROR, "out of memory");
-	w->items[w->n++].kind = kind;
-	return PROFDB_OK;
-}
-
-static int add_note(struct walk *w, const char *fmt, const char *a, const char *b)
-{
-	char buf[PROFDB_ERRMAX * 2];
-	char **notes = realloc(w->notes, (w->nnotes + 1) * sizeof *notes);
-	if (!notes)
-		return profdb__err_set(w->err, PROFDB_ERROR, "out of memory");
-	w->notes = notes;
-	snprintf(buf, sizeof buf, fmt, a, b);
-	w->notes[w->nnotes] = strdup(buf);
-	if (!w->notes[w->nnotes])
-		return profdb__err_set(w->err, PROFDB_ERROR, "out of memory");
-	w->nnotes++;
-	return PROFDB_OK;
-}
-
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-	return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-static int is_dir(const char *path)
-{
-	struct stat sb;
-	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
-}
-
-static int is_file(const char *path)
-{
-	struct stat sb;
-	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
-}
-
-/* Does folder hold a file whose name matches prefix*suffix? */
-static int has_file_like(const char *folder, const char *prefix, const char *suffix)
-{
-	DIR *d = opendir(folder);
-	struct dirent *e;
-	int found = 0;
-	if (!d)
-		return 0;
-	while (!found && (e = readdir(d)) != NULL)
-		found = strncmp(e->d_name, prefix, strlen(prefix)) == 0 && ends_with(e->d_name, suffix);
-	closedir(d);
-	return found;
-}
-
-/* Is folder an Ascend export (holds ASCEND_PROFILER_OUTPUT)?  Adds it. */
-static int try_ascend_folder(struct walk *w, const char *folder, int *taken)
-{
-	char out[4096], csv[4200];
-	*taken = 0;
-	snprintf(out, sizeof out, "%s/ASCEND_PROFILER_OUTPUT", folder);
-	if (!is_dir(out))
-		return PROFDB_OK;
-	*taken = 1;
-	snprintf(csv, sizeof csv, "%s/kernel_details.csv", out);
-	if (is_file(csv)) {
-		int rc = add_work(w, folder, PROFDB_SRC_ASCEND_FOLDER);
-		if (rc == PROFDB_OK && has_file_like(out, "ascend_pytorch_profiler", ".db"))
-			rc = add_note(w, "%s: read from its CSV export (kernel_details.csv); its SQLite"
-			              " export holds the same capture%s", folder, " and was not read");
-		return rc;
-	}
-	if (has_file_like(out, "ascend_pytorch_profiler", ".db"))
-		return add_work(w, folder, PROFDB_SRC_ASCEND_DB_FOLDER);
-	if (is_file(out) || has_file_like(out, "", ".csv"))
-		return add_work(w, folder, PROFDB_SRC_ASCEND_FOLDER);
-	return add_note(w, "%s: Ascend export without kernel_details.csv or a .db export%s", folder,
-	                ": nothing to read");
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int walk_dir(struct walk *w, const char *folder);
-
-static int walk_entry(struct walk *w, const char *path, const char *name)
-{
-	struct stat sb;
-	char reason[PROFDB_ERRMAX];
-	int kind;
-
-	if (stat(path, &sb) != 0)
-		return add_note(w, "%s: skipped: %s", path, strerror(errno));
-	if (S_ISDIR(sb.st_mode))
-		return walk_dir(w, path);
-	if (!S_ISREG(sb.st_mode))
-		return add_note(w, "%s: skipped: %s", path, "not a regular file");
-	if (ends_with(name, ".json") || ends_with(name, ".json.gz") || ends_with(name, ".gz")) {
-		reason[0] = '\0';
-		kind = profdb__detect_file(path, reason, sizeof reason);
-		if (kind == PROFDB_SRC_KINETO || kind >= PROFDB_SRC_PYTEST_BENCH)
-			return add_work(w, path, kind);
-		return add_note(w, "%s: skipped: %s", path, reason);
-	}
-	if (strcmp(name, "kernel_details.csv") == 0)
-		return add_work(w, path, PROFDB_SRC_KERNEL_CSV);
-	if (ends_with(name, ".db") && (strncmp(name, "msprof_", 7) == 0 ||
-	                               strncmp(name, "ascend_pytorch_profiler", 23) == 0))
-		return add_work(w, path, PROFDB_SRC_ASCEND_DB);
-	return PROFDB_OK; /* other files of a dump folder are not ours: no note */
-}
-
-static int walk_dir(struct walk *w, const char *folder)
-{
-	DIR *d;
-	struct dirent *e;
-	struct stat sb;
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	int rc = PROFDB_OK, taken = 0;
-
-	if (stat(folder, &sb) != 0)
-		return add_note(w, "%s: skipped: %s", folder, strerror(errno));
-	for (size_t i = 0; i < w->depth; i++)
-		if (w->dev[i] == sb.st_dev && w->ino[i] == sb.st_ino)
-			return add_note(w, "%s: skipped: %s", folder, "symbolic link loop");
-	if (w->depth >= MAX_DEPTH)
-		return add_note(w, "%s: skipped: %s", folder, "too deep");
-	if ((rc = try_ascend_folder(w, folder, &taken)) != PROFDB_OK || taken)
-		return rc;
-	d = opendir(folder);
-	if (!d)
-		return add_note(w, "%s: skipped: %s", folder, strerror(errno));
-	while ((e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.')
-			continue;
-		if (n == cap) {
-			char **nn = realloc(names, (cap = cap ? cap * 2 : 32) * sizeof *nn);
-			if (!nn) {
-				rc = profdb__err_set(w->err, PROFDB_ERROR, "out of memory");
-				goto out;
-			}
-			names = nn;
-		}
-		if (!(names[n] = strdup(e->d_name))) {
-			rc = profdb__err_set(w->err, PROFDB_ERROR, "out of memory");
-			goto out;
-		}
-		n++;
-	}
-	/* sorted, so runs ingest the same way on every file system */
-	qsort(names, n, sizeof *names, cmp_str);
-	w->dev[w->depth] = sb.st_dev;
-	w->ino[w->depth] = sb.st_ino;
-	w->depth++;
-	for (size_t i = 0; i < n && rc == PROFDB_OK; i++) {
-		char path[4096];
-		if ((size_t)snprintf(path, sizeof path, "%s/%s", folder, names[i]) >= sizeof path)
-			rc = add_note(w, "%s/%s: skipped: path too long", folder, names[i]);
-		else
-			rc = walk_entry(w, path, names[i]);
-	}
-	w->depth--;
-out:
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	closedir(d);
-	return rc;
-}
-
-static void walk_free(struct walk *w)
-{
-	for (size_t i = 0; i < w->n; i++)
-		free(w->items[i].path);
-	free(w->items);
-	for (size_t i = 0; i < w->nnotes; i++)
-		free(w->notes[i]);
-	free(w->notes);
-	free(w->dev);
-	free(w->ino);
-}
 
 static const char *format_label(int kind)
 {
@@ -246,6 +29,7 @@ static const char *format_label(int kind)
 	case PROFDB_SRC_ASCEND_DB_FOLDER:
 	case PROFDB_SRC_ASCEND_DB: return "ascend_db";
 	case PROFDB_SRC_KINETO: return "kineto";
+	case PROFDB_SRC_ASCEND_TRACE_VIEW: return "ascend_trace_view";
 	case PROFDB_SRC_PYTEST_BENCH: return "pytest_benchmark";
 	case PROFDB_SRC_GBENCH: return "gbench";
 	case PROFDB_SRC_WALLCLOCK_CSV: return "wallclock_csv";
@@ -290,7 +74,9 @@ static uint64_t size_of(const char *path)
 	while ((e = readdir(d)) != NULL) {
 		char f[4400];
 		snprintf(f, sizeof f, "%s/%s", sub, e->d_name);
-		if (ends_with(e->d_name, ".csv") && stat(f, &sb) == 0 && S_ISREG(sb.st_mode))
+		size_t len = strlen(e->d_name);
+		if (len > 4 && strcmp(e->d_name + len - 4, ".csv") == 0 && stat(f, &sb) == 0 &&
+		    S_ISREG(sb.st_mode))
 			n += (uint64_t)sb.st_size;
 	}
 	closedir(d);
@@ -303,6 +89,7 @@ static int read_one(const struct work *item, const struct profdb_reader_ctx *ctx
 	case PROFDB_SRC_ASCEND_FOLDER: return profdb_read_ascend_folder(ctx);
 	case PROFDB_SRC_KERNEL_CSV: return profdb_read_kernel_details(ctx);
 	case PROFDB_SRC_KINETO: return profdb_read_kineto(ctx);
+	case PROFDB_SRC_ASCEND_TRACE_VIEW: return profdb_read_ascend_trace_view(ctx);
 	case PROFDB_SRC_ASCEND_DB_FOLDER:
 	case PROFDB_SRC_ASCEND_DB: return profdb_read_ascend_db(ctx);
 	case PROFDB_SRC_PYTEST_BENCH: return profdb_read_pytest_benchmark(ctx);
@@ -489,97 +276,243 @@ static void base_of(const char *path, char *out, size_t cap)
 	snprintf(out, cap, "%.*s", (int)(path + n - s), s);
 }
 
+/* One run of an ingest: the units to read, the notes that go with them. */
+struct run_part {
+	struct work *items;        /* borrowed from the walk */
+	size_t n;
+	char **notes;              /* borrowed */
+	size_t nnotes;
+};
+
+/*
+ * Read part into a new run named run, in one transaction.  *conflict is
+ * set when two of its sources hold the same rank (nothing is stored then).
+ */
+static int ingest_part(profdb *db, const struct run_part *part, const char *run, const char *path,
+                       const struct profdb_ingest_opts *opts, int64_t *out_id, int *conflict,
+                       struct profdb_err *err)
+{
+	struct walk view = { .items = part->items, .n = part->n, .err = err };
+	struct profdb_store *st = NULL;
+	struct profdb_sink *sink;
+	struct progress prog = { 0 };
+	const char *format = NULL;
+	int rc, jobs;
+
+	*conflict = 0;
+	rc = profdb_store_begin(&st, db, run, path, opts ? opts->replace : 0);
+	if (rc != PROFDB_OK)
+		return profdb__err_set(err, rc, "%s", profdb_errmsg(db));
+	sink = profdb_store_sink(st);
+	if (opts && opts->ntags && (rc = profdb__tags_insert(db, profdb_store_run_id(st), opts->tags,
+	                                                     opts->ntags)) != PROFDB_OK)
+		profdb__err_set(err, rc, "%s", profdb_errmsg(db));
+	for (size_t i = 0; i < part->nnotes && rc == PROFDB_OK; i++)
+		rc = sink->note(sink->arg, part->notes[i]);
+	prog.fn = opts ? opts->progress : NULL;
+	prog.arg = opts ? opts->progress_arg : NULL;
+	for (size_t i = 0; prog.fn && i < view.n; i++)
+		prog.total += size_of(view.items[i].path);
+	for (size_t i = 0; i < view.n; i++) {
+		const char *f = format_label(view.items[i].kind);
+		format = !format || strcmp(format, f) == 0 ? f : "mixed";
+	}
+	jobs = opts && opts->jobs > 0 ? opts->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (rc == PROFDB_OK && jobs > 1)
+		rc = read_parallel(&view, st, jobs - 1, &prog, err);
+	else if (rc == PROFDB_OK)
+		rc = read_serial(&view, sink, &prog);
+	if (rc == PROFDB_OK) {
+		rc = profdb__ingest_check_ranks(db, profdb_store_run_id(st), err);
+		*conflict = rc != PROFDB_OK && err->code == PROFDB_EFORMAT;
+	}
+	if (rc == PROFDB_OK)
+		rc = profdb__ingest_note_empty_ranks(db, profdb_store_run_id(st), sink);
+	if (rc != PROFDB_OK) {
+		if (err->code == PROFDB_OK)
+			*err = *sink->err;
+		if (err->code == PROFDB_OK)
+			profdb__err_set(err, rc, "%s: ingest failed", path);
+		profdb_store_abort(st);
+		return err->code;
+	}
+	profdb_store_set_format(st, format);
+	*out_id = profdb_store_run_id(st);
+	rc = profdb_store_commit(st, opts ? opts->repeats : 0);
+	if (rc != PROFDB_OK)
+		return profdb__err_set(err, rc, "%s", profdb_errmsg(db));
+	if (opts && opts->run_done)
+		opts->run_done(opts->run_done_arg, *out_id, run);
+	return PROFDB_OK;
+}
+
+/* Does note (it starts with a path) concern the session of folder? */
+static int note_of(const char *note, const char *folder, size_t len)
+{
+	return strncmp(note, folder, len) == 0 && (note[len] == '/' || note[len] == ':');
+}
+
+/* The notes of session g of the walk: those naming a path in its folder,
+ * and for the first session those naming no session's folder. */
+static void part_notes(const struct walk *w, const size_t *group, size_t g, struct run_part *part,
+                       const char *root)
+{
+	part->nnotes = 0;
+	for (size_t i = 0; i < w->nnotes; i++) {
+		int owner = -1;
+		for (size_t u = 0; u < w->n && owner < 0; u++) {
+			size_t len = profdb__ingest_session_len(w->items[u].path, root);
+			if (note_of(w->notes[i], w->items[u].path, len))
+				owner = (int)group[u];
+		}
+		if (owner == (int)g || (owner < 0 && g == 0))
+			part->notes[part->nnotes++] = w->notes[i];
+	}
+}
+
+/* Remember a run made by --split (a copy of its name). */
+static int remember(char **made, size_t *nmade, const char *name, struct profdb_err *err)
+{
+	if (!(made[*nmade] = strdup(name)))
+		return profdb__err_set(err, PROFDB_ERROR, "out of memory");
+	(*nmade)++;
+	return PROFDB_OK;
+}
+
+/* A session that holds one rank twice (two captures side by side in one
+ * folder) is split once more: one run per unit, named after it. */
+static int ingest_units(profdb *db, struct run_part *part, const char *root,
+                        const struct profdb_ingest_opts *opts, int64_t *out_run_id,
+                        char **made, size_t *nmade, struct profdb_err *err)
+{
+	int rc = PROFDB_OK, conflict;
+	for (size_t i = 0; i < part->n && rc == PROFDB_OK; i++) {
+		struct run_part one = { .items = &part->items[i], .n = 1 };
+		char *name = profdb__ingest_unit_name(part->items[i].path, root, opts->run);
+		if (!name)
+			return profdb__err_set(err, PROFDB_ERROR, "out of memory");
+		rc = ingest_part(db, &one, name, root, opts, out_run_id, &conflict, err);
+		if (rc == PROFDB_OK)
+			rc = remember(made, nmade, name, err);
+		free(name);
+	}
+	return rc;
+}
+
+/*
+ * --split: one run per session.  Runs are committed one by one; on an
+ * error those already made by this call are deleted again, so the
+ * database ends as it began.
+ */
+static int ingest_split(profdb *db, struct walk *w, const char *root,
+                        const struct profdb_ingest_opts *opts, int64_t *out_run_id,
+                        struct profdb_err *err)
+{
+	size_t *group = NULL, ng = 0, nmade = 0;
+	char **names = NULL, **made = NULL;
+	struct run_part part = { 0 };
+	int rc;
+
+	if ((rc = profdb__ingest_sessions(w, root, opts->run, &group, &names, &ng)) != PROFDB_OK)
+		return rc;
+	part.items = malloc(w->n * sizeof *part.items);
+	/* dedupe adds at most one note per unit */
+	part.notes = malloc((w->nnotes + w->n + 1) * sizeof *part.notes);
+	made = calloc(w->n + 1, sizeof *made);
+	if (!part.items || !part.notes || !made)
+		rc = profdb__err_set(err, PROFDB_ERROR, "out of memory");
+	for (size_t g = 0; g < ng && rc == PROFDB_OK; g++) {
+		size_t nbefore = w->nnotes;
+		int conflict = 0;
+		part.n = 0;
+		for (size_t i = 0; i < w->n; i++)
+			if (group[i] == g)
+				part.items[part.n++] = w->items[i];
+		if ((rc = profdb__ingest_dedupe(w, part.items, &part.n)) != PROFDB_OK)
+			break;
+		part_notes(w, group, g, &part, root);
+		for (size_t i = nbefore; i < w->nnotes; i++)
+			part.notes[part.nnotes++] = w->notes[i];
+		rc = ingest_part(db, &part, names[g], root, opts, out_run_id, &conflict, err);
+		if (rc == PROFDB_OK)
+			rc = remember(made, &nmade, names[g], err);
+		else if (conflict && part.n > 1) {
+			*err = (struct profdb_err){ 0 };
+			rc = ingest_units(db, &part, root, opts, out_run_id, made, &nmade, err);
+		}
+	}
+	if (rc != PROFDB_OK)
+		for (size_t i = 0; i < nmade; i++)
+			profdb_run_delete(db, made[i]);
+	for (size_t i = 0; i < nmade; i++)
+		free(made[i]);
+	for (size_t g = 0; g < ng; g++)
+		free(names[g]);
+	free(names);
+	free(group);
+	free(part.items);
+	free(part.notes);
+	free(made);
+	return rc;
+}
+
 int profdb_ingest(profdb *db, int64_t *out_run_id, const char *path,
                   const struct profdb_ingest_opts *opts)
 {
 	struct walk w = { 0 };
 	struct profdb_err err = { 0 };
-	struct profdb_store *st = NULL;
-	struct profdb_sink *sink;
+	struct profdb_ingest_opts none = { 0 };
 	struct stat sb;
-	char name[1024];
+	char name[1024], root[4096];
 	const char *run;
-	const char *format = NULL;
-	struct progress prog = { 0 };
-	int rc, jobs;
+	int64_t id = 0;
+	int rc, conflict = 0;
 
 	if (out_run_id)
 		*out_run_id = 0;
+	opts = opts ? opts : &none;
 	base_of(path, name, sizeof name);
-	run = opts && opts->run ? opts->run : name;
+	/* the root without trailing slashes: --split names runs relative to it */
+	snprintf(root, sizeof root, "%s", path);
+	for (size_t n = strlen(root); n > 1 && root[n - 1] == '/'; n--)
+		root[n - 1] = '\0';
+	run = opts->run ? opts->run : name;
 	if (!*run)
 		return profdb__error(db, PROFDB_EUSAGE, "empty run name");
-	if (opts && (rc = profdb__tags_check(db, opts->tags, opts->ntags)) != PROFDB_OK)
+	if ((rc = profdb__tags_check(db, opts->tags, opts->ntags)) != PROFDB_OK)
 		return rc;
 	if (stat(path, &sb) != 0)
 		return profdb__error(db, PROFDB_ENOTFOUND, "cannot read '%s': %s", path, strerror(errno));
-	w.err = &err;
-	w.dev = calloc(MAX_DEPTH + 1, sizeof *w.dev);
-	w.ino = calloc(MAX_DEPTH + 1, sizeof *w.ino);
-	if (!w.dev || !w.ino) {
-		walk_free(&w);
+	if (profdb__walk_init(&w, &err) != PROFDB_OK) {
+		profdb__walk_free(&w);
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	}
-	if (S_ISDIR(sb.st_mode)) {
-		rc = walk_dir(&w, path);
-	} else if (S_ISREG(sb.st_mode)) {
-		char reason[PROFDB_ERRMAX] = "";
-		int kind = profdb__detect_file(path, reason, sizeof reason);
-		if (kind == PROFDB_SRC_NONE)
-			rc = profdb__err_set(&err, PROFDB_EFORMAT, "%s: %s", path, reason);
-		else
-			rc = add_work(&w, path, kind);
-	} else {
-		rc = profdb__err_set(&err, PROFDB_EFORMAT, "%s: not a regular file or folder", path);
-	}
-	if (rc != PROFDB_OK)
-		goto out;
-	if (w.n == 0) {
+	rc = profdb__walk_find(&w, root, &sb);
+	if (rc == PROFDB_OK && w.n == 0)
 		rc = profdb__err_set(&err, PROFDB_ENOTFOUND,
 		    "%s: no profiler data found (no *_ascend_pt folder, kernel_details.csv or trace JSON)%s%s",
 		    path, w.nnotes ? "; " : "", w.nnotes ? w.notes[0] : "");
-		goto out;
+	if (rc == PROFDB_OK && opts->split) {
+		rc = ingest_split(db, &w, root, opts, &id, &err);
+	} else if (rc == PROFDB_OK) {
+		/* a copy: the walk keeps owning every unit, read or dropped */
+		struct run_part all = { .items = malloc(w.n * sizeof *all.items), .n = w.n };
+		if (!all.items)
+			rc = profdb__err_set(&err, PROFDB_ERROR, "out of memory");
+		else
+			memcpy(all.items, w.items, w.n * sizeof *all.items);
+		if (rc == PROFDB_OK)
+			rc = profdb__ingest_dedupe(&w, all.items, &all.n);
+		all.notes = w.notes;
+		all.nnotes = w.nnotes;
+		if (rc == PROFDB_OK)
+			rc = ingest_part(db, &all, run, path, opts, &id, &conflict, &err);
+		free(all.items);
 	}
-	rc = profdb_store_begin(&st, db, run, path, opts ? opts->replace : 0);
-	if (rc != PROFDB_OK)
-		goto out_nomsg;
-	sink = profdb_store_sink(st);
-	if (opts && opts->ntags && (rc = profdb__tags_insert(db, profdb_store_run_id(st), opts->tags,
-	                                                     opts->ntags)) != PROFDB_OK)
-		profdb__err_set(&err, rc, "%s", db->errmsg);
-	for (size_t i = 0; i < w.nnotes && rc == PROFDB_OK; i++)
-		rc = sink->note(sink->arg, w.notes[i]);
-	prog.fn = opts ? opts->progress : NULL;
-	prog.arg = opts ? opts->progress_arg : NULL;
-	for (size_t i = 0; prog.fn && i < w.n; i++)
-		prog.total += size_of(w.items[i].path);
-	for (size_t i = 0; i < w.n; i++) {
-		const char *f = format_label(w.items[i].kind);
-		format = !format || strcmp(format, f) == 0 ? f : "mixed";
-	}
-	jobs = opts && opts->jobs > 0 ? opts->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (rc == PROFDB_OK && jobs > 1)
-		rc = read_parallel(&w, st, jobs - 1, &prog, &err);
-	else if (rc == PROFDB_OK)
-		rc = read_serial(&w, sink, &prog);
-	if (rc != PROFDB_OK) {
-		if (err.code == PROFDB_OK)
-			err = *sink->err;
-		if (err.code == PROFDB_OK)
-			profdb__err_set(&err, rc, "%s: ingest failed", path);
-		profdb_store_abort(st);
-		goto out;
-	}
-	profdb_store_set_format(st, format);
-	if (out_run_id)
-		*out_run_id = profdb_store_run_id(st);
-	rc = profdb_store_commit(st, opts ? opts->repeats : 0);
-	goto out_nomsg;
-out:
 	if (rc != PROFDB_OK)
 		profdb__error(db, err.code ? err.code : rc, "%s", err.msg[0] ? err.msg : "ingest failed");
-	rc = err.code ? err.code : rc;
-out_nomsg:
-	walk_free(&w);
-	return rc;
+	else if (out_run_id)
+		*out_run_id = id;
+	profdb__walk_free(&w);
+	return rc != PROFDB_OK && err.code ? err.code : rc;
 }

@@ -517,6 +517,14 @@ int profdb_read_ascend_folder(const struct profdb_reader_ctx *ctx)
 		if (ctx->progress)
 			ctx->progress(ctx->progress_arg, src.done_before, src.done_before);
 	}
+	/* the timeline is the device data only when there is no kernel table
+	 * (the walk notes it as skipped otherwise) */
+	snprintf(file, sizeof file, "%s/kernel_details.csv", out);
+	if (!is_file(file)) {
+		snprintf(file, sizeof file, "%s/trace_view.json", out);
+		if (is_file(file))
+			return ascend_read_trace_view(&src, file);
+	}
 	return PROFDB_OK;
 }
 

@@ -292,6 +292,9 @@ int profdb_read_pytest_benchmark(const struct profdb_reader_ctx *ctx);
 int profdb_read_gbench(const struct profdb_reader_ctx *ctx);
 int profdb_read_wallclock_csv(const struct profdb_reader_ctx *ctx);
 int profdb_read_wallclock_jsonl(const struct profdb_reader_ctx *ctx);
+/* The device events of one torch_npu trace_view.json
+ * (ingest_ascend_trace_view.c). */
+int profdb_read_ascend_trace_view(const struct profdb_reader_ctx *ctx);
 
 /* ---------------------------------------------------------------- detect */
 
@@ -305,7 +308,8 @@ enum profdb_source_kind {
 	PROFDB_SRC_PYTEST_BENCH,   /* pytest-benchmark --benchmark-json output */
 	PROFDB_SRC_GBENCH,         /* Google Benchmark --benchmark_format=json output */
 	PROFDB_SRC_WALLCLOCK_CSV,  /* CSV with api and elapsed_us columns */
-	PROFDB_SRC_WALLCLOCK_JSONL /* JSON lines with "api" and "elapsed_us" */
+	PROFDB_SRC_WALLCLOCK_JSONL /* JSON lines with "api" and "elapsed_us" */,
+	PROFDB_SRC_ASCEND_TRACE_VIEW /* a torch_npu trace_view.json (array, string ts) */
 };
 /* The wall-clock kind of a JSON object or CSV text that starts with buf
  * (NUL-terminated), or PROFDB_SRC_NONE (ingest_bench_detect.c). */

@@ -92,13 +92,22 @@ struct profdb_ingest_opts {
 	void *progress_arg;    /* passed to progress */
 	const char *const *tags; /* "key=value" tags of the new run (ntags), in its transaction */
 	size_t ntags;
+	int split;             /* non-zero: one run per session (README "Sessions
+	                          and ranks"), named after its folder or file,
+	                          with run (if set) as a prefix: "run/level0" */
+	/* called after each run is committed (several with split); may be NULL */
+	void (*run_done)(void *arg, int64_t run_id, const char *name);
+	void *run_done_arg;
 };
 
 /*
  * METHOD: ingest everything profdb reads under path (a folder at any depth,
  * an *_ascend_pt folder, a kernel_details.csv, a Kineto trace .json[.gz])
  * as one run, in one transaction: on any error nothing of it remains.
- * *out_run_id receives the new run's id (may be NULL).
+ * *out_run_id receives the new run's id (with split, the last one; may be NULL).
+ * Two sources for one rank (two profiling sessions) are refused with
+ * PROFDB_EFORMAT naming both, unless split; a file reached twice (a link,
+ * a byte-identical copy) is read once, with a note.
  * Errors: PROFDB_EEXISTS, PROFDB_EFORMAT (message names file and line or
  * byte offset), PROFDB_ENOTFOUND (nothing readable under path), PROFDB_ERROR.
  */
@@ -195,8 +204,14 @@ int profdb_query_steps(profdb *db, profdb_result **out, const struct profdb_filt
  * times in ns (PROFDB_COL_NS).  Errors: PROFDB_ENOTFOUND for a run. */
 int profdb_query_summary(profdb *db, profdb_result **out, const struct profdb_filter *f);
 
-/* METHOD: one row per stored run. */
+/* METHOD: one row per stored run: id name format ranks no_kernel_ranks
+ * repeats repeats_source kernels ops total_device ingested_at source_path.
+ * ranks counts every rank a source named; no_kernel_ranks lists ("1,3")
+ * those without device data (NULL: none). */
 int profdb_query_runs(profdb *db, profdb_result **out);
+/* METHOD: the same, only the runs named in f (f NULL or no runs: all; the
+ * rest of f does not apply).  Errors: PROFDB_ENOTFOUND for a run. */
+int profdb_query_runs_filter(profdb *db, profdb_result **out, const struct profdb_filter *f);
 
 /*
  * METHOD (query_apis.c): per run and API, an operator benchmark harness's
@@ -222,7 +237,9 @@ int profdb_query_summary_by(profdb *db, profdb_result **out, const struct profdb
  * as torch/CANN/CUDA versions and the device).  *out is the caller's. */
 int profdb_query_tags(profdb *db, profdb_result **out, const struct profdb_filter *f);
 
-/* METHOD: per source file of a run: path, format, rows read/stored/skipped. */
+/* METHOD: per source file of a run: path role rank rows_read rows_stored
+ * rows_skipped skipped_why same_content_in rows_kernels rows_ops
+ * rows_launches, and the run's notes. */
 int profdb_query_sources(profdb *db, profdb_result **out, const char *run);
 
 /* METHOD: run one SQL statement and collect its rows (column types from

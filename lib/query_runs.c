@@ -33,25 +33,66 @@ int profdb_query_sql(profdb *db, profdb_result **out, const char *sql)
 }
 
 static const enum profdb_coltype runs_types[] = {
-	PROFDB_COL_INT, PROFDB_COL_TEXT, PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT,
-	PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_NS, PROFDB_COL_TEXT, PROFDB_COL_TEXT
+	PROFDB_COL_INT, PROFDB_COL_TEXT, PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_TEXT,
+	PROFDB_COL_INT, PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_NS,
+	PROFDB_COL_TEXT, PROFDB_COL_TEXT
 };
 
-int profdb_query_runs(profdb *db, profdb_result **out)
+/*
+ * ranks counts every rank a source file named, not only those with kernels
+ * (run.ranks): a rank whose export holds no device data is still a rank of
+ * the session, and no_kernel_ranks names it so a short table is explained.
+ */
+static const char runs_sql[] =
+	"SELECT r.id, r.name, r.format,"
+	" max(r.ranks, (SELECT count(*) FROM (SELECT rank FROM source_file"
+	"   WHERE run_id = r.id AND rank IS NOT NULL UNION SELECT DISTINCT rank FROM kernel"
+	"   WHERE run_id = r.id))) AS ranks,"
+	" (SELECT group_concat(rank, ',') FROM (SELECT DISTINCT s.rank FROM source_file s"
+	"   WHERE s.run_id = r.id AND s.rank IS NOT NULL AND NOT EXISTS (SELECT 1 FROM kernel k"
+	"   WHERE k.run_id = r.id AND k.rank = s.rank) ORDER BY s.rank)) AS no_kernel_ranks,"
+	" r.repeats, r.repeats_source, (SELECT count(*) FROM kernel k WHERE k.run_id = r.id) AS kernels,"
+	" (SELECT count(*) FROM op o WHERE o.run_id = r.id) AS ops,"
+	" coalesce((SELECT sum(k.dur_ns) FROM kernel k WHERE k.run_id = r.id), 0) AS total_device,"
+	" r.ingested_at, r.source_path FROM run r WHERE 1";
+
+int profdb_query_runs_filter(profdb *db, profdb_result **out, const struct profdb_filter *f)
 {
+	struct profdb_filter runs_only;
+	struct qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
 	int rc;
 
 	*out = NULL;
-	if (sqlite3_prepare_v2(db->sql, "SELECT r.id, r.name, r.format, r.ranks, r.repeats,"
-	    " r.repeats_source, (SELECT count(*) FROM kernel k WHERE k.run_id = r.id) AS kernels,"
-	    " (SELECT count(*) FROM op o WHERE o.run_id = r.id) AS ops,"
-	    " coalesce((SELECT sum(k.dur_ns) FROM kernel k WHERE k.run_id = r.id), 0) AS total_device,"
-	    " r.ingested_at, r.source_path FROM run r ORDER BY r.id", -1, &st, NULL) != SQLITE_OK)
-		return profdb__sqlerror(db, "cannot list runs");
+	/* a run list is of whole runs: only the run names of f apply */
+	profdb_filter_init(&runs_only);
+	if (f) {
+		runs_only.runs = f->runs;
+		runs_only.nruns = f->nruns;
+	}
+	if ((rc = qfilter_check(db, &runs_only)) != PROFDB_OK)
+		return rc;
+	qbuf_add(&b, runs_sql);
+	if (runs_only.nruns) {
+		qbuf_add(&b, " AND r.name IN (");
+		for (size_t i = 0; i < runs_only.nruns; i++)
+			qbuf_addf(&b, "%s:run%zu", i ? ", " : "", i);
+		qbuf_add(&b, ")");
+	}
+	qbuf_add(&b, " ORDER BY r.id");
+	rc = qprepare(db, &b, &st, "cannot list runs");
+	qbuf_free(&b);
+	if (rc != PROFDB_OK)
+		return rc;
+	qfilter_bind(st, &runs_only);
 	rc = profdb__result_from_stmt(db, out, st, runs_types);
 	sqlite3_finalize(st);
 	return rc;
+}
+
+int profdb_query_runs(profdb *db, profdb_result **out)
+{
+	return profdb_query_runs_filter(db, out, NULL);
 }
 
 static const enum profdb_coltype summary_types[] = {

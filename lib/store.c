@@ -21,7 +21,8 @@ static const char *const stmt_sql[S_COUNT] = {
 	             " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	[S_SOURCE_END] = "UPDATE source_file SET rows_read = ?2, rows_stored = ?3,"
 	                 " rows_skipped = ?4, sha256 = coalesce(?5, sha256),"
-	                 " size = coalesce(?6, size) WHERE id = ?1",
+	                 " size = coalesce(?6, size), rows_kernels = ?7, rows_ops = ?8,"
+	                 " rows_launches = ?9 WHERE id = ?1",
 	[S_SKIP] = "INSERT INTO source_skip(source_id, reason, count, first_line) VALUES (?1, ?2, ?3, ?4)",
 	[S_KERNEL] = "INSERT INTO kernel(run_id, rank, device, stream, step, name_id, base_id, kind,"
 	             " type_id, core_id, start_ns, dur_ns, wait_ns, task_id, model_id, context_id,"
@@ -164,6 +165,7 @@ static int on_source_begin(void *arg, const char *path, const char *role, int64_
 		free(c->skips[i].reason);
 	c->nskips = 0;
 	c->stored = 0;
+	c->nkernels = c->nops = c->nlaunches = 0;
 	c->kernels.n = c->launches.n = c->ops.n = 0;
 	sqlite3_bind_int64(q, 1, st->run_id);
 	bind_i64(q, 2, rank);
@@ -227,6 +229,9 @@ static int on_source_end(void *arg, int64_t rows_read, const char *sha256, uint6
 	else
 		sqlite3_bind_null(q, 5);
 	sqlite3_bind_int64(q, 6, (int64_t)size);
+	sqlite3_bind_int64(q, 7, c->nkernels);
+	sqlite3_bind_int64(q, 8, c->nops);
+	sqlite3_bind_int64(q, 9, c->nlaunches);
 	c->id = 0;
 	return step_done(st, q, "source file");
 }
@@ -317,6 +322,7 @@ static int on_kernel(void *arg, const struct profdb_kernel_rec *k)
 	if (profdb__name_stats_add(st->names, kid, name_id, k->kind, k->dur_ns) != 0)
 		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
 	st->cur->stored++;
+	st->cur->nkernels++;
 	return PROFDB_OK;
 }
 
@@ -355,6 +361,7 @@ static int on_op(void *arg, const struct profdb_op_rec *o)
 	if (o->nest && note_row(st, &st->cur->ops, sqlite3_last_insert_rowid(st->db->sql)) != PROFDB_OK)
 		return st->err.code;
 	st->cur->stored++;
+	st->cur->nops++;
 	return PROFDB_OK;
 }
 
@@ -375,6 +382,7 @@ static int on_launch(void *arg, const struct profdb_launch_rec *l)
 	bind_i64(q, 8, l->external_id);
 	if (step_row(st, q, "launch") != PROFDB_OK)
 		return st->err.code;
+	st->cur->nlaunches++;
 	return note_row(st, &st->cur->launches, sqlite3_last_insert_rowid(st->db->sql));
 }
 

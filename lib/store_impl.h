@@ -34,6 +34,7 @@ struct row_runs {
 struct source_state {
 	int64_t id;                /* source_file row, 0 = none */
 	int64_t stored;            /* rows stored since source_begin */
+	int64_t nkernels, nops, nlaunches; /* of which kernels, ops; and launch rows */
 	struct skip_count *skips;  /* per reason */
 	size_t nskips;
 	/* the file's kernel and launch rows, for rank_fixup: one run each when

@@ -1,7 +1,8 @@
 # Keys written after "traceEvents" (distributedInfo, baseTimeNanoseconds):
 # the reader reads the file once, so kernels and launches already stored
-# are moved to the real rank and time at the end.  Two files claim rank 3;
-# only the late one's rows may move.  Expected values are computed here
+# are moved to the real rank and time at the end.  The late file's rows go
+# in under the guessed rank 1 (its place in the folder) and move to rank 3;
+# the early file really is rank 1, and its rows may not move.  Expected values are computed here
 # from the raw JSON (base + ts * 1000), with -j 1 and -j 2.
 mkdir -p in
 python3 - <<'PY'
@@ -14,7 +15,7 @@ late = {"schemaVersion": 1, "traceEvents": [
     ev("cudaLaunchKernel", "cuda_runtime", 112, 2, 1, correlation=11, **{"External id": 7}),
     ev("k_late", "kernel", 150, 5, 7, correlation=11, **{"External id": 7}),
   ], "distributedInfo": {"rank": 3, "world_size": 4}, "baseTimeNanoseconds": 1000000000}
-early = {"distributedInfo": {"rank": 3}, "baseTimeNanoseconds": 5000, "traceEvents": [
+early = {"distributedInfo": {"rank": 1}, "baseTimeNanoseconds": 5000, "traceEvents": [
     ev("ProfilerStep#1", "user_annotation", 1, 10, 1),
     ev("cudaLaunchKernelExC", "cuda_runtime", 2, 1, 1, correlation=1),
     ev("k_early", "kernel", 4, 3, 7, correlation=1),
@@ -46,14 +47,14 @@ for cat, name, rank, start, end, step in rows:
     if want.get(key) != (rank, start, end):
         print("-j", sys.argv[2], cat, name, "stored", (rank, start, end), "expected", want.get(key)); bad = 1
 steps = db.execute("SELECT rank, step, start_ns, end_ns FROM step ORDER BY step").fetchall()
-exp = [(3, 1) + want[("user_annotation", "ProfilerStep#1")][1:], (3, 5) + want[("user_annotation", "ProfilerStep#5")][1:]]
+exp = [(1, 1) + want[("user_annotation", "ProfilerStep#1")][1:], (3, 5) + want[("user_annotation", "ProfilerStep#5")][1:]]
 if steps != exp:
     print("-j", sys.argv[2], "steps", steps, "expected", exp); bad = 1
 ksteps = dict(db.execute("SELECT s.value, k.step FROM kernel k JOIN str s ON s.id = k.name_id").fetchall())
 if ksteps != {"k_late": 5, "k_early": 1}:
     print("-j", sys.argv[2], "kernel steps", ksteps); bad = 1
 src = sorted(db.execute("SELECT rank FROM source_file").fetchall())
-if src != [(3,), (3,)]:
+if src != [(1,), (3,)]:
     print("-j", sys.argv[2], "source ranks", src); bad = 1
 print("-j", sys.argv[2], "rows", len(rows), "ok" if not bad else "FAILED")
 PY

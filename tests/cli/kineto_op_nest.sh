@@ -8,7 +8,9 @@
 # the copies nested together, each op would become a child of its twin.
 mkdir -p in
 cp "$PROFDB_TESTDATA/kineto/nested.json" in/a.json
-cp "$PROFDB_TESTDATA/kineto/nested.json" in/b.json
+# the copy says rank 2: one run holds one source per rank (README "Sessions
+# and ranks"), and a byte-identical copy would be read once
+sed 's/"rank": 3/"rank": 2/' "$PROFDB_TESTDATA/kineto/nested.json" >in/b.json
 for j in 1 2; do
   $PROFDB ingest -q -j $j --db t.db --run j$j in || echo "ingest -j $j failed"
   $PROFDB sql --db t.db --format csv "SELECT r.name AS run, s.value AS name, o.rank, o.tid,

@@ -1,0 +1,257 @@
+/*
+ * ingest_walk.c - what PATH holds: the units of work of an ingest.
+ *
+ * A folder is searched recursively.  A folder that holds
+ * ASCEND_PROFILER_OUTPUT (a *_ascend_pt / *_ascend_ms folder) is one Ascend
+ * export: read from its CSV form when kernel_details.csv is there, else from
+ * its SQLite form, else from its trace_view.json, and never searched further
+ * (beside a kernel table, trace_view.json repeats the kernels as hardware
+ * tasks).  Elsewhere every *.json / *.json.gz is sniffed: traces are read,
+ * other JSON is skipped with a note.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "internal.h"
+#include "detect.h"
+#include "ingest_impl.h"
+#include "banned.h"
+
+#define MAX_DEPTH 32 /* deeper folders are not profiler dumps; also stops loops */
+
+static int add_work(struct walk *w, const char *path, int kind)
+{
+	if (w->n == w->cap) {
+		size_t cap = w->cap ? w->cap * 2 : 16;
+		struct work *items = realloc(w->items, cap * sizeof *items);
+		if (!items)
+			return profdb__err_set(w->err, PROFDB_ERROR, "out of memory");
+		w->items = items;
+		w->cap = cap;
+	}
+	w->items[w->n].path = strdup(path);
+	if (!w->items[w->n].path)
+		return profdb__err_set(w->err, PROFDB_ERROR, "out of memory");
+	w->items[w->n++].kind = kind;
+	return PROFDB_OK;
+}
+
+int profdb__walk_note(struct walk *w, const char *fmt, const char *a, const char *b)
+{
+	char buf[PROFDB_ERRMAX * 2];
+	char **notes = realloc(w->notes, (w->nnotes + 1) * sizeof *notes);
+	if (!notes)
+		return profdb__err_set(w->err, PROFDB_ERROR, "out of memory");
+	w->notes = notes;
+	snprintf(buf, sizeof buf, fmt, a, b);
+	w->notes[w->nnotes] = strdup(buf);
+	if (!w->notes[w->nnotes])
+		return profdb__err_set(w->err, PROFDB_ERROR, "out of memory");
+	w->nnotes++;
+	return PROFDB_OK;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static int is_dir(const char *path)
+{
+	struct stat sb;
+	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+static int is_file(const char *path)
+{
+	struct stat sb;
+	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* Does folder hold a file whose name matches prefix*suffix? */
+static int has_file_like(const char *folder, const char *prefix, const char *suffix)
+{
+	DIR *d = opendir(folder);
+	struct dirent *e;
+	int found = 0;
+	if (!d)
+		return 0;
+	while (!found && (e = readdir(d)) != NULL)
+		found = strncmp(e->d_name, prefix, strlen(prefix)) == 0 && ends_with(e->d_name, suffix);
+	closedir(d);
+	return found;
+}
+
+/* Is folder an Ascend export (holds ASCEND_PROFILER_OUTPUT)?  Adds it. */
+static int try_ascend_folder(struct walk *w, const char *folder, int *taken)
+{
+	char out[4096], csv[4200];
+	*taken = 0;
+	snprintf(out, sizeof out, "%s/ASCEND_PROFILER_OUTPUT", folder);
+	if (!is_dir(out))
+		return PROFDB_OK;
+	*taken = 1;
+	snprintf(csv, sizeof csv, "%s/kernel_details.csv", out);
+	if (is_file(csv)) {
+		int rc = add_work(w, folder, PROFDB_SRC_ASCEND_FOLDER);
+		if (rc == PROFDB_OK && has_file_like(out, "ascend_pytorch_profiler", ".db"))
+			rc = profdb__walk_note(w, "%s: read from its CSV export (kernel_details.csv); its SQLite"
+			              " export holds the same capture%s", folder, " and was not read");
+		if (rc == PROFDB_OK && has_file_like(out, "trace_view", ".json"))
+			rc = profdb__walk_note(w, "%s: trace_view.json not read: kernel_details.csv holds%s", folder,
+			                       " the same device tasks");
+		return rc;
+	}
+	if (has_file_like(out, "ascend_pytorch_profiler", ".db")) {
+		int rc = add_work(w, folder, PROFDB_SRC_ASCEND_DB_FOLDER);
+		if (rc == PROFDB_OK && has_file_like(out, "trace_view", ".json"))
+			rc = profdb__walk_note(w, "%s: trace_view.json not read: the SQLite export holds%s", folder,
+			                       " the same device tasks");
+		return rc;
+	}
+	/* trace_view.json alone: the folder reader takes its device events */
+	if (has_file_like(out, "trace_view", ".json"))
+		return add_work(w, folder, PROFDB_SRC_ASCEND_FOLDER);
+	/* a rank without device data is still a rank of the run: read what
+	 * there is (its profiler_info names the rank), and the run notes it */
+	if (is_file(out) || has_file_like(out, "", ".csv") || has_file_like(folder, "profiler_info", ".json"))
+		return add_work(w, folder, PROFDB_SRC_ASCEND_FOLDER);
+	return profdb__walk_note(w, "%s: Ascend export without kernel_details.csv or a .db export%s", folder,
+	                ": nothing to read");
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int walk_dir(struct walk *w, const char *folder);
+
+static int walk_entry(struct walk *w, const char *path, const char *name)
+{
+	struct stat sb;
+	char reason[PROFDB_ERRMAX];
+	int kind;
+
+	if (stat(path, &sb) != 0)
+		return profdb__walk_note(w, "%s: skipped: %s", path, strerror(errno));
+	if (S_ISDIR(sb.st_mode))
+		return walk_dir(w, path);
+	if (!S_ISREG(sb.st_mode))
+		return profdb__walk_note(w, "%s: skipped: %s", path, "not a regular file");
+	if (ends_with(name, ".json") || ends_with(name, ".json.gz") || ends_with(name, ".gz")) {
+		reason[0] = '\0';
+		kind = profdb__detect_file(path, reason, sizeof reason);
+		if (kind == PROFDB_SRC_KINETO || kind == PROFDB_SRC_ASCEND_TRACE_VIEW ||
+		    kind == PROFDB_SRC_PYTEST_BENCH || kind == PROFDB_SRC_GBENCH)
+			return add_work(w, path, kind);
+		return profdb__walk_note(w, "%s: skipped: %s", path, reason);
+	}
+	if (strcmp(name, "kernel_details.csv") == 0)
+		return add_work(w, path, PROFDB_SRC_KERNEL_CSV);
+	if (ends_with(name, ".db") && (strncmp(name, "msprof_", 7) == 0 ||
+	                               strncmp(name, "ascend_pytorch_profiler", 23) == 0))
+		return add_work(w, path, PROFDB_SRC_ASCEND_DB);
+	return PROFDB_OK; /* other files of a dump folder are not ours: no note */
+}
+
+static int walk_dir(struct walk *w, const char *folder)
+{
+	DIR *d;
+	struct dirent *e;
+	struct stat sb;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	int rc = PROFDB_OK, taken = 0;
+
+	if (stat(folder, &sb) != 0)
+		return profdb__walk_note(w, "%s: skipped: %s", folder, strerror(errno));
+	for (size_t i = 0; i < w->depth; i++)
+		if (w->dev[i] == sb.st_dev && w->ino[i] == sb.st_ino)
+			return profdb__walk_note(w, "%s: skipped: %s", folder, "symbolic link loop");
+	if (w->depth >= MAX_DEPTH)
+		return profdb__walk_note(w, "%s: skipped: %s", folder, "too deep");
+	if ((rc = try_ascend_folder(w, folder, &taken)) != PROFDB_OK || taken)
+		return rc;
+	d = opendir(folder);
+	if (!d)
+		return profdb__walk_note(w, "%s: skipped: %s", folder, strerror(errno));
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (n == cap) {
+			char **nn = realloc(names, (cap = cap ? cap * 2 : 32) * sizeof *nn);
+			if (!nn) {
+				rc = profdb__err_set(w->err, PROFDB_ERROR, "out of memory");
+				goto out;
+			}
+			names = nn;
+		}
+		if (!(names[n] = strdup(e->d_name))) {
+			rc = profdb__err_set(w->err, PROFDB_ERROR, "out of memory");
+			goto out;
+		}
+		n++;
+	}
+	/* sorted, so runs ingest the same way on every file system */
+	qsort(names, n, sizeof *names, cmp_str);
+	w->dev[w->depth] = sb.st_dev;
+	w->ino[w->depth] = sb.st_ino;
+	w->depth++;
+	for (size_t i = 0; i < n && rc == PROFDB_OK; i++) {
+		char path[4096];
+		if ((size_t)snprintf(path, sizeof path, "%s/%s", folder, names[i]) >= sizeof path)
+			rc = profdb__walk_note(w, "%s/%s: skipped: path too long", folder, names[i]);
+		else
+			rc = walk_entry(w, path, names[i]);
+	}
+	w->depth--;
+out:
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	closedir(d);
+	return rc;
+}
+
+void profdb__walk_free(struct walk *w)
+{
+	for (size_t i = 0; i < w->n; i++)
+		free(w->items[i].path);
+	free(w->items);
+	for (size_t i = 0; i < w->nnotes; i++)
+		free(w->notes[i]);
+	free(w->notes);
+	free(w->dev);
+	free(w->ino);
+}
+
+int profdb__walk_init(struct walk *w, struct profdb_err *err)
+{
+	memset(w, 0, sizeof *w);
+	w->err = err;
+	w->dev = calloc(MAX_DEPTH + 1, sizeof *w->dev);
+	w->ino = calloc(MAX_DEPTH + 1, sizeof *w->ino);
+	return w->dev && w->ino ? PROFDB_OK : PROFDB_ERROR;
+}
+
+/* Find the units under path: a folder walk, or the one file. */
+int profdb__walk_find(struct walk *w, const char *path, const struct stat *sb)
+{
+	char reason[PROFDB_ERRMAX] = "";
+	int kind;
+	if (S_ISDIR(sb->st_mode))
+		return walk_dir(w, path);
+	if (!S_ISREG(sb->st_mode))
+		return profdb__err_set(w->err, PROFDB_EFORMAT, "%s: not a regular file or folder", path);
+	kind = profdb__detect_file(path, reason, sizeof reason);
+	if (kind == PROFDB_SRC_NONE)
+		return profdb__err_set(w->err, PROFDB_EFORMAT, "%s: %s", path, reason);
+	return add_work(w, path, kind);
+}
+
