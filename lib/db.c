@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "schema_sql.h"
@@ -213,10 +214,112 @@ out:
 	return rc;
 }
 
+/*
+ * The path as an SQLite URI, so that --db is always a plain file name:
+ * this SQLite is built with URIs on, and "file:x.db?mode=rwc" would
+ * otherwise be parsed.  '%', '?', '#' and control bytes are escaped; an
+ * absolute path gets an empty authority ("file://" + "/abs"), which also
+ * keeps a path that starts with "//" from reading as a host name.
+ * query: "" or "?immutable=1" / "?mode=ro".  malloc'd; NULL: no memory.
+ */
+static char *path_uri(const char *path, const char *query)
+{
+	size_t n = 0, len = strlen(path);
+	char *uri = malloc(len * 3 + strlen(query) + 16);
+	if (!uri)
+		return NULL;
+	n = (size_t)snprintf(uri, 16, "%s", path[0] == '/' ? "file://" : "file:");
+	for (const char *p = path; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c == '%' || c == '?' || c == '#' || c <= ' ' || c == 0x7f) {
+			snprintf(uri + n, 4, "%%%02X", c);
+			n += 3;
+		} else {
+			uri[n++] = (char)c;
+		}
+	}
+	memcpy(uri + n, query, strlen(query) + 1);
+	return uri;
+}
+
+/* Can this process create files beside path (the -wal and -shm of WAL)? */
+static int dir_writable(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int ok;
+	if (!slash)
+		return access(".", W_OK) == 0;
+	if (slash == path)
+		return access("/", W_OK) == 0;
+	dir = malloc((size_t)(slash - path) + 1);
+	if (!dir)
+		return 0;
+	memcpy(dir, path, (size_t)(slash - path));
+	dir[slash - path] = '\0';
+	ok = access(dir, W_OK) == 0;
+	free(dir);
+	return ok;
+}
+
+/* Does path have a write-ahead log with content (committed data that an
+ * immutable open would not see)? */
+static int has_wal_content(const char *path)
+{
+	size_t len = strlen(path);
+	char *wal = malloc(len + 5);
+	struct stat sb;
+	int yes;
+	if (!wal)
+		return 1;
+	memcpy(wal, path, len);
+	memcpy(wal + len, "-wal", 5);
+	yes = stat(wal, &sb) == 0 && sb.st_size > 0;
+	free(wal);
+	return yes;
+}
+
+/*
+ * Open the connection.  A read-only handle is opened read-write but with
+ * query_only, when it can be: the last connection to close a WAL database
+ * then checkpoints and removes the -wal and -shm files, which a
+ * SQLITE_OPEN_READONLY connection cannot do (it leaves them behind).  Where
+ * the file or its folder cannot be written, a read-only open needs no -shm
+ * with immutable=1, unless a -wal holds data (then mode=ro reads it).
+ */
+static int open_connection(profdb *db, const char *path, int mem)
+{
+	int oflags = SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, rc;
+	const char *query = "";
+	char *uri;
+
+	if (!db->readonly)
+		oflags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	else if (!mem && (access(path, W_OK) != 0 || !dir_writable(path))) {
+		oflags |= SQLITE_OPEN_READONLY;
+		query = has_wal_content(path) ? "?mode=ro" : "?immutable=1";
+	} else
+		oflags |= SQLITE_OPEN_READWRITE;
+	/* NOMUTEX: a handle is used by one thread at a time (profdb.h):
+	 * SQLite's own per-call locking would only cost time (a fifth of a
+	 * bulk insert) */
+	uri = mem ? NULL : path_uri(path, query);
+	if (!mem && !uri)
+		return profdb__error(db, PROFDB_ERROR, "cannot open '%s': out of memory", path);
+	rc = sqlite3_open_v2(mem ? path : uri, &db->sql, oflags, NULL);
+	free(uri);
+	if (rc != SQLITE_OK)
+		return profdb__sqlerror(db, "cannot open '%s'", path);
+	if (db->readonly && (oflags & SQLITE_OPEN_READWRITE) &&
+	    sqlite3_exec(db->sql, "PRAGMA query_only = 1", NULL, NULL, NULL) != SQLITE_OK)
+		return profdb__sqlerror(db, "cannot open '%s'", path);
+	return PROFDB_OK;
+}
+
 int profdb_open(profdb **out, const char *path, unsigned flags)
 {
 	profdb *db;
-	int oflags, rc;
+	int rc;
 	struct stat sb;
 	int mem = strcmp(path, ":memory:") == 0;
 
@@ -232,13 +335,8 @@ int profdb_open(profdb **out, const char *path, unsigned flags)
 	} else if (!mem && !S_ISREG(sb.st_mode)) {
 		return profdb__error(db, PROFDB_ERROR, "cannot open '%s': not a regular file", path);
 	}
-	oflags = db->readonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-	/* a handle is used by one thread at a time (profdb.h): SQLite's own
-	 * per-call locking would only cost time (a fifth of a bulk insert) */
-	oflags |= SQLITE_OPEN_NOMUTEX;
-	rc = sqlite3_open_v2(path, &db->sql, oflags, NULL);
-	if (rc != SQLITE_OK)
-		return profdb__sqlerror(db, "cannot open '%s'", path);
+	if ((rc = open_connection(db, path, mem)) != PROFDB_OK)
+		return rc;
 	sqlite3_busy_timeout(db->sql, BUSY_TIMEOUT_MS);
 	sqlite3_extended_result_codes(db->sql, 1);
 	/* Touch the file: a non-SQLite file fails here with SQLITE_NOTADB. */

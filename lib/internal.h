@@ -39,6 +39,10 @@ struct profdb_err {
 int profdb__err_set(struct profdb_err *e, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* sql_guard.c: refuse an input SQLite file (another tool's) that has views
+ * or fails PRAGMA quick_check; the message names file.  src is open. */
+int profdb__sql_source_check(sqlite3 *src, const char *file, struct profdb_err *err);
+
 /* ---------------------------------------------------------------- records */
 
 /* Device activity kinds; the numbers are the ids of the kind table. */
