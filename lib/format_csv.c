@@ -5,17 +5,22 @@
  * the column name); NULL is an empty field.  Notes are not written: the
  * output stays one table.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 #include "format.h"
+#include "utf8.h"
 #include "banned.h"
 
-static void put_field(FILE *out, const char *s)
+static void put_field(FILE *out, const char *text)
 {
+	char *tmp;
+	const char *s = profdb__utf8_safe(text, &tmp);
 	size_t n = strlen(s);
 	if (n == 0 || (strpbrk(s, ",\"\r\n") == NULL && s[0] != ' ' && s[n - 1] != ' ')) {
 		fputs(s, out);
+		free(tmp);
 		return;
 	}
 	fputc('"', out);
@@ -25,6 +30,7 @@ static void put_field(FILE *out, const char *s)
 		fputc(*s, out);
 	}
 	fputc('"', out);
+	free(tmp);
 }
 
 int profdb__write_csv(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts)

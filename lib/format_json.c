@@ -11,38 +11,8 @@
 
 #include "internal.h"
 #include "format.h"
+#include "utf8.h"
 #include "banned.h"
-
-/* Length of the valid UTF-8 sequence at s, or 0 if it is not valid. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n;
-	unsigned cp;
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0) {
-		n = 2;
-		cp = s[0] & 0x1fu;
-	} else if ((s[0] & 0xf0) == 0xe0) {
-		n = 3;
-		cp = s[0] & 0x0fu;
-	} else if ((s[0] & 0xf8) == 0xf0) {
-		n = 4;
-		cp = s[0] & 0x07u;
-	} else {
-		return 0;
-	}
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3fu);
-	}
-	/* overlong forms, surrogates and values past U+10FFFF are invalid */
-	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return n;
-}
 
 static void put_string(FILE *out, const char *str)
 {
@@ -65,7 +35,7 @@ static void put_string(FILE *out, const char *str)
 			s++;
 			continue;
 		}
-		n = utf8_len(s);
+		n = profdb__utf8_len((const char *)s);
 		if (n == 0) {
 			fputs("\\ufffd", out);
 			s++;

@@ -8,10 +8,13 @@
 
 #include "internal.h"
 #include "format.h"
+#include "utf8.h"
 #include "banned.h"
 
-static void put_text(FILE *out, const char *s)
+static void put_text(FILE *out, const char *text)
 {
+	char *tmp;
+	const char *s = profdb__utf8_safe(text, &tmp);
 	for (; *s; s++) {
 		if (*s == '|')
 			fputs("\\|", out);
@@ -20,6 +23,7 @@ static void put_text(FILE *out, const char *s)
 		else
 			fputc(*s, out);
 	}
+	free(tmp);
 }
 
 int profdb__write_md(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts)
