@@ -3,6 +3,7 @@
  * and print what was read, stored and skipped.
  */
 #include <stdio.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -111,7 +112,8 @@ int cmd_ingest(int argc, char **argv)
 {
 	struct profdb_ingest_opts io = { 0 };
 	const char *dbpath = cli_default_db(), *arg;
-	int quiet = 0, key, first = 1, status = PROFDB_EXIT_OK;
+	int quiet = 0, key, first = 1, status = PROFDB_EXIT_OK, existed, stored = 0;
+	struct stat sb;
 	profdb *db;
 	int64_t n;
 
@@ -146,9 +148,15 @@ int cmd_ingest(int argc, char **argv)
 		return cli_usage_error("ingest", "no PATH given");
 	if (io.run && argc - first > 1)
 		return cli_usage_error("ingest", "--run names one run: give one PATH, or ingest each separately");
+	/* a database this command creates and then stores nothing in is
+	 * removed again: a failed first ingest leaves no empty file behind */
+	existed = stat(dbpath, &sb) == 0;
 	db = cli_open_db(dbpath, 0);
-	if (!db)
+	if (!db) {
+		if (!existed)
+			unlink(dbpath);
 		return PROFDB_EXIT_ERROR;
+	}
 	for (int i = first; i < argc; i++) {
 		int64_t id = 0;
 		char name[1024];
@@ -166,6 +174,7 @@ int cmd_ingest(int argc, char **argv)
 			status = cli_lib_error(db, rc);
 			break;
 		}
+		stored++;
 		if (!quiet) {
 			profdb_result *r = NULL;
 			/* the run name the library chose is the one with this id */
@@ -179,6 +188,14 @@ int cmd_ingest(int argc, char **argv)
 			print_summary(db, name, id);
 		}
 	}
+	if (!existed && stored == 0) {
+		/* only if still empty: a concurrent ingest may have stored a run */
+		profdb_result *runs = NULL;
+		existed = profdb_query_runs(db, &runs) != PROFDB_OK || profdb_result_nrows(runs) > 0;
+		profdb_result_free(runs);
+	}
 	profdb_close(db);
+	if (!existed && stored == 0)
+		unlink(dbpath);
 	return status;
 }

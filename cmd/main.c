@@ -3,6 +3,8 @@
  * table below.  Each subcommand parses its own options and prints its own
  * errors; this file only routes and prints the overview.
  */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #if defined(__GLIBC__)
@@ -44,6 +46,18 @@ static void overview(FILE *out)
 	             "else $PROFDB_DB, else ./profdb.db.\n");
 }
 
+/* A command that succeeded but whose output did not reach stdout (a full
+ * disk, /dev/full, a closed pipe) fails: a caller must not take a cut
+ * report for a whole one. */
+static int output_written(int status)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return status;
+	if (status == PROFDB_EXIT_OK)
+		return cli_error("cannot write the output: %s", strerror(errno));
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 #if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
@@ -68,9 +82,12 @@ int main(int argc, char **argv)
 		printf("profdb %s (schema %d)\n", PROFDB_VERSION, profdb_schema_version());
 		return PROFDB_EXIT_OK;
 	}
+	/* past `ulimit -f` a write fails with EFBIG and is reported like any
+	 * write error (disk full), instead of SIGXFSZ killing the process */
+	signal(SIGXFSZ, SIG_IGN);
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		if (strcmp(argv[1], cmds[i].name) == 0)
-			return cmds[i].fn(argc - 1, argv + 1);
+			return output_written(cmds[i].fn(argc - 1, argv + 1));
 	fprintf(stderr, "profdb: unknown command '%s'\n\n", argv[1]);
 	overview(stderr);
 	return PROFDB_EXIT_USAGE;

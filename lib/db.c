@@ -19,11 +19,58 @@
 
 #define BUSY_TIMEOUT_MS 60000 /* a second ingest waits this long for the first */
 
+#define ELIDED " ... "
+
+/*
+ * printf into buf; a message longer than cap keeps its start and its end
+ * with ELIDED between, because the end says what went wrong (a file
+ * name's tail, a line number, the reason) and the start what was tried.
+ */
 static void vformat(char *buf, size_t cap, const char *fmt, va_list ap)
 {
-	int n = vsnprintf(buf, cap, fmt, ap);
-	if (n < 0)
+	va_list again;
+	char *all;
+	int n;
+	va_copy(again, ap);
+	n = vsnprintf(buf, cap, fmt, ap);
+	if (n < 0) {
 		buf[0] = '\0';
+	} else if ((size_t)n >= cap && (all = malloc((size_t)n + 1)) != NULL) {
+		size_t head = (cap - sizeof ELIDED) / 2, tail = cap - sizeof ELIDED - head;
+		vsnprintf(all, (size_t)n + 1, fmt, again);
+		memcpy(buf + head, ELIDED, sizeof ELIDED - 1);
+		memcpy(buf + head + sizeof ELIDED - 1, all + (size_t)n - tail, tail);
+		buf[cap - 1] = '\0';
+		free(all);
+	}
+	va_end(again);
+}
+
+/* SQLite's texts for failures of the database file itself (not of a
+ * statement): a message with one of them says which database it was. */
+static const char *const file_failures[] = {
+	"database or disk is full", "database is locked", "database table is locked",
+	"disk I/O error", "attempt to write a readonly database", "database disk image is malformed",
+	"unable to open database file", NULL
+};
+
+static void name_database(profdb *db)
+{
+	size_t n;
+	int e = db->sql ? sqlite3_system_errno(db->sql) : 0;
+	if (!db->path || strstr(db->errmsg, db->path))
+		return;
+	for (const char *const *f = file_failures; *f; f++) {
+		if (!strstr(db->errmsg, *f))
+			continue;
+		n = strlen(db->errmsg);
+		/* "disk I/O error" alone hides EFBIG (ulimit -f), EIO, ENOSPC */
+		if (e && n + strlen(db->path) + 128 < sizeof db->errmsg)
+			snprintf(db->errmsg + n, sizeof db->errmsg - n, " (database '%s': %s)", db->path, strerror(e));
+		else if (n + strlen(db->path) + 16 < sizeof db->errmsg)
+			snprintf(db->errmsg + n, sizeof db->errmsg - n, " (database '%s')", db->path);
+		return;
+	}
 }
 
 int profdb__error(profdb *db, int code, const char *fmt, ...)
@@ -34,6 +81,7 @@ int profdb__error(profdb *db, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vformat(db->errmsg, sizeof db->errmsg, fmt, ap);
 	va_end(ap);
+	name_database(db);
 	return code;
 }
 
@@ -48,8 +96,7 @@ int profdb__sqlerror(profdb *db, const char *fmt, ...)
 	vformat(head, sizeof head, fmt, ap);
 	va_end(ap);
 	rc = db->sql ? sqlite3_extended_errcode(db->sql) : SQLITE_ERROR;
-	snprintf(db->errmsg, sizeof db->errmsg, "%s: %s", head,
-	         db->sql ? sqlite3_errmsg(db->sql) : "no connection");
+	profdb__error(db, PROFDB_ERROR, "%s: %s", head, db->sql ? sqlite3_errmsg(db->sql) : "no connection");
 	if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED)
 		return PROFDB_EBUSY;
 	if ((rc & 0xff) == SQLITE_NOTADB)
@@ -316,6 +363,22 @@ static int open_connection(profdb *db, const char *path, int mem)
 	return PROFDB_OK;
 }
 
+/*
+ * SQLite's unix VFS keeps full paths in 512-byte buffers (MAX_PATHNAME):
+ * a longer one fails with a bare "unable to open database file", or
+ * worse, overruns a buffer when the -wal is created.  Refuse it first,
+ * with the reason.  0 if the path is short enough.
+ */
+#define SQLITE_PATH_MAX 500 /* 512 less room for "-journal" */
+static size_t too_long(const char *path)
+{
+	size_t len = strlen(path);
+	char cwd[4096];
+	if (path[0] != '/' && len < SQLITE_PATH_MAX && getcwd(cwd, sizeof cwd))
+		len += strlen(cwd) + 1;
+	return len >= SQLITE_PATH_MAX ? len : 0;
+}
+
 int profdb_open(profdb **out, const char *path, unsigned flags)
 {
 	profdb *db;
@@ -329,15 +392,23 @@ int profdb_open(profdb **out, const char *path, unsigned flags)
 		return PROFDB_ERROR;
 	*out = db;
 	db->readonly = (flags & PROFDB_OPEN_READONLY) != 0;
+	db->path = strdup(path);
+	if (!db->path)
+		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	if (!mem && stat(path, &sb) != 0) {
 		if (db->readonly || (flags & PROFDB_OPEN_NOCREATE))
 			return profdb__error(db, PROFDB_ENOTFOUND, "cannot open '%s': %s", path, strerror(errno));
 	} else if (!mem && !S_ISREG(sb.st_mode)) {
 		return profdb__error(db, PROFDB_ERROR, "cannot open '%s': not a regular file", path);
 	}
+	if (!mem && too_long(path))
+		return profdb__error(db, PROFDB_ERROR,
+		    "cannot open '%s': its full path is %zu bytes, SQLite's limit is %d: use a shorter path",
+		    path, too_long(path), SQLITE_PATH_MAX);
 	if ((rc = open_connection(db, path, mem)) != PROFDB_OK)
 		return rc;
-	sqlite3_busy_timeout(db->sql, BUSY_TIMEOUT_MS);
+	/* the environment may shorten the wait (tests of a locked database) */
+	sqlite3_busy_timeout(db->sql, (int)profdb__env_limit("PROFDB_BUSY_TIMEOUT_MS", BUSY_TIMEOUT_MS));
 	sqlite3_extended_result_codes(db->sql, 1);
 	/* Touch the file: a non-SQLite file fails here with SQLITE_NOTADB. */
 	rc = sqlite3_exec(db->sql, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
@@ -368,5 +439,6 @@ void profdb_close(profdb *db)
 	if (!db)
 		return;
 	sqlite3_close_v2(db->sql);
+	free(db->path);
 	free(db);
 }

@@ -15,12 +15,14 @@
 
 #include "profdb.h"
 
-#define PROFDB_ERRMAX 512 /* longest error message kept */
+#define PROFDB_ERRMAX 8192 /* longest error message kept: two paths of PATH_MAX and a reason;
+                            * longer ones lose their middle, never the end (db.c) */
 
 /* The handle behind the opaque typedef. */
 struct profdb {
 	sqlite3 *sql;              /* the connection */
 	int readonly;              /* opened with PROFDB_OPEN_READONLY */
+	char *path;                /* the database file as given (owned), for messages */
 	char errmsg[PROFDB_ERRMAX]; /* last error, "" if none */
 };
 
