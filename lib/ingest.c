@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "walk_seen.h"
 #include "detect.h"
 #include "qsink.h"
 #include "banned.h"
@@ -40,6 +41,7 @@ struct walk {
 	dev_t *dev;                /* folders on the current path (loop guard) */
 	ino_t *ino;
 	size_t depth;
+	struct profdb_walk_seen *seen; /* folders entered, by device and inode (walk_seen.c) */
 	struct profdb_err *err;
 };
 
@@ -182,6 +184,9 @@ static int walk_dir(struct walk *w, const char *folder)
 			return add_note(w, "%s: skipped: %s", folder, "symbolic link loop");
 	if (w->depth >= MAX_DEPTH)
 		return add_note(w, "%s: skipped: %s", folder, "too deep");
+	if ((rc = profdb__walk_seen_add(&w->seen, sb.st_dev, sb.st_ino)) != 0)
+		return rc < 0 ? profdb__err_set(w->err, PROFDB_ERROR, "out of memory") :
+		       add_note(w, "%s: skipped: %s", folder, "the same folder was read through another path");
 	if ((rc = try_ascend_folder(w, folder, &taken)) != PROFDB_OK || taken)
 		return rc;
 	d = opendir(folder);
@@ -205,7 +210,8 @@ static int walk_dir(struct walk *w, const char *folder)
 		n++;
 	}
 	/* sorted, so runs ingest the same way on every file system */
-	qsort(names, n, sizeof *names, cmp_str);
+	if (n > 1) /* qsort's array must not be NULL, even for 0 elements */
+		qsort(names, n, sizeof *names, cmp_str);
 	w->dev[w->depth] = sb.st_dev;
 	w->ino[w->depth] = sb.st_ino;
 	w->depth++;
@@ -235,6 +241,7 @@ static void walk_free(struct walk *w)
 	free(w->notes);
 	free(w->dev);
 	free(w->ino);
+	profdb__walk_seen_free(w->seen);
 }
 
 static const char *format_label(int kind)
