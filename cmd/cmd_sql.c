@@ -56,7 +56,6 @@ int cmd_sql(int argc, char **argv)
 	struct profdb_sql_opts so = PROFDB_SQL_OPTS_INIT;
 	int first, rc;
 	profdb *db;
-	profdb_result *r = NULL;
 
 	qcli_init(&q, "sql");
 	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS] \"SQL\"", desc, own_opt, &so, &first)) >= 0)
@@ -66,15 +65,9 @@ int cmd_sql(int argc, char **argv)
 	db = cli_open_db(q.db, so.write ? 0 : PROFDB_OPEN_READONLY);
 	if (!db)
 		return PROFDB_EXIT_ERROR;
-	rc = profdb_sql_run(db, &r, argv[first], &so);
-	if (rc != PROFDB_OK) {
-		rc = cli_lib_error(db, rc);
-		profdb_close(db);
-		return rc;
-	}
-	rc = profdb_result_write(r, stdout, &q.fmt) == PROFDB_OK ? PROFDB_EXIT_OK :
-	     cli_error("cannot write output");
-	profdb_result_free(r);
+	/* rows go out as they come (csv, json, md): memory stays flat */
+	rc = profdb_sql_write(db, argv[first], &so, stdout, &q.fmt);
+	rc = rc == PROFDB_OK ? PROFDB_EXIT_OK : cli_lib_error(db, rc);
 	profdb_close(db);
 	return rc;
 }

@@ -33,18 +33,21 @@ static void put_field(FILE *out, const char *text)
 	free(tmp);
 }
 
-int profdb__write_csv(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts)
+int profdb__write_csv_part(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts,
+                           unsigned part, size_t before)
 {
 	size_t ncols = profdb_result_ncols(r);
 	char buf[512];
 
-	for (size_t c = 0; c < ncols; c++) {
+	(void)before;
+	for (size_t c = 0; (part & PROFDB__PART_FIRST) && c < ncols; c++) {
 		profdb__fmt_header(r, c, profdb__fmt_unit(r, c, opts, 0), 0, buf, sizeof buf);
 		if (c)
 			fputc(',', out);
 		put_field(out, buf);
 	}
-	fputc('\n', out);
+	if (part & PROFDB__PART_FIRST)
+		fputc('\n', out);
 	for (size_t row = 0; row < profdb_result_nrows(r); row++) {
 		for (size_t c = 0; c < ncols; c++) {
 			/* machine units never depend on the values: no column scan */
@@ -56,4 +59,9 @@ int profdb__write_csv(const profdb_result *r, FILE *out, const struct profdb_for
 		fputc('\n', out);
 	}
 	return ferror(out) ? PROFDB_ERROR : PROFDB_OK;
+}
+
+int profdb__write_csv(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts)
+{
+	return profdb__write_csv_part(r, out, opts, PROFDB__PART_FIRST | PROFDB__PART_LAST, 0);
 }

@@ -70,22 +70,27 @@ static void put_object(FILE *out, const profdb_result *r, size_t row, const stru
 	fputc('}', out);
 }
 
-int profdb__write_json(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts)
+/* An array of objects, "[\n  {...},\n  {...}\n]\n" ("[]\n" when empty),
+ * written a part at a time: each row is preceded by "[\n" or ",\n". */
+int profdb__write_json_part(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts,
+                            unsigned part, size_t before)
 {
 	size_t n = profdb_result_nrows(r);
-	if (opts->json_object && n == 1) {
+	for (size_t row = 0; row < n; row++) {
+		fputs(before + row == 0 ? "[\n  " : ",\n  ", out);
+		put_object(out, r, row, opts);
+	}
+	if (part & PROFDB__PART_LAST)
+		fputs(before + n == 0 ? "[]\n" : "\n]\n", out);
+	return ferror(out) ? PROFDB_ERROR : PROFDB_OK;
+}
+
+int profdb__write_json(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts)
+{
+	if (opts->json_object && profdb_result_nrows(r) == 1) {
 		put_object(out, r, 0, opts);
 		fputc('\n', out);
-	} else if (n == 0) {
-		fputs("[]\n", out);
-	} else {
-		fputs("[\n", out);
-		for (size_t row = 0; row < n; row++) {
-			fputs("  ", out);
-			put_object(out, r, row, opts);
-			fputs(row + 1 < n ? ",\n" : "\n", out);
-		}
-		fputs("]\n", out);
+		return ferror(out) ? PROFDB_ERROR : PROFDB_OK;
 	}
-	return ferror(out) ? PROFDB_ERROR : PROFDB_OK;
+	return profdb__write_json_part(r, out, opts, PROFDB__PART_FIRST | PROFDB__PART_LAST, 0);
 }

@@ -44,6 +44,10 @@ int profdb__err_set(struct profdb_err *e, int code, const char *fmt, ...)
 /* sql_guard.c: refuse an input SQLite file (another tool's) that has views
  * or fails PRAGMA quick_check; the message names file.  src is open. */
 int profdb__sql_source_check(sqlite3 *src, const char *file, struct profdb_err *err);
+/* sql_guard.c: prepare sql, which must be exactly one statement (PROFDB_EUSAGE
+ * for none or several, the SQLite error for bad SQL).  *out is finalized by
+ * the caller. */
+int profdb__sql_prepare_one(profdb *db, const char *sql, sqlite3_stmt **out);
 
 /* ---------------------------------------------------------------- records */
 

@@ -204,6 +204,15 @@ struct profdb_sql_opts {
 int profdb_sql_run(profdb *db, profdb_result **out, const char *sql,
                    const struct profdb_sql_opts *o);
 
+struct profdb_format_opts; /* below, with the formats */
+/* METHOD: profdb_sql_run, writing the rows to out in fmt as they come:
+ * csv, json and md hold a few thousand rows at a time whatever the result's
+ * size; a table (column widths from every value) is built whole first.
+ * On an error after some rows, out holds those rows (a cut json array) and
+ * the error says why. */
+int profdb_sql_write(profdb *db, const char *sql, const struct profdb_sql_opts *o, FILE *out,
+                     const struct profdb_format_opts *fmt);
+
 /* ---------------------------------------------------------------- results */
 
 /* Column types of a result: how formats render a value. */
