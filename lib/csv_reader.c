@@ -29,6 +29,8 @@
 #define CHUNK (256u * 1024u)            /* bytes handed to csv_parse at a time */
 #define MAX_FIELD ((size_t)64 << 20)    /* a longer field is not profiler output */
 #define SLACK 64                        /* readable bytes after the row buffer's cap */
+#define MAX_FIELDS ((size_t)1 << 18)    /* fields of one row: 24 bytes each of index; a
+                                         * 60 MB line of commas took 1.5 GB before this */
 
 struct csv_state {
 	struct csv_parser p;
@@ -74,9 +76,16 @@ static int oom(struct csv_state *st)
 static int grow_fields(struct csv_state *st)
 {
 	size_t cap = st->capf ? st->capf * 2 : 64;
-	size_t *off = realloc(st->off, cap * sizeof *off);
-	size_t *flen;
+	size_t *off, *flen;
 	char **ptr;
+	if (st->capf >= MAX_FIELDS) {
+		/* in split_line st->nf is 0 and the row is on line nl + 1 */
+		st->rc = profdb__err_set(st->err, PROFDB_EFORMAT,
+		    "%s:%lld: a row of more than %zu fields: not profiler output", st->label,
+		    (long long)(st->nf ? st->row_line : st->nl + 1), MAX_FIELDS);
+		return st->rc;
+	}
+	off = realloc(st->off, cap * sizeof *off);
 	if (!off)
 		return oom(st);
 	st->off = off;

@@ -50,3 +50,17 @@ if [ -z "$why" ]; then
 	done <"$WORK/want_devices"
 fi
 report many_devices "$why"
+
+# a line of 2 000 000 commas (a row of 2 000 001 empty fields) after one
+# good row: refused at its line, before its field index takes gigabytes
+mkdir -p "$WORK/commas"
+python3 - "$WORK/commas/kernel_details.csv" <<'PY'
+import sys
+with open(sys.argv[1], "w", newline="") as f:
+    f.write("Step Id,Name,Type,Accelerator Core,Start Time(us),Duration(us),Wait Time(us),Block Dim\r\n")
+    f.write("1,K,T,AI_CORE,1000.000,1.5,0,8\r\n")
+    f.write("," * 2000000 + "\r\n")
+PY
+expect_reject csv_too_many_fields 1 "$WORK/commas/kernel_details.csv"
+grep -q "kernel_details.csv:3: a row of more than 262144 fields" "$WORK/err" ||
+	echo "FAIL csv_too_many_fields_message: $(cat "$WORK/err")"
