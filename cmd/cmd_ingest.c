@@ -153,7 +153,8 @@ int cmd_ingest(int argc, char **argv)
 	existed = stat(dbpath, &sb) == 0;
 	db = cli_open_db(dbpath, 0);
 	if (!db) {
-		if (!existed)
+		/* an empty file that the failed open left (never one with data) */
+		if (!existed && stat(dbpath, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0)
 			unlink(dbpath);
 		return PROFDB_EXIT_ERROR;
 	}
