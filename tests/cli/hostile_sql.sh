@@ -143,6 +143,7 @@ if [ -n "$RUNAS" ] || [ "$(id -u)" != 0 ]; then
 	report db_readonly_folder "$why"
 	RUNAS=""
 	chmod 700 "$WORK"
+	chmod 755 "$WORK/rodir" # so the runner can remove it
 else
 	echo "db_readonly_folder: skipped: root without setpriv" >&2
 	echo "ok db_readonly_folder"
