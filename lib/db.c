@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -56,6 +57,7 @@ static const char *const file_failures[] = {
 
 static void name_database(profdb *db)
 {
+	struct rlimit lim;
 	size_t n;
 	int e = db->sql ? sqlite3_system_errno(db->sql) : 0;
 	if (!db->path || strstr(db->errmsg, db->path))
@@ -69,6 +71,13 @@ static void name_database(profdb *db)
 			snprintf(db->errmsg + n, sizeof db->errmsg - n, " (database '%s': %s)", db->path, strerror(e));
 		else if (n + strlen(db->path) + 16 < sizeof db->errmsg)
 			snprintf(db->errmsg + n, sizeof db->errmsg - n, " (database '%s')", db->path);
+		n = strlen(db->errmsg);
+		/* the errno is gone by now (the rollback made more calls): name
+		 * the likely cause of a failed write when a file size limit is set */
+		if (!e && strcmp(*f, "disk I/O error") == 0 && getrlimit(RLIMIT_FSIZE, &lim) == 0 &&
+		    lim.rlim_cur != RLIM_INFINITY && n + 80 < sizeof db->errmsg)
+			snprintf(db->errmsg + n, sizeof db->errmsg - n,
+			         "; a file size limit is set (ulimit -f: %llu bytes)", (unsigned long long)lim.rlim_cur);
 		return;
 	}
 }

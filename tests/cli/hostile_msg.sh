@@ -52,6 +52,7 @@ why=$(bad_status $?)
 [ -z "$why" ] && why=$(check_msg "$DB" 0)
 [ -z "$why" ] && [ "$(db_state)" != "$before" ] && why="database file changed"
 report file_size_limit "$why"
+expect_text file_size_limit "a file size limit is set (ulimit -f: "
 
 # a database another process holds locked: the wait (lowered here) ends
 # with a message that names it
