@@ -91,12 +91,46 @@ void cli_help(FILE *out, const char *name, const char *synopsis, const char *des
 	}
 }
 
+/*
+ * An error message on stderr as one line a terminal cannot be steered by:
+ * a file name with a newline or an escape sequence (ESC [ ...) is shown
+ * with C escapes (\n, \x1b), so the message stays one line and shows
+ * what the name really holds.
+ */
+static void put_message(const char *fmt, va_list ap)
+{
+	va_list again;
+	char small[1024], *buf = small;
+	int n;
+	va_copy(again, ap);
+	n = vsnprintf(small, sizeof small, fmt, ap);
+	if (n >= (int)sizeof small && (buf = malloc((size_t)n + 1)) != NULL)
+		vsnprintf(buf, (size_t)n + 1, fmt, again);
+	else if (n >= (int)sizeof small)
+		buf = small; /* out of memory: the cut message is still something */
+	va_end(again);
+	for (const unsigned char *p = (const unsigned char *)(n < 0 ? "" : buf); *p; p++) {
+		if (*p == '\n')
+			fputs("\\n", stderr);
+		else if (*p == '\r')
+			fputs("\\r", stderr);
+		else if (*p == '\t')
+			fputs("\\t", stderr);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(stderr, "\\x%02x", *p);
+		else
+			fputc(*p, stderr);
+	}
+	if (buf != small)
+		free(buf);
+}
+
 int cli_error(const char *fmt, ...)
 {
 	va_list ap;
 	fputs("profdb: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	put_message(fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 	return PROFDB_EXIT_ERROR;
@@ -107,7 +141,7 @@ int cli_usage_error(const char *name, const char *fmt, ...)
 	va_list ap;
 	fprintf(stderr, "profdb %s: ", name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	put_message(fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\nTry 'profdb %s --help'.\n", name);
 	return PROFDB_EXIT_USAGE;
@@ -117,7 +151,7 @@ int cli_lib_error(profdb *db, int rc)
 {
 	const char *msg = profdb_errmsg(db);
 	if (rc == PROFDB_EUSAGE) {
-		fprintf(stderr, "profdb: %s\n", msg && *msg ? msg : profdb_strerror(rc));
+		cli_error("%s", msg && *msg ? msg : profdb_strerror(rc));
 		return PROFDB_EXIT_USAGE;
 	}
 	return cli_error("%s", msg && *msg ? msg : profdb_strerror(rc));

@@ -4,6 +4,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -238,15 +239,23 @@ int cmd_ingest(int argc, char **argv)
 {
 	struct profdb_ingest_opts io = { 0 };
 	const char *dbpath = cli_default_db();
-	int quiet = 0, first = 1, status = PROFDB_EXIT_OK, rc;
+	int quiet = 0, first = 1, status = PROFDB_EXIT_OK, rc, existed, stored = 0;
+	struct stat sb;
 	static struct made made; /* 4 KB of ids and names: not on the stack */
 	profdb *db;
 
 	if ((rc = parse_opts(argc, argv, &io, &dbpath, &quiet, &first)) >= 0)
 		return rc;
+	/* a database this command creates and then stores nothing in is
+	 * removed again: a failed first ingest leaves no empty file behind */
+	existed = stat(dbpath, &sb) == 0;
 	db = cli_open_db(dbpath, 0);
-	if (!db)
+	if (!db) {
+		/* an empty file that the failed open left (never one with data) */
+		if (!existed && stat(dbpath, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0)
+			unlink(dbpath);
 		return PROFDB_EXIT_ERROR;
+	}
 	io.run_done = run_done;
 	io.run_done_arg = &made;
 	for (int i = first; i < argc; i++) {
@@ -265,7 +274,16 @@ int cmd_ingest(int argc, char **argv)
 			status = cli_lib_error(db, rc);
 			break;
 		}
+		stored++;
+	}
+	if (!existed && stored == 0) {
+		/* only if still empty: a concurrent ingest may have stored a run */
+		profdb_result *runs = NULL;
+		existed = profdb_query_runs(db, &runs) != PROFDB_OK || profdb_result_nrows(runs) > 0;
+		profdb_result_free(runs);
 	}
 	profdb_close(db);
+	if (!existed && stored == 0)
+		unlink(dbpath);
 	return status;
 }

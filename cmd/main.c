@@ -3,6 +3,8 @@
  * table below.  Each subcommand parses its own options and prints its own
  * errors; this file only routes and prints the overview.
  */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #if defined(__GLIBC__)
@@ -45,6 +47,18 @@ static void overview(FILE *out)
 	             "else $PROFDB_DB, else ./profdb.db.\n");
 }
 
+/* A command that succeeded but whose output did not reach stdout (a full
+ * disk, /dev/full, a closed pipe) fails: a caller must not take a cut
+ * report for a whole one. */
+static int output_written(int status)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return status;
+	if (status == PROFDB_EXIT_OK)
+		return cli_error("cannot write the output: %s", strerror(errno));
+	return status;
+}
+
 /*
  * --no-pager is taken wherever it stands before "--" (profdb --no-pager
  * kernels, or profdb kernels ... --no-pager) and removed, so that no
@@ -76,7 +90,7 @@ static int run_command(const struct profdb_cmd *c, int argc, char **argv, int pa
 
 	if (paged)
 		cli_pager_start(c->name);
-	rc = c->fn(argc, argv);
+	rc = output_written(c->fn(argc, argv));
 	cli_pager_finish();
 	return rc;
 }
@@ -187,6 +201,9 @@ int main(int argc, char **argv)
 		printf("profdb %s (schema %d)\n", PROFDB_VERSION, profdb_schema_version());
 		return PROFDB_EXIT_OK;
 	}
+	/* past `ulimit -f` a write fails with EFBIG and is reported like any
+	 * write error (disk full), instead of SIGXFSZ killing the process */
+	signal(SIGXFSZ, SIG_IGN);
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		if (strcmp(argv[1], cmds[i].name) == 0)
 			return run_command(&cmds[i], argc - 1, argv + 1, paged);

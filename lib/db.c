@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "schema_sql.h"
@@ -18,11 +20,66 @@
 
 #define BUSY_TIMEOUT_MS 60000 /* a second ingest waits this long for the first */
 
+#define ELIDED " ... "
+
+/*
+ * printf into buf; a message longer than cap keeps its start and its end
+ * with ELIDED between, because the end says what went wrong (a file
+ * name's tail, a line number, the reason) and the start what was tried.
+ */
 static void vformat(char *buf, size_t cap, const char *fmt, va_list ap)
 {
-	int n = vsnprintf(buf, cap, fmt, ap);
-	if (n < 0)
+	va_list again;
+	char *all;
+	int n;
+	va_copy(again, ap);
+	n = vsnprintf(buf, cap, fmt, ap);
+	if (n < 0) {
 		buf[0] = '\0';
+	} else if ((size_t)n >= cap && (all = malloc((size_t)n + 1)) != NULL) {
+		size_t head = (cap - sizeof ELIDED) / 2, tail = cap - sizeof ELIDED - head;
+		vsnprintf(all, (size_t)n + 1, fmt, again);
+		memcpy(buf + head, ELIDED, sizeof ELIDED - 1);
+		memcpy(buf + head + sizeof ELIDED - 1, all + (size_t)n - tail, tail);
+		buf[cap - 1] = '\0';
+		free(all);
+	}
+	va_end(again);
+}
+
+/* SQLite's texts for failures of the database file itself (not of a
+ * statement): a message with one of them says which database it was. */
+static const char *const file_failures[] = {
+	"database or disk is full", "database is locked", "database table is locked",
+	"disk I/O error", "attempt to write a readonly database", "database disk image is malformed",
+	"unable to open database file", NULL
+};
+
+static void name_database(profdb *db)
+{
+	struct rlimit lim;
+	size_t n;
+	int e = db->sql ? sqlite3_system_errno(db->sql) : 0;
+	if (!db->path || strstr(db->errmsg, db->path))
+		return;
+	for (const char *const *f = file_failures; *f; f++) {
+		if (!strstr(db->errmsg, *f))
+			continue;
+		n = strlen(db->errmsg);
+		/* "disk I/O error" alone hides EFBIG (ulimit -f), EIO, ENOSPC */
+		if (e && n + strlen(db->path) + 128 < sizeof db->errmsg)
+			snprintf(db->errmsg + n, sizeof db->errmsg - n, " (database '%s': %s)", db->path, strerror(e));
+		else if (n + strlen(db->path) + 16 < sizeof db->errmsg)
+			snprintf(db->errmsg + n, sizeof db->errmsg - n, " (database '%s')", db->path);
+		n = strlen(db->errmsg);
+		/* the errno is gone by now (the rollback made more calls): name
+		 * the likely cause of a failed write when a file size limit is set */
+		if (!e && strcmp(*f, "disk I/O error") == 0 && getrlimit(RLIMIT_FSIZE, &lim) == 0 &&
+		    lim.rlim_cur != RLIM_INFINITY && n + 80 < sizeof db->errmsg)
+			snprintf(db->errmsg + n, sizeof db->errmsg - n,
+			         "; a file size limit is set (ulimit -f: %llu bytes)", (unsigned long long)lim.rlim_cur);
+		return;
+	}
 }
 
 int profdb__error(profdb *db, int code, const char *fmt, ...)
@@ -33,6 +90,7 @@ int profdb__error(profdb *db, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vformat(db->errmsg, sizeof db->errmsg, fmt, ap);
 	va_end(ap);
+	name_database(db);
 	return code;
 }
 
@@ -47,8 +105,7 @@ int profdb__sqlerror(profdb *db, const char *fmt, ...)
 	vformat(head, sizeof head, fmt, ap);
 	va_end(ap);
 	rc = db->sql ? sqlite3_extended_errcode(db->sql) : SQLITE_ERROR;
-	snprintf(db->errmsg, sizeof db->errmsg, "%s: %s", head,
-	         db->sql ? sqlite3_errmsg(db->sql) : "no connection");
+	profdb__error(db, PROFDB_ERROR, "%s: %s", head, db->sql ? sqlite3_errmsg(db->sql) : "no connection");
 	if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED)
 		return PROFDB_EBUSY;
 	if ((rc & 0xff) == SQLITE_NOTADB)
@@ -213,10 +270,128 @@ out:
 	return rc;
 }
 
+/*
+ * The path as an SQLite URI, so that --db is always a plain file name:
+ * this SQLite is built with URIs on, and "file:x.db?mode=rwc" would
+ * otherwise be parsed.  '%', '?', '#' and control bytes are escaped; an
+ * absolute path gets an empty authority ("file://" + "/abs"), which also
+ * keeps a path that starts with "//" from reading as a host name.
+ * query: "" or "?immutable=1" / "?mode=ro".  malloc'd; NULL: no memory.
+ */
+static char *path_uri(const char *path, const char *query)
+{
+	size_t n = 0, len = strlen(path);
+	char *uri = malloc(len * 3 + strlen(query) + 16);
+	if (!uri)
+		return NULL;
+	n = (size_t)snprintf(uri, 16, "%s", path[0] == '/' ? "file://" : "file:");
+	for (const char *p = path; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c == '%' || c == '?' || c == '#' || c <= ' ' || c == 0x7f) {
+			snprintf(uri + n, 4, "%%%02X", c);
+			n += 3;
+		} else {
+			uri[n++] = (char)c;
+		}
+	}
+	memcpy(uri + n, query, strlen(query) + 1);
+	return uri;
+}
+
+/* Can this process create files beside path (the -wal and -shm of WAL)? */
+static int dir_writable(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int ok;
+	if (!slash)
+		return access(".", W_OK) == 0;
+	if (slash == path)
+		return access("/", W_OK) == 0;
+	dir = malloc((size_t)(slash - path) + 1);
+	if (!dir)
+		return 0;
+	memcpy(dir, path, (size_t)(slash - path));
+	dir[slash - path] = '\0';
+	ok = access(dir, W_OK) == 0;
+	free(dir);
+	return ok;
+}
+
+/* Does path have a write-ahead log with content (committed data that an
+ * immutable open would not see)? */
+static int has_wal_content(const char *path)
+{
+	size_t len = strlen(path);
+	char *wal = malloc(len + 5);
+	struct stat sb;
+	int yes;
+	if (!wal)
+		return 1;
+	memcpy(wal, path, len);
+	memcpy(wal + len, "-wal", 5);
+	yes = stat(wal, &sb) == 0 && sb.st_size > 0;
+	free(wal);
+	return yes;
+}
+
+/*
+ * Open the connection.  A read-only handle is opened read-write but with
+ * query_only, when it can be: the last connection to close a WAL database
+ * then checkpoints and removes the -wal and -shm files, which a
+ * SQLITE_OPEN_READONLY connection cannot do (it leaves them behind).  Where
+ * the file or its folder cannot be written, a read-only open needs no -shm
+ * with immutable=1, unless a -wal holds data (then mode=ro reads it).
+ */
+static int open_connection(profdb *db, const char *path, int mem)
+{
+	int oflags = SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, rc;
+	const char *query = "";
+	char *uri;
+
+	if (!db->readonly)
+		oflags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	else if (!mem && (access(path, W_OK) != 0 || !dir_writable(path))) {
+		oflags |= SQLITE_OPEN_READONLY;
+		query = has_wal_content(path) ? "?mode=ro" : "?immutable=1";
+	} else
+		oflags |= SQLITE_OPEN_READWRITE;
+	/* NOMUTEX: a handle is used by one thread at a time (profdb.h):
+	 * SQLite's own per-call locking would only cost time (a fifth of a
+	 * bulk insert) */
+	uri = mem ? NULL : path_uri(path, query);
+	if (!mem && !uri)
+		return profdb__error(db, PROFDB_ERROR, "cannot open '%s': out of memory", path);
+	rc = sqlite3_open_v2(mem ? path : uri, &db->sql, oflags, NULL);
+	free(uri);
+	if (rc != SQLITE_OK)
+		return profdb__sqlerror(db, "cannot open '%s'", path);
+	if (db->readonly && (oflags & SQLITE_OPEN_READWRITE) &&
+	    sqlite3_exec(db->sql, "PRAGMA query_only = 1", NULL, NULL, NULL) != SQLITE_OK)
+		return profdb__sqlerror(db, "cannot open '%s'", path);
+	return PROFDB_OK;
+}
+
+/*
+ * SQLite's unix VFS keeps full paths in 512-byte buffers (MAX_PATHNAME):
+ * a longer one fails with a bare "unable to open database file", or
+ * worse, overruns a buffer when the -wal is created.  Refuse it first,
+ * with the reason.  0 if the path is short enough.
+ */
+#define SQLITE_PATH_MAX 500 /* 512 less room for "-journal" */
+static size_t too_long(const char *path)
+{
+	size_t len = strlen(path);
+	char cwd[4096];
+	if (path[0] != '/' && len < SQLITE_PATH_MAX && getcwd(cwd, sizeof cwd))
+		len += strlen(cwd) + 1;
+	return len >= SQLITE_PATH_MAX ? len : 0;
+}
+
 int profdb_open(profdb **out, const char *path, unsigned flags)
 {
 	profdb *db;
-	int oflags, rc;
+	int rc;
 	struct stat sb;
 	int mem = strcmp(path, ":memory:") == 0;
 
@@ -226,20 +401,23 @@ int profdb_open(profdb **out, const char *path, unsigned flags)
 		return PROFDB_ERROR;
 	*out = db;
 	db->readonly = (flags & PROFDB_OPEN_READONLY) != 0;
+	db->path = strdup(path);
+	if (!db->path)
+		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	if (!mem && stat(path, &sb) != 0) {
 		if (db->readonly || (flags & PROFDB_OPEN_NOCREATE))
 			return profdb__error(db, PROFDB_ENOTFOUND, "cannot open '%s': %s", path, strerror(errno));
 	} else if (!mem && !S_ISREG(sb.st_mode)) {
 		return profdb__error(db, PROFDB_ERROR, "cannot open '%s': not a regular file", path);
 	}
-	oflags = db->readonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-	/* a handle is used by one thread at a time (profdb.h): SQLite's own
-	 * per-call locking would only cost time (a fifth of a bulk insert) */
-	oflags |= SQLITE_OPEN_NOMUTEX;
-	rc = sqlite3_open_v2(path, &db->sql, oflags, NULL);
-	if (rc != SQLITE_OK)
-		return profdb__sqlerror(db, "cannot open '%s'", path);
-	sqlite3_busy_timeout(db->sql, BUSY_TIMEOUT_MS);
+	if (!mem && too_long(path))
+		return profdb__error(db, PROFDB_ERROR,
+		    "cannot open '%s': its full path is %zu bytes, SQLite's limit is %d: use a shorter path",
+		    path, too_long(path), SQLITE_PATH_MAX);
+	if ((rc = open_connection(db, path, mem)) != PROFDB_OK)
+		return rc;
+	/* the environment may shorten the wait (tests of a locked database) */
+	sqlite3_busy_timeout(db->sql, (int)profdb__env_limit("PROFDB_BUSY_TIMEOUT_MS", BUSY_TIMEOUT_MS));
 	sqlite3_extended_result_codes(db->sql, 1);
 	/* Touch the file: a non-SQLite file fails here with SQLITE_NOTADB. */
 	rc = sqlite3_exec(db->sql, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
@@ -270,5 +448,6 @@ void profdb_close(profdb *db)
 	if (!db)
 		return;
 	sqlite3_close_v2(db->sql);
+	free(db->path);
 	free(db);
 }

@@ -102,13 +102,13 @@ static int classify(const char *buf, size_t n, int full, int gzip, char *reason,
 }
 
 /* Read into buf[*n, want) from f or, for gzip, in; *eof set at the end. */
-static void fill(FILE *f, struct profdb_input *in, char *buf, size_t *n, size_t want, int *eof)
+static void fill(FILE *f, struct profdb_input *in, char *buf, size_t *n, size_t want, int *eof,
+                 struct profdb_err *err)
 {
-	struct profdb_err err = { 0 };
 	while (*n < want && !*eof) {
 		long got;
 		if (in)
-			got = profdb_input_read(in, buf + *n, want - *n, &err);
+			got = profdb_input_read(in, buf + *n, want - *n, err);
 		else
 			got = (long)fread(buf + *n, 1, want - *n, f);
 		if (got <= 0)
@@ -144,7 +144,7 @@ int profdb__detect_file(const char *path, char *reason, size_t cap)
 		goto out;
 	}
 	/* SQLite files are not gzip: check the raw magic first */
-	fill(f, NULL, buf, &n, 16, &eof);
+	fill(f, NULL, buf, &n, 16, &eof, &err);
 	if (n == 16 && memcmp(buf, sqlite_magic, 16) == 0) {
 		kind = PROFDB_SRC_ASCEND_DB;
 		goto out;
@@ -159,12 +159,17 @@ int profdb__detect_file(const char *path, char *reason, size_t cap)
 		eof = 0;
 	}
 	for (;;) {
-		fill(f, in, buf, &n, want, &eof);
+		fill(f, in, buf, &n, want, &eof, &err);
 		kind = classify(buf, n, eof || n >= SNIFF_BYTES, gzip, reason, cap);
 		if (kind != UNDECIDED)
 			break;
 		want = want * 2 < SNIFF_BYTES ? want * 2 : SNIFF_BYTES;
 	}
+	/* a gzip file that could not be decoded: say why (input.c's message,
+	 * less its leading "path: ", which the caller adds) */
+	if (kind == PROFDB_SRC_NONE && err.code != PROFDB_OK)
+		snprintf(reason, cap, "%s", strncmp(err.msg, path, strlen(path)) == 0 &&
+		         err.msg[strlen(path)] == ':' ? err.msg + strlen(path) + 2 : err.msg);
 out:
 	profdb_input_close(in);
 	fclose(f);

@@ -42,4 +42,19 @@ int profdb__write_csv(const profdb_result *r, FILE *out, const struct profdb_for
 int profdb__write_json(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts);
 int profdb__write_md(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts);
 
+/*
+ * The same, one part of a longer result at a time (sql_guard.c streams
+ * rows as they come): part has PROFDB__PART_FIRST (write the head) and/or
+ * PROFDB__PART_LAST (the tail); before is the rows earlier parts wrote.
+ * The whole-result writers above are one part that is first and last.
+ */
+#define PROFDB__PART_FIRST 1u
+#define PROFDB__PART_LAST 2u
+int profdb__write_csv_part(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts,
+                           unsigned part, size_t before);
+int profdb__write_json_part(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts,
+                            unsigned part, size_t before);
+int profdb__write_md_part(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts,
+                          unsigned part, size_t before);
+
 #endif

@@ -5,17 +5,22 @@
  * the column name); NULL is an empty field.  Notes are not written: the
  * output stays one table.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 #include "format.h"
+#include "utf8.h"
 #include "banned.h"
 
-static void put_field(FILE *out, const char *s)
+static void put_field(FILE *out, const char *text)
 {
+	char *tmp;
+	const char *s = profdb__utf8_safe(text, &tmp);
 	size_t n = strlen(s);
 	if (n == 0 || (strpbrk(s, ",\"\r\n") == NULL && s[0] != ' ' && s[n - 1] != ' ')) {
 		fputs(s, out);
+		free(tmp);
 		return;
 	}
 	fputc('"', out);
@@ -25,20 +30,24 @@ static void put_field(FILE *out, const char *s)
 		fputc(*s, out);
 	}
 	fputc('"', out);
+	free(tmp);
 }
 
-int profdb__write_csv(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts)
+int profdb__write_csv_part(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts,
+                           unsigned part, size_t before)
 {
 	size_t ncols = profdb_result_ncols(r);
 	char buf[512];
 
-	for (size_t c = 0; c < ncols; c++) {
+	(void)before;
+	for (size_t c = 0; (part & PROFDB__PART_FIRST) && c < ncols; c++) {
 		profdb__fmt_header(r, c, profdb__fmt_unit(r, c, opts, 0), 0, buf, sizeof buf);
 		if (c)
 			fputc(',', out);
 		put_field(out, buf);
 	}
-	fputc('\n', out);
+	if (part & PROFDB__PART_FIRST)
+		fputc('\n', out);
 	for (size_t row = 0; row < profdb_result_nrows(r); row++) {
 		for (size_t c = 0; c < ncols; c++) {
 			/* machine units never depend on the values: no column scan */
@@ -50,4 +59,9 @@ int profdb__write_csv(const profdb_result *r, FILE *out, const struct profdb_for
 		fputc('\n', out);
 	}
 	return ferror(out) ? PROFDB_ERROR : PROFDB_OK;
+}
+
+int profdb__write_csv(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts)
+{
+	return profdb__write_csv_part(r, out, opts, PROFDB__PART_FIRST | PROFDB__PART_LAST, 0);
 }

@@ -11,38 +11,8 @@
 
 #include "internal.h"
 #include "format.h"
+#include "utf8.h"
 #include "banned.h"
-
-/* Length of the valid UTF-8 sequence at s, or 0 if it is not valid. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n;
-	unsigned cp;
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0) {
-		n = 2;
-		cp = s[0] & 0x1fu;
-	} else if ((s[0] & 0xf0) == 0xe0) {
-		n = 3;
-		cp = s[0] & 0x0fu;
-	} else if ((s[0] & 0xf8) == 0xf0) {
-		n = 4;
-		cp = s[0] & 0x07u;
-	} else {
-		return 0;
-	}
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3fu);
-	}
-	/* overlong forms, surrogates and values past U+10FFFF are invalid */
-	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return n;
-}
 
 static void put_string(FILE *out, const char *str)
 {
@@ -65,7 +35,7 @@ static void put_string(FILE *out, const char *str)
 			s++;
 			continue;
 		}
-		n = utf8_len(s);
+		n = profdb__utf8_len((const char *)s);
 		if (n == 0) {
 			fputs("\\ufffd", out);
 			s++;
@@ -100,22 +70,27 @@ static void put_object(FILE *out, const profdb_result *r, size_t row, const stru
 	fputc('}', out);
 }
 
-int profdb__write_json(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts)
+/* An array of objects, "[\n  {...},\n  {...}\n]\n" ("[]\n" when empty),
+ * written a part at a time: each row is preceded by "[\n" or ",\n". */
+int profdb__write_json_part(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts,
+                            unsigned part, size_t before)
 {
 	size_t n = profdb_result_nrows(r);
-	if (opts->json_object && n == 1) {
+	for (size_t row = 0; row < n; row++) {
+		fputs(before + row == 0 ? "[\n  " : ",\n  ", out);
+		put_object(out, r, row, opts);
+	}
+	if (part & PROFDB__PART_LAST)
+		fputs(before + n == 0 ? "[]\n" : "\n]\n", out);
+	return ferror(out) ? PROFDB_ERROR : PROFDB_OK;
+}
+
+int profdb__write_json(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts)
+{
+	if (opts->json_object && profdb_result_nrows(r) == 1) {
 		put_object(out, r, 0, opts);
 		fputc('\n', out);
-	} else if (n == 0) {
-		fputs("[]\n", out);
-	} else {
-		fputs("[\n", out);
-		for (size_t row = 0; row < n; row++) {
-			fputs("  ", out);
-			put_object(out, r, row, opts);
-			fputs(row + 1 < n ? ",\n" : "\n", out);
-		}
-		fputs("]\n", out);
+		return ferror(out) ? PROFDB_ERROR : PROFDB_OK;
 	}
-	return ferror(out) ? PROFDB_ERROR : PROFDB_OK;
+	return profdb__write_json_part(r, out, opts, PROFDB__PART_FIRST | PROFDB__PART_LAST, 0);
 }

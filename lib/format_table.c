@@ -12,6 +12,7 @@
 
 #include "internal.h"
 #include "format.h"
+#include "utf8.h"
 #include "banned.h"
 
 #define ELLIPSIS "..."
@@ -41,10 +42,11 @@ static size_t char_offset(const char *s, size_t ch)
 	return i;
 }
 
-/* A copy of text with control characters (newlines of call stacks) as spaces. */
+/* A copy of text with control characters (newlines of call stacks) as
+ * spaces and bytes that are not UTF-8 as U+FFFD. */
 static char *clean_text(const char *t)
 {
-	char *s = strdup(t);
+	char *s = profdb__utf8_dup(t);
 	if (!s)
 		return NULL;
 	for (char *p = s; *p; p++)

@@ -142,7 +142,7 @@ static int open_source(struct adb *r)
 	if (rc != SQLITE_OK)
 		return profdb__err_set(r->ctx->err, PROFDB_EFORMAT, "%s: cannot read as SQLite: %s", r->file,
 		                       r->db ? sqlite3_errmsg(r->db) : "out of memory");
-	return PROFDB_OK;
+	return profdb__sql_source_check(r->db, r->file, r->ctx->err);
 }
 
 /* rank_id of a profiler_info*.json (int or string); PROFDB_NULL if none. */

@@ -28,6 +28,7 @@ struct walk {
 	dev_t *dev;                /* folders on the current path (loop guard) */
 	ino_t *ino;
 	size_t depth;
+	struct profdb_walk_seen *seen; /* folders entered, by device and inode (walk_seen.c) */
 	struct profdb_err *err;
 };
 

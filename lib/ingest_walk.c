@@ -19,6 +19,7 @@
 #include "internal.h"
 #include "detect.h"
 #include "ingest_impl.h"
+#include "walk_seen.h"
 #include "banned.h"
 
 #define MAX_DEPTH 32 /* deeper folders are not profiler dumps; also stops loops */
@@ -164,7 +165,7 @@ static int walk_dir(struct walk *w, const char *folder)
 {
 	DIR *d;
 	struct dirent *e;
-	struct stat sb;
+	struct stat sb, lsb;
 	char **names = NULL;
 	size_t n = 0, cap = 0;
 	int rc = PROFDB_OK, taken = 0;
@@ -176,6 +177,19 @@ static int walk_dir(struct walk *w, const char *folder)
 			return profdb__walk_note(w, "%s: skipped: %s", folder, "symbolic link loop");
 	if (w->depth >= MAX_DEPTH)
 		return profdb__walk_note(w, "%s: skipped: %s", folder, "too deep");
+	/*
+	 * A folder reached through a symbolic link is entered once: links that
+	 * fan out to the same folders would otherwise double the visits per
+	 * level (2^depth).  A real folder is always entered, even after a link
+	 * to it, so that the link (latest_ascend_pt -> rank0_ascend_pt) and not
+	 * the folder is the one the same-content rule reports as read once.
+	 */
+	if ((rc = profdb__walk_seen_add(&w->seen, sb.st_dev, sb.st_ino)) < 0)
+		return profdb__err_set(w->err, PROFDB_ERROR, "out of memory");
+	if (rc > 0 && lstat(folder, &lsb) == 0 && S_ISLNK(lsb.st_mode))
+		return profdb__walk_note(w, "%s: skipped: %s", folder,
+		                         "a link to a folder this run already read");
+	rc = PROFDB_OK;
 	if ((rc = try_ascend_folder(w, folder, &taken)) != PROFDB_OK || taken)
 		return rc;
 	d = opendir(folder);
@@ -199,7 +213,8 @@ static int walk_dir(struct walk *w, const char *folder)
 		n++;
 	}
 	/* sorted, so runs ingest the same way on every file system */
-	qsort(names, n, sizeof *names, cmp_str);
+	if (n > 1) /* qsort's array must not be NULL, even for 0 elements */
+		qsort(names, n, sizeof *names, cmp_str);
 	w->dev[w->depth] = sb.st_dev;
 	w->ino[w->depth] = sb.st_ino;
 	w->depth++;
@@ -229,6 +244,8 @@ void profdb__walk_free(struct walk *w)
 	free(w->notes);
 	free(w->dev);
 	free(w->ino);
+	profdb__walk_seen_free(w->seen);
+	w->seen = NULL;
 }
 
 int profdb__walk_init(struct walk *w, struct profdb_err *err)

@@ -25,6 +25,7 @@ struct profdb_input {
 	int gzip;                  /* non-zero: inflate */
 	int zinit;                 /* z is initialised */
 	int zend;                  /* last member ended and no data follows */
+	struct profdb_err pend;    /* an error met after some output: reported on the next read */
 	z_stream z;
 	unsigned char *raw;        /* RAW_BUF bytes */
 	size_t raw_len, raw_pos;   /* filled / consumed part of raw */
@@ -143,24 +144,77 @@ static long read_plain(struct profdb_input *in, unsigned char *buf, size_t n, st
 	return (long)have;
 }
 
-static long read_gzip(struct profdb_input *in, unsigned char *buf, size_t n, struct profdb_err *err)
+/* Where the decoder stands in the file: the offset of the next raw byte. */
+static uint64_t raw_at(const struct profdb_input *in)
 {
-	if (in->zend)
-		return 0;
+	return in->raw_off - (in->raw_len - in->raw_pos);
+}
+
+/* Say what zlib's terse text means for a gzip file, and where. */
+static void gzip_error(struct profdb_input *in, int zrc, struct profdb_err *err)
+{
+	const char *m = in->z.msg ? in->z.msg : "";
+	const char *what = "corrupt gzip data";
+	if (strcmp(m, "incorrect data check") == 0)
+		what = "bad CRC: the gzip trailer's CRC-32 does not match the data (corrupt file)";
+	else if (strcmp(m, "incorrect length check") == 0)
+		what = "wrong size: the gzip trailer's length does not match the data (corrupt file)";
+	else if (strcmp(m, "incorrect header check") == 0 || strcmp(m, "unknown compression method") == 0)
+		what = "not a gzip member (bad header)";
+	else if (zrc == Z_MEM_ERROR)
+		what = "out of memory in the gzip decoder";
+	profdb__err_set(err, zrc == Z_MEM_ERROR ? PROFDB_ERROR : PROFDB_EFORMAT, "%s: byte %llu: %s%s%s%s",
+	                in->path, (unsigned long long)raw_at(in), what, m[0] ? " (zlib: " : "", m, m[0] ? ")" : "");
+}
+
+/*
+ * After a member's end: another member (concatenation is legal gzip), or
+ * zero bytes to the end of the file (padding, which gzip -t accepts too),
+ * or the end itself.  1: a member follows; 0: the stream is over; -1 on an
+ * error (trailing bytes that are not gzip).
+ */
+static int after_member(struct profdb_input *in, struct profdb_err *err)
+{
+	int zeros = 0;
+	for (;;) {
+		if (in->raw_len - in->raw_pos < 2 && !in->eof && fill(in, err) < 0)
+			return -1;
+		if (in->raw_pos == in->raw_len)
+			return 0;
+		if (!zeros && in->raw_len - in->raw_pos >= 2 && in->raw[in->raw_pos] == 0x1f &&
+		    in->raw[in->raw_pos + 1] == 0x8b)
+			return 1;
+		while (in->raw_pos < in->raw_len && in->raw[in->raw_pos] == 0) {
+			in->raw_pos++;
+			zeros = 1;
+		}
+		if (in->raw_pos < in->raw_len && (zeros || in->raw_len - in->raw_pos >= 2 || in->eof)) {
+			profdb__err_set(err, PROFDB_EFORMAT,
+			    "%s: byte %llu: data after the last gzip member that is neither gzip nor zero padding",
+			    in->path, (unsigned long long)raw_at(in));
+			return -1;
+		}
+	}
+}
+
+/* Inflate into buf until it is full or the stream ends; -1 on an error
+ * (*made says how much was decoded before it). */
+static long inflate_some(struct profdb_input *in, unsigned char *buf, size_t n, size_t *made,
+                         struct profdb_err *err)
+{
 	in->z.next_out = buf;
 	in->z.avail_out = (uInt)(n > (1u << 30) ? (1u << 30) : n);
 	while (in->z.avail_out > 0) {
 		int zrc;
+		*made = (size_t)((unsigned char *)in->z.next_out - buf);
 		if (in->raw_pos == in->raw_len) {
 			long got = fill(in, err);
 			if (got < 0)
 				return -1;
 			if (got == 0 && in->raw_len == 0) {
-				if (in->z.next_out != buf)
-					break; /* return what we have; report truncation next call */
 				profdb__err_set(err, PROFDB_EFORMAT,
-				    "%s: byte %llu: truncated gzip stream", in->path,
-				    (unsigned long long)in->raw_off);
+				    "%s: byte %llu: truncated gzip stream (the file ends inside a member)",
+				    in->path, (unsigned long long)in->raw_off);
 				return -1;
 			}
 		}
@@ -168,11 +222,12 @@ static long read_gzip(struct profdb_input *in, unsigned char *buf, size_t n, str
 		in->z.avail_in = (uInt)(in->raw_len - in->raw_pos);
 		zrc = inflate(&in->z, Z_NO_FLUSH);
 		in->raw_pos = in->raw_len - in->z.avail_in;
+		*made = (size_t)((unsigned char *)in->z.next_out - buf);
 		if (zrc == Z_STREAM_END) {
-			/* concatenated members are legal gzip: go on if more follows */
-			if (in->raw_pos == in->raw_len && fill(in, err) < 0)
+			int more = after_member(in, err);
+			if (more < 0)
 				return -1;
-			if (in->raw_pos == in->raw_len) {
+			if (more == 0) {
 				in->zend = 1;
 				break;
 			}
@@ -180,13 +235,32 @@ static long read_gzip(struct profdb_input *in, unsigned char *buf, size_t n, str
 			continue;
 		}
 		if (zrc != Z_OK && zrc != Z_BUF_ERROR) {
-			profdb__err_set(err, PROFDB_EFORMAT, "%s: byte %llu: corrupt gzip data (%s)",
-			    in->path, (unsigned long long)(in->raw_off - (in->raw_len - in->raw_pos)),
-			    in->z.msg ? in->z.msg : "inflate failed");
+			gzip_error(in, zrc, err);
 			return -1;
 		}
 	}
-	return (long)((unsigned char *)in->z.next_out - buf);
+	return (long)*made;
+}
+
+static long read_gzip(struct profdb_input *in, unsigned char *buf, size_t n, struct profdb_err *err)
+{
+	size_t made = 0;
+	long got;
+	if (in->pend.code != PROFDB_OK) {
+		profdb__err_set(err, in->pend.code, "%s", in->pend.msg);
+		return -1;
+	}
+	if (in->zend)
+		return 0;
+	got = inflate_some(in, buf, n, &made, &in->pend);
+	if (got >= 0)
+		return got;
+	/* hand out what was decoded (a reader may need it to say what the
+	 * file is); the error comes with the next read */
+	if (made > 0)
+		return (long)made;
+	profdb__err_set(err, in->pend.code, "%s", in->pend.msg);
+	return -1;
 }
 
 long profdb_input_read(struct profdb_input *in, void *buf, size_t n, struct profdb_err *err)

@@ -15,12 +15,14 @@
 
 #include "profdb.h"
 
-#define PROFDB_ERRMAX 512 /* longest error message kept */
+#define PROFDB_ERRMAX 8192 /* longest error message kept: two paths of PATH_MAX and a reason;
+                            * longer ones lose their middle, never the end (db.c) */
 
 /* The handle behind the opaque typedef. */
 struct profdb {
 	sqlite3 *sql;              /* the connection */
 	int readonly;              /* opened with PROFDB_OPEN_READONLY */
+	char *path;                /* the database file as given (owned), for messages */
 	char errmsg[PROFDB_ERRMAX]; /* last error, "" if none */
 };
 
@@ -38,6 +40,14 @@ struct profdb_err {
 };
 int profdb__err_set(struct profdb_err *e, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* sql_guard.c: refuse an input SQLite file (another tool's) that has views
+ * or fails PRAGMA quick_check; the message names file.  src is open. */
+int profdb__sql_source_check(sqlite3 *src, const char *file, struct profdb_err *err);
+/* sql_guard.c: prepare sql, which must be exactly one statement (PROFDB_EUSAGE
+ * for none or several, the SQLite error for bad SQL).  *out is finalized by
+ * the caller. */
+int profdb__sql_prepare_one(profdb *db, const char *sql, sqlite3_stmt **out);
 
 /* ---------------------------------------------------------------- records */
 

@@ -247,6 +247,31 @@ int profdb_query_sources(profdb *db, profdb_result **out, const char *run);
  * PROFDB_ERROR for bad SQL. */
 int profdb_query_sql(profdb *db, profdb_result **out, const char *sql);
 
+/* Limits for SQL a user typed (profdb_sql_run, sql_guard.c). */
+struct profdb_sql_opts {
+	int write;             /* non-zero: any statement; 0: reads only */
+	int64_t timeout_ms;    /* stop the statement after this long; <= 0: never */
+};
+#define PROFDB_SQL_TIMEOUT_MS 300000 /* default: five minutes */
+#define PROFDB_SQL_OPTS_INIT { 0, PROFDB_SQL_TIMEOUT_MS }
+
+/* METHOD: profdb_query_sql under o (NULL: PROFDB_SQL_OPTS_INIT).  Without
+ * o->write only SELECT, reads and reporting pragmas are allowed: INSERT,
+ * ATTACH, VACUUM [INTO], setting pragmas... fail with a message naming what
+ * was refused.  Past o->timeout_ms the statement stops with PROFDB_ERROR.
+ * *out is the caller's (profdb_result_free). */
+int profdb_sql_run(profdb *db, profdb_result **out, const char *sql,
+                   const struct profdb_sql_opts *o);
+
+struct profdb_format_opts; /* below, with the formats */
+/* METHOD: profdb_sql_run, writing the rows to out in fmt as they come:
+ * csv, json and md hold a few thousand rows at a time whatever the result's
+ * size; a table (column widths from every value) is built whole first.
+ * On an error after some rows, out holds those rows (a cut json array) and
+ * the error says why. */
+int profdb_sql_write(profdb *db, const char *sql, const struct profdb_sql_opts *o, FILE *out,
+                     const struct profdb_format_opts *fmt);
+
 /* ---------------------------------------------------------------- results */
 
 /* Column types of a result: how formats render a value. */

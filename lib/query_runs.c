@@ -13,20 +13,11 @@
 int profdb_query_sql(profdb *db, profdb_result **out, const char *sql)
 {
 	sqlite3_stmt *st = NULL;
-	const char *tail = NULL;
 	int rc;
 
 	*out = NULL;
-	if (sqlite3_prepare_v2(db->sql, sql, -1, &st, &tail) != SQLITE_OK)
-		return profdb__sqlerror(db, "bad SQL");
-	if (!st)
-		return profdb__error(db, PROFDB_EUSAGE, "no SQL statement given");
-	while (tail && (*tail == ' ' || *tail == '\t' || *tail == '\n' || *tail == '\r' || *tail == ';'))
-		tail++;
-	if (tail && *tail) {
-		sqlite3_finalize(st);
-		return profdb__error(db, PROFDB_EUSAGE, "give one SQL statement (text after the first: '%.40s')", tail);
-	}
+	if ((rc = profdb__sql_prepare_one(db, sql, &st)) != PROFDB_OK)
+		return rc;
 	rc = profdb__result_from_stmt(db, out, st, NULL);
 	sqlite3_finalize(st);
 	return rc;

@@ -10,6 +10,7 @@
 
 #include "compare.h"
 #include "result.h"
+#include "utf8.h"
 #include "banned.h"
 
 void profdb__fmt_us(char *out, size_t cap, double ns)
@@ -90,8 +91,10 @@ int profdb_report_write(const profdb_comparison *c, FILE *out, enum profdb_repor
 
 /* ---------------------------------------------------------------- csv */
 
-static void csv_field(FILE *out, const char *s, int last)
+static void csv_field(FILE *out, const char *text, int last)
 {
+	char *tmp;
+	const char *s = profdb__utf8_safe(text, &tmp);
 	if (strpbrk(s, ",\"\r\n")) {
 		fputc('"', out);
 		for (; *s; s++) {
@@ -104,6 +107,7 @@ static void csv_field(FILE *out, const char *s, int last)
 		fputs(s, out);
 	}
 	fputc(last ? '\n' : ',', out);
+	free(tmp);
 }
 
 static void csv_line(FILE *out, const char *scope, const struct profdb_cmp_line *l)

@@ -6,9 +6,11 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <cjson/cJSON.h>
 
 #include "compare.h"
+#include "utf8.h"
 #include "banned.h"
 
 static void add_num(cJSON *o, const char *k, double v)
@@ -93,7 +95,9 @@ int profdb__report_json(const profdb_comparison *c, FILE *out)
 		cJSON_AddItemToArray(a, line_json(&c->kernels[i]));
 	text = cJSON_Print(root);
 	if (text) {
-		fputs(text, out);
+		char *tmp;
+		fputs(profdb__utf8_safe(text, &tmp), out);
+		free(tmp);
 		fputc('\n', out);
 		rc = ferror(out) ? PROFDB_ERROR : PROFDB_OK;
 		cJSON_free(text);

@@ -5,12 +5,16 @@
  * the comparability warnings as suite properties and system-err.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "compare.h"
+#include "utf8.h"
 #include "banned.h"
 
-void profdb__xml_text(FILE *out, const char *s)
+void profdb__xml_text(FILE *out, const char *text)
 {
+	char *tmp;
+	const char *s = profdb__utf8_safe(text, &tmp);
 	for (; *s; s++) {
 		unsigned char ch = (unsigned char)*s;
 		switch (ch) {
@@ -23,6 +27,7 @@ void profdb__xml_text(FILE *out, const char *s)
 			fputc(ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r' ? '?' : ch, out);
 		}
 	}
+	free(tmp);
 }
 
 static void testcase(FILE *out, const char *cls, const struct profdb_cmp_line *l)

@@ -75,8 +75,7 @@ int profdb__result_add_note(profdb_result *r, const char *note)
 	return PROFDB_OK;
 }
 
-/* Copy the current row of st into the next cells of r. */
-static int add_row(profdb_result *r, sqlite3_stmt *st, size_t *cap)
+int profdb__result_add_row(profdb_result *r, sqlite3_stmt *st, size_t *cap)
 {
 	if (r->nrows == *cap) {
 		size_t ncap = *cap ? *cap * 2 : 64;
@@ -149,7 +148,7 @@ int profdb__result_from_stmt(profdb *db, profdb_result **out, sqlite3_stmt *st,
 		r->types[i] = types ? types[i] : PROFDB_COL_TEXT;
 	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (add_row(r, st, &cap) != PROFDB_OK) {
+		if (profdb__result_add_row(r, st, &cap) != PROFDB_OK) {
 			profdb_result_free(r);
 			return profdb__error(db, PROFDB_ERROR, "out of memory");
 		}

@@ -26,4 +26,8 @@ struct profdb_result {
 /* CONSTRUCTOR: an empty result with ncols unnamed TEXT columns. */
 int profdb__result_new(profdb_result **out, size_t ncols);
 
+/* Copy the current row of st into the next cells of r; *cap is the rows
+ * r->cells has room for (0 at first).  -1 (PROFDB_ERROR) out of memory. */
+int profdb__result_add_row(profdb_result *r, sqlite3_stmt *st, size_t *cap);
+
 #endif

@@ -12,6 +12,7 @@
 
 #include "testutil.h"
 #include "result.h"
+#include "utf8.h"
 
 /* A result with these columns and no rows. */
 static profdb_result *make(size_t ncols, const char *const *names, const enum profdb_coltype *types)
@@ -252,6 +253,27 @@ START_TEST(parse_names)
 }
 END_TEST
 
+/* Replacement of invalid UTF-8, against byte strings worked out by hand:
+ * each byte that starts no valid sequence becomes EF BF BD. */
+START_TEST(utf8_replacement)
+{
+	char *t;
+	const char *in = "a\xc3\xa9" "b"; /* valid: returned as is */
+	ck_assert_ptr_eq(profdb__utf8_safe(in, &t), in);
+	ck_assert_ptr_null(t);
+	ck_assert_uint_eq(profdb__utf8_len("\xf0\x9f\x98\x80"), 4);
+	ck_assert_uint_eq(profdb__utf8_len("\xed\xa0\x80"), 0); /* a surrogate */
+	ck_assert_uint_eq(profdb__utf8_len("\xf4\x90\x80\x80"), 0); /* past U+10FFFF */
+	ck_assert_uint_eq(profdb__utf8_len("\xe4\xb8"), 0); /* cut by the end */
+	ck_assert_str_eq(profdb__utf8_safe("x\xffy", &t), "x\xef\xbf\xbdy");
+	free(t);
+	/* overlong '/' (2 bytes), a cut 3-byte sequence (2 bytes) */
+	t = profdb__utf8_dup("\xc0\xaf|\xe4\xb8|");
+	ck_assert_str_eq(t, "\xef\xbf\xbd\xef\xbf\xbd|\xef\xbf\xbd\xef\xbf\xbd|");
+	free(t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("format");
@@ -262,6 +284,7 @@ int main(void)
 	tcase_add_test(tc, table_shortens_in_the_middle);
 	tcase_add_test(tc, markdown);
 	tcase_add_test(tc, parse_names);
+	tcase_add_test(tc, utf8_replacement);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }
