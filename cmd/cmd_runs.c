@@ -3,6 +3,7 @@
  * repeats, row counts and total device time (profdb_query_runs); and the two
  * changes a stored run takes: a new repeat count, or deletion.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -34,19 +35,39 @@ static const char desc[] =
 	"--set-tag KEY=VALUE / --unset-tag KEY change the --run run's tags; --tags lists\n"
 	"the tags (user, file, and read-only meta ones such as torch/CANN/CUDA versions).";
 
-/* --set-repeats / --delete: one run, opened for writing. */
+/* The value of column name in row 0 of r, or -1. */
+static int64_t run_field(const profdb_result *r, const char *name)
+{
+	for (size_t c = 0; r && profdb_result_nrows(r) > 0 && c < profdb_result_ncols(r); c++)
+		if (strcmp(profdb_result_colname(r, c), name) == 0)
+			return profdb_result_int(r, 0, c);
+	return -1;
+}
+
+/* --set-repeats / --delete: one run, opened for writing.  Says what it
+ * changed, from the run's row as it was, since neither can be seen after. */
 static int change_run(const struct qcli *q, int64_t repeats, int del)
 {
+	profdb_result *was = NULL;
+	const char *run = q->filter.runs ? q->filter.runs[0] : NULL;
 	profdb *db;
 	int rc;
 	if (q->filter.nruns != 1)
 		return cli_usage_error("runs", "--set-repeats and --delete need exactly one --run");
 	if (!(db = cli_open_db(q->db, PROFDB_OPEN_NOCREATE)))
 		return PROFDB_EXIT_ERROR;
-	rc = del ? profdb_run_delete(db, q->filter.runs[0])
-	         : profdb_run_set_repeats(db, q->filter.runs[0], repeats);
+	rc = profdb_query_runs_filter(db, &was, &q->filter);
+	if (rc == PROFDB_OK)
+		rc = del ? profdb_run_delete(db, run) : profdb_run_set_repeats(db, run, repeats);
 	if (rc != PROFDB_OK)
 		rc = cli_lib_error(db, rc);
+	else if (del)
+		printf("deleted run '%s' (%" PRId64 " kernels, %" PRId64 " ops)\n", run,
+		       run_field(was, "kernels"), run_field(was, "ops"));
+	else
+		printf("run '%s': repeats %" PRId64 " -> %" PRId64 " (per-repeat times now divide by %" PRId64 ")\n",
+		       run, run_field(was, "repeats"), repeats, repeats);
+	profdb_result_free(was);
 	profdb_close(db);
 	return rc;
 }

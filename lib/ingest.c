@@ -264,16 +264,32 @@ static int read_parallel(struct walk *w, struct profdb_store *st, int nworkers,
 }
 
 /* The default run name: the path's last component. */
-static void base_of(const char *path, char *out, size_t cap)
+/*
+ * The default run name: PATH's base name, without the format's extensions
+ * when PATH is a file ("rank-34.Jul_15.pt.trace.json.gz" is run
+ * "rank-34.Jul_15", "base.json.gz" is "base"): the extension says how the
+ * file was stored, not which run it is.  A folder keeps its whole name.
+ */
+static void base_of(const char *path, int is_file, char *out, size_t cap)
 {
-	size_t n = strlen(path);
+	static const char *const exts[] = { ".pt.trace.json.gz", ".pt.trace.json", ".json.gz",
+	                                    ".jsonl", ".json", ".csv", ".db", ".gz", NULL };
+	size_t n = strlen(path), len;
 	const char *s;
 	while (n > 1 && path[n - 1] == '/')
 		n--;
 	s = path + n;
 	while (s > path && s[-1] != '/')
 		s--;
-	snprintf(out, cap, "%.*s", (int)(path + n - s), s);
+	len = (size_t)(path + n - s);
+	for (size_t i = 0; is_file && exts[i]; i++) {
+		size_t e = strlen(exts[i]);
+		if (len > e && strncmp(s + len - e, exts[i], e) == 0) {
+			len -= e;
+			break;
+		}
+	}
+	snprintf(out, cap, "%.*s", (int)len, s);
 }
 
 /* One run of an ingest: the units to read, the notes that go with them. */
@@ -471,7 +487,7 @@ int profdb_ingest(profdb *db, int64_t *out_run_id, const char *path,
 	if (out_run_id)
 		*out_run_id = 0;
 	opts = opts ? opts : &none;
-	base_of(path, name, sizeof name);
+	base_of(path, stat(path, &sb) == 0 && S_ISREG(sb.st_mode), name, sizeof name);
 	/* the root without trailing slashes: --split names runs relative to it */
 	snprintf(root, sizeof root, "%s", path);
 	for (size_t n = strlen(root); n > 1 && root[n - 1] == '/'; n--)
