@@ -272,7 +272,8 @@ static int emit_device(struct profdb_kreader *r, const struct profdb_jval *e, co
 	k.device = a[A_DEVICE].type ? profdb__kineto_jint(&a[A_DEVICE]) : jid(&e[F_PID]);
 	k.stream = a[A_STREAM].type ? jid(&a[A_STREAM]) : jid(&e[F_TID]);
 	k.name = name;
-	k.kind = kind;
+	/* NCCL/RCCL kernels have cat "kernel": their name says communication */
+	k.kind = profdb__kind_of_device(kind, name);
 	k.core = cat;
 	k.start_ns = start;
 	k.dur_ns = dur;

@@ -633,6 +633,30 @@ START_TEST(driver_ops_by_hand)
 }
 END_TEST
 
+/* The communication rule (kind.c, README "Communication"), by hand. */
+START_TEST(comm_kind_by_name)
+{
+	static const char *const comm[] = {
+		"ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)",
+		"ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+		"void ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclWorkElem)",
+		"rcclGenericKernel", "mscclKernel_Sum_float_LL", "hcom_allReduce__868_0_1", "NCCL_x",
+	};
+	static const char *const not_comm[] = {
+		"volta_sgemm_64x64_tn", "void at::native::kernel<ncclX>", "hcomm_x", "nccx", "", "void ",
+	};
+	for (size_t i = 0; i < sizeof comm / sizeof comm[0]; i++) {
+		ck_assert_msg(profdb__kind_is_comm_name(comm[i]), "%s", comm[i]);
+		ck_assert_int_eq(profdb__kind_of_device(PROFDB_KIND_KERNEL, comm[i]), PROFDB_KIND_COMM);
+	}
+	for (size_t i = 0; i < sizeof not_comm / sizeof not_comm[0]; i++)
+		ck_assert_msg(!profdb__kind_is_comm_name(not_comm[i]), "%s", not_comm[i]);
+	ck_assert(!profdb__kind_is_comm_name(NULL));
+	/* a memcpy stays a memcpy whatever its name */
+	ck_assert_int_eq(profdb__kind_of_device(PROFDB_KIND_MEMCPY, "ncclMemcpy"), PROFDB_KIND_MEMCPY);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ingest_kineto");
@@ -649,6 +673,7 @@ int main(void)
 	tcase_add_test(tc, one_pass_and_general_path_agree);
 	tcase_add_test(tc, ops_without_pid_tid_nest);
 	tcase_add_test(tc, times_in_every_form);
+	tcase_add_test(tc, comm_kind_by_name);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("driver");
 	tcase_set_timeout(tc, 120);
