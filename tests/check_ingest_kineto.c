@@ -633,6 +633,48 @@ START_TEST(driver_ops_by_hand)
 }
 END_TEST
 
+/* testdata/kineto_link/README.md: External ids that are correlation ids,
+ * linked through the launches; every value worked out there by hand. */
+START_TEST(driver_corr_ext)
+{
+	profdb *db = NULL;
+	int64_t id = 0;
+	struct profdb_ingest_opts opts = { 0 };
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	ck_assert_int_eq(profdb_ingest(db, &id, tu_testdata("kineto_link/corr_ext.json"), &opts), PROFDB_OK);
+	ck_assert_int_eq(q1(db, "SELECT device_self_ns FROM op_v WHERE name = 'aten::conv2d'"), 0);
+	ck_assert_int_eq(q1(db, "SELECT device_total_ns FROM op_v WHERE name = 'aten::conv2d'"), 20 * US);
+	ck_assert_int_eq(q1(db, "SELECT device_self_ns FROM op_v WHERE name = 'aten::cudnn_convolution'"), 20 * US);
+	ck_assert_int_eq(q1(db, "SELECT device_total_ns FROM op_v WHERE name = 'aten::transpose'"), 0);
+	ck_assert_int_eq(q1(db, "SELECT device_self_ns FROM op_v WHERE name = 'aten::addmm'"), 10 * US);
+	ck_assert_int_eq(q1(db, "SELECT device_total_ns FROM op_v WHERE name = 'aten::addmm'"), 10 * US);
+	ck_assert_int_eq(q1(db, "SELECT device_self_ns FROM op_v WHERE name = 'aten::add'"), 3 * US);
+	ck_assert_int_eq(q1(db, "SELECT external_id FROM kernel_v WHERE name = 'conv_kernel'"), 2);
+	ck_assert_int_eq(q1(db, "SELECT external_id FROM kernel_v WHERE name = 'gemm_kernel'"), 4);
+	ck_assert_int_eq(q1(db, "SELECT external_id FROM kernel_v WHERE kind = 'memset'"), 4);
+	ck_assert_int_eq(q1(db, "SELECT external_id FROM kernel_v WHERE name = 'add_kernel'"), 5);
+	ck_assert_int_eq(q1(db, "SELECT external_id FROM kernel_v WHERE name = 'orphan_kernel'"), NULLV);
+	/* nothing lost: the raw value was the correlation id, still there */
+	ck_assert_int_eq(q1(db, "SELECT correlation FROM kernel_v WHERE name = 'orphan_kernel'"), 9);
+	ck_assert_int_eq(q1(db, "SELECT count(*) FROM run_note WHERE note LIKE '%correlation ids, not op ids%'"), 1);
+	profdb_close(db);
+}
+END_TEST
+
+/* A current trace (External ids are op ids) keeps its links and has no note. */
+START_TEST(driver_real_ext_kept)
+{
+	profdb *db = NULL;
+	int64_t id = 0;
+	struct profdb_ingest_opts opts = { 0 };
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	ck_assert_int_eq(profdb_ingest(db, &id, tu_testdata("kineto/nested.json"), &opts), PROFDB_OK);
+	ck_assert_int_eq(q1(db, "SELECT external_id FROM kernel_v WHERE name = 'gemm_kernel'"), 3);
+	ck_assert_int_eq(q1(db, "SELECT count(*) FROM run_note WHERE note LIKE '%correlation ids%'"), 0);
+	profdb_close(db);
+}
+END_TEST
+
 /* The communication rule (kind.c, README "Communication"), by hand. */
 START_TEST(comm_kind_by_name)
 {
@@ -680,6 +722,8 @@ int main(void)
 	tcase_add_test(tc, driver_nested);
 	tcase_add_test(tc, driver_triton_by_hand);
 	tcase_add_test(tc, driver_ops_by_hand);
+	tcase_add_test(tc, driver_corr_ext);
+	tcase_add_test(tc, driver_real_ext_kept);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_set_tap(sr, "-");
