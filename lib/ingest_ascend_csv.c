@@ -355,8 +355,12 @@ static int kernel_row(struct kreader *r, const struct profdb_csv_row *row)
 	p = fldn(r, row, K_DUR, &n);
 	if (!p || profdb_parse_ns(p, n, 3, &k.dur_ns) != 0)
 		return skip(r, "non-numeric duration", row->line);
-	if (k.dur_ns <= 0)
-		return skip(r, "non-positive duration", row->line);
+	/* one rule for every format (README "Zero-length events"): a zero
+	 * duration is a task shorter than the clock's resolution and kept, as
+	 * the profiler counts it (the SQLite export keeps start == end too);
+	 * a negative one is no measurement */
+	if (k.dur_ns < 0)
+		return skip(r, "negative duration", row->line);
 	if (r->src->mindspore && (p = strrchr(name, '/')) != NULL && p[1] && p != name) {
 		*p = '\0';
 		k.launch_op = name;

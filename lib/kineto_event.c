@@ -427,6 +427,9 @@ static int handle_event(struct profdb_kreader *r, size_t len,
 		return skip(r, "complete event without dur");
 	if (jns(&e[F_DUR], &dur) != 0)
 		return skip(r, "dur is not a number in range");
+	/* README "Zero-length events": dur 0 is kept (integer-µs traces write
+	 * 0 for anything under 1 µs: real calls, which torch and HTA count);
+	 * the writer clamps negative ones, so only an edited file has them */
 	if (dur < 0)
 		return skip(r, "negative duration");
 	if ((r->base_ns > 0 && ts > INT64_MAX - r->base_ns) || (r->base_ns < 0 && ts < INT64_MIN - r->base_ns))
