@@ -196,6 +196,13 @@ static uint64_t hash_slice(uint64_t h, const struct profdb_jval *v)
 	return (h ^ 0xff) * 1099511628211ull;
 }
 
+/* The key of an event's (pid, tid), as the raw text: ops and runtime
+ * calls nest per thread, whatever pid and tid are written as. */
+static uint64_t thread_key(const struct profdb_jval *e)
+{
+	return hash_slice(hash_slice(1469598103934665603ull, &e[F_PID]), &e[F_TID]);
+}
+
 /* Room for n bytes of decoded text in the event's scratch; NULL if none
  * (never happens for the fields of one event: see handle_event). */
 static char *scratch(struct profdb_kreader *r, size_t n)
@@ -286,7 +293,7 @@ static int emit_device(struct profdb_kreader *r, const struct profdb_jval *e, co
 	k.shared_mem = profdb__kineto_jint(&a[A_SHMEM]);
 	k.bytes = profdb__kineto_jint(&a[A_BYTES]);
 	/* a sink that nests ops finds device times from the kernels it stored */
-	if (!r->sink->nests_ops && profdb__kops_device(r->ops, ext, dur) != PROFDB_OK)
+	if (!r->sink->nests_ops && profdb__kops_device(r->ops, ext, k.correlation, dur) != PROFDB_OK)
 		return profdb__err_set(r->err, PROFDB_ERROR, "out of memory");
 	return r->sink->kernel ? r->sink->kernel(r->sink->arg, &k) : PROFDB_OK;
 }
@@ -296,7 +303,7 @@ static int emit_op(struct profdb_kreader *r, const struct profdb_jval *e, const 
 {
 	struct profdb_kop_in o = {
 		.name = name, .category = cat,
-		.thread = hash_slice(hash_slice(1469598103934665603ull, &e[F_PID]), &e[F_TID]),
+		.thread = thread_key(e),
 		.tid = jid(&e[F_TID]), .start_ns = start, .dur_ns = dur,
 		.external_id = profdb__kineto_jint(&a[A_EXT]), .seq = profdb__kineto_jint(&a[A_SEQ]),
 		.in_shapes = jtext(r, &a[A_DIMS]), .in_types = jtext(r, &a[A_TYPES]),
@@ -336,7 +343,12 @@ static int emit_launch(struct profdb_kreader *r, const struct profdb_jval *e, co
 		.start_ns = start, .dur_ns = dur, .external_id = profdb__kineto_jint(&a[A_EXT]), .name = name,
 	};
 	/* a runtime call without a correlation id launched nothing we can see */
-	if (l.correlation == PROFDB_NULL || !r->sink->launch)
+	if (l.correlation == PROFDB_NULL)
+		return PROFDB_OK;
+	if (!r->sink->nests_ops &&
+	    profdb__kops_launch(r->ops, thread_key(e), start, l.correlation) != PROFDB_OK)
+		return profdb__err_set(r->err, PROFDB_ERROR, "out of memory");
+	if (!r->sink->launch)
 		return PROFDB_OK;
 	return r->sink->launch(r->sink->arg, &l);
 }

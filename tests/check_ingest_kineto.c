@@ -633,6 +633,27 @@ START_TEST(driver_ops_by_hand)
 }
 END_TEST
 
+/* The reader's own nesting (sinks without nests_ops) links the same file
+ * the same way as the store (driver_corr_ext; kineto_link/README.md). */
+START_TEST(corr_ext_memory_sink)
+{
+	struct tu_sink s;
+	struct profdb_reader_ctx ctx;
+	tu_sink_init(&s);
+	ctx = tu_ctx(&s, tu_testdata("kineto_link/corr_ext.json"));
+	ck_assert_int_eq(profdb_read_kineto(&ctx), PROFDB_OK);
+	ck_assert_int_eq(op_named(&s, "aten::conv2d")->device_self_ns, 0);
+	ck_assert_int_eq(op_named(&s, "aten::conv2d")->device_total_ns, 20 * US);
+	ck_assert_int_eq(op_named(&s, "aten::cudnn_convolution")->device_self_ns, 20 * US);
+	ck_assert_int_eq(op_named(&s, "aten::transpose")->device_self_ns, 0);
+	ck_assert_int_eq(op_named(&s, "aten::transpose")->device_total_ns, 0);
+	ck_assert_int_eq(op_named(&s, "aten::addmm")->device_self_ns, 10 * US);
+	ck_assert_int_eq(op_named(&s, "aten::addmm")->device_total_ns, 10 * US);
+	ck_assert_int_eq(op_named(&s, "aten::add")->device_self_ns, 3 * US);
+	tu_sink_free(&s);
+}
+END_TEST
+
 /* testdata/kineto_link/README.md: External ids that are correlation ids,
  * linked through the launches; every value worked out there by hand. */
 START_TEST(driver_corr_ext)
@@ -716,6 +737,7 @@ int main(void)
 	tcase_add_test(tc, ops_without_pid_tid_nest);
 	tcase_add_test(tc, times_in_every_form);
 	tcase_add_test(tc, comm_kind_by_name);
+	tcase_add_test(tc, corr_ext_memory_sink);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("driver");
 	tcase_set_timeout(tc, 120);
