@@ -2,12 +2,13 @@
 (json, exact decimals) and checks profdb's per-kind and per-step
 communication figures.  Communication = a device kernel whose name starts
 with nccl/rccl (HTA's rule is "nccl" in the name; the same here).
-usage: kind_comm_ref.py TRACE BYKIND.csv COMM.csv STEPS.csv"""
+usage: kind_comm_ref.py TRACE BYKIND.csv COMM.csv STEPS.csv DIFF.csv
+(DIFF.csv: diff --by kind of the trace against itself)"""
 import csv, gzip, json, sys
 from decimal import Decimal
 from collections import defaultdict
 
-trace, bykind, comm, steps = sys.argv[1:5]
+trace, bykind, comm, steps, diff = sys.argv[1:6]
 opener = gzip.open if open(trace, 'rb').read(2) == b'\x1f\x8b' else open
 doc = json.load(opener(trace, 'rt'), parse_float=Decimal)
 ev = [e for e in doc['traceEvents'] if e.get('ph') == 'X']
@@ -69,4 +70,11 @@ got = {(int(r['step']) if r['step'] else None): (int(r['device_total_ns']), int(
        for r in csv.DictReader(open(steps))}
 check('steps --kind communication', got, {s: (per_step[s], per_n[s]) for s in per_step})
 print('ok steps --kind communication: %d steps' % len(got))
+
+# diff --by kind: a kind's sample is its per-step total; base_us their mean
+d = {r['kind']: r for r in csv.DictReader(open(diff))}
+want = Decimal(sum(per_step.values())) / len(per_step) / 1000
+check('diff communication base_us', abs(Decimal(d['communication']['base_us']) - want) < Decimal('0.001'), True)
+check('diff communication calls', int(d['communication']['base_calls']), calls['communication'] // len(per_step))
+print('ok diff --by kind: communication %.3f us per step' % want)
 sys.exit(fail)
