@@ -211,7 +211,8 @@ static int on_source_end(void *arg, int64_t rows_read, const char *sha256, uint6
 	int64_t skipped = 0;
 	if (!c->id)
 		return PROFDB_OK;
-	if (c->kernels.n && link_kernels(st, c) != PROFDB_OK)
+	/* only Kineto files have runtime calls: the others skip the checks */
+	if (c->kernels.n && c->launches.n && link_kernels(st, c) != PROFDB_OK)
 		return st->err.code;
 	/* the file's steps are in: its ops take theirs while nesting rewrites
 	 * them (what commit does for ops still without one, in one pass less) */
