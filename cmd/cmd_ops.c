@@ -33,11 +33,13 @@ static const char desc[] =
 	"the operator launched itself / with its children; empty where the source has\n"
 	"no such figure), and top_kernels: up to three kernels it launched with their\n"
 	"share of its kernel time.  Kernels are linked to operators by the Kineto\n"
-	"External id (same run and rank) or a MindSpore launch op name; Ascend\n"
-	"operator_details has no link, so top_kernels is empty there.  An operator\n"
-	"whose kernels its children launched (aten::conv2d) has device_self 0 and\n"
-	"no top_kernels; a note names such rows.  ProfilerStep#N spans are one row,\n"
-	"ProfilerStep*, as in torch's key_averages (--step-rows: one per step).";
+	"External id (same run and rank; in traces that wrote correlation ids there,\n"
+	"through the launch call: README \"Operators and their kernels\") or a\n"
+	"MindSpore launch op name; Ascend operator_details has no link, so\n"
+	"top_kernels is empty there.  An operator whose kernels its children\n"
+	"launched (aten::conv2d) has device_self 0 and no top_kernels; a note names\n"
+	"such rows.  ProfilerStep#N spans are one row, ProfilerStep*, as in torch's\n"
+	"key_averages (--step-rows: one per step).";
 
 static int own_opt(void *arg, int key, const char *val)
 {
