@@ -232,13 +232,29 @@ out:
 	return rc;
 }
 
-int profdb__op_link(sqlite3 *db, int64_t run_id, const struct profdb_row_run *ops, size_t nops,
-                    const struct profdb_row_run *launches, size_t nl, const struct profdb_row_run *kernels,
-                    size_t nk, int *linked, struct profdb_err *err)
+/* Say so in the run's notes, naming the file (source_file row source_id). */
+static int add_note(struct linker *l, int64_t run_id, int64_t source_id)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+	if (sqlite3_prepare_v2(l->db, "INSERT INTO run_note(run_id, note) SELECT ?1, path ||"
+	                       " ': External ids of device events are their correlation ids, not op ids:"
+	                       " kernels linked to operators through their launch calls'"
+	                       " FROM source_file WHERE id = ?2", -1, &q, NULL) != SQLITE_OK)
+		return lk_fail(l, "note");
+	sqlite3_bind_int64(q, 1, run_id);
+	sqlite3_bind_int64(q, 2, source_id);
+	rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? PROFDB_OK : lk_fail(l, "note");
+}
+
+int profdb__op_link(sqlite3 *db, int64_t run_id, int64_t source_id, const struct profdb_row_run *ops,
+                    size_t nops, const struct profdb_row_run *launches, size_t nl,
+                    const struct profdb_row_run *kernels, size_t nk, struct profdb_err *err)
 {
 	struct linker l = { .db = db, .err = err };
 	int rc, copy;
-	*linked = 0;
 	if (!nk)
 		return PROFDB_OK;
 	copy = ext_is_correlation(&l, kernels, nk);
@@ -249,8 +265,9 @@ int profdb__op_link(sqlite3 *db, int64_t run_id, const struct profdb_row_run *op
 	rc = nl ? sweep(&l, run_id, ops, nops, launches, nl) : PROFDB_OK;
 	if (rc == PROFDB_OK)
 		rc = rewrite(&l, run_id, kernels, nk);
+	if (rc == PROFDB_OK)
+		rc = add_note(&l, run_id, source_id);
 	free(l.stack);
 	free(l.links);
-	*linked = rc == PROFDB_OK;
 	return rc;
 }

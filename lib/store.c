@@ -180,29 +180,6 @@ static int on_source_begin(void *arg, const char *path, const char *role, int64_
 	return PROFDB_OK;
 }
 
-/* Kernels of a Kineto file whose External ids are correlation ids are
- * linked to ops through their launches (op_link.c), with a note saying so. */
-static int link_kernels(struct profdb_store *st, struct source_state *c)
-{
-	sqlite3_stmt *q = NULL;
-	int linked = 0, rc;
-	if (profdb__op_link(st->db->sql, st->run_id, c->ops.v, c->ops.n, c->launches.v, c->launches.n,
-	                    c->kernels.v, c->kernels.n, &linked, &st->err) != PROFDB_OK)
-		return st->err.code;
-	if (!linked)
-		return PROFDB_OK;
-	if (sqlite3_prepare_v2(st->db->sql, "INSERT INTO run_note(run_id, note) SELECT ?1, path ||"
-	    " ': External ids of device events are their correlation ids, not op ids:"
-	    " kernels linked to operators through their launch calls' FROM source_file WHERE id = ?2",
-	    -1, &q, NULL) != SQLITE_OK)
-		return st_fail(st, "note");
-	sqlite3_bind_int64(q, 1, st->run_id);
-	sqlite3_bind_int64(q, 2, c->id);
-	rc = sqlite3_step(q);
-	sqlite3_finalize(q);
-	return rc == SQLITE_DONE ? PROFDB_OK : st_fail(st, "note");
-}
-
 static int on_source_end(void *arg, int64_t rows_read, const char *sha256, uint64_t size)
 {
 	struct profdb_store *st = arg;
@@ -211,8 +188,11 @@ static int on_source_end(void *arg, int64_t rows_read, const char *sha256, uint6
 	int64_t skipped = 0;
 	if (!c->id)
 		return PROFDB_OK;
-	/* only Kineto files have runtime calls: the others skip the checks */
-	if (c->kernels.n && c->launches.n && link_kernels(st, c) != PROFDB_OK)
+	/* kernels of a Kineto file whose External ids are correlation ids get
+	 * their op's (op_link.c); only Kineto files have runtime calls */
+	if (c->kernels.n && c->launches.n &&
+	    profdb__op_link(st->db->sql, st->run_id, c->id, c->ops.v, c->ops.n, c->launches.v,
+	                    c->launches.n, c->kernels.v, c->kernels.n, &st->err) != PROFDB_OK)
 		return st->err.code;
 	/* the file's steps are in: its ops take theirs while nesting rewrites
 	 * them (what commit does for ops still without one, in one pass less) */
