@@ -288,22 +288,25 @@ static int cmp_launch(const void *pa, const void *pb)
 	return (a->start > b->start) - (a->start < b->start);
 }
 
-/* Give launch l's device time to the innermost op open on its thread in
- * stack[0..*top) (ops that ended by its start are closed: nothing later
- * starts inside them); one without an External id links nothing, as in
- * the store (op_link.c). */
+/* Give launch l's device time to the innermost operator open on its
+ * thread in stack[0..*top) (ops that ended by its start are closed:
+ * nothing later starts inside them; user annotations are passed over);
+ * one without an External id links nothing, as in the store (op_link.c). */
 static void link_launch(struct profdb_kops *k, const struct klaunch *l, const size_t *stack, size_t *top)
 {
-	struct kop *o;
+	size_t i;
 	if (*top == 0 || k->ops[stack[*top - 1]].thread != l->thread)
 		return;
 	while (*top > 0 && k->ops[stack[*top - 1]].start + k->ops[stack[*top - 1]].dur <= l->start)
 		(*top)--;
-	if (*top == 0)
+	for (i = *top; i > 0; i--) {
+		struct kop *o = &k->ops[stack[i - 1]];
+		if (o->cat && strcmp(k->pool + o->cat, "user_annotation") == 0)
+			continue;
+		if (o->ext != PROFDB_NULL)
+			o->dev_linked += ext_get(&k->dev_corr, l->corr);
 		return;
-	o = &k->ops[stack[*top - 1]];
-	if (o->ext != PROFDB_NULL)
-		o->dev_linked += ext_get(&k->dev_corr, l->corr);
+	}
 }
 
 /* qsort has no context argument: the ops are reached through the index. */

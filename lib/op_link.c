@@ -15,7 +15,11 @@
  * cuda_runtime / cuda_driver / ... event: cudaLaunchKernel, hipLaunchKernel,
  * cudaMemcpyAsync, ...) -> the innermost op whose span [start, end) holds
  * the call's start on the call's thread (rank, tid), nested as op_nest.c
- * nests ops; and kernel.external_id is rewritten to that op's External
+ * nests ops, user annotations (record_function, ProfilerStep#N) left out:
+ * in every corpus trace with real op ids no device event names one, the
+ * profiler links the innermost operator (nccl:all_reduce is an annotation
+ * inside record_param_comms, which gets the NCCL kernel); and
+ * kernel.external_id is rewritten to that op's External
  * id (NULL when no op holds the call), so every later step (op device
  * times, ops' top_kernels) reads one link.  Nothing is lost: the value
  * rewritten is the kernel's correlation id, kept in kernel.correlation.
@@ -144,6 +148,9 @@ static int sweep(struct linker *l, int64_t run_id, const struct profdb_row_run *
 	if (sqlite3_prepare_v2(l->db, "SELECT 0, id, rank, tid, start_ns, dur_ns, external_id FROM op"
 	                       " WHERE run_id = ?1 AND id BETWEEN ?2 AND ?3 AND self_ns IS NULL"
 	                       " AND start_ns IS NOT NULL AND dur_ns IS NOT NULL"
+	                       /* str ids are >= 1: 0 and -1 stand for none */
+	                       " AND coalesce(category_id, 0) !="
+	                       " coalesce((SELECT id FROM str WHERE value = 'user_annotation'), -1)"
 	                       " UNION ALL SELECT 1, rowid, rank, tid, start_ns, dur_ns, correlation FROM launch"
 	                       " WHERE run_id = ?1 AND rowid BETWEEN ?4 AND ?5"
 	                       " ORDER BY 3, 4, 5, 1, 6 DESC, 2", -1, &q, NULL) != SQLITE_OK)

@@ -645,6 +645,8 @@ START_TEST(corr_ext_memory_sink)
 	ck_assert_int_eq(op_named(&s, "aten::conv2d")->device_self_ns, 0);
 	ck_assert_int_eq(op_named(&s, "aten::conv2d")->device_total_ns, 20 * US);
 	ck_assert_int_eq(op_named(&s, "aten::cudnn_convolution")->device_self_ns, 20 * US);
+	ck_assert_int_eq(op_named(&s, "## inner ##")->device_self_ns, 0);
+	ck_assert_int_eq(op_named(&s, "## inner ##")->device_total_ns, 0);
 	ck_assert_int_eq(op_named(&s, "aten::transpose")->device_self_ns, 0);
 	ck_assert_int_eq(op_named(&s, "aten::transpose")->device_total_ns, 0);
 	ck_assert_int_eq(op_named(&s, "aten::addmm")->device_self_ns, 10 * US);
@@ -666,6 +668,7 @@ START_TEST(driver_corr_ext)
 	ck_assert_int_eq(q1(db, "SELECT device_self_ns FROM op_v WHERE name = 'aten::conv2d'"), 0);
 	ck_assert_int_eq(q1(db, "SELECT device_total_ns FROM op_v WHERE name = 'aten::conv2d'"), 20 * US);
 	ck_assert_int_eq(q1(db, "SELECT device_self_ns FROM op_v WHERE name = 'aten::cudnn_convolution'"), 20 * US);
+	ck_assert_int_eq(q1(db, "SELECT device_total_ns FROM op_v WHERE name = '## inner ##'"), 0);
 	ck_assert_int_eq(q1(db, "SELECT device_total_ns FROM op_v WHERE name = 'aten::transpose'"), 0);
 	ck_assert_int_eq(q1(db, "SELECT device_self_ns FROM op_v WHERE name = 'aten::addmm'"), 10 * US);
 	ck_assert_int_eq(q1(db, "SELECT device_total_ns FROM op_v WHERE name = 'aten::addmm'"), 10 * US);

@@ -2,13 +2,19 @@
 # carry their correlation id as External id (README "Operators and their
 # kernels"): ops' calls, device_self, device_total and top_kernels equal an
 # independent computation over the raw JSON (ops_link_ref.py: kernel ->
-# launch by correlation -> innermost op holding the launch on its thread).
+# launch by correlation -> innermost operator holding the launch on its
+# thread, user annotations passed over).  nccl_data is a current trace
+# (External ids are op ids, used as they are): the same rule gives the same
+# links there, e.g. the NCCL kernels to record_param_comms, not to the
+# nccl:all_reduce annotation inside it.
 # param linear_kineto: aten::addmm has 111.245 ms of its own kernels
 # (TraceLens: 111.2 ms) and aten::transpose none.
 C=$PROFDB_CORPUS
 for t in lin:param/et_replay/tests/inputs/linear_kineto.json.gz \
          alex:HolisticTraceAnalysis/tests/data/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz \
-         ctl:HolisticTraceAnalysis/tests/data/trace_diff/control/control.json.gz; do
+         ctl:HolisticTraceAnalysis/tests/data/trace_diff/control/control.json.gz \
+         tst:HolisticTraceAnalysis/tests/data/trace_diff/test/test.json.gz \
+         nccl:HolisticTraceAnalysis/tests/data/nccl_parser_config/nccl_data.json.gz; do
   run=${t%%:*}
   f=$C/${t#*:}
   $PROFDB ingest -q --db o.db --run "$run" "$f" || exit 1

@@ -4,11 +4,13 @@ calls and top_kernels per operator name).
 
 The profiler's link, written here from its definition and not from profdb:
 a device event (kernel, gpu_memcpy, gpu_memset) -> the runtime call with the
-same correlation id (cuda_runtime / cuda_driver) -> the innermost host op
-(cpu_op, user_annotation) on the call's thread whose span [ts, ts + dur)
+same correlation id (cuda_runtime / cuda_driver) -> the innermost operator
+(cpu_op; user annotations such as ProfilerStep#N or nccl:all_reduce never
+launch: no device event of a current trace names one) on the call's thread
+whose span [ts, ts + dur)
 holds the call's ts (latest start; at equal starts the shorter, then the
 later in the file).  device_self of an op: its linked device time;
-device_total: the device time of every call on its thread inside its span.
+device_total: the device time linked to it or to ops inside its span.
 ProfilerStep#N ops are one row, ProfilerStep* (as torch's key_averages).
 usage: ops_link_ref.py TRACE OPS.csv"""
 import bisect, csv, gzip, json, sys
@@ -32,7 +34,7 @@ ops = defaultdict(list)  # tid -> [(start, -dur, index, end, name)]
 for i, e in enumerate(ev):
     if e.get('cat') in ('cpu_op', 'user_annotation'):
         s = ns(e['ts'])
-        ops[e['tid']].append((s, -ns(e['dur']), i, s + ns(e['dur']), e['name']))
+        ops[e['tid']].append((s, -ns(e['dur']), i, s + ns(e['dur']), e['name'], e['cat']))
 for v in ops.values():
     v.sort()
 calls = [(e['tid'], ns(e['ts']), e['args']['correlation']) for e in ev
@@ -42,6 +44,7 @@ def fold(name):
     return 'ProfilerStep*' if name.startswith('ProfilerStep#') else name
 
 dself, dtotal, ncalls = defaultdict(int), defaultdict(int), defaultdict(int)
+linked = defaultdict(list)  # tid -> [(linked op, device time)]
 top = defaultdict(lambda: defaultdict(int))
 for v in ops.values():
     for o in v:
@@ -51,24 +54,23 @@ for tid, t, c in calls:
     j = bisect.bisect_right(v, (t, float('inf')))
     inner = None
     for k in range(j - 1, -1, -1):  # latest start first
-        if v[k][0] <= t < v[k][3]:
+        if v[k][0] <= t < v[k][3] and v[k][5] == 'cpu_op':
             inner = v[k]
             break
     if inner is None:
         continue
     dself[fold(inner[4])] += kdur[c]
+    linked[tid].append((inner, kdur[c]))
     for n, d in kname[c].items():
         top[fold(inner[4])][n] += d
-# device_total: the calls inside each op's span on its thread
+# device_total: the device time linked to the op or to an op inside it (its
+# span within the op's; at equal spans the later in the file is inside)
 for tid, v in ops.items():
-    ts = sorted((t, kdur[c]) for t2, t, c in [(x[0], x[1], x[2]) for x in calls] if t2 == tid)
-    times = [x[0] for x in ts]
-    pref = [0]
-    for x in ts:
-        pref.append(pref[-1] + x[1])
+    ls = sorted(linked[tid])
+    starts = [x[0][0] for x in ls]
     for o in v:
-        a, b = bisect.bisect_left(times, o[0]), bisect.bisect_left(times, o[3])
-        dtotal[fold(o[4])] += pref[b] - pref[a]
+        a, b = bisect.bisect_left(starts, o[0]), bisect.bisect_right(starts, o[3])
+        dtotal[fold(o[4])] += sum(d for (l, d) in ls[a:b] if l[3] <= o[3] and l[:3] >= o[:3])
 
 rows = {r['name']: r for r in csv.DictReader(open(ops_csv))}
 fail = 0
