@@ -6,7 +6,7 @@
 
 #include "query_cli.h"
 
-enum { OPT_BY_SHAPE = OPT_FIRST_FREE };
+enum { OPT_BY_SHAPE = OPT_FIRST_FREE, OPT_STEP_ROWS };
 
 static const struct cli_opt opts[] = {
 	QCLI_OPT_DB,
@@ -16,6 +16,7 @@ static const struct cli_opt opts[] = {
 	QCLI_OPT_STEPS,
 	QCLI_OPT_NAME,
 	{ "by-shape", 0, OPT_BY_SHAPE, "", "one row per operator and input shapes" },
+	{ "step-rows", 0, OPT_STEP_ROWS, "", "one row per ProfilerStep#N (default: one ProfilerStep* row)" },
 	{ "min-total", 1, OPT_MIN_TOTAL, "TIME", "drop operators whose host total is below TIME (us, or 5ms, 200ns, 1s)" },
 	QCLI_OPT_TOP,
 	{ "sort", 1, OPT_SORT, "COL", "host_self (default), host_total, host_avg, device_self, device_total, calls, name, shape" },
@@ -33,13 +34,22 @@ static const char desc[] =
 	"the operator launched itself / with its children; empty where the source has\n"
 	"no such figure), and top_kernels: up to three kernels it launched with their\n"
 	"share of its kernel time.  Kernels are linked to operators by the Kineto\n"
-	"External id (same run and rank) or a MindSpore launch op name; Ascend\n"
-	"operator_details has no link, so top_kernels is empty there.";
+	"External id (same run and rank; in traces that wrote correlation ids there,\n"
+	"through the launch call: README \"Operators and their kernels\") or a\n"
+	"MindSpore launch op name; Ascend operator_details has no link, so\n"
+	"top_kernels is empty there.  An operator whose kernels its children\n"
+	"launched (aten::conv2d) has device_self 0 and no top_kernels; a note names\n"
+	"such rows.  ProfilerStep#N spans are one row, ProfilerStep*, as in torch's\n"
+	"key_averages (--step-rows: one per step).";
 
 static int own_opt(void *arg, int key, const char *val)
 {
 	struct profdb_op_query *oq = arg;
 	(void)val;
+	if (key == OPT_STEP_ROWS) {
+		oq->step_rows = 1;
+		return 0;
+	}
 	if (key != OPT_BY_SHAPE)
 		return PROFDB_EXIT_USAGE; /* cli_next printed why */
 	oq->by_shape = 1;

@@ -184,6 +184,9 @@ int adb_read_kernels(struct adb *r)
 			break;
 		k.metrics = p.m;
 		k.nmetrics = p.n;
+		/* as kernel_details.csv: a collective's op type (or name) is
+		 * communication whatever table holds it (kind.c) */
+		k.kind = profdb__kind_of_device(PROFDB_KIND_KERNEL, k.type ? k.type : k.name);
 		rc = send_task(r, &k, adb_col_i64(q, 7));
 	}
 out:

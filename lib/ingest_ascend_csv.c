@@ -316,15 +316,13 @@ static int fixed_columns_plausible(const struct kreader *r, const struct profdb_
 static int kind_of(const char *core, const char *type, const char *name)
 {
 	/* (first letters first: two strcmp calls per row were 1.5% of a read) */
-	if (core)
-		return (core[0] == 'H' && strcmp(core, "HCCL") == 0) ||
-		       (core[0] == 'C' && strcmp(core, "COMMUNICATION") == 0)
-		       ? PROFDB_KIND_COMM : PROFDB_KIND_KERNEL;
-	/* Core not collected (N/A): no sample has an hcom_ op there, but an
-	 * hcom_ op type, or name when the type is N/A too, is a collective. */
-	if (type ? strncmp(type, "hcom_", 5) == 0 : strncmp(name, "hcom_", 5) == 0)
+	if (core && ((core[0] == 'H' && strcmp(core, "HCCL") == 0) ||
+	             (core[0] == 'C' && strcmp(core, "COMMUNICATION") == 0)))
 		return PROFDB_KIND_COMM;
-	return PROFDB_KIND_KERNEL;
+	/* else the rule for every vendor (kind.c): a collective's name, the
+	 * op type's (hcom_allReduce) where there is one, else the name's (a
+	 * Core that was not collected is N/A) */
+	return profdb__kind_of_device(PROFDB_KIND_KERNEL, type ? type : name);
 }
 
 static int skip(const struct kreader *r, const char *reason, int64_t line)
@@ -357,8 +355,12 @@ static int kernel_row(struct kreader *r, const struct profdb_csv_row *row)
 	p = fldn(r, row, K_DUR, &n);
 	if (!p || profdb_parse_ns(p, n, 3, &k.dur_ns) != 0)
 		return skip(r, "non-numeric duration", row->line);
-	if (k.dur_ns <= 0)
-		return skip(r, "non-positive duration", row->line);
+	/* one rule for every format (README "Zero-length events"): a zero
+	 * duration is a task shorter than the clock's resolution and kept, as
+	 * the profiler counts it (the SQLite export keeps start == end too);
+	 * a negative one is no measurement */
+	if (k.dur_ns < 0)
+		return skip(r, "negative duration", row->line);
 	if (r->src->mindspore && (p = strrchr(name, '/')) != NULL && p[1] && p != name) {
 		*p = '\0';
 		k.launch_op = name;

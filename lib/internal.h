@@ -61,6 +61,14 @@ enum profdb_kind {
 	PROFDB_KIND_WALLCLOCK = 5  /* a timed benchmark repeat (schema 006_bench) */
 };
 
+/* Whether name is a collective library's kernel (nccl*, rccl*, msccl*,
+ * hcom_*, without case; kind.c).  NULL: no. */
+int profdb__kind_is_comm_name(const char *name);
+/* The kind of a device activity a reader classed as kind from its category:
+ * a compute kernel with a collective's name is communication, the same rule
+ * for every vendor (README "Communication"). */
+int profdb__kind_of_device(int kind, const char *name);
+
 /* One PMU metric of a kernel. */
 struct profdb_metric {
 	const char *name;          /* column name, e.g. "aic_mac_ratio" */

@@ -196,6 +196,13 @@ static uint64_t hash_slice(uint64_t h, const struct profdb_jval *v)
 	return (h ^ 0xff) * 1099511628211ull;
 }
 
+/* The key of an event's (pid, tid), as the raw text: ops and runtime
+ * calls nest per thread, whatever pid and tid are written as. */
+static uint64_t thread_key(const struct profdb_jval *e)
+{
+	return hash_slice(hash_slice(1469598103934665603ull, &e[F_PID]), &e[F_TID]);
+}
+
 /* Room for n bytes of decoded text in the event's scratch; NULL if none
  * (never happens for the fields of one event: see handle_event). */
 static char *scratch(struct profdb_kreader *r, size_t n)
@@ -272,7 +279,8 @@ static int emit_device(struct profdb_kreader *r, const struct profdb_jval *e, co
 	k.device = a[A_DEVICE].type ? profdb__kineto_jint(&a[A_DEVICE]) : jid(&e[F_PID]);
 	k.stream = a[A_STREAM].type ? jid(&a[A_STREAM]) : jid(&e[F_TID]);
 	k.name = name;
-	k.kind = kind;
+	/* NCCL/RCCL kernels have cat "kernel": their name says communication */
+	k.kind = profdb__kind_of_device(kind, name);
 	k.core = cat;
 	k.start_ns = start;
 	k.dur_ns = dur;
@@ -285,7 +293,7 @@ static int emit_device(struct profdb_kreader *r, const struct profdb_jval *e, co
 	k.shared_mem = profdb__kineto_jint(&a[A_SHMEM]);
 	k.bytes = profdb__kineto_jint(&a[A_BYTES]);
 	/* a sink that nests ops finds device times from the kernels it stored */
-	if (!r->sink->nests_ops && profdb__kops_device(r->ops, ext, dur) != PROFDB_OK)
+	if (!r->sink->nests_ops && profdb__kops_device(r->ops, ext, k.correlation, dur) != PROFDB_OK)
 		return profdb__err_set(r->err, PROFDB_ERROR, "out of memory");
 	return r->sink->kernel ? r->sink->kernel(r->sink->arg, &k) : PROFDB_OK;
 }
@@ -295,7 +303,7 @@ static int emit_op(struct profdb_kreader *r, const struct profdb_jval *e, const 
 {
 	struct profdb_kop_in o = {
 		.name = name, .category = cat,
-		.thread = hash_slice(hash_slice(1469598103934665603ull, &e[F_PID]), &e[F_TID]),
+		.thread = thread_key(e),
 		.tid = jid(&e[F_TID]), .start_ns = start, .dur_ns = dur,
 		.external_id = profdb__kineto_jint(&a[A_EXT]), .seq = profdb__kineto_jint(&a[A_SEQ]),
 		.in_shapes = jtext(r, &a[A_DIMS]), .in_types = jtext(r, &a[A_TYPES]),
@@ -335,7 +343,12 @@ static int emit_launch(struct profdb_kreader *r, const struct profdb_jval *e, co
 		.start_ns = start, .dur_ns = dur, .external_id = profdb__kineto_jint(&a[A_EXT]), .name = name,
 	};
 	/* a runtime call without a correlation id launched nothing we can see */
-	if (l.correlation == PROFDB_NULL || !r->sink->launch)
+	if (l.correlation == PROFDB_NULL)
+		return PROFDB_OK;
+	if (!r->sink->nests_ops &&
+	    profdb__kops_launch(r->ops, thread_key(e), start, l.correlation) != PROFDB_OK)
+		return profdb__err_set(r->err, PROFDB_ERROR, "out of memory");
+	if (!r->sink->launch)
 		return PROFDB_OK;
 	return r->sink->launch(r->sink->arg, &l);
 }
@@ -426,6 +439,9 @@ static int handle_event(struct profdb_kreader *r, size_t len,
 		return skip(r, "complete event without dur");
 	if (jns(&e[F_DUR], &dur) != 0)
 		return skip(r, "dur is not a number in range");
+	/* README "Zero-length events": dur 0 is kept (integer-µs traces write
+	 * 0 for anything under 1 µs: real calls, which torch and HTA count);
+	 * the writer clamps negative ones, so only an edited file has them */
 	if (dur < 0)
 		return skip(r, "negative duration");
 	if ((r->base_ns > 0 && ts > INT64_MAX - r->base_ns) || (r->base_ns < 0 && ts < INT64_MIN - r->base_ns))

@@ -5,7 +5,9 @@
  *
  * Memory is O(host ops + distinct strings) per file, so only for sinks
  * without nests_ops (tests' memory sinks); the store nests ops from its
- * rows instead (op_nest.c, same rules) and memory stays flat.
+ * rows instead (op_nest.c, same rules) and memory stays flat.  A file whose
+ * device events carry correlation ids as External ids is linked through
+ * the launches here too, by op_link.c's rule (read its comment).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +24,13 @@ struct kop {
 	size_t parent;             /* index of the direct parent, NONE at top */
 	int64_t child_dur;         /* sum of direct children's durations */
 	int64_t dev_total;         /* device time of it and its children */
+	int64_t dev_linked;        /* device time of the launches it holds (by_launch) */
+};
+
+/* A runtime call: its device time is found by its correlation id. */
+struct klaunch {
+	uint64_t thread;
+	int64_t start, corr;
 };
 
 /* Device time per External id: open addressing, PROFDB_NULL = empty. */
@@ -38,6 +47,11 @@ struct profdb_kops {
 	size_t *slots;             /* string hash table: pool offsets, 0 = empty */
 	size_t nslots, nstr;
 	struct extmap dev;
+	struct extmap dev_corr;    /* device time per correlation id */
+	int64_t both, differ;      /* device events with both ids; with them unequal */
+	struct klaunch *launches;
+	size_t nlaunch, caplaunch;
+	int by_launch;             /* External ids are correlation ids: link by launch */
 };
 
 int profdb__kops_new(struct profdb_kops **out)
@@ -69,6 +83,9 @@ void profdb__kops_free(struct profdb_kops *k)
 	free(k->slots);
 	free(k->dev.key);
 	free(k->dev.val);
+	free(k->dev_corr.key);
+	free(k->dev_corr.val);
+	free(k->launches);
 	free(k);
 }
 
@@ -201,33 +218,95 @@ static int ext_grow(struct extmap *m)
 	return 0;
 }
 
-int profdb__kops_device(struct profdb_kops *k, int64_t external_id, int64_t dur_ns)
+static int ext_add(struct extmap *m, int64_t key, int64_t dur_ns)
 {
 	size_t j;
-	if (external_id == PROFDB_NULL)
+	if (key == PROFDB_NULL)
 		return PROFDB_OK;
-	if ((k->dev.used + 1) * 2 > k->dev.cap && ext_grow(&k->dev) != 0)
+	if ((m->used + 1) * 2 > m->cap && ext_grow(m) != 0)
 		return PROFDB_ERROR;
-	j = ext_slot(&k->dev, external_id);
-	if (k->dev.key[j] == PROFDB_NULL) {
-		k->dev.key[j] = external_id;
-		k->dev.val[j] = 0;
-		k->dev.used++;
+	j = ext_slot(m, key);
+	if (m->key[j] == PROFDB_NULL) {
+		m->key[j] = key;
+		m->val[j] = 0;
+		m->used++;
 	}
-	k->dev.val[j] += dur_ns;
+	m->val[j] += dur_ns;
 	return PROFDB_OK;
 }
 
-/* Device time of External id ext: PROFDB_NULL without an id, else >= 0. */
-static int64_t dev_self(const struct profdb_kops *k, int64_t ext)
+static int64_t ext_get(const struct extmap *m, int64_t key)
 {
 	size_t j;
-	if (ext == PROFDB_NULL)
-		return PROFDB_NULL;
-	if (!k->dev.cap)
+	if (!m->cap || key == PROFDB_NULL)
 		return 0;
-	j = ext_slot(&k->dev, ext);
-	return k->dev.key[j] == ext ? k->dev.val[j] : 0;
+	j = ext_slot(m, key);
+	return m->key[j] == key ? m->val[j] : 0;
+}
+
+int profdb__kops_device(struct profdb_kops *k, int64_t external_id, int64_t correlation, int64_t dur_ns)
+{
+	if (external_id != PROFDB_NULL && correlation != PROFDB_NULL) {
+		k->both++;
+		k->differ += external_id != correlation;
+	}
+	if (ext_add(&k->dev, external_id, dur_ns) != PROFDB_OK ||
+	    ext_add(&k->dev_corr, correlation, dur_ns) != PROFDB_OK)
+		return PROFDB_ERROR;
+	return PROFDB_OK;
+}
+
+int profdb__kops_launch(struct profdb_kops *k, uint64_t thread, int64_t start_ns, int64_t correlation)
+{
+	if (correlation == PROFDB_NULL)
+		return PROFDB_OK;
+	if (k->nlaunch == k->caplaunch) {
+		size_t cap = k->caplaunch ? k->caplaunch * 2 : 1024;
+		struct klaunch *v = realloc(k->launches, cap * sizeof *v);
+		if (!v)
+			return PROFDB_ERROR;
+		k->launches = v;
+		k->caplaunch = cap;
+	}
+	k->launches[k->nlaunch++] = (struct klaunch){ thread, start_ns, correlation };
+	return PROFDB_OK;
+}
+
+/* Device self time of o: PROFDB_NULL without an External id, else >= 0. */
+static int64_t dev_self(const struct profdb_kops *k, const struct kop *o)
+{
+	if (o->ext == PROFDB_NULL)
+		return PROFDB_NULL;
+	return k->by_launch ? o->dev_linked : ext_get(&k->dev, o->ext);
+}
+
+static int cmp_launch(const void *pa, const void *pb)
+{
+	const struct klaunch *a = pa, *b = pb;
+	if (a->thread != b->thread)
+		return a->thread < b->thread ? -1 : 1;
+	return (a->start > b->start) - (a->start < b->start);
+}
+
+/* Give launch l's device time to the innermost operator open on its
+ * thread in stack[0..*top) (ops that ended by its start are closed:
+ * nothing later starts inside them; user annotations are passed over);
+ * one without an External id links nothing, as in the store (op_link.c). */
+static void link_launch(struct profdb_kops *k, const struct klaunch *l, const size_t *stack, size_t *top)
+{
+	size_t i;
+	if (*top == 0 || k->ops[stack[*top - 1]].thread != l->thread)
+		return;
+	while (*top > 0 && k->ops[stack[*top - 1]].start + k->ops[stack[*top - 1]].dur <= l->start)
+		(*top)--;
+	for (i = *top; i > 0; i--) {
+		struct kop *o = &k->ops[stack[i - 1]];
+		if (o->cat && strcmp(k->pool + o->cat, "user_annotation") == 0)
+			continue;
+		if (o->ext != PROFDB_NULL)
+			o->dev_linked += ext_get(&k->dev_corr, l->corr);
+		return;
+	}
 }
 
 /* qsort has no context argument: the ops are reached through the index. */
@@ -258,7 +337,7 @@ static int cmp_order(const void *pa, const void *pb)
 static int nest(struct profdb_kops *k)
 {
 	struct order *ord = malloc((k->n ? k->n : 1) * sizeof *ord);
-	size_t *stack = malloc((k->n ? k->n : 1) * sizeof *stack), top = 0;
+	size_t *stack = malloc((k->n ? k->n : 1) * sizeof *stack), top = 0, li = 0;
 	if (!ord || !stack) {
 		free(ord);
 		free(stack);
@@ -270,11 +349,19 @@ static int nest(struct profdb_kops *k)
 		k->ops[i].parent = NONE;
 		k->ops[i].child_dur = 0;
 		k->ops[i].dev_total = 0;
+		k->ops[i].dev_linked = 0;
 	}
 	qsort(ord, k->n, sizeof *ord, cmp_order);
+	k->by_launch = k->both > 0 && k->differ == 0;
+	if (k->by_launch)
+		qsort(k->launches, k->nlaunch, sizeof *k->launches, cmp_launch);
 	for (size_t i = 0; i < k->n; i++) {
 		struct kop *o = &k->ops[ord[i].index];
 		int64_t end = o->start + o->dur;
+		/* launches before this op (at its start: after it, inside it) */
+		for (; k->by_launch && li < k->nlaunch && (k->launches[li].thread < o->thread ||
+		       (k->launches[li].thread == o->thread && k->launches[li].start < o->start)); li++)
+			link_launch(k, &k->launches[li], stack, &top);
 		if (top > 0 && k->ops[stack[top - 1]].thread != o->thread)
 			top = 0;
 		while (top > 0) {
@@ -289,10 +376,12 @@ static int nest(struct profdb_kops *k)
 		}
 		stack[top++] = ord[i].index;
 	}
+	for (; k->by_launch && li < k->nlaunch; li++)
+		link_launch(k, &k->launches[li], stack, &top);
 	/* device totals bottom-up: a child sorts after its parent */
 	for (size_t i = k->n; i-- > 0;) {
 		struct kop *o = &k->ops[ord[i].index];
-		int64_t self = dev_self(k, o->ext);
+		int64_t self = dev_self(k, o);
 		o->dev_total += self == PROFDB_NULL ? 0 : self;
 		if (o->parent != NONE)
 			k->ops[o->parent].dev_total += o->dev_total;
@@ -326,7 +415,7 @@ int profdb__kops_emit(struct profdb_kops *k, int64_t rank, int64_t time_offset_n
 		r.start_ns = o->start + time_offset_ns;
 		r.dur_ns = o->dur;
 		r.self_ns = o->dur - o->child_dur;
-		r.device_self_ns = dev_self(k, o->ext);
+		r.device_self_ns = dev_self(k, o);
 		r.device_total_ns = o->dev_total;
 		r.external_id = o->ext;
 		r.seq = o->seq;

@@ -31,8 +31,11 @@ int profdb__kops_new(struct profdb_kops **out);
 void profdb__kops_free(struct profdb_kops *k);
 /* Keep an op (its strings are interned in k).  PROFDB_ERROR: out of memory. */
 int profdb__kops_add(struct profdb_kops *k, const struct profdb_kop_in *op);
-/* Add a device activity's duration to the ops of its External id. */
-int profdb__kops_device(struct profdb_kops *k, int64_t external_id, int64_t dur_ns);
+/* Add a device activity's duration to the ops of its External id (or,
+ * in a file whose External ids are correlation ids, of its launch). */
+int profdb__kops_device(struct profdb_kops *k, int64_t external_id, int64_t correlation, int64_t dur_ns);
+/* Keep a runtime call (thread key as profdb_kop_in's) for that link. */
+int profdb__kops_launch(struct profdb_kops *k, uint64_t thread, int64_t start_ns, int64_t correlation);
 /* Ops kept so far. */
 size_t profdb__kops_count(const struct profdb_kops *k);
 /*

@@ -180,6 +180,7 @@ int profdb_query_kernels(profdb *db, profdb_result **out,
 struct profdb_op_query {
 	struct profdb_filter filter;
 	int by_shape;          /* non-zero: group by (name, input shapes) */
+	int step_rows;         /* non-zero: one row per ProfilerStep#N; 0: one ProfilerStep* row */
 	const char *sort;      /* column name; NULL: host self total */
 	int ascending;
 	int64_t top;
@@ -187,7 +188,9 @@ struct profdb_op_query {
 /* METHOD: per operator name (and input shapes): [run] calls host_self
  * host_total host_avg device_self device_total name [shape] top_kernels
  * (up to three linked kernels, "name (62.5%); ...": External id on the same
- * run and rank, or the kernel's launch op).  Errors as profdb_query_kernels. */
+ * run and rank, or the kernel's launch op).  ProfilerStep#N ops make one
+ * ProfilerStep* row unless step_rows.  A note names the rows whose device
+ * time is all their child operators'.  Errors as profdb_query_kernels. */
 int profdb_query_ops(profdb *db, profdb_result **out, const struct profdb_op_query *q);
 
 /* METHOD: one row per (run, rank, step): [run] rank step wall span busy

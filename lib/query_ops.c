@@ -12,8 +12,14 @@
  *    an op when it has the op's External id on the same run and rank
  *    (Kineto), or names it as its launch op (MindSpore "op/kernel" names).
  *    Ascend operator_details rows have no link: NULL.
- *  - min_total compares with host_total.
+ *  - min_total compares with host_total;
+ *  - ProfilerStep#N ops are one group, ProfilerStep*, as torch's
+ *    key_averages shows them (key -1: no str id), unless step_rows;
+ *  - a note names the operators shown whose device time is all their
+ *    children's (aten::conv2d: aten::cudnn_convolution launched its
+ *    kernels), so that an empty top_kernels is not taken for "no kernels".
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "query.h"
@@ -35,14 +41,24 @@ static const struct op_col op_cols[] = {
 };
 #define NOPCOLS (sizeof op_cols / sizeof op_cols[0])
 
+/* The group's name: key -1 is the folded ProfilerStep#N. */
+#define STEP_FOLD "ProfilerStep*"
+#define NAME_EXPR "coalesce(n.value, '" STEP_FOLD "')"
+
 static void add_sql(struct qbuf *b, const struct profdb_op_query *q)
 {
 	const struct profdb_filter *f = &q->filter;
 	const char *keys = q->by_shape ? "run_id, k0, k1" : "run_id, k0";
 
-	qbuf_add(b, "WITH f AS (SELECT o.* FROM op o WHERE 1");
+	/* GLOB with a literal prefix is a range of str's unique index */
+	if (q->step_rows)
+		qbuf_add(b, "WITH f AS (SELECT o.*, o.name_id AS k0n FROM op o WHERE 1");
+	else
+		qbuf_add(b, "WITH ps AS (SELECT id FROM str WHERE value GLOB 'ProfilerStep#*'),\n"
+		            " f AS (SELECT o.*, CASE WHEN o.name_id IN (SELECT id FROM ps) THEN -1"
+		            " ELSE o.name_id END AS k0n FROM op o WHERE 1");
 	qfilter_where(b, f, "o", QF_OP, 0);
-	qbuf_add(b, "),\n g AS (SELECT f.run_id, f.name_id AS k0");
+	qbuf_add(b, "),\n g AS (SELECT f.run_id, f.k0n AS k0");
 	if (q->by_shape)
 		qbuf_add(b, ", f.in_shapes_id AS k1");
 	qbuf_add(b, ", count(*) AS calls, sum(f.self_ns) AS host_self, sum(f.dur_ns) AS host_total,"
@@ -53,7 +69,7 @@ static void add_sql(struct qbuf *b, const struct profdb_op_query *q)
 	if (f->min_total_ns > 0)
 		qbuf_add(b, " HAVING sum(f.dur_ns) >= :mintot");
 	/* kernels linked to ops: by External id, and by launch op name */
-	qbuf_add(b, "),\n lk AS (SELECT f.run_id, f.name_id AS k0");
+	qbuf_add(b, "),\n lk AS (SELECT f.run_id, f.k0n AS k0");
 	if (q->by_shape)
 		qbuf_add(b, ", f.in_shapes_id AS k1");
 	qbuf_add(b, ", k.name_id AS kn, k.dur_ns AS t FROM f JOIN kernel k ON k.run_id = f.run_id"
@@ -99,7 +115,7 @@ static int add_output(profdb *db, struct qbuf *b, const struct profdb_op_query *
 		if (strcmp(sort, op_cols[i].name) == 0)
 			order = op_cols[i].sort;
 	}
-	qbuf_add(b, ", n.value AS name");
+	qbuf_add(b, ", " NAME_EXPR " AS name");
 	names[n] = "name";
 	types[n++] = PROFDB_COL_TEXT;
 	if (q->by_shape) {
@@ -117,7 +133,7 @@ static int add_output(profdb *db, struct qbuf *b, const struct profdb_op_query *
 	names[n] = "top_kernels";
 	types[n++] = PROFDB_COL_TEXT;
 	if (!order && strcmp(sort, "name") == 0)
-		order = "n.value";
+		order = NAME_EXPR;
 	if (!order && q->by_shape && strcmp(sort, "shape") == 0)
 		order = "sh.value";
 	if (!order)
@@ -130,10 +146,10 @@ static int add_output(profdb *db, struct qbuf *b, const struct profdb_op_query *
 	else
 		qbuf_addf(b, ", row_number() OVER (PARTITION BY g.run_id ORDER BY %s IS NULL, %s %s",
 		          order, order, q->ascending ? "ASC" : "DESC");
-	qbuf_add(b, ", g.host_total DESC, n.value");
+	qbuf_add(b, ", g.host_total DESC, " NAME_EXPR);
 	if (q->by_shape)
 		qbuf_add(b, ", sh.value");
-	qbuf_add(b, ") AS rn_ FROM g JOIN run r ON r.id = g.run_id JOIN str n ON n.id = g.k0");
+	qbuf_add(b, ") AS rn_ FROM g JOIN run r ON r.id = g.run_id LEFT JOIN str n ON n.id = g.k0");
 	if (q->by_shape)
 		qbuf_add(b, " LEFT JOIN str sh ON sh.id = g.k1");
 	qbuf_add(b, ")\nSELECT ");
@@ -144,6 +160,68 @@ static int add_output(profdb *db, struct qbuf *b, const struct profdb_op_query *
 		qbuf_add(b, " WHERE rn_ <= :top");
 	qbuf_add(b, " ORDER BY run_id_, rn_");
 	*ntypes = n;
+	return PROFDB_OK;
+}
+
+static size_t col_named(const profdb_result *r, const char *name)
+{
+	for (size_t c = 0; c < profdb_result_ncols(r); c++)
+		if (strcmp(profdb_result_colname(r, c), name) == 0)
+			return c;
+	return (size_t)-1;
+}
+
+/* Whether name is already in the ", "-separated list. */
+static int listed(const char *list, const char *name)
+{
+	size_t n = strlen(name ? name : "");
+	for (const char *p = list; *p;) {
+		const char *e = strstr(p, ", ");
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		if (len == n && strncmp(p, name, n) == 0)
+			return 1;
+		if (!e)
+			break;
+		p = e + 2;
+	}
+	return 0;
+}
+
+/* The note on operators whose device time is all their children's. */
+static int note_child_device_time(profdb *db, profdb_result *r)
+{
+	size_t self = col_named(r, "device_self"), total = col_named(r, "device_total");
+	size_t name = col_named(r, "name"), n = 0, nshown = 0, len = 0;
+	int more = 0;
+	char list[256] = "", note[PROFDB_ERRMAX];
+	if (self == (size_t)-1 || total == (size_t)-1 || name == (size_t)-1)
+		return PROFDB_OK;
+	for (size_t i = 0; i < profdb_result_nrows(r); i++) {
+		const char *nm;
+		int w;
+		if (profdb_result_isnull(r, i, total) || profdb_result_int(r, i, total) <= 0 ||
+		    (!profdb_result_isnull(r, i, self) && profdb_result_int(r, i, self) > 0))
+			continue;
+		nm = profdb_result_text(r, i, name);
+		n++;
+		if (listed(list, nm))
+			continue;
+		if (nshown == 3 || len >= sizeof list) {
+			more = 1;
+		} else {
+			nshown++;
+			w = snprintf(list + len, sizeof list - len, "%s%s", len ? ", " : "", nm ? nm : "");
+			len += w > 0 ? (size_t)w : 0;
+		}
+	}
+	if (!n)
+		return PROFDB_OK;
+	snprintf(note, sizeof note, "%zu row%s (%s%s): the operator launched no kernels itself, its device"
+	         " time is its child operators' (device_total), so top_kernels is empty; device_self counts"
+	         " only kernels an operator launched itself", n, n == 1 ? "" : "s", list,
+	         more ? ", ..." : "");
+	if (profdb__result_add_note(r, note) != PROFDB_OK)
+		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	return PROFDB_OK;
 }
 
@@ -167,6 +245,10 @@ int profdb_query_ops(profdb *db, profdb_result **out, const struct profdb_op_que
 	if (q->top > 0)
 		sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":top"), q->top);
 	rc = profdb__result_from_stmt(db, out, st, types);
+	if (rc == PROFDB_OK && (rc = note_child_device_time(db, *out)) != PROFDB_OK) {
+		profdb_result_free(*out);
+		*out = NULL;
+	}
 out:
 	sqlite3_finalize(st);
 	qbuf_free(&b);

@@ -190,6 +190,12 @@ static int on_source_end(void *arg, int64_t rows_read, const char *sha256, uint6
 	int64_t skipped = 0;
 	if (!c->id)
 		return PROFDB_OK;
+	/* kernels of a Kineto file whose External ids are correlation ids get
+	 * their op's (op_link.c); only Kineto files have runtime calls */
+	if (c->kernels.n && c->launches.n &&
+	    profdb__op_link(st->db->sql, st->run_id, c->id, c->ops.v, c->ops.n, c->launches.v,
+	                    c->launches.n, c->kernels.v, c->kernels.n, &st->err) != PROFDB_OK)
+		return st->err.code;
 	/* the file's steps are in: its ops take theirs while nesting rewrites
 	 * them (what commit does for ops still without one, in one pass less) */
 	if (c->ops.n) {

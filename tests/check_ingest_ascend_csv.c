@@ -147,11 +147,13 @@ END_TEST
 START_TEST(unusable_rows_skipped)
 {
 	struct tu_sink *s = read_path(tu_testdata("ascend/edge/na_duration/kernel_details.csv"), PROFDB_OK);
-	/* 7 rows: Good x2 kept (5 + 7 us); N/A, 0, -2 durations, N/A start,
-	 * empty name skipped */
+	/* 7 rows: Good x2 kept (5 + 7 us) and ZeroDur (0 is kept: README
+	 * "Zero-length events"); N/A and -2 durations, N/A start, empty name
+	 * skipped */
 	ck_assert_int_eq(s->rows_read, 7);
-	ck_assert_uint_eq(s->nkernels, 2);
-	ck_assert_int_eq(s->skipped, 5);
+	ck_assert_uint_eq(s->nkernels, 3);
+	ck_assert_int_eq(s->skipped, 4);
+	ck_assert_int_eq(kernel_named(s, "ZeroDur", 0)->dur_ns, 0);
 	ck_assert_int_eq(kernel_named(s, "Good", 0)->dur_ns + kernel_named(s, "Good", 1)->dur_ns, 12000);
 	tu_sink_free(s);
 }
@@ -604,13 +606,15 @@ START_TEST(skip_reasons_stored)
 	/* lines: 3 NaDur, 4 ZeroDur, 5 NegDur, 6 BadStart, 7 empty name */
 	ck_assert_int_eq(tu_scalar(db, "SELECT count FROM source_skip WHERE reason='non-numeric duration'"), 1);
 	ck_assert_int_eq(tu_scalar(db, "SELECT first_line FROM source_skip WHERE reason='non-numeric duration'"), 3);
-	ck_assert_int_eq(tu_scalar(db, "SELECT count FROM source_skip WHERE reason='non-positive duration'"), 2);
-	ck_assert_int_eq(tu_scalar(db, "SELECT first_line FROM source_skip WHERE reason='non-positive duration'"), 4);
+	/* a zero duration is kept (README "Zero-length events"), a negative one skipped */
+	ck_assert_int_eq(tu_scalar(db, "SELECT count FROM source_skip WHERE reason='negative duration'"), 1);
+	ck_assert_int_eq(tu_scalar(db, "SELECT first_line FROM source_skip WHERE reason='negative duration'"), 5);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_v WHERE name='ZeroDur' AND dur_ns = 0"), 1);
 	ck_assert_int_eq(tu_scalar(db, "SELECT first_line FROM source_skip WHERE reason='non-numeric start time'"), 6);
 	ck_assert_int_eq(tu_scalar(db, "SELECT first_line FROM source_skip WHERE reason='missing name'"), 7);
 	ck_assert_int_eq(tu_scalar(db, "SELECT rows_read FROM source_file"), 7);
-	ck_assert_int_eq(tu_scalar(db, "SELECT rows_stored FROM source_file"), 2);
-	ck_assert_int_eq(tu_scalar(db, "SELECT rows_skipped FROM source_file"), 5);
+	ck_assert_int_eq(tu_scalar(db, "SELECT rows_stored FROM source_file"), 3);
+	ck_assert_int_eq(tu_scalar(db, "SELECT rows_skipped FROM source_file"), 4);
 	/* Good: 5 + 7 us */
 	ck_assert_int_eq(tu_scalar(db, "SELECT calls FROM kernel_summary WHERE name='Good'"), 2);
 	ck_assert_double_eq_tol(tu_scalar_d(db, "SELECT total_us FROM kernel_summary WHERE name='Good'"), 12.0, 1e-9);

@@ -633,6 +633,96 @@ START_TEST(driver_ops_by_hand)
 }
 END_TEST
 
+/* The reader's own nesting (sinks without nests_ops) links the same file
+ * the same way as the store (driver_corr_ext; kineto_link/README.md). */
+START_TEST(corr_ext_memory_sink)
+{
+	struct tu_sink s;
+	struct profdb_reader_ctx ctx;
+	tu_sink_init(&s);
+	ctx = tu_ctx(&s, tu_testdata("kineto_link/corr_ext.json"));
+	ck_assert_int_eq(profdb_read_kineto(&ctx), PROFDB_OK);
+	ck_assert_int_eq(op_named(&s, "aten::conv2d")->device_self_ns, 0);
+	ck_assert_int_eq(op_named(&s, "aten::conv2d")->device_total_ns, 20 * US);
+	ck_assert_int_eq(op_named(&s, "aten::cudnn_convolution")->device_self_ns, 20 * US);
+	ck_assert_int_eq(op_named(&s, "## inner ##")->device_self_ns, 0);
+	ck_assert_int_eq(op_named(&s, "## inner ##")->device_total_ns, 0);
+	ck_assert_int_eq(op_named(&s, "aten::transpose")->device_self_ns, 0);
+	ck_assert_int_eq(op_named(&s, "aten::transpose")->device_total_ns, 0);
+	ck_assert_int_eq(op_named(&s, "aten::addmm")->device_self_ns, 10 * US);
+	ck_assert_int_eq(op_named(&s, "aten::addmm")->device_total_ns, 10 * US);
+	ck_assert_int_eq(op_named(&s, "aten::add")->device_self_ns, 3 * US);
+	tu_sink_free(&s);
+}
+END_TEST
+
+/* testdata/kineto_link/README.md: External ids that are correlation ids,
+ * linked through the launches; every value worked out there by hand. */
+START_TEST(driver_corr_ext)
+{
+	profdb *db = NULL;
+	int64_t id = 0;
+	struct profdb_ingest_opts opts = { 0 };
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	ck_assert_int_eq(profdb_ingest(db, &id, tu_testdata("kineto_link/corr_ext.json"), &opts), PROFDB_OK);
+	ck_assert_int_eq(q1(db, "SELECT device_self_ns FROM op_v WHERE name = 'aten::conv2d'"), 0);
+	ck_assert_int_eq(q1(db, "SELECT device_total_ns FROM op_v WHERE name = 'aten::conv2d'"), 20 * US);
+	ck_assert_int_eq(q1(db, "SELECT device_self_ns FROM op_v WHERE name = 'aten::cudnn_convolution'"), 20 * US);
+	ck_assert_int_eq(q1(db, "SELECT device_total_ns FROM op_v WHERE name = '## inner ##'"), 0);
+	ck_assert_int_eq(q1(db, "SELECT device_total_ns FROM op_v WHERE name = 'aten::transpose'"), 0);
+	ck_assert_int_eq(q1(db, "SELECT device_self_ns FROM op_v WHERE name = 'aten::addmm'"), 10 * US);
+	ck_assert_int_eq(q1(db, "SELECT device_total_ns FROM op_v WHERE name = 'aten::addmm'"), 10 * US);
+	ck_assert_int_eq(q1(db, "SELECT device_self_ns FROM op_v WHERE name = 'aten::add'"), 3 * US);
+	ck_assert_int_eq(q1(db, "SELECT external_id FROM kernel_v WHERE name = 'conv_kernel'"), 2);
+	ck_assert_int_eq(q1(db, "SELECT external_id FROM kernel_v WHERE name = 'gemm_kernel'"), 4);
+	ck_assert_int_eq(q1(db, "SELECT external_id FROM kernel_v WHERE kind = 'memset'"), 4);
+	ck_assert_int_eq(q1(db, "SELECT external_id FROM kernel_v WHERE name = 'add_kernel'"), 5);
+	ck_assert_int_eq(q1(db, "SELECT external_id FROM kernel_v WHERE name = 'orphan_kernel'"), NULLV);
+	/* nothing lost: the raw value was the correlation id, still there */
+	ck_assert_int_eq(q1(db, "SELECT correlation FROM kernel_v WHERE name = 'orphan_kernel'"), 9);
+	ck_assert_int_eq(q1(db, "SELECT count(*) FROM run_note WHERE note LIKE '%correlation ids, not op ids%'"), 1);
+	profdb_close(db);
+}
+END_TEST
+
+/* A current trace (External ids are op ids) keeps its links and has no note. */
+START_TEST(driver_real_ext_kept)
+{
+	profdb *db = NULL;
+	int64_t id = 0;
+	struct profdb_ingest_opts opts = { 0 };
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	ck_assert_int_eq(profdb_ingest(db, &id, tu_testdata("kineto/nested.json"), &opts), PROFDB_OK);
+	ck_assert_int_eq(q1(db, "SELECT external_id FROM kernel_v WHERE name = 'gemm_kernel'"), 3);
+	ck_assert_int_eq(q1(db, "SELECT count(*) FROM run_note WHERE note LIKE '%correlation ids%'"), 0);
+	profdb_close(db);
+}
+END_TEST
+
+/* The communication rule (kind.c, README "Communication"), by hand. */
+START_TEST(comm_kind_by_name)
+{
+	static const char *const comm[] = {
+		"ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)",
+		"ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+		"void ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclWorkElem)",
+		"rcclGenericKernel", "mscclKernel_Sum_float_LL", "hcom_allReduce__868_0_1", "NCCL_x",
+	};
+	static const char *const not_comm[] = {
+		"volta_sgemm_64x64_tn", "void at::native::kernel<ncclX>", "hcomm_x", "nccx", "", "void ",
+	};
+	for (size_t i = 0; i < sizeof comm / sizeof comm[0]; i++) {
+		ck_assert_msg(profdb__kind_is_comm_name(comm[i]), "%s", comm[i]);
+		ck_assert_int_eq(profdb__kind_of_device(PROFDB_KIND_KERNEL, comm[i]), PROFDB_KIND_COMM);
+	}
+	for (size_t i = 0; i < sizeof not_comm / sizeof not_comm[0]; i++)
+		ck_assert_msg(!profdb__kind_is_comm_name(not_comm[i]), "%s", not_comm[i]);
+	ck_assert(!profdb__kind_is_comm_name(NULL));
+	/* a memcpy stays a memcpy whatever its name */
+	ck_assert_int_eq(profdb__kind_of_device(PROFDB_KIND_MEMCPY, "ncclMemcpy"), PROFDB_KIND_MEMCPY);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ingest_kineto");
@@ -649,12 +739,16 @@ int main(void)
 	tcase_add_test(tc, one_pass_and_general_path_agree);
 	tcase_add_test(tc, ops_without_pid_tid_nest);
 	tcase_add_test(tc, times_in_every_form);
+	tcase_add_test(tc, comm_kind_by_name);
+	tcase_add_test(tc, corr_ext_memory_sink);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("driver");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, driver_nested);
 	tcase_add_test(tc, driver_triton_by_hand);
 	tcase_add_test(tc, driver_ops_by_hand);
+	tcase_add_test(tc, driver_corr_ext);
+	tcase_add_test(tc, driver_real_ext_kept);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_set_tap(sr, "-");

@@ -6,3 +6,5 @@ echo
 COLUMNS=80 $PROFDB ops --run overlap --name 'aten::*' --sort device_self --top 2
 echo
 $PROFDB ops --top 1
+echo
+$PROFDB ops --run overlap --name 'ProfilerStep*' --step-rows
