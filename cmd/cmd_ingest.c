@@ -2,6 +2,7 @@
  * cmd_ingest.c - profdb ingest: read each PATH into the database as one run
  * and print what was read, stored and skipped.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -48,6 +49,40 @@ static double seconds_since(const struct timespec *t0)
 	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
+/* A bar or phase line is on stderr: the interrupt handler clears it. */
+static volatile sig_atomic_t line_on_screen;
+
+/*
+ * Ctrl-C: the ingest in progress is one open transaction, so leaving now
+ * stores nothing of it (SQLite rolls it back on the next open, as after a
+ * crash); runs of earlier PATHs were committed and stay.  One line, the
+ * progress line cleared, and 130 as shells report a SIGINT death.  Only
+ * async-signal-safe calls here.
+ */
+static void on_interrupt(int sig)
+{
+	static const char msg[] = "\r\033[Kprofdb: ingest interrupted: the run it was reading was not "
+	                          "stored (runs already ingested stay)\n";
+	size_t skip = line_on_screen ? 0 : 4; /* "\r\033[K" only over a bar */
+	(void)sig;
+	if (write(STDERR_FILENO, msg + skip, sizeof msg - 1 - skip) < 0) {
+		/* nothing more can be said */
+	}
+	_exit(130);
+}
+
+/* What the ingest does after reading (profdb_ingest_opts.phase), in place
+ * of a bar that would sit at 100% meanwhile. */
+static void show_phase(void *arg, const char *what)
+{
+	struct bar *b = arg;
+	if (seconds_since(&b->start) < 1.0)
+		return;
+	fprintf(stderr, "\r\033[K%s ...", what);
+	b->shown = 1;
+	line_on_screen = 1;
+}
+
 static void show_progress(void *arg, uint64_t done, uint64_t total)
 {
 	struct bar *b = arg;
@@ -67,6 +102,7 @@ static void show_progress(void *arg, uint64_t done, uint64_t total)
 	fprintf(stderr, "\r[%s] %6.1f/%.1f MB %7.1f MB/s ETA %4.0fs ", line, (double)done / 1e6,
 	        (double)total / 1e6, mbs, eta);
 	b->shown = 1;
+	line_on_screen = 1;
 }
 
 /* What the rows of a file that are neither kernels, ops, launches nor
@@ -258,16 +294,19 @@ int cmd_ingest(int argc, char **argv)
 	}
 	io.run_done = run_done;
 	io.run_done_arg = &made;
+	signal(SIGINT, on_interrupt);
 	for (int i = first; i < argc; i++) {
 		struct bar bar = { 0 };
 		if (!quiet && isatty(STDERR_FILENO)) {
 			clock_gettime(CLOCK_MONOTONIC, &bar.start);
 			io.progress = show_progress;
+			io.phase = show_phase;
 			io.progress_arg = &bar;
 		}
 		rc = profdb_ingest(db, NULL, argv[i], &io);
 		if (bar.shown)
 			fputs("\r\033[K", stderr);
+		line_on_screen = 0;
 		/* runs --split made before a failure were deleted again: print none */
 		made_print_free(db, &made, rc == PROFDB_OK && !quiet);
 		if (rc != PROFDB_OK) {

@@ -320,6 +320,8 @@ static int ingest_part(profdb *db, const struct run_part *part, const char *run,
 	if (rc != PROFDB_OK)
 		return profdb__err_set(err, rc, "%s", profdb_errmsg(db));
 	sink = profdb_store_sink(st);
+	if (opts)
+		profdb__store_set_phase(st, opts->phase, opts->progress_arg);
 	if (opts && opts->ntags && (rc = profdb__tags_insert(db, profdb_store_run_id(st), opts->tags,
 	                                                     opts->ntags)) != PROFDB_OK)
 		profdb__err_set(err, rc, "%s", profdb_errmsg(db));

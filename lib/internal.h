@@ -275,6 +275,8 @@ void profdb_store_set_format(struct profdb_store *st, const char *format);
  * Frees st.  On error rolls back.
  */
 int profdb_store_commit(struct profdb_store *st, int64_t repeats);
+/* Say what profdb_store_commit is doing through fn(arg, what) (NULL: not). */
+void profdb__store_set_phase(struct profdb_store *st, void (*fn)(void *arg, const char *what), void *arg);
 /* ROLLBACK and free.  NULL is a no-op. */
 void profdb_store_abort(struct profdb_store *st);
 

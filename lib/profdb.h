@@ -89,7 +89,11 @@ struct profdb_ingest_opts {
 	int replace;           /* non-zero: an existing run of that name is replaced */
 	int jobs;              /* parallel workers; <= 0: number of online cores */
 	profdb_progress_fn progress; /* may be NULL */
-	void *progress_arg;    /* passed to progress */
+	void *progress_arg;    /* passed to progress and phase */
+	/* may be NULL: called with what an ingest does once its files are read
+	 * ("linking kernels and steps", "kernel statistics", "committing"),
+	 * so that a progress display does not sit at 100% meanwhile */
+	void (*phase)(void *arg, const char *what);
 	const char *const *tags; /* "key=value" tags of the new run (ntags), in its transaction */
 	size_t ntags;
 	int split;             /* non-zero: one run per session (README "Sessions

@@ -67,6 +67,18 @@ static const char *const finish_sql[] = {
 	NULL
 };
 
+void profdb__store_set_phase(struct profdb_store *st, void (*fn)(void *arg, const char *what), void *arg)
+{
+	st->phase = fn;
+	st->phase_arg = arg;
+}
+
+static void say_phase(const struct profdb_store *st, const char *what)
+{
+	if (st->phase)
+		st->phase(st->phase_arg, what);
+}
+
 int profdb_store_commit(struct profdb_store *st, int64_t repeats)
 {
 	profdb *db = st->db;
@@ -74,6 +86,7 @@ int profdb_store_commit(struct profdb_store *st, int64_t repeats)
 	int64_t nsteps = 0;
 	int rc = PROFDB_OK;
 
+	say_phase(st, "linking kernels and steps");
 	if (profdb__step_index_register(db->sql, st->run_id) != SQLITE_OK) {
 		rc = profdb__sqlerror(db, "finishing ingest");
 		goto fail;
@@ -112,6 +125,7 @@ int profdb_store_commit(struct profdb_store *st, int64_t repeats)
 	sqlite3_finalize(q);
 	if (rc != PROFDB_OK)
 		goto fail;
+	say_phase(st, "kernel statistics");
 	if (profdb__name_stats_write(st->names, db->sql, st->run_id) != SQLITE_OK) {
 		rc = profdb__sqlerror(db, "writing kernel statistics");
 		goto fail;
@@ -120,6 +134,7 @@ int profdb_store_commit(struct profdb_store *st, int64_t repeats)
 		sqlite3_finalize(st->stmt[i]);
 		st->stmt[i] = NULL;
 	}
+	say_phase(st, "committing");
 	if ((rc = profdb__store_exec(db, "COMMIT")) != PROFDB_OK)
 		goto fail;
 	profdb__store_free(st);

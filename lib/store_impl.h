@@ -58,6 +58,8 @@ struct profdb_store {
 	int64_t cache_was;         /* the connection's cache_size before the ingest */
 	int fk_off;                /* foreign keys were switched off for the ingest */
 	struct profdb_name_stats *names; /* owned: kernel_name_stat of the run */
+	void (*phase)(void *arg, const char *what); /* what the commit is doing; may be NULL */
+	void *phase_arg;
 	char *metrics;             /* owned: JSON text of the current kernel's metrics */
 	size_t metrics_cap;
 };
