@@ -331,6 +331,46 @@ int profdb_report_format_parse(const char *s);
  */
 int profdb_report_write(const profdb_comparison *c, FILE *out, enum profdb_report_format f);
 
+/* ---------------------------------------------------------------- clickhouse */
+
+/*
+ * Copying runs to and from a ClickHouse server (lib/clickhouse/, README
+ * "ClickHouse").  url is clickhouse://[user[:password]@]host[:port]/database
+ * (HTTP, default port 8123; clickhouses:// for TLS, 8443); the password may
+ * instead come from $PROFDB_CLICKHOUSE_PASSWORD or a netrc file ($NETRC or
+ * ~/.netrc).  No message ever contains the password.
+ */
+struct profdb_push_stats {
+	int64_t rows;          /* rows copied, every table */
+	int64_t kernels;       /* of them, kernel rows */
+};
+
+/*
+ * METHOD: push the stored run named run (run row, metadata, source files,
+ * notes, kernels, ops, launches, steps, step metrics and both stat tables)
+ * to url, creating the database and tables on first use.  The run row is
+ * written last, so readers never see part of a run; an interrupted push is
+ * cleaned up by the next push of the same run.  The same content already
+ * on the server (content hash), or another run of that name, is refused
+ * with PROFDB_EEXISTS unless replace (which replaces the run of that name).
+ * db is only read.  *out (may be NULL) receives the counts.
+ * Errors: PROFDB_ENOTFOUND (no such local run), PROFDB_EEXISTS,
+ * PROFDB_EUSAGE (bad URL), PROFDB_ESCHEMA (server has a newer profdb
+ * schema), PROFDB_ERROR (server down or answering an error: the message
+ * names host:port/database).
+ */
+int profdb_run_push(profdb *db, const char *url, const char *run, int replace,
+                    struct profdb_push_stats *out);
+
+/*
+ * METHOD: copy the run named run from url into db under the same name, in
+ * one transaction (on error db is as before).  A local run of that name
+ * gives PROFDB_EEXISTS unless replace.  Errors as profdb_run_push, and
+ * PROFDB_ENOTFOUND for a run the server does not have.
+ */
+int profdb_run_pull(profdb *db, const char *url, const char *run, int replace,
+                    struct profdb_push_stats *out);
+
 /* ---------------------------------------------------------------- verify */
 
 /*
