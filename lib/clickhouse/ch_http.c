@@ -14,7 +14,8 @@
 
 struct profdb_ch {
 	CURL *curl;
-	char *base;                /* "http[s]://host:port/" */
+	char *base;                /* "http[s]://" */
+	char *hostport;            /* "host:port/" */
 	char *where;               /* "host:port/database" for messages */
 	char *database;            /* an identifier (checked) */
 	char *user;                /* NULL: none given (netrc or the server's default) */
@@ -128,12 +129,13 @@ static int parse_url(struct profdb_ch *c, const char *url, struct profdb_err *er
 	if (!is_ident(c->database))
 		return profdb__err_set(err, PROFDB_EUSAGE,
 		    "clickhouse database name must be letters, digits and '_'");
-	size_t bl = strlen(hostport) + 16, wl = strlen(hostport) + strlen(c->database) + 2;
-	c->base = malloc(bl);
+	size_t bl = strlen(hostport) + 2, wl = strlen(hostport) + strlen(c->database) + 2;
+	c->base = strdup(tls ? "https://" : "http://");
+	c->hostport = malloc(bl);
 	c->where = malloc(wl);
-	if (!c->base || !c->where)
+	if (!c->base || !c->hostport || !c->where)
 		return profdb__err_set(err, PROFDB_ERROR, "out of memory");
-	snprintf(c->base, bl, "%s://%s/", tls ? "https" : "http", hostport);
+	snprintf(c->hostport, bl, "%s/", hostport);
 	snprintf(c->where, wl, "%s/%s", hostport, c->database);
 	return PROFDB_OK;
 }
@@ -183,6 +185,7 @@ void profdb__ch_close(struct profdb_ch *c)
 	free(c->database);
 	free(c->where);
 	free(c->base);
+	free(c->hostport);
 	free(c);
 }
 
@@ -241,12 +244,20 @@ static int server_error(struct req *r)
 	    r->status, n ? ": " : "", (int)(n > 300 ? 300 : n), b);
 }
 
-/* The request URL: base?database=...&query=...&wait_end_of_query=1. */
+/* The request URL: http://[user@]host:port/?database=...&query=...; the
+ * user goes in the URL only when netrc is to supply its password (curl
+ * looks the login up then; with CURLOPT_USERNAME it does not). */
 static char *request_url(struct profdb_ch *c, const char *sql, int use_db)
 {
 	struct ch_buf u = { 0 };
 	char *q = sql ? curl_easy_escape(c->curl, sql, 0) : NULL;
-	int bad = (sql && !q) || profdb__ch_buf_add(&u, c->base, strlen(c->base)) != 0;
+	char *user = c->user && !c->password ? curl_easy_escape(c->curl, c->user, 0) : NULL;
+	int bad = (sql && !q) || (c->user && !c->password && !user) ||
+	          profdb__ch_buf_add(&u, c->base, strlen(c->base)) != 0;
+	if (user && !bad)
+		bad = profdb__ch_buf_add(&u, user, strlen(user)) != 0 || profdb__ch_buf_add(&u, "@", 1) != 0;
+	bad = bad || profdb__ch_buf_add(&u, c->hostport, strlen(c->hostport)) != 0;
+	curl_free(user);
 	/* wait_end_of_query: the server buffers the answer, so an error met
 	 * while it runs comes as an error status, not in the middle of a 200 */
 	bad = bad || profdb__ch_buf_add(&u, "?wait_end_of_query=1", 20) != 0;
@@ -266,8 +277,8 @@ static char *request_url(struct profdb_ch *c, const char *sql, int use_db)
 static void set_auth(struct profdb_ch *c)
 {
 	const char *netrc = getenv("NETRC");
-	if (c->user)
-		curl_easy_setopt(c->curl, CURLOPT_USERNAME, c->user);
+	if (c->password) /* the server's own default user when none is named */
+		curl_easy_setopt(c->curl, CURLOPT_USERNAME, c->user ? c->user : "default");
 	if (c->password)
 		curl_easy_setopt(c->curl, CURLOPT_PASSWORD, c->password);
 	if (!c->password) {

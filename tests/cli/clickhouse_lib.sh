@@ -9,6 +9,8 @@
 #                              CH_TCP_N, CH_PID_N; users: default (no
 #                              password) and tester (password s3cret)
 #   ch_stop N [SIGNAL]         stop server N (kill by PID, default TERM; wait)
+#   ch_restart N               start server N again on its ports and data
+#   ch_mutations_done N        wait until server N has applied every DELETE
 #   ch_url N [USERINFO@] DB    echo clickhouse://USERINFO@127.0.0.1:PORT/DB
 #   ch_query N SQL             run SQL through the HTTP interface (curl)
 CH_SERVER=$(command -v clickhouse-server || ls /usr/sbin/clickhouse-server 2>/dev/null)
@@ -24,6 +26,40 @@ trap 'for p in $CH_PIDS; do kill "$p" 2>/dev/null; done; for p in $CH_PIDS; do w
 # A TCP port nobody listens on now (the kernel picks it).
 ch_free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}
+
+# Launch server N from $WORK/chN/config.xml and wait for /ping.
+ch_launch() {
+  n=$1
+  dir="$WORK/ch$n"
+  eval "http=\$CH_PORT_$n"
+  "$CH_SERVER" --config-file="$dir/config.xml" >>"$dir/log/stdout" 2>&1 &
+  pid=$!
+  CH_PIDS="$CH_PIDS $pid"
+  eval "CH_PID_$n=$pid"
+  i=0
+  until curl -sf "http://127.0.0.1:$http/ping" >/dev/null 2>&1; do
+    i=$((i + 1))
+    if [ $i -gt 300 ] || ! kill -0 "$pid" 2>/dev/null; then
+      echo "clickhouse-server $n did not start:"
+      tail -5 "$dir/log/stdout" "$dir/log/err.log" 2>/dev/null
+      exit 1
+    fi
+    sleep 0.1
+  done
+}
+
+ch_restart() {
+  ch_launch "$1"
+}
+
+ch_mutations_done() {
+  i=0
+  while [ "$(ch_query "$1" "SELECT count() FROM system.mutations WHERE is_done = 0")" != 0 ]; do
+    i=$((i + 1))
+    [ $i -gt 600 ] && { echo "mutations on server $1 did not finish"; exit 1; }
+    sleep 0.1
+  done
 }
 
 ch_start() {
@@ -64,20 +100,8 @@ EOF
   <quotas><default></default></quotas>
 </yandex>
 EOF
-  "$CH_SERVER" --config-file="$dir/config.xml" >"$dir/log/stdout" 2>&1 &
-  pid=$!
-  CH_PIDS="$CH_PIDS $pid"
-  eval "CH_PORT_$n=$http CH_TCP_$n=$tcp CH_PID_$n=$pid"
-  i=0
-  until curl -sf "http://127.0.0.1:$http/ping" >/dev/null 2>&1; do
-    i=$((i + 1))
-    if [ $i -gt 300 ] || ! kill -0 "$pid" 2>/dev/null; then
-      echo "clickhouse-server $n did not start:"
-      tail -5 "$dir/log/stdout" "$dir/log/err.log" 2>/dev/null
-      exit 1
-    fi
-    sleep 0.1
-  done
+  eval "CH_PORT_$n=$http CH_TCP_$n=$tcp"
+  ch_launch "$n"
 }
 
 ch_stop() {
