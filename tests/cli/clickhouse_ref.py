@@ -6,9 +6,10 @@
       same in A and B: str ids resolved to their text, run and source ids
       to the run name and file path, row ids left out, floats compared
       exactly.  Prints one line per table; exit 1 on a difference.
-  clickhouse_ref.py counts A.db HTTP_URL DATABASE
-      the rows of each table on the server (runs with a run row) equal the
-      rows in A.db.
+  clickhouse_ref.py counts HTTP_URL DATABASE A.db [B.db...]
+      the rows of each table on the server equal the rows in the local
+      files together: those of runs with a run row (what readers see) and
+      all rows (so rows left by a failed push would show).
 """
 import collections
 import sqlite3
@@ -76,26 +77,25 @@ def ch(url, db, sql):
         return r.read().decode()
 
 
-def counts(a, url, database):
-    da = sqlite3.connect(a)
+def counts(url, database, files):
     bad = 0
     for t in TABLES:
+        local = 0
+        for f in files:
+            local += sqlite3.connect(f).execute("SELECT count(*) FROM %s" % t).fetchone()[0]
         if t == "run":
-            q = "SELECT count() FROM run"
+            visible = total = int(ch(url, database, "SELECT count() FROM run"))
         else:
-            q = "SELECT count() FROM %s WHERE run_id IN (SELECT id FROM run)" % t
-        remote = int(ch(url, database, q))
-        if t == "source_skip":
-            local = da.execute("SELECT count(*) FROM source_skip").fetchone()[0]
-        else:
-            local = da.execute("SELECT count(*) FROM %s" % t).fetchone()[0]
-        ok = "ok" if remote == local else "DIFFER"
-        bad |= remote != local
-        print("%s: local %d, server %d %s" % (t, local, remote, ok))
+            visible = int(ch(url, database,
+                             "SELECT count() FROM %s WHERE run_id IN (SELECT id FROM run)" % t))
+            total = int(ch(url, database, "SELECT count() FROM %s" % t))
+        ok = "ok" if local == visible == total else "DIFFER"
+        bad |= ok != "ok"
+        print("%s: local %d, server %d (all %d) %s" % (t, local, visible, total, ok))
     return bad
 
 
 if __name__ == "__main__":
     if sys.argv[1] == "same":
         sys.exit(same(sys.argv[2], sys.argv[3], set(sys.argv[4:])))
-    sys.exit(counts(sys.argv[2], sys.argv[3], sys.argv[4]))
+    sys.exit(counts(sys.argv[2], sys.argv[3], sys.argv[4:]))

@@ -21,7 +21,7 @@ cp "$PROFDB_TESTDATA/bad/sql_names_trace.json" mixed/t.json
 $PROFDB ingest -q --db a.db --run mixed mixed || exit 1
 URL=$(ch_url 1 "" prof)
 $PROFDB push --db a.db --to "$URL" || exit 1
-python3 "$HERE/clickhouse_ref.py" counts a.db "http://127.0.0.1:$CH_PORT_1/" prof || exit 1
+python3 "$HERE/clickhouse_ref.py" counts "http://127.0.0.1:$CH_PORT_1/" prof a.db || exit 1
 $PROFDB pull --db b.db --from "$URL" --run level1 --run control --run "$ODD" \
   --run mixed || exit 1
 python3 "$HERE/clickhouse_ref.py" same a.db b.db || exit 1
