@@ -153,7 +153,16 @@ int qcli_parse(struct qcli *q, int argc, char **argv, const struct cli_opt *opts
 
 profdb *qcli_open(const struct qcli *q)
 {
-	return cli_open_db(q->db, PROFDB_OPEN_READONLY);
+	profdb *db = NULL;
+	if (!profdb_is_clickhouse_url(q->db))
+		return cli_open_db(q->db, PROFDB_OPEN_READONLY);
+	/* clickhouse://: only the --run runs (all when none) are fetched */
+	int rc = profdb_open_clickhouse(&db, q->db, q->filter.runs, q->filter.nruns);
+	if (rc == PROFDB_OK)
+		return db;
+	cli_lib_error(db, rc);
+	profdb_close(db);
+	return NULL;
 }
 
 int qcli_finish(struct qcli *q, profdb *db, int rc, profdb_result *r)

@@ -270,5 +270,6 @@ void profdb_close(profdb *db)
 	if (!db)
 		return;
 	sqlite3_close_v2(db->sql);
+	free(db->remote);
 	free(db);
 }

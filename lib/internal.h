@@ -22,7 +22,11 @@ struct profdb {
 	sqlite3 *sql;              /* the connection */
 	int readonly;              /* opened with PROFDB_OPEN_READONLY */
 	char errmsg[PROFDB_ERRMAX]; /* last error, "" if none */
+	char *remote;              /* clickhouse:// URL of a snapshot (lib/clickhouse), else NULL */
 };
+
+/* profdb_query_sql on a clickhouse snapshot: the SQL goes to the server. */
+int profdb__ch_query_sql(profdb *db, profdb_result **out, const char *sql);
 
 /* Set db's message (printf-style) and return code.  Always returns code. */
 int profdb__error(profdb *db, int code, const char *fmt, ...)

@@ -371,6 +371,20 @@ int profdb_run_push(profdb *db, const char *url, const char *run, int replace,
 int profdb_run_pull(profdb *db, const char *url, const char *run, int replace,
                     struct profdb_push_stats *out);
 
+/*
+ * CONSTRUCTOR: a read-only handle on the runs named in runs (nruns of them;
+ * 0: every run) of the ClickHouse database at url: they are pulled into an
+ * in-memory store, in the order they were pushed, so every query function
+ * answers as on the SQLite file they came from.  profdb_query_sql on it
+ * sends ClickHouse SQL to the server instead.  As profdb_open, *out is set
+ * even on failure (read profdb_errmsg, then profdb_close).  A name the
+ * server does not have is not an error here (the queries report it).
+ */
+int profdb_open_clickhouse(profdb **out, const char *url, const char *const *runs, size_t nruns);
+
+/* Non-zero when s is a clickhouse:// or clickhouses:// URL. */
+int profdb_is_clickhouse_url(const char *s);
+
 /* ---------------------------------------------------------------- verify */
 
 /*

@@ -16,6 +16,8 @@ int profdb_query_sql(profdb *db, profdb_result **out, const char *sql)
 	int rc;
 
 	*out = NULL;
+	if (db->remote) /* a clickhouse:// snapshot: ClickHouse SQL, run there */
+		return profdb__ch_query_sql(db, out, sql);
 	if (sqlite3_prepare_v2(db->sql, sql, -1, &st, &tail) != SQLITE_OK)
 		return profdb__sqlerror(db, "bad SQL");
 	if (!st)

@@ -149,8 +149,8 @@ struct ch_run {
 	char *name;                /* malloc'd */
 	char *hash;                /* malloc'd */
 };
-/* Every run row on the server (name order, newest push last among equal
- * names); *out (malloc'd, with its strings) is freed by profdb__ch_runs_free. */
+/* Every run row on the server in push order (pushed_at, then the id the
+ * run had in its SQLite file), so the newest of equal names comes last; *out (malloc'd, with its strings) is freed by profdb__ch_runs_free. */
 int profdb__ch_runs(struct profdb_ch *c, struct ch_run **out, size_t *n, struct profdb_err *err);
 void profdb__ch_runs_free(struct ch_run *r, size_t n);
 

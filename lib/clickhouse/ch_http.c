@@ -235,9 +235,14 @@ static int server_error(struct req *r)
 		if (strncmp(t, "DB::Exception: ", 15) == 0)
 			t += 15;
 		const char *end = strstr(t, ", e.what() = ");
-		size_t n = end ? (size_t)(end - t) : strcspn(t, "\n");
-		return profdb__err_set(r->err, PROFDB_ERROR, "clickhouse %s: %.*s (code %d)",
-		    r->c->where, (int)(n > 300 ? 300 : n), t, code ? (int)strtol(code, NULL, 10) : 0);
+		size_t n = end ? (size_t)(end - t) : strlen(t);
+		char msg[304];
+		snprintf(msg, sizeof msg, "%.*s", (int)(n > 300 ? 300 : n), t);
+		for (char *m = msg; *m; m++) /* one line: syntax errors quote the query */
+			if (*m == '\n' || *m == '\r')
+				*m = ' ';
+		return profdb__err_set(r->err, PROFDB_ERROR, "clickhouse %s: %s (code %d)",
+		    r->c->where, msg, code ? (int)strtol(code, NULL, 10) : 0);
 	}
 	size_t n = strcspn(b, "\r\n");
 	return profdb__err_set(r->err, PROFDB_ERROR, "clickhouse %s: HTTP %ld%s%.*s", r->c->where,

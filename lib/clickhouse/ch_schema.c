@@ -160,7 +160,7 @@ int profdb__ch_runs(struct profdb_ch *c, struct ch_run **out, size_t *n, struct 
 {
 	struct runs_acc a = { { 0 }, NULL, 0, 0, err };
 	int rc = profdb__ch_send(c, "SELECT id, name, content_hash FROM run "
-	    "ORDER BY name, pushed_at, id FORMAT RowBinary", NULL, 0, 1, runs_sink, &a, err);
+	    "ORDER BY pushed_at, local_id, id FORMAT RowBinary", NULL, 0, 1, runs_sink, &a, err);
 	if (rc == PROFDB_OK && a.pending.len)
 		rc = profdb__err_set(err, PROFDB_ERROR, "clickhouse %s: truncated run list",
 		    profdb__ch_where(c));

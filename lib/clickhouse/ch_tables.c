@@ -25,6 +25,7 @@ static const struct ch_col run_cols[] = {
 	{ "ranks", CH_I64, "ranks", 0 },
 	{ "profdb_version", CH_STR, "profdb_version", 0 },
 	{ "name_stats", CH_I64, "name_stats", 0 },
+	{ "local_id", CH_I64, "id", CHC_SEQ },
 };
 const struct ch_table profdb__ch_run_table = {
 	"run", "run t", "t.id", "t.id", run_cols, N(run_cols)

@@ -27,6 +27,7 @@ CREATE TABLE IF NOT EXISTS run (
   ranks          Int64,
   profdb_version String,
   name_stats     Int64,
+  local_id       Int64,    -- its id in the pushing node's SQLite file (listing order)
   pushed_at      DateTime DEFAULT now()
 ) ENGINE = MergeTree ORDER BY (name, id);
 

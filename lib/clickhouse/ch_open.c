@@ -1,0 +1,76 @@
+/*
+ * ch_open.c - --db clickhouse://...: a read-only snapshot of runs on a
+ * ClickHouse server behind the ordinary profdb handle, and ClickHouse SQL
+ * passed through (profdb sql).
+ *
+ * The snapshot is an in-memory store into which the selected runs are
+ * pulled (ch_pull.c; the server selects each run's rows by its id), so
+ * every query function, formatter and diff runs unchanged on it and prints
+ * the same bytes as on the SQLite file the runs came from.  The figures
+ * are computed here, not on the server: the price is moving the selected
+ * runs' rows (README "ClickHouse" says so); select runs with --run.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ch.h"
+#include "result.h"
+#include "banned.h"
+
+static int wanted(const char *name, const char *const *runs, size_t nruns)
+{
+	if (nruns == 0)
+		return 1;
+	for (size_t i = 0; i < nruns; i++)
+		if (strcmp(runs[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Pull the wanted runs in push order, so they get the ids (and the order)
+ * they had in the SQLite file they were pushed from. */
+static int pull_runs(profdb *db, const char *url, const char *const *runs, size_t nruns)
+{
+	struct profdb_err err = { PROFDB_OK, "" };
+	struct profdb_ch *ch = NULL;
+	struct ch_run *list = NULL;
+	size_t n = 0;
+	int rc = PROFDB_OK;
+	if (profdb__ch_open(&ch, url, &err) != PROFDB_OK || profdb__ch_runs(ch, &list, &n, &err) != PROFDB_OK) {
+		profdb__ch_close(ch);
+		return profdb__error(db, err.code, "%s", err.msg);
+	}
+	profdb__ch_close(ch);
+	for (size_t i = 0; i < n && rc == PROFDB_OK; i++) {
+		int newest = 1; /* a name pushed again (--replace mid-way): its last row */
+		for (size_t j = i + 1; j < n; j++)
+			newest &= strcmp(list[j].name, list[i].name) != 0;
+		if (newest && wanted(list[i].name, runs, nruns))
+			rc = profdb_run_pull(db, url, list[i].name, 0, NULL);
+	}
+	profdb__ch_runs_free(list, n);
+	return rc;
+}
+
+int profdb_open_clickhouse(profdb **out, const char *url, const char *const *runs, size_t nruns)
+{
+	int rc = profdb_open(out, ":memory:", 0);
+	if (rc != PROFDB_OK)
+		return rc;
+	if (!profdb__ch_is_url(url))
+		return profdb__error(*out, PROFDB_EUSAGE, "not a clickhouse:// URL");
+	rc = pull_runs(*out, url, runs, nruns);
+	if (rc != PROFDB_OK)
+		return rc;
+	(*out)->remote = strdup(url);
+	if (!(*out)->remote)
+		return profdb__error(*out, PROFDB_ERROR, "out of memory");
+	(*out)->readonly = 1;
+	return PROFDB_OK;
+}
+
+int profdb_is_clickhouse_url(const char *s)
+{
+	return profdb__ch_is_url(s);
+}
