@@ -5,9 +5,10 @@
 # clickhouse-server is not installed; scripts/setup installs it, so CI runs
 # them.
 #
-#   ch_start N [CLUSTER_XML]   start server N (1, 2, ...); sets CH_PORT_N,
-#                              CH_TCP_N, CH_PID_N; users: default (no
-#                              password) and tester (password s3cret)
+#   ch_start N [XML]           start server N (1, 2, ...) with XML added to its
+#                              config (remote_servers); sets CH_PORT_N (HTTP),
+#                              CH_TCP_N (kept when set before), CH_PID_N;
+#                              users: default (no password), tester (s3cret)
 #   ch_stop N [SIGNAL]         stop server N (kill by PID, default TERM; wait)
 #   ch_restart N               start server N again on its ports and data
 #   ch_mutations_done N        wait until server N has applied every DELETE
@@ -66,8 +67,9 @@ ch_start() {
   n=$1
   dir="$WORK/ch$n"
   mkdir -p "$dir/data" "$dir/tmp" "$dir/log" "$dir/user_files"
-  http=$(ch_free_port)
-  tcp=$(ch_free_port)
+  # ports set before (CH_PORT_N, CH_TCP_N) are kept: a cluster's config
+  # names its servers' ports before they start
+  eval "http=\${CH_PORT_$n:-\$(ch_free_port)} tcp=\${CH_TCP_$n:-\$(ch_free_port)}"
   while [ "$tcp" = "$http" ]; do tcp=$(ch_free_port); done
   cat >"$dir/config.xml" <<EOF
 <?xml version="1.0"?>

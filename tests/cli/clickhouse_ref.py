@@ -87,7 +87,7 @@ def counts(url, database, files):
             visible = total = int(ch(url, database, "SELECT count() FROM run"))
         else:
             visible = int(ch(url, database,
-                             "SELECT count() FROM %s WHERE run_id IN (SELECT id FROM run)" % t))
+                             "SELECT count() FROM %s WHERE run_id GLOBAL IN (SELECT id FROM run)" % t))
             total = int(ch(url, database, "SELECT count() FROM %s" % t))
         ok = "ok" if local == visible == total else "DIFFER"
         bad |= ok != "ok"
