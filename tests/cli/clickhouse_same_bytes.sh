@@ -72,3 +72,4 @@ print("rows:", len(a) - 1, "equal" if a == b else "DIFFERENT")' got.csv want.csv
 $PROFDB sql --db "$URL" --format json "SELECT toInt64(2) AS i, 0.5 AS x, NULL AS z, 'a\"b' AS s"
 $PROFDB sql --db "$URL" "SELEC 1" 2>&1 | sed "s/:$CH_PORT_1\//:PORT\//"
 $PROFDB ingest --db "$URL" "$PROFDB_TESTDATA/query/trace.json" 2>&1
+echo "exit $?"
