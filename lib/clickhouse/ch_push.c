@@ -93,6 +93,8 @@ static long stream_read(void *arg, char *buf, size_t cap)
 			return -1;
 	}
 	size_t n = s->pending.len - s->given;
+	if (n == 0) /* no rows (or no more): the end of the body */
+		return 0;
 	if (n > cap)
 		n = cap;
 	memcpy(buf, s->pending.data + s->given, n);
