@@ -115,7 +115,7 @@ profdb *cli_open_db(const char *path, unsigned flags)
 		return NULL;
 	}
 	/* every run of the server, read-only (README "ClickHouse") */
-	rc = profdb_is_clickhouse_url(path) ? profdb_open_clickhouse(&db, path, NULL, 0)
+	rc = profdb_is_clickhouse_url(path) ? profdb_open_clickhouse(&db, path, NULL, 0, 0)
 	                                    : profdb_open(&db, path, flags);
 	if (rc != PROFDB_OK) {
 		if (rc == PROFDB_ENOTFOUND && (flags & PROFDB_OPEN_READONLY))

@@ -25,8 +25,11 @@ struct profdb {
 	char *remote;              /* clickhouse:// URL of a snapshot (lib/clickhouse), else NULL */
 };
 
-/* profdb_query_sql on a clickhouse snapshot: the SQL goes to the server. */
+/* profdb_query_sql, _runs and _summary on a clickhouse snapshot: the SQL
+ * goes to the server, which computes the figures (lib/clickhouse). */
 int profdb__ch_query_sql(profdb *db, profdb_result **out, const char *sql);
+int profdb__ch_query_runs(profdb *db, profdb_result **out);
+int profdb__ch_query_summary(profdb *db, profdb_result **out, const struct profdb_filter *f);
 
 /* Set db's message (printf-style) and return code.  Always returns code. */
 int profdb__error(profdb *db, int code, const char *fmt, ...)

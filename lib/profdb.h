@@ -371,16 +371,23 @@ int profdb_run_push(profdb *db, const char *url, const char *run, int replace,
 int profdb_run_pull(profdb *db, const char *url, const char *run, int replace,
                     struct profdb_push_stats *out);
 
+/* profdb_open_clickhouse: fetch the run rows only (enough for runs and
+ * summary, which the server computes) */
+#define PROFDB_CH_RUNS_ONLY 0x1u
+
 /*
  * CONSTRUCTOR: a read-only handle on the runs named in runs (nruns of them;
  * 0: every run) of the ClickHouse database at url: they are pulled into an
  * in-memory store, in the order they were pushed, so every query function
- * answers as on the SQLite file they came from.  profdb_query_sql on it
- * sends ClickHouse SQL to the server instead.  As profdb_open, *out is set
+ * answers as on the SQLite file they came from.  On such a handle
+ * profdb_query_runs and profdb_query_summary are computed by the server
+ * (then flags PROFDB_CH_RUNS_ONLY spares pulling the rows), and
+ * profdb_query_sql sends ClickHouse SQL to it.  As profdb_open, *out is set
  * even on failure (read profdb_errmsg, then profdb_close).  A name the
  * server does not have is not an error here (the queries report it).
  */
-int profdb_open_clickhouse(profdb **out, const char *url, const char *const *runs, size_t nruns);
+int profdb_open_clickhouse(profdb **out, const char *url, const char *const *runs, size_t nruns,
+                           unsigned flags);
 
 /* Non-zero when s is a clickhouse:// or clickhouses:// URL. */
 int profdb_is_clickhouse_url(const char *s);

@@ -44,6 +44,8 @@ int profdb_query_runs(profdb *db, profdb_result **out)
 	int rc;
 
 	*out = NULL;
+	if (db->remote) /* a clickhouse:// snapshot: the server counts */
+		return profdb__ch_query_runs(db, out);
 	if (sqlite3_prepare_v2(db->sql, "SELECT r.id, r.name, r.format, r.ranks, r.repeats,"
 	    " r.repeats_source, (SELECT count(*) FROM kernel k WHERE k.run_id = r.id) AS kernels,"
 	    " (SELECT count(*) FROM op o WHERE o.run_id = r.id) AS ops,"
@@ -75,6 +77,8 @@ int profdb_query_summary(profdb *db, profdb_result **out, const struct profdb_fi
 	}
 	if ((rc = qfilter_check(db, &runs_only)) != PROFDB_OK)
 		return rc;
+	if (db->remote) /* a clickhouse:// snapshot: the server sums */
+		return profdb__ch_query_summary(db, out, &runs_only);
 	qbuf_add(&b, "SELECT r.name AS run, r.repeats,"
 	    " (SELECT count(*) FROM kernel k WHERE k.run_id = r.id) AS kernels,"
 	    " coalesce((SELECT sum(k.dur_ns) FROM kernel k WHERE k.run_id = r.id), 0) AS total_device,"

@@ -154,4 +154,11 @@ struct ch_run {
 int profdb__ch_runs(struct profdb_ch *c, struct ch_run **out, size_t *n, struct profdb_err *err);
 void profdb__ch_runs_free(struct ch_run *r, size_t n);
 
+/* ---------------------------------------------------------------- pull */
+
+/* profdb_run_pull, with rows == 0 only the run row; *local_id and
+ * *remote_id (may be NULL) receive the run's ids here and there. */
+int profdb__ch_pull(profdb *db, const char *url, const char *run, int replace, int rows,
+                    struct profdb_push_stats *out, int64_t *local_id, uint64_t *remote_id);
+
 #endif

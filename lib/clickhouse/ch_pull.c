@@ -250,8 +250,8 @@ static int clear_local(sqlite3 *sql, const char *run, int replace, struct profdb
 	return PROFDB_OK;
 }
 
-int profdb_run_pull(profdb *db, const char *url, const char *run, int replace,
-                    struct profdb_push_stats *out)
+int profdb__ch_pull(profdb *db, const char *url, const char *run, int replace, int rows,
+                    struct profdb_push_stats *out, int64_t *local_id, uint64_t *remote_id)
 {
 	struct profdb_err err = { PROFDB_OK, "" };
 	struct pull p;
@@ -275,7 +275,7 @@ int profdb_run_pull(profdb *db, const char *url, const char *run, int replace,
 	    pull_table(ch, &p, &profdb__ch_run_table, remote) == PROFDB_OK && p.run_id == 0)
 		profdb__err_set(&err, PROFDB_ERROR, "clickhouse %s: run '%s' vanished while pulling",
 		    profdb__ch_where(ch), run);
-	for (const struct ch_table *t = profdb__ch_tables; t->name && err.code == PROFDB_OK; t++) {
+	for (const struct ch_table *t = profdb__ch_tables; rows && t->name && err.code == PROFDB_OK; t++) {
 		if (pull_table(ch, &p, t, remote) == PROFDB_OK && out) {
 			out->rows += p.rows;
 			if (strcmp(t->name, "kernel") == 0)
@@ -295,5 +295,15 @@ out:
 	free(p.src.to);
 	if (err.code != PROFDB_OK)
 		return profdb__error(db, err.code, "%s", err.msg);
+	if (local_id)
+		*local_id = p.run_id;
+	if (remote_id)
+		*remote_id = remote;
 	return PROFDB_OK;
+}
+
+int profdb_run_pull(profdb *db, const char *url, const char *run, int replace,
+                    struct profdb_push_stats *out)
+{
+	return profdb__ch_pull(db, url, run, replace, 1, out, NULL, NULL);
 }

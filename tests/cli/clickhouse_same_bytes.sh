@@ -73,3 +73,8 @@ $PROFDB sql --db "$URL" --format json "SELECT toInt64(2) AS i, 0.5 AS x, NULL AS
 $PROFDB sql --db "$URL" "SELEC 1" 2>&1 | sed "s/:$CH_PORT_1\//:PORT\//"
 $PROFDB ingest --db "$URL" "$PROFDB_TESTDATA/query/trace.json" 2>&1
 echo "exit $?"
+echo "--- runs and summary are computed by the server (they fetch no rows):"
+ch_query 1 "RENAME TABLE prof.launch TO prof.launch_away" || exit 1
+same runs
+same summary --format json
+$PROFDB kernels --db "$URL" --run overlap 2>&1 | sed "s/:$CH_PORT_1\//:PORT\//"
