@@ -30,6 +30,8 @@ struct profdb {
 int profdb__ch_query_sql(profdb *db, profdb_result **out, const char *sql);
 int profdb__ch_query_runs(profdb *db, profdb_result **out);
 int profdb__ch_query_summary(profdb *db, profdb_result **out, const struct profdb_filter *f);
+/* profdb_query_kernels on a snapshot: fetches what it needs, then answers. */
+int profdb__ch_query_kernels(profdb *db, profdb_result **out, const struct profdb_kernel_query *q);
 
 /* Set db's message (printf-style) and return code.  Always returns code. */
 int profdb__error(profdb *db, int code, const char *fmt, ...)

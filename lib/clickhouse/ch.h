@@ -156,9 +156,16 @@ void profdb__ch_runs_free(struct ch_run *r, size_t n);
 
 /* ---------------------------------------------------------------- pull */
 
-/* profdb_run_pull, with rows == 0 only the run row; *local_id and
- * *remote_id (may be NULL) receive the run's ids here and there. */
-int profdb__ch_pull(profdb *db, const char *url, const char *run, int replace, int rows,
+/* Sets of tables: bit i is profdb__ch_tables[i]. */
+#define CH_ALL_TABLES 0xffffu
+/* profdb_run_pull, with the run row and the tables of mask only; *local_id
+ * and *remote_id (may be NULL) receive the run's ids here and there. */
+int profdb__ch_pull(profdb *db, const char *url, const char *run, int replace, unsigned mask,
                     struct profdb_push_stats *out, int64_t *local_id, uint64_t *remote_id);
+/* The tables of mask of remote run remote into local run local, which
+ * has none of them yet; one transaction. */
+int profdb__ch_pull_more(profdb *db, const char *url, uint64_t remote, int64_t local, unsigned mask);
+/* The bit of table name in a mask (0 if unknown). */
+unsigned profdb__ch_table_bit(const char *name);
 
 #endif

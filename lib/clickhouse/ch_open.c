@@ -28,19 +28,21 @@ static int wanted(const char *name, const char *const *runs, size_t nruns)
 	return 0;
 }
 
-/* Pull one run (rows 0: its run row only) and note its server id. */
-static int pull_one(profdb *db, const char *url, const char *name, int rows)
+/* Pull one run (its run row and the tables of mask) and note its server
+ * id and what is here. */
+static int pull_one(profdb *db, const char *url, const char *name, unsigned mask)
 {
 	int64_t local = 0;
 	uint64_t remote = 0;
 	sqlite3_stmt *st = NULL;
-	int rc = profdb__ch_pull(db, url, name, 0, rows, NULL, &local, &remote);
+	int rc = profdb__ch_pull(db, url, name, 0, mask, NULL, &local, &remote);
 	if (rc != PROFDB_OK)
 		return rc;
-	if (sqlite3_prepare_v2(db->sql, "INSERT INTO temp.ch_run VALUES (?1, ?2)", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db->sql, "INSERT INTO temp.ch_run VALUES (?1, ?2, ?3)", -1, &st, NULL) != SQLITE_OK)
 		return profdb__sqlerror(db, "cannot note run ids");
 	sqlite3_bind_int64(st, 1, local);
 	sqlite3_bind_int64(st, 2, (int64_t)remote); /* 63 bits (ch_push.c) */
+	sqlite3_bind_int64(st, 3, mask);
 	rc = sqlite3_step(st) == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "cannot note run ids");
 	sqlite3_finalize(st);
 	return rc;
@@ -48,7 +50,7 @@ static int pull_one(profdb *db, const char *url, const char *name, int rows)
 
 /* Pull the wanted runs in push order, so they get the ids (and the order)
  * they had in the SQLite file they were pushed from. */
-static int pull_runs(profdb *db, const char *url, const char *const *runs, size_t nruns, int rows)
+static int pull_runs(profdb *db, const char *url, const char *const *runs, size_t nruns, unsigned mask)
 {
 	struct profdb_err err = { PROFDB_OK, "" };
 	struct profdb_ch *ch = NULL;
@@ -65,7 +67,7 @@ static int pull_runs(profdb *db, const char *url, const char *const *runs, size_
 		for (size_t j = i + 1; j < n; j++)
 			newest &= strcmp(list[j].name, list[i].name) != 0;
 		if (newest && wanted(list[i].name, runs, nruns))
-			rc = pull_one(db, url, list[i].name, rows);
+			rc = pull_one(db, url, list[i].name, mask);
 	}
 	profdb__ch_runs_free(list, n);
 	return rc;
@@ -79,10 +81,11 @@ int profdb_open_clickhouse(profdb **out, const char *url, const char *const *run
 		return rc;
 	if (!profdb__ch_is_url(url))
 		return profdb__error(*out, PROFDB_EUSAGE, "not a clickhouse:// URL");
+	/* mask: the tables of the run pulled so far (queries pull more) */
 	if (sqlite3_exec((*out)->sql, "CREATE TEMP TABLE ch_run (local_id INTEGER PRIMARY KEY,"
-	                 " remote_id INTEGER NOT NULL)", NULL, NULL, NULL) != SQLITE_OK)
+	                 " remote_id INTEGER NOT NULL, mask INTEGER NOT NULL)", NULL, NULL, NULL) != SQLITE_OK)
 		return profdb__sqlerror(*out, "cannot make the snapshot");
-	rc = pull_runs(*out, url, runs, nruns, !(flags & PROFDB_CH_RUNS_ONLY));
+	rc = pull_runs(*out, url, runs, nruns, flags & PROFDB_CH_RUNS_ONLY ? 0 : CH_ALL_TABLES);
 	if (rc != PROFDB_OK)
 		return rc;
 	(*out)->remote = strdup(url);

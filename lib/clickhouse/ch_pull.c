@@ -250,7 +250,57 @@ static int clear_local(sqlite3 *sql, const char *run, int replace, struct profdb
 	return PROFDB_OK;
 }
 
-int profdb__ch_pull(profdb *db, const char *url, const char *run, int replace, int rows,
+/* The tables of mask (bit i: profdb__ch_tables[i]) of the remote run. */
+static void pull_tables(struct profdb_ch *ch, struct pull *p, uint64_t remote, unsigned mask,
+                        struct profdb_push_stats *out)
+{
+	for (unsigned i = 0; profdb__ch_tables[i].name && p->err->code == PROFDB_OK; i++) {
+		const struct ch_table *t = &profdb__ch_tables[i];
+		if (!(mask & (1u << i)) || pull_table(ch, p, t, remote) != PROFDB_OK || !out)
+			continue;
+		out->rows += p->rows;
+		if (strcmp(t->name, "kernel") == 0)
+			out->kernels = p->rows;
+	}
+}
+
+/* Free the interner, then COMMIT, or ROLLBACK after an error. */
+static void finish(profdb *db, struct pull *p)
+{
+	profdb__intern_free(p->intern); /* its statements must go before COMMIT */
+	p->intern = NULL;
+	if (p->err->code == PROFDB_OK && sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		profdb__err_set(p->err, PROFDB_ERROR, "cannot commit: %s", sqlite3_errmsg(db->sql));
+	if (p->err->code != PROFDB_OK)
+		sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int profdb__ch_pull_more(profdb *db, const char *url, uint64_t remote, int64_t local, unsigned mask)
+{
+	struct profdb_err err = { PROFDB_OK, "" };
+	struct pull p;
+	struct profdb_ch *ch = NULL;
+	memset(&p, 0, sizeof p);
+	p.sql = db->sql;
+	p.err = &err;
+	p.run_id = local;
+	if (profdb__ch_open(&ch, url, &err) == PROFDB_OK) {
+		if (sqlite3_exec(db->sql, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+			profdb__err_set(&err, PROFDB_EBUSY, "cannot write: %s", sqlite3_errmsg(db->sql));
+		else if ((p.intern = profdb__intern_new(db->sql, &err)) != NULL)
+			pull_tables(ch, &p, remote, mask, NULL);
+		if (err.code != PROFDB_EBUSY)
+			finish(db, &p);
+	}
+	profdb__ch_close(ch);
+	profdb__ch_buf_free(&p.pending);
+	free(p.text);
+	free(p.src.from);
+	free(p.src.to);
+	return err.code == PROFDB_OK ? PROFDB_OK : profdb__error(db, err.code, "%s", err.msg);
+}
+
+int profdb__ch_pull(profdb *db, const char *url, const char *run, int replace, unsigned mask,
                     struct profdb_push_stats *out, int64_t *local_id, uint64_t *remote_id)
 {
 	struct profdb_err err = { PROFDB_OK, "" };
@@ -275,18 +325,9 @@ int profdb__ch_pull(profdb *db, const char *url, const char *run, int replace, i
 	    pull_table(ch, &p, &profdb__ch_run_table, remote) == PROFDB_OK && p.run_id == 0)
 		profdb__err_set(&err, PROFDB_ERROR, "clickhouse %s: run '%s' vanished while pulling",
 		    profdb__ch_where(ch), run);
-	for (const struct ch_table *t = profdb__ch_tables; rows && t->name && err.code == PROFDB_OK; t++) {
-		if (pull_table(ch, &p, t, remote) == PROFDB_OK && out) {
-			out->rows += p.rows;
-			if (strcmp(t->name, "kernel") == 0)
-				out->kernels = p.rows;
-		}
-	}
-	profdb__intern_free(p.intern); /* its statements must go before COMMIT */
-	if (err.code == PROFDB_OK && sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-		profdb__err_set(&err, PROFDB_ERROR, "cannot commit: %s", sqlite3_errmsg(db->sql));
-	if (err.code != PROFDB_OK)
-		sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+	if (err.code == PROFDB_OK)
+		pull_tables(ch, &p, remote, mask, out);
+	finish(db, &p);
 out:
 	profdb__ch_close(ch);
 	profdb__ch_buf_free(&p.pending);
@@ -305,5 +346,5 @@ out:
 int profdb_run_pull(profdb *db, const char *url, const char *run, int replace,
                     struct profdb_push_stats *out)
 {
-	return profdb__ch_pull(db, url, run, replace, 1, out, NULL, NULL);
+	return profdb__ch_pull(db, url, run, replace, CH_ALL_TABLES, out, NULL, NULL);
 }

@@ -204,3 +204,11 @@ int profdb__ch_col_list(struct ch_buf *b, const struct ch_table *t)
 	}
 	return profdb__ch_buf_add(b, "", 0);
 }
+
+unsigned profdb__ch_table_bit(const char *name)
+{
+	for (unsigned i = 0; profdb__ch_tables[i].name; i++)
+		if (strcmp(profdb__ch_tables[i].name, name) == 0)
+			return 1u << i;
+	return 0;
+}
