@@ -29,7 +29,7 @@ static const char desc[] =
 	"from the URL, $PROFDB_CLICKHOUSE_PASSWORD or a netrc file ($NETRC, ~/.netrc)\n"
 	"and is never printed.  Exit status: 0 all pushed, 1 an error, 2 usage.";
 
-/* Every stored run's name, into names (at most max); -1 after printing why. */
+/* Every stored run's name, in id order, as a result; -1 after printing why. */
 static int all_runs(profdb *db, profdb_result **r)
 {
 	int rc = profdb_query_sql(db, r, "SELECT name FROM run ORDER BY id");
