@@ -24,6 +24,9 @@ run $PROFDB push --db a.db --to "clickhouse://tester:wrongpw@127.0.0.1:$P/prof"
 grep -c wrongpw err
 PROFDB_CLICKHOUSE_PASSWORD=wrongpw2 run $PROFDB push --db a.db --to "clickhouse://tester@127.0.0.1:$P/prof"
 grep -c wrongpw2 err
+run $PROFDB kernels --db "clickhouse://tester:topsecret@127.0.0.1:$DOWN/prof"
+run $PROFDB diff --db "clickhouse://tester:topsecret@127.0.0.1:$P/nosuchdb" a b
+grep -c topsecret err
 echo "--- bad URLs:"
 run $PROFDB push --db a.db --to "http://127.0.0.1:$P/prof"
 run $PROFDB push --db a.db --to "clickhouse://127.0.0.1:$P/"
