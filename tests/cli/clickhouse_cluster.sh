@@ -21,10 +21,12 @@ $PROFDB ingest -q --db node2.db --run overlap "$PROFDB_TESTDATA/query/trace.json
 $PROFDB ingest -q --db all.db --run control "$C/control/control.json.gz" || exit 1
 $PROFDB ingest -q --db all.db --run test "$C/test/test.json.gz" || exit 1
 $PROFDB ingest -q --db all.db --run overlap "$PROFDB_TESTDATA/query/trace.json" || exit 1
-$PROFDB push --db node1.db --to "$(ch_url 1 "" prof)" & p1=$!
-$PROFDB push --db node2.db --to "$(ch_url 2 "" prof)" & p2=$!
+# (each prints to its own file: the two finish in either order)
+$PROFDB push --db node1.db --to "$(ch_url 1 "" prof)" >p1.out & p1=$!
+$PROFDB push --db node2.db --to "$(ch_url 2 "" prof)" >p2.out & p2=$!
 wait $p1 || exit 1
 wait $p2 || exit 1
+cat p1.out p2.out
 ch_query 1 "CREATE DATABASE prof_all" || exit 1
 for t in run push_log run_meta source_file source_skip run_note kernel op launch step \
          step_metric kernel_name_stat kernel_step_stat; do
