@@ -166,9 +166,17 @@ const char *cli_default_db(void)
 profdb *cli_open_db(const char *path, unsigned flags)
 {
 	profdb *db = NULL;
-	int rc = profdb_open(&db, path, flags);
+	int rc;
+	if (profdb_is_clickhouse_url(path) && !(flags & PROFDB_OPEN_READONLY)) {
+		cli_error("a clickhouse:// database is read-only here (profdb pull copies a run)");
+		return NULL;
+	}
+	/* every run of the server, read-only (README "ClickHouse") */
+	rc = profdb_is_clickhouse_url(path) ? profdb_open_clickhouse(&db, path, NULL, 0, 0)
+	                                    : profdb_open(&db, path, flags);
 	if (rc != PROFDB_OK) {
-		if (rc == PROFDB_ENOTFOUND && (flags & PROFDB_OPEN_READONLY))
+		/* never print a clickhouse:// URL: it may hold a password */
+		if (rc == PROFDB_ENOTFOUND && (flags & PROFDB_OPEN_READONLY) && !profdb_is_clickhouse_url(path))
 			cli_error("no database '%s' (ingest something first, or pass --db)", path);
 		else
 			cli_lib_error(db, rc);

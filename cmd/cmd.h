@@ -101,6 +101,8 @@ int cmd_diff_main(int argc, char **argv, int report);
 int cmd_ingest(int argc, char **argv);
 int cmd_kernels(int argc, char **argv);
 int cmd_ops(int argc, char **argv);
+int cmd_pull(int argc, char **argv);
+int cmd_push(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_runs(int argc, char **argv);
 int cmd_schema(int argc, char **argv);

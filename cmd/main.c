@@ -26,6 +26,8 @@ static const struct profdb_cmd cmds[] = {
 	{ "ingest", cmd_ingest, "Read profiler dumps into the database as one run" },
 	{ "kernels", cmd_kernels, "Device time per kernel: share, total, calls, mean, median, p90/p99, stddev" },
 	{ "ops", cmd_ops, "Host operators: calls, host and device time, the kernels they launched" },
+	{ "pull", cmd_pull, "Copy runs from a ClickHouse server into the database" },
+	{ "push", cmd_push, "Copy runs to a ClickHouse server (clickhouse://host/db)" },
 	{ "report", cmd_report, "Write a comparison report (md, html, json, junit, csv)" },
 	{ "runs", cmd_runs, "List the stored runs" },
 	{ "schema", cmd_schema, "Print the embedded SQL schema" },

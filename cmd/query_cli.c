@@ -202,7 +202,21 @@ int qcli_parse(struct qcli *q, int argc, char **argv, const struct cli_opt *opts
 
 profdb *qcli_open(const struct qcli *q)
 {
-	return cli_open_db(q->db, PROFDB_OPEN_READONLY);
+	profdb *db = NULL;
+	if (!profdb_is_clickhouse_url(q->db))
+		return cli_open_db(q->db, PROFDB_OPEN_READONLY);
+	/* clickhouse://: only the --run runs (all when none) are fetched; for
+	 * runs, summary and kernels only their run rows at first (the queries
+	 * fetch what else they need) */
+	int light = strcmp(q->name, "runs") == 0 || strcmp(q->name, "summary") == 0 ||
+	            strcmp(q->name, "kernels") == 0;
+	int rc = profdb_open_clickhouse(&db, q->db, q->filter.runs, q->filter.nruns,
+	                                light ? PROFDB_CH_RUNS_ONLY : 0);
+	if (rc == PROFDB_OK)
+		return db;
+	cli_lib_error(db, rc);
+	profdb_close(db);
+	return NULL;
 }
 
 int qcli_finish(struct qcli *q, profdb *db, int rc, profdb_result *r)

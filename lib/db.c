@@ -449,5 +449,6 @@ void profdb_close(profdb *db)
 		return;
 	sqlite3_close_v2(db->sql);
 	free(db->path);
+	free(db->remote);
 	free(db);
 }

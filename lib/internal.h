@@ -24,7 +24,20 @@ struct profdb {
 	int readonly;              /* opened with PROFDB_OPEN_READONLY */
 	char *path;                /* the database file as given (owned), for messages */
 	char errmsg[PROFDB_ERRMAX]; /* last error, "" if none */
+	char *remote;              /* clickhouse:// URL of a snapshot (lib/clickhouse), else NULL */
 };
+
+/* profdb_query_sql, _runs and _summary on a clickhouse snapshot: the SQL
+ * goes to the server, which computes the figures (lib/clickhouse). */
+int profdb__ch_query_sql(profdb *db, profdb_result **out, const char *sql);
+/* Pull into the snapshot the tables of want (profdb__ch_table_bit, or
+ * CH_ALL_TABLES) that its runs lack, so the SQLite query can run on it. */
+int profdb__ch_ensure(profdb *db, unsigned want);
+unsigned profdb__ch_table_bit(const char *name);
+#define CH_ALL_TABLES 0xffffu
+int profdb__ch_query_summary(profdb *db, profdb_result **out, const struct profdb_filter *f);
+/* profdb_query_kernels on a snapshot: fetches what it needs, then answers. */
+int profdb__ch_query_kernels(profdb *db, profdb_result **out, const struct profdb_kernel_query *q);
 
 /* Set db's message (printf-style) and return code.  Always returns code. */
 int profdb__error(profdb *db, int code, const char *fmt, ...)

@@ -432,6 +432,67 @@ int profdb_report_format_parse(const char *s);
  */
 int profdb_report_write(const profdb_comparison *c, FILE *out, enum profdb_report_format f);
 
+/* ---------------------------------------------------------------- clickhouse */
+
+/*
+ * Copying runs to and from a ClickHouse server (lib/clickhouse/, README
+ * "ClickHouse").  url is clickhouse://[user[:password]@]host[:port]/database
+ * (HTTP, default port 8123; clickhouses:// for TLS, 8443); the password may
+ * instead come from $PROFDB_CLICKHOUSE_PASSWORD or a netrc file ($NETRC or
+ * ~/.netrc).  No message ever contains the password.
+ */
+struct profdb_push_stats {
+	int64_t rows;          /* rows copied, every table */
+	int64_t kernels;       /* of them, kernel rows */
+};
+
+/*
+ * METHOD: push the stored run named run (run row, metadata, source files,
+ * notes, kernels, ops, launches, steps, step metrics and both stat tables)
+ * to url, creating the database and tables on first use.  The run row is
+ * written last, so readers never see part of a run; an interrupted push is
+ * cleaned up by the next push of the same run.  The same content already
+ * on the server (content hash), or another run of that name, is refused
+ * with PROFDB_EEXISTS unless replace (which replaces the run of that name).
+ * db is only read.  *out (may be NULL) receives the counts.
+ * Errors: PROFDB_ENOTFOUND (no such local run), PROFDB_EEXISTS,
+ * PROFDB_EUSAGE (bad URL), PROFDB_ESCHEMA (server has a newer profdb
+ * schema), PROFDB_ERROR (server down or answering an error: the message
+ * names host:port/database).
+ */
+int profdb_run_push(profdb *db, const char *url, const char *run, int replace,
+                    struct profdb_push_stats *out);
+
+/*
+ * METHOD: copy the run named run from url into db under the same name, in
+ * one transaction (on error db is as before).  A local run of that name
+ * gives PROFDB_EEXISTS unless replace.  Errors as profdb_run_push, and
+ * PROFDB_ENOTFOUND for a run the server does not have.
+ */
+int profdb_run_pull(profdb *db, const char *url, const char *run, int replace,
+                    struct profdb_push_stats *out);
+
+/* profdb_open_clickhouse: fetch the run rows only (enough for runs and
+ * summary, which the server computes) */
+#define PROFDB_CH_RUNS_ONLY 0x1u
+
+/*
+ * CONSTRUCTOR: a read-only handle on the runs named in runs (nruns of them;
+ * 0: every run) of the ClickHouse database at url: they are pulled into an
+ * in-memory store, in the order they were pushed, so every query function
+ * answers as on the SQLite file they came from.  On such a handle
+ * profdb_query_runs and profdb_query_summary are computed by the server
+ * (then flags PROFDB_CH_RUNS_ONLY spares pulling the rows), and
+ * profdb_query_sql sends ClickHouse SQL to it.  As profdb_open, *out is set
+ * even on failure (read profdb_errmsg, then profdb_close).  A name the
+ * server does not have is not an error here (the queries report it).
+ */
+int profdb_open_clickhouse(profdb **out, const char *url, const char *const *runs, size_t nruns,
+                           unsigned flags);
+
+/* Non-zero when s is a clickhouse:// or clickhouses:// URL. */
+int profdb_is_clickhouse_url(const char *s);
+
 /* ---------------------------------------------------------------- verify */
 
 /*

@@ -453,6 +453,8 @@ int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_ke
 	int rc;
 
 	*out = NULL;
+	if (db->remote) /* a clickhouse:// snapshot: fetch what is needed first */
+		return profdb__ch_query_kernels(db, out, q);
 	memset(&ks, 0, sizeof ks);
 	if ((rc = qfilter_check(db, &q->filter)) != PROFDB_OK)
 		return rc;

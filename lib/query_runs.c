@@ -16,6 +16,8 @@ int profdb_query_sql(profdb *db, profdb_result **out, const char *sql)
 	int rc;
 
 	*out = NULL;
+	if (db->remote) /* a clickhouse:// snapshot: ClickHouse SQL, run there */
+		return profdb__ch_query_sql(db, out, sql);
 	if ((rc = profdb__sql_prepare_one(db, sql, &st)) != PROFDB_OK)
 		return rc;
 	rc = profdb__result_from_stmt(db, out, st, NULL);
@@ -55,6 +57,11 @@ int profdb_query_runs_filter(profdb *db, profdb_result **out, const struct profd
 	int rc;
 
 	*out = NULL;
+	/* a clickhouse:// snapshot: the runs' rows the list counts, then the
+	 * same SQL as on a file, so the same bytes */
+	if (db->remote && (rc = profdb__ch_ensure(db, profdb__ch_table_bit("kernel") |
+	    profdb__ch_table_bit("op") | profdb__ch_table_bit("source_file"))) != PROFDB_OK)
+		return rc;
 	/* a run list is of whole runs: only the run names of f apply */
 	profdb_filter_init(&runs_only);
 	if (f) {
@@ -111,6 +118,13 @@ int profdb_query_summary(profdb *db, profdb_result **out, const struct profdb_fi
 		sf.step_hi = f->step_hi;
 	}
 	if ((rc = qfilter_check(db, &sf)) != PROFDB_OK)
+		return rc;
+	/* a clickhouse:// snapshot: whole runs are summed on the server; a
+	 * rank, step or tag filter reads the rows into the snapshot first */
+	if (db->remote && !sf.ntags && sf.rank == PROFDB_NULL && sf.step_lo == PROFDB_NULL &&
+	    sf.step_hi == PROFDB_NULL)
+		return profdb__ch_query_summary(db, out, &sf);
+	if (db->remote && (rc = profdb__ch_ensure(db, CH_ALL_TABLES)) != PROFDB_OK)
 		return rc;
 	in_run = sf;
 	in_run.runs = NULL;

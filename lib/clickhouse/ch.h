@@ -1,0 +1,169 @@
+/*
+ * ch.h - private declarations of the ClickHouse module (lib/clickhouse/):
+ * a connection over HTTP (ch_http.c), RowBinary encoding (ch_rowbin.c),
+ * the tables a run is copied into (ch_tables.c), push (ch_push.c) and
+ * pull (ch_pull.c).  Nothing here is public: cmd/ sees profdb.h only.
+ */
+#ifndef PROFDB_CH_H
+#define PROFDB_CH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal.h"
+#include "schema_sql.h"
+
+/* schemas/clickhouse/NNN_*.sql, embedded by schemas/embed.py --table. */
+extern const struct profdb_schema_file profdb_ch_schema_files[];
+
+/* ---------------------------------------------------------------- buffer */
+
+/* A growable byte buffer; the owner frees data. */
+struct ch_buf {
+	char *data;                /* malloc'd, NULL when empty */
+	size_t len, cap;
+};
+int profdb__ch_buf_add(struct ch_buf *b, const void *p, size_t n); /* 0, -1 out of memory */
+void profdb__ch_buf_free(struct ch_buf *b);
+
+/* ---------------------------------------------------------------- http */
+
+struct profdb_ch;                 /* one server connection (ch_http.c) */
+
+/*
+ * Parse url (clickhouse://[user[:password]@]host[:port]/database, or
+ * clickhouses:// for TLS; default ports 8123 / 8443) and make a connection
+ * object; nothing is sent yet.  The password comes from the URL, else
+ * $PROFDB_CLICKHOUSE_PASSWORD, else a netrc file ($NETRC or ~/.netrc).
+ * Messages never contain the password.  Errors: PROFDB_EUSAGE (bad URL).
+ */
+int profdb__ch_open(struct profdb_ch **out, const char *url, struct profdb_err *err);
+void profdb__ch_close(struct profdb_ch *c); /* NULL is a no-op */
+/* "host:port/database" for messages (borrowed). */
+const char *profdb__ch_where(const struct profdb_ch *c);
+/* Is url a clickhouse:// or clickhouses:// URL? */
+int profdb__ch_is_url(const char *url);
+
+/*
+ * Send one statement.  With data (INSERT ... FORMAT RowBinary), sql goes in
+ * the URL and data is the body; else sql is the body.  use_db: run in the
+ * URL's database (0 only to create it).  The response body goes to sink
+ * chunk by chunk (may be NULL: discarded); sink returns 0, or -1 to stop
+ * (its err already set).  A server that cannot be reached or answers an
+ * error: PROFDB_ERROR with one line naming the server.
+ */
+typedef int (*ch_sink_fn)(void *arg, const char *p, size_t n);
+int profdb__ch_send(struct profdb_ch *c, const char *sql, const void *data, size_t ndata,
+                    int use_db, ch_sink_fn sink, void *arg, struct profdb_err *err);
+/*
+ * Send sql (an INSERT ... FORMAT RowBinary) with a body that read produces
+ * on the fly, streamed (chunked): read fills at most cap bytes of buf and
+ * returns how many, 0 at the end, -1 to abort (its err already set).
+ * Memory stays bounded however many rows go.
+ */
+typedef long (*ch_read_fn)(void *arg, char *buf, size_t cap);
+int profdb__ch_upload(struct profdb_ch *c, const char *sql, ch_read_fn read, void *arg,
+                      struct profdb_err *err);
+/* Same, collecting the whole response into resp (appended). */
+int profdb__ch_query(struct profdb_ch *c, const char *sql, struct ch_buf *resp,
+                     struct profdb_err *err);
+/* Create the database and apply the embedded schema files newer than the
+ * version the server records (table profdb_schema).  Idempotent. */
+int profdb__ch_ensure_schema(struct profdb_ch *c, struct profdb_err *err);
+
+/* ---------------------------------------------------------------- rowbinary */
+
+/* Column types of the copied tables (RowBinary encodings). */
+enum ch_type {
+	CH_U64 = 0,                /* UInt64 (run ids) */
+	CH_I64,                    /* Int64 */
+	CH_NI64,                   /* Nullable(Int64) */
+	CH_F64,                    /* Float64 */
+	CH_NF64,                   /* Nullable(Float64) */
+	CH_STR,                    /* String */
+	CH_NSTR                    /* Nullable(String) */
+};
+
+/* One decoded value; s points into the decoder's buffer. */
+struct ch_val {
+	int null;                  /* 1: NULL */
+	int64_t i;                 /* CH_U64 (as bits), CH_I64, CH_NI64 */
+	double d;                  /* CH_F64, CH_NF64 */
+	const char *s;             /* CH_STR, CH_NSTR: not NUL-terminated */
+	size_t n;                  /* bytes at s */
+};
+
+int profdb__ch_put_u64(struct ch_buf *b, uint64_t v);
+int profdb__ch_put_f64(struct ch_buf *b, double v);
+int profdb__ch_put_str(struct ch_buf *b, const char *s, size_t n);
+int profdb__ch_put_null(struct ch_buf *b, int null); /* the Nullable flag byte */
+/*
+ * Decode one row of ncols columns of types from p[0..n).  Returns the bytes
+ * it took, 0 when the row is not complete yet (more data needed).
+ */
+size_t profdb__ch_get_row(const char *p, size_t n, const enum ch_type *types, size_t ncols,
+                          struct ch_val *vals);
+
+/* ---------------------------------------------------------------- tables */
+
+/* How a column maps between SQLite and ClickHouse. */
+enum {
+	CHC_STR_REF = 1,           /* SQLite holds a str id; ClickHouse the text */
+	CHC_RUN_ID = 2,            /* the run's id (remote on the server, local in SQLite) */
+	CHC_SEQ = 4,               /* row order: SQLite rowid, not stored back */
+	CHC_HASH = 8,              /* the run's content hash: server only */
+	CHC_SRC_DEF = 16,          /* source_file.id: renumbered on pull */
+	CHC_SRC_REF = 32,          /* source_skip.source_id: follows the renumbering */
+	CHC_BLOB = 64              /* SQLite holds a BLOB (not TEXT): pulled back as one */
+};
+
+struct ch_col {
+	const char *ch;            /* ClickHouse column */
+	enum ch_type type;
+	const char *sq;            /* SQLite column (of alias t); NULL: none (server only) */
+	int flags;                 /* CHC_* */
+};
+
+struct ch_table {
+	const char *name;          /* ClickHouse table = SQLite table */
+	const char *from;          /* SQLite FROM clause (alias t) */
+	const char *run_col;       /* SQLite expression of the run id */
+	const char *order;         /* SQLite ORDER BY of a push */
+	const struct ch_col *cols;
+	size_t ncols;
+};
+
+/* The run row (written last on push, first on pull). */
+extern const struct ch_table profdb__ch_run_table;
+/* The tables of a run's rows, in push order; ends with name == NULL. */
+extern const struct ch_table profdb__ch_tables[];
+
+/* The ClickHouse column list "a, b, c" of t into b (NUL-terminated). */
+int profdb__ch_col_list(struct ch_buf *b, const struct ch_table *t);
+
+/* ---------------------------------------------------------------- runs */
+
+/* A run stored on the server. */
+struct ch_run {
+	uint64_t id;
+	char *name;                /* malloc'd */
+	char *hash;                /* malloc'd */
+};
+/* Every run row on the server in push order (pushed_at, then the id the
+ * run had in its SQLite file), so the newest of equal names comes last; *out (malloc'd, with its strings) is freed by profdb__ch_runs_free. */
+int profdb__ch_runs(struct profdb_ch *c, struct ch_run **out, size_t *n, struct profdb_err *err);
+void profdb__ch_runs_free(struct ch_run *r, size_t n);
+
+/* ---------------------------------------------------------------- pull */
+
+/* Sets of tables: bit i is profdb__ch_tables[i]. */
+/* profdb_run_pull, with the run row and the tables of mask only; *local_id
+ * and *remote_id (may be NULL) receive the run's ids here and there. */
+int profdb__ch_pull(profdb *db, const char *url, const char *run, int replace, unsigned mask,
+                    struct profdb_push_stats *out, int64_t *local_id, uint64_t *remote_id);
+/* The tables of mask of remote run remote into local run local, which
+ * has none of them yet; one transaction. */
+int profdb__ch_pull_more(profdb *db, const char *url, uint64_t remote, int64_t local, unsigned mask);
+/* The bit of table name in a mask (0 if unknown). */
+
+#endif

@@ -1,0 +1,394 @@
+/*
+ * ch_http.c - talking to a ClickHouse server over its HTTP interface
+ * (libcurl): the clickhouse:// URL, credentials, one statement per request,
+ * server errors turned into one line.  The HTTP interface is the one every
+ * server since 2016 speaks (Debian 12 ships 18.16).
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <curl/curl.h>
+
+#include "ch.h"
+#include "banned.h"
+
+struct profdb_ch {
+	CURL *curl;
+	char *base;                /* "http[s]://" */
+	char *hostport;            /* "host:port/" */
+	char *where;               /* "host:port/database" for messages */
+	char *database;            /* an identifier (checked) */
+	char *user;                /* NULL: none given (netrc or the server's default) */
+	char *password;            /* NULL: none given */
+};
+
+int profdb__ch_buf_add(struct ch_buf *b, const void *p, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		char *d = realloc(b->data, cap);
+		if (!d)
+			return -1;
+		b->data = d;
+		b->cap = cap;
+	}
+	if (n)
+		memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+	return 0;
+}
+
+void profdb__ch_buf_free(struct ch_buf *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
+
+int profdb__ch_is_url(const char *url)
+{
+	return url && (strncmp(url, "clickhouse://", 13) == 0 || strncmp(url, "clickhouses://", 14) == 0);
+}
+
+/* Copy n bytes of s, %XX-decoded; NULL out of memory or bad escape. */
+static char *pct_decode(const char *s, size_t n)
+{
+	char *out = malloc(n + 1), *o = out;
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] != '%') {
+			*o++ = s[i];
+			continue;
+		}
+		if (i + 2 >= n || !isxdigit((unsigned char)s[i + 1]) ||
+		    !isxdigit((unsigned char)s[i + 2])) {
+			free(out);
+			return NULL;
+		}
+		char hex[3] = { s[i + 1], s[i + 2], 0 };
+		*o++ = (char)strtol(hex, NULL, 16);
+		i += 2;
+	}
+	*o = '\0';
+	return out;
+}
+
+static int is_ident(const char *s)
+{
+	if (!*s || isdigit((unsigned char)*s))
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return 0;
+	return 1;
+}
+
+/* user[:password]@ of the URL, if any, into c. */
+static int parse_userinfo(struct profdb_ch *c, const char *s, size_t n, struct profdb_err *err)
+{
+	const char *colon = memchr(s, ':', n);
+	size_t ulen = colon ? (size_t)(colon - s) : n;
+	c->user = pct_decode(s, ulen);
+	if (colon)
+		c->password = pct_decode(colon + 1, n - ulen - 1);
+	if (!c->user || (colon && !c->password))
+		return profdb__err_set(err, PROFDB_EUSAGE, "bad user or password in the clickhouse URL");
+	return PROFDB_OK;
+}
+
+static int parse_url(struct profdb_ch *c, const char *url, struct profdb_err *err)
+{
+	int tls = strncmp(url, "clickhouses://", 14) == 0;
+	const char *p = url + (tls ? 14 : 13), *slash = strchr(p, '/'), *at;
+	if (!slash || !slash[1])
+		return profdb__err_set(err, PROFDB_EUSAGE,
+		    "clickhouse URL needs a database: clickhouse://[user[:password]@]host[:port]/database");
+	at = NULL;
+	for (const char *q = p; q < slash; q++)
+		if (*q == '@')
+			at = q;
+	if (at && parse_userinfo(c, p, (size_t)(at - p), err) != PROFDB_OK)
+		return err->code;
+	const char *host = at ? at + 1 : p;
+	size_t hlen = (size_t)(slash - host);
+	if (hlen == 0 || hlen > 255)
+		return profdb__err_set(err, PROFDB_EUSAGE, "clickhouse URL has no host");
+	const char *colon = memchr(host, ':', hlen);
+	char hostport[300];
+	if (colon)
+		snprintf(hostport, sizeof hostport, "%.*s", (int)hlen, host);
+	else
+		snprintf(hostport, sizeof hostport, "%.*s:%d", (int)hlen, host, tls ? 8443 : 8123);
+	c->database = strdup(slash + 1);
+	if (!c->database)
+		return profdb__err_set(err, PROFDB_ERROR, "out of memory");
+	if (!is_ident(c->database))
+		return profdb__err_set(err, PROFDB_EUSAGE,
+		    "clickhouse database name must be letters, digits and '_'");
+	size_t bl = strlen(hostport) + 2, wl = strlen(hostport) + strlen(c->database) + 2;
+	c->base = strdup(tls ? "https://" : "http://");
+	c->hostport = malloc(bl);
+	c->where = malloc(wl);
+	if (!c->base || !c->hostport || !c->where)
+		return profdb__err_set(err, PROFDB_ERROR, "out of memory");
+	snprintf(c->hostport, bl, "%s/", hostport);
+	snprintf(c->where, wl, "%s/%s", hostport, c->database);
+	return PROFDB_OK;
+}
+
+int profdb__ch_open(struct profdb_ch **out, const char *url, struct profdb_err *err)
+{
+	static int curl_ready;
+	struct profdb_ch *c = calloc(1, sizeof *c);
+	*out = NULL;
+	if (!c)
+		return profdb__err_set(err, PROFDB_ERROR, "out of memory");
+	if (!profdb__ch_is_url(url)) {
+		profdb__ch_close(c);
+		return profdb__err_set(err, PROFDB_EUSAGE, "not a clickhouse:// URL");
+	}
+	if (parse_url(c, url, err) != PROFDB_OK) {
+		profdb__ch_close(c);
+		return err->code;
+	}
+	const char *env = getenv("PROFDB_CLICKHOUSE_PASSWORD");
+	if (!c->password && env && *env && !(c->password = strdup(env))) {
+		profdb__ch_close(c);
+		return profdb__err_set(err, PROFDB_ERROR, "out of memory");
+	}
+	/* the CLI is one thread; curl_global_init is not thread-safe anyway */
+	if (!curl_ready && curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK)
+		curl_ready = 1;
+	c->curl = curl_easy_init();
+	if (!c->curl) {
+		profdb__ch_close(c);
+		return profdb__err_set(err, PROFDB_ERROR, "cannot initialise libcurl");
+	}
+	*out = c;
+	return PROFDB_OK;
+}
+
+void profdb__ch_close(struct profdb_ch *c)
+{
+	if (!c)
+		return;
+	if (c->curl)
+		curl_easy_cleanup(c->curl);
+	if (c->password) /* not left in freed memory */
+		memset(c->password, 0, strlen(c->password));
+	free(c->password);
+	free(c->user);
+	free(c->database);
+	free(c->where);
+	free(c->base);
+	free(c->hostport);
+	free(c);
+}
+
+const char *profdb__ch_where(const struct profdb_ch *c)
+{
+	return c->where;
+}
+
+/* State of one request. */
+struct req {
+	struct profdb_ch *c;
+	ch_sink_fn sink;           /* where a 200 response goes */
+	void *arg;
+	struct profdb_err *err;
+	long status;               /* HTTP status, read at the first chunk */
+	struct ch_buf errbody;     /* the body of a non-200 answer (bounded) */
+	int sink_failed;           /* the sink said stop (err set by it) */
+};
+
+static size_t on_data(char *p, size_t size, size_t nmemb, void *arg)
+{
+	struct req *r = arg;
+	size_t n = size * nmemb;
+	if (r->status == 0)
+		curl_easy_getinfo(r->c->curl, CURLINFO_RESPONSE_CODE, &r->status);
+	if (r->status != 200) {
+		if (r->errbody.len < 4096 && profdb__ch_buf_add(&r->errbody, p, n) != 0)
+			return 0;
+		return n;
+	}
+	if (r->sink && r->sink(r->arg, p, n) != 0) {
+		r->sink_failed = 1;
+		return 0;
+	}
+	return n;
+}
+
+/* "Code: 193, e.displayText() = DB::Exception: Wrong password ..., e.what() =
+ * DB::Exception" -> "Wrong password ... (code 193)"; other text: its first line. */
+static int server_error(struct req *r)
+{
+	const char *b = r->errbody.data ? r->errbody.data : "";
+	const char *t = strstr(b, "e.displayText() = ");
+	const char *code = strncmp(b, "Code: ", 6) == 0 ? b + 6 : NULL;
+	if (t) {
+		t += 18;
+		if (strncmp(t, "DB::Exception: ", 15) == 0)
+			t += 15;
+		const char *end = strstr(t, ", e.what() = ");
+		size_t n = end ? (size_t)(end - t) : strlen(t);
+		char msg[304];
+		snprintf(msg, sizeof msg, "%.*s", (int)(n > 300 ? 300 : n), t);
+		for (char *m = msg; *m; m++) /* one line: syntax errors quote the query */
+			if (*m == '\n' || *m == '\r')
+				*m = ' ';
+		return profdb__err_set(r->err, PROFDB_ERROR, "clickhouse %s: %s (code %d)",
+		    r->c->where, msg, code ? (int)strtol(code, NULL, 10) : 0);
+	}
+	size_t n = strcspn(b, "\r\n");
+	return profdb__err_set(r->err, PROFDB_ERROR, "clickhouse %s: HTTP %ld%s%.*s", r->c->where,
+	    r->status, n ? ": " : "", (int)(n > 300 ? 300 : n), b);
+}
+
+/* The request URL: http://[user@]host:port/?database=...&query=...; the
+ * user goes in the URL only when netrc is to supply its password (curl
+ * looks the login up then; with CURLOPT_USERNAME it does not). */
+static char *request_url(struct profdb_ch *c, const char *sql, int use_db)
+{
+	struct ch_buf u = { 0 };
+	char *q = sql ? curl_easy_escape(c->curl, sql, 0) : NULL;
+	char *user = c->user && !c->password ? curl_easy_escape(c->curl, c->user, 0) : NULL;
+	int bad = (sql && !q) || (c->user && !c->password && !user) ||
+	          profdb__ch_buf_add(&u, c->base, strlen(c->base)) != 0;
+	if (user && !bad)
+		bad = profdb__ch_buf_add(&u, user, strlen(user)) != 0 || profdb__ch_buf_add(&u, "@", 1) != 0;
+	bad = bad || profdb__ch_buf_add(&u, c->hostport, strlen(c->hostport)) != 0;
+	curl_free(user);
+	/* wait_end_of_query: the server buffers the answer, so an error met
+	 * while it runs comes as an error status, not in the middle of a 200 */
+	bad = bad || profdb__ch_buf_add(&u, "?wait_end_of_query=1", 20) != 0;
+	if (use_db && !bad)
+		bad = profdb__ch_buf_add(&u, "&database=", 10) != 0 ||
+		      profdb__ch_buf_add(&u, c->database, strlen(c->database)) != 0;
+	if (q && !bad)
+		bad = profdb__ch_buf_add(&u, "&query=", 7) != 0 || profdb__ch_buf_add(&u, q, strlen(q)) != 0;
+	curl_free(q);
+	if (bad) {
+		profdb__ch_buf_free(&u);
+		return NULL;
+	}
+	return u.data;
+}
+
+static void set_auth(struct profdb_ch *c)
+{
+	const char *netrc = getenv("NETRC");
+	if (c->password) /* the server's own default user when none is named */
+		curl_easy_setopt(c->curl, CURLOPT_USERNAME, c->user ? c->user : "default");
+	if (c->password)
+		curl_easy_setopt(c->curl, CURLOPT_PASSWORD, c->password);
+	if (!c->password) {
+		curl_easy_setopt(c->curl, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
+		if (netrc && *netrc)
+			curl_easy_setopt(c->curl, CURLOPT_NETRC_FILE, netrc);
+	}
+}
+
+/* Everything a request may carry; send() is the one place curl is driven. */
+struct send_args {
+	const char *sql;           /* in the URL when there is a body, else the body */
+	const void *data;          /* a body in memory, or NULL */
+	size_t ndata;
+	ch_read_fn read;           /* or a body produced on the fly (chunked), or NULL */
+	void *read_arg;
+	int use_db;
+};
+
+/* What a streamed upload callback gives curl. */
+struct upload {
+	ch_read_fn read;
+	void *arg;
+	int failed;                /* read said stop (its err is set) */
+};
+
+static size_t on_read(char *buf, size_t size, size_t nitems, void *arg)
+{
+	struct upload *u = arg;
+	long n = u->read(u->arg, buf, size * nitems);
+	if (n < 0) {
+		u->failed = 1;
+		return CURL_READFUNC_ABORT;
+	}
+	return (size_t)n;
+}
+
+static int send_req(struct profdb_ch *c, const struct send_args *a, ch_sink_fn sink, void *arg,
+                    struct profdb_err *err)
+{
+	struct req r = { c, sink, arg, err, 0, { 0 }, 0 };
+	struct upload up = { a->read, a->read_arg, 0 };
+	int body = a->data || a->read;
+	char *url = request_url(c, body ? a->sql : NULL, a->use_db);
+	char curlerr[CURL_ERROR_SIZE] = "";
+	if (!url)
+		return profdb__err_set(err, PROFDB_ERROR, "out of memory");
+	curl_easy_reset(c->curl);
+	curl_easy_setopt(c->curl, CURLOPT_URL, url);
+	curl_easy_setopt(c->curl, CURLOPT_POST, 1L);
+	if (a->read) {
+		curl_easy_setopt(c->curl, CURLOPT_READFUNCTION, on_read);
+		curl_easy_setopt(c->curl, CURLOPT_READDATA, &up);
+	} else {
+		curl_easy_setopt(c->curl, CURLOPT_POSTFIELDS, a->data ? (const char *)a->data : a->sql);
+		curl_easy_setopt(c->curl, CURLOPT_POSTFIELDSIZE_LARGE,
+		    (curl_off_t)(a->data ? a->ndata : strlen(a->sql)));
+	}
+	curl_easy_setopt(c->curl, CURLOPT_WRITEFUNCTION, on_data);
+	curl_easy_setopt(c->curl, CURLOPT_WRITEDATA, &r);
+	curl_easy_setopt(c->curl, CURLOPT_ERRORBUFFER, curlerr);
+	curl_easy_setopt(c->curl, CURLOPT_CONNECTTIMEOUT, 10L);
+	curl_easy_setopt(c->curl, CURLOPT_NOSIGNAL, 1L);
+	set_auth(c);
+	CURLcode rc = curl_easy_perform(c->curl);
+	free(url);
+	if (r.status == 0)
+		curl_easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &r.status);
+	int ret = PROFDB_OK;
+	if (r.sink_failed || up.failed)
+		ret = err->code ? err->code : profdb__err_set(err, PROFDB_ERROR, "out of memory");
+	else if (rc == CURLE_OK && r.status != 200)
+		ret = server_error(&r);
+	else if (rc != CURLE_OK)
+		ret = profdb__err_set(err, PROFDB_ERROR, "clickhouse %s: %s", c->where,
+		    curlerr[0] ? curlerr : curl_easy_strerror(rc));
+	profdb__ch_buf_free(&r.errbody);
+	return ret;
+}
+
+int profdb__ch_send(struct profdb_ch *c, const char *sql, const void *data, size_t ndata,
+                    int use_db, ch_sink_fn sink, void *arg, struct profdb_err *err)
+{
+	struct send_args a = { sql, data, ndata, NULL, NULL, use_db };
+	return send_req(c, &a, sink, arg, err);
+}
+
+int profdb__ch_upload(struct profdb_ch *c, const char *sql, ch_read_fn read, void *arg,
+                      struct profdb_err *err)
+{
+	struct send_args a = { sql, NULL, 0, read, arg, 1 };
+	return send_req(c, &a, NULL, NULL, err);
+}
+
+static int collect(void *arg, const char *p, size_t n)
+{
+	return profdb__ch_buf_add(arg, p, n);
+}
+
+int profdb__ch_query(struct profdb_ch *c, const char *sql, struct ch_buf *resp,
+                     struct profdb_err *err)
+{
+	int rc = profdb__ch_send(c, sql, NULL, 0, 1, resp ? collect : NULL, resp, err);
+	if (rc == PROFDB_OK && err->code == PROFDB_OK && resp && !resp->data &&
+	    profdb__ch_buf_add(resp, "", 0) != 0)
+		return profdb__err_set(err, PROFDB_ERROR, "out of memory");
+	return rc;
+}

@@ -1,0 +1,73 @@
+/*
+ * ch_kernels.c - profdb kernels on a clickhouse:// snapshot.  Grouped by
+ * name over whole runs (the common question), the answer comes from the
+ * per-kernel statistics table the ingest computed and push stored on the
+ * server (kernel_name_stat): only those rows travel, never the kernels.
+ * Any other grouping or filter needs the kernel rows: they are pulled into
+ * the snapshot first.  Either way query_kernels.c then answers on the
+ * snapshot, so the bytes are those of the SQLite file.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ch.h"
+#include "banned.h"
+
+/* Does kernel_name_stat answer q?  A subset of query_kernels.c's own test
+ * (name_stats_apply), so it never then reads a kernel row that is not here. */
+static int stats_suffice(profdb *db, const struct profdb_kernel_query *q)
+{
+	const struct profdb_filter *f = &q->filter;
+	sqlite3_stmt *st = NULL;
+	int old = 1;
+	if ((q->by && *q->by && strcmp(q->by, "name") != 0) || q->per_step || f->kind ||
+	    f->rank != PROFDB_NULL || f->step_lo != PROFDB_NULL || f->step_hi != PROFDB_NULL)
+		return 0;
+	if (sqlite3_prepare_v2(db->sql, "SELECT count(*) FROM run WHERE name_stats = 0", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		old = sqlite3_column_int(st, 0) != 0;
+	sqlite3_finalize(st);
+	return !old;
+}
+
+/* Pull the tables of want each run of the snapshot lacks. */
+int profdb__ch_ensure(profdb *db, unsigned want)
+{
+	sqlite3_stmt *st = NULL, *up = NULL;
+	int rc = PROFDB_OK;
+	if (sqlite3_prepare_v2(db->sql, "SELECT local_id, remote_id, mask FROM temp.ch_run", -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db->sql, "UPDATE temp.ch_run SET mask = ?2 WHERE local_id = ?1", -1, &up, NULL) != SQLITE_OK)
+		rc = profdb__sqlerror(db, "cannot read the snapshot");
+	while (rc == PROFDB_OK && sqlite3_step(st) == SQLITE_ROW) {
+		int64_t local = sqlite3_column_int64(st, 0);
+		uint64_t remote = (uint64_t)sqlite3_column_int64(st, 1);
+		unsigned have = (unsigned)sqlite3_column_int64(st, 2);
+		if ((want & ~have) == 0)
+			continue;
+		rc = profdb__ch_pull_more(db, db->remote, remote, local, want & ~have);
+		sqlite3_reset(up);
+		sqlite3_bind_int64(up, 1, local);
+		sqlite3_bind_int64(up, 2, have | want);
+		if (rc == PROFDB_OK && sqlite3_step(up) != SQLITE_DONE)
+			rc = profdb__sqlerror(db, "cannot note the snapshot");
+	}
+	sqlite3_finalize(st);
+	sqlite3_finalize(up);
+	return rc;
+}
+
+int profdb__ch_query_kernels(profdb *db, profdb_result **out, const struct profdb_kernel_query *q)
+{
+	unsigned want = stats_suffice(db, q) ? profdb__ch_table_bit("kernel_name_stat") : CH_ALL_TABLES;
+	int rc = profdb__ch_ensure(db, want);
+	*out = NULL;
+	if (rc != PROFDB_OK)
+		return rc;
+	/* now the snapshot holds what the SQLite query reads: run it there */
+	char *remote = db->remote;
+	db->remote = NULL;
+	rc = profdb_query_kernels(db, out, q);
+	db->remote = remote;
+	return rc;
+}

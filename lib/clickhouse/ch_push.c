@@ -1,0 +1,414 @@
+/*
+ * ch_push.c - profdb_run_push: copy one run from the SQLite store to a
+ * ClickHouse database.  ClickHouse has no multi-table transaction, so:
+ *  - each push attempt gets a fresh random run id and logs it (push_log)
+ *    with the run's content hash before any row goes;
+ *  - every row carries that id; the run row goes last, and readers only
+ *    see runs through their run row, so a partial push is invisible;
+ *  - a retry deletes what an earlier attempt of the same content left
+ *    (push_log ids without a run row), then pushes anew: idempotent;
+ *  - the same content already there is refused unless replace, and so is
+ *    another run of the same name.
+ * Rows stream from SQLite into one chunked INSERT per table (bounded memory;
+ * the server cuts its own blocks).  The local database is only read.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ch.h"
+#include "banned.h"
+
+/* One table being streamed. */
+struct stream {
+	const struct ch_table *t;
+	sqlite3_stmt *st;
+	uint64_t remote_id;        /* the run id on the server */
+	const char *hash;          /* the content hash (run table) */
+	struct ch_buf pending;     /* encoded bytes not yet given to curl */
+	size_t given;              /* of pending, bytes already given */
+	int done;                  /* the statement has no more rows */
+	int64_t rows;
+	struct profdb_err *err;
+	sqlite3 *sql;
+};
+
+static int put_col(struct stream *s, const struct ch_col *c, int i)
+{
+	struct ch_buf *b = &s->pending;
+	sqlite3_stmt *st = s->st;
+	int null = sqlite3_column_type(st, i) == SQLITE_NULL;
+	if (c->flags & CHC_RUN_ID)
+		return profdb__ch_put_u64(b, s->remote_id);
+	if (c->flags & CHC_HASH)
+		return profdb__ch_put_str(b, s->hash, strlen(s->hash));
+	if ((c->type == CH_NI64 || c->type == CH_NF64 || c->type == CH_NSTR) &&
+	    profdb__ch_put_null(b, null) != 0)
+		return -1;
+	if (null && (c->type == CH_NI64 || c->type == CH_NF64 || c->type == CH_NSTR))
+		return 0;
+	switch (c->type) {
+	case CH_F64:
+	case CH_NF64:
+		return profdb__ch_put_f64(b, sqlite3_column_double(st, i));
+	case CH_STR:
+	case CH_NSTR: {
+		const void *p = sqlite3_column_blob(st, i);
+		return profdb__ch_put_str(b, p ? p : "", (size_t)sqlite3_column_bytes(st, i));
+	}
+	default:
+		return profdb__ch_put_u64(b, (uint64_t)sqlite3_column_int64(st, i));
+	}
+}
+
+/* Encode rows until about cap bytes are pending or the rows end. */
+static int fill(struct stream *s, size_t cap)
+{
+	while (!s->done && s->pending.len - s->given < cap) {
+		int rc = sqlite3_step(s->st);
+		if (rc == SQLITE_DONE) {
+			s->done = 1;
+			break;
+		}
+		if (rc != SQLITE_ROW)
+			return profdb__err_set(s->err, PROFDB_ERROR, "reading %s: %s", s->t->name,
+			    sqlite3_errmsg(s->sql));
+		for (size_t i = 0; i < s->t->ncols; i++)
+			if (put_col(s, &s->t->cols[i], (int)i) != 0)
+				return profdb__err_set(s->err, PROFDB_ERROR, "out of memory");
+		s->rows++;
+	}
+	return PROFDB_OK;
+}
+
+static long stream_read(void *arg, char *buf, size_t cap)
+{
+	struct stream *s = arg;
+	if (s->given == s->pending.len) {
+		s->pending.len = s->given = 0;
+		if (fill(s, cap > 65536 ? cap : 65536) != PROFDB_OK)
+			return -1;
+	}
+	size_t n = s->pending.len - s->given;
+	if (n == 0) /* no rows (or no more): the end of the body */
+		return 0;
+	if (n > cap)
+		n = cap;
+	memcpy(buf, s->pending.data + s->given, n);
+	s->given += n;
+	return (long)n;
+}
+
+/* SELECT of t's columns in column order (NULL for server-only ones). */
+static int build_select(struct ch_buf *q, const struct ch_table *t)
+{
+	int bad = profdb__ch_buf_add(q, "SELECT ", 7);
+	for (size_t i = 0; i < t->ncols && !bad; i++) {
+		const struct ch_col *c = &t->cols[i];
+		char col[160];
+		if (c->flags & (CHC_RUN_ID | CHC_HASH))
+			snprintf(col, sizeof col, "%sNULL", i ? ", " : "");
+		else if (c->flags & CHC_STR_REF)
+			snprintf(col, sizeof col, "%s(SELECT value FROM str WHERE id = t.%s)", i ? ", " : "", c->sq);
+		else
+			snprintf(col, sizeof col, "%st.%s", i ? ", " : "", c->sq);
+		bad = profdb__ch_buf_add(q, col, strlen(col));
+	}
+	char tail[300];
+	snprintf(tail, sizeof tail, " FROM %s WHERE %s = ?1 ORDER BY %s", t->from, t->run_col, t->order);
+	return bad || profdb__ch_buf_add(q, tail, strlen(tail));
+}
+
+/* Stream the rows of run_id in t to the server. */
+static int push_table(struct profdb_ch *ch, sqlite3 *sql, const struct ch_table *t, int64_t run_id,
+                      uint64_t remote_id, const char *hash, int64_t *rows, struct profdb_err *err)
+{
+	struct ch_buf q = { 0 }, ins = { 0 };
+	struct stream s = { t, NULL, remote_id, hash, { 0 }, 0, 0, 0, err, sql };
+	int rc;
+	if (build_select(&q, t) || profdb__ch_buf_add(&ins, "INSERT INTO ", 12) ||
+	    profdb__ch_buf_add(&ins, t->name, strlen(t->name)) || profdb__ch_buf_add(&ins, " (", 2) ||
+	    profdb__ch_col_list(&ins, t) || profdb__ch_buf_add(&ins, ") FORMAT RowBinary", 18)) {
+		rc = profdb__err_set(err, PROFDB_ERROR, "out of memory");
+		goto out;
+	}
+	if (sqlite3_prepare_v2(sql, q.data, -1, &s.st, NULL) != SQLITE_OK) {
+		rc = profdb__err_set(err, PROFDB_ERROR, "reading %s: %s", t->name, sqlite3_errmsg(sql));
+		goto out;
+	}
+	sqlite3_bind_int64(s.st, 1, run_id);
+	rc = profdb__ch_upload(ch, ins.data, stream_read, &s, err);
+	if (rc == PROFDB_OK && rows)
+		*rows += s.rows;
+out:
+	sqlite3_finalize(s.st);
+	profdb__ch_buf_free(&q);
+	profdb__ch_buf_free(&ins);
+	profdb__ch_buf_free(&s.pending);
+	return rc;
+}
+
+/* A fresh run id: 63 random bits (positive as Int64 too), never 0. */
+static int new_run_id(uint64_t *out, struct profdb_err *err)
+{
+	unsigned char b[8];
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, b, sizeof b) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n != (ssize_t)sizeof b)
+		return profdb__err_set(err, PROFDB_ERROR, "cannot read /dev/urandom");
+	uint64_t v = 0;
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | b[i];
+	v &= 0x7fffffffffffffffull;
+	*out = v ? v : 1;
+	return PROFDB_OK;
+}
+
+/* SHA-256 over what the run was made from: its format, repeats and ranks
+ * and each source file's rank, role, digest (or path), size and rows
+ * stored.  The same dump ingested the same way hashes the same on any
+ * node, whatever the run's name or path. */
+static int content_hash(sqlite3 *sql, int64_t run_id, char hex[65], struct profdb_err *err)
+{
+	static const char q[] =
+	    "SELECT 'run', format, repeats, ranks, NULL FROM run WHERE id = ?1 "
+	    "UNION ALL SELECT * FROM (SELECT coalesce(rank, -1), role, coalesce(sha256, path), "
+	    "size, rows_stored FROM source_file WHERE run_id = ?1 ORDER BY 1, 2, 3, 4, 5)";
+	struct profdb_sha256 h;
+	sqlite3_stmt *st = NULL;
+	int rc;
+	profdb_sha256_init(&h);
+	if (sqlite3_prepare_v2(sql, q, -1, &st, NULL) != SQLITE_OK)
+		return profdb__err_set(err, PROFDB_ERROR, "reading run: %s", sqlite3_errmsg(sql));
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		for (int i = 0; i < 5; i++) {
+			const unsigned char *v = sqlite3_column_text(st, i);
+			if (v)
+				profdb_sha256_update(&h, v, strlen((const char *)v));
+			profdb_sha256_update(&h, "\x1f", 1);
+		}
+		profdb_sha256_update(&h, "\x1e", 1);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return profdb__err_set(err, PROFDB_ERROR, "reading run: %s", sqlite3_errmsg(sql));
+	profdb_sha256_hex(&h, hex);
+	return PROFDB_OK;
+}
+
+/* "ALTER TABLE <t> DELETE WHERE <col> IN (id, ...)" for every run table. */
+static int delete_ids(struct profdb_ch *ch, const char *table, const char *col,
+                      const uint64_t *ids, size_t n, struct profdb_err *err)
+{
+	struct ch_buf q = { 0 };
+	char num[40];
+	int rc = PROFDB_OK;
+	if (n == 0)
+		return PROFDB_OK;
+	snprintf(num, sizeof num, " DELETE WHERE %s IN (", col);
+	int bad = profdb__ch_buf_add(&q, "ALTER TABLE ", 12) || profdb__ch_buf_add(&q, table, strlen(table)) ||
+	          profdb__ch_buf_add(&q, num, strlen(num));
+	for (size_t i = 0; i < n && !bad; i++) {
+		snprintf(num, sizeof num, "%s%llu", i ? ", " : "", (unsigned long long)ids[i]);
+		bad = profdb__ch_buf_add(&q, num, strlen(num));
+	}
+	bad = bad || profdb__ch_buf_add(&q, ")", 1);
+	rc = bad ? profdb__err_set(err, PROFDB_ERROR, "out of memory") : profdb__ch_query(ch, q.data, NULL, err);
+	profdb__ch_buf_free(&q);
+	return rc;
+}
+
+static int delete_run_rows(struct profdb_ch *ch, const uint64_t *ids, size_t n, struct profdb_err *err)
+{
+	int rc = PROFDB_OK;
+	for (const struct ch_table *t = profdb__ch_tables; t->name && rc == PROFDB_OK; t++)
+		rc = delete_ids(ch, t->name, "run_id", ids, n, err);
+	return rc;
+}
+
+/* Deletes are mutations, applied in the background: wait until run's are
+ * done, so the replaced run row is gone before the new one appears. */
+static int wait_mutations(struct profdb_ch *ch, struct profdb_err *err)
+{
+	char q[200];
+	const char *db = strchr(profdb__ch_where(ch), '/') + 1;
+	snprintf(q, sizeof q, "SELECT count() FROM system.mutations WHERE database = '%s' "
+	    "AND table = 'run' AND is_done = 0", db);
+	for (int i = 0; i < 1200; i++) {
+		struct ch_buf r = { 0 };
+		int rc = profdb__ch_query(ch, q, &r, err);
+		int pending = rc == PROFDB_OK ? (int)strtol(r.data, NULL, 10) : 0;
+		profdb__ch_buf_free(&r);
+		if (rc != PROFDB_OK || pending == 0)
+			return rc;
+		struct timespec ts = { 0, 50 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+	return profdb__err_set(err, PROFDB_ERROR, "clickhouse %s: deleting the replaced run did not finish",
+	    profdb__ch_where(ch));
+}
+
+struct ids { uint64_t *v; size_t n, cap; };
+
+static int ids_add(struct ids *s, uint64_t v)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 8;
+		uint64_t *p = realloc(s->v, cap * sizeof *p);
+		if (!p)
+			return -1;
+		s->v = p;
+		s->cap = cap;
+	}
+	s->v[s->n++] = v;
+	return 0;
+}
+
+/* Attempts of this content whose run row never came: delete their rows. */
+static int clean_leftovers(struct profdb_ch *ch, const char *hash, const struct ch_run *runs,
+                           size_t nruns, struct profdb_err *err)
+{
+	char q[200];
+	struct ch_buf r = { 0 };
+	struct ids dead = { 0 };
+	/* hash is hex digits we computed, safe in a literal */
+	snprintf(q, sizeof q, "SELECT run_id FROM push_log WHERE content_hash = '%s' FORMAT RowBinary", hash);
+	int rc = profdb__ch_query(ch, q, &r, err);
+	for (size_t off = 0; rc == PROFDB_OK && off + 8 <= r.len; off += 8) {
+		struct ch_val v;
+		enum ch_type t = CH_U64;
+		profdb__ch_get_row(r.data + off, 8, &t, 1, &v);
+		int live = 0;
+		for (size_t i = 0; i < nruns; i++)
+			live |= runs[i].id == (uint64_t)v.i;
+		if (!live && ids_add(&dead, (uint64_t)v.i) != 0)
+			rc = profdb__err_set(err, PROFDB_ERROR, "out of memory");
+	}
+	if (rc == PROFDB_OK)
+		rc = delete_run_rows(ch, dead.v, dead.n, err);
+	if (rc == PROFDB_OK)
+		rc = delete_ids(ch, "push_log", "run_id", dead.v, dead.n, err);
+	profdb__ch_buf_free(&r);
+	free(dead.v);
+	return rc;
+}
+
+/* Refuse a push the server already has, unless replacing by name; collect
+ * the ids a replace removes. */
+static int check_existing(struct profdb_ch *ch, const char *run, const char *hash, int replace,
+                          const struct ch_run *runs, size_t n, struct ids *old, struct profdb_err *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		int same_name = strcmp(runs[i].name, run) == 0;
+		if (!replace && strcmp(runs[i].hash, hash) == 0)
+			return profdb__err_set(err, PROFDB_EEXISTS,
+			    "run '%s' is already on clickhouse %s%s%s%s (same content; --replace pushes it again)",
+			    run, profdb__ch_where(ch), same_name ? "" : " as '", same_name ? "" : runs[i].name,
+			    same_name ? "" : "'");
+		if (!replace && same_name)
+			return profdb__err_set(err, PROFDB_EEXISTS,
+			    "clickhouse %s already has a different run named '%s' (use --replace)",
+			    profdb__ch_where(ch), run);
+		if (same_name && ids_add(old, runs[i].id) != 0)
+			return profdb__err_set(err, PROFDB_ERROR, "out of memory");
+	}
+	return PROFDB_OK;
+}
+
+static int log_attempt(struct profdb_ch *ch, uint64_t id, const char *hash, const char *run,
+                       struct profdb_err *err)
+{
+	struct ch_buf b = { 0 };
+	int rc;
+	if (profdb__ch_put_u64(&b, id) || profdb__ch_put_str(&b, hash, strlen(hash)) ||
+	    profdb__ch_put_str(&b, run, strlen(run)))
+		rc = profdb__err_set(err, PROFDB_ERROR, "out of memory");
+	else
+		rc = profdb__ch_send(ch, "INSERT INTO push_log (run_id, content_hash, name) FORMAT RowBinary",
+		    b.data, b.len, 1, NULL, NULL, err);
+	profdb__ch_buf_free(&b);
+	return rc;
+}
+
+/* The rows, then (after removing a replaced run's row) the run row. */
+static int push_rows(struct profdb_ch *ch, sqlite3 *sql, int64_t run_id, uint64_t id,
+                     const char *hash, const struct ids *old, struct profdb_push_stats *st,
+                     struct profdb_err *err)
+{
+	int rc = PROFDB_OK;
+	for (const struct ch_table *t = profdb__ch_tables; t->name && rc == PROFDB_OK; t++) {
+		int64_t rows = 0;
+		rc = push_table(ch, sql, t, run_id, id, hash, &rows, err);
+		st->rows += rows;
+		if (strcmp(t->name, "kernel") == 0)
+			st->kernels = rows;
+	}
+	if (rc == PROFDB_OK && old->n) {
+		rc = delete_ids(ch, "run", "id", old->v, old->n, err);
+		if (rc == PROFDB_OK)
+			rc = wait_mutations(ch, err);
+	}
+	if (rc == PROFDB_OK)
+		rc = push_table(ch, sql, &profdb__ch_run_table, run_id, id, hash, NULL, err);
+	if (rc == PROFDB_OK && old->n)
+		rc = delete_run_rows(ch, old->v, old->n, err);
+	return rc;
+}
+
+static int local_run(profdb *db, const char *run, int64_t *id)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db->sql, "SELECT id FROM run WHERE name = ?1", -1, &st, NULL) != SQLITE_OK)
+		return profdb__sqlerror(db, "cannot read runs");
+	sqlite3_bind_text(st, 1, run, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	*id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW)
+		return PROFDB_OK;
+	if (rc == SQLITE_DONE)
+		return profdb__error(db, PROFDB_ENOTFOUND, "no run named '%s'", run);
+	return profdb__sqlerror(db, "cannot read runs");
+}
+
+int profdb_run_push(profdb *db, const char *url, const char *run, int replace,
+                    struct profdb_push_stats *out)
+{
+	struct profdb_err err = { PROFDB_OK, "" };
+	struct profdb_push_stats st = { 0, 0 };
+	struct profdb_ch *ch = NULL;
+	struct ch_run *runs = NULL;
+	struct ids old = { 0 };
+	size_t nruns = 0;
+	char hash[65];
+	int64_t run_id;
+	uint64_t id = 0;
+	int rc = local_run(db, run, &run_id);
+	if (rc != PROFDB_OK)
+		return rc;
+	/* one read transaction: the rows pushed are one consistent snapshot */
+	sqlite3_exec(db->sql, "BEGIN", NULL, NULL, NULL);
+	if (content_hash(db->sql, run_id, hash, &err) == PROFDB_OK &&
+	    profdb__ch_open(&ch, url, &err) == PROFDB_OK &&
+	    profdb__ch_ensure_schema(ch, &err) == PROFDB_OK &&
+	    profdb__ch_runs(ch, &runs, &nruns, &err) == PROFDB_OK &&
+	    check_existing(ch, run, hash, replace, runs, nruns, &old, &err) == PROFDB_OK &&
+	    clean_leftovers(ch, hash, runs, nruns, &err) == PROFDB_OK &&
+	    new_run_id(&id, &err) == PROFDB_OK && log_attempt(ch, id, hash, run, &err) == PROFDB_OK)
+		push_rows(ch, db->sql, run_id, id, hash, &old, &st, &err);
+	sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL);
+	profdb__ch_runs_free(runs, nruns);
+	profdb__ch_close(ch);
+	free(old.v);
+	if (out)
+		*out = st;
+	if (err.code != PROFDB_OK)
+		return profdb__error(db, err.code, "%s", err.msg);
+	return PROFDB_OK;
+}

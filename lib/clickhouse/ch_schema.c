@@ -1,0 +1,186 @@
+/*
+ * ch_schema.c - the ClickHouse side's schema and run list: create the
+ * database and apply schemas/clickhouse/NNN_*.sql newer than the version
+ * the server records (ClickHouse has no user_version pragma, so a table
+ * profdb_schema holds the versions applied), and read the run rows.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ch.h"
+#include "banned.h"
+
+static int file_version(const char *name)
+{
+	int v = 0;
+	while (*name >= '0' && *name <= '9')
+		v = v * 10 + (*name++ - '0');
+	return v;
+}
+
+/* Does s[0..n) hold anything but white space and -- comments? */
+static int has_sql(const char *s, size_t n)
+{
+	int comment = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (comment) {
+			comment = s[i] != '\n';
+			continue;
+		}
+		if (s[i] == '-' && i + 1 < n && s[i + 1] == '-')
+			comment = 1;
+		else if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r')
+			return 1;
+	}
+	return 0;
+}
+
+/* Send each statement of a file: they end with ';' at the end of a line,
+ * and the HTTP interface takes one per request. */
+static int apply_file(struct profdb_ch *c, const struct profdb_schema_file *f,
+                      struct profdb_err *err)
+{
+	const char *p = f->text;
+	while (*p) {
+		const char *end = strstr(p, ";\n");
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		if (has_sql(p, n)) {
+			char *stmt = malloc(n + 1);
+			if (!stmt)
+				return profdb__err_set(err, PROFDB_ERROR, "out of memory");
+			memcpy(stmt, p, n);
+			stmt[n] = '\0';
+			int rc = profdb__ch_query(c, stmt, NULL, err);
+			free(stmt);
+			if (rc != PROFDB_OK)
+				return rc;
+		}
+		p += end ? n + 2 : n;
+	}
+	char ins[96];
+	snprintf(ins, sizeof ins, "INSERT INTO profdb_schema (version) VALUES (%d)",
+	    file_version(f->name));
+	return profdb__ch_query(c, ins, NULL, err);
+}
+
+int profdb__ch_ensure_schema(struct profdb_ch *c, struct profdb_err *err)
+{
+	struct ch_buf create = { 0 }, resp = { 0 };
+	int rc, want = 0, have;
+	const char *db = strstr(profdb__ch_where(c), "/") + 1;
+	if (profdb__ch_buf_add(&create, "CREATE DATABASE IF NOT EXISTS ", 30) != 0 ||
+	    profdb__ch_buf_add(&create, db, strlen(db)) != 0) {
+		rc = profdb__err_set(err, PROFDB_ERROR, "out of memory");
+		goto out;
+	}
+	/* the database name is an identifier checked by profdb__ch_open */
+	rc = profdb__ch_send(c, create.data, NULL, 0, 0, NULL, NULL, err);
+	if (rc == PROFDB_OK)
+		rc = profdb__ch_query(c, "CREATE TABLE IF NOT EXISTS profdb_schema (version UInt32, "
+		    "applied DateTime DEFAULT now()) ENGINE = MergeTree ORDER BY version", NULL, err);
+	if (rc == PROFDB_OK)
+		rc = profdb__ch_query(c, "SELECT max(version) FROM profdb_schema", &resp, err);
+	if (rc != PROFDB_OK)
+		goto out;
+	have = (int)strtol(resp.data, NULL, 10);
+	for (const struct profdb_schema_file *f = profdb_ch_schema_files; f->name; f++)
+		if (file_version(f->name) > want)
+			want = file_version(f->name);
+	if (have > want) {
+		rc = profdb__err_set(err, PROFDB_ESCHEMA,
+		    "clickhouse %s has profdb schema %d, this build knows %d: upgrade profdb",
+		    profdb__ch_where(c), have, want);
+		goto out;
+	}
+	for (const struct profdb_schema_file *f = profdb_ch_schema_files; f->name && rc == PROFDB_OK; f++)
+		if (file_version(f->name) > have)
+			rc = apply_file(c, f, err);
+out:
+	profdb__ch_buf_free(&create);
+	profdb__ch_buf_free(&resp);
+	return rc;
+}
+
+/* Decoding state of the run list. */
+struct runs_acc {
+	struct ch_buf pending;     /* bytes of an incomplete row */
+	struct ch_run *runs;
+	size_t n, cap;
+	struct profdb_err *err;
+};
+
+static const enum ch_type run_types[] = { CH_U64, CH_STR, CH_STR };
+
+static int add_run(struct runs_acc *a, const struct ch_val *v)
+{
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 16;
+		struct ch_run *r = realloc(a->runs, cap * sizeof *r);
+		if (!r)
+			return -1;
+		a->runs = r;
+		a->cap = cap;
+	}
+	struct ch_run *r = &a->runs[a->n];
+	r->id = (uint64_t)v[0].i;
+	r->name = malloc(v[1].n + 1);
+	r->hash = malloc(v[2].n + 1);
+	if (!r->name || !r->hash) {
+		free(r->name);
+		free(r->hash);
+		return -1;
+	}
+	memcpy(r->name, v[1].s, v[1].n);
+	r->name[v[1].n] = '\0';
+	memcpy(r->hash, v[2].s, v[2].n);
+	r->hash[v[2].n] = '\0';
+	a->n++;
+	return 0;
+}
+
+static int runs_sink(void *arg, const char *p, size_t n)
+{
+	struct runs_acc *a = arg;
+	struct ch_val v[3];
+	size_t off = 0, k;
+	if (profdb__ch_buf_add(&a->pending, p, n) != 0)
+		return profdb__err_set(a->err, PROFDB_ERROR, "out of memory"), -1;
+	while ((k = profdb__ch_get_row(a->pending.data + off, a->pending.len - off, run_types, 3, v)) > 0) {
+		if (add_run(a, v) != 0)
+			return profdb__err_set(a->err, PROFDB_ERROR, "out of memory"), -1;
+		off += k;
+	}
+	memmove(a->pending.data, a->pending.data + off, a->pending.len - off);
+	a->pending.len -= off;
+	return 0;
+}
+
+int profdb__ch_runs(struct profdb_ch *c, struct ch_run **out, size_t *n, struct profdb_err *err)
+{
+	struct runs_acc a = { { 0 }, NULL, 0, 0, err };
+	int rc = profdb__ch_send(c, "SELECT id, name, content_hash FROM run "
+	    "ORDER BY pushed_at, local_id, id FORMAT RowBinary", NULL, 0, 1, runs_sink, &a, err);
+	if (rc == PROFDB_OK && a.pending.len)
+		rc = profdb__err_set(err, PROFDB_ERROR, "clickhouse %s: truncated run list",
+		    profdb__ch_where(c));
+	profdb__ch_buf_free(&a.pending);
+	if (rc != PROFDB_OK) {
+		profdb__ch_runs_free(a.runs, a.n);
+		*out = NULL;
+		*n = 0;
+		return rc;
+	}
+	*out = a.runs;
+	*n = a.n;
+	return PROFDB_OK;
+}
+
+void profdb__ch_runs_free(struct ch_run *r, size_t n)
+{
+	for (size_t i = 0; i < n && r; i++) {
+		free(r[i].name);
+		free(r[i].hash);
+	}
+	free(r);
+}

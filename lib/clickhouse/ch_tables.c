@@ -1,0 +1,217 @@
+/*
+ * ch_tables.c - which SQLite columns a run is copied from and to which
+ * ClickHouse columns (schemas/clickhouse/001_tables.sql), shared by push
+ * and pull so the two cannot drift; applying the ClickHouse schema; the
+ * list of runs on a server.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ch.h"
+#include "banned.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct ch_col run_cols[] = {
+	{ "id", CH_U64, NULL, CHC_RUN_ID },
+	{ "name", CH_STR, "name", 0 },
+	{ "content_hash", CH_STR, NULL, CHC_HASH },
+	{ "source_path", CH_STR, "source_path", 0 },
+	{ "format", CH_STR, "format", 0 },
+	{ "ingested_at", CH_STR, "ingested_at", 0 },
+	{ "repeats", CH_I64, "repeats", 0 },
+	{ "repeats_source", CH_STR, "repeats_source", 0 },
+	{ "ranks", CH_I64, "ranks", 0 },
+	{ "profdb_version", CH_STR, "profdb_version", 0 },
+	{ "name_stats", CH_I64, "name_stats", 0 },
+	{ "local_id", CH_I64, "id", CHC_SEQ },
+};
+const struct ch_table profdb__ch_run_table = {
+	"run", "run t", "t.id", "t.id", run_cols, N(run_cols)
+};
+
+static const struct ch_col meta_cols[] = {
+	{ "run_id", CH_U64, "run_id", CHC_RUN_ID },
+	{ "seq", CH_I64, "rowid", CHC_SEQ },
+	{ "rank", CH_NI64, "rank", 0 },
+	{ "key", CH_STR, "key", 0 },
+	{ "value", CH_NSTR, "value", 0 },
+};
+static const struct ch_col source_cols[] = {
+	{ "run_id", CH_U64, "run_id", CHC_RUN_ID },
+	{ "id", CH_I64, "id", CHC_SRC_DEF },
+	{ "rank", CH_NI64, "rank", 0 },
+	{ "path", CH_STR, "path", 0 },
+	{ "role", CH_STR, "role", 0 },
+	{ "size", CH_I64, "size", 0 },
+	{ "sha256", CH_NSTR, "sha256", 0 },
+	{ "rows_read", CH_I64, "rows_read", 0 },
+	{ "rows_stored", CH_I64, "rows_stored", 0 },
+	{ "rows_skipped", CH_I64, "rows_skipped", 0 },
+	{ "rows_kernels", CH_I64, "rows_kernels", 0 },
+	{ "rows_ops", CH_I64, "rows_ops", 0 },
+	{ "rows_launches", CH_I64, "rows_launches", 0 },
+	{ "content", CH_NSTR, "content", CHC_BLOB },
+};
+static const struct ch_col skip_cols[] = {
+	{ "run_id", CH_U64, NULL, CHC_RUN_ID }, /* SQLite: through source_id */
+	{ "source_id", CH_I64, "source_id", CHC_SRC_REF },
+	{ "reason", CH_STR, "reason", 0 },
+	{ "count", CH_I64, "count", 0 },
+	{ "first_line", CH_NI64, "first_line", 0 },
+};
+static const struct ch_col note_cols[] = {
+	{ "run_id", CH_U64, "run_id", CHC_RUN_ID },
+	{ "seq", CH_I64, "rowid", CHC_SEQ },
+	{ "note", CH_STR, "note", 0 },
+};
+static const struct ch_col kernel_cols[] = {
+	{ "run_id", CH_U64, "run_id", CHC_RUN_ID },
+	{ "seq", CH_I64, "id", CHC_SEQ },
+	{ "rank", CH_I64, "rank", 0 },
+	{ "device", CH_NI64, "device", 0 },
+	{ "stream", CH_NI64, "stream", 0 },
+	{ "step", CH_NI64, "step", 0 },
+	{ "name", CH_STR, "name_id", CHC_STR_REF },
+	{ "base_name", CH_STR, "base_id", CHC_STR_REF },
+	{ "kind", CH_I64, "kind", 0 },
+	{ "type", CH_NSTR, "type_id", CHC_STR_REF },
+	{ "core", CH_NSTR, "core_id", CHC_STR_REF },
+	{ "start_ns", CH_I64, "start_ns", 0 },
+	{ "dur_ns", CH_I64, "dur_ns", 0 },
+	{ "wait_ns", CH_NI64, "wait_ns", 0 },
+	{ "task_id", CH_NI64, "task_id", 0 },
+	{ "model_id", CH_NI64, "model_id", 0 },
+	{ "context_id", CH_NI64, "context_id", 0 },
+	{ "correlation", CH_NI64, "correlation", 0 },
+	{ "external_id", CH_NI64, "external_id", 0 },
+	{ "block_dim", CH_NI64, "block_dim", 0 },
+	{ "mix_block_dim", CH_NI64, "mix_block_dim", 0 },
+	{ "grid", CH_NSTR, "grid_id", CHC_STR_REF },
+	{ "block", CH_NSTR, "block_id", CHC_STR_REF },
+	{ "registers", CH_NI64, "registers", 0 },
+	{ "shared_mem", CH_NI64, "shared_mem", 0 },
+	{ "bytes", CH_NI64, "bytes", 0 },
+	{ "op_state", CH_NSTR, "op_state_id", CHC_STR_REF },
+	{ "hf32", CH_NI64, "hf32", 0 },
+	{ "in_shapes", CH_NSTR, "in_shapes_id", CHC_STR_REF },
+	{ "in_dtypes", CH_NSTR, "in_dtypes_id", CHC_STR_REF },
+	{ "in_formats", CH_NSTR, "in_formats_id", CHC_STR_REF },
+	{ "out_shapes", CH_NSTR, "out_shapes_id", CHC_STR_REF },
+	{ "out_dtypes", CH_NSTR, "out_dtypes_id", CHC_STR_REF },
+	{ "out_formats", CH_NSTR, "out_formats_id", CHC_STR_REF },
+	{ "launch_op", CH_NSTR, "launch_op_id", CHC_STR_REF },
+	{ "metrics", CH_NSTR, "metrics", 0 },
+};
+static const struct ch_col op_cols[] = {
+	{ "run_id", CH_U64, "run_id", CHC_RUN_ID },
+	{ "seq", CH_I64, "id", CHC_SEQ },
+	{ "rank", CH_I64, "rank", 0 },
+	{ "step", CH_NI64, "step", 0 },
+	{ "name", CH_STR, "name_id", CHC_STR_REF },
+	{ "category", CH_NSTR, "category_id", CHC_STR_REF },
+	{ "tid", CH_NI64, "tid", 0 },
+	{ "start_ns", CH_NI64, "start_ns", 0 },
+	{ "dur_ns", CH_NI64, "dur_ns", 0 },
+	{ "self_ns", CH_NI64, "self_ns", 0 },
+	{ "device_self_ns", CH_NI64, "device_self_ns", 0 },
+	{ "device_total_ns", CH_NI64, "device_total_ns", 0 },
+	{ "device_self_aicore_ns", CH_NI64, "device_self_aicore_ns", 0 },
+	{ "device_total_aicore_ns", CH_NI64, "device_total_aicore_ns", 0 },
+	{ "external_id", CH_NI64, "external_id", 0 },
+	{ "op_seq", CH_NI64, "seq", 0 },
+	{ "in_shapes", CH_NSTR, "in_shapes_id", CHC_STR_REF },
+	{ "in_types", CH_NSTR, "in_types_id", CHC_STR_REF },
+	{ "call_stack", CH_NSTR, "call_stack_id", CHC_STR_REF },
+};
+static const struct ch_col launch_cols[] = {
+	{ "run_id", CH_U64, "run_id", CHC_RUN_ID },
+	{ "seq", CH_I64, "rowid", CHC_SEQ },
+	{ "rank", CH_I64, "rank", 0 },
+	{ "correlation", CH_I64, "correlation", 0 },
+	{ "tid", CH_NI64, "tid", 0 },
+	{ "start_ns", CH_I64, "start_ns", 0 },
+	{ "dur_ns", CH_I64, "dur_ns", 0 },
+	{ "name", CH_NSTR, "name_id", CHC_STR_REF },
+	{ "external_id", CH_NI64, "external_id", 0 },
+};
+static const struct ch_col step_cols[] = {
+	{ "run_id", CH_U64, "run_id", CHC_RUN_ID },
+	{ "rank", CH_I64, "rank", 0 },
+	{ "step", CH_I64, "step", 0 },
+	{ "start_ns", CH_NI64, "start_ns", 0 },
+	{ "end_ns", CH_NI64, "end_ns", 0 },
+};
+static const struct ch_col step_metric_cols[] = {
+	{ "run_id", CH_U64, "run_id", CHC_RUN_ID },
+	{ "seq", CH_I64, "rowid", CHC_SEQ },
+	{ "rank", CH_I64, "rank", 0 },
+	{ "step", CH_NI64, "step", 0 },
+	{ "metric", CH_STR, "metric", 0 },
+	{ "value", CH_NF64, "value", 0 },
+};
+static const struct ch_col name_stat_cols[] = {
+	{ "run_id", CH_U64, "run_id", CHC_RUN_ID },
+	{ "name", CH_STR, "name_id", CHC_STR_REF },
+	{ "kinds", CH_I64, "kinds", 0 },
+	{ "calls", CH_I64, "calls", 0 },
+	{ "total_ns", CH_I64, "total_ns", 0 },
+	{ "min_ns", CH_I64, "min_ns", 0 },
+	{ "max_ns", CH_I64, "max_ns", 0 },
+	{ "avg_ns", CH_F64, "avg_ns", 0 },
+	{ "median_ns", CH_F64, "median_ns", 0 },
+	{ "stddev_ns", CH_NF64, "stddev_ns", 0 },
+	{ "p90_ns", CH_F64, "p90_ns", 0 },
+	{ "p99_ns", CH_F64, "p99_ns", 0 },
+};
+static const struct ch_col step_stat_cols[] = {
+	{ "run_id", CH_U64, "run_id", CHC_RUN_ID },
+	{ "seq", CH_I64, "rowid", CHC_SEQ },
+	{ "rank", CH_I64, "rank", 0 },
+	{ "step", CH_NI64, "step", 0 },
+	{ "name", CH_STR, "name_id", CHC_STR_REF },
+	{ "base_name", CH_STR, "base_id", CHC_STR_REF },
+	{ "kind", CH_I64, "kind", 0 },
+	{ "calls", CH_I64, "calls", 0 },
+	{ "total_ns", CH_I64, "total_ns", 0 },
+};
+
+/* source_file before source_skip: pull renumbers source ids in that order. */
+const struct ch_table profdb__ch_tables[] = {
+	{ "run_meta", "run_meta t", "t.run_id", "t.rowid", meta_cols, N(meta_cols) },
+	{ "source_file", "source_file t", "t.run_id", "t.id", source_cols, N(source_cols) },
+	{ "source_skip", "source_skip t JOIN source_file f ON f.id = t.source_id", "f.run_id",
+	  "t.source_id, t.reason", skip_cols, N(skip_cols) },
+	{ "run_note", "run_note t", "t.run_id", "t.rowid", note_cols, N(note_cols) },
+	{ "kernel", "kernel t", "t.run_id", "t.id", kernel_cols, N(kernel_cols) },
+	{ "op", "op t", "t.run_id", "t.id", op_cols, N(op_cols) },
+	{ "launch", "launch t", "t.run_id", "t.rowid", launch_cols, N(launch_cols) },
+	{ "step", "step t", "t.run_id", "t.rank, t.step", step_cols, N(step_cols) },
+	{ "step_metric", "step_metric t", "t.run_id", "t.rowid", step_metric_cols,
+	  N(step_metric_cols) },
+	{ "kernel_name_stat", "kernel_name_stat t", "t.run_id", "t.name_id", name_stat_cols,
+	  N(name_stat_cols) },
+	{ "kernel_step_stat", "kernel_step_stat t", "t.run_id", "t.rowid", step_stat_cols,
+	  N(step_stat_cols) },
+	{ NULL, NULL, NULL, NULL, NULL, 0 }
+};
+
+int profdb__ch_col_list(struct ch_buf *b, const struct ch_table *t)
+{
+	for (size_t i = 0; i < t->ncols; i++) {
+		if (i && profdb__ch_buf_add(b, ", ", 2) != 0)
+			return -1;
+		if (profdb__ch_buf_add(b, t->cols[i].ch, strlen(t->cols[i].ch)) != 0)
+			return -1;
+	}
+	return profdb__ch_buf_add(b, "", 0);
+}
+
+unsigned profdb__ch_table_bit(const char *name)
+{
+	for (unsigned i = 0; profdb__ch_tables[i].name; i++)
+		if (strcmp(profdb__ch_tables[i].name, name) == 0)
+			return 1u << i;
+	return 0;
+}

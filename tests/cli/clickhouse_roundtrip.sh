@@ -1,0 +1,36 @@
+# profdb push / pull against a real clickhouse-server (clickhouse_lib.sh):
+# four runs (an Ascend text export with its op_statistic / step_trace_time,
+# two Kineto traces of HTA's trace_diff, one under a name with quotes and
+# unicode, and a folder of testdata/bad files that gives skipped rows, a
+# note and SQL-looking names) pushed, then pulled into a new database.  Checked independently
+# by clickhouse_ref.py (python sqlite3 + HTTP, no profdb code): the server
+# holds exactly the local rows of every table, and the pulled database
+# holds the same rows as the original, every column (statistics to the
+# bit).  Then verify runs on the pulled Ascend run, and a second push of
+# the same content is refused.
+. "$HERE/clickhouse_lib.sh"
+ch_start 1
+A=$PROFDB_CORPUS/Ascend-msinsight/test/data/pytorch/text/level1/rank0_ascend_pt
+ODD="it's \"ünï\" ✓"
+$PROFDB ingest -q --db a.db --run level1 "$A" || exit 1
+$PROFDB ingest -q --db a.db --run control "$PROFDB_CORPUS/HolisticTraceAnalysis/tests/data/trace_diff/control/control.json.gz" || exit 1
+$PROFDB ingest -q --db a.db --run "$ODD" "$PROFDB_TESTDATA/query/trace.json" || exit 1
+mkdir mixed
+cp "$PROFDB_TESTDATA/bad/negative_zero_dur_kernel_details.csv" mixed/kernel_details.csv
+cp "$PROFDB_TESTDATA/bad/sql_names_trace.json" mixed/t.json
+$PROFDB ingest -q --db a.db --run mixed mixed || exit 1
+URL=$(ch_url 1 "" prof)
+$PROFDB push --db a.db --to "$URL" || exit 1
+python3 "$HERE/clickhouse_ref.py" counts "http://127.0.0.1:$CH_PORT_1/" prof a.db || exit 1
+$PROFDB pull --db b.db --from "$URL" --run level1 --run control --run "$ODD" \
+  --run mixed || exit 1
+python3 "$HERE/clickhouse_ref.py" same a.db b.db || exit 1
+$PROFDB verify --db b.db --run level1 >/dev/null && echo "verify on the pulled run: ok"
+echo "--- the same content again:"
+$PROFDB push --db a.db --to "$URL" --run control 2>err
+echo "exit $?"
+sed "s/:$CH_PORT_1/:PORT/" err
+echo "--- pull over an existing run:"
+$PROFDB pull --db b.db --from "$URL" --run control 2>&1
+$PROFDB pull --quiet --db b.db --from "$URL" --run control --replace && echo "with --replace: ok"
+python3 "$HERE/clickhouse_ref.py" same a.db b.db control | grep kernel: || exit 1

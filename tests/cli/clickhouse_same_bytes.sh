@@ -1,0 +1,83 @@
+# --db clickhouse://... prints the same bytes, and exits the same way, as
+# the same command on the SQLite file the runs were pushed from: runs,
+# kernels (every --by key, the filters, --per-step, --top/--sort), steps,
+# summary, ops, diff and report, in every format, against a real
+# clickhouse-server.  Runs: testdata/query's trace (twice, with repeats 2
+# and 4), the Ascend level1 rank 0 export and HTA's trace_diff control and
+# test traces of the corpus.  Then profdb sql passes ClickHouse SQL
+# through; its answer is checked against sqlite3 over the local file.
+. "$HERE/clickhouse_lib.sh"
+ch_start 1
+C=$PROFDB_CORPUS/HolisticTraceAnalysis/tests/data/trace_diff
+$PROFDB ingest -q --db a.db --run overlap "$PROFDB_TESTDATA/query/trace.json" || exit 1
+$PROFDB ingest -q --db a.db --run twice --repeats 4 "$PROFDB_TESTDATA/query/trace.json" || exit 1
+$PROFDB ingest -q --db a.db --run level1 \
+  "$PROFDB_CORPUS/Ascend-msinsight/test/data/pytorch/text/level1/rank0_ascend_pt" || exit 1
+$PROFDB ingest -q --db a.db --run control "$C/control/control.json.gz" || exit 1
+$PROFDB ingest -q --db a.db --run test "$C/test/test.json.gz" || exit 1
+URL=$(ch_url 1 "" prof)
+$PROFDB push --quiet --db a.db --to "$URL" || exit 1
+# same ARGS...: the command on a.db and on the server, compared
+n=0
+same() {
+  $PROFDB "$@" --db a.db >want 2>want.err; ws=$?
+  $PROFDB "$@" --db "$URL" >got 2>got.err; gs=$?
+  n=$((n + 1))
+  if [ $ws = $gs ] && cmp -s want got && cmp -s want.err got.err; then
+    echo "same (exit $ws, $(wc -l <want) lines): $*"
+  else
+    echo "DIFFERENT (exit $ws vs $gs): $*"
+    diff want got | head -5
+    diff want.err got.err | head -3
+  fi
+}
+# (each command fetches its runs: --run keeps the test short)
+for f in table csv json md; do
+  same runs --format $f
+  same summary --format $f
+  same kernels --format $f --run overlap --run level1
+  same kernels --format $f --run level1 --by type,core
+  same steps --format $f --run overlap --run twice
+  same ops --format $f --run level1
+done
+for f in table json; do
+  same kernels --format $f --run control --run test --per-step --top 5
+  same diff control test --format $f
+done
+for by in name base-name type core kind shape rank device stream step; do
+  same kernels --format csv --unit ns --by $by --run level1 --run test
+done
+same kernels --run overlap --steps 2.. --kind kernel --format csv
+same kernels --run control --name '*gemm*' --min-total 16us --sort calls --asc
+same kernels --run test --rank 1 --by stream,core --steps ..1012 --top 3 --sort median
+same kernels --run control --run test --by kind --per-step --sort max_step
+same kernels --run nosuch
+same kernels --by nosuch --run overlap
+same steps --run control --rank 0 --steps 1010..1012
+same summary --run twice --run overlap
+same diff control test --fail-on-regression
+same diff overlap twice --by base-name --threshold 10
+for f in md json junit; do
+  same report control test --format $f
+done
+echo "--- sql passes ClickHouse SQL through (checked against sqlite3):"
+$PROFDB sql --db "$URL" --format csv "SELECT name, count() AS calls, sum(dur_ns) AS total
+  FROM kernel WHERE run_id = (SELECT id FROM run WHERE name = 'level1') GROUP BY name
+  ORDER BY name" >got.csv || exit 1
+sqlite3 -csv -header a.db "SELECT s.value AS name, count(*) AS calls, sum(k.dur_ns) AS total
+  FROM kernel k JOIN str s ON s.id = k.name_id JOIN run r ON r.id = k.run_id
+  WHERE r.name = 'level1' GROUP BY s.value ORDER BY s.value" >want.csv
+python3 -c 'import csv,sys; a=list(csv.reader(open(sys.argv[1]))); b=list(csv.reader(open(sys.argv[2])))
+print("rows:", len(a) - 1, "equal" if a == b else "DIFFERENT")' got.csv want.csv
+$PROFDB sql --db "$URL" --format json "SELECT toInt64(2) AS i, 0.5 AS x, NULL AS z, 'a\"b' AS s"
+$PROFDB sql --db "$URL" "SELEC 1" 2>&1 | sed "s/:$CH_PORT_1\//:PORT\//"
+$PROFDB ingest --db "$URL" "$PROFDB_TESTDATA/query/trace.json" 2>&1
+echo "exit $?"
+echo "--- runs, summary and kernels by name fetch no kernel rows:"
+# a pull needs every table: with one gone, only what reads none still works
+ch_query 1 "RENAME TABLE prof.launch TO prof.launch_away" || exit 1
+same runs
+same summary --format json
+same kernels --format json
+same kernels --run level1 --name '*Mat*' --top 3 --sort p99
+$PROFDB kernels --db "$URL" --run overlap --by kind 2>&1 | sed "s/:$CH_PORT_1\//:PORT\//"
