@@ -275,8 +275,9 @@ int profdb_sql_write(profdb *db, const char *sql, const struct profdb_sql_opts *
 
 	if (!o)
 		o = &def;
-	if (!write) {
-		/* a table sizes its columns by every value: whole result first */
+	if (!write || db->remote) {
+		/* a table sizes its columns by every value: whole result first;
+		 * ClickHouse SQL (a clickhouse:// snapshot) answers whole too */
 		if ((rc = profdb_sql_run(db, &r, sql, o)) == PROFDB_OK && profdb_result_write(r, out, fmt) != PROFDB_OK)
 			rc = profdb__error(db, PROFDB_ERROR, "cannot write the output: %s", strerror(errno));
 		profdb_result_free(r);

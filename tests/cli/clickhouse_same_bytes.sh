@@ -73,7 +73,7 @@ $PROFDB sql --db "$URL" --format json "SELECT toInt64(2) AS i, 0.5 AS x, NULL AS
 $PROFDB sql --db "$URL" "SELEC 1" 2>&1 | sed "s/:$CH_PORT_1\//:PORT\//"
 $PROFDB ingest --db "$URL" "$PROFDB_TESTDATA/query/trace.json" 2>&1
 echo "exit $?"
-echo "--- runs, summary and kernels by name fetch no kernel rows:"
+echo "--- runs, summary and kernels by name read no launch rows:"
 # a pull needs every table: with one gone, only what reads none still works
 ch_query 1 "RENAME TABLE prof.launch TO prof.launch_away" || exit 1
 same runs
