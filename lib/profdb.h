@@ -188,6 +188,33 @@ int profdb_query_sources(profdb *db, profdb_result **out, const char *run);
  * PROFDB_ERROR for bad SQL. */
 int profdb_query_sql(profdb *db, profdb_result **out, const char *sql);
 
+/* ---------------------------------------------------------------- analyses */
+
+struct profdb_breakdown_query {
+	struct profdb_filter filter; /* runs, rank, steps; name and kind must stay NULL */
+	int by_rank;           /* non-zero: one row per rank over the whole run */
+};
+#define PROFDB_BREAKDOWN_QUERY_INIT \
+	{ { NULL, 0, PROFDB_NULL, PROFDB_NULL, PROFDB_NULL, NULL, NULL, 0 }, 0 }
+
+/*
+ * METHOD: where the device time of each (run, rank, step) went, or of each
+ * (run, rank) with by_rank.  Device activities are compute (kernel, other),
+ * communication or memory (memcpy, memset); each class is the union of its
+ * intervals over all streams of the rank.  Columns: [run] rank [step] span
+ * busy compute communication memory compute_comm_overlap
+ * compute_memory_overlap comm_memory_overlap exposed_communication
+ * exposed_memory idle (PROFDB_COL_NS), compute_pct communication_pct
+ * memory_pct exposed_communication_pct idle_pct (of span) comm_overlap_pct
+ * (of communication) and kernels.  span = last end - first start; busy =
+ * the union of all; idle = span - busy; exposed_communication =
+ * communication - compute_comm_overlap; exposed_memory = memory not under
+ * compute or communication.  *out is the caller's (profdb_result_free).
+ * Errors: PROFDB_ENOTFOUND (a run), PROFDB_EUSAGE (step range, a name or
+ * kind filter), PROFDB_ERROR.
+ */
+int profdb_query_breakdown(profdb *db, profdb_result **out, const struct profdb_breakdown_query *q);
+
 /* ---------------------------------------------------------------- results */
 
 /* Column types of a result: how formats render a value. */

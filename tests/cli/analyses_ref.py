@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""analyses_ref.py - an independent reference for profdb's analyses over raw files.
+
+usage: analyses_ref.py breakdown kineto|ascend PATH OUT.csv [rank]
+
+Reads the raw profiler files with the Python standard library only (json with
+exact decimals, csv), written from FORMATS.md and README "## Analyses", not from
+profdb's code, and compares every column of `profdb breakdown --format csv
+--unit ns` (OUT.csv; with "rank": `--by rank`) with its own computation:
+
+  device activities  Kineto X events of cat kernel / gpu_memcpy / gpu_memset (and
+                     the 2021 names Kernel / Memcpy / Memset); Ascend
+                     kernel_details.csv rows, times decimal us -> exact ns
+  class              communication: Ascend Accelerator Core HCCL or COMMUNICATION, or a
+                     Type (Name when Type is N/A) starting hcom_; Kineto kernels
+                     named ncclKernel* / ncclDevKernel* / rccl*; memory: memcpy
+                     and memset; compute: every other
+  step               Kineto: the ProfilerStep#N host span holding the launching
+                     runtime call (same correlation); Ascend: the Step Id column
+  rank               Kineto distributedInfo.rank (0 without); Ascend the N of
+                     profiler_info_N.json (0 without)
+  figures            unions of each class over all streams (sort + sweep here),
+                     intersections by a two-pointer walk; span = last end - first
+                     start; idle = span - busy; percentages of span (rel 1e-9)
+
+For Ascend folders the script also prints, per rank and step, the figures of
+step_trace_time.csv against ours (Computing, Communication, Overlapped, Free):
+those differ by the rounding of the printed inputs only (checked: within
+0.0005 us per kernel, twice, as verify allows).
+Prints "ok" lines; exits 1 at the first mismatch."""
+import csv
+import glob
+import gzip
+import json
+import os
+import sys
+from decimal import Decimal
+
+
+def fail(msg):
+    print("MISMATCH: " + msg)
+    sys.exit(1)
+
+
+def ns(v):
+    return int(Decimal(str(v).strip()) * 1000)
+
+
+DEVICE_CATS = {"kernel": "k", "Kernel": "k", "gpu_memcpy": "y", "Memcpy": "y",
+               "gpu_memset": "y", "Memset": "y"}
+RUNTIME_CATS = ("cuda_runtime", "cuda_driver", "Runtime")
+
+
+def kineto_comm(name):
+    return name.startswith(("ncclKernel", "ncclDevKernel", "rccl"))
+
+
+def load_kineto(path):
+    """[(rank, step, class, start, end)] of one trace file."""
+    opener = gzip.open if open(path, "rb").read(2) == b"\x1f\x8b" else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        doc = json.load(f, parse_float=Decimal)
+    events = doc["traceEvents"] if isinstance(doc, dict) else doc
+    rank = int(doc.get("distributedInfo", {}).get("rank", 0)) if isinstance(doc, dict) else 0
+    spans, launch, out = [], {}, []
+    for e in events:
+        if e.get("ph") != "X":
+            continue
+        if e.get("cat") in ("user_annotation", "Operator", "cpu_op") and \
+                str(e.get("name", "")).startswith("ProfilerStep#"):
+            spans.append((ns(e["ts"]), ns(e["ts"]) + ns(e["dur"]), int(e["name"].split("#")[1])))
+        elif e.get("cat") in RUNTIME_CATS and "correlation" in e.get("args", {}):
+            launch[e["args"]["correlation"]] = ns(e["ts"])
+    for e in events:
+        c = DEVICE_CATS.get(e.get("cat"))
+        if e.get("ph") != "X" or c is None:
+            continue
+        if c == "k" and kineto_comm(e["name"]):
+            c = "m"
+        elif c == "k":
+            c = "c"
+        t = launch.get(e.get("args", {}).get("correlation"))
+        step = next((s for a, b, s in spans if t is not None and a <= t < b), None)
+        s = ns(e["ts"])
+        out.append((rank, step, c, s, s + ns(e["dur"])))
+    return out
+
+
+def ascend_comm(row):
+    core = row.get("Accelerator Core", "").strip()
+    if core and core != "N/A":
+        return core in ("HCCL", "COMMUNICATION")
+    t = row.get("Type", "N/A").strip()
+    return (t if t != "N/A" else row["Name"]).startswith("hcom_")
+
+
+def load_ascend(path):
+    out = []
+    for kd in sorted(glob.glob(os.path.join(path, "**", "kernel_details.csv"), recursive=True)):
+        top = os.path.dirname(os.path.dirname(kd))
+        info = glob.glob(os.path.join(top, "profiler_info_*.json"))
+        rank = int(os.path.basename(info[0])[len("profiler_info_"):-len(".json")]) if info else 0
+        with open(kd, newline="", encoding="utf-8") as f:
+            for row in csv.DictReader(f):
+                s = ns(row["Start Time(us)"])
+                step = row.get("Step Id", "").strip()
+                out.append((rank, int(step) if step else None, "m" if ascend_comm(row) else "c",
+                            s, s + ns(row["Duration(us)"])))
+    return out
+
+
+def union(iv):
+    out = []
+    for s, e in sorted(iv):
+        if e <= s:
+            continue
+        if out and s <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], e)
+        else:
+            out.append([s, e])
+    return out
+
+
+def length(u):
+    return sum(e - s for s, e in u)
+
+
+def inter(a, b):
+    i = j = t = 0
+    while i < len(a) and j < len(b):
+        t += max(0, min(a[i][1], b[j][1]) - max(a[i][0], b[j][0]))
+        if a[i][1] < b[j][1]:
+            i += 1
+        else:
+            j += 1
+    return t
+
+
+def figures(acts):
+    cls = {k: union([(s, e) for _, _, c, s, e in acts if c == k]) for k in "cmy"}
+    C, M, Y = cls["c"], cls["m"], cls["y"]
+    span = max(e for *_, e in acts) - min(s for *_, s, _ in acts)
+    cm = union([tuple(x) for x in C + M])
+    exp_mem = length(Y) - inter(Y, cm)
+    busy = length(cm) + exp_mem
+    f = {"span": span, "busy": busy, "compute": length(C), "communication": length(M),
+         "memory": length(Y), "compute_comm_overlap": inter(C, M),
+         "compute_memory_overlap": inter(C, Y), "comm_memory_overlap": inter(M, Y),
+         "exposed_communication": length(M) - inter(C, M), "exposed_memory": exp_mem,
+         "idle": span - busy, "kernels": len(acts)}
+    for k in ("compute", "communication", "memory", "exposed_communication", "idle"):
+        f[k + "_pct"] = 100 * f[k] / span if span else None
+    f["comm_overlap_pct"] = 100 * f["compute_comm_overlap"] / f["communication"] if f["communication"] else None
+    return f
+
+
+def check_breakdown(acts, out_csv, by_rank):
+    groups = {}
+    for a in acts:
+        groups.setdefault((a[0], None if by_rank else a[1]), []).append(a)
+    rows = list(csv.DictReader(open(out_csv, newline="")))
+    got = {}
+    for r in rows:
+        step = None if by_rank or r["step"] == "" else int(r["step"])
+        got[(int(r["rank"]), step)] = r
+    if set(got) != set(groups):
+        fail("groups: profdb %s, reference %s" % (sorted(got, key=str), sorted(groups, key=str)))
+    for key in sorted(groups, key=lambda k: (k[0], -1 if k[1] is None else k[1])):
+        want, row = figures(groups[key]), got[key]
+        for col, v in want.items():
+            name = col if col.endswith("pct") or col == "kernels" else col + "_ns"
+            cell = row[name]
+            if v is None:
+                if cell != "":
+                    fail("%s %s: profdb %s, reference empty" % (key, name, cell))
+            elif col.endswith("pct"):
+                if abs(float(cell) - v) > 1e-9 * max(1.0, abs(v)):
+                    fail("%s %s: profdb %s, reference %r" % (key, name, cell, v))
+            elif Decimal(cell) != v:
+                fail("%s %s: profdb %s, reference %d" % (key, name, cell, v))
+    print("ok breakdown%s: %d groups, %d device activities, every column" % (
+        " --by rank" if by_rank else "", len(groups), len(acts)))
+    return groups
+
+
+def check_step_trace(path, groups):
+    """Our figures against step_trace_time.csv, within verify's rounding allowance."""
+    for st in sorted(glob.glob(os.path.join(path, "**", "step_trace_time.csv"), recursive=True)):
+        top = os.path.dirname(os.path.dirname(st))
+        info = glob.glob(os.path.join(top, "profiler_info_*.json"))
+        rank = int(os.path.basename(info[0])[len("profiler_info_"):-len(".json")]) if info else 0
+        for row in csv.DictReader(open(st, newline="", encoding="utf-8")):
+            step = int(row["Step"]) if row["Step"].strip() else None
+            acts = groups[(rank, step)]
+            f = figures(acts)
+            tol = 2 * 0.0005 * (len(acts) + 1)
+            for col, ours in (("Computing", f["compute"]), ("Communication", f["communication"]),
+                              ("Overlapped", f["compute_comm_overlap"]), ("Free", f["idle"])):
+                want = float(row[col])
+                if abs(ours / 1000 - want) > max(1e-4 * abs(want), tol):
+                    fail("rank %d step %s %s: step_trace_time %s, ours %.3f" % (rank, step, col, want, ours / 1000))
+            print("ok step_trace_time rank %d step %s: Computing, Communication, Overlapped, Free agree" % (rank, step))
+
+
+def main():
+    what, fmt, path, out = sys.argv[1:5]
+    by_rank = len(sys.argv) > 5 and sys.argv[5] == "rank"
+    if fmt == "kineto":
+        acts = [a for p in path.split(",") for a in load_kineto(p)]
+    else:
+        acts = load_ascend(path)
+    if what == "breakdown":
+        groups = check_breakdown(acts, out, by_rank)
+        if fmt == "ascend" and not by_rank:
+            check_step_trace(path, groups)
+
+
+if __name__ == "__main__":
+    main()
