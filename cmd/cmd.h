@@ -77,6 +77,7 @@ int cmd_diff(int argc, char **argv);
 int cmd_diff_main(int argc, char **argv, int report);
 int cmd_ingest(int argc, char **argv);
 int cmd_kernels(int argc, char **argv);
+int cmd_launches(int argc, char **argv);
 int cmd_ops(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_runs(int argc, char **argv);

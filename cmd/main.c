@@ -23,6 +23,7 @@ static const struct profdb_cmd cmds[] = {
 	{ "diff", cmd_diff, "Compare runs kernel by kernel: regressions, improvements, noise" },
 	{ "ingest", cmd_ingest, "Read profiler dumps into the database as one run" },
 	{ "kernels", cmd_kernels, "Device time per kernel: share, total, calls, mean, median, p90/p99, stddev" },
+	{ "launches", cmd_launches, "Kernel launch delay per name, queue length per stream, host- or device-bound steps" },
 	{ "ops", cmd_ops, "Host operators: calls, host and device time, the kernels they launched" },
 	{ "report", cmd_report, "Write a comparison report (md, html, json, junit, csv)" },
 	{ "runs", cmd_runs, "List the stored runs" },

@@ -215,6 +215,29 @@ struct profdb_breakdown_query {
  */
 int profdb_query_breakdown(profdb *db, profdb_result **out, const struct profdb_breakdown_query *q);
 
+struct profdb_launch_query {
+	struct profdb_filter filter; /* runs, rank, steps; name (with by "name"); no kind */
+	const char *by;        /* "name" (NULL), "stream" or "step" */
+};
+#define PROFDB_LAUNCH_QUERY_INIT \
+	{ { NULL, 0, PROFDB_NULL, PROFDB_NULL, PROFDB_NULL, NULL, NULL, 0 }, NULL }
+
+/*
+ * METHOD: launch latency and queueing from the runtime calls stored with
+ * Kineto traces (device activities joined to the launch table by
+ * correlation id; the others are left out and counted in a note).  delay =
+ * device start - launch call start.  by "name": [run] name calls
+ * launch_total launch_avg launch_max delay_median delay_p90 delay_p99
+ * delay_max outliers, first a "(all)" row per run; outliers are delays
+ * above p75 + 3 (p75 - p25) of the run.  by "stream": [run] rank stream
+ * kernels queue_mean queue_max queued_pct delay_median delay_max, where the
+ * queue is the kernels launched and not finished, over the stream's first
+ * launch to last end.  by "step": [run] rank step span kernels host_wait
+ * host_wait_pct queued queued_pct host_sync bound (README "## Analyses").
+ * Errors: PROFDB_ENOTFOUND (a run), PROFDB_EUSAGE (by, filter), PROFDB_ERROR.
+ */
+int profdb_query_launches(profdb *db, profdb_result **out, const struct profdb_launch_query *q);
+
 /* ---------------------------------------------------------------- results */
 
 /* Column types of a result: how formats render a value. */

@@ -55,5 +55,6 @@ void qresult_drop_column(profdb_result *r, size_t col);
 /* Set a cell of r (row < nrows) to an int, a double or NULL. */
 int qresult_set_int(profdb_result *r, size_t row, size_t col, int64_t v);
 int qresult_set_double(profdb_result *r, size_t row, size_t col, double v);
+int qresult_set_text(profdb_result *r, size_t row, size_t col, const char *v);
 
 #endif

@@ -120,3 +120,12 @@ int qresult_set_double(profdb_result *r, size_t row, size_t col, double v)
 	c->i = 0;
 	return set_text(c, buf);
 }
+
+int qresult_set_text(profdb_result *r, size_t row, size_t col, const char *v)
+{
+	struct profdb_cell *c = &r->cells[row * r->ncols + col];
+	c->type = SQLITE_TEXT;
+	c->i = 0;
+	c->d = 0;
+	return set_text(c, v);
+}

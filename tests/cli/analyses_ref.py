@@ -2,6 +2,7 @@
 """analyses_ref.py - an independent reference for profdb's analyses over raw files.
 
 usage: analyses_ref.py breakdown kineto|ascend PATH OUT.csv [rank]
+       analyses_ref.py launches kineto PATH NAME.csv STREAM.csv STEP.csv
 
 Reads the raw profiler files with the Python standard library only (json with
 exact decimals, csv), written from FORMATS.md and README "## Analyses", not from
@@ -23,6 +24,15 @@ profdb's code, and compares every column of `profdb breakdown --format csv
                      intersections by a two-pointer walk; span = last end - first
                      start; idle = span - busy; percentages of span (rel 1e-9)
 
+launches (README "### launches"): a device activity's launch is the runtime call
+(cat cuda_runtime / cuda_driver) with its correlation id; delay = device start -
+call start; median/p90/p99 by linear interpolation (statistics.quantiles
+inclusive); outliers above p75 + 3 (p75 - p25) of the run; the queue of a
+stream counts kernels launched and not finished (a step function integrated
+here event by event); per step host_wait / queued are measured with a sweep over
+elementary segments, host_sync sums *Synchronize* calls starting in the step's
+ProfilerStep span.
+
 For Ascend folders the script also prints, per rank and step, the figures of
 step_trace_time.csv against ours (Computing, Communication, Overlapped, Free):
 those differ by the rounding of the printed inputs only (checked: within
@@ -33,6 +43,7 @@ import glob
 import gzip
 import json
 import os
+import statistics
 import sys
 from decimal import Decimal
 
@@ -202,8 +213,159 @@ def check_step_trace(path, groups):
             print("ok step_trace_time rank %d step %s: Computing, Communication, Overlapped, Free agree" % (rank, step))
 
 
+def load_launches(path):
+    """[(rank, step, stream, name, launch start, launch dur, start, end)], sync calls."""
+    opener = gzip.open if open(path, "rb").read(2) == b"\x1f\x8b" else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        doc = json.load(f, parse_float=Decimal)
+    events = doc["traceEvents"] if isinstance(doc, dict) else doc
+    rank = int(doc.get("distributedInfo", {}).get("rank", 0)) if isinstance(doc, dict) else 0
+    spans, calls, syncs, out = [], {}, [], []
+    for e in events:
+        if e.get("ph") != "X":
+            continue
+        if e.get("cat") in ("user_annotation", "Operator", "cpu_op") and \
+                str(e.get("name", "")).startswith("ProfilerStep#"):
+            spans.append((ns(e["ts"]), ns(e["ts"]) + ns(e["dur"]), int(e["name"].split("#")[1])))
+        elif e.get("cat") in RUNTIME_CATS and "correlation" in e.get("args", {}):
+            calls[e["args"]["correlation"]] = (ns(e["ts"]), ns(e["dur"]))
+            if "Synchronize" in e["name"]:
+                syncs.append((ns(e["ts"]), ns(e["dur"])))
+    for e in events:
+        if e.get("ph") != "X" or e.get("cat") not in DEVICE_CATS:
+            continue
+        c = calls.get(e.get("args", {}).get("correlation"))
+        if c is None:
+            continue
+        step = next((s for a, b, s in spans if a <= c[0] < b), None)
+        s = ns(e["ts"])
+        out.append((rank, step, e["tid"], e["name"], c[0], c[1], s, s + ns(e["dur"])))
+    sync = {}
+    for a, b, st in spans:
+        sync[(rank, st)] = sum(d for t, d in syncs if a <= t < b)
+    return out, sync
+
+
+def quant(v, p):
+    v = sorted(v)
+    if len(v) == 1:
+        return Decimal(v[0])
+    return statistics.quantiles([Decimal(x) for x in v], n=100, method="inclusive")[p - 1]
+
+
+def close(cell, want, what):
+    if want is None:
+        if cell != "":
+            fail("%s: profdb %s, reference empty" % (what, cell))
+    elif abs(Decimal(cell) - Decimal(want)) > Decimal("0.001") + abs(Decimal(want)) * Decimal("1e-12"):
+        fail("%s: profdb %s, reference %s" % (what, cell, want))
+
+
+def check_launch_names(acts, out_csv):
+    delays = [k[6] - k[4] for k in acts]
+    q1, q3 = quant(delays, 25), quant(delays, 75)
+    fence = q3 + 3 * (q3 - q1)
+    groups = {"(all)": acts}
+    for k in acts:
+        groups.setdefault(k[3], []).append(k)
+    rows = {r["name"]: r for r in csv.DictReader(open(out_csv, newline=""))}
+    if set(rows) != set(groups):
+        fail("launch names differ: %d profdb, %d reference" % (len(rows), len(groups)))
+    for name, g in groups.items():
+        d = [k[6] - k[4] for k in g]
+        ld = [k[5] for k in g]
+        want = {"calls": len(g), "launch_total_ns": sum(ld), "launch_avg_ns": Decimal(sum(ld)) / len(ld),
+                "launch_max_ns": max(ld), "delay_median_ns": quant(d, 50), "delay_p90_ns": quant(d, 90),
+                "delay_p99_ns": quant(d, 99), "delay_max_ns": max(d),
+                "outliers": sum(1 for x in d if x > fence)}
+        for col, v in want.items():
+            close(rows[name][col], v, "%s %s" % (name[:40], col))
+    print("ok launches --by name: %d names, %d launches, %d outliers, every column" % (
+        len(groups) - 1, len(acts), sum(1 for x in delays if x > fence)))
+
+
+def queue_figures(g):
+    ev = sorted([(k[4], 1) for k in g] + [(k[7], -1) for k in g], key=lambda x: (x[0], x[1]))
+    q = qmax = area = some = 0
+    for i, (t, dlt) in enumerate(ev):
+        if i:
+            dt = t - ev[i - 1][0]
+            area += q * dt
+            some += dt if q > 0 else 0
+        q += dlt
+        qmax = max(qmax, q)
+    w = ev[-1][0] - ev[0][0]
+    return qmax, (Decimal(area) / w if w else None), (Decimal(100 * some) / w if w else None)
+
+
+def check_launch_streams(acts, out_csv):
+    groups = {}
+    for k in acts:
+        groups.setdefault((k[0], k[2]), []).append(k)
+    rows = {(int(r["rank"]), int(r["stream"])): r for r in csv.DictReader(open(out_csv, newline=""))}
+    if set(rows) != set(groups):
+        fail("streams: profdb %s, reference %s" % (sorted(rows), sorted(groups)))
+    for key, g in groups.items():
+        qmax, mean, pct = queue_figures(g)
+        d = [k[6] - k[4] for k in g]
+        row = rows[key]
+        close(row["kernels"], len(g), "%s kernels" % (key,))
+        close(row["queue_max"], qmax, "%s queue_max" % (key,))
+        for col, v in (("queue_mean", mean), ("queued_pct", pct)):
+            if v is not None and abs(float(row[col]) - float(v)) > 1e-9 * max(1.0, abs(float(v))):
+                fail("%s %s: profdb %s, reference %s" % (key, col, row[col], v))
+        close(row["delay_median_ns"], quant(d, 50), "%s delay_median" % (key,))
+        close(row["delay_max_ns"], max(d), "%s delay_max" % (key,))
+    print("ok launches --by stream: %d streams, every column" % len(groups))
+
+
+def covered(segments, lo, hi):
+    """Length of [lo, hi) covered by the union of segments (a plain sweep over points)."""
+    pts = sorted({lo, hi} | {x for s, e in segments for x in (s, e) if lo < x < hi})
+    t = 0
+    for a, b in zip(pts, pts[1:]):
+        if any(s <= a and b <= e for s, e in segments):
+            t += b - a
+    return t
+
+
+def check_launch_steps(acts, sync, out_csv):
+    groups = {}
+    for k in acts:
+        groups.setdefault((k[0], k[1]), []).append(k)
+    rows = {(int(r["rank"]), None if r["step"] == "" else int(r["step"])): r
+            for r in csv.DictReader(open(out_csv, newline=""))}
+    if set(rows) != set(groups):
+        fail("steps: profdb %s, reference %s" % (sorted(rows, key=str), sorted(groups, key=str)))
+    for key, g in groups.items():
+        lo, hi = min(k[6] for k in g), max(k[7] for k in g)
+        rank_acts = [k for k in acts if k[0] == key[0]]
+        near = lambda s, e: s < hi and e > lo
+        q = [(k[4], k[7]) for k in rank_acts if near(k[4], k[7])]
+        p = [(k[4], k[6]) for k in rank_acts if near(k[4], k[6])]
+        hw = (hi - lo) - covered(q, lo, hi)
+        qd = covered(p, lo, hi)
+        row = rows[key]
+        for col, v in (("span_ns", hi - lo), ("kernels", len(g)), ("host_wait_ns", hw), ("queued_ns", qd),
+                       ("host_sync_ns", sync.get(key, 0))):
+            close(row[col], v, "%s %s" % (key, col))
+        if row["bound"] != ("host" if hw > qd else "device"):
+            fail("%s bound: profdb %s" % (key, row["bound"]))
+    print("ok launches --by step: %d steps, every column" % len(groups))
+
+
 def main():
     what, fmt, path, out = sys.argv[1:5]
+    if what == "launches":
+        acts, sync = [], {}
+        for p in path.split(","):
+            a, y = load_launches(p)
+            acts += a
+            sync.update(y)
+        check_launch_names(acts, out)
+        check_launch_streams(acts, sys.argv[5])
+        check_launch_steps(acts, sync, sys.argv[6])
+        return
     by_rank = len(sys.argv) > 5 and sys.argv[5] == "rank"
     if fmt == "kineto":
         acts = [a for p in path.split(",") for a in load_kineto(p)]
