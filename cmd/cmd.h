@@ -71,6 +71,7 @@ enum {
 	OPT_REPLACE, OPT_QUIET, OPT_JOBS, OPT_WRITE, OPT_OUTPUT, OPT_FIRST_FREE
 };
 
+int cmd_bandwidth(int argc, char **argv);
 int cmd_breakdown(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 /* diff (report == 0) and report (1) share options and code (cmd_diff.c). */

@@ -19,6 +19,7 @@ struct profdb_cmd {
 
 /* Keep alphabetized. */
 static const struct profdb_cmd cmds[] = {
+	{ "bandwidth", cmd_bandwidth, "Memcpy/memset bytes and GB/s per rank, step and direction" },
 	{ "breakdown", cmd_breakdown, "Per rank and step: compute, communication, memory, overlap, exposed, idle" },
 	{ "diff", cmd_diff, "Compare runs kernel by kernel: regressions, improvements, noise" },
 	{ "ingest", cmd_ingest, "Read profiler dumps into the database as one run" },

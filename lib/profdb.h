@@ -238,6 +238,23 @@ struct profdb_launch_query {
  */
 int profdb_query_launches(profdb *db, profdb_result **out, const struct profdb_launch_query *q);
 
+struct profdb_bandwidth_query {
+	struct profdb_filter filter; /* runs, rank, steps, name; no kind */
+	int by_rank;           /* non-zero: per rank over the whole run, no step */
+};
+#define PROFDB_BANDWIDTH_QUERY_INIT \
+	{ { NULL, 0, PROFDB_NULL, PROFDB_NULL, PROFDB_NULL, NULL, NULL, 0 }, 0 }
+
+/*
+ * METHOD: memcpy / memset traffic per (run, rank, step, direction), or per
+ * (run, rank, direction) with by_rank: [run] rank [step] direction
+ * (HtoD, DtoH, DtoD, PtoP, memset, other; from the name) transfers sized
+ * (with a byte count) bytes total (PROFDB_COL_NS) gbps (bytes / duration
+ * of the sized transfers, GB = 10^9 bytes) max_gbps (fastest transfer).
+ * Errors: PROFDB_ENOTFOUND (a run), PROFDB_EUSAGE (kind filter, steps).
+ */
+int profdb_query_bandwidth(profdb *db, profdb_result **out, const struct profdb_bandwidth_query *q);
+
 /* ---------------------------------------------------------------- results */
 
 /* Column types of a result: how formats render a value. */

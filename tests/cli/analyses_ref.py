@@ -3,6 +3,7 @@
 
 usage: analyses_ref.py breakdown kineto|ascend PATH OUT.csv [rank]
        analyses_ref.py launches kineto PATH NAME.csv STREAM.csv STEP.csv
+       analyses_ref.py bandwidth kineto PATH OUT.csv [rank]
 
 Reads the raw profiler files with the Python standard library only (json with
 exact decimals, csv), written from FORMATS.md and README "## Analyses", not from
@@ -32,6 +33,12 @@ stream counts kernels launched and not finished (a step function integrated
 here event by event); per step host_wait / queued are measured with a sweep over
 elementary segments, host_sync sums *Synchronize* calls starting in the step's
 ProfilerStep span.
+
+bandwidth: gpu_memcpy / gpu_memset (Memcpy / Memset) events; direction from the
+name (HtoD / HostToDevice, DtoH / DeviceToHost, DtoD / DeviceToDevice, PtoP /
+PeerToPeer, else other; every memset "memset"); bytes from args "bytes";
+gbps = sum of bytes / sum of durations of the events with bytes; max_gbps the
+largest bytes / dur of one event (rel 1e-9).
 
 For Ascend folders the script also prints, per rank and step, the figures of
 step_trace_time.csv against ours (Computing, Communication, Overlapped, Free):
@@ -354,8 +361,67 @@ def check_launch_steps(acts, sync, out_csv):
     print("ok launches --by step: %d steps, every column" % len(groups))
 
 
+def direction(cat, name):
+    if cat in ("gpu_memset", "Memset"):
+        return "memset"
+    for d, alt in (("HtoD", "HostToDevice"), ("DtoH", "DeviceToHost"), ("DtoD", "DeviceToDevice"),
+                   ("PtoP", "PeerToPeer")):
+        if d in name or alt in name:
+            return d
+    return "other"
+
+
+def check_bandwidth(path, out_csv, by_rank):
+    groups = {}
+    for p in path.split(","):
+        opener = gzip.open if open(p, "rb").read(2) == b"\x1f\x8b" else open
+        with opener(p, "rt", encoding="utf-8") as f:
+            doc = json.load(f, parse_float=Decimal)
+        events = doc["traceEvents"] if isinstance(doc, dict) else doc
+        rank = int(doc.get("distributedInfo", {}).get("rank", 0)) if isinstance(doc, dict) else 0
+        spans = [(ns(e["ts"]), ns(e["ts"]) + ns(e["dur"]), int(e["name"].split("#")[1])) for e in events
+                 if e.get("ph") == "X" and e.get("cat") in ("user_annotation", "Operator", "cpu_op")
+                 and str(e.get("name", "")).startswith("ProfilerStep#")]
+        calls = {e["args"]["correlation"]: ns(e["ts"]) for e in events if e.get("ph") == "X"
+                 and e.get("cat") in RUNTIME_CATS and "correlation" in e.get("args", {})}
+        for e in events:
+            if e.get("ph") != "X" or e.get("cat") not in ("gpu_memcpy", "Memcpy", "gpu_memset", "Memset"):
+                continue
+            t = calls.get(e.get("args", {}).get("correlation"))
+            step = None if by_rank else next((s for a, b, s in spans if t is not None and a <= t < b), None)
+            b = e.get("args", {}).get("bytes")
+            groups.setdefault((rank, step, direction(e["cat"], e["name"])), []).append(
+                (ns(e["dur"]), None if b is None else int(b)))
+    rows = {}
+    for r in csv.DictReader(open(out_csv, newline="")):
+        step = None if by_rank or r["step"] == "" else int(r["step"])
+        rows[(int(r["rank"]), step, r["direction"])] = r
+    if set(rows) != set(groups):
+        fail("bandwidth groups: profdb %s, reference %s" % (sorted(rows, key=str), sorted(groups, key=str)))
+    for key, g in groups.items():
+        sized = [(d, b) for d, b in g if b is not None]
+        sd = sum(d for d, _ in sized)
+        want = {"transfers": len(g), "sized": len(sized), "bytes": sum(b for _, b in sized),
+                "total_ns": sum(d for d, _ in g)}
+        row = rows[key]
+        for col, v in want.items():
+            close(row[col], v, "%s %s" % (key, col))
+        for col, v in (("gbps", sum(b for _, b in sized) / sd if sd else None),
+                       ("max_gbps", max((b / d for d, b in sized if d), default=None))):
+            if v is None:
+                if row[col] != "":
+                    fail("%s %s: profdb %s, reference empty" % (key, col, row[col]))
+            elif abs(float(row[col]) - v) > 1e-9 * max(1.0, v):
+                fail("%s %s: profdb %s, reference %r" % (key, col, row[col], v))
+    print("ok bandwidth%s: %d groups, %d transfers, every column" % (
+        " --by rank" if by_rank else "", len(groups), sum(len(g) for g in groups.values())))
+
+
 def main():
     what, fmt, path, out = sys.argv[1:5]
+    if what == "bandwidth":
+        check_bandwidth(path, out, len(sys.argv) > 5 and sys.argv[5] == "rank")
+        return
     if what == "launches":
         acts, sync = [], {}
         for p in path.split(","):
