@@ -22,6 +22,7 @@ static const struct profdb_cmd cmds[] = {
 	{ "bandwidth", cmd_bandwidth, "Memcpy/memset bytes and GB/s per rank, step and direction" },
 	{ "breakdown", cmd_breakdown, "Per rank and step: compute, communication, memory, overlap, exposed, idle" },
 	{ "diff", cmd_diff, "Compare runs kernel by kernel: regressions, improvements, noise" },
+	{ "idle", cmd_idle, "Per stream: idle time waiting on the host, on another stream, other; longest gaps" },
 	{ "ingest", cmd_ingest, "Read profiler dumps into the database as one run" },
 	{ "kernels", cmd_kernels, "Device time per kernel: share, total, calls, mean, median, p90/p99, stddev" },
 	{ "launches", cmd_launches, "Kernel launch delay per name, queue length per stream, host- or device-bound steps" },

@@ -255,6 +255,26 @@ struct profdb_bandwidth_query {
  */
 int profdb_query_bandwidth(profdb *db, profdb_result **out, const struct profdb_bandwidth_query *q);
 
+struct profdb_idle_query {
+	struct profdb_filter filter; /* runs, rank, steps; no name or kind */
+	int64_t gaps;          /* > 0: list the longest gaps (at most this many) */
+};
+#define PROFDB_IDLE_QUERY_INIT \
+	{ { NULL, 0, PROFDB_NULL, PROFDB_NULL, PROFDB_NULL, NULL, NULL, 0 }, 0 }
+
+/*
+ * METHOD: idle time per (run, rank, stream): [run] rank stream kernels span
+ * idle host_wait other_stream other (PROFDB_COL_NS) and their % of idle.
+ * A gap between two activities of a stream is host_wait up to the next
+ * one's launch call start (nothing queued), other_stream while the next was
+ * queued and another stream of the rank ran, other for the rest.  With
+ * q->gaps > 0: the longest gaps, [run] rank stream at (from the rank's
+ * first device start) gap host_wait other_stream other next_kernel host_op
+ * (the innermost operator on the launching thread when the gap began).
+ * Errors: PROFDB_ENOTFOUND (a run), PROFDB_EUSAGE (filter), PROFDB_ERROR.
+ */
+int profdb_query_idle(profdb *db, profdb_result **out, const struct profdb_idle_query *q);
+
 /* ---------------------------------------------------------------- results */
 
 /* Column types of a result: how formats render a value. */

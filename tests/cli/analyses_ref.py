@@ -4,6 +4,7 @@
 usage: analyses_ref.py breakdown kineto|ascend PATH OUT.csv [rank]
        analyses_ref.py launches kineto PATH NAME.csv STREAM.csv STEP.csv
        analyses_ref.py bandwidth kineto PATH OUT.csv [rank]
+       analyses_ref.py idle kineto PATH STREAMS.csv GAPS.csv
 
 Reads the raw profiler files with the Python standard library only (json with
 exact decimals, csv), written from FORMATS.md and README "## Analyses", not from
@@ -39,6 +40,13 @@ name (HtoD / HostToDevice, DtoH / DeviceToHost, DtoD / DeviceToDevice, PtoP /
 PeerToPeer, else other; every memset "memset"); bytes from args "bytes";
 gbps = sum of bytes / sum of durations of the events with bytes; max_gbps the
 largest bytes / dur of one event (rel 1e-9).
+
+idle: per rank and stream (the device event's tid), the stream's activities in
+start order; a gap is time between the end of everything so far and the next
+start; host_wait = gap time before the next activity's launch call start;
+other_stream = the rest of the gap covered by another stream of the rank;
+other = the remainder.  The gap listing is checked for its top rows (all
+columns but host_op, which the hand-made case checks).
 
 For Ascend folders the script also prints, per rank and step, the figures of
 step_trace_time.csv against ours (Computing, Communication, Overlapped, Free):
@@ -220,7 +228,7 @@ def check_step_trace(path, groups):
             print("ok step_trace_time rank %d step %s: Computing, Communication, Overlapped, Free agree" % (rank, step))
 
 
-def load_launches(path):
+def load_launches(path, keep_unlinked=False):
     """[(rank, step, stream, name, launch start, launch dur, start, end)], sync calls."""
     opener = gzip.open if open(path, "rb").read(2) == b"\x1f\x8b" else open
     with opener(path, "rt", encoding="utf-8") as f:
@@ -242,9 +250,10 @@ def load_launches(path):
         if e.get("ph") != "X" or e.get("cat") not in DEVICE_CATS:
             continue
         c = calls.get(e.get("args", {}).get("correlation"))
-        if c is None:
+        if c is None and not keep_unlinked:
             continue
-        step = next((s for a, b, s in spans if a <= c[0] < b), None)
+        c = c or (None, None)
+        step = next((s for a, b, s in spans if c[0] is not None and a <= c[0] < b), None)
         s = ns(e["ts"])
         out.append((rank, step, e["tid"], e["name"], c[0], c[1], s, s + ns(e["dur"])))
     sync = {}
@@ -417,10 +426,68 @@ def check_bandwidth(path, out_csv, by_rank):
         " --by rank" if by_rank else "", len(groups), sum(len(g) for g in groups.values())))
 
 
+def idle_gaps(acts):
+    """{(rank, stream): (kernels, span, [(a, b, host, other_stream, next name)])}."""
+    by = {}
+    for k in acts:
+        by.setdefault((k[0], k[2]), []).append(k)
+    out = {}
+    for (rank, stream), g in by.items():
+        g.sort(key=lambda k: (k[6], k[7]))
+        others = union([(k[6], k[7]) for k in acts if k[0] == rank and k[2] != stream])
+        end, gaps = g[0][7], []
+        for k in g[1:]:
+            if k[6] > end:
+                a, b = end, k[6]
+                cut = min(b, k[4]) if k[4] is not None and k[4] > a else a
+                gaps.append((a, b, cut - a, inter([[cut, b]], others), k[3]))
+            end = max(end, k[7])
+        out[(rank, stream)] = (len(g), max(k[7] for k in g) - g[0][6], gaps)
+    return out
+
+
+def check_idle(acts, streams_csv, gaps_csv):
+    res = idle_gaps(acts)
+    rows = {(int(r["rank"]), int(r["stream"])): r for r in csv.DictReader(open(streams_csv, newline=""))}
+    if set(rows) != set(res):
+        fail("idle streams: profdb %s, reference %s" % (sorted(rows), sorted(res)))
+    for key, (n, span, gaps) in res.items():
+        idle = sum(b - a for a, b, *_ in gaps)
+        host = sum(g[2] for g in gaps)
+        other_stream = sum(g[3] for g in gaps)
+        row = rows[key]
+        for col, v in (("kernels", n), ("span_ns", span), ("idle_ns", idle), ("host_wait_ns", host),
+                       ("other_stream_ns", other_stream), ("other_ns", idle - host - other_stream)):
+            close(row[col], v, "%s %s" % (key, col))
+        if idle:
+            close(row["host_wait_pct"], Decimal(100 * host) / idle, "%s host_wait_pct" % (key,))
+    print("ok idle: %d streams, every column" % len(res))
+    origin = {}
+    for k in acts:
+        origin[k[0]] = min(origin.get(k[0], k[6]), k[6])
+    allg = sorted(((b - a, rank, stream, a, b, h, o, name) for (rank, stream), (_, _, gaps) in res.items()
+                   for a, b, h, o, name in gaps), key=lambda g: (-g[0], g[1], g[2], g[3]))
+    got = list(csv.DictReader(open(gaps_csv, newline="")))
+    for i, row in enumerate(got):
+        ln, rank, stream, a, b, h, o, name = allg[i]
+        for col, v in (("rank", rank), ("stream", stream), ("at_ns", a - origin[rank]), ("gap_ns", ln),
+                       ("host_wait_ns", h), ("other_stream_ns", o), ("other_ns", ln - h - o)):
+            close(row[col], v, "gap %d %s" % (i, col))
+        if row["next_kernel"] != name:
+            fail("gap %d next_kernel: profdb %s, reference %s" % (i, row["next_kernel"], name))
+    print("ok idle --gaps: the %d longest of %d gaps, every column but host_op" % (len(got), len(allg)))
+
+
 def main():
     what, fmt, path, out = sys.argv[1:5]
     if what == "bandwidth":
         check_bandwidth(path, out, len(sys.argv) > 5 and sys.argv[5] == "rank")
+        return
+    if what == "idle":
+        acts = []
+        for p in path.split(","):
+            acts += load_launches(p, keep_unlinked=True)[0]
+        check_idle(acts, out, sys.argv[5])
         return
     if what == "launches":
         acts, sync = [], {}
