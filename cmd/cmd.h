@@ -81,6 +81,7 @@ int cmd_ingest(int argc, char **argv);
 int cmd_kernels(int argc, char **argv);
 int cmd_launches(int argc, char **argv);
 int cmd_ops(int argc, char **argv);
+int cmd_ranks(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_runs(int argc, char **argv);
 int cmd_schema(int argc, char **argv);

@@ -27,6 +27,7 @@ static const struct profdb_cmd cmds[] = {
 	{ "kernels", cmd_kernels, "Device time per kernel: share, total, calls, mean, median, p90/p99, stddev" },
 	{ "launches", cmd_launches, "Kernel launch delay per name, queue length per stream, host- or device-bound steps" },
 	{ "ops", cmd_ops, "Host operators: calls, host and device time, the kernels they launched" },
+	{ "ranks", cmd_ranks, "Stragglers: per step each rank's compute, communication, wait, robust z-score" },
 	{ "report", cmd_report, "Write a comparison report (md, html, json, junit, csv)" },
 	{ "runs", cmd_runs, "List the stored runs" },
 	{ "schema", cmd_schema, "Print the embedded SQL schema" },

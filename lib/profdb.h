@@ -275,6 +275,25 @@ struct profdb_idle_query {
  */
 int profdb_query_idle(profdb *db, profdb_result **out, const struct profdb_idle_query *q);
 
+struct profdb_ranks_query {
+	struct profdb_filter filter; /* runs, rank, steps; no name or kind */
+	int by_rank;           /* non-zero: per rank over the whole run */
+	double threshold;      /* straggler when compute_z > this; 3.5 by default */
+};
+#define PROFDB_RANKS_QUERY_INIT \
+	{ { NULL, 0, PROFDB_NULL, PROFDB_NULL, PROFDB_NULL, NULL, NULL, 0 }, 0, 3.5 }
+
+/*
+ * METHOD: stragglers.  Per (run, rank, step), or per (run, rank) with
+ * by_rank: [run] rank [step] compute communication exposed_communication
+ * (as profdb_query_breakdown) wait (exposed_communication minus the least
+ * of the step's ranks) compute_median (of the step's ranks) compute_z (the
+ * modified z-score 0.6745 (x - median) / MAD; NULL below 3 ranks)
+ * straggler ("yes" when compute_z > threshold).  Errors as
+ * profdb_query_breakdown, PROFDB_EUSAGE for threshold <= 0.
+ */
+int profdb_query_ranks(profdb *db, profdb_result **out, const struct profdb_ranks_query *q);
+
 /* ---------------------------------------------------------------- results */
 
 /* Column types of a result: how formats render a value. */

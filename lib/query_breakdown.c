@@ -182,7 +182,7 @@ static int fill(profdb *db, profdb_result *r, const struct profdb_breakdown_quer
 	return PROFDB_OK;
 }
 
-int profdb_query_breakdown(profdb *db, profdb_result **out, const struct profdb_breakdown_query *q)
+int profdb__query_breakdown_full(profdb *db, profdb_result **out, const struct profdb_breakdown_query *q)
 {
 	struct qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
@@ -206,8 +206,15 @@ int profdb_query_breakdown(profdb *db, profdb_result **out, const struct profdb_
 	if (rc != PROFDB_OK) {
 		profdb_result_free(*out);
 		*out = NULL;
-		return rc;
 	}
+	return rc;
+}
+
+int profdb_query_breakdown(profdb *db, profdb_result **out, const struct profdb_breakdown_query *q)
+{
+	int rc = profdb__query_breakdown_full(db, out, q);
+	if (rc != PROFDB_OK)
+		return rc;
 	if (q->by_rank)
 		qresult_drop_column(*out, C_STEP);
 	if (!qfilter_run_column(&q->filter))

@@ -313,26 +313,6 @@ static int gap_row(profdb_result *r, size_t row, const struct gap *g, sqlite3_st
 	return rc;
 }
 
-/* An empty result of n rows with the gap columns, every cell NULL. */
-static int gap_result(profdb_result **out, size_t n)
-{
-	profdb_result *r;
-	if (profdb__result_new(&r, G_COUNT) != PROFDB_OK)
-		return PROFDB_ERROR;
-	*out = r;
-	for (size_t i = 0; i < G_COUNT; i++) {
-		r->types[i] = gap_types[i];
-		if (!(r->names[i] = strdup(gap_names[i])))
-			return PROFDB_ERROR;
-	}
-	if (n && !(r->cells = calloc(n * G_COUNT, sizeof *r->cells)))
-		return PROFDB_ERROR;
-	for (size_t i = 0; i < n * G_COUNT; i++)
-		r->cells[i].type = SQLITE_NULL;
-	r->nrows = n;
-	return PROFDB_OK;
-}
-
 static int top_gaps(profdb *db, profdb_result **out, const struct profdb_idle_query *q, struct idle *c)
 {
 	sqlite3_stmt *lk[3] = { NULL, NULL, NULL };
@@ -345,7 +325,7 @@ static int top_gaps(profdb *db, profdb_result **out, const struct profdb_idle_qu
 	if (c->ng > 1)
 		qsort(c->g, c->ng, sizeof *c->g, cmp_gap);
 	n = q->gaps > 0 && (size_t)q->gaps < c->ng ? (size_t)q->gaps : c->ng;
-	if (gap_result(out, n) != PROFDB_OK)
+	if (qresult_new_rows(out, gap_names, gap_types, G_COUNT, n) != PROFDB_OK)
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	for (int i = 0; i < 3; i++)
 		if (sqlite3_prepare_v2(db->sql, lookup_sql[i], -1, &lk[i], NULL) != SQLITE_OK) {

@@ -5,6 +5,7 @@ usage: analyses_ref.py breakdown kineto|ascend PATH OUT.csv [rank]
        analyses_ref.py launches kineto PATH NAME.csv STREAM.csv STEP.csv
        analyses_ref.py bandwidth kineto PATH OUT.csv [rank]
        analyses_ref.py idle kineto PATH STREAMS.csv GAPS.csv
+       analyses_ref.py ranks kineto|ascend PATH OUT.csv [rank]
 
 Reads the raw profiler files with the Python standard library only (json with
 exact decimals, csv), written from FORMATS.md and README "## Analyses", not from
@@ -47,6 +48,12 @@ start; host_wait = gap time before the next activity's launch call start;
 other_stream = the rest of the gap covered by another stream of the rank;
 other = the remainder.  The gap listing is checked for its top rows (all
 columns but host_op, which the hand-made case checks).
+
+ranks: per (step) group of ranks, compute / communication / exposed
+communication as for breakdown; wait = exposed - the group's least exposed;
+compute_median = statistics.median; compute_z = 0.6745 (x - median) / MAD, or
+(x - median) / (1.253314 mean absolute deviation) when MAD is 0, or 0; empty
+below 3 ranks; straggler yes when z > 3.5 (z within 1e-9).
 
 For Ascend folders the script also prints, per rank and step, the figures of
 step_trace_time.csv against ours (Computing, Communication, Overlapped, Free):
@@ -478,10 +485,57 @@ def check_idle(acts, streams_csv, gaps_csv):
     print("ok idle --gaps: the %d longest of %d gaps, every column but host_op" % (len(got), len(allg)))
 
 
+def check_ranks(acts, out_csv, by_rank):
+    groups = {}
+    for a in acts:
+        groups.setdefault((a[0], None if by_rank else a[1]), []).append(a)
+    fig = {k: figures(v) for k, v in groups.items()}
+    rows = {}
+    for r in csv.DictReader(open(out_csv, newline="")):
+        rows[(int(r["rank"]), None if by_rank or r["step"] == "" else int(r["step"]))] = r
+    if set(rows) != set(fig):
+        fail("ranks groups: profdb %s, reference %s" % (sorted(rows, key=str), sorted(fig, key=str)))
+    steps = {}
+    for (rank, step), f in fig.items():
+        steps.setdefault(step, []).append((rank, f))
+    stragglers = 0
+    for step, members in steps.items():
+        xs = [f["compute"] for _, f in members]
+        med = statistics.median(xs)
+        dev = [abs(x - med) for x in xs]
+        mad, mean_ad = statistics.median(dev), sum(dev) / len(dev)
+        least = min(f["exposed_communication"] for _, f in members)
+        for rank, f in members:
+            row = rows[(rank, step)]
+            for col in ("compute", "communication", "exposed_communication"):
+                close(row[col + "_ns"], f[col], "%s %s" % ((rank, step), col))
+            close(row["wait_ns"], f["exposed_communication"] - least, "%s wait" % ((rank, step),))
+            close(row["compute_median_ns"], Decimal(str(med)), "%s compute_median" % ((rank, step),))
+            if len(members) < 3:
+                z = None
+            else:
+                x = f["compute"] - med
+                z = 0.6745 * x / mad if mad else (x / (1.253314 * mean_ad) if mean_ad else 0.0)
+            if z is None:
+                if row["compute_z"] != "" or row["straggler"] != "":
+                    fail("%s: z %s with %d ranks" % ((rank, step), row["compute_z"], len(members)))
+                continue
+            if abs(float(row["compute_z"]) - z) > 1e-9 * max(1.0, abs(z)):
+                fail("%s compute_z: profdb %s, reference %r" % ((rank, step), row["compute_z"], z))
+            if row["straggler"] != ("yes" if z > 3.5 else "no"):
+                fail("%s straggler: profdb %s" % ((rank, step), row["straggler"]))
+            stragglers += z > 3.5
+    print("ok ranks%s: %d rows, %d stragglers, every column" % (" --by rank" if by_rank else "", len(fig), stragglers))
+
+
 def main():
     what, fmt, path, out = sys.argv[1:5]
     if what == "bandwidth":
         check_bandwidth(path, out, len(sys.argv) > 5 and sys.argv[5] == "rank")
+        return
+    if what == "ranks":
+        acts = [a for p in path.split(",") for a in load_kineto(p)] if fmt == "kineto" else load_ascend(path)
+        check_ranks(acts, out, len(sys.argv) > 5 and sys.argv[5] == "rank")
         return
     if what == "idle":
         acts = []
