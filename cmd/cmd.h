@@ -73,6 +73,7 @@ enum {
 
 int cmd_bandwidth(int argc, char **argv);
 int cmd_breakdown(int argc, char **argv);
+int cmd_collectives(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 /* diff (report == 0) and report (1) share options and code (cmd_diff.c). */
 int cmd_diff_main(int argc, char **argv, int report);

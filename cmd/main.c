@@ -21,6 +21,7 @@ struct profdb_cmd {
 static const struct profdb_cmd cmds[] = {
 	{ "bandwidth", cmd_bandwidth, "Memcpy/memset bytes and GB/s per rank, step and direction" },
 	{ "breakdown", cmd_breakdown, "Per rank and step: compute, communication, memory, overlap, exposed, idle" },
+	{ "collectives", cmd_collectives, "Communication kernels per collective and rank; per step skew across ranks" },
 	{ "diff", cmd_diff, "Compare runs kernel by kernel: regressions, improvements, noise" },
 	{ "idle", cmd_idle, "Per stream: idle time waiting on the host, on another stream, other; longest gaps" },
 	{ "ingest", cmd_ingest, "Read profiler dumps into the database as one run" },

@@ -294,6 +294,24 @@ struct profdb_ranks_query {
  */
 int profdb_query_ranks(profdb *db, profdb_result **out, const struct profdb_ranks_query *q);
 
+struct profdb_collective_query {
+	struct profdb_filter filter; /* runs, rank, steps, name; no kind */
+	int by_step;           /* non-zero: per step and collective across ranks */
+};
+#define PROFDB_COLLECTIVE_QUERY_INIT \
+	{ { NULL, 0, PROFDB_NULL, PROFDB_NULL, PROFDB_NULL, NULL, NULL, 0 }, 0 }
+
+/*
+ * METHOD: communication kernels (kind communication) per collective (from
+ * the name: all_reduce, all_gather, reduce_scatter, all_to_all, broadcast,
+ * send_recv, send, recv, reduce, barrier, other) and rank: [run] collective
+ * rank calls total avg median max.  by_step: [run] step collective ranks
+ * calls total_min total_median total_max skew (max - min of the ranks'
+ * totals) waited_on_rank (the rank with the least total: it arrived last).
+ * Errors: PROFDB_ENOTFOUND (a run), PROFDB_EUSAGE (kind filter, steps).
+ */
+int profdb_query_collectives(profdb *db, profdb_result **out, const struct profdb_collective_query *q);
+
 /* ---------------------------------------------------------------- results */
 
 /* Column types of a result: how formats render a value. */

@@ -6,6 +6,7 @@ usage: analyses_ref.py breakdown kineto|ascend PATH OUT.csv [rank]
        analyses_ref.py bandwidth kineto PATH OUT.csv [rank]
        analyses_ref.py idle kineto PATH STREAMS.csv GAPS.csv
        analyses_ref.py ranks kineto|ascend PATH OUT.csv [rank]
+       analyses_ref.py collectives kineto|ascend PATH RANK.csv STEP.csv
 
 Reads the raw profiler files with the Python standard library only (json with
 exact decimals, csv), written from FORMATS.md and README "## Analyses", not from
@@ -54,6 +55,14 @@ communication as for breakdown; wait = exposed - the group's least exposed;
 compute_median = statistics.median; compute_z = 0.6745 (x - median) / MAD, or
 (x - median) / (1.253314 mean absolute deviation) when MAD is 0, or 0; empty
 below 3 ranks; straggler yes when z > 3.5 (z within 1e-9).
+
+collectives: communication activities (the class above) named by the first
+of these found in the lowercased name: reducescatter / reduce_scatter,
+allreduce / all_reduce, allgather / all_gather, alltoall / all2all /
+all_to_all, broadcast, sendrecv, send, recv / receive, reduce, barrier, else
+other; per rank calls, total, mean, median, max; per step the ranks' totals:
+min, median, max, skew = max - min, waited_on_rank = the least total (lowest
+rank on a tie).
 
 For Ascend folders the script also prints, per rank and step, the figures of
 step_trace_time.csv against ours (Computing, Communication, Overlapped, Free):
@@ -115,7 +124,7 @@ def load_kineto(path):
         t = launch.get(e.get("args", {}).get("correlation"))
         step = next((s for a, b, s in spans if t is not None and a <= t < b), None)
         s = ns(e["ts"])
-        out.append((rank, step, c, s, s + ns(e["dur"])))
+        out.append((rank, step, c, s, s + ns(e["dur"]), e["name"]))
     return out
 
 
@@ -138,7 +147,7 @@ def load_ascend(path):
                 s = ns(row["Start Time(us)"])
                 step = row.get("Step Id", "").strip()
                 out.append((rank, int(step) if step else None, "m" if ascend_comm(row) else "c",
-                            s, s + ns(row["Duration(us)"])))
+                            s, s + ns(row["Duration(us)"]), row["Name"]))
     return out
 
 
@@ -170,9 +179,9 @@ def inter(a, b):
 
 
 def figures(acts):
-    cls = {k: union([(s, e) for _, _, c, s, e in acts if c == k]) for k in "cmy"}
+    cls = {k: union([(a[3], a[4]) for a in acts if a[2] == k]) for k in "cmy"}
     C, M, Y = cls["c"], cls["m"], cls["y"]
-    span = max(e for *_, e in acts) - min(s for *_, s, _ in acts)
+    span = max(a[4] for a in acts) - min(a[3] for a in acts)
     cm = union([tuple(x) for x in C + M])
     exp_mem = length(Y) - inter(Y, cm)
     busy = length(cm) + exp_mem
@@ -528,10 +537,59 @@ def check_ranks(acts, out_csv, by_rank):
     print("ok ranks%s: %d rows, %d stragglers, every column" % (" --by rank" if by_rank else "", len(fig), stragglers))
 
 
+COLLECTIVES = [("reduce_scatter", ("reducescatter", "reduce_scatter")),
+               ("all_reduce", ("allreduce", "all_reduce")), ("all_gather", ("allgather", "all_gather")),
+               ("all_to_all", ("alltoall", "all2all", "all_to_all")), ("broadcast", ("broadcast",)),
+               ("send_recv", ("sendrecv",)), ("send", ("send",)), ("recv", ("recv", "receive")),
+               ("reduce", ("reduce",)), ("barrier", ("barrier",))]
+
+
+def collective(name):
+    n = name.lower()
+    return next((c for c, keys in COLLECTIVES if any(k in n for k in keys)), "other")
+
+
+def check_collectives(acts, rank_csv, step_csv):
+    per_rank, per_step = {}, {}
+    for rank, step, c, s, e, name in acts:
+        if c != "m":
+            continue
+        coll = collective(name)
+        per_rank.setdefault((coll, rank), []).append(e - s)
+        d = per_step.setdefault((step, coll), {})
+        d.setdefault(rank, []).append(e - s)
+    rows = {(r["collective"], int(r["rank"])): r for r in csv.DictReader(open(rank_csv, newline=""))}
+    if set(rows) != set(per_rank):
+        fail("collectives: profdb %s, reference %s" % (sorted(rows), sorted(per_rank)))
+    for key, d in per_rank.items():
+        for col, v in (("calls", len(d)), ("total_ns", sum(d)), ("avg_ns", Decimal(sum(d)) / len(d)),
+                       ("median_ns", Decimal(str(statistics.median(d)))), ("max_ns", max(d))):
+            close(rows[key][col], v, "%s %s" % (key, col))
+    print("ok collectives: %d collective x rank rows, %d calls, every column" % (
+        len(per_rank), sum(len(d) for d in per_rank.values())))
+    rows = {(None if r["step"] == "" else int(r["step"]), r["collective"]): r
+            for r in csv.DictReader(open(step_csv, newline=""))}
+    if set(rows) != set(per_step):
+        fail("collectives --by step: profdb %s, reference %s" % (sorted(rows, key=str), sorted(per_step, key=str)))
+    for key, ranks in per_step.items():
+        tot = {r: sum(d) for r, d in ranks.items()}
+        v = sorted(tot.values())
+        waited = min(tot, key=lambda r: (tot[r], r))
+        for col, x in (("ranks", len(tot)), ("calls", sum(len(d) for d in ranks.values())),
+                       ("total_min_ns", v[0]), ("total_median_ns", Decimal(str(statistics.median(v)))),
+                       ("total_max_ns", v[-1]), ("skew_ns", v[-1] - v[0]), ("waited_on_rank", waited)):
+            close(rows[key][col], x, "%s %s" % (key, col))
+    print("ok collectives --by step: %d step x collective rows, every column" % len(per_step))
+
+
 def main():
     what, fmt, path, out = sys.argv[1:5]
     if what == "bandwidth":
         check_bandwidth(path, out, len(sys.argv) > 5 and sys.argv[5] == "rank")
+        return
+    if what == "collectives":
+        acts = [a for p in path.split(",") for a in load_kineto(p)] if fmt == "kineto" else load_ascend(path)
+        check_collectives(acts, out, sys.argv[5])
         return
     if what == "ranks":
         acts = [a for p in path.split(",") for a in load_kineto(p)] if fmt == "kineto" else load_ascend(path)
