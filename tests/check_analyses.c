@@ -143,6 +143,59 @@ START_TEST(errors)
 }
 END_TEST
 
+START_TEST(ranks_idle_collectives)
+{
+	profdb *db = NULL;
+	profdb_result *r = NULL;
+	struct profdb_ingest_opts o = { 0 };
+	struct profdb_ranks_query rq = PROFDB_RANKS_QUERY_INIT;
+	struct profdb_collective_query cq = PROFDB_COLLECTIVE_QUERY_INIT;
+	struct profdb_idle_query iq = PROFDB_IDLE_QUERY_INIT;
+	size_t zc;
+
+	/* testdata/analyses README, ranks/: step 3 has MAD 0, z of rank 4 = 2 / (1.253314 * 0.4) */
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	o.run = "five";
+	ck_assert_int_eq(profdb_ingest(db, NULL, tu_testdata("analyses/ranks"), &o), PROFDB_OK);
+	rq.filter.step_lo = rq.filter.step_hi = 3;
+	ck_assert_int_eq(profdb_query_ranks(db, &r, &rq), PROFDB_OK);
+	ck_assert_uint_eq(profdb_result_nrows(r), 5);
+	zc = (size_t)col(r, "compute_z");
+	ck_assert_double_eq_tol(profdb_result_double(r, 4, zc), 2 / (1.253314 * 0.4), 1e-12);
+	ck_assert_str_eq(profdb_result_text(r, 4, (size_t)col(r, "straggler")), "yes");
+	ck_assert_int_eq(profdb_result_int(r, 0, (size_t)col(r, "wait")), 2000);
+	profdb_result_free(r);
+	rq.threshold = 4;
+	ck_assert_int_eq(profdb_query_ranks(db, &r, &rq), PROFDB_OK);
+	ck_assert_str_eq(profdb_result_text(r, 4, (size_t)col(r, "straggler")), "no");
+	profdb_result_free(r);
+	rq.threshold = 0;
+	ck_assert_int_eq(profdb_query_ranks(db, &r, &rq), PROFDB_EUSAGE);
+
+	cq.by_step = 1;
+	cq.filter.step_lo = cq.filter.step_hi = 2;
+	ck_assert_int_eq(profdb_query_collectives(db, &r, &cq), PROFDB_OK);
+	ck_assert_uint_eq(profdb_result_nrows(r), 1);
+	ck_assert_str_eq(profdb_result_text(r, 0, (size_t)col(r, "collective")), "all_reduce");
+	ck_assert_int_eq(profdb_result_int(r, 0, (size_t)col(r, "skew")), 20000);
+	ck_assert_int_eq(profdb_result_int(r, 0, (size_t)col(r, "waited_on_rank")), 4);
+	profdb_result_free(r);
+	profdb_close(db);
+
+	db = hand_db();
+	iq.gaps = 1;
+	ck_assert_int_eq(profdb_query_idle(db, &r, &iq), PROFDB_OK);
+	ck_assert_uint_eq(profdb_result_nrows(r), 1);
+	ck_assert_int_eq(profdb_result_int(r, 0, (size_t)col(r, "gap")), 130000);
+	ck_assert_int_eq(profdb_result_int(r, 0, (size_t)col(r, "host_wait")), 80000);
+	ck_assert_str_eq(profdb_result_text(r, 0, (size_t)col(r, "host_op")), "aten::nonzero");
+	profdb_result_free(r);
+	iq.gaps = -1;
+	ck_assert_int_eq(profdb_query_idle(db, &r, &iq), PROFDB_EUSAGE);
+	profdb_close(db);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("analyses");
@@ -153,6 +206,7 @@ int main(void)
 	tc = tcase_create("queries");
 	tcase_add_test(tc, queries);
 	tcase_add_test(tc, errors);
+	tcase_add_test(tc, ranks_idle_collectives);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }
