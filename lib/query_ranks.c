@@ -12,7 +12,11 @@
  *    (1.253314 * mean absolute deviation); 0 when both are 0; NULL with
  *    fewer than 3 ranks (two values give +-0.6745 whatever they are);
  *  - straggler: "yes" when compute_z > threshold (default 3.5, the usual
- *    cut-off for the modified z-score), "no" otherwise.
+ *    cut-off for the modified z-score), "no" otherwise;
+ *  - top_kernel, top_excess: the kernel name whose total in the step on
+ *    this rank exceeds the median over the step's ranks (0 where a rank did
+ *    not run it) by the most: what explains a slow rank.  NULL when no name
+ *    exceeds its median.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -23,14 +27,15 @@
 #include "banned.h"
 
 enum { R_RUN_ID, R_RUN, R_RANK, R_STEP, R_COMPUTE, R_COMM, R_EXPOSED, R_WAIT, R_MEDIAN, R_Z, R_STRAGGLER,
-       R_COUNT };
+       R_TOP, R_EXCESS, R_COUNT };
 static const char *const names[R_COUNT] = {
 	"run_id", "run", "rank", "step", "compute", "communication", "exposed_communication", "wait",
-	"compute_median", "compute_z", "straggler"
+	"compute_median", "compute_z", "straggler", "top_kernel", "top_excess"
 };
 static const enum profdb_coltype types[R_COUNT] = {
 	PROFDB_COL_INT, PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_NS, PROFDB_COL_NS,
-	PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_REAL, PROFDB_COL_TEXT
+	PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_REAL, PROFDB_COL_TEXT, PROFDB_COL_TEXT,
+	PROFDB_COL_NS
 };
 
 /* One breakdown row, with the keys to group by (run, step) and its index. */
@@ -145,6 +150,71 @@ static int build(profdb *db, profdb_result **out, const profdb_result *b, double
 	return rc;
 }
 
+/* Per (run, rank, step): the name with the largest excess over its median across the step's ranks. */
+static void top_sql(struct qbuf *b, const struct profdb_ranks_query *q)
+{
+	qbuf_addf(b, "WITH kt AS (SELECT k.run_id, k.rank, %s AS step, k.name_id, sum(k.dur_ns) AS tot"
+	          " FROM kernel k WHERE 1", q->by_rank ? "NULL" : "k.step");
+	qfilter_where(b, &q->filter, "k", QF_KERNEL, 0);
+	qbuf_add(b, " GROUP BY 1, 2, 3, 4),\n"
+	         " rk AS (SELECT DISTINCT run_id, rank, step FROM kt),\n"
+	         " nm AS (SELECT DISTINCT run_id, step, name_id FROM kt),\n"
+	         " fl AS (SELECT rk.run_id, rk.rank, rk.step, nm.name_id, coalesce(kt.tot, 0) AS tot FROM rk"
+	         "  JOIN nm ON nm.run_id = rk.run_id AND nm.step IS rk.step LEFT JOIN kt ON kt.run_id = rk.run_id"
+	         "  AND kt.rank = rk.rank AND kt.step IS rk.step AND kt.name_id = nm.name_id),\n"
+	         " md AS (SELECT run_id, step, name_id, median(tot) AS m FROM fl GROUP BY 1, 2, 3),\n"
+	         " ex AS (SELECT fl.run_id, fl.rank, fl.step, s.value AS name, fl.tot - md.m AS excess,"
+	         "  row_number() OVER (PARTITION BY fl.run_id, fl.rank, fl.step ORDER BY fl.tot - md.m DESC,"
+	         "  s.value) AS rn FROM fl JOIN md ON md.run_id = fl.run_id AND md.step IS fl.step"
+	         "  AND md.name_id = fl.name_id JOIN str s ON s.id = fl.name_id)\n"
+	         "SELECT run_id, rank, step, name, excess FROM ex WHERE rn = 1 AND excess > 0"
+	         " ORDER BY run_id, rank, step");
+}
+
+static int row_cmp(const profdb_result *r, size_t i, sqlite3_stmt *st)
+{
+	int64_t a[3], b[3];
+	a[0] = profdb_result_int(r, i, R_RUN_ID);
+	a[1] = profdb_result_int(r, i, R_RANK);
+	a[2] = profdb_result_isnull(r, i, R_STEP) ? INT64_MIN : profdb_result_int(r, i, R_STEP);
+	b[0] = sqlite3_column_int64(st, 0);
+	b[1] = sqlite3_column_int64(st, 1);
+	b[2] = sqlite3_column_type(st, 2) == SQLITE_NULL ? INT64_MIN : sqlite3_column_int64(st, 2);
+	for (int k = 0; k < 3; k++)
+		if (a[k] != b[k])
+			return a[k] < b[k] ? -1 : 1;
+	return 0;
+}
+
+/* Fill top_kernel / top_excess: both sides are in (run, rank, step) order. */
+static int fill_top(profdb *db, profdb_result *r, const struct profdb_ranks_query *q)
+{
+	struct qbuf b = { 0 };
+	sqlite3_stmt *st = NULL;
+	size_t i = 0;
+	int rc, err = 0;
+
+	top_sql(&b, q);
+	rc = qprepare(db, &b, &st, "cannot find the kernels behind the ranks");
+	qbuf_free(&b);
+	if (rc != PROFDB_OK)
+		return rc;
+	qfilter_bind(st, &q->filter);
+	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		while (i < r->nrows && row_cmp(r, i, st) < 0)
+			i++;
+		if (i < r->nrows && row_cmp(r, i, st) == 0)
+			err = qresult_set_text(r, i, R_TOP, (const char *)sqlite3_column_text(st, 3)) |
+			      qresult_set_double(r, i, R_EXCESS, sqlite3_column_double(st, 4));
+	}
+	sqlite3_finalize(st);
+	if (err)
+		return profdb__error(db, PROFDB_ERROR, "out of memory");
+	if (rc != SQLITE_DONE)
+		return profdb__sqlerror(db, "cannot find the kernels behind the ranks");
+	return PROFDB_OK;
+}
+
 int profdb_query_ranks(profdb *db, profdb_result **out, const struct profdb_ranks_query *q)
 {
 	struct profdb_breakdown_query bq;
@@ -160,6 +230,8 @@ int profdb_query_ranks(profdb *db, profdb_result **out, const struct profdb_rank
 		return rc;
 	rc = build(db, out, b, q->threshold);
 	profdb_result_free(b);
+	if (rc == PROFDB_OK)
+		rc = fill_top(db, *out, q);
 	if (rc != PROFDB_OK) {
 		profdb_result_free(*out);
 		*out = NULL;

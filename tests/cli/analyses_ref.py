@@ -54,7 +54,10 @@ ranks: per (step) group of ranks, compute / communication / exposed
 communication as for breakdown; wait = exposed - the group's least exposed;
 compute_median = statistics.median; compute_z = 0.6745 (x - median) / MAD, or
 (x - median) / (1.253314 mean absolute deviation) when MAD is 0, or 0; empty
-below 3 ranks; straggler yes when z > 3.5 (z within 1e-9).
+below 3 ranks; straggler yes when z > 3.5 (z within 1e-9); top_kernel = the
+name with the largest (its total on the rank - its median total over the
+step's ranks, 0 where a rank did not run it), A..Z on a tie, empty when no
+excess is positive.
 
 collectives: communication activities (the class above) named by the first
 of these found in the lowercased name: reducescatter / reduce_scatter,
@@ -508,7 +511,21 @@ def check_ranks(acts, out_csv, by_rank):
     for (rank, step), f in fig.items():
         steps.setdefault(step, []).append((rank, f))
     stragglers = 0
+    names = {}
+    for a in acts:
+        key = (a[0], None if by_rank else a[1])
+        d = names.setdefault(key[1], {}).setdefault(a[5], {})
+        d[key[0]] = d.get(key[0], 0) + a[4] - a[3]
     for step, members in steps.items():
+        for rank, _ in members:
+            ex = sorted(((Decimal(str(t.get(rank, 0))) - Decimal(str(statistics.median(
+                [t.get(r, 0) for r, _ in members]))), n) for n, t in names[step].items()),
+                key=lambda x: (-x[0], x[1]))
+            row = rows[(rank, step)]
+            want = ex[0] if ex and ex[0][0] > 0 else None
+            if (row["top_kernel"] or None) != (want[1] if want else None):
+                fail("%s top_kernel: profdb %s, reference %s" % ((rank, step), row["top_kernel"], want))
+            close(row["top_excess_ns"], want[0] if want else None, "%s top_excess" % ((rank, step),))
         xs = [f["compute"] for _, f in members]
         med = statistics.median(xs)
         dev = [abs(x - med) for x in xs]
