@@ -77,6 +77,7 @@ int cmd_collectives(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 /* diff (report == 0) and report (1) share options and code (cmd_diff.c). */
 int cmd_diff_main(int argc, char **argv, int report);
+int cmd_flops(int argc, char **argv);
 int cmd_idle(int argc, char **argv);
 int cmd_ingest(int argc, char **argv);
 int cmd_kernels(int argc, char **argv);

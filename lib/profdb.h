@@ -312,6 +312,26 @@ struct profdb_collective_query {
  */
 int profdb_query_collectives(profdb *db, profdb_result **out, const struct profdb_collective_query *q);
 
+struct profdb_flops_query {
+	struct profdb_filter filter; /* runs, rank, steps, name (op); no kind */
+	double peak_tflops;    /* > 0: add peak_pct = achieved / this */
+	double peak_gbps;      /* > 0: add bw_pct = bytes per second / this */
+};
+#define PROFDB_FLOPS_QUERY_INIT \
+	{ { NULL, 0, PROFDB_NULL, PROFDB_NULL, PROFDB_NULL, NULL, NULL, 0 }, 0, 0 }
+
+/*
+ * METHOD: GEMM / attention efficiency per (run, operator, input shapes,
+ * input types) for aten::mm, addmm, bmm, baddbmm, linear, matmul and the
+ * scaled-dot-product attention ops with recorded shapes: [run] name shapes
+ * dtypes calls device (sum of the ops' device_total, ns) gflop (per call)
+ * tflops (gflop x calls / device) bytes (per call: inputs and output at
+ * the first input's element size) intensity (FLOP per byte) peak_pct
+ * bw_pct.  Figures are NULL when the shapes do not fit the formula
+ * (README "### flops").  Errors: PROFDB_ENOTFOUND, PROFDB_EUSAGE.
+ */
+int profdb_query_flops(profdb *db, profdb_result **out, const struct profdb_flops_query *q);
+
 /* ---------------------------------------------------------------- results */
 
 /* Column types of a result: how formats render a value. */

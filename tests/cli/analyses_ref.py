@@ -7,6 +7,7 @@ usage: analyses_ref.py breakdown kineto|ascend PATH OUT.csv [rank]
        analyses_ref.py idle kineto PATH STREAMS.csv GAPS.csv
        analyses_ref.py ranks kineto|ascend PATH OUT.csv [rank]
        analyses_ref.py collectives kineto|ascend PATH RANK.csv STEP.csv
+       analyses_ref.py flops kineto PATH OUT.csv
 
 Reads the raw profiler files with the Python standard library only (json with
 exact decimals, csv), written from FORMATS.md and README "## Analyses", not from
@@ -66,6 +67,13 @@ all_to_all, broadcast, sendrecv, send, recv / receive, reduce, barrier, else
 other; per rank calls, total, mean, median, max; per step the ranks' totals:
 min, median, max, skew = max - min, waited_on_rank = the least total (lowest
 rank on a tie).
+
+flops: cpu_op events named aten::mm / addmm / bmm / baddbmm / linear / matmul
+with "Input Dims", grouped by (name, dims, types); FLOPs and elements moved by
+the README formulas (written again here), bytes at the first input's dtype
+size; device time and TFLOP/s are checked for mm / addmm / bmm / baddbmm (no
+children): the sum of durations of device activities with the op's External
+id.
 
 For Ascend folders the script also prints, per rank and step, the figures of
 step_trace_time.csv against ours (Computing, Communication, Overlapped, Free):
@@ -599,10 +607,89 @@ def check_collectives(acts, rank_csv, step_csv):
     print("ok collectives --by step: %d step x collective rows, every column" % len(per_step))
 
 
+ESIZE = {"float": 4, "double": 8, "c10::Half": 2, "c10::BFloat16": 2, "int": 4, "long int": 8}
+
+
+def work(name, d):
+    """(flops, elements) of one call, or None."""
+    def g(b, m, k, n, extra=0):
+        return 2 * b * m * n * k, b * (m * k + k * n + m * n) + extra
+    pr = lambda v: __import__("math").prod(v)
+    nd = [len(x) if isinstance(x, list) else -1 for x in d]
+    if name == "aten::mm" and len(d) >= 2 and nd[:2] == [2, 2] and d[0][1] == d[1][0]:
+        return g(1, d[0][0], d[0][1], d[1][1])
+    if name == "aten::addmm" and len(d) >= 3 and nd[1:3] == [2, 2] and nd[0] >= 0 and d[1][1] == d[2][0]:
+        return g(1, d[1][0], d[1][1], d[2][1], pr(d[0]))
+    if name == "aten::bmm" and len(d) >= 2 and nd[:2] == [3, 3] and d[0][2] == d[1][1]:
+        return g(d[0][0], d[0][1], d[0][2], d[1][2])
+    if name == "aten::baddbmm" and len(d) >= 3 and nd[1:3] == [3, 3] and nd[0] >= 0 and d[1][2] == d[2][1]:
+        return g(d[1][0], d[1][1], d[1][2], d[2][2], pr(d[0]))
+    if name == "aten::linear" and len(d) >= 2 and nd[0] >= 1 and nd[1] == 2 and d[0][-1] == d[1][1]:
+        return g(1, pr(d[0][:-1]), d[1][1], d[1][0], pr(d[2]) if len(d) >= 3 and nd[2] >= 0 else 0)
+    if name == "aten::matmul" and len(d) >= 2 and nd[0] >= 2 and nd[1] == 2 and d[0][-1] == d[1][0]:
+        return g(1, pr(d[0][:-1]), d[1][0], d[1][1])
+    if name == "aten::matmul" and len(d) >= 2 and nd[:2] == [3, 3] and d[0][0] == d[1][0] and d[0][2] == d[1][1]:
+        return g(d[0][0], d[0][1], d[0][2], d[1][2])
+    return None
+
+
+def check_flops(path, out_csv):
+    opener = gzip.open if open(path, "rb").read(2) == b"\x1f\x8b" else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        events = json.load(f, parse_float=Decimal)["traceEvents"]
+    names = ("aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::linear", "aten::matmul")
+    dev = {}
+    for e in events:
+        if e.get("ph") == "X" and e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset"):
+            x = e.get("args", {}).get("External id")
+            dev[x] = dev.get(x, 0) + ns(e["dur"])
+    groups = {}
+    for e in events:
+        a = e.get("args", {})
+        if e.get("ph") == "X" and e.get("cat") == "cpu_op" and e.get("name") in names and "Input Dims" in a:
+            key = (e["name"], json.dumps(a["Input Dims"], separators=(",", ":")),
+                   json.dumps(a.get("Input type"), separators=(",", ":")))
+            g = groups.setdefault(key, [0, 0, a["Input Dims"], a.get("Input type")])
+            g[0] += 1
+            g[1] += dev.get(a.get("External id"), 0)
+    rows = {(r["name"], r["shapes"], r["dtypes"]): r for r in csv.DictReader(open(out_csv, newline=""))}
+    if set(rows) != set(groups):
+        fail("flops groups: %d profdb, %d reference" % (len(rows), len(groups)))
+    fitted = timed = 0
+    for key, (calls, device, dims, types) in groups.items():
+        row = rows[key]
+        close(row["calls"], calls, "%s calls" % (key,))
+        w = work(key[0], dims)
+        if w is None:
+            if row["gflop"] != "":
+                fail("%s: profdb gflop %s, reference none" % (key, row["gflop"]))
+            continue
+        fitted += 1
+        flops, elems = w
+        es = ESIZE.get(types[0]) if types else None
+        pairs = [("gflop", flops / 1e9)]
+        if es:
+            close(row["bytes"], elems * es, "%s bytes" % (key,))
+            pairs.append(("intensity", flops / (elems * es)))
+        if key[0] in ("aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm"):
+            close(row["device_ns"], device, "%s device" % (key,))
+            if device:
+                timed += 1
+                pairs.append(("tflops", flops * calls / device / 1000))
+        for col, v in pairs:
+            if abs(float(row[col]) - v) > 1e-9 * max(1e-12, abs(v)):
+                fail("%s %s: profdb %s, reference %r" % (key, col, row[col], v))
+    print("ok flops: %d operator x shape groups, %d with a formula, %d timed, every column" % (
+        len(groups), fitted, timed))
+
+
 def main():
     what, fmt, path, out = sys.argv[1:5]
     if what == "bandwidth":
         check_bandwidth(path, out, len(sys.argv) > 5 and sys.argv[5] == "rank")
+        return
+    if what == "flops":
+        check_flops(path, out)
         return
     if what == "collectives":
         acts = [a for p in path.split(",") for a in load_kineto(p)] if fmt == "kineto" else load_ascend(path)
