@@ -63,6 +63,21 @@ int64_t profdb__ivals_overlap(const struct profdb_interval *a, size_t na,
 	return t;
 }
 
+int64_t profdb__ivals_overlap_at(const struct profdb_interval *a, size_t na, size_t *cursor,
+                                 int64_t lo, int64_t hi)
+{
+	int64_t t = 0;
+	size_t i;
+	while (*cursor < na && a[*cursor].end <= lo)
+		(*cursor)++;
+	for (i = *cursor; i < na && a[i].start < hi; i++) {
+		int64_t s = a[i].start > lo ? a[i].start : lo, e = a[i].end < hi ? a[i].end : hi;
+		if (e > s)
+			t += e - s;
+	}
+	return t;
+}
+
 size_t profdb__ivals_union(struct profdb_interval *out, const struct profdb_interval *a, size_t na,
                            const struct profdb_interval *b, size_t nb)
 {

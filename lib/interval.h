@@ -25,6 +25,11 @@ int64_t profdb__ivals_length(const struct profdb_interval *iv, size_t n);
 /* Length of the intersection of two merged lists. */
 int64_t profdb__ivals_overlap(const struct profdb_interval *a, size_t na,
                               const struct profdb_interval *b, size_t nb);
+/* Length of the intersection of merged a with [lo, hi), for queries made in
+ * ascending lo: *cursor (start at 0) keeps where the last one began, so a
+ * sweep of many queries is linear, not quadratic. */
+int64_t profdb__ivals_overlap_at(const struct profdb_interval *a, size_t na, size_t *cursor,
+                                 int64_t lo, int64_t hi);
 /* The union of two merged lists into out (room for na + nb), merged;
  * returns its count. */
 size_t profdb__ivals_union(struct profdb_interval *out, const struct profdb_interval *a, size_t na,

@@ -89,8 +89,8 @@ static int gap_add(struct idle *c, const struct gap *g)
 }
 
 /* Split the gap [a, b) before next; add to sums[0..2] (host, other stream, other). */
-static int classify(struct idle *c, size_t nothers, int64_t a, int64_t b, const struct act *next,
-                    int64_t origin, int64_t sums[3])
+static int classify(struct idle *c, size_t nothers, size_t *cursor, int64_t a, int64_t b,
+                    const struct act *next, int64_t origin, int64_t sums[3])
 {
 	struct gap g = { c->run, c->rank, next->stream, origin, a, b, 0, 0, next->tid, next->name_id };
 	struct profdb_interval rest = { a, b };
@@ -98,7 +98,7 @@ static int classify(struct idle *c, size_t nothers, int64_t a, int64_t b, const 
 		rest.start = next->ls < b ? next->ls : b;
 		g.host = rest.start - a;
 	}
-	g.other_stream = profdb__ivals_overlap(c->iv, nothers, &rest, 1);
+	g.other_stream = profdb__ivals_overlap_at(c->iv, nothers, cursor, rest.start, rest.end);
 	sums[0] += g.host;
 	sums[1] += g.other_stream;
 	sums[2] += (b - a) - g.host - g.other_stream;
@@ -139,7 +139,7 @@ static int chunk(struct idle *c, profdb_result *r, size_t *row)
 		if (c->a[k].s < origin)
 			origin = c->a[k].s;
 	while (i < c->n) {
-		size_t j = i, nothers;
+		size_t j = i, nothers, cursor = 0;
 		int64_t sums[3] = { 0, 0, 0 }, end, idle = 0;
 		while (j < c->n && c->a[j].stream == c->a[i].stream)
 			j++;
@@ -148,7 +148,7 @@ static int chunk(struct idle *c, profdb_result *r, size_t *row)
 		for (size_t k = i + 1; k < j; k++) {
 			if (c->a[k].s > end) {
 				idle += c->a[k].s - end;
-				if (classify(c, nothers, end, c->a[k].s, &c->a[k], origin, sums) != PROFDB_OK)
+				if (classify(c, nothers, &cursor, end, c->a[k].s, &c->a[k], origin, sums) != PROFDB_OK)
 					return PROFDB_ERROR;
 			}
 			if (c->a[k].e > end)

@@ -25,6 +25,14 @@ START_TEST(merge_length_overlap)
 	nu = profdb__ivals_union(u, a, n, b, 1);
 	ck_assert_uint_eq(nu, 1);
 	ck_assert(u[0].start == 0 && u[0].end == 60);
+	{
+		size_t cur = 0; /* ascending queries against a = [0,25) [50,60) */
+		ck_assert_int_eq(profdb__ivals_overlap_at(a, n, &cur, 10, 30), 15);
+		ck_assert_int_eq(profdb__ivals_overlap_at(a, n, &cur, 30, 55), 5);
+		ck_assert_uint_eq(cur, 1);
+		ck_assert_int_eq(profdb__ivals_overlap_at(a, n, &cur, 55, 100), 5);
+		ck_assert_int_eq(profdb__ivals_overlap_at(a, n, &cur, 70, 80), 0);
+	}
 	ck_assert_uint_eq(profdb__ivals_merge(a, 0), 0);
 	ck_assert_int_eq(profdb__ivals_overlap(a, 0, b, 1), 0);
 }
