@@ -100,16 +100,20 @@ static const enum profdb_coltype step_types[T_COUNT] = {
 static void step_sql(struct qbuf *b, const struct profdb_filter *f)
 {
 	d_sql(b, f);
+	/* the few sync calls first, then their steps: a per-step scan of the
+	 * launch table would read millions of rows per step */
 	qbuf_add(b, ", g AS (SELECT run_id, rank, step, min(ks) AS s0, max(ke) AS s1, count(*) AS n FROM d"
-	         " GROUP BY run_id, rank, step)\n"
+	         " GROUP BY run_id, rank, step),\n"
+	         " sy AS (SELECT l.run_id, l.rank, sp.step, sum(l.dur_ns) AS t FROM launch l"
+	         "  JOIN step sp ON sp.run_id = l.run_id AND sp.rank = l.rank"
+	         "  AND l.start_ns >= sp.start_ns AND l.start_ns < sp.end_ns"
+	         "  WHERE l.name_id IN (SELECT id FROM str WHERE value GLOB '*Synchronize*')"
+	         "  GROUP BY l.run_id, l.rank, sp.step)\n"
 	         "SELECT g.run_id, g.s0, g.s1, r.name AS run, g.rank, g.step, g.s1 - g.s0 AS span,"
 	         " g.n AS kernels, NULL AS host_wait, NULL AS host_wait_pct, NULL AS queued,"
-	         " NULL AS queued_pct, (SELECT coalesce(sum(l.dur_ns), 0) FROM launch l JOIN str s"
-	         "  ON s.id = l.name_id JOIN step sp ON sp.run_id = l.run_id AND sp.rank = l.rank"
-	         "  WHERE l.run_id = g.run_id AND l.rank = g.rank AND sp.step = g.step"
-	         "  AND l.start_ns >= sp.start_ns AND l.start_ns < sp.end_ns"
-	         "  AND s.value GLOB '*Synchronize*') AS host_sync, NULL AS bound"
-	         " FROM g JOIN run r ON r.id = g.run_id ORDER BY g.run_id, g.rank, g.step");
+	         " NULL AS queued_pct, coalesce(sy.t, 0) AS host_sync, NULL AS bound"
+	         " FROM g JOIN run r ON r.id = g.run_id LEFT JOIN sy ON sy.run_id = g.run_id"
+	         " AND sy.rank = g.rank AND sy.step = g.step ORDER BY g.run_id, g.rank, g.step");
 }
 
 /* One linked device activity: its stream, launch start, device start and end. */
