@@ -95,14 +95,21 @@ enum {
 };
 
 int cmd_apis(int argc, char **argv);
+int cmd_bandwidth(int argc, char **argv);
+int cmd_breakdown(int argc, char **argv);
+int cmd_collectives(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 /* diff (report == 0) and report (1) share options and code (cmd_diff.c). */
 int cmd_diff_main(int argc, char **argv, int report);
+int cmd_flops(int argc, char **argv);
+int cmd_idle(int argc, char **argv);
 int cmd_ingest(int argc, char **argv);
 int cmd_kernels(int argc, char **argv);
+int cmd_launches(int argc, char **argv);
 int cmd_ops(int argc, char **argv);
 int cmd_pull(int argc, char **argv);
 int cmd_push(int argc, char **argv);
+int cmd_ranks(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_runs(int argc, char **argv);
 int cmd_schema(int argc, char **argv);

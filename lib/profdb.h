@@ -152,8 +152,12 @@ struct profdb_filter {
 	size_t ntags;
 };
 
-/* Initialise a filter to "everything" (rank and steps PROFDB_NULL). */
+/* Initialise a filter to "everything" (rank and steps PROFDB_NULL); the
+ * macro does the same in a declaration.  A zeroed filter is not that: it
+ * means rank 0 and steps 0..0. */
 void profdb_filter_init(struct profdb_filter *f);
+#define PROFDB_FILTER_INIT \
+	{ NULL, 0, PROFDB_NULL, PROFDB_NULL, PROFDB_NULL, NULL, NULL, 0, NULL, 0 }
 
 struct profdb_kernel_query {
 	struct profdb_filter filter;
@@ -278,6 +282,149 @@ struct profdb_format_opts; /* below, with the formats */
  * the error says why. */
 int profdb_sql_write(profdb *db, const char *sql, const struct profdb_sql_opts *o, FILE *out,
                      const struct profdb_format_opts *fmt);
+/* ---------------------------------------------------------------- analyses */
+
+struct profdb_breakdown_query {
+	struct profdb_filter filter; /* runs, rank, steps; name and kind must stay NULL */
+	int by_rank;           /* non-zero: one row per rank over the whole run */
+};
+#define PROFDB_BREAKDOWN_QUERY_INIT \
+	{ PROFDB_FILTER_INIT, 0 }
+
+/*
+ * METHOD: where the device time of each (run, rank, step) went, or of each
+ * (run, rank) with by_rank.  Device activities are compute (kernel, other),
+ * communication or memory (memcpy, memset); each class is the union of its
+ * intervals over all streams of the rank.  Columns: [run] rank [step] span
+ * busy compute communication memory compute_comm_overlap
+ * compute_memory_overlap comm_memory_overlap exposed_communication
+ * exposed_memory idle (PROFDB_COL_NS), compute_pct communication_pct
+ * memory_pct exposed_communication_pct idle_pct (of span) comm_overlap_pct
+ * (of communication) and kernels.  span = last end - first start; busy =
+ * the union of all; idle = span - busy; exposed_communication =
+ * communication - compute_comm_overlap; exposed_memory = memory not under
+ * compute or communication.  *out is the caller's (profdb_result_free).
+ * Errors: PROFDB_ENOTFOUND (a run), PROFDB_EUSAGE (step range, a name or
+ * kind filter), PROFDB_ERROR.
+ */
+int profdb_query_breakdown(profdb *db, profdb_result **out, const struct profdb_breakdown_query *q);
+
+struct profdb_launch_query {
+	struct profdb_filter filter; /* runs, rank, steps; name (with by "name"); no kind */
+	const char *by;        /* "name" (NULL), "stream" or "step" */
+};
+#define PROFDB_LAUNCH_QUERY_INIT \
+	{ PROFDB_FILTER_INIT, NULL }
+
+/*
+ * METHOD: launch latency and queueing from the runtime calls stored with
+ * Kineto traces (device activities joined to the launch table by
+ * correlation id; the others are left out and counted in a note).  delay =
+ * device start - launch call start.  by "name": [run] name calls
+ * launch_total launch_avg launch_max delay_median delay_p90 delay_p99
+ * delay_max outliers, first a "(all)" row per run; outliers are delays
+ * above p75 + 3 (p75 - p25) of the run.  by "stream": [run] rank stream
+ * kernels queue_mean queue_max queued_pct delay_median delay_max, where the
+ * queue is the kernels launched and not finished, over the stream's first
+ * launch to last end.  by "step": [run] rank step span kernels host_wait
+ * host_wait_pct queued queued_pct host_sync bound (README "## Analyses").
+ * Errors: PROFDB_ENOTFOUND (a run), PROFDB_EUSAGE (by, filter), PROFDB_ERROR.
+ */
+int profdb_query_launches(profdb *db, profdb_result **out, const struct profdb_launch_query *q);
+
+struct profdb_bandwidth_query {
+	struct profdb_filter filter; /* runs, rank, steps, name; no kind */
+	int by_rank;           /* non-zero: per rank over the whole run, no step */
+};
+#define PROFDB_BANDWIDTH_QUERY_INIT \
+	{ PROFDB_FILTER_INIT, 0 }
+
+/*
+ * METHOD: memcpy / memset traffic per (run, rank, step, direction), or per
+ * (run, rank, direction) with by_rank: [run] rank [step] direction
+ * (HtoD, DtoH, DtoD, PtoP, memset, other; from the name) transfers sized
+ * (with a byte count) bytes total (PROFDB_COL_NS) gbps (bytes / duration
+ * of the sized transfers, GB = 10^9 bytes) max_gbps (fastest transfer).
+ * Errors: PROFDB_ENOTFOUND (a run), PROFDB_EUSAGE (kind filter, steps).
+ */
+int profdb_query_bandwidth(profdb *db, profdb_result **out, const struct profdb_bandwidth_query *q);
+
+struct profdb_idle_query {
+	struct profdb_filter filter; /* runs, rank, steps; no name or kind */
+	int64_t gaps;          /* > 0: list the longest gaps (at most this many) */
+};
+#define PROFDB_IDLE_QUERY_INIT \
+	{ PROFDB_FILTER_INIT, 0 }
+
+/*
+ * METHOD: idle time per (run, rank, stream): [run] rank stream kernels span
+ * idle host_wait other_stream other (PROFDB_COL_NS) and their % of idle.
+ * A gap between two activities of a stream is host_wait up to the next
+ * one's launch call start (nothing queued), other_stream while the next was
+ * queued and another stream of the rank ran, other for the rest.  With
+ * q->gaps > 0: the longest gaps, [run] rank stream at (from the rank's
+ * first device start) gap host_wait other_stream other next_kernel host_op
+ * (the innermost operator on the launching thread when the gap began).
+ * Errors: PROFDB_ENOTFOUND (a run), PROFDB_EUSAGE (filter), PROFDB_ERROR.
+ */
+int profdb_query_idle(profdb *db, profdb_result **out, const struct profdb_idle_query *q);
+
+struct profdb_ranks_query {
+	struct profdb_filter filter; /* runs, rank, steps; no name or kind */
+	int by_rank;           /* non-zero: per rank over the whole run */
+	double threshold;      /* straggler when compute_z > this; 3.5 by default */
+};
+#define PROFDB_RANKS_QUERY_INIT \
+	{ PROFDB_FILTER_INIT, 0, 3.5 }
+
+/*
+ * METHOD: stragglers.  Per (run, rank, step), or per (run, rank) with
+ * by_rank: [run] rank [step] compute communication exposed_communication
+ * (as profdb_query_breakdown) wait (exposed_communication minus the least
+ * of the step's ranks) compute_median (of the step's ranks) compute_z (the
+ * modified z-score 0.6745 (x - median) / MAD; NULL below 3 ranks)
+ * straggler ("yes" when compute_z > threshold).  Errors as
+ * profdb_query_breakdown, PROFDB_EUSAGE for threshold <= 0.
+ */
+int profdb_query_ranks(profdb *db, profdb_result **out, const struct profdb_ranks_query *q);
+
+struct profdb_collective_query {
+	struct profdb_filter filter; /* runs, rank, steps, name; no kind */
+	int by_step;           /* non-zero: per step and collective across ranks */
+};
+#define PROFDB_COLLECTIVE_QUERY_INIT \
+	{ PROFDB_FILTER_INIT, 0 }
+
+/*
+ * METHOD: communication kernels (kind communication) per collective (from
+ * the name: all_reduce, all_gather, reduce_scatter, all_to_all, broadcast,
+ * send_recv, send, recv, reduce, barrier, other) and rank: [run] collective
+ * rank calls total avg median max.  by_step: [run] step collective ranks
+ * calls total_min total_median total_max skew (max - min of the ranks'
+ * totals) waited_on_rank (the rank with the least total: it arrived last).
+ * Errors: PROFDB_ENOTFOUND (a run), PROFDB_EUSAGE (kind filter, steps).
+ */
+int profdb_query_collectives(profdb *db, profdb_result **out, const struct profdb_collective_query *q);
+
+struct profdb_flops_query {
+	struct profdb_filter filter; /* runs, rank, steps, name (op); no kind */
+	double peak_tflops;    /* > 0: add peak_pct = achieved / this */
+	double peak_gbps;      /* > 0: add bw_pct = bytes per second / this */
+};
+#define PROFDB_FLOPS_QUERY_INIT \
+	{ PROFDB_FILTER_INIT, 0, 0 }
+
+/*
+ * METHOD: GEMM / attention efficiency per (run, operator, input shapes,
+ * input types) for aten::mm, addmm, bmm, baddbmm, linear, matmul and the
+ * scaled-dot-product attention ops with recorded shapes: [run] name shapes
+ * dtypes calls device (sum of the ops' device_total, ns) gflop (per call)
+ * tflops (gflop x calls / device) bytes (per call: inputs and output at
+ * the first input's element size) intensity (FLOP per byte) peak_pct
+ * bw_pct.  Figures are NULL when the shapes do not fit the formula
+ * (README "### flops").  Errors: PROFDB_ENOTFOUND, PROFDB_EUSAGE.
+ */
+int profdb_query_flops(profdb *db, profdb_result **out, const struct profdb_flops_query *q);
 
 /* ---------------------------------------------------------------- results */
 

@@ -76,5 +76,14 @@ void qresult_drop_column(profdb_result *r, size_t col);
 /* Set a cell of r (row < nrows) to an int, a double or NULL. */
 int qresult_set_int(profdb_result *r, size_t row, size_t col, int64_t v);
 int qresult_set_double(profdb_result *r, size_t row, size_t col, double v);
+int qresult_set_text(profdb_result *r, size_t row, size_t col, const char *v);
+/* CONSTRUCTOR: a result of nrows rows of NULL cells with the given columns,
+ * for rows made in C.  On failure *out may be set: free it. */
+int qresult_new_rows(profdb_result **out, const char *const *names, const enum profdb_coltype *types,
+                     size_t ncols, size_t nrows);
+
+/* profdb_query_breakdown keeping its leading run_id, run, rank, step
+ * columns (step NULL with by_rank), for the analyses built on it. */
+int profdb__query_breakdown_full(profdb *db, profdb_result **out, const struct profdb_breakdown_query *q);
 
 #endif

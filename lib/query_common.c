@@ -120,3 +120,33 @@ int qresult_set_double(profdb_result *r, size_t row, size_t col, double v)
 	c->i = 0;
 	return set_text(c, buf);
 }
+
+int qresult_set_text(profdb_result *r, size_t row, size_t col, const char *v)
+{
+	struct profdb_cell *c = &r->cells[row * r->ncols + col];
+	c->type = SQLITE_TEXT;
+	c->i = 0;
+	c->d = 0;
+	return set_text(c, v);
+}
+
+int qresult_new_rows(profdb_result **out, const char *const *names, const enum profdb_coltype *types,
+                     size_t ncols, size_t nrows)
+{
+	profdb_result *r;
+	*out = NULL;
+	if (profdb__result_new(&r, ncols) != PROFDB_OK)
+		return PROFDB_ERROR;
+	*out = r;
+	for (size_t i = 0; i < ncols; i++) {
+		r->types[i] = types[i];
+		if (!(r->names[i] = strdup(names[i])))
+			return PROFDB_ERROR;
+	}
+	if (nrows && !(r->cells = calloc(nrows * ncols, sizeof *r->cells)))
+		return PROFDB_ERROR;
+	for (size_t i = 0; i < nrows * ncols; i++)
+		r->cells[i].type = SQLITE_NULL;
+	r->nrows = nrows;
+	return PROFDB_OK;
+}

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "stats.h"
+#include "interval.h"
 #include "banned.h"
 
 static int cmp_double(const void *a, const void *b)
@@ -59,36 +60,8 @@ double profdb__moments_stddev(const struct profdb_moments *m)
 	return m->m2 > 0 ? sqrt(m->m2 / (double)(m->n - 1)) : 0.0;
 }
 
-static int cmp_interval(const void *a, const void *b)
-{
-	const struct profdb_interval *x = a, *y = b;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->end < y->end ? -1 : x->end > y->end ? 1 : 0;
-}
-
 int64_t profdb__union_ns(struct profdb_interval *iv, size_t n)
 {
-	int64_t busy = 0, cur_start = 0, cur_end = 0;
-	int open = 0;
-
-	if (n > 1)
-		qsort(iv, n, sizeof *iv, cmp_interval);
-	for (size_t i = 0; i < n; i++) {
-		if (iv[i].end <= iv[i].start)
-			continue;
-		if (open && iv[i].start <= cur_end) {
-			if (iv[i].end > cur_end)
-				cur_end = iv[i].end;
-			continue;
-		}
-		if (open)
-			busy += cur_end - cur_start;
-		cur_start = iv[i].start;
-		cur_end = iv[i].end;
-		open = 1;
-	}
-	if (open)
-		busy += cur_end - cur_start;
-	return busy;
+	/* one merge for every figure built on intervals (interval.c) */
+	return profdb__ivals_length(iv, profdb__ivals_merge(iv, n));
 }

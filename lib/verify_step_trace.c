@@ -8,52 +8,8 @@
 #include <string.h>
 
 #include "verify.h"
+#include "interval.h"
 #include "banned.h"
-
-struct ival {
-	int64_t s, e;
-};
-
-/* Merge sorted-by-start intervals in place; returns the new count. */
-static size_t merge(struct ival *iv, size_t n)
-{
-	size_t m = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (m > 0 && iv[i].s <= iv[m - 1].e) {
-			if (iv[i].e > iv[m - 1].e)
-				iv[m - 1].e = iv[i].e;
-		} else {
-			iv[m++] = iv[i];
-		}
-	}
-	return m;
-}
-
-static int64_t length(const struct ival *iv, size_t n)
-{
-	int64_t t = 0;
-	for (size_t i = 0; i < n; i++)
-		t += iv[i].e - iv[i].s;
-	return t;
-}
-
-/* Length of the intersection of two merged interval lists. */
-static int64_t overlap(const struct ival *a, size_t na, const struct ival *b, size_t nb)
-{
-	size_t i = 0, j = 0;
-	int64_t t = 0;
-	while (i < na && j < nb) {
-		int64_t lo = a[i].s > b[j].s ? a[i].s : b[j].s;
-		int64_t hi = a[i].e < b[j].e ? a[i].e : b[j].e;
-		if (hi > lo)
-			t += hi - lo;
-		if (a[i].e < b[j].e)
-			i++;
-		else
-			j++;
-	}
-	return t;
-}
 
 /* Step figures recomputed from the stored kernels, in ns. */
 struct step_fig {
@@ -65,7 +21,7 @@ static int step_figures(struct verify *v, int64_t rank, const char *step, int64_
                         struct step_fig *f)
 {
 	sqlite3_stmt *q = NULL;
-	struct ival *c = NULL, *m = NULL;
+	struct profdb_interval *c = NULL, *m = NULL;
 	size_t nc = 0, nm = 0, capc = 0, capm = 0;
 	int64_t sn = 0;
 	int rc = PROFDB_OK, has_step = *step && profdb_parse_i64(step, strlen(step), &sn) == 0;
@@ -87,27 +43,28 @@ static int step_figures(struct verify *v, int64_t rank, const char *step, int64_
 		sqlite3_bind_int64(q, 4, device);
 	while (sqlite3_step(q) == SQLITE_ROW) {
 		int comm = sqlite3_column_int(q, 2);
-		struct ival **a = comm ? &m : &c;
+		struct profdb_interval **a = comm ? &m : &c;
 		size_t *n = comm ? &nm : &nc, *cap = comm ? &capm : &capc;
 		if (*n == *cap) {
-			struct ival *na = realloc(*a, (*cap = *cap ? *cap * 2 : 256) * sizeof *na);
+			struct profdb_interval *na = realloc(*a, (*cap = *cap ? *cap * 2 : 256) * sizeof *na);
 			if (!na) {
 				rc = profdb__error(v->db, PROFDB_ERROR, "out of memory");
 				break;
 			}
 			*a = na;
 		}
-		(*a)[(*n)++] = (struct ival){ sqlite3_column_int64(q, 0), sqlite3_column_int64(q, 1) };
+		(*a)[(*n)++] = (struct profdb_interval){ sqlite3_column_int64(q, 0), sqlite3_column_int64(q, 1) };
 	}
 	sqlite3_finalize(q);
 	if (rc == PROFDB_OK) {
 		f->ncompute = nc;
 		f->ncomm = nm;
-		nc = merge(c, nc);
-		nm = merge(m, nm);
-		f->computing = length(c, nc);
-		f->comm = length(m, nm);
-		f->overlapped = overlap(c, nc, m, nm);
+		/* the same definitions as profdb breakdown's compute / communication */
+		nc = profdb__ivals_merge(c, nc);
+		nm = profdb__ivals_merge(m, nm);
+		f->computing = profdb__ivals_length(c, nc);
+		f->comm = profdb__ivals_length(m, nm);
+		f->overlapped = profdb__ivals_overlap(c, nc, m, nm);
 	}
 	free(c);
 	free(m);

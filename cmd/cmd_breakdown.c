@@ -1,0 +1,71 @@
+/*
+ * cmd_breakdown.c - profdb breakdown: where each rank's device time went
+ * per step (or per rank with --by rank): compute, communication, memory,
+ * their overlaps, exposed communication and idle (profdb_query_breakdown).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "query_cli.h"
+
+static const struct cli_opt opts[] = {
+	QCLI_OPT_DB,
+	QCLI_OPT_RUN,
+	QCLI_OPT_RANK,
+	QCLI_OPT_STEPS,
+	{ "by", 1, OPT_BY, "KEY", "step (default: one row per rank and step) or rank (one row per rank)" },
+	QCLI_OPT_FORMAT,
+	QCLI_OPT_UNIT,
+	QCLI_OPT_WIDE,
+	QCLI_OPT_HELP,
+	{ NULL, 0, 0, NULL, NULL }
+};
+
+static const char desc[] =
+	"Per run, rank and step, where the device time went.  Device activities are\n"
+	"compute (kernels), communication (kind communication: HCCL/hcom, NCCL/RCCL)\n"
+	"or memory (memcpy, memset); each class is the union of its intervals over\n"
+	"all streams of the rank, so overlapping kernels count once:\n"
+	"  span          first start to last end of the group's device activities\n"
+	"  busy          union of all of them; idle = span - busy\n"
+	"  compute, communication, memory   the union of each class\n"
+	"  *_overlap     time two classes run at once\n"
+	"  exposed_communication  communication with no compute under it\n"
+	"  exposed_memory         memcpy/memset with no compute or communication\n"
+	"  *_pct         of span; comm_overlap_pct: compute_comm_overlap / communication\n"
+	"Kernels outside every step make a row with no step number.\n"
+	"Examples:\n"
+	"  profdb breakdown --run r1 --steps 3..\n"
+	"  profdb breakdown --run r1 --by rank --format csv";
+
+static int own_opt(void *arg, int key, const char *val)
+{
+	struct profdb_breakdown_query *bq = arg;
+	if (key != OPT_BY)
+		return PROFDB_EXIT_USAGE; /* cli_next printed why */
+	if (strcmp(val, "rank") == 0)
+		bq->by_rank = 1;
+	else if (strcmp(val, "step") == 0)
+		bq->by_rank = 0;
+	else
+		return cli_usage_error("breakdown", "--by: 'step' or 'rank', not '%s'", val);
+	return 0;
+}
+
+int cmd_breakdown(int argc, char **argv)
+{
+	struct qcli q;
+	struct profdb_breakdown_query bq = PROFDB_BREAKDOWN_QUERY_INIT;
+	int rc;
+	profdb *db;
+	profdb_result *r = NULL;
+
+	qcli_init(&q, "breakdown");
+	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS]", desc, own_opt, &bq, NULL)) >= 0)
+		return rc;
+	bq.filter = q.filter;
+	if (!(db = qcli_open(&q)))
+		return PROFDB_EXIT_ERROR;
+	rc = profdb_query_breakdown(db, &r, &bq);
+	return qcli_finish(&q, db, rc, r);
+}

@@ -1,0 +1,69 @@
+/*
+ * cmd_collectives.c - profdb collectives: communication kernels per
+ * collective and rank, or per step across ranks with the skew and the rank
+ * the others waited for (profdb_query_collectives).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "query_cli.h"
+
+static const struct cli_opt opts[] = {
+	QCLI_OPT_DB,
+	QCLI_OPT_RUN,
+	QCLI_OPT_RANK,
+	QCLI_OPT_STEPS,
+	QCLI_OPT_NAME,
+	{ "by", 1, OPT_BY, "KEY", "rank (default: per collective and rank) or step (per step across ranks)" },
+	QCLI_OPT_FORMAT,
+	QCLI_OPT_UNIT,
+	QCLI_OPT_WIDE,
+	QCLI_OPT_HELP,
+	{ NULL, 0, 0, NULL, NULL }
+};
+
+static const char desc[] =
+	"Collectives: the communication kernels (Ascend HCCL / hcom_*, NCCL / RCCL)\n"
+	"per collective, named from the kernel name (all_reduce, all_gather,\n"
+	"reduce_scatter, all_to_all, broadcast, send_recv, send, recv, reduce,\n"
+	"barrier, other):\n"
+	"  --by rank   per collective and rank: calls, total, avg, median, max\n"
+	"  --by step   per step and collective across ranks: ranks, calls, min,\n"
+	"              median and max of the ranks' totals; skew = max - min, the\n"
+	"              time ranks waited inside the collective; waited_on_rank = the\n"
+	"              rank with the least collective time (it arrived last)\n"
+	"Examples:\n"
+	"  profdb collectives --run r1\n"
+	"  profdb collectives --run r1 --by step --format csv";
+
+static int own_opt(void *arg, int key, const char *val)
+{
+	struct profdb_collective_query *cq = arg;
+	if (key != OPT_BY)
+		return PROFDB_EXIT_USAGE; /* cli_next printed why */
+	if (strcmp(val, "step") == 0)
+		cq->by_step = 1;
+	else if (strcmp(val, "rank") == 0)
+		cq->by_step = 0;
+	else
+		return cli_usage_error("collectives", "--by: 'rank' or 'step', not '%s'", val);
+	return 0;
+}
+
+int cmd_collectives(int argc, char **argv)
+{
+	struct qcli q;
+	struct profdb_collective_query cq = PROFDB_COLLECTIVE_QUERY_INIT;
+	int rc;
+	profdb *db;
+	profdb_result *r = NULL;
+
+	qcli_init(&q, "collectives");
+	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS]", desc, own_opt, &cq, NULL)) >= 0)
+		return rc;
+	cq.filter = q.filter;
+	if (!(db = qcli_open(&q)))
+		return PROFDB_EXIT_ERROR;
+	rc = profdb_query_collectives(db, &r, &cq);
+	return qcli_finish(&q, db, rc, r);
+}

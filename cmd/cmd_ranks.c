@@ -1,0 +1,79 @@
+/*
+ * cmd_ranks.c - profdb ranks: each rank's compute, communication and wait
+ * per step, and the ranks whose compute is an outlier across ranks
+ * (profdb_query_ranks).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "query_cli.h"
+
+enum { OPT_THRESHOLD = OPT_FIRST_FREE };
+
+static const struct cli_opt opts[] = {
+	QCLI_OPT_DB,
+	QCLI_OPT_RUN,
+	QCLI_OPT_RANK,
+	QCLI_OPT_STEPS,
+	{ "by", 1, OPT_BY, "KEY", "step (default: per rank and step) or rank (per rank over the run)" },
+	{ "threshold", 1, OPT_THRESHOLD, "Z", "straggler when compute_z > Z (default 3.5)" },
+	QCLI_OPT_FORMAT,
+	QCLI_OPT_UNIT,
+	QCLI_OPT_WIDE,
+	QCLI_OPT_HELP,
+	{ NULL, 0, 0, NULL, NULL }
+};
+
+static const char desc[] =
+	"Stragglers: per run, rank and step (or per rank with --by rank)\n"
+	"  compute, communication, exposed_communication   as profdb breakdown\n"
+	"  wait            exposed_communication minus the least of the step's\n"
+	"                  ranks: time spent waiting for slower ranks\n"
+	"  compute_median  of the step's ranks\n"
+	"  compute_z       robust z-score 0.6745 (compute - median) / MAD (median\n"
+	"                  absolute deviation; when MAD is 0, 1.253314 x the mean\n"
+	"                  absolute deviation); empty with fewer than 3 ranks\n"
+	"  straggler       yes when compute_z > --threshold (default 3.5)\n"
+	"Examples:\n"
+	"  profdb ranks --run r1\n"
+	"  profdb ranks --run r1 --by rank --threshold 3";
+
+static int own_opt(void *arg, int key, const char *val)
+{
+	struct profdb_ranks_query *rq = arg;
+	char *end = NULL;
+	if (key == OPT_THRESHOLD) {
+		rq->threshold = strtod(val, &end);
+		if (end == val || *end || !(rq->threshold > 0))
+			return cli_usage_error("ranks", "--threshold: a number above 0, not '%s'", val);
+		return 0;
+	}
+	if (key != OPT_BY)
+		return PROFDB_EXIT_USAGE; /* cli_next printed why */
+	if (strcmp(val, "rank") == 0)
+		rq->by_rank = 1;
+	else if (strcmp(val, "step") == 0)
+		rq->by_rank = 0;
+	else
+		return cli_usage_error("ranks", "--by: 'step' or 'rank', not '%s'", val);
+	return 0;
+}
+
+int cmd_ranks(int argc, char **argv)
+{
+	struct qcli q;
+	struct profdb_ranks_query rq = PROFDB_RANKS_QUERY_INIT;
+	int rc;
+	profdb *db;
+	profdb_result *r = NULL;
+
+	qcli_init(&q, "ranks");
+	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS]", desc, own_opt, &rq, NULL)) >= 0)
+		return rc;
+	rq.filter = q.filter;
+	if (!(db = qcli_open(&q)))
+		return PROFDB_EXIT_ERROR;
+	rc = profdb_query_ranks(db, &r, &rq);
+	return qcli_finish(&q, db, rc, r);
+}

@@ -1,0 +1,73 @@
+/*
+ * query_bandwidth.c - profdb bandwidth: memcpy and memset traffic per run,
+ * rank, step (or per rank over the whole run) and direction.
+ *
+ * direction comes from the activity's name, as the profilers write it:
+ * CUDA "Memcpy HtoD (Pageable -> Device)", "Memcpy DtoH ...", "Memcpy DtoD
+ * ...", "Memcpy PtoP ..."; ROCm "CopyHostToDevice", "CopyDeviceToHost",
+ * "CopyDeviceToDevice", "CopyPeerToPeer"; every memset is "memset"; a copy
+ * we cannot place is "other".  gbps = bytes / duration over the transfers
+ * that carry a byte count (bytes per ns is GB/s with GB = 10^9 bytes, the
+ * unit of Kineto's own "memory bandwidth (GB/s)" argument); max_gbps is the
+ * fastest single transfer.  Plain SQL: the statement is the definition.
+ */
+#include <string.h>
+
+#include "query.h"
+#include "banned.h"
+
+enum { B_RUN, B_RANK, B_STEP, B_DIR, B_COUNT_, B_SIZED, B_BYTES, B_TOTAL, B_GBPS, B_MAX, B_N };
+static const enum profdb_coltype types[B_N] = {
+	PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT,
+	PROFDB_COL_INT, PROFDB_COL_NS, PROFDB_COL_REAL, PROFDB_COL_REAL
+};
+
+static void bandwidth_sql(struct qbuf *b, const struct profdb_bandwidth_query *q)
+{
+	const char *step = q->by_rank ? "NULL" : "k.step";
+	qbuf_addf(b, "WITH t AS (SELECT k.run_id, k.rank, %s AS step, k.dur_ns, k.bytes,"
+	          " CASE WHEN k.kind = %d THEN 'memset'"
+	          "  WHEN s.value GLOB '*HtoD*' OR s.value GLOB '*HostToDevice*' THEN 'HtoD'"
+	          "  WHEN s.value GLOB '*DtoH*' OR s.value GLOB '*DeviceToHost*' THEN 'DtoH'"
+	          "  WHEN s.value GLOB '*DtoD*' OR s.value GLOB '*DeviceToDevice*' THEN 'DtoD'"
+	          "  WHEN s.value GLOB '*PtoP*' OR s.value GLOB '*PeerToPeer*' THEN 'PtoP'"
+	          "  ELSE 'other' END AS direction"
+	          " FROM kernel k JOIN str s ON s.id = k.name_id WHERE k.kind IN (%d, %d)",
+	          step, PROFDB_KIND_MEMSET, PROFDB_KIND_MEMCPY, PROFDB_KIND_MEMSET);
+	qfilter_where(b, &q->filter, "k", QF_KERNEL, 0);
+	qbuf_add(b, ")\nSELECT r.name AS run, t.rank, t.step, t.direction, count(*) AS transfers,"
+	         " count(t.bytes) AS sized, coalesce(sum(t.bytes), 0) AS bytes, sum(t.dur_ns) AS total,"
+	         " CAST(sum(t.bytes) AS REAL) / nullif(sum(CASE WHEN t.bytes IS NOT NULL THEN t.dur_ns END), 0)"
+	         "  AS gbps,"
+	         " max(CAST(t.bytes AS REAL) / nullif(t.dur_ns, 0)) AS max_gbps"
+	         " FROM t JOIN run r ON r.id = t.run_id GROUP BY t.run_id, t.rank, t.step, t.direction"
+	         " ORDER BY t.run_id, t.rank, t.step, t.direction");
+}
+
+int profdb_query_bandwidth(profdb *db, profdb_result **out, const struct profdb_bandwidth_query *q)
+{
+	struct qbuf b = { 0 };
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*out = NULL;
+	if ((rc = qfilter_check(db, &q->filter)) != PROFDB_OK)
+		return rc;
+	if (q->filter.kind)
+		return profdb__error(db, PROFDB_EUSAGE, "bandwidth reads memcpy and memset only: no kind filter");
+	bandwidth_sql(&b, q);
+	rc = qprepare(db, &b, &st, "cannot query bandwidth");
+	qbuf_free(&b);
+	if (rc != PROFDB_OK)
+		return rc;
+	qfilter_bind(st, &q->filter);
+	rc = profdb__result_from_stmt(db, out, st, types);
+	sqlite3_finalize(st);
+	if (rc != PROFDB_OK)
+		return rc;
+	if (q->by_rank)
+		qresult_drop_column(*out, B_STEP);
+	if (!qfilter_run_column(&q->filter))
+		qresult_drop_column(*out, B_RUN);
+	return PROFDB_OK;
+}

@@ -1,0 +1,97 @@
+/*
+ * query_collectives.c - profdb collectives: the communication kernels
+ * (stored kind 'communication') per collective, rank and run, or per step
+ * across ranks.  The collective comes from the kernel name, lowercased:
+ * hcom_allReduce__868_0_1 (Ascend HCCL), ncclKernel_AllReduce_RING_LL_...,
+ * ncclDevKernel_AllGather_... (NCCL / RCCL) all name it; see
+ * COLLECTIVE_SQL for the order of the tests (reduce_scatter before reduce).
+ * Per step, the skew across ranks (max - min of the ranks' totals) is the
+ * time the others spent waiting inside the collective for the rank with
+ * the least collective time, which arrived last (waited_on_rank).
+ * Message sizes are not stored by ingest, so there is no bandwidth here.
+ */
+#include "query.h"
+#include "banned.h"
+
+#define COLLECTIVE_SQL \
+	"CASE WHEN n GLOB '*reducescatter*' OR n GLOB '*reduce_scatter*' THEN 'reduce_scatter'" \
+	" WHEN n GLOB '*allreduce*' OR n GLOB '*all_reduce*' THEN 'all_reduce'" \
+	" WHEN n GLOB '*allgather*' OR n GLOB '*all_gather*' THEN 'all_gather'" \
+	" WHEN n GLOB '*alltoall*' OR n GLOB '*all2all*' OR n GLOB '*all_to_all*' THEN 'all_to_all'" \
+	" WHEN n GLOB '*broadcast*' THEN 'broadcast'" \
+	" WHEN n GLOB '*sendrecv*' THEN 'send_recv'" \
+	" WHEN n GLOB '*send*' THEN 'send'" \
+	" WHEN n GLOB '*recv*' OR n GLOB '*receive*' THEN 'recv'" \
+	" WHEN n GLOB '*reduce*' THEN 'reduce'" \
+	" WHEN n GLOB '*barrier*' THEN 'barrier' ELSE 'other' END"
+
+enum { C_RUN, C_COLL, C_RANK, C_CALLS, C_TOTAL, C_AVG, C_MEDIAN, C_MAX, C_N };
+static const enum profdb_coltype rank_types[C_N] = {
+	PROFDB_COL_TEXT, PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_NS, PROFDB_COL_NS,
+	PROFDB_COL_NS, PROFDB_COL_NS
+};
+enum { T_RUN, T_STEP, T_COLL, T_RANKS, T_CALLS, T_MIN, T_MEDIAN, T_MAX, T_SKEW, T_WAITED, T_N };
+static const enum profdb_coltype step_types[T_N] = {
+	PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_NS,
+	PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_INT
+};
+
+static void c_sql(struct qbuf *b, const struct profdb_filter *f)
+{
+	qbuf_add(b, "WITH c0 AS (SELECT k.run_id, k.rank, k.step, k.dur_ns, lower(s.value) AS n FROM kernel k"
+	         " JOIN str s ON s.id = k.name_id WHERE k.kind = 3");
+	qfilter_where(b, f, "k", QF_KERNEL, 0);
+	qbuf_add(b, "),\n c AS (SELECT run_id, rank, step, dur_ns, " COLLECTIVE_SQL " AS collective FROM c0)\n");
+}
+
+static void rank_sql(struct qbuf *b, const struct profdb_filter *f)
+{
+	c_sql(b, f);
+	qbuf_add(b, "SELECT r.name AS run, c.collective, c.rank, count(*) AS calls, sum(c.dur_ns) AS total,"
+	         " avg(c.dur_ns) AS avg, median(c.dur_ns) AS median, max(c.dur_ns) AS max"
+	         " FROM c JOIN run r ON r.id = c.run_id GROUP BY c.run_id, c.collective, c.rank"
+	         " ORDER BY c.run_id, c.collective, c.rank");
+}
+
+static void step_sql(struct qbuf *b, const struct profdb_filter *f)
+{
+	c_sql(b, f);
+	qbuf_add(b, ", t AS (SELECT run_id, step, collective, rank, count(*) AS n, sum(dur_ns) AS tot FROM c"
+	         " GROUP BY run_id, step, collective, rank)\n"
+	         "SELECT r.name AS run, t.step, t.collective, count(*) AS ranks, sum(t.n) AS calls,"
+	         " min(t.tot) AS total_min, median(t.tot) AS total_median, max(t.tot) AS total_max,"
+	         " max(t.tot) - min(t.tot) AS skew,"
+	         " (SELECT t2.rank FROM t t2 WHERE t2.run_id = t.run_id AND t2.step IS t.step"
+	         "  AND t2.collective = t.collective ORDER BY t2.tot, t2.rank LIMIT 1) AS waited_on_rank"
+	         " FROM t JOIN run r ON r.id = t.run_id GROUP BY t.run_id, t.step, t.collective"
+	         " ORDER BY t.run_id, t.step, t.collective");
+}
+
+int profdb_query_collectives(profdb *db, profdb_result **out, const struct profdb_collective_query *q)
+{
+	struct qbuf b = { 0 };
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*out = NULL;
+	if ((rc = qfilter_check(db, &q->filter)) != PROFDB_OK)
+		return rc;
+	if (q->filter.kind)
+		return profdb__error(db, PROFDB_EUSAGE, "collectives reads communication kernels only: no kind filter");
+	if (q->by_step)
+		step_sql(&b, &q->filter);
+	else
+		rank_sql(&b, &q->filter);
+	rc = qprepare(db, &b, &st, "cannot query collectives");
+	qbuf_free(&b);
+	if (rc != PROFDB_OK)
+		return rc;
+	qfilter_bind(st, &q->filter);
+	rc = profdb__result_from_stmt(db, out, st, q->by_step ? step_types : rank_types);
+	sqlite3_finalize(st);
+	if (rc != PROFDB_OK)
+		return rc;
+	if (!qfilter_run_column(&q->filter))
+		qresult_drop_column(*out, 0); /* run is column 0 in both shapes */
+	return PROFDB_OK;
+}

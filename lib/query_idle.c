@@ -1,0 +1,367 @@
+/*
+ * query_idle.c - profdb idle: per stream, the idle gaps between its device
+ * activities split by what the stream waited for, as HTA's idle time
+ * breakdown does:
+ *
+ *  - host_wait: the part of a gap before the next activity's launch call
+ *    started, i.e. nothing was queued on the stream: the device waited on
+ *    the host;
+ *  - other_stream: the rest of the gap (the next activity was queued) while
+ *    another stream of the rank was running something: waiting on another
+ *    stream (an event or a dependency);
+ *  - other: the rest (launch overhead, synchronisation, unknown).  A next
+ *    activity without a launch record gives no host_wait.
+ *
+ * With gaps != 0 the result lists the longest gaps instead, with the next
+ * activity and the innermost host operator running on the launching thread
+ * when the gap began.  Definitions: README "## Analyses".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "query.h"
+#include "interval.h"
+#include "banned.h"
+
+/* Per-stream rows, before the helper run_id goes. */
+enum { S_RUN_ID, S_RUN, S_RANK, S_STREAM, S_KERNELS, S_SPAN, S_IDLE, S_HOST, S_OTHER_STREAM, S_OTHER,
+       S_HOST_PCT, S_OTHER_STREAM_PCT, S_OTHER_PCT, S_COUNT };
+static const enum profdb_coltype stream_types[S_COUNT] = {
+	PROFDB_COL_INT, PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_NS,
+	PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_PCT, PROFDB_COL_PCT,
+	PROFDB_COL_PCT
+};
+
+/* Gap rows. */
+enum { G_RUN, G_RANK, G_STREAM, G_AT, G_GAP, G_HOST, G_OTHER_STREAM, G_OTHER, G_NEXT, G_HOST_OP, G_COUNT };
+static const char *const gap_names[G_COUNT] = {
+	"run", "rank", "stream", "at", "gap", "host_wait", "other_stream", "other", "next_kernel", "host_op"
+};
+static const enum profdb_coltype gap_types[G_COUNT] = {
+	PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS,
+	PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_TEXT, PROFDB_COL_TEXT
+};
+
+struct act {
+	int64_t stream, s, e;      /* stream (INT64_MIN: none), device start and end */
+	int64_t ls, tid;           /* launch call start and thread; INT64_MIN: no launch */
+	int64_t name_id;
+};
+
+/* One gap found, kept for the --gaps listing. */
+struct gap {
+	int64_t run, rank, stream, origin, a, b, host, other_stream, tid, name_id;
+};
+
+struct idle {
+	struct act *a;
+	size_t n, cap;
+	struct profdb_interval *iv; /* the other streams' union, scratch */
+	struct gap *g;             /* gaps (only when listing them) */
+	size_t ng, gcap;
+	int keep_gaps;
+	int64_t run, rank;
+};
+
+static int cmp_act(const void *x, const void *y)
+{
+	const struct act *a = x, *b = y;
+	if (a->stream != b->stream)
+		return a->stream < b->stream ? -1 : 1;
+	if (a->s != b->s)
+		return a->s < b->s ? -1 : 1;
+	return a->e < b->e ? -1 : a->e > b->e;
+}
+
+static int gap_add(struct idle *c, const struct gap *g)
+{
+	if (c->ng == c->gcap) {
+		size_t ncap = c->gcap ? c->gcap * 2 : 256;
+		struct gap *n = realloc(c->g, ncap * sizeof *n);
+		if (!n)
+			return PROFDB_ERROR;
+		c->g = n;
+		c->gcap = ncap;
+	}
+	c->g[c->ng++] = *g;
+	return PROFDB_OK;
+}
+
+/* Split the gap [a, b) before next; add to sums[0..2] (host, other stream, other). */
+static int classify(struct idle *c, size_t nothers, size_t *cursor, int64_t a, int64_t b,
+                    const struct act *next, int64_t origin, int64_t sums[3])
+{
+	struct gap g = { c->run, c->rank, next->stream, origin, a, b, 0, 0, next->tid, next->name_id };
+	struct profdb_interval rest = { a, b };
+	if (next->ls != INT64_MIN && next->ls > a) {
+		rest.start = next->ls < b ? next->ls : b;
+		g.host = rest.start - a;
+	}
+	g.other_stream = profdb__ivals_overlap_at(c->iv, nothers, cursor, rest.start, rest.end);
+	sums[0] += g.host;
+	sums[1] += g.other_stream;
+	sums[2] += (b - a) - g.host - g.other_stream;
+	return c->keep_gaps ? gap_add(c, &g) : PROFDB_OK;
+}
+
+/* Union of the activities outside [lo, hi) (the other streams) into c->iv. */
+static size_t others_union(struct idle *c, size_t lo, size_t hi)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < c->n; i++)
+		if (i < lo || i >= hi)
+			c->iv[m++] = (struct profdb_interval){ c->a[i].s, c->a[i].e };
+	return profdb__ivals_merge(c->iv, m);
+}
+
+static int fill_stream_row(profdb_result *r, size_t row, int64_t idle, const int64_t sums[3])
+{
+	int rc = qresult_set_int(r, row, S_IDLE, idle) | qresult_set_int(r, row, S_HOST, sums[0]) |
+	         qresult_set_int(r, row, S_OTHER_STREAM, sums[1]) | qresult_set_int(r, row, S_OTHER, sums[2]);
+	if (idle > 0)
+		rc |= qresult_set_double(r, row, S_HOST_PCT, 100.0 * (double)sums[0] / (double)idle) |
+		      qresult_set_double(r, row, S_OTHER_STREAM_PCT, 100.0 * (double)sums[1] / (double)idle) |
+		      qresult_set_double(r, row, S_OTHER_PCT, 100.0 * (double)sums[2] / (double)idle);
+	return rc ? PROFDB_ERROR : PROFDB_OK;
+}
+
+/* The gaps of one (run, rank): per stream, walk its activities in start order. */
+static int chunk(struct idle *c, profdb_result *r, size_t *row)
+{
+	int64_t origin = INT64_MAX;
+	size_t i = 0;
+
+	if (c->n == 0)
+		return PROFDB_OK;
+	qsort(c->a, c->n, sizeof *c->a, cmp_act);
+	for (size_t k = 0; k < c->n; k++)
+		if (c->a[k].s < origin)
+			origin = c->a[k].s;
+	while (i < c->n) {
+		size_t j = i, nothers, cursor = 0;
+		int64_t sums[3] = { 0, 0, 0 }, end, idle = 0;
+		while (j < c->n && c->a[j].stream == c->a[i].stream)
+			j++;
+		nothers = others_union(c, i, j);
+		end = c->a[i].e;
+		for (size_t k = i + 1; k < j; k++) {
+			if (c->a[k].s > end) {
+				idle += c->a[k].s - end;
+				if (classify(c, nothers, &cursor, end, c->a[k].s, &c->a[k], origin, sums) != PROFDB_OK)
+					return PROFDB_ERROR;
+			}
+			if (c->a[k].e > end)
+				end = c->a[k].e;
+		}
+		if (r && *row < r->nrows && fill_stream_row(r, (*row)++, idle, sums) != PROFDB_OK)
+			return PROFDB_ERROR;
+		i = j;
+	}
+	c->n = 0;
+	return PROFDB_OK;
+}
+
+static int act_add(struct idle *c, const struct act *a)
+{
+	if (c->n == c->cap) {
+		size_t ncap = c->cap ? c->cap * 2 : 1024;
+		struct act *na = realloc(c->a, ncap * sizeof *na);
+		struct profdb_interval *ni = realloc(c->iv, ncap * sizeof *ni);
+		if (na)
+			c->a = na;
+		if (ni)
+			c->iv = ni;
+		if (!na || !ni)
+			return PROFDB_ERROR;
+		c->cap = ncap;
+	}
+	c->a[c->n++] = *a;
+	return PROFDB_OK;
+}
+
+static int64_t col_or_min(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? INT64_MIN : sqlite3_column_int64(st, i);
+}
+
+/* Read the filter's activities per (run, rank); r (per-stream rows) may be NULL. */
+static int scan(profdb *db, struct idle *c, profdb_result *r, const struct profdb_filter *f)
+{
+	struct qbuf b = { 0 };
+	sqlite3_stmt *st = NULL;
+	size_t row = 0;
+	int rc, have = 0, err = PROFDB_OK;
+
+	qbuf_add(&b, "SELECT k.run_id, k.rank, k.stream, k.start_ns, k.start_ns + k.dur_ns, l.start_ns, l.tid,"
+	         " k.name_id FROM kernel k LEFT JOIN launch l ON l.run_id = k.run_id AND l.rank = k.rank"
+	         " AND l.correlation = k.correlation WHERE 1");
+	qfilter_where(&b, f, "k", QF_KERNEL, 0);
+	qbuf_add(&b, " ORDER BY k.run_id, k.rank");
+	rc = qprepare(db, &b, &st, "cannot read device activities");
+	qbuf_free(&b);
+	if (rc != PROFDB_OK)
+		return rc;
+	qfilter_bind(st, f);
+	while (err == PROFDB_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t run = sqlite3_column_int64(st, 0), rank = sqlite3_column_int64(st, 1);
+		struct act a;
+		if (have && (run != c->run || rank != c->rank) && (err = chunk(c, r, &row)) != PROFDB_OK)
+			break;
+		c->run = run, c->rank = rank, have = 1;
+		a.stream = col_or_min(st, 2);
+		a.s = sqlite3_column_int64(st, 3);
+		a.e = sqlite3_column_int64(st, 4);
+		a.ls = col_or_min(st, 5);
+		a.tid = col_or_min(st, 6);
+		a.name_id = sqlite3_column_int64(st, 7);
+		err = act_add(c, &a);
+	}
+	if (err == PROFDB_OK && rc == SQLITE_DONE)
+		err = chunk(c, r, &row);
+	sqlite3_finalize(st);
+	if (err != PROFDB_OK)
+		return profdb__error(db, PROFDB_ERROR, "out of memory");
+	if (rc != SQLITE_DONE)
+		return profdb__sqlerror(db, "cannot read device activities");
+	return PROFDB_OK;
+}
+
+static void stream_sql(struct qbuf *b, const struct profdb_filter *f)
+{
+	qbuf_add(b, "SELECT k.run_id, r.name AS run, k.rank, k.stream, count(*) AS kernels,"
+	         " max(k.start_ns + k.dur_ns) - min(k.start_ns) AS span, NULL AS idle, NULL AS host_wait,"
+	         " NULL AS other_stream, NULL AS other, NULL AS host_wait_pct, NULL AS other_stream_pct,"
+	         " NULL AS other_pct FROM kernel k JOIN run r ON r.id = k.run_id WHERE 1");
+	qfilter_where(b, f, "k", QF_KERNEL, 0);
+	qbuf_add(b, " GROUP BY k.run_id, k.rank, k.stream ORDER BY k.run_id, k.rank, k.stream");
+}
+
+static int per_stream(profdb *db, profdb_result **out, const struct profdb_filter *f, struct idle *c)
+{
+	struct qbuf b = { 0 };
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	stream_sql(&b, f);
+	rc = qprepare(db, &b, &st, "cannot query idle time");
+	qbuf_free(&b);
+	if (rc != PROFDB_OK)
+		return rc;
+	qfilter_bind(st, f);
+	rc = profdb__result_from_stmt(db, out, st, stream_types);
+	sqlite3_finalize(st);
+	if (rc == PROFDB_OK)
+		rc = scan(db, c, *out, f);
+	if (rc == PROFDB_OK) {
+		if (!qfilter_run_column(f))
+			qresult_drop_column(*out, S_RUN);
+		qresult_drop_column(*out, S_RUN_ID);
+	}
+	return rc;
+}
+
+static int cmp_gap(const void *x, const void *y)
+{
+	const struct gap *a = x, *b = y;
+	int64_t la = a->b - a->a, lb = b->b - b->a;
+	if (la != lb)
+		return la > lb ? -1 : 1;
+	if (a->run != b->run)
+		return a->run < b->run ? -1 : 1;
+	if (a->rank != b->rank)
+		return a->rank < b->rank ? -1 : 1;
+	if (a->stream != b->stream)
+		return a->stream < b->stream ? -1 : 1;
+	return a->a < b->a ? -1 : a->a > b->a;
+}
+
+/* One text cell from a one-column lookup bound with up to 4 integers. */
+static int set_lookup(profdb_result *r, size_t row, size_t col, sqlite3_stmt *st, int n, const int64_t *v)
+{
+	int rc = PROFDB_OK;
+	sqlite3_reset(st);
+	for (int i = 0; i < n; i++)
+		sqlite3_bind_int64(st, i + 1, v[i]);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+		rc = qresult_set_text(r, row, col, (const char *)sqlite3_column_text(st, 0));
+	return rc;
+}
+
+static const char *const lookup_sql[3] = {
+	"SELECT name FROM run WHERE id = ?1",
+	"SELECT value FROM str WHERE id = ?1",
+	/* the innermost operator on the launching thread when the gap began */
+	"SELECT s.value FROM op o JOIN str s ON s.id = o.name_id WHERE o.run_id = ?1 AND o.rank = ?2"
+	" AND o.tid = ?3 AND o.start_ns <= ?4 AND o.start_ns + o.dur_ns > ?4"
+	" ORDER BY o.start_ns DESC, o.dur_ns LIMIT 1"
+};
+
+static int gap_row(profdb_result *r, size_t row, const struct gap *g, sqlite3_stmt *const q[3])
+{
+	int64_t host_op[4] = { g->run, g->rank, g->tid, g->a };
+	int rc = set_lookup(r, row, G_RUN, q[0], 1, &g->run) | qresult_set_int(r, row, G_RANK, g->rank) |
+	         qresult_set_int(r, row, G_AT, g->a - g->origin) | qresult_set_int(r, row, G_GAP, g->b - g->a) |
+	         qresult_set_int(r, row, G_HOST, g->host) |
+	         qresult_set_int(r, row, G_OTHER_STREAM, g->other_stream) |
+	         qresult_set_int(r, row, G_OTHER, (g->b - g->a) - g->host - g->other_stream) |
+	         set_lookup(r, row, G_NEXT, q[1], 1, &g->name_id);
+	if (g->stream != INT64_MIN)
+		rc |= qresult_set_int(r, row, G_STREAM, g->stream);
+	if (g->tid != INT64_MIN)
+		rc |= set_lookup(r, row, G_HOST_OP, q[2], 4, host_op);
+	return rc;
+}
+
+static int top_gaps(profdb *db, profdb_result **out, const struct profdb_idle_query *q, struct idle *c)
+{
+	sqlite3_stmt *lk[3] = { NULL, NULL, NULL };
+	size_t n;
+	int rc;
+
+	c->keep_gaps = 1;
+	if ((rc = scan(db, c, NULL, &q->filter)) != PROFDB_OK)
+		return rc;
+	if (c->ng > 1)
+		qsort(c->g, c->ng, sizeof *c->g, cmp_gap);
+	n = q->gaps > 0 && (size_t)q->gaps < c->ng ? (size_t)q->gaps : c->ng;
+	if (qresult_new_rows(out, gap_names, gap_types, G_COUNT, n) != PROFDB_OK)
+		return profdb__error(db, PROFDB_ERROR, "out of memory");
+	for (int i = 0; i < 3; i++)
+		if (sqlite3_prepare_v2(db->sql, lookup_sql[i], -1, &lk[i], NULL) != SQLITE_OK) {
+			rc = profdb__sqlerror(db, "cannot look up names");
+			goto out;
+		}
+	for (size_t i = 0; i < n && rc == PROFDB_OK; i++)
+		if (gap_row(*out, i, &c->g[i], lk) != PROFDB_OK)
+			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
+	if (rc == PROFDB_OK && !qfilter_run_column(&q->filter))
+		qresult_drop_column(*out, G_RUN);
+out:
+	for (int i = 0; i < 3; i++)
+		sqlite3_finalize(lk[i]);
+	return rc;
+}
+
+int profdb_query_idle(profdb *db, profdb_result **out, const struct profdb_idle_query *q)
+{
+	struct idle c = { 0 };
+	int rc;
+
+	*out = NULL;
+	if ((rc = qfilter_check(db, &q->filter)) != PROFDB_OK)
+		return rc;
+	if (q->filter.name_glob || q->filter.kind)
+		return profdb__error(db, PROFDB_EUSAGE, "idle takes every device activity: no name or kind filter");
+	if (q->gaps < 0)
+		return profdb__error(db, PROFDB_EUSAGE, "idle: the number of gaps must not be negative");
+	rc = q->gaps ? top_gaps(db, out, q, &c) : per_stream(db, out, &q->filter, &c);
+	free(c.a);
+	free(c.iv);
+	free(c.g);
+	if (rc != PROFDB_OK) {
+		profdb_result_free(*out);
+		*out = NULL;
+	}
+	return rc;
+}

@@ -1,0 +1,410 @@
+/*
+ * query_launches.c - profdb launches: launch latency and queueing from the
+ * launch table (Kineto runtime calls, joined to device activities by
+ * correlation id on the same run and rank).
+ *
+ *  - by name (and one "(all)" row per run): the host launch call's duration
+ *    and the delay from the launch call's start to the device start, with
+ *    exact median / p90 / p99 (stats.c), and how many delays are outliers:
+ *    above p75 + 3 * (p75 - p25) of the run's delays (Tukey's far-out fence).
+ *  - by stream: the queue, i.e. the number of kernels launched and not yet
+ *    finished, over the stream's window (first launch to last end): time-
+ *    weighted mean, maximum and % of the window with at least one.
+ *  - by step: over the step's device span, host_wait = time nothing of the
+ *    rank was launched-and-unfinished (the device waited on the host),
+ *    queued = time some kernel was launched but not started (the host ran
+ *    ahead of the device), host_sync = duration of the step's
+ *    *Synchronize runtime calls (the host waited on the device), and bound
+ *    "host" when host_wait > queued, else "device".
+ * Device activities without a launch row (Ascend, unlinked memcpy) are left
+ * out and counted in a note.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "query.h"
+#include "interval.h"
+#include "banned.h"
+
+enum launches_by { BY_NAME, BY_STREAM, BY_STEP };
+
+/* The linked activities of the filter, as a CTE named d (materialized: the
+ * by-name statement reads it four times and the join is its main cost). */
+static void d_sql(struct qbuf *b, const struct profdb_filter *f)
+{
+	qbuf_add(b, "WITH d AS MATERIALIZED (SELECT k.run_id, k.rank, k.step, k.stream, k.name_id,"
+	         " k.start_ns AS ks, k.start_ns + k.dur_ns AS ke, l.start_ns AS ls, l.dur_ns AS ld,"
+	         " k.start_ns - l.start_ns AS delay FROM kernel k JOIN launch l ON l.run_id = k.run_id"
+	         " AND l.rank = k.rank AND l.correlation = k.correlation WHERE 1");
+	qfilter_where(b, f, "k", QF_KERNEL, 0);
+	qbuf_add(b, ")\n");
+}
+
+/* ---------------------------------------------------------------- by name */
+
+enum { N_RUN_ID, N_ORD, N_RUN, N_NAME, N_CALLS, N_LTOTAL, N_LAVG, N_LMAX, N_DMED, N_DP90, N_DP99,
+       N_DMAX, N_OUT, N_COUNT };
+static const enum profdb_coltype name_types[N_COUNT] = {
+	PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_TEXT, PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_NS,
+	PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS,
+	PROFDB_COL_INT
+};
+
+static void name_sql(struct qbuf *b, const struct profdb_filter *f)
+{
+	static const char agg[] =
+		" count(*) AS calls, sum(d.ld) AS launch_total, avg(d.ld) AS launch_avg,"
+		" max(d.ld) AS launch_max, median(d.delay) AS delay_median,"
+		" percentile(d.delay, 90) AS delay_p90, percentile(d.delay, 99) AS delay_p99,"
+		" max(d.delay) AS delay_max, sum(d.delay > fe.fence) AS outliers";
+	d_sql(b, f);
+	qbuf_add(b, ", q AS (SELECT run_id, percentile(delay, 25) AS q1, percentile(delay, 75) AS q3"
+	         " FROM d GROUP BY run_id), fe AS (SELECT run_id, q3 + 3 * (q3 - q1) AS fence FROM q)\n"
+	         "SELECT * FROM (SELECT d.run_id, 0 AS ord, r.name AS run, '(all)' AS name,");
+	qbuf_add(b, agg);
+	qbuf_add(b, " FROM d JOIN fe ON fe.run_id = d.run_id JOIN run r ON r.id = d.run_id GROUP BY d.run_id"
+	         " UNION ALL SELECT d.run_id, 1, r.name, s.value,");
+	qbuf_add(b, agg);
+	qbuf_add(b, " FROM d JOIN fe ON fe.run_id = d.run_id JOIN run r ON r.id = d.run_id"
+	         " JOIN str s ON s.id = d.name_id GROUP BY d.run_id, d.name_id)"
+	         " ORDER BY run_id, ord, launch_total DESC, name");
+}
+
+/* ---------------------------------------------------------------- by stream, step */
+
+enum { S_RUN_ID, S_RUN, S_RANK, S_STREAM, S_KERNELS, S_QMEAN, S_QMAX, S_QPCT, S_DMED, S_DMAX, S_COUNT };
+static const enum profdb_coltype stream_types[S_COUNT] = {
+	PROFDB_COL_INT, PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_REAL,
+	PROFDB_COL_INT, PROFDB_COL_PCT, PROFDB_COL_NS, PROFDB_COL_NS
+};
+
+static void stream_sql(struct qbuf *b, const struct profdb_filter *f)
+{
+	d_sql(b, f);
+	qbuf_add(b, "SELECT d.run_id, r.name AS run, d.rank, d.stream, count(*) AS kernels,"
+	         " NULL AS queue_mean, NULL AS queue_max, NULL AS queued_pct,"
+	         " median(d.delay) AS delay_median, max(d.delay) AS delay_max"
+	         " FROM d JOIN run r ON r.id = d.run_id GROUP BY d.run_id, d.rank, d.stream"
+	         " ORDER BY d.run_id, d.rank, d.stream");
+}
+
+enum { T_RUN_ID, T_S0, T_S1, T_RUN, T_RANK, T_STEP, T_SPAN, T_KERNELS, T_HWAIT, T_HWAIT_PCT, T_QUEUED,
+       T_QUEUED_PCT, T_SYNC, T_BOUND, T_COUNT };
+static const enum profdb_coltype step_types[T_COUNT] = {
+	PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT,
+	PROFDB_COL_NS, PROFDB_COL_INT, PROFDB_COL_NS, PROFDB_COL_PCT, PROFDB_COL_NS, PROFDB_COL_PCT,
+	PROFDB_COL_NS, PROFDB_COL_TEXT
+};
+
+static void step_sql(struct qbuf *b, const struct profdb_filter *f)
+{
+	d_sql(b, f);
+	/* the few sync calls first, then their steps: a per-step scan of the
+	 * launch table would read millions of rows per step */
+	qbuf_add(b, ", g AS (SELECT run_id, rank, step, min(ks) AS s0, max(ke) AS s1, count(*) AS n FROM d"
+	         " GROUP BY run_id, rank, step),\n"
+	         " sy AS (SELECT l.run_id, l.rank, sp.step, sum(l.dur_ns) AS t FROM launch l"
+	         "  JOIN step sp ON sp.run_id = l.run_id AND sp.rank = l.rank"
+	         "  AND l.start_ns >= sp.start_ns AND l.start_ns < sp.end_ns"
+	         "  WHERE l.name_id IN (SELECT id FROM str WHERE value GLOB '*Synchronize*')"
+	         "  GROUP BY l.run_id, l.rank, sp.step)\n"
+	         "SELECT g.run_id, g.s0, g.s1, r.name AS run, g.rank, g.step, g.s1 - g.s0 AS span,"
+	         " g.n AS kernels, NULL AS host_wait, NULL AS host_wait_pct, NULL AS queued,"
+	         " NULL AS queued_pct, coalesce(sy.t, 0) AS host_sync, NULL AS bound"
+	         " FROM g JOIN run r ON r.id = g.run_id LEFT JOIN sy ON sy.run_id = g.run_id"
+	         " AND sy.rank = g.rank AND sy.step = g.step ORDER BY g.run_id, g.rank, g.step");
+}
+
+/* One linked device activity: its stream, launch start, device start and end. */
+struct act {
+	int64_t stream, ls, ks, ke;
+};
+
+struct acts {
+	struct act *a;
+	size_t n, cap;
+	struct profdb_interval *iv; /* scratch for the step figures */
+	size_t ivcap;
+};
+
+static int cmp_act_stream(const void *x, const void *y)
+{
+	const struct act *a = x, *b = y;
+	return a->stream < b->stream ? -1 : a->stream > b->stream;
+}
+
+/* A queue change at time t: +1 a launch, -1 an end. */
+struct qev {
+	int64_t t;
+	int d;
+};
+
+static int cmp_qev(const void *x, const void *y)
+{
+	const struct qev *a = x, *b = y;
+	if (a->t != b->t)
+		return a->t < b->t ? -1 : 1;
+	return a->d - b->d; /* ends first: a kernel ending at t and one launched at t never coexist */
+}
+
+/* Queue figures of the activities a[0..n) of one stream into row. */
+static int stream_row(const struct act *a, size_t n, profdb_result *r, size_t row)
+{
+	struct qev *ev = malloc(2 * n * sizeof *ev);
+	int64_t q = 0, qmax = 0, area = 0, some = 0, t0, t1;
+	size_t m = 0;
+	int rc = PROFDB_OK;
+
+	if (!ev)
+		return PROFDB_ERROR;
+	for (size_t i = 0; i < n; i++) {
+		if (a[i].ke < a[i].ls)
+			continue; /* ends before its launch: not a queue entry */
+		ev[m++] = (struct qev){ a[i].ls, 1 };
+		ev[m++] = (struct qev){ a[i].ke, -1 };
+	}
+	qsort(ev, m, sizeof *ev, cmp_qev);
+	t0 = m ? ev[0].t : 0;
+	t1 = m ? ev[m - 1].t : 0;
+	for (size_t i = 0; i < m; i++) {
+		if (i > 0) {
+			area += q * (ev[i].t - ev[i - 1].t);
+			if (q > 0)
+				some += ev[i].t - ev[i - 1].t;
+		}
+		q += ev[i].d;
+		if (q > qmax)
+			qmax = q;
+	}
+	free(ev);
+	rc |= qresult_set_int(r, row, S_QMAX, qmax);
+	if (t1 > t0) {
+		rc |= qresult_set_double(r, row, S_QMEAN, (double)area / (double)(t1 - t0));
+		rc |= qresult_set_double(r, row, S_QPCT, 100.0 * (double)some / (double)(t1 - t0));
+	}
+	return rc ? PROFDB_ERROR : PROFDB_OK;
+}
+
+/* Rows of one (run, rank) by stream: a sorted by stream, rows in stream order. */
+static int stream_rows(struct acts *c, profdb_result *r, size_t *row, int64_t run, int64_t rank)
+{
+	size_t i = 0;
+	qsort(c->a, c->n, sizeof *c->a, cmp_act_stream);
+	while (i < c->n && *row < r->nrows && profdb_result_int(r, *row, S_RUN_ID) == run &&
+	       profdb_result_int(r, *row, S_RANK) == rank) {
+		size_t j = i;
+		while (j < c->n && c->a[j].stream == c->a[i].stream)
+			j++;
+		if (stream_row(&c->a[i], j - i, r, (*row)++) != PROFDB_OK)
+			return PROFDB_ERROR;
+		i = j;
+	}
+	return PROFDB_OK;
+}
+
+/* Merge [ls, end) of every activity (end = ks when started, else ke) into out. */
+static size_t launch_union(const struct acts *c, int started, struct profdb_interval *out)
+{
+	for (size_t i = 0; i < c->n; i++)
+		out[i] = (struct profdb_interval){ c->a[i].ls, started ? c->a[i].ks : c->a[i].ke };
+	return profdb__ivals_merge(out, c->n);
+}
+
+/* Rows of one (run, rank) by step: host_wait, queued and the verdict. */
+static int step_rows(struct acts *c, profdb_result *r, size_t *row, int64_t run, int64_t rank)
+{
+	size_t first = *row, last = *row, nq, np;
+	struct profdb_interval *q, *p;
+	int rc = PROFDB_OK;
+
+	while (last < r->nrows && profdb_result_int(r, last, T_RUN_ID) == run &&
+	       profdb_result_int(r, last, T_RANK) == rank)
+		last++;
+	*row = last;
+	if (2 * c->n > c->ivcap) {
+		struct profdb_interval *n = realloc(c->iv, 2 * c->n * sizeof *n);
+		if (!n)
+			return PROFDB_ERROR;
+		c->iv = n;
+		c->ivcap = 2 * c->n;
+	}
+	/* Q: launched and not finished; P: launched and not started */
+	q = c->iv;
+	p = c->iv + c->n;
+	nq = launch_union(c, 0, q);
+	np = launch_union(c, 1, p);
+	for (size_t i = first; i < last; i++) {
+		struct profdb_interval span = { profdb_result_int(r, i, T_S0), profdb_result_int(r, i, T_S1) };
+		int64_t len = span.end - span.start;
+		int64_t hw = len - profdb__ivals_overlap(q, nq, &span, 1);
+		int64_t qd = profdb__ivals_overlap(p, np, &span, 1);
+		rc |= qresult_set_int(r, i, T_HWAIT, hw);
+		rc |= qresult_set_int(r, i, T_QUEUED, qd);
+		if (len > 0) {
+			rc |= qresult_set_double(r, i, T_HWAIT_PCT, 100.0 * (double)hw / (double)len);
+			rc |= qresult_set_double(r, i, T_QUEUED_PCT, 100.0 * (double)qd / (double)len);
+		}
+		rc |= qresult_set_text(r, i, T_BOUND, hw > qd ? "host" : "device");
+	}
+	return rc ? PROFDB_ERROR : PROFDB_OK;
+}
+
+static int acts_add(struct acts *c, const struct act *a)
+{
+	if (c->n == c->cap) {
+		size_t ncap = c->cap ? c->cap * 2 : 1024;
+		struct act *n = realloc(c->a, ncap * sizeof *n);
+		if (!n)
+			return PROFDB_ERROR;
+		c->a = n;
+		c->cap = ncap;
+	}
+	c->a[c->n++] = *a;
+	return PROFDB_OK;
+}
+
+static int chunk_rows(enum launches_by by, struct acts *c, profdb_result *r, size_t *row,
+                      int64_t run, int64_t rank)
+{
+	int rc = by == BY_STREAM ? stream_rows(c, r, row, run, rank) : step_rows(c, r, row, run, rank);
+	c->n = 0;
+	return rc;
+}
+
+/* Stream the linked activities per (run, rank) and fill the rows' figures.
+ * The step figures see every step of the rank: a kernel of the previous
+ * step still queued keeps the device from waiting on the host. */
+static int fill(profdb *db, profdb_result *r, const struct profdb_filter *f, enum launches_by by)
+{
+	struct profdb_filter all = *f;
+	struct qbuf b = { 0 };
+	struct acts c = { 0 };
+	sqlite3_stmt *st = NULL;
+	int64_t run = 0, rank = 0;
+	size_t row = 0;
+	int rc, have = 0, err = PROFDB_OK;
+
+	if (by == BY_STEP)
+		all.step_lo = all.step_hi = PROFDB_NULL;
+	d_sql(&b, &all);
+	qbuf_add(&b, "SELECT run_id, rank, stream, ls, ks, ke FROM d ORDER BY run_id, rank");
+	rc = qprepare(db, &b, &st, "cannot read launches");
+	qbuf_free(&b);
+	if (rc != PROFDB_OK)
+		return rc;
+	qfilter_bind(st, &all);
+	while (err == PROFDB_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t krun = sqlite3_column_int64(st, 0), krank = sqlite3_column_int64(st, 1);
+		struct act a;
+		if (have && (krun != run || krank != rank) && (err = chunk_rows(by, &c, r, &row, run, rank)) != PROFDB_OK)
+			break;
+		run = krun, rank = krank, have = 1;
+		a.stream = sqlite3_column_type(st, 2) == SQLITE_NULL ? INT64_MIN : sqlite3_column_int64(st, 2);
+		a.ls = sqlite3_column_int64(st, 3);
+		a.ks = sqlite3_column_int64(st, 4);
+		a.ke = sqlite3_column_int64(st, 5);
+		err = acts_add(&c, &a);
+	}
+	if (err == PROFDB_OK && rc == SQLITE_DONE && have)
+		err = chunk_rows(by, &c, r, &row, run, rank);
+	sqlite3_finalize(st);
+	free(c.a);
+	free(c.iv);
+	if (err != PROFDB_OK)
+		return profdb__error(db, PROFDB_ERROR, "out of memory");
+	if (rc != SQLITE_DONE)
+		return profdb__sqlerror(db, "cannot read launches");
+	return PROFDB_OK;
+}
+
+/* A note when device activities of the filter have no launch row. */
+static int unlinked_note(profdb *db, profdb_result *r, const struct profdb_filter *f)
+{
+	struct qbuf b = { 0 };
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	qbuf_add(&b, "SELECT count(*), count(l.correlation) FROM kernel k LEFT JOIN launch l"
+	         " ON l.run_id = k.run_id AND l.rank = k.rank AND l.correlation = k.correlation WHERE 1");
+	qfilter_where(&b, f, "k", QF_KERNEL, 0);
+	rc = qprepare(db, &b, &st, "cannot count launches");
+	qbuf_free(&b);
+	if (rc != PROFDB_OK)
+		return rc;
+	qfilter_bind(st, f);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > sqlite3_column_int64(st, 1)) {
+		char note[160];
+		snprintf(note, sizeof note, "%lld of %lld device activities have no launch record"
+		         " (no runtime call with their correlation id) and are left out",
+		         (long long)(sqlite3_column_int64(st, 0) - sqlite3_column_int64(st, 1)),
+		         (long long)sqlite3_column_int64(st, 0));
+		rc = profdb__result_add_note(r, note) == PROFDB_OK ? PROFDB_OK :
+		     profdb__error(db, PROFDB_ERROR, "out of memory");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int profdb_query_launches(profdb *db, profdb_result **out, const struct profdb_launch_query *q)
+{
+	enum launches_by by;
+	struct qbuf b = { 0 };
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*out = NULL;
+	if (!q->by || strcmp(q->by, "name") == 0)
+		by = BY_NAME;
+	else if (strcmp(q->by, "stream") == 0)
+		by = BY_STREAM;
+	else if (strcmp(q->by, "step") == 0)
+		by = BY_STEP;
+	else
+		return profdb__error(db, PROFDB_EUSAGE, "launches: --by is name, stream or step, not '%s'", q->by);
+	if ((rc = qfilter_check(db, &q->filter)) != PROFDB_OK)
+		return rc;
+	if (q->filter.kind)
+		return profdb__error(db, PROFDB_EUSAGE, "launches takes no kind filter");
+	if (by != BY_NAME && q->filter.name_glob)
+		return profdb__error(db, PROFDB_EUSAGE, "launches: --name only with --by name");
+	if (by == BY_NAME)
+		name_sql(&b, &q->filter);
+	else if (by == BY_STREAM)
+		stream_sql(&b, &q->filter);
+	else
+		step_sql(&b, &q->filter);
+	rc = qprepare(db, &b, &st, "cannot query launches");
+	qbuf_free(&b);
+	if (rc != PROFDB_OK)
+		return rc;
+	qfilter_bind(st, &q->filter);
+	rc = profdb__result_from_stmt(db, out, st, by == BY_NAME ? name_types : by == BY_STREAM ? stream_types : step_types);
+	sqlite3_finalize(st);
+	if (rc == PROFDB_OK && by != BY_NAME)
+		rc = fill(db, *out, &q->filter, by);
+	if (rc == PROFDB_OK)
+		rc = unlinked_note(db, *out, &q->filter);
+	if (rc != PROFDB_OK) {
+		profdb_result_free(*out);
+		*out = NULL;
+		return rc;
+	}
+	if (by == BY_NAME) {
+		if (!qfilter_run_column(&q->filter))
+			qresult_drop_column(*out, N_RUN);
+		qresult_drop_column(*out, N_ORD);
+		qresult_drop_column(*out, N_RUN_ID);
+	} else if (by == BY_STREAM) {
+		if (!qfilter_run_column(&q->filter))
+			qresult_drop_column(*out, S_RUN);
+		qresult_drop_column(*out, S_RUN_ID);
+	} else {
+		if (!qfilter_run_column(&q->filter))
+			qresult_drop_column(*out, T_RUN);
+		qresult_drop_column(*out, T_S1);
+		qresult_drop_column(*out, T_S0);
+		qresult_drop_column(*out, T_RUN_ID);
+	}
+	return PROFDB_OK;
+}
