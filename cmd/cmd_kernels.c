@@ -29,7 +29,8 @@ static const struct cli_opt opts[] = {
 
 static const char desc[] =
 	"Device time per kernel (every device activity: kernels, memcpy, memset,\n"
-	"communication), one row per group and run:\n"
+	"communication, other; wallclock repeats of benchmark runs), one row per\n"
+	"group and run:\n"
 	"  share    % of the run's device time (after --run/--rank/--steps; --name and\n"
 	"           --kind do not change the denominator)\n"
 	"  total, calls, avg, median, min, max\n"
