@@ -12,6 +12,9 @@
  *    an op when it has the op's External id on the same run and rank
  *    (Kineto), or names it as its launch op (MindSpore "op/kernel" names).
  *    Ascend operator_details rows have no link: NULL.
+ *  - host_self_pct / device_self_pct: the group's share of every selected
+ *    op of its run (before min_total and top), and a note per run with
+ *    those totals, as key_averages().table() prints them;
  *  - min_total compares with host_total;
  *  - ProfilerStep#N ops are one group, ProfilerStep*, as torch's
  *    key_averages shows them (key -1: no str id), unless step_rows;
@@ -34,9 +37,11 @@ struct op_col {
 static const struct op_col op_cols[] = {
 	{ "calls", "g.calls", PROFDB_COL_INT },
 	{ "host_self", "g.host_self", PROFDB_COL_NS },
+	{ "host_self_pct", "100.0 * g.host_self / nullif(tt.hs, 0)", PROFDB_COL_PCT },
 	{ "host_total", "g.host_total", PROFDB_COL_NS },
 	{ "host_avg", "g.host_avg", PROFDB_COL_NS },
 	{ "device_self", "g.device_self", PROFDB_COL_NS },
+	{ "device_self_pct", "100.0 * g.device_self / nullif(tt.ds, 0)", PROFDB_COL_PCT },
 	{ "device_total", "g.device_total", PROFDB_COL_NS },
 };
 #define NOPCOLS (sizeof op_cols / sizeof op_cols[0])
@@ -68,6 +73,10 @@ static void add_sql(struct qbuf *b, const struct profdb_op_query *q)
 		qbuf_add(b, ", k1");
 	if (f->min_total_ns > 0)
 		qbuf_add(b, " HAVING sum(f.dur_ns) >= :mintot");
+	/* the % columns' 100%: every selected op of the run, as torch's
+	 * key_averages table divides by its total (before --min-total and --top) */
+	qbuf_add(b, "),\n tot AS (SELECT run_id, sum(self_ns) AS hs, sum(device_self_ns) AS ds"
+	            " FROM f GROUP BY run_id");
 	/* kernels linked to ops: by External id, and by launch op name */
 	qbuf_add(b, "),\n lk AS (SELECT f.run_id, f.k0n AS k0");
 	if (q->by_shape)
@@ -137,8 +146,8 @@ static int add_output(profdb *db, struct qbuf *b, const struct profdb_op_query *
 	if (!order && q->by_shape && strcmp(sort, "shape") == 0)
 		order = "sh.value";
 	if (!order)
-		return profdb__error(db, PROFDB_EUSAGE, "cannot sort by '%s' (calls, host_self, host_total,"
-		                     " host_avg, device_self, device_total, name%s)", sort,
+		return profdb__error(db, PROFDB_EUSAGE, "cannot sort by '%s' (calls, host_self, host_self_pct,"
+		                     " host_total, host_avg, device_self, device_self_pct, device_total, name%s)", sort,
 		                     q->by_shape ? ", shape" : "");
 	/* text sorts A..Z; figures the source lacks (NULL) go last */
 	if (strcmp(sort, "name") == 0 || strcmp(sort, "shape") == 0)
@@ -149,7 +158,8 @@ static int add_output(profdb *db, struct qbuf *b, const struct profdb_op_query *
 	qbuf_add(b, ", g.host_total DESC, " NAME_EXPR);
 	if (q->by_shape)
 		qbuf_add(b, ", sh.value");
-	qbuf_add(b, ") AS rn_ FROM g JOIN run r ON r.id = g.run_id LEFT JOIN str n ON n.id = g.k0");
+	qbuf_add(b, ") AS rn_ FROM g JOIN run r ON r.id = g.run_id JOIN tot tt ON tt.run_id = g.run_id"
+	            " LEFT JOIN str n ON n.id = g.k0");
 	if (q->by_shape)
 		qbuf_add(b, " LEFT JOIN str sh ON sh.id = g.k1");
 	qbuf_add(b, ")\nSELECT ");
@@ -225,6 +235,38 @@ static int note_child_device_time(profdb *db, profdb_result *r)
 	return PROFDB_OK;
 }
 
+/* The total line under the table, one per run: what the % columns divide
+ * by, as key_averages().table() ends with "Self CPU time total". */
+static int note_totals(profdb *db, profdb_result *r, const struct profdb_op_query *q)
+{
+	struct qbuf b = { 0 };
+	sqlite3_stmt *st = NULL;
+	char note[PROFDB_ERRMAX];
+	int rc;
+
+	add_sql(&b, q);
+	qbuf_add(&b, "\nSELECT r.name, tt.hs, tt.ds FROM tot tt JOIN run r ON r.id = tt.run_id ORDER BY r.id");
+	rc = qprepare(db, &b, &st, "cannot total operators");
+	qbuf_free(&b);
+	if (rc != PROFDB_OK)
+		return rc;
+	qfilter_bind(st, &q->filter);
+	while (rc == PROFDB_OK && sqlite3_step(st) == SQLITE_ROW) {
+		int64_t hs = sqlite3_column_int64(st, 1), ds = sqlite3_column_int64(st, 2);
+		int nd = sqlite3_column_type(st, 2) == SQLITE_NULL;
+		char dev[64] = "none stored";
+		if (!nd)
+			snprintf(dev, sizeof dev, "%lld.%03lld us", (long long)(ds / 1000), (long long)(ds % 1000));
+		snprintf(note, sizeof note, "total of run '%s' (100%% in the %% columns): host_self %lld.%03lld us,"
+		         " device_self %s", (const char *)sqlite3_column_text(st, 0),
+		         (long long)(hs / 1000), (long long)(hs % 1000), dev);
+		if (profdb__result_add_note(r, note) != PROFDB_OK)
+			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int profdb_query_ops(profdb *db, profdb_result **out, const struct profdb_op_query *q)
 {
 	enum profdb_coltype types[16];
@@ -245,7 +287,9 @@ int profdb_query_ops(profdb *db, profdb_result **out, const struct profdb_op_que
 	if (q->top > 0)
 		sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":top"), q->top);
 	rc = profdb__result_from_stmt(db, out, st, types);
-	if (rc == PROFDB_OK && (rc = note_child_device_time(db, *out)) != PROFDB_OK) {
+	if (rc == PROFDB_OK && (rc = note_totals(db, *out, q)) == PROFDB_OK)
+		rc = note_child_device_time(db, *out);
+	if (rc != PROFDB_OK) {
 		profdb_result_free(*out);
 		*out = NULL;
 	}
