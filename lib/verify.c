@@ -208,7 +208,8 @@ int profdb_verify(profdb *db, profdb_result **out, const char *run, int *out_fai
 		const char *base = strrchr(path, '/');
 		struct verify_table t;
 		if (verify_table_parse(&t, (const char *)sqlite3_column_blob(q, 3), (size_t)sqlite3_column_bytes(q, 3)) != 0) {
-			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
+			rc = profdb__error(db, PROFDB_ERROR, "cannot read the stored summary '%s' (not CSV, or out of memory)",
+			                   path);
 			break;
 		}
 		nsrc++;
