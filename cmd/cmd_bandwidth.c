@@ -3,7 +3,6 @@
  * rank, step and direction (profdb_query_bandwidth).
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "query_cli.h"
 
@@ -38,13 +37,7 @@ static int own_opt(void *arg, int key, const char *val)
 	struct profdb_bandwidth_query *bq = arg;
 	if (key != OPT_BY)
 		return PROFDB_EXIT_USAGE; /* cli_next printed why */
-	if (strcmp(val, "rank") == 0)
-		bq->by_rank = 1;
-	else if (strcmp(val, "step") == 0)
-		bq->by_rank = 0;
-	else
-		return cli_usage_error("bandwidth", "--by: 'step' or 'rank', not '%s'", val);
-	return 0;
+	return qcli_by_choice("bandwidth", val, "step", "rank", &bq->by_rank);
 }
 
 int cmd_bandwidth(int argc, char **argv)

@@ -4,7 +4,6 @@
  * their overlaps, exposed communication and idle (profdb_query_breakdown).
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "query_cli.h"
 
@@ -43,13 +42,7 @@ static int own_opt(void *arg, int key, const char *val)
 	struct profdb_breakdown_query *bq = arg;
 	if (key != OPT_BY)
 		return PROFDB_EXIT_USAGE; /* cli_next printed why */
-	if (strcmp(val, "rank") == 0)
-		bq->by_rank = 1;
-	else if (strcmp(val, "step") == 0)
-		bq->by_rank = 0;
-	else
-		return cli_usage_error("breakdown", "--by: 'step' or 'rank', not '%s'", val);
-	return 0;
+	return qcli_by_choice("breakdown", val, "step", "rank", &bq->by_rank);
 }
 
 int cmd_breakdown(int argc, char **argv)

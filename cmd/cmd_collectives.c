@@ -4,7 +4,6 @@
  * the others waited for (profdb_query_collectives).
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "query_cli.h"
 
@@ -41,13 +40,7 @@ static int own_opt(void *arg, int key, const char *val)
 	struct profdb_collective_query *cq = arg;
 	if (key != OPT_BY)
 		return PROFDB_EXIT_USAGE; /* cli_next printed why */
-	if (strcmp(val, "step") == 0)
-		cq->by_step = 1;
-	else if (strcmp(val, "rank") == 0)
-		cq->by_step = 0;
-	else
-		return cli_usage_error("collectives", "--by: 'rank' or 'step', not '%s'", val);
-	return 0;
+	return qcli_by_choice("collectives", val, "rank", "step", &cq->by_step);
 }
 
 int cmd_collectives(int argc, char **argv)

@@ -51,13 +51,7 @@ static int own_opt(void *arg, int key, const char *val)
 	}
 	if (key != OPT_BY)
 		return PROFDB_EXIT_USAGE; /* cli_next printed why */
-	if (strcmp(val, "rank") == 0)
-		rq->by_rank = 1;
-	else if (strcmp(val, "step") == 0)
-		rq->by_rank = 0;
-	else
-		return cli_usage_error("ranks", "--by: 'step' or 'rank', not '%s'", val);
-	return 0;
+	return qcli_by_choice("ranks", val, "step", "rank", &rq->by_rank);
 }
 
 int cmd_ranks(int argc, char **argv)

@@ -94,6 +94,18 @@ bad:
 	return -1;
 }
 
+int qcli_by_choice(const char *name, const char *val, const char *clear_value, const char *set_value,
+                   int *flag)
+{
+	if (strcmp(val, set_value) == 0)
+		*flag = 1;
+	else if (strcmp(val, clear_value) == 0)
+		*flag = 0;
+	else
+		return cli_usage_error(name, "--by: '%s' or '%s', not '%s'", clear_value, set_value, val);
+	return 0;
+}
+
 int qcli_opt(struct qcli *q, int key, const char *arg)
 {
 	int f = cli_format_opt(&q->fmt, key, arg);

@@ -68,6 +68,10 @@ int qcli_parse(struct qcli *q, int argc, char **argv, const struct cli_opt *opts
 /* A time option ("250" us, "250us", "3ms", "100ns", "1.5s") into ns;
  * decimal only.  0 ok, -1 bad (usage error printed). */
 int qcli_parse_time(const struct qcli *q, const char *opt, const char *arg, int64_t *out);
+/* --by with two values: *flag = 1 for set_value, 0 for clear_value.
+ * Returns 0, or the usage exit code (message printed, naming both). */
+int qcli_by_choice(const char *name, const char *val, const char *clear_value, const char *set_value,
+                   int *flag);
 /* Open q->db read-only; NULL after printing why. */
 profdb *qcli_open(const struct qcli *q);
 /* Finish a query: on rc != OK print the error; else write r in q's format.
