@@ -73,10 +73,6 @@ int qprepare(profdb *db, const struct qbuf *b, sqlite3_stmt **st, const char *wh
 
 /* Remove column col from r (for helper columns a query needs internally). */
 void qresult_drop_column(profdb_result *r, size_t col);
-/* Set a cell of r (row < nrows) to an int, a double or NULL. */
-int qresult_set_int(profdb_result *r, size_t row, size_t col, int64_t v);
-int qresult_set_double(profdb_result *r, size_t row, size_t col, double v);
-int qresult_set_text(profdb_result *r, size_t row, size_t col, const char *v);
 /* CONSTRUCTOR: a result of nrows rows of NULL cells with the given columns,
  * for rows made in C.  On failure *out may be set: free it. */
 int qresult_new_rows(profdb_result **out, const char *const *names, const enum profdb_coltype *types,

@@ -1,7 +1,8 @@
 /*
  * query_common.c - small tools of the query files: a growing SQL text, a
- * checked prepare, and editing a result's cells for figures computed in C
- * (busy time, top kernels) after the SQL part.
+ * checked prepare, and the shape of results whose figures are computed in C
+ * (busy time, top kernels) after the SQL part; their cells are set with
+ * result.c's setters.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -87,47 +88,6 @@ void qresult_drop_column(profdb_result *r, size_t col)
 	memmove(&r->names[col], &r->names[col + 1], (r->ncols - col - 1) * sizeof *r->names);
 	memmove(&r->types[col], &r->types[col + 1], (r->ncols - col - 1) * sizeof *r->types);
 	r->ncols--;
-}
-
-static int set_text(struct profdb_cell *c, const char *text)
-{
-	char *t = strdup(text);
-	if (!t)
-		return PROFDB_ERROR;
-	free(c->text);
-	c->text = t;
-	return PROFDB_OK;
-}
-
-int qresult_set_int(profdb_result *r, size_t row, size_t col, int64_t v)
-{
-	struct profdb_cell *c = &r->cells[row * r->ncols + col];
-	char buf[32];
-	snprintf(buf, sizeof buf, "%lld", (long long)v);
-	c->type = SQLITE_INTEGER;
-	c->i = v;
-	c->d = 0;
-	return set_text(c, buf);
-}
-
-int qresult_set_double(profdb_result *r, size_t row, size_t col, double v)
-{
-	struct profdb_cell *c = &r->cells[row * r->ncols + col];
-	char buf[40];
-	snprintf(buf, sizeof buf, "%.17g", v);
-	c->type = SQLITE_FLOAT;
-	c->d = v;
-	c->i = 0;
-	return set_text(c, buf);
-}
-
-int qresult_set_text(profdb_result *r, size_t row, size_t col, const char *v)
-{
-	struct profdb_cell *c = &r->cells[row * r->ncols + col];
-	c->type = SQLITE_TEXT;
-	c->i = 0;
-	c->d = 0;
-	return set_text(c, v);
 }
 
 int qresult_new_rows(profdb_result **out, const char *const *names, const enum profdb_coltype *types,

@@ -162,35 +162,10 @@ int profdb__report_csv(const profdb_comparison *c, FILE *out)
 
 /* ---------------------------------------------------------------- result */
 
-static int set_text(struct profdb_cell *cl, const char *s)
+/* A figure that cannot be computed (NaN: no samples) is an empty cell. */
+static int set_real(profdb_result *r, size_t row, size_t col, double v)
 {
-	cl->type = SQLITE_TEXT;
-	cl->text = strdup(s);
-	return cl->text ? PROFDB_OK : PROFDB_ERROR;
-}
-
-static int set_real(struct profdb_cell *cl, double v)
-{
-	char b[64];
-	if (isnan(v)) {
-		cl->type = SQLITE_NULL;
-		return PROFDB_OK;
-	}
-	cl->type = SQLITE_FLOAT;
-	cl->d = v;
-	snprintf(b, sizeof b, "%.10g", v);
-	cl->text = strdup(b);
-	return cl->text ? PROFDB_OK : PROFDB_ERROR;
-}
-
-static int set_int(struct profdb_cell *cl, int64_t v)
-{
-	char b[32];
-	cl->type = SQLITE_INTEGER;
-	cl->i = v;
-	snprintf(b, sizeof b, "%lld", (long long)v);
-	cl->text = strdup(b);
-	return cl->text ? PROFDB_OK : PROFDB_ERROR;
+	return isnan(v) ? qresult_set_null(r, row, col) : qresult_set_double(r, row, col, v);
 }
 
 /* v to sig significant digits: what a person reads of a p-value or a mean
@@ -208,7 +183,7 @@ enum { C_KEY, C_VERDICT, C_BASE, C_NEW, C_DELTA, C_CHANGE, C_CI_LO, C_CI_HI, C_P
        C_BASE_CALLS, C_NEW_CALLS, C_NBASE, C_NNEW, C_WHY, C_COUNT };
 
 /* The cells of one line of the table (see profdb_comparison_table). */
-static int fill_row(struct profdb_cell *row, const struct profdb_cmp_line *l, int kernels,
+static int fill_row(profdb_result *r, size_t i, const struct profdb_cmp_line *l, int kernels,
                     unsigned flags)
 {
 	/* the whole-run figures are plain numbers in us or counts; kernel
@@ -218,20 +193,20 @@ static int fill_row(struct profdb_cell *row, const struct profdb_cmp_line *l, in
 	char key[256];
 	int rc = 0;
 	snprintf(key, sizeof key, "%s%s", l->key, scale != 1 ? " (us)" : "");
-	rc |= set_text(&row[C_KEY], kernels ? l->key : key);
-	rc |= set_text(&row[C_VERDICT], profdb__verdict_name(l->verdict));
-	rc |= set_real(&row[C_BASE], rt ? round_sig(l->base / scale, rt) : l->base / scale);
-	rc |= set_real(&row[C_NEW], rt ? round_sig(l->next / scale, rt) : l->next / scale);
-	rc |= set_real(&row[C_DELTA], rt ? round_sig(l->delta / scale, rt) : l->delta / scale);
-	rc |= set_real(&row[C_CHANGE], 100 * l->rel);
-	rc |= set_real(&row[C_CI_LO], 100 * l->ci_lo);
-	rc |= set_real(&row[C_CI_HI], 100 * l->ci_hi);
-	rc |= set_real(&row[C_P], rp ? round_sig(l->p, rp) : l->p);
-	rc |= set_real(&row[C_BASE_CALLS], rd ? round_sig(l->base_calls, rd) : l->base_calls);
-	rc |= set_real(&row[C_NEW_CALLS], rd ? round_sig(l->next_calls, rd) : l->next_calls);
-	rc |= set_int(&row[C_NBASE], (int64_t)l->nbase);
-	rc |= set_int(&row[C_NNEW], (int64_t)l->nnext);
-	rc |= set_text(&row[C_WHY], l->why);
+	rc |= qresult_set_text(r, i, C_KEY, kernels ? l->key : key);
+	rc |= qresult_set_text(r, i, C_VERDICT, profdb__verdict_name(l->verdict));
+	rc |= set_real(r, i, C_BASE, rt ? round_sig(l->base / scale, rt) : l->base / scale);
+	rc |= set_real(r, i, C_NEW, rt ? round_sig(l->next / scale, rt) : l->next / scale);
+	rc |= set_real(r, i, C_DELTA, rt ? round_sig(l->delta / scale, rt) : l->delta / scale);
+	rc |= set_real(r, i, C_CHANGE, 100 * l->rel);
+	rc |= set_real(r, i, C_CI_LO, 100 * l->ci_lo);
+	rc |= set_real(r, i, C_CI_HI, 100 * l->ci_hi);
+	rc |= set_real(r, i, C_P, rp ? round_sig(l->p, rp) : l->p);
+	rc |= set_real(r, i, C_BASE_CALLS, rd ? round_sig(l->base_calls, rd) : l->base_calls);
+	rc |= set_real(r, i, C_NEW_CALLS, rd ? round_sig(l->next_calls, rd) : l->next_calls);
+	rc |= qresult_set_int(r, i, C_NBASE, (int64_t)l->nbase);
+	rc |= qresult_set_int(r, i, C_NNEW, (int64_t)l->nnext);
+	rc |= qresult_set_text(r, i, C_WHY, l->why);
 	return rc ? PROFDB_ERROR : PROFDB_OK;
 }
 
@@ -272,7 +247,7 @@ int profdb_comparison_table(const profdb_comparison *c, profdb_result **out, uns
 		rc = PROFDB_ERROR;
 	for (size_t i = 0; i < n && rc == PROFDB_OK; i++) {
 		r->nrows++;
-		rc = fill_row(&r->cells[i * C_COUNT], &lines[i], kernels, flags);
+		rc = fill_row(r, i, &lines[i], kernels, flags);
 	}
 	/* the warnings once, on the kernel table, so a format that prints
 	 * notes does not repeat them under both tables */

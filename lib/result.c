@@ -3,6 +3,7 @@
  * column names and types, filled from an SQLite statement.  Formats render
  * it; callers free it with profdb_result_free().
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +62,49 @@ void profdb_result_free(profdb_result *r)
 		free(r->notes[i]);
 	free(r->notes);
 	free(r);
+}
+
+/* The cell's new value: type, numbers and its own copy of text (NULL for
+ * NULL); the old text is freed. */
+static int put_cell(struct profdb_cell *c, int type, int64_t i, double d, const char *text)
+{
+	char *t = text ? strdup(text) : NULL;
+	if (type == SQLITE_TEXT && !text)
+		type = SQLITE_NULL;
+	free(c->text);
+	c->text = t;
+	c->i = i;
+	c->d = d;
+	if (text && !t) {
+		c->type = SQLITE_NULL;
+		return PROFDB_ERROR;
+	}
+	c->type = type;
+	return PROFDB_OK;
+}
+
+int qresult_set_null(profdb_result *r, size_t row, size_t col)
+{
+	return put_cell(&r->cells[row * r->ncols + col], SQLITE_NULL, 0, 0, NULL);
+}
+
+int qresult_set_int(profdb_result *r, size_t row, size_t col, int64_t v)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, "%lld", (long long)v);
+	return put_cell(&r->cells[row * r->ncols + col], SQLITE_INTEGER, v, 0, buf);
+}
+
+int qresult_set_double(profdb_result *r, size_t row, size_t col, double v)
+{
+	char buf[40];
+	snprintf(buf, sizeof buf, "%.17g", v);
+	return put_cell(&r->cells[row * r->ncols + col], SQLITE_FLOAT, 0, v, buf);
+}
+
+int qresult_set_text(profdb_result *r, size_t row, size_t col, const char *v)
+{
+	return put_cell(&r->cells[row * r->ncols + col], SQLITE_TEXT, 0, 0, v);
 }
 
 int profdb__result_add_note(profdb_result *r, const char *note)

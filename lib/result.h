@@ -30,4 +30,17 @@ int profdb__result_new(profdb_result **out, size_t ncols);
  * r->cells has room for (0 at first).  -1 (PROFDB_ERROR) out of memory. */
 int profdb__result_add_row(profdb_result *r, sqlite3_stmt *st, size_t *cap);
 
+/*
+ * The one set of cell setters (queries, verify, the comparison table).
+ * Each replaces cell (row, col) of r, row < nrows, freeing the text it
+ * held, so a new cell must be zeroed (calloc, memset) or NULL first.  The
+ * text form of a number is its exact round trip (%.17g for a double), so
+ * profdb_result_text and profdb_result_double agree.  -1 (PROFDB_ERROR)
+ * out of memory, the cell then NULL.
+ */
+int qresult_set_null(profdb_result *r, size_t row, size_t col);
+int qresult_set_int(profdb_result *r, size_t row, size_t col, int64_t v);
+int qresult_set_double(profdb_result *r, size_t row, size_t col, double v);
+int qresult_set_text(profdb_result *r, size_t row, size_t col, const char *v);
+
 #endif

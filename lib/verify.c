@@ -39,13 +39,6 @@
 
 /* ---------------------------------------------------------------- output rows */
 
-static int set_text(struct profdb_cell *c, const char *s)
-{
-	c->type = SQLITE_TEXT;
-	c->text = strdup(s);
-	return c->text ? PROFDB_OK : PROFDB_ERROR;
-}
-
 /*
  * Values are shown to the nanosecond (0.001 us), the resolution of the
  * inputs (kernel_details.csv prints 3 decimals; our sums are whole ns):
@@ -60,22 +53,13 @@ static double to_ns_precision(double v)
 	return r == 0 ? 0.0 : r;
 }
 
-static int set_real(struct profdb_cell *c, double v)
-{
-	char buf[64];
-	c->type = SQLITE_FLOAT;
-	c->d = v;
-	snprintf(buf, sizeof buf, "%.15g", v);
-	c->text = strdup(buf);
-	return c->text ? PROFDB_OK : PROFDB_ERROR;
-}
-
 /* Add one check; tol is the absolute allowance in the values' unit. */
 int verify_add_check(struct verify *v, const char *check, const char *key,
                      double expected, double actual, double tol)
 {
 	profdb_result *r = v->r;
 	struct profdb_cell *row;
+	size_t i;
 	double diff = actual - expected;
 	int ok = fabs(diff) <= fmax(REL_TOL * fabs(expected), tol);
 	int rc;
@@ -94,9 +78,11 @@ int verify_add_check(struct verify *v, const char *check, const char *key,
 	/* the diff shown is that of the values shown; ok was decided unrounded */
 	expected = to_ns_precision(expected);
 	actual = to_ns_precision(actual);
-	rc = set_text(&row[0], check) | set_text(&row[1], key) | set_real(&row[2], expected) |
-	     set_real(&row[3], actual) | set_real(&row[4], to_ns_precision(actual - expected)) |
-	     set_text(&row[5], ok ? "ok" : "FAIL");
+	i = r->nrows - 1;
+	rc = qresult_set_text(r, i, 0, check) | qresult_set_text(r, i, 1, key) |
+	     qresult_set_double(r, i, 2, expected) | qresult_set_double(r, i, 3, actual) |
+	     qresult_set_double(r, i, 4, to_ns_precision(actual - expected)) |
+	     qresult_set_text(r, i, 5, ok ? "ok" : "FAIL");
 	if (rc != PROFDB_OK)
 		return profdb__error(v->db, PROFDB_ERROR, "out of memory");
 	if (!ok)
