@@ -85,9 +85,6 @@ void profdb__fmt_p(char *out, size_t cap, double p);        /* "0.00123" / "1.2e
 /* "a, b" of run names (truncated to cap). */
 void profdb__fmt_runs(char *out, size_t cap, char *const *runs, size_t n);
 
-/* Write s escaped for XML/HTML text and attribute values; control bytes
- * XML 1.0 forbids become '?' (report_junit.c). */
-void profdb__xml_text(FILE *out, const char *s);
 
 /* Renderers (report_*.c).  Return PROFDB_OK or PROFDB_ERROR on write error. */
 int profdb__report_md(const profdb_comparison *c, FILE *out);

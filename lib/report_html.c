@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "escape.h"
 #include "banned.h"
 
 #define TOP_ROWS 20     /* rows of the top-regressions/improvements tables */

@@ -8,27 +8,8 @@
 #include <stdlib.h>
 
 #include "compare.h"
-#include "utf8.h"
+#include "escape.h"
 #include "banned.h"
-
-void profdb__xml_text(FILE *out, const char *text)
-{
-	char *tmp;
-	const char *s = profdb__utf8_safe(text, &tmp);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		switch (ch) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&#39;", out); break;
-		default:
-			fputc(ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r' ? '?' : ch, out);
-		}
-	}
-	free(tmp);
-}
 
 static void testcase(FILE *out, const char *cls, const struct profdb_cmp_line *l)
 {
