@@ -393,123 +393,157 @@ static size_t load_strs(void *rec, const size_t *strs, size_t n, const unsigned 
 	return off;
 }
 
+/* A batch being replayed: where the next record starts, and the kernel
+ * metrics array reused from record to record (owned, mcap entries). */
+struct replay {
+	const unsigned char *d;
+	size_t off;
+	struct profdb_sink *out;
+	struct profdb_metric *metrics;
+	size_t mcap;
+};
+
+static int replay_kernel(struct replay *p)
+{
+	struct profdb_kernel_rec k;
+	memcpy(&k, p->d + p->off, sizeof k);
+	p->off = load_strs(&k, kernel_strs, NELEM(kernel_strs), p->d, p->off + sizeof k);
+	if (k.nmetrics > p->mcap) {
+		struct profdb_metric *m = realloc(p->metrics, k.nmetrics * sizeof *m);
+		if (!m)
+			return PROFDB_ERROR;
+		p->metrics = m;
+		p->mcap = k.nmetrics;
+	}
+	for (size_t i = 0; i < k.nmetrics; i++) {
+		memcpy(&p->metrics[i].value, p->d + p->off, sizeof(double));
+		p->off += sizeof(double);
+		p->metrics[i].name = get_str(p->d, &p->off);
+	}
+	k.metrics = p->metrics;
+	return p->out->kernel(p->out->arg, &k);
+}
+
+/* The records copied as their struct: op, launch, step. */
+static int replay_struct(struct replay *p, int type)
+{
+	const unsigned char *d = p->d;
+	struct profdb_op_rec o;
+	struct profdb_launch_rec l;
+	struct profdb_step_rec st;
+	switch (type) {
+	case R_OP:
+		memcpy(&o, d + p->off, sizeof o);
+		p->off = load_strs(&o, op_strs, NELEM(op_strs), d, p->off + sizeof o);
+		return p->out->op(p->out->arg, &o);
+	case R_LAUNCH:
+		memcpy(&l, d + p->off, sizeof l);
+		p->off = load_strs(&l, launch_strs, NELEM(launch_strs), d, p->off + sizeof l);
+		return p->out->launch(p->out->arg, &l);
+	default:
+		memcpy(&st, d + p->off, sizeof st);
+		p->off += sizeof st;
+		return p->out->step(p->out->arg, &st);
+	}
+}
+
+/* The records of a source file's life: begin (with its head bytes), end,
+ * a skipped row, a note.  Layouts as put_simple wrote them. */
+static int replay_source(struct replay *p, int type)
+{
+	const unsigned char *d = p->d;
+	int64_t nums[2];
+	const char *s1, *s2;
+	uint64_t bl;
+	int rc;
+	switch (type) {
+	case R_SOURCE_BEGIN:
+		memcpy(nums, d + p->off, 8);
+		p->off += 8;
+		s1 = get_str(d, &p->off);
+		s2 = get_str(d, &p->off);
+		memcpy(&bl, d + p->off, 8);
+		p->off += 8;
+		rc = p->out->source_begin(p->out->arg, s1, s2, nums[0], bl == UINT64_MAX ? NULL : d + p->off,
+		                          bl == UINT64_MAX ? 0 : (size_t)bl);
+		if (bl != UINT64_MAX)
+			p->off += (size_t)bl;
+		return rc;
+	case R_SOURCE_END:
+		memcpy(nums, d + p->off, 16);
+		p->off += 16;
+		s1 = get_str(d, &p->off);
+		p->off += 8;
+		return p->out->source_end(p->out->arg, nums[0], s1, (uint64_t)nums[1]);
+	case R_SKIP:
+		memcpy(nums, d + p->off, 8);
+		p->off += 8;
+		s1 = get_str(d, &p->off);
+		p->off += 8;
+		return p->out->skip(p->out->arg, s1, nums[0]);
+	default:
+		p->off += 8;
+		s1 = get_str(d, &p->off);
+		p->off += 8;
+		return p->out->note(p->out->arg, s1);
+	}
+}
+
+/* The records that annotate ranks and steps: a step metric, a meta
+ * key/value, a rank fix-up. */
+static int replay_annotation(struct replay *p, int type)
+{
+	const unsigned char *d = p->d;
+	int64_t nums[3];
+	const char *s1, *s2;
+	double v;
+	switch (type) {
+	case R_STEP_METRIC:
+		memcpy(nums, d + p->off, 24);
+		p->off += 24;
+		memcpy(&v, &nums[2], sizeof v);
+		s1 = get_str(d, &p->off);
+		p->off += 8;
+		return p->out->step_metric(p->out->arg, nums[0], nums[1], s1, v);
+	case R_META:
+		memcpy(nums, d + p->off, 8);
+		p->off += 8;
+		s1 = get_str(d, &p->off);
+		s2 = get_str(d, &p->off);
+		p->off += 8;
+		return p->out->meta(p->out->arg, nums[0], s1, s2);
+	default:
+		memcpy(nums, d + p->off, 24);
+		p->off += 24 + 8;
+		return p->out->rank_fixup(p->out->arg, nums[0], nums[1], nums[2]);
+	}
+}
+
 static int replay_batch(const struct batch *b, struct profdb_sink *out)
 {
-	const unsigned char *d = b->data;
-	size_t off = 0;
+	struct replay p = { b->data, 0, out, NULL, 0 };
 	int rc = PROFDB_OK;
-	struct profdb_metric *metrics = NULL;
-	size_t mcap = 0;
 
-	while (off < b->len && rc == PROFDB_OK) {
-		int type = d[off++];
-		int64_t nums[3];
-		const char *s1, *s2;
-		uint64_t bl;
+	while (p.off < b->len && rc == PROFDB_OK) {
+		int type = p.d[p.off++];
 		switch (type) {
-		case R_KERNEL: {
-			struct profdb_kernel_rec k;
-			memcpy(&k, d + off, sizeof k);
-			off = load_strs(&k, kernel_strs, NELEM(kernel_strs), d, off + sizeof k);
-			if (k.nmetrics > mcap) {
-				struct profdb_metric *m = realloc(metrics, k.nmetrics * sizeof *m);
-				if (!m) {
-					rc = PROFDB_ERROR;
-					break;
-				}
-				metrics = m;
-				mcap = k.nmetrics;
-			}
-			for (size_t i = 0; i < k.nmetrics; i++) {
-				memcpy(&metrics[i].value, d + off, sizeof(double));
-				off += sizeof(double);
-				metrics[i].name = get_str(d, &off);
-			}
-			k.metrics = metrics;
-			rc = out->kernel(out->arg, &k);
+		case R_KERNEL:
+			rc = replay_kernel(&p);
 			break;
-		}
-		case R_OP: {
-			struct profdb_op_rec o;
-			memcpy(&o, d + off, sizeof o);
-			off = load_strs(&o, op_strs, NELEM(op_strs), d, off + sizeof o);
-			rc = out->op(out->arg, &o);
+		case R_OP: case R_LAUNCH: case R_STEP:
+			rc = replay_struct(&p, type);
 			break;
-		}
-		case R_LAUNCH: {
-			struct profdb_launch_rec l;
-			memcpy(&l, d + off, sizeof l);
-			off = load_strs(&l, launch_strs, NELEM(launch_strs), d, off + sizeof l);
-			rc = out->launch(out->arg, &l);
+		case R_SOURCE_BEGIN: case R_SOURCE_END: case R_SKIP: case R_NOTE:
+			rc = replay_source(&p, type);
 			break;
-		}
-		case R_STEP: {
-			struct profdb_step_rec st;
-			memcpy(&st, d + off, sizeof st);
-			off += sizeof st;
-			rc = out->step(out->arg, &st);
-			break;
-		}
-		case R_SOURCE_BEGIN:
-			memcpy(nums, d + off, 8);
-			off += 8;
-			s1 = get_str(d, &off);
-			s2 = get_str(d, &off);
-			memcpy(&bl, d + off, 8);
-			off += 8;
-			rc = out->source_begin(out->arg, s1, s2, nums[0], bl == UINT64_MAX ? NULL : d + off,
-			                       bl == UINT64_MAX ? 0 : (size_t)bl);
-			if (bl != UINT64_MAX)
-				off += (size_t)bl;
-			break;
-		case R_SOURCE_END:
-			memcpy(nums, d + off, 16);
-			off += 16;
-			s1 = get_str(d, &off);
-			off += 8;
-			rc = out->source_end(out->arg, nums[0], s1, (uint64_t)nums[1]);
-			break;
-		case R_SKIP:
-			memcpy(nums, d + off, 8);
-			off += 8;
-			s1 = get_str(d, &off);
-			off += 8;
-			rc = out->skip(out->arg, s1, nums[0]);
-			break;
-		case R_STEP_METRIC: {
-			double v;
-			memcpy(nums, d + off, 24);
-			off += 24;
-			memcpy(&v, &nums[2], sizeof v);
-			s1 = get_str(d, &off);
-			off += 8;
-			rc = out->step_metric(out->arg, nums[0], nums[1], s1, v);
-			break;
-		}
-		case R_META:
-			memcpy(nums, d + off, 8);
-			off += 8;
-			s1 = get_str(d, &off);
-			s2 = get_str(d, &off);
-			off += 8;
-			rc = out->meta(out->arg, nums[0], s1, s2);
-			break;
-		case R_NOTE:
-			off += 8;
-			s1 = get_str(d, &off);
-			off += 8;
-			rc = out->note(out->arg, s1);
-			break;
-		case R_RANK_FIXUP:
-			memcpy(nums, d + off, 24);
-			off += 24 + 8;
-			rc = out->rank_fixup(out->arg, nums[0], nums[1], nums[2]);
+		case R_STEP_METRIC: case R_META: case R_RANK_FIXUP:
+			rc = replay_annotation(&p, type);
 			break;
 		default:
 			rc = PROFDB_ERROR; /* cannot happen: we wrote the batch */
 		}
 	}
-	free(metrics);
+	free(p.metrics);
 	return rc;
 }
 
