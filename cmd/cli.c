@@ -190,10 +190,7 @@ void cli_format_init(struct profdb_format_opts *f)
 {
 	struct winsize ws;
 	const char *cols = getenv("COLUMNS");
-	memset(f, 0, sizeof *f);
-	f->format = PROFDB_FMT_TABLE;
-	f->unit = PROFDB_UNIT_AUTO;
-	f->width = 0;
+	*f = (struct profdb_format_opts)PROFDB_FORMAT_OPTS_INIT;
 	if (cols && *cols)
 		f->width = (int)strtol(cols, NULL, 10);
 	else if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0)

@@ -153,7 +153,7 @@ static void print_source(const profdb_result *src, size_t i)
 static void print_summary(profdb *db, const char *run, int64_t id)
 {
 	profdb_result *src = NULL, *sum = NULL;
-	struct profdb_filter f;
+	struct profdb_filter f = PROFDB_FILTER_INIT;
 	const char *runs[1] = { run };
 
 	if (profdb_query_sources(db, &src, run) != PROFDB_OK)
@@ -163,7 +163,6 @@ static void print_summary(profdb *db, const char *run, int64_t id)
 		print_source(src, i);
 	for (size_t i = 0; i < profdb_result_nnotes(src); i++)
 		printf("  note: %s\n", profdb_result_note(src, i));
-	profdb_filter_init(&f);
 	f.runs = runs;
 	f.nruns = 1;
 	if (profdb_query_summary(db, &sum, &f) == PROFDB_OK && profdb_result_nrows(sum) == 1) {
@@ -273,7 +272,7 @@ static int parse_opts(int argc, char **argv, struct profdb_ingest_opts *io, cons
 
 int cmd_ingest(int argc, char **argv)
 {
-	struct profdb_ingest_opts io = { 0 };
+	struct profdb_ingest_opts io = PROFDB_INGEST_OPTS_INIT;
 	const char *dbpath = cli_default_db();
 	int quiet = 0, first = 1, status = PROFDB_EXIT_OK, rc, existed, stored = 0;
 	struct stat sb;

@@ -59,7 +59,7 @@ static int own_opt(void *arg, int key, const char *val)
 int cmd_kernels(int argc, char **argv)
 {
 	struct qcli q;
-	struct profdb_kernel_query kq = { 0 };
+	struct profdb_kernel_query kq = PROFDB_KERNEL_QUERY_INIT;
 	int rc;
 	profdb *db;
 	profdb_result *r = NULL;

@@ -59,7 +59,7 @@ static int own_opt(void *arg, int key, const char *val)
 int cmd_ops(int argc, char **argv)
 {
 	struct qcli q;
-	struct profdb_op_query oq = { 0 };
+	struct profdb_op_query oq = PROFDB_OP_QUERY_INIT;
 	int rc;
 	profdb *db;
 	profdb_result *r = NULL;

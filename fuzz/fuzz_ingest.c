@@ -20,7 +20,7 @@ static void render(profdb *db, int rc, profdb_result *r)
 {
 	fuzz_check_error(rc, profdb_errmsg(db));
 	for (int f = PROFDB_FMT_TABLE; r && f <= PROFDB_FMT_MD; f++) {
-		struct profdb_format_opts o = { 0 };
+		struct profdb_format_opts o = PROFDB_FORMAT_OPTS_INIT;
 		o.format = (enum profdb_format)f;
 		o.width = 80;
 		profdb_result_write(r, devnull, &o);
@@ -30,7 +30,7 @@ static void render(profdb *db, int rc, profdb_result *r)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct profdb_ingest_opts io = { 0 };
+	struct profdb_ingest_opts io = PROFDB_INGEST_OPTS_INIT;
 	struct profdb_filter f;
 	profdb *db = NULL;
 	profdb_result *r = NULL;

@@ -21,14 +21,8 @@
 
 void profdb_diff_opts_init(struct profdb_diff_opts *o)
 {
-	memset(o, 0, sizeof *o);
-	profdb_filter_init(&o->filter);
-	o->threshold = 0.05;
-	o->test = PROFDB_TEST_MWU;
-	o->alpha = 0.01;
-	o->resamples = 2000;
-	o->seed = 20240601;
-	o->ci_level = 0.95;
+	const struct profdb_diff_opts d = PROFDB_DIFF_OPTS_INIT; /* the one list of defaults */
+	*o = d;
 }
 
 int profdb_diff_test_parse(const char *s)

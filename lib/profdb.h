@@ -13,6 +13,12 @@
  *    back as a plain return value (const char *) is borrowed from its parent.
  *  - The library never prints and never exits.  Functions that render output
  *    write to a FILE * the caller passes in.
+ *  - Options structs (struct profdb_*_opts, *_query, profdb_filter): initialise
+ *    with their PROFDB_*_INIT macro, then set the fields you need.  The
+ *    defaults mean "no restriction"; a zeroed struct is not that (a zeroed
+ *    filter is rank 0 and steps 0..0 and silently selects nothing).  The
+ *    newer macros name their fields, so a field added later starts at its
+ *    default (zero) without touching the callers.
  */
 #ifndef PROFDB_H
 #define PROFDB_H
@@ -103,6 +109,9 @@ struct profdb_ingest_opts {
 	void (*run_done)(void *arg, int64_t run_id, const char *name);
 	void *run_done_arg;
 };
+/* The defaults: run named after path, repeats from the steps, one worker
+ * per core, no callbacks, no tags.  (A NULL opts means the same.) */
+#define PROFDB_INGEST_OPTS_INIT { .run = NULL }
 
 /*
  * METHOD: ingest everything profdb reads under path (a folder at any depth,
@@ -137,7 +146,8 @@ int profdb_run_set_tag(profdb *db, const char *run, const char *key, const char 
 
 /* ---------------------------------------------------------------- queries */
 
-/* Filters shared by the query functions.  Zero-initialise, then set. */
+/* Filters shared by the query functions.  Initialise with
+ * PROFDB_FILTER_INIT (or profdb_filter_init), then set. */
 struct profdb_filter {
 	const char *const *runs; /* run names; NULL/0: all runs */
 	size_t nruns;            /* entries in runs */
@@ -167,6 +177,8 @@ struct profdb_kernel_query {
 	int64_t top;           /* > 0: at most this many rows */
 	int per_step;          /* non-zero: per-kernel mean/sd of per-step totals */
 };
+/* Every run, rank and step, grouped by name, sorted by total descending. */
+#define PROFDB_KERNEL_QUERY_INIT { .filter = PROFDB_FILTER_INIT }
 
 /*
  * METHOD: per-kernel statistics.  *out is the caller's (profdb_result_free).
@@ -193,6 +205,8 @@ struct profdb_op_query {
 	int ascending;
 	int64_t top;
 };
+/* Every run, rank and step, by name, one ProfilerStep* row. */
+#define PROFDB_OP_QUERY_INIT { .filter = PROFDB_FILTER_INIT }
 /* METHOD: per operator name (and input shapes): [run] calls host_self
  * host_total host_avg device_self device_total name [shape] top_kernels
  * (up to three linked kernels, "name (62.5%); ...": External id on the same
@@ -465,6 +479,8 @@ struct profdb_format_opts {
 	int wide;              /* non-zero: never shorten names */
 	int json_object;       /* json: a single row as one object, not an array */
 };
+/* A table, units per column, no width limit (a NULL opts means the same). */
+#define PROFDB_FORMAT_OPTS_INIT { .format = PROFDB_FMT_TABLE, .unit = PROFDB_UNIT_AUTO }
 
 /* Parse "table", "csv", "json", "md"; returns -1 if unknown. */
 int profdb_format_parse(const char *s);
@@ -517,7 +533,13 @@ struct profdb_diff_opts {
 	                          (counts, verdicts and reports see all); 0: all */
 };
 
-/* Initialise opts with the defaults above (no runs). */
+/* The defaults above (no runs; every rank and step); profdb_diff_opts_init
+ * sets the same at run time. */
+#define PROFDB_DIFF_OPTS_INIT                                                    \
+	{ .filter = PROFDB_FILTER_INIT, .threshold = 0.05, .test = PROFDB_TEST_MWU, \
+	  .alpha = 0.01, .resamples = 2000, .seed = 20240601, .ci_level = 0.95 }
+
+/* Initialise opts with PROFDB_DIFF_OPTS_INIT. */
 void profdb_diff_opts_init(struct profdb_diff_opts *o);
 
 /* "mwu", "welch"; -1 if unknown. */

@@ -65,7 +65,7 @@ END_TEST
 static profdb *hand_db(void)
 {
 	profdb *db = NULL;
-	struct profdb_ingest_opts o = { 0 };
+	struct profdb_ingest_opts o = PROFDB_INGEST_OPTS_INIT;
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
 	o.run = "kin";
 	ck_assert_int_eq(profdb_ingest(db, NULL, tu_testdata("analyses/trace.json"), &o), PROFDB_OK);
@@ -155,7 +155,7 @@ START_TEST(ranks_idle_collectives)
 {
 	profdb *db = NULL;
 	profdb_result *r = NULL;
-	struct profdb_ingest_opts o = { 0 };
+	struct profdb_ingest_opts o = PROFDB_INGEST_OPTS_INIT;
 	struct profdb_ranks_query rq = PROFDB_RANKS_QUERY_INIT;
 	struct profdb_collective_query cq = PROFDB_COLLECTIVE_QUERY_INIT;
 	struct profdb_idle_query iq = PROFDB_IDLE_QUERY_INIT;

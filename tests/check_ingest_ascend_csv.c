@@ -62,7 +62,7 @@ static const char *temp_file(const char *name, const void *text, size_t len)
 
 static int ingest(profdb *db, const char *path, const char *run, int jobs, int replace)
 {
-	struct profdb_ingest_opts o = { 0 };
+	struct profdb_ingest_opts o = PROFDB_INGEST_OPTS_INIT;
 	o.run = run;
 	o.jobs = jobs;
 	o.replace = replace;

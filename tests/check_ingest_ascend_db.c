@@ -125,7 +125,7 @@ static void check_against_source(profdb *db, const char *rel, int64_t want_rank)
 static profdb *ingest(const char *path, const char *run)
 {
 	profdb *db = NULL;
-	struct profdb_ingest_opts o = { 0 };
+	struct profdb_ingest_opts o = PROFDB_INGEST_OPTS_INIT;
 	int rc;
 	o.run = run;
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
@@ -503,7 +503,7 @@ END_TEST
 START_TEST(csv_and_db_same_kernels)
 {
 	profdb *db = NULL;
-	struct profdb_ingest_opts o = { 0 };
+	struct profdb_ingest_opts o = PROFDB_INGEST_OPTS_INIT;
 	sqlite3_stmt *a = NULL, *b = NULL;
 	static const char q[] = /* hf32 and op_state are not in kernel_v */
 		"SELECT name, kind, type, start_ns, dur_ns, wait_ns, step, rank, stream, task_id,"

@@ -536,7 +536,7 @@ START_TEST(driver_nested)
 {
 	profdb *db = NULL;
 	int64_t id = 0;
-	struct profdb_ingest_opts opts = { 0 };
+	struct profdb_ingest_opts opts = PROFDB_INGEST_OPTS_INIT;
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
 	ck_assert_int_eq(profdb_ingest(db, &id, tu_testdata("kineto/nested.json"), &opts), PROFDB_OK);
 	ck_assert_int_gt(id, 0);
@@ -591,7 +591,7 @@ END_TEST
 START_TEST(driver_triton_by_hand)
 {
 	profdb *db = NULL;
-	struct profdb_ingest_opts opts = { 0 };
+	struct profdb_ingest_opts opts = PROFDB_INGEST_OPTS_INIT;
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
 	ck_assert_int_eq(profdb_ingest(db, NULL, tu_corpus("HolisticTraceAnalysis/tests/data/triton_example/"
 	                                                   "triton_example.json.gz"), &opts), PROFDB_OK);
@@ -617,7 +617,7 @@ END_TEST
 START_TEST(driver_ops_by_hand)
 {
 	profdb *db = NULL;
-	struct profdb_ingest_opts opts = { 0 };
+	struct profdb_ingest_opts opts = PROFDB_INGEST_OPTS_INIT;
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
 	ck_assert_int_eq(profdb_ingest(db, NULL, tu_corpus("HolisticTraceAnalysis/tests/data/trace_compare/"
 	                                                   "base/base.json.gz"), &opts), PROFDB_OK);
@@ -662,7 +662,7 @@ START_TEST(driver_corr_ext)
 {
 	profdb *db = NULL;
 	int64_t id = 0;
-	struct profdb_ingest_opts opts = { 0 };
+	struct profdb_ingest_opts opts = PROFDB_INGEST_OPTS_INIT;
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
 	ck_assert_int_eq(profdb_ingest(db, &id, tu_testdata("kineto_link/corr_ext.json"), &opts), PROFDB_OK);
 	ck_assert_int_eq(q1(db, "SELECT device_self_ns FROM op_v WHERE name = 'aten::conv2d'"), 0);
@@ -690,7 +690,7 @@ START_TEST(driver_real_ext_kept)
 {
 	profdb *db = NULL;
 	int64_t id = 0;
-	struct profdb_ingest_opts opts = { 0 };
+	struct profdb_ingest_opts opts = PROFDB_INGEST_OPTS_INIT;
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
 	ck_assert_int_eq(profdb_ingest(db, &id, tu_testdata("kineto/nested.json"), &opts), PROFDB_OK);
 	ck_assert_int_eq(q1(db, "SELECT external_id FROM kernel_v WHERE name = 'gemm_kernel'"), 3);

@@ -185,8 +185,7 @@ START_TEST(query_from_stats_equals_scan)
 		ck_assert_int_eq(profdb_store_commit(st, run ? 4 : 0), PROFDB_OK);
 	}
 	unsetenv("PROFDB_NAME_STATS_VALUES");
-	memset(&q, 0, sizeof q);
-	profdb_filter_init(&q.filter);
+	q = (struct profdb_kernel_query)PROFDB_KERNEL_QUERY_INIT;
 	fast_equals_scan(db, &q, 14);
 	q.filter.runs = runs;
 	q.filter.nruns = 1;
@@ -202,8 +201,7 @@ START_TEST(query_from_stats_equals_scan)
 	/* and the first answers did come from the table: change it, see it */
 	{
 		profdb_result *r = NULL;
-		memset(&q, 0, sizeof q);
-		profdb_filter_init(&q.filter);
+		q = (struct profdb_kernel_query)PROFDB_KERNEL_QUERY_INIT;
 		q.filter.runs = runs;
 		q.filter.nruns = 1;
 		q.sort = "calls";
@@ -291,8 +289,7 @@ START_TEST(migrate_from_schema_2)
 	                                    " AND metric = 'aicore_time(us)'"), 98.25, 1e-12);
 	ck_assert_int_eq(tu_scalar(db, "SELECT name_stats FROM run"), 0);
 	/* no stored statistics: kernels scans the rows (median of 50 100 300 = 100) */
-	memset(&q, 0, sizeof q);
-	profdb_filter_init(&q.filter);
+	q = (struct profdb_kernel_query)PROFDB_KERNEL_QUERY_INIT;
 	ck_assert_int_eq(profdb_query_kernels(db, &r, &q), PROFDB_OK);
 	ck_assert_uint_eq(profdb_result_nrows(r), 1);
 	for (size_t c = 0; c < profdb_result_ncols(r); c++) {

@@ -118,9 +118,7 @@ static const char *const r1[] = { "r1" };
 
 static struct profdb_kernel_query kq_r1(void)
 {
-	struct profdb_kernel_query q;
-	memset(&q, 0, sizeof q);
-	profdb_filter_init(&q.filter);
+	struct profdb_kernel_query q = PROFDB_KERNEL_QUERY_INIT;
 	q.filter.runs = r1;
 	q.filter.nruns = 1;
 	return q;
@@ -460,10 +458,8 @@ START_TEST(ops_linked)
 {
 	profdb *db = make_db();
 	profdb_result *r = NULL;
-	struct profdb_op_query q;
+	struct profdb_op_query q = PROFDB_OP_QUERY_INIT;
 
-	memset(&q, 0, sizeof q);
-	profdb_filter_init(&q.filter);
 	q.filter.runs = r1;
 	q.filter.nruns = 1;
 	ck_assert_int_eq(profdb_query_ops(db, &r, &q), PROFDB_OK);
