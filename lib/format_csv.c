@@ -9,29 +9,10 @@
 #include <string.h>
 
 #include "internal.h"
+#include "escape.h"
 #include "format.h"
 #include "utf8.h"
 #include "banned.h"
-
-static void put_field(FILE *out, const char *text)
-{
-	char *tmp;
-	const char *s = profdb__utf8_safe(text, &tmp);
-	size_t n = strlen(s);
-	if (n == 0 || (strpbrk(s, ",\"\r\n") == NULL && s[0] != ' ' && s[n - 1] != ' ')) {
-		fputs(s, out);
-		free(tmp);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-	free(tmp);
-}
 
 int profdb__write_csv_part(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts,
                            unsigned part, size_t before)
@@ -44,7 +25,7 @@ int profdb__write_csv_part(const profdb_result *r, FILE *out, const struct profd
 		profdb__fmt_header(r, c, profdb__fmt_unit(r, c, opts, 0), 0, buf, sizeof buf);
 		if (c)
 			fputc(',', out);
-		put_field(out, buf);
+		profdb__csv_field(out, buf);
 	}
 	if (part & PROFDB__PART_FIRST)
 		fputc('\n', out);
@@ -54,7 +35,7 @@ int profdb__write_csv_part(const profdb_result *r, FILE *out, const struct profd
 			int k = profdb__fmt_cell(r, row, c, profdb__fmt_unit(r, c, opts, 0), 0, buf, sizeof buf);
 			if (c)
 				fputc(',', out);
-			put_field(out, k == 2 ? profdb_result_text(r, row, c) : buf);
+			profdb__csv_field(out, k == 2 ? profdb_result_text(r, row, c) : buf);
 		}
 		fputc('\n', out);
 	}

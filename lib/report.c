@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "escape.h"
 #include "result.h"
 #include "utf8.h"
 #include "banned.h"
@@ -93,21 +94,8 @@ int profdb_report_write(const profdb_comparison *c, FILE *out, enum profdb_repor
 
 static void csv_field(FILE *out, const char *text, int last)
 {
-	char *tmp;
-	const char *s = profdb__utf8_safe(text, &tmp);
-	if (strpbrk(s, ",\"\r\n")) {
-		fputc('"', out);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', out);
-			fputc(*s, out);
-		}
-		fputc('"', out);
-	} else {
-		fputs(s, out);
-	}
+	profdb__csv_field(out, text);
 	fputc(last ? '\n' : ',', out);
-	free(tmp);
 }
 
 static void csv_line(FILE *out, const char *scope, const struct profdb_cmp_line *l)

@@ -2,7 +2,8 @@
  * check_escape.c - the markup escaper (escape.c) the JUnit and HTML reports
  * share.  Expected strings are written by hand from the XML 1.0 rules:
  * five entities, U+FFFD (EF BF BD) for each byte that starts no valid UTF-8
- * sequence, '?' for the control bytes XML cannot carry.
+ * sequence, '?' for the control bytes XML cannot carry; and RFC 4180 for
+ * the CSV field quoting.
  */
 #include <check.h>
 #include <stdio.h>
@@ -12,18 +13,21 @@
 #include "testutil.h"
 #include "escape.h"
 
-/* profdb__xml_text(s) as a string (static buffer). */
-static const char *xml(const char *s)
+/* fn(s) written to a string (static buffer). */
+static const char *run(void (*fn)(FILE *, const char *), const char *s)
 {
 	static char buf[512];
 	FILE *f;
 	memset(buf, 0, sizeof buf); /* fmemopen writes no NUL when nothing is written */
 	f = fmemopen(buf, sizeof buf, "w");
 	ck_assert_ptr_nonnull(f);
-	profdb__xml_text(f, s);
+	fn(f, s);
 	ck_assert_int_eq(fclose(f), 0);
 	return buf;
 }
+
+static const char *xml(const char *s) { return run(profdb__xml_text, s); }
+static const char *csv(const char *s) { return run(profdb__csv_field, s); }
 
 START_TEST(entities)
 {
@@ -66,6 +70,26 @@ START_TEST(control_bytes)
 }
 END_TEST
 
+START_TEST(csv_fields)
+{
+	ck_assert_str_eq(csv("plain"), "plain");
+	ck_assert_str_eq(csv(""), "");
+	ck_assert_str_eq(csv("a,b"), "\"a,b\"");
+	ck_assert_str_eq(csv("say \"hi\""), "\"say \"\"hi\"\"\"");
+	ck_assert_str_eq(csv("two\nlines"), "\"two\nlines\"");
+	ck_assert_str_eq(csv("cr\r"), "\"cr\r\"");
+	/* an edge space is kept by quoting; an inner one needs nothing */
+	ck_assert_str_eq(csv(" lead"), "\" lead\"");
+	ck_assert_str_eq(csv("trail "), "\"trail \"");
+	ck_assert_str_eq(csv("in side"), "in side");
+	/* markup characters are plain text in CSV */
+	ck_assert_str_eq(csv("f<float>&'x'"), "f<float>&'x'");
+	/* invalid UTF-8 as U+FFFD, then quoted as needed */
+	ck_assert_str_eq(csv("k\xff"), "k\xef\xbf\xbd");
+	ck_assert_str_eq(csv("\xff,"), "\"\xef\xbf\xbd,\"");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("escape");
@@ -73,6 +97,9 @@ int main(void)
 	tcase_add_test(tc, entities);
 	tcase_add_test(tc, invalid_utf8);
 	tcase_add_test(tc, control_bytes);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("csv_field");
+	tcase_add_test(tc, csv_fields);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }
