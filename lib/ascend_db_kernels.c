@@ -102,7 +102,7 @@ static int send_task(struct adb *r, struct profdb_kernel_rec *k, int64_t conn)
 {
 	k->step = adb_kernel_step(r, conn, k->start_ns);
 	adb_charge(r, conn, k->dur_ns, k->core);
-	return r->sink->kernel(r->sink->arg, k);
+	return profdb__sink_kernel(r->sink, k);
 }
 
 int adb_read_kernels(struct adb *r)

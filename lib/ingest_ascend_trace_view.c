@@ -324,3 +324,44 @@ int profdb_read_ascend_trace_view(const struct profdb_reader_ctx *ctx)
 	struct ascend_src src = { ctx, ctx->rank == PROFDB_NULL ? 0 : ctx->rank, 0, 0 };
 	return ascend_read_trace_view(&src, ctx->path);
 }
+
+/* Is the value of the first "ts" key of buf a string ("ts": "1736...")?
+ * One file writes ts one way, so the first key answers for all; -1 when
+ * buf holds no "ts" key yet. */
+static int string_ts(const char *buf)
+{
+	for (const char *p = strstr(buf, "\"ts\""); p; p = strstr(p + 4, "\"ts\"")) {
+		const char *q = p + 4;
+		while (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n')
+			q++;
+		if (*q != ':')
+			continue; /* "ts" as a value, not a key */
+		q++;
+		while (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n')
+			q++;
+		return *q == '"';
+	}
+	return -1;
+}
+
+/* An array of trace events whose ts is a string: torch_npu writes it so,
+ * Kineto never (its row comes after this one). */
+static int sniff(const struct profdb_sniff *s)
+{
+	size_t i = profdb__sniff_ws(s->buf, s->n, 0), j;
+	int str;
+	if (i >= s->n || s->buf[i] != '[')
+		return i >= s->n ? PROFDB_SNIFF_MORE : PROFDB_SNIFF_NO;
+	j = profdb__sniff_ws(s->buf, s->n, i + 1);
+	if (j >= s->n)
+		return PROFDB_SNIFF_MORE;
+	if (s->buf[j] != '{')
+		return PROFDB_SNIFF_NO;
+	str = string_ts(s->buf);
+	return str > 0 ? PROFDB_SNIFF_YES : str < 0 ? PROFDB_SNIFF_MORE : PROFDB_SNIFF_NO;
+}
+
+const struct profdb_reader profdb__reader_ascend_trace_view = {
+	.name = "ascend_trace_view", .label = "ascend_trace_view", .sniff = sniff,
+	.read = profdb_read_ascend_trace_view, .flags = PROFDB_READER_WALK,
+};

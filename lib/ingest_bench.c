@@ -274,14 +274,14 @@ static int csv_header_is_ours(const char *p, const char *e)
 	return api && elapsed;
 }
 
-int profdb__bench_detect(const char *buf, size_t n)
+const struct profdb_reader *profdb__bench_detect(const char *buf, size_t n)
 {
 	size_t i = 0;
 	const char *nl;
 	while (i < n && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n'))
 		i++;
 	if (i >= n || strstr(buf, "\"traceEvents\""))
-		return PROFDB_SRC_NONE;
+		return NULL;
 	nl = memchr(buf + i, '\n', n - i);
 	if (buf[i] == '{') {
 		/* JSON lines: the first line is a whole object naming an api and
@@ -289,19 +289,19 @@ int profdb__bench_detect(const char *buf, size_t n)
 		if (nl && memchr(buf + i, '}', (size_t)(nl - buf - i))) {
 			const char *a = strstr(buf + i, "\"api\""), *t = strstr(buf + i, "\"elapsed_us\"");
 			if (a && t && a < nl && t < nl)
-				return PROFDB_SRC_WALLCLOCK_JSONL;
+				return &profdb__reader_wallclock_jsonl;
 		}
 		if (!strstr(buf, "\"benchmarks\""))
-			return PROFDB_SRC_NONE;
+			return NULL;
 		if (strstr(buf, "\"machine_info\"") || strstr(buf, "\"commit_info\""))
-			return PROFDB_SRC_PYTEST_BENCH;
+			return &profdb__reader_pytest_benchmark;
 		if (strstr(buf, "\"context\""))
-			return PROFDB_SRC_GBENCH;
-		return PROFDB_SRC_NONE;
+			return &profdb__reader_gbench;
+		return NULL;
 	}
 	if (buf[i] == '[' || !nl)
-		return PROFDB_SRC_NONE;
-	return csv_header_is_ours(buf + i, nl) ? PROFDB_SRC_WALLCLOCK_CSV : PROFDB_SRC_NONE;
+		return NULL;
+	return csv_header_is_ours(buf + i, nl) ? &profdb__reader_wallclock_csv : NULL;
 }
 
 int profdb__bench_jget(const struct profdb_jval *obj, const char *key, struct profdb_jval *out,

@@ -407,3 +407,34 @@ int profdb_read_kineto(const struct profdb_reader_ctx *ctx)
 		profdb__err_set(r.err, rc, "%s: read failed", r.path);
 	return rc;
 }
+/*
+ * A Chrome trace: a JSON object with a "traceEvents" key, or an array of
+ * events (objects with a "ph" or "ts" key, or none at all), maybe gzip.
+ * torch_npu's trace_view.json is an array too: its row comes first.
+ */
+static int sniff(const struct profdb_sniff *s)
+{
+	const char *b = s->buf;
+	size_t n = s->n, i = profdb__sniff_ws(b, n, 0), j;
+	if (i >= n)
+		return PROFDB_SNIFF_MORE;          /* only white space so far */
+	if (b[i] == '{') {
+		if (strstr(b, "\"traceEvents\""))
+			return PROFDB_SNIFF_YES;
+		snprintf(s->reason, s->cap, "JSON object without \"traceEvents\" in its first %u bytes: not a trace",
+		         PROFDB_SNIFF_BYTES);
+		return PROFDB_SNIFF_MORE;
+	}
+	if (b[i] != '[')
+		return PROFDB_SNIFF_NO;
+	j = profdb__sniff_ws(b, n, i + 1);
+	if (j < n && (b[j] == ']' || (b[j] == '{' && (strstr(b, "\"ph\"") || strstr(b, "\"ts\"")))))
+		return PROFDB_SNIFF_YES;
+	snprintf(s->reason, s->cap, "JSON array that does not hold trace events");
+	return j >= n || b[j] == '{' ? PROFDB_SNIFF_MORE : PROFDB_SNIFF_NO;
+}
+
+const struct profdb_reader profdb__reader_kineto = {
+	.name = "kineto", .label = "kineto", .sniff = sniff, .read = profdb_read_kineto,
+	.flags = PROFDB_READER_WALK,
+};

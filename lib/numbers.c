@@ -215,17 +215,3 @@ int profdb_parse_double(const char *s, size_t n, double *out)
 	*out = v;
 	return 0;
 }
-
-uint64_t profdb__env_limit(const char *name, uint64_t limit)
-{
-	const char *s = getenv(name);
-	char *end;
-	unsigned long long v;
-	if (!s || !*s)
-		return limit;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno != 0 || *end != '\0' || v == 0 || v > limit)
-		return limit;
-	return v;
-}
