@@ -328,7 +328,7 @@ static int kind_of(const char *core, const char *type, const char *name)
 static int skip(const struct kreader *r, const char *reason, int64_t line)
 {
 	struct profdb_sink *s = r->src->ctx->sink;
-	return s->skip ? s->skip(s->arg, reason, line) : PROFDB_OK;
+	return profdb__sink_skip(s, reason, line);
 }
 
 static int kernel_row(struct kreader *r, const struct profdb_csv_row *row)
@@ -400,7 +400,7 @@ static int kernel_row(struct kreader *r, const struct profdb_csv_row *row)
 	}
 	k.metrics = nm ? r->metrics : NULL;
 	k.nmetrics = nm;
-	return s->kernel ? s->kernel(s->arg, &k) : PROFDB_OK;
+	return profdb__sink_kernel(s, &k);
 }
 
 static int on_kernel_row(void *arg, const struct profdb_csv_row *row)
@@ -430,7 +430,7 @@ int ascend_stream_csv(const struct ascend_src *src, const char *path, const char
 
 	if ((rc = profdb_input_open(&in, path, ctx->err)) != PROFDB_OK)
 		return rc;
-	if (s->source_begin && (rc = s->source_begin(s->arg, path, role, src->rank, NULL, 0)) != PROFDB_OK)
+	if ((rc = profdb__sink_source_begin(s, path, role, src->rank, NULL, 0)) != PROFDB_OK)
 		goto out;
 	rc = profdb_csv_read(in, path, fn, arg, &rows, ctx->err, ctx->progress ? relay_progress : NULL,
 	                     (void *)src);
@@ -441,8 +441,7 @@ int ascend_stream_csv(const struct ascend_src *src, const char *path, const char
 		goto out;
 	}
 	profdb_input_sha256(in, sha);
-	if (s->source_end)
-		rc = s->source_end(s->arg, rows - 1, sha, profdb_input_size(in));
+	rc = profdb__sink_source_end(s, rows - 1, sha, profdb_input_size(in));
 out:
 	profdb_input_close(in);
 	return rc;

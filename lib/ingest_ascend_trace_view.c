@@ -228,14 +228,14 @@ static int emit_event(struct tv *t, const struct tv_event *e)
 	if (num_ns(&task, 0, &v) == 0)
 		k.task_id = v;
 	if (num_ns(&e->ts, 3, &k.start_ns) != 0)
-		return t->sink->skip ? t->sink->skip(t->sink->arg, "device event without a numeric ts", t->events) : 0;
+		return profdb__sink_skip(t->sink, "device event without a numeric ts", t->events);
 	if (num_ns(&e->dur, 3, &k.dur_ns) != 0)
-		return t->sink->skip ? t->sink->skip(t->sink->arg, "device event without a numeric dur", t->events) : 0;
+		return profdb__sink_skip(t->sink, "device event without a numeric dur", t->events);
 	if (k.dur_ns <= 0)
-		return t->sink->skip ? t->sink->skip(t->sink->arg, "non-positive duration", t->events) : 0;
+		return profdb__sink_skip(t->sink, "non-positive duration", t->events);
 	if (!(k.name = text_of(t, &e->name)) || !*k.name)
-		return t->sink->skip ? t->sink->skip(t->sink->arg, "missing name", t->events) : 0;
-	return t->sink->kernel ? t->sink->kernel(t->sink->arg, &k) : PROFDB_OK;
+		return profdb__sink_skip(t->sink, "missing name", t->events);
+	return profdb__sink_kernel(t->sink, &k);
 }
 
 /* One pass over the array: fn on every event. */
@@ -303,14 +303,13 @@ int ascend_read_trace_view(const struct ascend_src *src, const char *path)
 	rc = pass(&t, learn_names);
 	profdb_input_close(t.in);
 	t.in = NULL;
-	if (rc == PROFDB_OK && s->source_begin)
-		rc = s->source_begin(s->arg, path, "trace_view", t.rank, NULL, 0);
+	if (rc == PROFDB_OK)
+		rc = profdb__sink_source_begin(s, path, "trace_view", t.rank, NULL, 0);
 	if (rc == PROFDB_OK)
 		rc = pass(&t, emit_event);
 	if (rc == PROFDB_OK) {
 		profdb_input_sha256(t.in, sha);
-		if (s->source_end)
-			rc = s->source_end(s->arg, t.events, sha, profdb_input_size(t.in));
+		rc = profdb__sink_source_end(s, t.events, sha, profdb_input_size(t.in));
 	}
 	profdb_input_close(t.in);
 	free(t.procs);
