@@ -328,19 +328,22 @@ out:
 /*
  * An Ascend SQLite export (ascend_pytorch_profiler*.db, msprof*.db): the
  * SQLite magic and the export's tables.  A file with the magic that SQLite
- * cannot read is taken too, so that the reader reports the damage: a
- * broken export is an error, not a file silently left out.
+ * cannot read is not taken, with the reader's own message as the reason
+ * (a file named as an export is still handed to the reader by the walk,
+ * so a damaged export fails the ingest; a damaged other database beside
+ * a dump does not).
  */
 static int sniff(const struct profdb_sniff *s)
 {
 	struct adb r;
-	int ours;
+	int ours = 0;
 	if (s->gzip || s->n < 16 || memcmp(s->buf, "SQLite format 3", 16) != 0)
 		return PROFDB_SNIFF_NO;
 	memset(&r, 0, sizeof r);
 	if (open_readonly(s->path, &r.db) != SQLITE_OK ||
 	    sqlite3_exec(r.db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL) != SQLITE_OK)
-		ours = 1;
+		snprintf(s->reason, s->cap, "cannot read as SQLite: %s",
+		         r.db ? sqlite3_errmsg(r.db) : "out of memory");
 	else if (!(ours = ascend_tables(&r)))
 		snprintf(s->reason, s->cap, "%s", not_ascend);
 	sqlite3_close(r.db);

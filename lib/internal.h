@@ -402,7 +402,9 @@ struct profdb_sniff {
 size_t profdb__sniff_ws(const char *b, size_t n, size_t i);
 
 /* A sniff's answer.  MORE: "no" so far, but more bytes could make it "yes"
- * (detect.c reads on and asks again; at the limit MORE counts as NO). */
+ * (detect.c reads on and asks again; at the limit MORE counts as NO).  A
+ * YES must still hold with more bytes, and NO only when none can change
+ * it: then reading 64 KiB first answers as reading 1 MiB would. */
 enum { PROFDB_SNIFF_NO = 0, PROFDB_SNIFF_YES = 1, PROFDB_SNIFF_MORE = 2 };
 
 /* Flags of a reader. */

@@ -195,6 +195,34 @@ START_TEST(walk_sqlite_by_tables_name_as_tie_break)
 }
 END_TEST
 
+/* The same for a file with the SQLite magic that SQLite cannot read:
+ * skipped as other.db, refused as msprof_0.db and when named itself. */
+START_TEST(walk_damaged_sqlite)
+{
+	static const char junk[] = "SQLite format 3\0this is not a database at all, only its magic";
+	const char *dir = subdir("damaged_db");
+	char path[1300];
+	profdb *db;
+	copy_to(KTABLE, dir, "kernel_details.csv");
+	snprintf(path, sizeof path, "%s/other.db", dir);
+	ck_assert_int_eq(tu_write_file(path, junk, sizeof junk - 1), 0);
+	ck_assert_msg(ingest(dir, &db) == PROFDB_OK, "%s", profdb_errmsg(db));
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel"), KROWS);
+	profdb_close(db);
+
+	ck_assert_int_eq(ingest(path, &db), PROFDB_EFORMAT);
+	ck_assert_msg(strstr(profdb_errmsg(db), "other.db: cannot read as SQLite: file is not a database") != NULL,
+	              "%s", profdb_errmsg(db));
+	profdb_close(db);
+
+	snprintf(path, sizeof path, "%s/msprof_0.db", dir);
+	ck_assert_int_eq(tu_write_file(path, junk, sizeof junk - 1), 0);
+	ck_assert_int_eq(ingest(dir, &db), PROFDB_EFORMAT);
+	ck_assert_msg(strstr(profdb_errmsg(db), "msprof_0.db: cannot read as SQLite") != NULL, "%s", profdb_errmsg(db));
+	profdb_close(db);
+}
+END_TEST
+
 /* Inside an export folder the layout's file names decide (FORMATS.md,
  * doc/DESIGN.md): a kernel table renamed there is not the export's kernel
  * table, so the rank is stored without kernels and the run says so. */
@@ -245,6 +273,7 @@ int main(void)
 	tcase_add_test(tc, walk_reads_renamed_kernel_table);
 	tcase_add_test(tc, walk_reads_renamed_sqlite_export);
 	tcase_add_test(tc, walk_sqlite_by_tables_name_as_tie_break);
+	tcase_add_test(tc, walk_damaged_sqlite);
 	tcase_add_test(tc, renamed_inside_export_folder_is_not_read);
 	tcase_add_test(tc, named_file_detected_by_content);
 	suite_add_tcase(su, tc);
