@@ -6,7 +6,10 @@
  * and aic_metrics (FORMATS.md 2.1-2.3), so every column is found by its
  * header name; whatever follows the last fixed column is a PMU metric.  The
  * other tables of the folder are read by ingest_ascend_tables.c and the
- * profiler_*.json files by ingest_ascend_meta.c.
+ * profiler_*.json files by ingest_ascend_meta.c.  A little over 600 lines
+ * since the format's sniff and reader-table row joined it at the end: the
+ * sniff matches header names from the reader's own kcol_names, and one
+ * list of names is worth more than the split.
  */
 #include <stdio.h>
 #include <stdlib.h>
