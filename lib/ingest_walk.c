@@ -155,6 +155,18 @@ static const struct profdb_reader *named_format(const char *name)
 	return NULL;
 }
 
+/*
+ * msprof's op_summary_*.csv has a kernel table's very columns (torch_npu's
+ * kernel_details.csv is made from it), sits beside the msprof_*.db that
+ * holds the same tasks, and is sliced every million rows: content cannot
+ * tell it from a kernel table, so in a walk the name does.  Named on the
+ * command line it is read like any kernel table.
+ */
+static int msprof_text_copy(const char *name)
+{
+	return strncmp(name, "op_summary_", 11) == 0 && ends_with(name, ".csv");
+}
+
 /* Could a file of this name be one we read?  Only these are sniffed: a
  * dump folder also holds checkpoints and logs, and reading up to 1 MiB of
  * each to say "no" would cost more than the walk.  The content decides. */
@@ -186,6 +198,9 @@ static int walk_entry(struct walk *w, const char *path, const char *name)
 		return profdb__walk_note(w, "%s: skipped: %s", path, "not a regular file");
 	if (!candidate_name(name))
 		return PROFDB_OK;
+	if (msprof_text_copy(name))
+		return profdb__walk_note(w, "%s: skipped: %s", path, "msprof's op_summary (its msprof_*.db holds"
+		                         " the same tasks; give the file itself to read it)");
 	rd = profdb__detect_file(path, reason, sizeof reason);
 	if (rd && (rd->flags & PROFDB_READER_WALK))
 		return add_work(w, path, rd, 0);

@@ -223,6 +223,31 @@ START_TEST(walk_damaged_sqlite)
 }
 END_TEST
 
+/* msprof's op_summary_*.csv has a kernel table's columns but is the text
+ * copy of its msprof_*.db: a walk leaves it out with a note (the name is
+ * the tie-break), named itself it is read as a kernel table. */
+START_TEST(walk_leaves_op_summary_out)
+{
+	const char *dir = subdir("prof");
+	const char *summary = tu_corpus("Ascend-msinsight/server/src/test/test_data/test_kernel_parse/op_summary_1.csv");
+	char to[1300], reason[PROFDB_ERRMAX];
+	size_t len;
+	unsigned char *data = tu_read_file(summary, &len);
+	profdb *db;
+	ck_assert_ptr_nonnull(data);
+	snprintf(to, sizeof to, "%s/op_summary_1.csv", dir);
+	ck_assert_int_eq(tu_write_file(to, data, len), 0);
+	free(data);
+	copy_to(KTABLE, dir, "rank0_kernels.csv");
+	ck_assert_msg(ingest(dir, &db) == PROFDB_OK, "%s", profdb_errmsg(db));
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel"), KROWS);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM run_note WHERE note LIKE '%op_summary_1.csv: skipped:"
+	                               " msprof''s op_summary%'"), 1);
+	profdb_close(db);
+	ck_assert_ptr_eq(profdb__detect_file(to, reason, sizeof reason), &profdb__reader_ascend_csv);
+}
+END_TEST
+
 /* Inside an export folder the layout's file names decide (FORMATS.md,
  * doc/DESIGN.md): a kernel table renamed there is not the export's kernel
  * table, so the rank is stored without kernels and the run says so. */
@@ -274,6 +299,7 @@ int main(void)
 	tcase_add_test(tc, walk_reads_renamed_sqlite_export);
 	tcase_add_test(tc, walk_sqlite_by_tables_name_as_tie_break);
 	tcase_add_test(tc, walk_damaged_sqlite);
+	tcase_add_test(tc, walk_leaves_op_summary_out);
 	tcase_add_test(tc, renamed_inside_export_folder_is_not_read);
 	tcase_add_test(tc, named_file_detected_by_content);
 	suite_add_tcase(su, tc);
