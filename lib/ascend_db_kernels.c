@@ -102,10 +102,12 @@ static int send_task(struct adb *r, struct profdb_kernel_rec *k, int64_t conn)
 {
 	k->step = adb_kernel_step(r, conn, k->start_ns);
 	adb_charge(r, conn, k->dur_ns, k->core);
-	return r->sink->kernel(r->sink->arg, k);
+	return profdb__sink_kernel(r->sink, k);
 }
 
-int adb_read_kernels(struct adb *r)
+/* Prepare *q over the compute tasks: TASK joined with COMPUTE_TASK_INFO,
+ * each column picked by the name this file's schema gives it. */
+static int prepare_tasks(struct adb *r, sqlite3_stmt **q)
 {
 	static const char *const fmt =
 		"SELECT t.startNs, t.endNs, %s, %s, %s, %s, %s, %s, c.globalTaskId,"
@@ -114,13 +116,7 @@ int adb_read_kernels(struct adb *r)
 		" ORDER BY c.globalTaskId, t.startNs";
 	char sql[4096], a[22][192];
 	const char *T = "TASK", *C = "COMPUTE_TASK_INFO";
-	sqlite3_stmt *q = NULL;
-	struct pmu p = { 0 };
-	int64_t line = 0;
-	int rc = PROFDB_OK;
 
-	if (!adb_has_table(r, C) || !adb_has_table(r, T))
-		return PROFDB_OK;
 	snprintf(sql, sizeof sql, fmt,
 	         adb_pick(r, a[0], sizeof a[0], "t", T, "deviceId", NULL),
 	         adb_pick(r, a[1], sizeof a[1], "t", T, "streamId", NULL),
@@ -143,53 +139,79 @@ int adb_read_kernels(struct adb *r)
 	         adb_str_of(r, a[18], sizeof a[18], "c", C, "opState", NULL),
 	         /* hf32Eligible: a STRING_IDS id (YES/NO) in the documented schema */
 	         adb_str_of(r, a[19], sizeof a[19], "c", C, "hf32Eligible", NULL));
-	if (sqlite3_prepare_v2(r->db, sql, -1, &q, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(r->db, sql, -1, q, NULL) != SQLITE_OK)
 		return adb_fail_sql(r, "COMPUTE_TASK_INFO");
-	if (adb_has_table(r, "TASK_PMU_INFO") && adb_has_col(r, "TASK_PMU_INFO", "globalTaskId") &&
-	    adb_has_col(r, "TASK_PMU_INFO", "name") && adb_has_col(r, "TASK_PMU_INFO", "value")) {
-		if (sqlite3_prepare_v2(r->db, "SELECT p.globalTaskId, s.value, p.value FROM TASK_PMU_INFO p"
-		    " JOIN STRING_IDS s ON s.id = p.name WHERE p.globalTaskId IS NOT NULL"
-		    " ORDER BY p.globalTaskId", -1, &p.q, NULL) != SQLITE_OK) {
-			rc = adb_fail_sql(r, "TASK_PMU_INFO");
-			goto out;
-		}
-		p.more = sqlite3_step(p.q) == SQLITE_ROW;
-	}
+	return PROFDB_OK;
+}
+
+/* Open p's cursor over TASK_PMU_INFO when the file has one (p->q stays
+ * NULL otherwise: kernels without metrics). */
+static int pmu_open(struct adb *r, struct pmu *p)
+{
+	if (!adb_has_table(r, "TASK_PMU_INFO") || !adb_has_col(r, "TASK_PMU_INFO", "globalTaskId") ||
+	    !adb_has_col(r, "TASK_PMU_INFO", "name") || !adb_has_col(r, "TASK_PMU_INFO", "value"))
+		return PROFDB_OK;
+	if (sqlite3_prepare_v2(r->db, "SELECT p.globalTaskId, s.value, p.value FROM TASK_PMU_INFO p"
+	    " JOIN STRING_IDS s ON s.id = p.name WHERE p.globalTaskId IS NOT NULL"
+	    " ORDER BY p.globalTaskId", -1, &p->q, NULL) != SQLITE_OK)
+		return adb_fail_sql(r, "TASK_PMU_INFO");
+	p->more = sqlite3_step(p->q) == SQLITE_ROW;
+	return PROFDB_OK;
+}
+
+/* The columns of a compute task row of prepare_tasks' query into k (its
+ * name and times are task_row's). */
+static void task_columns(sqlite3_stmt *q, struct profdb_kernel_rec *k)
+{
+	k->device = adb_col_i64(q, 2);
+	k->stream = adb_col_i64(q, 3);
+	k->task_id = adb_col_i64(q, 4);
+	k->model_id = adb_col_i64(q, 5);
+	k->context_id = adb_col_i64(q, 6);
+	if (k->context_id == UINT32_MAX) /* "no context": kernel_details writes N/A */
+		k->context_id = PROFDB_NULL;
+	k->type = (const char *)sqlite3_column_text(q, 10);
+	k->core = (const char *)sqlite3_column_text(q, 11);
+	k->block_dim = adb_col_i64(q, 12);
+	k->mix_block_dim = adb_col_i64(q, 13);
+	k->wait_ns = adb_col_i64(q, 14);
+	k->in_shapes = (const char *)sqlite3_column_text(q, 15);
+	k->in_dtypes = (const char *)sqlite3_column_text(q, 16);
+	k->in_formats = (const char *)sqlite3_column_text(q, 17);
+	k->out_shapes = (const char *)sqlite3_column_text(q, 18);
+	k->out_dtypes = (const char *)sqlite3_column_text(q, 19);
+	k->out_formats = (const char *)sqlite3_column_text(q, 20);
+	k->op_state = (const char *)sqlite3_column_text(q, 21);
+	k->hf32 = hf32_of((const char *)sqlite3_column_text(q, 22));
+	/* as kernel_details.csv: a collective's op type (or name) is
+	 * communication whatever table holds it (kind.c) */
+	k->kind = profdb__kind_of_device(PROFDB_KIND_KERNEL, k->type ? k->type : k->name);
+}
+
+int adb_read_kernels(struct adb *r)
+{
+	sqlite3_stmt *q = NULL;
+	struct pmu p = { 0 };
+	int64_t line = 0;
+	int rc;
+
+	if (!adb_has_table(r, "COMPUTE_TASK_INFO") || !adb_has_table(r, "TASK"))
+		return PROFDB_OK;
+	if ((rc = prepare_tasks(r, &q)) != PROFDB_OK)
+		return rc;
+	rc = pmu_open(r, &p);
 	while (rc == PROFDB_OK && sqlite3_step(q) == SQLITE_ROW) {
 		struct profdb_kernel_rec k;
 		int64_t gid = sqlite3_column_int64(q, 8);
 		if (!task_row(r, q, 9, task_why, ++line, &k, &rc))
 			continue;
-		k.device = adb_col_i64(q, 2);
-		k.stream = adb_col_i64(q, 3);
-		k.task_id = adb_col_i64(q, 4);
-		k.model_id = adb_col_i64(q, 5);
-		k.context_id = adb_col_i64(q, 6);
-		if (k.context_id == UINT32_MAX) /* "no context": kernel_details writes N/A */
-			k.context_id = PROFDB_NULL;
-		k.type = (const char *)sqlite3_column_text(q, 10);
-		k.core = (const char *)sqlite3_column_text(q, 11);
-		k.block_dim = adb_col_i64(q, 12);
-		k.mix_block_dim = adb_col_i64(q, 13);
-		k.wait_ns = adb_col_i64(q, 14);
-		k.in_shapes = (const char *)sqlite3_column_text(q, 15);
-		k.in_dtypes = (const char *)sqlite3_column_text(q, 16);
-		k.in_formats = (const char *)sqlite3_column_text(q, 17);
-		k.out_shapes = (const char *)sqlite3_column_text(q, 18);
-		k.out_dtypes = (const char *)sqlite3_column_text(q, 19);
-		k.out_formats = (const char *)sqlite3_column_text(q, 20);
-		k.op_state = (const char *)sqlite3_column_text(q, 21);
-		k.hf32 = hf32_of((const char *)sqlite3_column_text(q, 22));
+		task_columns(q, &k);
 		if (p.q && (rc = pmu_collect(r, &p, gid)) != PROFDB_OK)
 			break;
 		k.metrics = p.m;
 		k.nmetrics = p.n;
-		/* as kernel_details.csv: a collective's op type (or name) is
-		 * communication whatever table holds it (kind.c) */
-		k.kind = profdb__kind_of_device(PROFDB_KIND_KERNEL, k.type ? k.type : k.name);
 		rc = send_task(r, &k, adb_col_i64(q, 7));
 	}
-out:
 	pmu_clear(&p);
 	free(p.m);
 	sqlite3_finalize(p.q);

@@ -57,7 +57,7 @@ int adb_read_steps(struct adb *r)
 		struct adb_span *n;
 		if (s.step == PROFDB_NULL)
 			continue;
-		rc = r->sink->step ? r->sink->step(r->sink->arg, &s) : PROFDB_OK;
+		rc = profdb__sink_step(r->sink, &s);
 		if (s.start_ns == PROFDB_NULL || s.end_ns == PROFDB_NULL)
 			continue;
 		n = realloc(r->steps, (r->nsteps + 1) * sizeof *n);

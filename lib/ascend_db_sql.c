@@ -23,7 +23,7 @@ int adb_oom(struct adb *r)
 
 int adb_skip(struct adb *r, const char *reason, int64_t where)
 {
-	return r->sink->skip ? r->sink->skip(r->sink->arg, reason, where) : PROFDB_OK;
+	return profdb__sink_skip(r->sink, reason, where);
 }
 
 char *adb_dup_text(sqlite3_stmt *q, int col)

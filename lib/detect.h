@@ -6,8 +6,10 @@
 
 #include <stddef.h>
 
-/* Returns an enum profdb_source_kind for one file; for PROFDB_SRC_NONE,
- * reason (cap bytes) says why it is not ours. */
-int profdb__detect_file(const char *path, char *reason, size_t cap);
+struct profdb_reader;
+
+/* The reader of one file (a row of profdb__readers), or NULL with reason
+ * (cap bytes) saying why it is not ours. */
+const struct profdb_reader *profdb__detect_file(const char *path, char *reason, size_t cap);
 
 #endif

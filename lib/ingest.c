@@ -21,23 +21,6 @@
 
 #define MAX_WORKERS 64 /* reader threads; the store has as many source slots */
 
-static const char *format_label(int kind)
-{
-	switch (kind) {
-	case PROFDB_SRC_ASCEND_FOLDER:
-	case PROFDB_SRC_KERNEL_CSV: return "ascend_csv";
-	case PROFDB_SRC_ASCEND_DB_FOLDER:
-	case PROFDB_SRC_ASCEND_DB: return "ascend_db";
-	case PROFDB_SRC_KINETO: return "kineto";
-	case PROFDB_SRC_ASCEND_TRACE_VIEW: return "ascend_trace_view";
-	case PROFDB_SRC_PYTEST_BENCH: return "pytest_benchmark";
-	case PROFDB_SRC_GBENCH: return "gbench";
-	case PROFDB_SRC_WALLCLOCK_CSV: return "wallclock_csv";
-	case PROFDB_SRC_WALLCLOCK_JSONL: return "wallclock_jsonl";
-	default: return "unknown";
-	}
-}
-
 /* Progress over the whole ingest: readers report bytes of their own file;
  * this adds the sizes of the files already read. */
 struct progress {
@@ -83,23 +66,6 @@ static uint64_t size_of(const char *path)
 	return n;
 }
 
-static int read_one(const struct work *item, const struct profdb_reader_ctx *ctx)
-{
-	switch (item->kind) {
-	case PROFDB_SRC_ASCEND_FOLDER: return profdb_read_ascend_folder(ctx);
-	case PROFDB_SRC_KERNEL_CSV: return profdb_read_kernel_details(ctx);
-	case PROFDB_SRC_KINETO: return profdb_read_kineto(ctx);
-	case PROFDB_SRC_ASCEND_TRACE_VIEW: return profdb_read_ascend_trace_view(ctx);
-	case PROFDB_SRC_ASCEND_DB_FOLDER:
-	case PROFDB_SRC_ASCEND_DB: return profdb_read_ascend_db(ctx);
-	case PROFDB_SRC_PYTEST_BENCH: return profdb_read_pytest_benchmark(ctx);
-	case PROFDB_SRC_GBENCH: return profdb_read_gbench(ctx);
-	case PROFDB_SRC_WALLCLOCK_CSV: return profdb_read_wallclock_csv(ctx);
-	case PROFDB_SRC_WALLCLOCK_JSONL: return profdb_read_wallclock_jsonl(ctx);
-	default: return profdb__err_set(ctx->err, PROFDB_EFORMAT, "%s: not a format profdb reads", item->path);
-	}
-}
-
 /* Read every unit on this thread, straight into the store. */
 static int read_serial(struct walk *w, struct profdb_sink *sink, struct progress *prog)
 {
@@ -113,7 +79,7 @@ static int read_serial(struct walk *w, struct profdb_sink *sink, struct progress
 			.progress = prog->fn ? progress_relay : NULL,
 			.progress_arg = prog,
 		};
-		rc = read_one(&w->items[i], &ctx);
+		rc = w->items[i].reader->read(&ctx);
 		if (prog->fn) {
 			prog->done_before += size_of(w->items[i].path);
 			prog->fn(prog->arg, prog->done_before, prog->total);
@@ -171,7 +137,7 @@ static void *worker_main(void *arg)
 			.progress = p->prog->fn ? worker_progress : NULL,
 			.progress_arg = wk,
 		};
-		wk->rc = read_one(&p->w->items[i], &ctx);
+		wk->rc = p->w->items[i].reader->read(&ctx);
 		if (wk->rc == PROFDB_OK)
 			wk->rc = profdb_qsink_flush(wk->qs);
 		if (wk->rc != PROFDB_OK) {
@@ -326,13 +292,13 @@ static int ingest_part(profdb *db, const struct run_part *part, const char *run,
 	                                                     opts->ntags)) != PROFDB_OK)
 		profdb__err_set(err, rc, "%s", profdb_errmsg(db));
 	for (size_t i = 0; i < part->nnotes && rc == PROFDB_OK; i++)
-		rc = sink->note(sink->arg, part->notes[i]);
+		rc = profdb__sink_note(sink, part->notes[i]);
 	prog.fn = opts ? opts->progress : NULL;
 	prog.arg = opts ? opts->progress_arg : NULL;
 	for (size_t i = 0; prog.fn && i < view.n; i++)
 		prog.total += size_of(view.items[i].path);
 	for (size_t i = 0; i < view.n; i++) {
-		const char *f = format_label(view.items[i].kind);
+		const char *f = view.items[i].reader->label;
 		format = !format || strcmp(format, f) == 0 ? f : "mixed";
 	}
 	jobs = opts && opts->jobs > 0 ? opts->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);

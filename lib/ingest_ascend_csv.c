@@ -6,7 +6,10 @@
  * and aic_metrics (FORMATS.md 2.1-2.3), so every column is found by its
  * header name; whatever follows the last fixed column is a PMU metric.  The
  * other tables of the folder are read by ingest_ascend_tables.c and the
- * profiler_*.json files by ingest_ascend_meta.c.
+ * profiler_*.json files by ingest_ascend_meta.c.  A little over 600 lines
+ * since the format's sniff and reader-table row joined it at the end: the
+ * sniff matches header names from the reader's own kcol_names, and one
+ * list of names is worth more than the split.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -328,7 +331,7 @@ static int kind_of(const char *core, const char *type, const char *name)
 static int skip(const struct kreader *r, const char *reason, int64_t line)
 {
 	struct profdb_sink *s = r->src->ctx->sink;
-	return s->skip ? s->skip(s->arg, reason, line) : PROFDB_OK;
+	return profdb__sink_skip(s, reason, line);
 }
 
 static int kernel_row(struct kreader *r, const struct profdb_csv_row *row)
@@ -400,7 +403,7 @@ static int kernel_row(struct kreader *r, const struct profdb_csv_row *row)
 	}
 	k.metrics = nm ? r->metrics : NULL;
 	k.nmetrics = nm;
-	return s->kernel ? s->kernel(s->arg, &k) : PROFDB_OK;
+	return profdb__sink_kernel(s, &k);
 }
 
 static int on_kernel_row(void *arg, const struct profdb_csv_row *row)
@@ -430,7 +433,7 @@ int ascend_stream_csv(const struct ascend_src *src, const char *path, const char
 
 	if ((rc = profdb_input_open(&in, path, ctx->err)) != PROFDB_OK)
 		return rc;
-	if (s->source_begin && (rc = s->source_begin(s->arg, path, role, src->rank, NULL, 0)) != PROFDB_OK)
+	if ((rc = profdb__sink_source_begin(s, path, role, src->rank, NULL, 0)) != PROFDB_OK)
 		goto out;
 	rc = profdb_csv_read(in, path, fn, arg, &rows, ctx->err, ctx->progress ? relay_progress : NULL,
 	                     (void *)src);
@@ -441,8 +444,7 @@ int ascend_stream_csv(const struct ascend_src *src, const char *path, const char
 		goto out;
 	}
 	profdb_input_sha256(in, sha);
-	if (s->source_end)
-		rc = s->source_end(s->arg, rows - 1, sha, profdb_input_size(in));
+	rc = profdb__sink_source_end(s, rows - 1, sha, profdb_input_size(in));
 out:
 	profdb_input_close(in);
 	return rc;
@@ -536,3 +538,80 @@ int profdb_read_kernel_details(const struct profdb_reader_ctx *ctx)
 	                          ascend_path_is_mindspore(ctx->path), 0 };
 	return ascend_read_kernels(&src, ctx->path);
 }
+
+/* ---------------------------------------------------------------- registration */
+
+/* Is the header field [f, fe) (blanks, double quotes and a UTF-8 BOM
+ * trimmed) one of the names a, b, c (NULL: none)? */
+static int field_is(const char *f, const char *fe, const char *a, const char *b, const char *c)
+{
+	const char *names[3] = { a, b, c };
+	if (fe - f >= 3 && memcmp(f, "\xEF\xBB\xBF", 3) == 0)
+		f += 3;
+	while (f < fe && (*f == ' ' || *f == '"' || *f == '\t'))
+		f++;
+	while (fe > f && (fe[-1] == ' ' || fe[-1] == '"' || fe[-1] == '\r' || fe[-1] == '\t'))
+		fe--;
+	for (int i = 0; i < 3; i++)
+		if (names[i] && (size_t)(fe - f) == strlen(names[i]) &&
+		    memcmp(f, names[i], (size_t)(fe - f)) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Is the line [p, e) a kernel table's header: a name column and a duration
+ * column by their exact names (torch_npu's, msprof's raw op_summary ones,
+ * or Cambricon's, which the reader refuses with a clear message), or an
+ * Accelerator Core column?  Exact names, not substrings: operator_details'
+ * "Host Self Duration(us)" is no kernel duration.
+ */
+static int kernel_header_line(const char *p, const char *e)
+{
+	int name = 0, dur = 0;
+	while (p <= e) {
+		const char *c = memchr(p, ',', (size_t)(e - p));
+		const char *fe = c ? c : e;
+		if (field_is(p, fe, "Accelerator Core", NULL, NULL))
+			return 1;
+		name |= field_is(p, fe, kcol_names[K_NAME].name, kcol_names[K_NAME].alt, "Kernel Name");
+		dur |= field_is(p, fe, kcol_names[K_DUR].name, kcol_names[K_DUR].alt, "Device Duration(us)");
+		if (!c)
+			break;
+		p = c + 1;
+	}
+	return name && dur;
+}
+
+/*
+ * A kernel table: text (not JSON, not gzip) that starts with "Step Id," or
+ * has a kernel header line in the bytes seen (an export may put lines
+ * before it).  Only whole lines count, so a "yes" holds with more bytes.
+ */
+static int sniff(const struct profdb_sniff *s)
+{
+	const char *b = s->buf, *e = s->buf + s->n;
+	size_t i = profdb__sniff_ws(b, s->n, 0);
+	if (s->gzip || (i < s->n && (b[i] == '{' || b[i] == '[')))
+		return PROFDB_SNIFF_NO;
+	if (s->n - i >= 8 && memcmp(b + i, "Step Id,", 8) == 0)
+		return PROFDB_SNIFF_YES;
+	for (const char *p = b; p < e;) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		if (!nl && !s->full)
+			break;                     /* the last line may go on */
+		if (kernel_header_line(p, nl ? nl : e))
+			return PROFDB_SNIFF_YES;
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return PROFDB_SNIFF_MORE;
+}
+
+/* The CSV form of an Ascend export: a *_ascend_pt folder (the walk picks
+ * it by its layout, ingest_walk.c) or one kernel table file. */
+const struct profdb_reader profdb__reader_ascend_csv = {
+	.name = "ascend_csv", .label = "ascend_csv", .sniff = sniff, .read = profdb_read_ascend_folder,
+	.flags = PROFDB_READER_WALK,
+};

@@ -55,8 +55,8 @@ static int read_meta(struct adb *r)
 	    sqlite3_prepare_v2(r->db, "SELECT 'ascend_db.' || name, value FROM META_DATA WHERE name IS NOT NULL",
 	                       -1, &q, NULL) == SQLITE_OK) {
 		while (rc == PROFDB_OK && sqlite3_step(q) == SQLITE_ROW)
-			rc = r->sink->meta(r->sink->arg, r->rank, (const char *)sqlite3_column_text(q, 0),
-			                   (const char *)sqlite3_column_text(q, 1));
+			rc = profdb__sink_meta(r->sink, r->rank, (const char *)sqlite3_column_text(q, 0),
+			                       (const char *)sqlite3_column_text(q, 1));
 		sqlite3_finalize(q);
 		q = NULL;
 	}
@@ -64,7 +64,7 @@ static int read_meta(struct adb *r)
 	    sqlite3_prepare_v2(r->db, "SELECT name FROM NPU_INFO WHERE name IS NOT NULL LIMIT 1",
 	                       -1, &q, NULL) == SQLITE_OK) {
 		if (sqlite3_step(q) == SQLITE_ROW)
-			rc = r->sink->meta(r->sink->arg, r->rank, "npu", (const char *)sqlite3_column_text(q, 0));
+			rc = profdb__sink_meta(r->sink, r->rank, "npu", (const char *)sqlite3_column_text(q, 0));
 		sqlite3_finalize(q);
 	}
 	return rc;
@@ -110,22 +110,23 @@ static int hash_file(const char *path, char hex[65], uint64_t *size, struct prof
 }
 
 /*
- * Open the source read-only.  immutable=1 makes SQLite write nothing beside
- * the file (no -shm in a read-only corpus folder) and needs no lock; it
- * would ignore a write-ahead log, so a file with a non-empty -wal is opened
- * with mode=ro instead, which reads the log.
+ * Open file read-only into *out (closed by the caller, even on error).
+ * immutable=1 makes SQLite write nothing beside the file (no -shm in a
+ * read-only corpus folder) and needs no lock; it would ignore a write-ahead
+ * log, so a file with a non-empty -wal is opened with mode=ro instead,
+ * which reads the log.  Returns an SQLite code.
  */
-static int open_source(struct adb *r)
+static int open_readonly(const char *file, sqlite3 **out)
 {
 	char uri[8192], wal[4200];
 	struct stat sb;
 	size_t n = 0;
 	const char *p;
-	int rc;
 
-	snprintf(wal, sizeof wal, "%s-wal", r->file);
+	*out = NULL;
+	snprintf(wal, sizeof wal, "%s-wal", file);
 	n = (size_t)snprintf(uri, sizeof uri, "file:");
-	for (p = r->file; *p && n + 4 < sizeof uri; p++) {
+	for (p = file; *p && n + 4 < sizeof uri; p++) {
 		unsigned char c = (unsigned char)*p;
 		/* percent-encode what a URI path cannot hold as is */
 		if (c == '%' || c == '?' || c == '#' || c <= ' ' || c >= 0x7f)
@@ -136,7 +137,23 @@ static int open_source(struct adb *r)
 	uri[n] = '\0';
 	snprintf(uri + n, sizeof uri - n, "%s",
 	         stat(wal, &sb) == 0 && sb.st_size > 0 ? "?mode=ro" : "?immutable=1");
-	rc = sqlite3_open_v2(uri, &r->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	return sqlite3_open_v2(uri, out, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+}
+
+static const char not_ascend[] = "no STRING_IDS, COMPUTE_TASK_INFO, COMMUNICATION_OP or PYTORCH_API"
+                                 " table: not an Ascend profiler database";
+
+/* Does r's source have the tables of an Ascend export? */
+static int ascend_tables(struct adb *r)
+{
+	return adb_has_table(r, "STRING_IDS") && (adb_has_table(r, "COMPUTE_TASK_INFO") ||
+	       adb_has_table(r, "COMMUNICATION_OP") || adb_has_table(r, "PYTORCH_API"));
+}
+
+/* Open the source read-only and check it is one we may read. */
+static int open_source(struct adb *r)
+{
+	int rc = open_readonly(r->file, &r->db);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_exec(r->db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
 	if (rc != SQLITE_OK)
@@ -248,11 +265,11 @@ static int read_info(const struct profdb_reader_ctx *ctx, const char *folder, in
 	profdb_sha256_update(&s, text, len);
 	profdb_sha256_hex(&s, hex);
 	size = len;
-	rc = ctx->sink->source_begin(ctx->sink->arg, path, "profiler_info", *rank, (const unsigned char *)text, len);
-	if (rc == PROFDB_OK && ctx->sink->meta)
-		rc = ctx->sink->meta(ctx->sink->arg, *rank, "profiler_info", text);
+	rc = profdb__sink_source_begin(ctx->sink, path, "profiler_info", *rank, (const unsigned char *)text, len);
 	if (rc == PROFDB_OK)
-		rc = ctx->sink->source_end(ctx->sink->arg, 0, hex, size);
+		rc = profdb__sink_meta(ctx->sink, *rank, "profiler_info", text);
+	if (rc == PROFDB_OK)
+		rc = profdb__sink_source_end(ctx->sink, 0, hex, size);
 	free(text);
 	return rc;
 }
@@ -285,27 +302,57 @@ int profdb_read_ascend_db(const struct profdb_reader_ctx *ctx)
 		return rc;
 	if ((rc = open_source(&r)) != PROFDB_OK)
 		goto out;
-	if (!adb_has_table(&r, "STRING_IDS") || (!adb_has_table(&r, "COMPUTE_TASK_INFO") &&
-	    !adb_has_table(&r, "COMMUNICATION_OP") && !adb_has_table(&r, "PYTORCH_API"))) {
-		rc = profdb__err_set(ctx->err, PROFDB_EFORMAT, "%s: no STRING_IDS, COMPUTE_TASK_INFO,"
-		                     " COMMUNICATION_OP or PYTORCH_API table: not an Ascend profiler database", file);
+	if (!ascend_tables(&r)) {
+		rc = profdb__err_set(ctx->err, PROFDB_EFORMAT, "%s: %s", file, not_ascend);
 		goto out;
 	}
 	/* the rank: what the database says, else profiler_info, else the file name */
 	read_rank_map(&r, &map);
 	r.rank = map != PROFDB_NULL ? map : info != PROFDB_NULL ? info :
 	         name_rank(file) != PROFDB_NULL ? name_rank(file) : ctx->rank;
-	if ((rc = ctx->sink->source_begin(ctx->sink->arg, file, "ascend_db", r.rank, NULL, 0)) != PROFDB_OK)
+	if ((rc = profdb__sink_source_begin(ctx->sink, file, "ascend_db", r.rank, NULL, 0)) != PROFDB_OK)
 		goto out;
 	if ((rc = read_meta(&r)) != PROFDB_OK || (rc = adb_read_steps(&r)) != PROFDB_OK ||
 	    (rc = adb_read_conns(&r)) != PROFDB_OK || (rc = adb_read_ops(&r)) != PROFDB_OK ||
 	    (rc = adb_read_kernels(&r)) != PROFDB_OK || (rc = adb_read_comm(&r)) != PROFDB_OK ||
 	    (rc = adb_nest_ops(&r)) != PROFDB_OK || (rc = adb_emit_ops(&r)) != PROFDB_OK)
 		goto out;
-	rc = ctx->sink->source_end(ctx->sink->arg, r.rows, hex, size);
+	rc = profdb__sink_source_end(ctx->sink, r.rows, hex, size);
 	if (rc == PROFDB_OK && ctx->progress)
 		ctx->progress(ctx->progress_arg, size, size);
 out:
 	rd_free(&r);
 	return rc;
 }
+
+/*
+ * An Ascend SQLite export (ascend_pytorch_profiler*.db, msprof*.db): the
+ * SQLite magic and the export's tables.  A file with the magic that SQLite
+ * cannot read is not taken, with the reader's own message as the reason
+ * (a file named as an export is still handed to the reader by the walk,
+ * so a damaged export fails the ingest; a damaged other database beside
+ * a dump does not).
+ */
+static int sniff(const struct profdb_sniff *s)
+{
+	struct adb r;
+	int ours = 0;
+	if (s->gzip || s->n < 16 || memcmp(s->buf, "SQLite format 3", 16) != 0)
+		return PROFDB_SNIFF_NO;
+	memset(&r, 0, sizeof r);
+	if (open_readonly(s->path, &r.db) != SQLITE_OK ||
+	    sqlite3_exec(r.db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL) != SQLITE_OK)
+		snprintf(s->reason, s->cap, "cannot read as SQLite: %s",
+		         r.db ? sqlite3_errmsg(r.db) : "out of memory");
+	else if (!(ours = ascend_tables(&r)))
+		snprintf(s->reason, s->cap, "%s", not_ascend);
+	sqlite3_close(r.db);
+	return ours ? PROFDB_SNIFF_YES : PROFDB_SNIFF_NO;
+}
+
+/* The SQLite form of an Ascend export: one .db file, or an export_type=db
+ * *_ascend_pt folder (the walk picks it by its layout, ingest_walk.c). */
+const struct profdb_reader profdb__reader_ascend_db = {
+	.name = "ascend_db", .label = "ascend_db", .sniff = sniff, .read = profdb_read_ascend_db,
+	.flags = PROFDB_READER_WALK,
+};

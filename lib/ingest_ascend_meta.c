@@ -191,13 +191,13 @@ static int note(const struct ascend_src *src, const char *path, const char *what
 	if (!s->note)
 		return PROFDB_OK;
 	snprintf(buf, sizeof buf, "%s: %s", path, what);
-	return s->note(s->arg, buf);
+	return profdb__sink_note(s, buf);
 }
 
 static int meta(const struct ascend_src *src, const char *key, const char *value)
 {
 	struct profdb_sink *s = src->ctx->sink;
-	return s->meta && value ? s->meta(s->arg, src->rank, key, value) : PROFDB_OK;
+	return value ? profdb__sink_meta(s, src->rank, key, value) : PROFDB_OK;
 }
 
 static const char *json_str(const cJSON *o, const char *key)
@@ -211,10 +211,10 @@ static int send_file(const struct ascend_src *src, const struct meta_file *f)
 {
 	struct profdb_sink *s = src->ctx->sink;
 	int rc = PROFDB_OK;
-	if (s->source_begin &&
-	    (rc = s->source_begin(s->arg, f->path, f->role, src->rank, f->buf, f->buf ? f->len : 0)) != PROFDB_OK)
+	rc = profdb__sink_source_begin(s, f->path, f->role, src->rank, f->buf, f->buf ? f->len : 0);
+	if (rc != PROFDB_OK)
 		return rc;
-	if (s->source_end && (rc = s->source_end(s->arg, 0, f->buf ? f->sha : NULL, f->size)) != PROFDB_OK)
+	if ((rc = profdb__sink_source_end(s, 0, f->buf ? f->sha : NULL, f->size)) != PROFDB_OK)
 		return rc;
 	if (!f->json)
 		return PROFDB_OK;

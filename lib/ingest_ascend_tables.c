@@ -14,7 +14,7 @@
 static int skip(const struct ascend_src *src, const char *reason, int64_t line)
 {
 	struct profdb_sink *s = src->ctx->sink;
-	return s->skip ? s->skip(s->arg, reason, line) : PROFDB_OK;
+	return profdb__sink_skip(s, reason, line);
 }
 
 static int header_checks(const struct ascend_src *src, const struct profdb_csv_row *row,
@@ -131,7 +131,7 @@ static int op_row(struct oreader *r, const struct profdb_csv_row *row)
 	o.device_total_aicore_ns = us_or_null(ofld(r, row, O_DEV_TOTAL_AIC));
 	o.in_shapes = text_or_null(ofld(r, row, O_SHAPES));
 	o.call_stack = text_or_null(ofld(r, row, O_STACK));
-	return s->op ? s->op(s->arg, &o) : PROFDB_OK;
+	return profdb__sink_op(s, &o);
 }
 
 static int on_op_row(void *arg, const struct profdb_csv_row *row)
@@ -191,12 +191,12 @@ static int step_row(struct sreader *r, const struct profdb_csv_row *row)
 		if ((int)i == r->step_col || (int)i == r->device_col ||
 		    profdb_parse_double(row->field[i], row->len[i], &v) != 0)
 			continue;
-		if (s->step_metric && (rc = s->step_metric(s->arg, r->src->rank, step, r->hdr.name[i], v)) != PROFDB_OK)
+		if ((rc = profdb__sink_step_metric(s, r->src->rank, step, r->hdr.name[i], v)) != PROFDB_OK)
 			return rc;
 	}
-	if (step != PROFDB_NULL && s->step) {
+	if (step != PROFDB_NULL) {
 		struct profdb_step_rec sr = { r->src->rank, step, PROFDB_NULL, PROFDB_NULL };
-		return s->step(s->arg, &sr);
+		return profdb__sink_step(s, &sr);
 	}
 	return PROFDB_OK;
 }
@@ -263,7 +263,7 @@ int ascend_small_csv(const struct ascend_src *src, const char *path, const char 
 		return ascend_stream_csv(src, path, role, fn, arg);
 	if (rc != PROFDB_OK)
 		return rc;
-	if (s->source_begin && (rc = s->source_begin(s->arg, path, role, src->rank, buf, len)) != PROFDB_OK)
+	if ((rc = profdb__sink_source_begin(s, path, role, src->rank, buf, len)) != PROFDB_OK)
 		goto out;
 	if ((rc = profdb_csv_read_mem(buf, len, path, fn, arg, &rows, ctx->err)) != PROFDB_OK)
 		goto out;
@@ -271,8 +271,7 @@ int ascend_small_csv(const struct ascend_src *src, const char *path, const char 
 		rc = profdb__err_set(ctx->err, PROFDB_EFORMAT, "%s: empty file", path);
 		goto out;
 	}
-	if (s->source_end)
-		rc = s->source_end(s->arg, rows - 1, sha, size);
+	rc = profdb__sink_source_end(s, rows - 1, sha, size);
 out:
 	free(buf);
 	return rc;

@@ -228,14 +228,14 @@ static int emit_event(struct tv *t, const struct tv_event *e)
 	if (num_ns(&task, 0, &v) == 0)
 		k.task_id = v;
 	if (num_ns(&e->ts, 3, &k.start_ns) != 0)
-		return t->sink->skip ? t->sink->skip(t->sink->arg, "device event without a numeric ts", t->events) : 0;
+		return profdb__sink_skip(t->sink, "device event without a numeric ts", t->events);
 	if (num_ns(&e->dur, 3, &k.dur_ns) != 0)
-		return t->sink->skip ? t->sink->skip(t->sink->arg, "device event without a numeric dur", t->events) : 0;
+		return profdb__sink_skip(t->sink, "device event without a numeric dur", t->events);
 	if (k.dur_ns <= 0)
-		return t->sink->skip ? t->sink->skip(t->sink->arg, "non-positive duration", t->events) : 0;
+		return profdb__sink_skip(t->sink, "non-positive duration", t->events);
 	if (!(k.name = text_of(t, &e->name)) || !*k.name)
-		return t->sink->skip ? t->sink->skip(t->sink->arg, "missing name", t->events) : 0;
-	return t->sink->kernel ? t->sink->kernel(t->sink->arg, &k) : PROFDB_OK;
+		return profdb__sink_skip(t->sink, "missing name", t->events);
+	return profdb__sink_kernel(t->sink, &k);
 }
 
 /* One pass over the array: fn on every event. */
@@ -303,14 +303,13 @@ int ascend_read_trace_view(const struct ascend_src *src, const char *path)
 	rc = pass(&t, learn_names);
 	profdb_input_close(t.in);
 	t.in = NULL;
-	if (rc == PROFDB_OK && s->source_begin)
-		rc = s->source_begin(s->arg, path, "trace_view", t.rank, NULL, 0);
+	if (rc == PROFDB_OK)
+		rc = profdb__sink_source_begin(s, path, "trace_view", t.rank, NULL, 0);
 	if (rc == PROFDB_OK)
 		rc = pass(&t, emit_event);
 	if (rc == PROFDB_OK) {
 		profdb_input_sha256(t.in, sha);
-		if (s->source_end)
-			rc = s->source_end(s->arg, t.events, sha, profdb_input_size(t.in));
+		rc = profdb__sink_source_end(s, t.events, sha, profdb_input_size(t.in));
 	}
 	profdb_input_close(t.in);
 	free(t.procs);
@@ -324,3 +323,44 @@ int profdb_read_ascend_trace_view(const struct profdb_reader_ctx *ctx)
 	struct ascend_src src = { ctx, ctx->rank == PROFDB_NULL ? 0 : ctx->rank, 0, 0 };
 	return ascend_read_trace_view(&src, ctx->path);
 }
+
+/* Is the value of the first "ts" key of buf a string ("ts": "1736...")?
+ * One file writes ts one way, so the first key answers for all; -1 when
+ * buf holds no "ts" key yet. */
+static int string_ts(const char *buf)
+{
+	for (const char *p = strstr(buf, "\"ts\""); p; p = strstr(p + 4, "\"ts\"")) {
+		const char *q = p + 4;
+		while (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n')
+			q++;
+		if (*q != ':')
+			continue; /* "ts" as a value, not a key */
+		q++;
+		while (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n')
+			q++;
+		return *q == '"';
+	}
+	return -1;
+}
+
+/* An array of trace events whose ts is a string: torch_npu writes it so,
+ * Kineto never (its row comes after this one). */
+static int sniff(const struct profdb_sniff *s)
+{
+	size_t i = profdb__sniff_ws(s->buf, s->n, 0), j;
+	int str;
+	if (i >= s->n || s->buf[i] != '[')
+		return i >= s->n ? PROFDB_SNIFF_MORE : PROFDB_SNIFF_NO;
+	j = profdb__sniff_ws(s->buf, s->n, i + 1);
+	if (j >= s->n)
+		return PROFDB_SNIFF_MORE;
+	if (s->buf[j] != '{')
+		return PROFDB_SNIFF_NO;
+	str = string_ts(s->buf);
+	return str > 0 ? PROFDB_SNIFF_YES : str < 0 ? PROFDB_SNIFF_MORE : PROFDB_SNIFF_NO;
+}
+
+const struct profdb_reader profdb__reader_ascend_trace_view = {
+	.name = "ascend_trace_view", .label = "ascend_trace_view", .sniff = sniff,
+	.read = profdb_read_ascend_trace_view, .flags = PROFDB_READER_WALK,
+};

@@ -81,7 +81,7 @@ int profdb__bench_begin(struct bench_out *o, const struct profdb_reader_ctx *ctx
 		return rc;
 	if (buf && (rc = load(o, *in, buf, len)) != PROFDB_OK)
 		goto fail;
-	if (s->source_begin && (rc = s->source_begin(s->arg, ctx->path, role, o->rank, NULL, 0)) != PROFDB_OK)
+	if ((rc = profdb__sink_source_begin(s, ctx->path, role, o->rank, NULL, 0)) != PROFDB_OK)
 		goto fail;
 	return PROFDB_OK;
 fail:
@@ -115,13 +115,12 @@ int profdb__bench_end(struct bench_out *o, struct profdb_input *in)
 	char sha[65], note[PROFDB_ERRMAX];
 	int rc = PROFDB_OK;
 	profdb_input_sha256(in, sha);
-	if (s->source_end)
-		rc = s->source_end(s->arg, o->rows, sha, profdb_input_size(in));
-	if (rc == PROFDB_OK && o->summaries && s->note) {
+	rc = profdb__sink_source_end(s, o->rows, sha, profdb_input_size(in));
+	if (rc == PROFDB_OK && o->summaries) {
 		snprintf(note, sizeof note, "%.300s: %lld benchmark(s) hold summary statistics only (mean,"
 		         " stddev, rounds; no repeats): kept as such ('profdb apis'); their median and"
 		         " percentiles cannot be exact", o->path, (long long)o->summaries);
-		rc = s->note(s->arg, note);
+		rc = profdb__sink_note(s, note);
 	}
 	if (o->ctx->progress)
 		o->ctx->progress(o->ctx->progress_arg, profdb_input_size(in), profdb_input_size(in));
@@ -169,7 +168,7 @@ int profdb__bench_repeat(struct bench_out *o, const char *api, int64_t repeat, i
 	/* saturate: the synthetic clock only orders repeats */
 	o->clock_ns = INT64_MAX - o->clock_ns > dur_ns ? o->clock_ns + dur_ns : INT64_MAX;
 	o->rows++;
-	return s->kernel ? s->kernel(s->arg, &k) : PROFDB_OK;
+	return profdb__sink_kernel(s, &k);
 }
 
 static void add_num(cJSON *j, const char *key, double v, int present)
@@ -198,7 +197,7 @@ int profdb__bench_summary(struct bench_out *o, const char *api, const struct ben
 	cJSON_Delete(j);
 	if (!text)
 		return profdb__err_set(o->ctx->err, PROFDB_ERROR, "out of memory");
-	rc = s->meta ? s->meta(s->arg, PROFDB_NULL, "bench_summary", text) : PROFDB_OK;
+	rc = profdb__sink_meta(s, PROFDB_NULL, "bench_summary", text);
 	cJSON_free(text);
 	o->summaries++;
 	return rc;
@@ -241,14 +240,14 @@ int profdb__bench_tag(struct bench_out *o, const char *key, const char *value, i
 	}
 	o->ntags++;
 	snprintf(mkey, sizeof mkey, "tag.%s", key);
-	return s->meta ? s->meta(s->arg, PROFDB_NULL, mkey, value) : PROFDB_OK;
+	return profdb__sink_meta(s, PROFDB_NULL, mkey, value);
 }
 
 int profdb__bench_skip(struct bench_out *o, const char *reason, int64_t where)
 {
 	struct profdb_sink *s = o->ctx->sink;
 	o->rows++;
-	return s->skip ? s->skip(s->arg, reason, where) : PROFDB_OK;
+	return profdb__sink_skip(s, reason, where);
 }
 
 /* Is the header line [p, e) a CSV header with an api column and an
@@ -274,14 +273,14 @@ static int csv_header_is_ours(const char *p, const char *e)
 	return api && elapsed;
 }
 
-int profdb__bench_detect(const char *buf, size_t n)
+const struct profdb_reader *profdb__bench_detect(const char *buf, size_t n)
 {
 	size_t i = 0;
 	const char *nl;
 	while (i < n && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n'))
 		i++;
 	if (i >= n || strstr(buf, "\"traceEvents\""))
-		return PROFDB_SRC_NONE;
+		return NULL;
 	nl = memchr(buf + i, '\n', n - i);
 	if (buf[i] == '{') {
 		/* JSON lines: the first line is a whole object naming an api and
@@ -289,19 +288,19 @@ int profdb__bench_detect(const char *buf, size_t n)
 		if (nl && memchr(buf + i, '}', (size_t)(nl - buf - i))) {
 			const char *a = strstr(buf + i, "\"api\""), *t = strstr(buf + i, "\"elapsed_us\"");
 			if (a && t && a < nl && t < nl)
-				return PROFDB_SRC_WALLCLOCK_JSONL;
+				return &profdb__reader_wallclock_jsonl;
 		}
 		if (!strstr(buf, "\"benchmarks\""))
-			return PROFDB_SRC_NONE;
+			return NULL;
 		if (strstr(buf, "\"machine_info\"") || strstr(buf, "\"commit_info\""))
-			return PROFDB_SRC_PYTEST_BENCH;
+			return &profdb__reader_pytest_benchmark;
 		if (strstr(buf, "\"context\""))
-			return PROFDB_SRC_GBENCH;
-		return PROFDB_SRC_NONE;
+			return &profdb__reader_gbench;
+		return NULL;
 	}
 	if (buf[i] == '[' || !nl)
-		return PROFDB_SRC_NONE;
-	return csv_header_is_ours(buf + i, nl) ? PROFDB_SRC_WALLCLOCK_CSV : PROFDB_SRC_NONE;
+		return NULL;
+	return csv_header_is_ours(buf + i, nl) ? &profdb__reader_wallclock_csv : NULL;
 }
 
 int profdb__bench_jget(const struct profdb_jval *obj, const char *key, struct profdb_jval *out,

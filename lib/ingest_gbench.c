@@ -236,3 +236,15 @@ fail:
 	profdb__bench_free(&o);
 	return rc;
 }
+
+/* A Google Benchmark JSON result (ingest_bench.c tells the four wall-clock forms apart). */
+static int sniff(const struct profdb_sniff *s)
+{
+	const struct profdb_reader *r = profdb__bench_detect(s->buf, s->n);
+	return r == &profdb__reader_gbench ? PROFDB_SNIFF_YES : PROFDB_SNIFF_NO;
+}
+
+const struct profdb_reader profdb__reader_gbench = {
+	.name = "gbench", .label = "gbench", .sniff = sniff, .read = profdb_read_gbench,
+	.flags = PROFDB_READER_WALK,
+};

@@ -17,7 +17,8 @@
 /* One unit of work found by the walk. */
 struct work {
 	char *path;                /* owned by the walk */
-	int kind;                  /* enum profdb_source_kind */
+	const struct profdb_reader *reader; /* a row of profdb__readers */
+	int folder;                /* 1: path is an Ascend export folder, 0: a file */
 };
 
 struct walk {

@@ -67,7 +67,7 @@ static int decide_rank(struct profdb_kreader *r, int note_it)
 		r->rank = r->ctx->rank;
 		snprintf(note, sizeof note, "%s: no distributedInfo.rank and no rank in the file name:"
 		         " rank %lld assigned by its place in the folder", r->path, (long long)r->rank);
-		if (note_it && r->sink->note && r->sink->note(r->sink->arg, note) != PROFDB_OK)
+		if (note_it && profdb__sink_note(r->sink, note) != PROFDB_OK)
 			return r->err->code ? r->err->code : PROFDB_ERROR;
 	} else {
 		r->rank = 0;
@@ -87,9 +87,7 @@ static int begin_records(struct profdb_kreader *r, int provisional)
 	r->provisional = provisional;
 	if ((rc = decide_rank(r, !provisional)) != PROFDB_OK)
 		return rc;
-	if (r->sink->source_begin)
-		return r->sink->source_begin(r->sink->arg, r->path, "kineto_trace", r->rank, NULL, 0);
-	return PROFDB_OK;
+	return profdb__sink_source_begin(r->sink, r->path, "kineto_trace", r->rank, NULL, 0);
 }
 
 /* After the whole object: the real rank, and what to add to the times the
@@ -123,7 +121,7 @@ static int send_held_steps(struct profdb_kreader *r, int64_t time_off)
 		s.rank = r->rank;
 		s.start_ns += time_off;
 		s.end_ns += time_off;
-		if ((rc = r->sink->step(r->sink->arg, &s)) != PROFDB_OK)
+		if ((rc = profdb__sink_step(r->sink, &s)) != PROFDB_OK)
 			return rc;
 	}
 	return PROFDB_OK;
@@ -350,7 +348,7 @@ static int send_device_steps(struct profdb_kreader *r, int64_t time_off)
 		                      (long long)(r->dsteps[i].end_ns + time_off));
 	text[n++] = ']';
 	text[n] = '\0';
-	rc = r->sink->meta(r->sink->arg, r->rank, PROFDB_META_DEVICE_STEPS, text);
+	rc = profdb__sink_meta(r->sink, r->rank, PROFDB_META_DEVICE_STEPS, text);
 	free(text);
 	return rc;
 }
@@ -364,14 +362,14 @@ static int finish(struct profdb_kreader *r)
 	if ((rc = fix_rank(r, &off)) != PROFDB_OK)
 		return rc;
 	for (size_t i = 0; i < r->nmeta; i++)
-		if (s->meta && (rc = s->meta(s->arg, r->rank, r->meta[i].key, r->meta[i].value)) != PROFDB_OK)
+		if ((rc = profdb__sink_meta(s, r->rank, r->meta[i].key, r->meta[i].value)) != PROFDB_OK)
 			return rc;
 	if ((rc = send_held_steps(r, off)) != PROFDB_OK ||
 	    (rc = profdb__kops_emit(r->ops, r->rank, off, s)) != PROFDB_OK)
 		return rc;
 	if ((rc = send_device_steps(r, off)) != PROFDB_OK)
 		return rc;
-	return s->source_end ? s->source_end(s->arg, r->nevents, r->sha, r->size) : PROFDB_OK;
+	return profdb__sink_source_end(s, r->nevents, r->sha, r->size);
 }
 
 int profdb_read_kineto(const struct profdb_reader_ctx *ctx)
@@ -407,3 +405,34 @@ int profdb_read_kineto(const struct profdb_reader_ctx *ctx)
 		profdb__err_set(r.err, rc, "%s: read failed", r.path);
 	return rc;
 }
+/*
+ * A Chrome trace: a JSON object with a "traceEvents" key, or an array of
+ * events (objects with a "ph" or "ts" key, or none at all), maybe gzip.
+ * torch_npu's trace_view.json is an array too: its row comes first.
+ */
+static int sniff(const struct profdb_sniff *s)
+{
+	const char *b = s->buf;
+	size_t n = s->n, i = profdb__sniff_ws(b, n, 0), j;
+	if (i >= n)
+		return PROFDB_SNIFF_MORE;          /* only white space so far */
+	if (b[i] == '{') {
+		if (strstr(b, "\"traceEvents\""))
+			return PROFDB_SNIFF_YES;
+		snprintf(s->reason, s->cap, "JSON object without \"traceEvents\" in its first %u bytes: not a trace",
+		         PROFDB_SNIFF_BYTES);
+		return PROFDB_SNIFF_MORE;
+	}
+	if (b[i] != '[')
+		return PROFDB_SNIFF_NO;
+	j = profdb__sniff_ws(b, n, i + 1);
+	if (j < n && (b[j] == ']' || (b[j] == '{' && (strstr(b, "\"ph\"") || strstr(b, "\"ts\"")))))
+		return PROFDB_SNIFF_YES;
+	snprintf(s->reason, s->cap, "JSON array that does not hold trace events");
+	return j >= n || b[j] == '{' ? PROFDB_SNIFF_MORE : PROFDB_SNIFF_NO;
+}
+
+const struct profdb_reader profdb__reader_kineto = {
+	.name = "kineto", .label = "kineto", .sniff = sniff, .read = profdb_read_kineto,
+	.flags = PROFDB_READER_WALK,
+};

@@ -177,3 +177,16 @@ fail:
 	profdb__bench_free(&o);
 	return rc;
 }
+
+/* A pytest-benchmark JSON result (ingest_bench.c tells the four wall-clock forms apart). */
+static int sniff(const struct profdb_sniff *s)
+{
+	const struct profdb_reader *r = profdb__bench_detect(s->buf, s->n);
+	return r == &profdb__reader_pytest_benchmark ? PROFDB_SNIFF_YES : PROFDB_SNIFF_NO;
+}
+
+const struct profdb_reader profdb__reader_pytest_benchmark = {
+	.name = "pytest_benchmark", .label = "pytest_benchmark", .sniff = sniff,
+	.read = profdb_read_pytest_benchmark,
+	.flags = PROFDB_READER_WALK,
+};

@@ -27,11 +27,6 @@ struct ident {
 	char sha[65];
 };
 
-static int is_folder_kind(int kind)
-{
-	return kind == PROFDB_SRC_ASCEND_FOLDER || kind == PROFDB_SRC_ASCEND_DB_FOLDER;
-}
-
 static void ident_of(const struct work *u, struct ident *id)
 {
 	struct stat sb;
@@ -42,7 +37,7 @@ static void ident_of(const struct work *u, struct ident *id)
 	}
 	/* an export folder is its kernel table: a copy of the folder has the
 	 * same bytes there (a db-only folder is compared by inode alone) */
-	if (is_folder_kind(u->kind))
+	if (u->folder)
 		snprintf(id->file, sizeof id->file, "%s/ASCEND_PROFILER_OUTPUT/kernel_details.csv", u->path);
 	else
 		snprintf(id->file, sizeof id->file, "%s", u->path);
@@ -108,7 +103,8 @@ int profdb__ingest_dedupe(struct walk *w, struct work *items, size_t *n)
 		size_t j;
 		ident_of(&items[i], &ids[kept]);
 		for (j = 0; j < kept; j++)
-			if (items[j].kind == items[i].kind && same_content(&ids[j], &ids[kept]))
+			if (items[j].reader == items[i].reader && items[j].folder == items[i].folder &&
+			    same_content(&ids[j], &ids[kept]))
 				break;
 		if (j < kept) {
 			/* read the real folder, not the link to it (latest_ascend_pt) */
@@ -235,7 +231,7 @@ int profdb__ingest_note_empty_ranks(profdb *db, int64_t run_id, struct profdb_si
 		snprintf(note, sizeof note, "rank %lld has no kernel data (no kernel_details.csv, .db export"
 		         " or device events in its export)",
 		         (long long)sqlite3_column_int64(q, 0));
-		rc = sink->note(sink->arg, note);
+		rc = profdb__sink_note(sink, note);
 	}
 	sqlite3_finalize(q);
 	return rc;

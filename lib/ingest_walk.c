@@ -6,7 +6,8 @@
  * export: read from its CSV form when kernel_details.csv is there, else from
  * its SQLite form, else from its trace_view.json, and never searched further
  * (beside a kernel table, trace_view.json repeats the kernels as hardware
- * tasks).  Elsewhere every *.json / *.json.gz is sniffed: traces are read,
+ * tasks).  Elsewhere every *.json, *.gz, *.csv and *.db file is sniffed
+ * (detect.c): those whose content is a format the walk takes are read,
  * other JSON is skipped with a note.
  */
 #include <dirent.h>
@@ -24,7 +25,7 @@
 
 #define MAX_DEPTH 32 /* deeper folders are not profiler dumps; also stops loops */
 
-static int add_work(struct walk *w, const char *path, int kind)
+static int add_work(struct walk *w, const char *path, const struct profdb_reader *reader, int folder)
 {
 	if (w->n == w->cap) {
 		size_t cap = w->cap ? w->cap * 2 : 16;
@@ -37,7 +38,8 @@ static int add_work(struct walk *w, const char *path, int kind)
 	w->items[w->n].path = strdup(path);
 	if (!w->items[w->n].path)
 		return profdb__err_set(w->err, PROFDB_ERROR, "out of memory");
-	w->items[w->n++].kind = kind;
+	w->items[w->n].reader = reader;
+	w->items[w->n++].folder = folder;
 	return PROFDB_OK;
 }
 
@@ -88,7 +90,13 @@ static int has_file_like(const char *folder, const char *prefix, const char *suf
 	return found;
 }
 
-/* Is folder an Ascend export (holds ASCEND_PROFILER_OUTPUT)?  Adds it. */
+/*
+ * Is folder an Ascend export (holds ASCEND_PROFILER_OUTPUT)?  Adds it.
+ * Here the export's fixed file names decide, not content: its tables
+ * share columns (operator_details and kernel_details both have Name and
+ * duration columns, msprof's op_summary has kernel_details' own), and the
+ * readers take each table by the name torch_npu gives it.
+ */
 static int try_ascend_folder(struct walk *w, const char *folder, int *taken)
 {
 	char out[4096], csv[4200];
@@ -99,7 +107,7 @@ static int try_ascend_folder(struct walk *w, const char *folder, int *taken)
 	*taken = 1;
 	snprintf(csv, sizeof csv, "%s/kernel_details.csv", out);
 	if (is_file(csv)) {
-		int rc = add_work(w, folder, PROFDB_SRC_ASCEND_FOLDER);
+		int rc = add_work(w, folder, &profdb__reader_ascend_csv, 1);
 		if (rc == PROFDB_OK && has_file_like(out, "ascend_pytorch_profiler", ".db"))
 			rc = profdb__walk_note(w, "%s: read from its CSV export (kernel_details.csv); its SQLite"
 			              " export holds the same capture%s", folder, " and was not read");
@@ -109,7 +117,7 @@ static int try_ascend_folder(struct walk *w, const char *folder, int *taken)
 		return rc;
 	}
 	if (has_file_like(out, "ascend_pytorch_profiler", ".db")) {
-		int rc = add_work(w, folder, PROFDB_SRC_ASCEND_DB_FOLDER);
+		int rc = add_work(w, folder, &profdb__reader_ascend_db, 1);
 		if (rc == PROFDB_OK && has_file_like(out, "trace_view", ".json"))
 			rc = profdb__walk_note(w, "%s: trace_view.json not read: the SQLite export holds%s", folder,
 			                       " the same device tasks");
@@ -117,11 +125,11 @@ static int try_ascend_folder(struct walk *w, const char *folder, int *taken)
 	}
 	/* trace_view.json alone: the folder reader takes its device events */
 	if (has_file_like(out, "trace_view", ".json"))
-		return add_work(w, folder, PROFDB_SRC_ASCEND_FOLDER);
+		return add_work(w, folder, &profdb__reader_ascend_csv, 1);
 	/* a rank without device data is still a rank of the run: read what
 	 * there is (its profiler_info names the rank), and the run notes it */
 	if (is_file(out) || has_file_like(out, "", ".csv") || has_file_like(folder, "profiler_info", ".json"))
-		return add_work(w, folder, PROFDB_SRC_ASCEND_FOLDER);
+		return add_work(w, folder, &profdb__reader_ascend_csv, 1);
 	return profdb__walk_note(w, "%s: Ascend export without kernel_details.csv or a .db export%s", folder,
 	                ": nothing to read");
 }
@@ -133,11 +141,54 @@ static int cmp_str(const void *a, const void *b)
 
 static int walk_dir(struct walk *w, const char *folder);
 
+/*
+ * The format a file's name claims, for the tie-break below: the names
+ * torch_npu and msprof give their kernel table and SQLite export.
+ */
+static const struct profdb_reader *named_format(const char *name)
+{
+	if (strcmp(name, "kernel_details.csv") == 0)
+		return &profdb__reader_ascend_csv;
+	if (ends_with(name, ".db") && (strncmp(name, "msprof_", 7) == 0 ||
+	                               strncmp(name, "ascend_pytorch_profiler", 23) == 0))
+		return &profdb__reader_ascend_db;
+	return NULL;
+}
+
+/*
+ * msprof's op_summary_*.csv has a kernel table's very columns (torch_npu's
+ * kernel_details.csv is made from it), sits beside the msprof_*.db that
+ * holds the same tasks, and is sliced every million rows: content cannot
+ * tell it from a kernel table, so in a walk the name does.  Named on the
+ * command line it is read like any kernel table.
+ */
+static int msprof_text_copy(const char *name)
+{
+	return strncmp(name, "op_summary_", 11) == 0 && ends_with(name, ".csv");
+}
+
+/* Could a file of this name be one we read?  Only these are sniffed: a
+ * dump folder also holds checkpoints and logs, and reading up to 1 MiB of
+ * each to say "no" would cost more than the walk.  The content decides. */
+static int candidate_name(const char *name)
+{
+	return ends_with(name, ".json") || ends_with(name, ".gz") || ends_with(name, ".csv") ||
+	       ends_with(name, ".db");
+}
+
+/*
+ * One file of a walked folder: read when its content is a format the walk
+ * takes (PROFDB_READER_WALK).  The name is only a tie-break: a file named
+ * as the Ascend tools name their exports is read even when its content
+ * does not look like one, so that a damaged export fails the ingest with
+ * the reader's message instead of being left out unnoticed.  JSON that is
+ * not ours is noted; other files of a dump folder are not ours: no note.
+ */
 static int walk_entry(struct walk *w, const char *path, const char *name)
 {
 	struct stat sb;
-	char reason[PROFDB_ERRMAX];
-	int kind;
+	char reason[PROFDB_ERRMAX] = "";
+	const struct profdb_reader *rd;
 
 	if (stat(path, &sb) != 0)
 		return profdb__walk_note(w, "%s: skipped: %s", path, strerror(errno));
@@ -145,20 +196,21 @@ static int walk_entry(struct walk *w, const char *path, const char *name)
 		return walk_dir(w, path);
 	if (!S_ISREG(sb.st_mode))
 		return profdb__walk_note(w, "%s: skipped: %s", path, "not a regular file");
-	if (ends_with(name, ".json") || ends_with(name, ".json.gz") || ends_with(name, ".gz")) {
-		reason[0] = '\0';
-		kind = profdb__detect_file(path, reason, sizeof reason);
-		if (kind == PROFDB_SRC_KINETO || kind == PROFDB_SRC_ASCEND_TRACE_VIEW ||
-		    kind == PROFDB_SRC_PYTEST_BENCH || kind == PROFDB_SRC_GBENCH)
-			return add_work(w, path, kind);
+	if (!candidate_name(name))
+		return PROFDB_OK;
+	if (msprof_text_copy(name))
+		return profdb__walk_note(w, "%s: skipped: %s", path, "msprof's op_summary (its msprof_*.db holds"
+		                         " the same tasks; give the file itself to read it)");
+	rd = profdb__detect_file(path, reason, sizeof reason);
+	if (rd && (rd->flags & PROFDB_READER_WALK))
+		return add_work(w, path, rd, 0);
+	if (named_format(name))
+		return add_work(w, path, named_format(name), 0);
+	if (rd)
+		snprintf(reason, sizeof reason, "a %s file is read only when named itself", rd->name);
+	if (ends_with(name, ".json") || ends_with(name, ".gz"))
 		return profdb__walk_note(w, "%s: skipped: %s", path, reason);
-	}
-	if (strcmp(name, "kernel_details.csv") == 0)
-		return add_work(w, path, PROFDB_SRC_KERNEL_CSV);
-	if (ends_with(name, ".db") && (strncmp(name, "msprof_", 7) == 0 ||
-	                               strncmp(name, "ascend_pytorch_profiler", 23) == 0))
-		return add_work(w, path, PROFDB_SRC_ASCEND_DB);
-	return PROFDB_OK; /* other files of a dump folder are not ours: no note */
+	return PROFDB_OK;
 }
 
 static int walk_dir(struct walk *w, const char *folder)
@@ -261,14 +313,14 @@ int profdb__walk_init(struct walk *w, struct profdb_err *err)
 int profdb__walk_find(struct walk *w, const char *path, const struct stat *sb)
 {
 	char reason[PROFDB_ERRMAX] = "";
-	int kind;
+	const struct profdb_reader *rd;
 	if (S_ISDIR(sb->st_mode))
 		return walk_dir(w, path);
 	if (!S_ISREG(sb->st_mode))
 		return profdb__err_set(w->err, PROFDB_EFORMAT, "%s: not a regular file or folder", path);
-	kind = profdb__detect_file(path, reason, sizeof reason);
-	if (kind == PROFDB_SRC_NONE)
+	rd = profdb__detect_file(path, reason, sizeof reason);
+	if (!rd)
 		return profdb__err_set(w->err, PROFDB_EFORMAT, "%s: %s", path, reason);
-	return add_work(w, path, kind);
+	return add_work(w, path, rd, 0);
 }
 

@@ -91,3 +91,17 @@ int profdb_read_wallclock_csv(const struct profdb_reader_ctx *ctx)
 	}
 	return profdb__bench_end(&o, in);
 }
+
+/* A CSV with api and elapsed_us columns (ingest_bench.c).  Read only when
+ * named: a folder walk never took wall-clock tables, which sit beside dumps as
+ * analysis outputs more often than as captures. */
+static int sniff(const struct profdb_sniff *s)
+{
+	const struct profdb_reader *r = profdb__bench_detect(s->buf, s->n);
+	return r == &profdb__reader_wallclock_csv ? PROFDB_SNIFF_YES : PROFDB_SNIFF_NO;
+}
+
+const struct profdb_reader profdb__reader_wallclock_csv = {
+	.name = "wallclock_csv", .label = "wallclock_csv", .sniff = sniff, .read = profdb_read_wallclock_csv,
+	.flags = 0,
+};

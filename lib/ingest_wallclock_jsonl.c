@@ -102,3 +102,17 @@ int profdb_read_wallclock_jsonl(const struct profdb_reader_ctx *ctx)
 	}
 	return profdb__bench_end(&o, in);
 }
+
+/* JSON lines naming an api and its elapsed_us (ingest_bench.c).  Read only
+ * when named, as the CSV form. */
+static int sniff(const struct profdb_sniff *s)
+{
+	const struct profdb_reader *r = profdb__bench_detect(s->buf, s->n);
+	return r == &profdb__reader_wallclock_jsonl ? PROFDB_SNIFF_YES : PROFDB_SNIFF_NO;
+}
+
+const struct profdb_reader profdb__reader_wallclock_jsonl = {
+	.name = "wallclock_jsonl", .label = "wallclock_jsonl", .sniff = sniff,
+	.read = profdb_read_wallclock_jsonl,
+	.flags = 0,
+};

@@ -198,6 +198,56 @@ struct profdb_sink {
 	int nests_ops;
 };
 
+/*
+ * Checked calls of the sink's callbacks: a NULL callback drops the record
+ * and returns PROFDB_OK, as the contract above says.  Readers call the
+ * sink through these.  (rank_fixup has none: its absence changes how a
+ * reader reads, so the reader tests it.)
+ */
+static inline int profdb__sink_source_begin(struct profdb_sink *s, const char *path, const char *role,
+                                            int64_t rank, const unsigned char *content, size_t len)
+{
+	return s->source_begin ? s->source_begin(s->arg, path, role, rank, content, len) : PROFDB_OK;
+}
+static inline int profdb__sink_source_end(struct profdb_sink *s, int64_t rows_read, const char *sha256,
+                                          uint64_t size)
+{
+	return s->source_end ? s->source_end(s->arg, rows_read, sha256, size) : PROFDB_OK;
+}
+static inline int profdb__sink_skip(struct profdb_sink *s, const char *reason, int64_t where)
+{
+	return s->skip ? s->skip(s->arg, reason, where) : PROFDB_OK;
+}
+static inline int profdb__sink_kernel(struct profdb_sink *s, const struct profdb_kernel_rec *k)
+{
+	return s->kernel ? s->kernel(s->arg, k) : PROFDB_OK;
+}
+static inline int profdb__sink_op(struct profdb_sink *s, const struct profdb_op_rec *o)
+{
+	return s->op ? s->op(s->arg, o) : PROFDB_OK;
+}
+static inline int profdb__sink_launch(struct profdb_sink *s, const struct profdb_launch_rec *l)
+{
+	return s->launch ? s->launch(s->arg, l) : PROFDB_OK;
+}
+static inline int profdb__sink_step(struct profdb_sink *s, const struct profdb_step_rec *st)
+{
+	return s->step ? s->step(s->arg, st) : PROFDB_OK;
+}
+static inline int profdb__sink_step_metric(struct profdb_sink *s, int64_t rank, int64_t step,
+                                           const char *metric, double value)
+{
+	return s->step_metric ? s->step_metric(s->arg, rank, step, metric, value) : PROFDB_OK;
+}
+static inline int profdb__sink_meta(struct profdb_sink *s, int64_t rank, const char *key, const char *value)
+{
+	return s->meta ? s->meta(s->arg, rank, key, value) : PROFDB_OK;
+}
+static inline int profdb__sink_note(struct profdb_sink *s, const char *note)
+{
+	return s->note ? s->note(s->arg, note) : PROFDB_OK;
+}
+
 /* ---------------------------------------------------------------- input */
 
 /*
@@ -329,24 +379,72 @@ int profdb_read_wallclock_jsonl(const struct profdb_reader_ctx *ctx);
  * (ingest_ascend_trace_view.c). */
 int profdb_read_ascend_trace_view(const struct profdb_reader_ctx *ctx);
 
-/* ---------------------------------------------------------------- detect */
+/* ---------------------------------------------------------------- reader table */
 
-enum profdb_source_kind {
-	PROFDB_SRC_NONE = 0,       /* not ours; reason says why */
-	PROFDB_SRC_ASCEND_FOLDER,  /* *_ascend_pt (or ASCEND_PROFILER_OUTPUT parent) with CSVs */
-	PROFDB_SRC_ASCEND_DB_FOLDER, /* export_type=db folder */
-	PROFDB_SRC_KERNEL_CSV,     /* a lone kernel_details.csv */
-	PROFDB_SRC_KINETO,         /* a Chrome trace JSON (object or array), maybe gzip */
-	PROFDB_SRC_ASCEND_DB,      /* a lone ascend_pytorch_profiler*.db / msprof*.db */
-	PROFDB_SRC_PYTEST_BENCH,   /* pytest-benchmark --benchmark-json output */
-	PROFDB_SRC_GBENCH,         /* Google Benchmark --benchmark_format=json output */
-	PROFDB_SRC_WALLCLOCK_CSV,  /* CSV with api and elapsed_us columns */
-	PROFDB_SRC_WALLCLOCK_JSONL /* JSON lines with "api" and "elapsed_us" */,
-	PROFDB_SRC_ASCEND_TRACE_VIEW /* a torch_npu trace_view.json (array, string ts) */
+/*
+ * What a sniff is shown: the first n bytes of a file (gunzipped when the
+ * file is gzip), NUL-terminated.  A sniff answers from these bytes alone,
+ * except the SQLite one, which opens path to look at its tables.
+ */
+struct profdb_sniff {
+	const char *path;          /* the file */
+	const char *buf;           /* its first n bytes, buf[n] == '\0' */
+	size_t n;
+	int full;                  /* 1: no more bytes will come (end of file, or PROFDB_SNIFF_BYTES) */
+	int gzip;                  /* 1: buf is the gunzipped content of a gzip file */
+	char *reason;              /* a sniff that says no may say why here (cap bytes) */
+	size_t cap;
 };
-/* The wall-clock kind of a JSON object or CSV text that starts with buf
- * (NUL-terminated), or PROFDB_SRC_NONE (ingest_bench_detect.c). */
-int profdb__bench_detect(const char *buf, size_t n);
+#define PROFDB_SNIFF_BYTES (1u << 20) /* how far detection looks (for "traceEvents") */
+
+/* The index of the first byte of b[i, n) that is not JSON white space
+ * (detect.c; for the sniffs). */
+size_t profdb__sniff_ws(const char *b, size_t n, size_t i);
+
+/* A sniff's answer.  MORE: "no" so far, but more bytes could make it "yes"
+ * (detect.c reads on and asks again; at the limit MORE counts as NO).  A
+ * YES must still hold with more bytes, and NO only when none can change
+ * it: then reading 64 KiB first answers as reading 1 MiB would. */
+enum { PROFDB_SNIFF_NO = 0, PROFDB_SNIFF_YES = 1, PROFDB_SNIFF_MORE = 2 };
+
+/* Flags of a reader. */
+#define PROFDB_READER_WALK 1u  /* the folder walk reads the files of this format it finds */
+
+/*
+ * One input format: each lib/ingest_<format>.c defines one of these, and
+ * lib/readers.c lists them all in profdb__readers (the one table: adding a
+ * format is its file and one row there; see doc/DESIGN.md).
+ */
+struct profdb_reader {
+	const char *name;          /* unique, e.g. "kineto" */
+	const char *label;         /* the run's format as stored (run.format), e.g. "ascend_csv" */
+	/* Is the file of s this format?  PROFDB_SNIFF_YES / _NO / _MORE. */
+	int (*sniff)(const struct profdb_sniff *s);
+	/* Read ctx->path (a file this sniff said yes to, or for the Ascend
+	 * readers an export folder the walk chose) into ctx->sink. */
+	int (*read)(const struct profdb_reader_ctx *ctx);
+	unsigned flags;            /* PROFDB_READER_* */
+};
+
+/* The table (readers.c), NULL-terminated.  detect.c asks the rows in this
+ * order and takes the first "yes", so a more specific sniff comes before a
+ * broader one that would also say yes (trace_view before kineto). */
+extern const struct profdb_reader *const profdb__readers[];
+
+/* The rows, each defined in its format's file. */
+extern const struct profdb_reader profdb__reader_ascend_csv;      /* ingest_ascend_csv.c */
+extern const struct profdb_reader profdb__reader_ascend_db;       /* ingest_ascend_db.c */
+extern const struct profdb_reader profdb__reader_ascend_trace_view; /* ingest_ascend_trace_view.c */
+extern const struct profdb_reader profdb__reader_kineto;          /* ingest_kineto.c */
+extern const struct profdb_reader profdb__reader_pytest_benchmark; /* ingest_pytest_benchmark.c */
+extern const struct profdb_reader profdb__reader_gbench;          /* ingest_gbench.c */
+extern const struct profdb_reader profdb__reader_wallclock_csv;   /* ingest_wallclock_csv.c */
+extern const struct profdb_reader profdb__reader_wallclock_jsonl; /* ingest_wallclock_jsonl.c */
+
+/* The wall-clock format of a JSON object or CSV text that starts with buf
+ * (NUL-terminated), or NULL (ingest_bench.c; the four wall-clock rows'
+ * sniffs share it, one look deciding between them). */
+const struct profdb_reader *profdb__bench_detect(const char *buf, size_t n);
 
 /* ---------------------------------------------------------------- result */
 

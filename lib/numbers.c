@@ -89,21 +89,21 @@ static int parse_ns_plain(const char *s, size_t n, int scale_exp, int64_t *out, 
 	return 1;
 }
 
-int profdb_parse_ns(const char *s, size_t n, int scale_exp, int64_t *out)
-{
-	uint64_t mant = 0;
-	int exp10 = scale_exp, ndigits = 0, neg = 0, round_up = 0, seen_dot = 0, rc;
-	size_t i = 0;
+/* A decimal number as the general parser reads it: mant * 10^exp10. */
+struct dec {
+	uint64_t mant;
+	int exp10;                 /* starts at the unit's scale */
+	int ndigits;
+	int round_up;              /* the first digit dropped for room: 1 (>= 5), -1, 0 none */
+};
 
-	trim(&s, &n);
-	if (parse_ns_plain(s, n, scale_exp, out, &rc))
-		return rc;
-	if (n && (s[0] == '+' || s[0] == '-')) {
-		neg = s[0] == '-';
-		i++;
-	}
-	for (; i < n; i++) {
-		char c = s[i];
+/* The digits and decimal point of s from *i (left at the first other
+ * byte) into d; -1 on a second point. */
+static int dec_digits(const char *s, size_t n, size_t *i, struct dec *d)
+{
+	int seen_dot = 0;
+	for (; *i < n; (*i)++) {
+		char c = s[*i];
 		if (c == '.') {
 			if (seen_dot)
 				return -1;
@@ -112,41 +112,53 @@ int profdb_parse_ns(const char *s, size_t n, int scale_exp, int64_t *out)
 		}
 		if (c < '0' || c > '9')
 			break;
-		ndigits++;
-		if (mant <= (UINT64_MAX - 9) / 10) {
-			mant = mant * 10 + (uint64_t)(c - '0');
+		d->ndigits++;
+		if (d->mant <= (UINT64_MAX - 9) / 10) {
+			d->mant = d->mant * 10 + (uint64_t)(c - '0');
 			if (seen_dot)
-				exp10--;
+				d->exp10--;
 		} else if (!seen_dot) {
-			exp10++; /* too many integer digits: magnitude only */
-		} else if (ndigits && !round_up) {
+			d->exp10++; /* too many integer digits: magnitude only */
+		} else if (d->ndigits && !d->round_up) {
 			/* first digit we cannot keep decides rounding */
-			round_up = c >= '5' ? 1 : -1;
+			d->round_up = c >= '5' ? 1 : -1;
 		}
 	}
-	if (ndigits == 0)
-		return -1;
-	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-		int eneg = 0, ev = 0, edig = 0;
-		i++;
-		if (i < n && (s[i] == '+' || s[i] == '-')) {
-			eneg = s[i] == '-';
-			i++;
-		}
-		for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, edig++)
-			if (ev < 10000)
-				ev = ev * 10 + (s[i] - '0');
-		if (!edig)
-			return -1;
-		exp10 += eneg ? -ev : ev;
+	return 0;
+}
+
+/* An exponent "e[+-]DIGITS" at s[*i], if any, added to d->exp10; -1 for
+ * an e without digits. */
+static int dec_exponent(const char *s, size_t n, size_t *i, struct dec *d)
+{
+	int eneg = 0, ev = 0, edig = 0;
+	if (*i >= n || (s[*i] != 'e' && s[*i] != 'E'))
+		return 0;
+	(*i)++;
+	if (*i < n && (s[*i] == '+' || s[*i] == '-')) {
+		eneg = s[*i] == '-';
+		(*i)++;
 	}
-	if (i != n)
+	for (; *i < n && s[*i] >= '0' && s[*i] <= '9'; (*i)++, edig++)
+		if (ev < 10000)
+			ev = ev * 10 + (s[*i] - '0');
+	if (!edig)
 		return -1;
+	d->exp10 += eneg ? -ev : ev;
+	return 0;
+}
+
+/* d as a whole count of the unit, rounded half away from zero; -1 out of
+ * range. */
+static int dec_to_i64(struct dec *d, int neg, int64_t *out)
+{
+	uint64_t mant = d->mant;
+	int exp10 = d->exp10;
 	/* a digit dropped for room decides the rounding only when it is the
 	 * first one after the unit; with exp10 < 0 the division below rounds on
 	 * a kept digit (applying both rounded 0.45 up twice: 374905437364450655.4506839
 	 * gave ...656) */
-	if (round_up == 1 && exp10 == 0)
+	if (d->round_up == 1 && exp10 == 0)
 		mant++;
 	if (mant == 0) {
 		*out = 0;
@@ -170,6 +182,26 @@ int profdb_parse_ns(const char *s, size_t n, int scale_exp, int64_t *out)
 		return -1;
 	*out = neg ? -(int64_t)mant : (int64_t)mant;
 	return 0;
+}
+
+int profdb_parse_ns(const char *s, size_t n, int scale_exp, int64_t *out)
+{
+	struct dec d = { 0, scale_exp, 0, 0 };
+	size_t i = 0;
+	int neg = 0, rc;
+
+	trim(&s, &n);
+	if (parse_ns_plain(s, n, scale_exp, out, &rc))
+		return rc;
+	if (n && (s[0] == '+' || s[0] == '-')) {
+		neg = s[0] == '-';
+		i++;
+	}
+	if (dec_digits(s, n, &i, &d) != 0 || d.ndigits == 0)
+		return -1;
+	if (dec_exponent(s, n, &i, &d) != 0 || i != n)
+		return -1;
+	return dec_to_i64(&d, neg, out);
 }
 
 int profdb_parse_i64(const char *s, size_t n, int64_t *out)
@@ -214,18 +246,4 @@ int profdb_parse_double(const char *s, size_t n, double *out)
 		return -1;
 	*out = v;
 	return 0;
-}
-
-uint64_t profdb__env_limit(const char *name, uint64_t limit)
-{
-	const char *s = getenv(name);
-	char *end;
-	unsigned long long v;
-	if (!s || !*s)
-		return limit;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno != 0 || *end != '\0' || v == 0 || v > limit)
-		return limit;
-	return v;
 }

@@ -667,22 +667,3 @@ void profdb_store_set_format(struct profdb_store *st, const char *format)
 	free(st->format);
 	st->format = strdup(format);
 }
-
-void profdb_kernel_rec_init(struct profdb_kernel_rec *k)
-{
-	memset(k, 0, sizeof *k);
-	k->rank = k->device = k->stream = k->step = PROFDB_NULL;
-	k->wait_ns = k->task_id = k->model_id = k->context_id = PROFDB_NULL;
-	k->correlation = k->external_id = k->block_dim = k->mix_block_dim = PROFDB_NULL;
-	k->registers = k->shared_mem = k->bytes = k->hf32 = PROFDB_NULL;
-	k->kind = PROFDB_KIND_KERNEL;
-}
-
-void profdb_op_rec_init(struct profdb_op_rec *o)
-{
-	memset(o, 0, sizeof *o);
-	o->rank = o->step = o->tid = o->start_ns = o->dur_ns = o->self_ns = PROFDB_NULL;
-	o->device_self_ns = o->device_total_ns = PROFDB_NULL;
-	o->device_self_aicore_ns = o->device_total_aicore_ns = PROFDB_NULL;
-	o->external_id = o->seq = PROFDB_NULL;
-}

@@ -31,17 +31,17 @@ static int64_t total_of(const struct tu_sink *s, const char *api, size_t *n)
 
 START_TEST(detect)
 {
-	ck_assert_int_eq(profdb__bench_detect("api,backend,repeat,elapsed_us\nx,cpu,1,2\n", 41),
-	                 PROFDB_SRC_WALLCLOCK_CSV);
-	ck_assert_int_eq(profdb__bench_detect("\"api\",\"elapsed_us\"\r\n", 20), PROFDB_SRC_WALLCLOCK_CSV);
-	ck_assert_int_eq(profdb__bench_detect("api,elapsed_ms\n", 15), PROFDB_SRC_NONE);
-	ck_assert_int_eq(profdb__bench_detect("{\"api\": \"a\", \"elapsed_us\": 1}\n", 31),
-	                 PROFDB_SRC_WALLCLOCK_JSONL);
-	ck_assert_int_eq(profdb__bench_detect("{\"machine_info\": {}, \"benchmarks\": []}", 38),
-	                 PROFDB_SRC_PYTEST_BENCH);
-	ck_assert_int_eq(profdb__bench_detect("{\"context\": {}, \"benchmarks\": []}", 33), PROFDB_SRC_GBENCH);
-	ck_assert_int_eq(profdb__bench_detect("{\"traceEvents\": [], \"benchmarks\": []}", 37), PROFDB_SRC_NONE);
-	ck_assert_int_eq(profdb__bench_detect("{\"benchmarks\": []}", 18), PROFDB_SRC_NONE);
+	ck_assert_ptr_eq(profdb__bench_detect("api,backend,repeat,elapsed_us\nx,cpu,1,2\n", 41),
+	                 &profdb__reader_wallclock_csv);
+	ck_assert_ptr_eq(profdb__bench_detect("\"api\",\"elapsed_us\"\r\n", 20), &profdb__reader_wallclock_csv);
+	ck_assert_ptr_eq(profdb__bench_detect("api,elapsed_ms\n", 15), NULL);
+	ck_assert_ptr_eq(profdb__bench_detect("{\"api\": \"a\", \"elapsed_us\": 1}\n", 31),
+	                 &profdb__reader_wallclock_jsonl);
+	ck_assert_ptr_eq(profdb__bench_detect("{\"machine_info\": {}, \"benchmarks\": []}", 38),
+	                 &profdb__reader_pytest_benchmark);
+	ck_assert_ptr_eq(profdb__bench_detect("{\"context\": {}, \"benchmarks\": []}", 33), &profdb__reader_gbench);
+	ck_assert_ptr_eq(profdb__bench_detect("{\"traceEvents\": [], \"benchmarks\": []}", 37), NULL);
+	ck_assert_ptr_eq(profdb__bench_detect("{\"benchmarks\": []}", 18), NULL);
 }
 END_TEST
 

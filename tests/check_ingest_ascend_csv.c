@@ -535,13 +535,14 @@ END_TEST
 
 /* ================================================================ detect */
 
-/* Kind of a file made of head, then pad bytes of fill, then tail. */
-static int detect_made(const char *head, size_t pad, char fill, const char *tail, char *reason)
+/* The reader of a file made of head, then pad bytes of fill, then tail. */
+static const struct profdb_reader *detect_made(const char *head, size_t pad, char fill, const char *tail,
+                                               char *reason)
 {
 	size_t nh = strlen(head), nt = strlen(tail);
 	char *text = malloc(nh + pad + nt + 1);
 	const char *path;
-	int kind;
+	const struct profdb_reader *kind;
 	ck_assert_ptr_nonnull(text);
 	memcpy(text, head, nh);
 	memset(text + nh, fill, pad);
@@ -558,39 +559,42 @@ START_TEST(detect_reads_as_far_as_needed)
 	char reason[PROFDB_ERRMAX];
 	/* a header at the start; a header after 100 KiB of other lines (past
 	 * the first 64 KiB look, inside the 1 MiB sniff) */
-	ck_assert_int_eq(detect_made("Step Id,Name,Duration(us)\n1,A,2\n", 0, ' ', "", reason),
-	                 PROFDB_SRC_KERNEL_CSV);
-	ck_assert_int_eq(detect_made("x\n", 100 << 10, 'y', "\nName,Duration(us)\n", reason),
-	                 PROFDB_SRC_KERNEL_CSV);
-	ck_assert_int_eq(detect_made("x\n", 2 << 20, 'y', "\nName,Duration(us)\n", reason), PROFDB_SRC_NONE);
+	ck_assert_ptr_eq(detect_made("Step Id,Name,Duration(us)\n1,A,2\n", 0, ' ', "", reason),
+	                 &profdb__reader_ascend_csv);
+	ck_assert_ptr_eq(detect_made("x\n", 100 << 10, 'y', "\nName,Duration(us)\n", reason),
+	                 &profdb__reader_ascend_csv);
+	ck_assert_ptr_eq(detect_made("x\n", 2 << 20, 'y', "\nName,Duration(us)\n", reason), NULL);
 	ck_assert_str_eq(reason, "not a format profdb reads");
 	/* "traceEvents" at 300 KiB and at 1 MiB + 10 */
-	ck_assert_int_eq(detect_made("{\"a\":\"", 300 << 10, 'z', "\",\"traceEvents\":[]}", reason),
-	                 PROFDB_SRC_KINETO);
-	ck_assert_int_eq(detect_made("{\"a\":\"", (1 << 20) + 10, 'z', "\",\"traceEvents\":[]}", reason),
-	                 PROFDB_SRC_NONE);
+	ck_assert_ptr_eq(detect_made("{\"a\":\"", 300 << 10, 'z', "\",\"traceEvents\":[]}", reason),
+	                 &profdb__reader_kineto);
+	ck_assert_ptr_eq(detect_made("{\"a\":\"", (1 << 20) + 10, 'z', "\",\"traceEvents\":[]}", reason),
+	                 NULL);
 	ck_assert_str_eq(reason, "JSON object without \"traceEvents\" in its first 1048576 bytes: not a trace");
 	/* 200 KiB of white space, then an array trace; an array of numbers */
-	ck_assert_int_eq(detect_made("", 200 << 10, '\n', "[{\"ph\":\"X\"}]", reason), PROFDB_SRC_KINETO);
-	ck_assert_int_eq(detect_made("[", 100 << 10, ' ', "{\"name\":1,\"ts\":2}]", reason), PROFDB_SRC_KINETO);
-	ck_assert_int_eq(detect_made("[1,", 100 << 10, ' ', "{\"ph\":\"X\"}]", reason), PROFDB_SRC_NONE);
+	ck_assert_ptr_eq(detect_made("", 200 << 10, '\n', "[{\"ph\":\"X\"}]", reason), &profdb__reader_kineto);
+	ck_assert_ptr_eq(detect_made("[", 100 << 10, ' ', "{\"name\":1,\"ts\":2}]", reason), &profdb__reader_kineto);
+	ck_assert_ptr_eq(detect_made("[1,", 100 << 10, ' ', "{\"ph\":\"X\"}]", reason), NULL);
 	ck_assert_str_eq(reason, "JSON array that does not hold trace events");
 	/* empty, short, SQLite */
-	ck_assert_int_eq(detect_made("", 0, ' ', "", reason), PROFDB_SRC_NONE);
+	ck_assert_ptr_eq(detect_made("", 0, ' ', "", reason), NULL);
 	ck_assert_str_eq(reason, "not a format profdb reads");
-	ck_assert_int_eq(detect_made("SQLite format 3", 1, '\0', "rest", reason), PROFDB_SRC_ASCEND_DB);
+	/* the SQLite magic on a file SQLite cannot read: refused with the
+	 * message the Ascend db reader gave it before detection looked */
+	ck_assert_ptr_eq(detect_made("SQLite format 3", 1, '\0', "rest", reason), NULL);
+	ck_assert_str_eq(reason, "cannot read as SQLite: file is not a database");
 	/* gzip: a real gzipped trace, and gzip holding text */
 	reason[0] = '\0';
-	ck_assert_int_eq(profdb__detect_file(tu_corpus("kineto/tb_plugin/samples/resnet50_num_workers_0/"
+	ck_assert_ptr_eq(profdb__detect_file(tu_corpus("kineto/tb_plugin/samples/resnet50_num_workers_0/"
 	                                               "worker0.1623143089861.pt.trace.json.gz"),
-	                                     reason, sizeof reason), PROFDB_SRC_KINETO);
+	                                     reason, sizeof reason), &profdb__reader_kineto);
 	/* gzip -n of "hello\n" */
 	{
 		static const unsigned char gz[] = { 0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0x03, 0xcb, 0x48, 0xcd,
 		                                    0xc9, 0xc9, 0xe7, 0x02, 0, 0x20, 0x30, 0x3a, 0x36, 0x06, 0,
 		                                    0, 0 };
-		ck_assert_int_eq(profdb__detect_file(temp_file("hello.gz", gz, sizeof gz), reason, sizeof reason),
-		                 PROFDB_SRC_NONE);
+		ck_assert_ptr_eq(profdb__detect_file(temp_file("hello.gz", gz, sizeof gz), reason, sizeof reason),
+		                 NULL);
 	}
 	ck_assert_str_eq(reason, "gzip file that does not hold JSON");
 }
