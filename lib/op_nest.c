@@ -51,9 +51,11 @@ static int close_top(struct profdb_nest *n)
 	/* its own time is read now: a caller may charge an open op (advance) */
 	o.dev_total[0] += or0(o.dev_self[0]);
 	o.dev_total[1] += or0(o.dev_self[1]);
+	o.depth = (int64_t)n->top;
 	if (n->top > 0) { /* the op below an open op is its parent */
 		n->stack[n->top - 1].dev_total[0] += o.dev_total[0];
 		n->stack[n->top - 1].dev_total[1] += o.dev_total[1];
+		n->stack[n->top - 1].desc += o.desc + 1;
 	}
 	return n->emit(n->arg, &o);
 }
@@ -85,6 +87,7 @@ static int open_op(struct profdb_nest *n, const struct profdb_nest_op *in)
 	}
 	o.self = o.dur;
 	o.dev_total[0] = o.dev_total[1] = 0; /* the children's, so far */
+	o.desc = 0;
 	n->stack[n->top++] = o;
 	return PROFDB_OK;
 }
@@ -160,23 +163,16 @@ int profdb__nest_end(struct profdb_nest *n)
 
 /* ---------------------------------------------------------------- the SQL pass */
 
-/* Device time of the file's kernels per (rank, External id). */
-struct dev_time {
-	int64_t rank, ext, dur;
-};
-
 struct nest {
 	sqlite3 *db;
 	int64_t run_id;
 	sqlite3_stmt *upd;
-	struct dev_time *dev;      /* sorted by (rank, ext), one per key; owned */
-	size_t ndev, capdev;
+	struct profdb_dev_times dev;
 	struct profdb_nest nest;
 	struct profdb_err *err;
 };
 
-/* Whether rowid id is in the ascending runs r[0..n). */
-static int in_runs(const struct profdb_row_run *r, size_t n, int64_t id)
+int profdb__row_runs_has(const struct profdb_row_run *r, size_t n, int64_t id)
 {
 	size_t lo = 0, hi = n;
 	while (lo < hi) {
@@ -198,17 +194,17 @@ static int sql_fail(struct nest *n, const char *what)
 
 static int cmp_dev(const void *a, const void *b)
 {
-	const struct dev_time *x = a, *y = b;
+	const struct profdb_dev_time *x = a, *y = b;
 	if (x->rank != y->rank)
 		return x->rank < y->rank ? -1 : 1;
 	return (x->ext > y->ext) - (x->ext < y->ext);
 }
 
-static void sift_down(struct dev_time *d, size_t i, size_t n)
+static void sift_down(struct profdb_dev_time *d, size_t i, size_t n)
 {
 	for (;;) {
 		size_t c = 2 * i + 1;
-		struct dev_time t;
+		struct profdb_dev_time t;
 		if (c >= n)
 			return;
 		if (c + 1 < n && cmp_dev(&d[c], &d[c + 1]) < 0)
@@ -224,12 +220,12 @@ static void sift_down(struct dev_time *d, size_t i, size_t n)
 
 /* Heapsort: in place.  glibc's qsort is a merge sort with a copy of the
  * array, which on a 4 GB trace (1.1 M kernels) was 26 MB more at peak. */
-static void sort_dev(struct dev_time *d, size_t n)
+static void sort_dev(struct profdb_dev_time *d, size_t n)
 {
 	for (size_t i = n / 2; i-- > 0;)
 		sift_down(d, i, n);
 	for (size_t end = n; end > 1; end--) {
-		struct dev_time t = d[0];
+		struct profdb_dev_time t = d[0];
 		d[0] = d[end - 1];
 		d[end - 1] = t;
 		sift_down(d, 0, end - 1);
@@ -243,53 +239,60 @@ static void sort_dev(struct dev_time *d, size_t n)
  * key), searched by bisection: a hash map of the 1 GB trace's 274 k
  * kernels took 32-48 MB.
  */
-static int load_device_times(struct nest *n, const struct profdb_row_run *kr, size_t nk)
+int profdb__dev_times_load(struct profdb_dev_times *d, sqlite3 *db, const struct profdb_row_run *kr, size_t nk,
+                           struct profdb_err *err)
 {
 	sqlite3_stmt *q = NULL;
 	size_t w = 0;
 	int rc;
 	if (!nk)
 		return PROFDB_OK;
-	if (sqlite3_prepare_v2(n->db, "SELECT id, rank, external_id, dur_ns FROM kernel"
+	if (sqlite3_prepare_v2(db, "SELECT id, rank, external_id, dur_ns FROM kernel"
 	                       " WHERE id BETWEEN ?1 AND ?2 AND external_id IS NOT NULL", -1, &q, NULL) != SQLITE_OK)
-		return sql_fail(n, "kernels");
+		return profdb__err_set(err, PROFDB_ERROR, "op times: kernels: %s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(q, 1, kr[0].lo);
 	sqlite3_bind_int64(q, 2, kr[nk - 1].hi);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (!in_runs(kr, nk, sqlite3_column_int64(q, 0)))
+		if (!profdb__row_runs_has(kr, nk, sqlite3_column_int64(q, 0)))
 			continue; /* another file's, written in between */
-		if (n->ndev == n->capdev) {
-			size_t cap = n->capdev ? n->capdev * 2 : 1024;
-			struct dev_time *d = realloc(n->dev, cap * sizeof *d);
-			if (!d) {
+		if (d->n == d->cap) {
+			size_t cap = d->cap ? d->cap * 2 : 1024;
+			struct profdb_dev_time *v = realloc(d->v, cap * sizeof *v);
+			if (!v) {
 				sqlite3_finalize(q);
-				return profdb__err_set(n->err, PROFDB_ERROR, "out of memory");
+				return profdb__err_set(err, PROFDB_ERROR, "out of memory");
 			}
-			n->dev = d;
-			n->capdev = cap;
+			d->v = v;
+			d->cap = cap;
 		}
-		n->dev[n->ndev++] = (struct dev_time){ sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2),
-		                                       sqlite3_column_int64(q, 3) };
+		d->v[d->n++] = (struct profdb_dev_time){ sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2),
+		                                         sqlite3_column_int64(q, 3) };
 	}
 	sqlite3_finalize(q);
 	if (rc != SQLITE_DONE)
-		return sql_fail(n, "kernels");
-	sort_dev(n->dev, n->ndev);
-	for (size_t r = 0; r < n->ndev; r++) /* one entry per key, durations summed */
-		if (w > 0 && cmp_dev(&n->dev[w - 1], &n->dev[r]) == 0)
-			n->dev[w - 1].dur += n->dev[r].dur;
+		return profdb__err_set(err, PROFDB_ERROR, "op times: kernels: %s", sqlite3_errmsg(db));
+	sort_dev(d->v, d->n);
+	for (size_t r = 0; r < d->n; r++) /* one entry per key, durations summed */
+		if (w > 0 && cmp_dev(&d->v[w - 1], &d->v[r]) == 0)
+			d->v[w - 1].dur += d->v[r].dur;
 		else
-			n->dev[w++] = n->dev[r];
-	n->ndev = w;
+			d->v[w++] = d->v[r];
+	d->n = w;
 	return PROFDB_OK;
 }
 
-/* Device time of the file's kernels with External id ext (rank rank), 0 if none. */
-static int64_t dev_self(const struct nest *n, int64_t rank, int64_t ext)
+int64_t profdb__dev_times_get(const struct profdb_dev_times *d, int64_t rank, int64_t ext)
 {
-	struct dev_time key = { rank, ext, 0 };
-	const struct dev_time *d = n->ndev ? bsearch(&key, n->dev, n->ndev, sizeof key, cmp_dev) : NULL;
-	return d ? d->dur : 0;
+	struct profdb_dev_time key = { rank, ext, 0 };
+	const struct profdb_dev_time *f = d->n ? bsearch(&key, d->v, d->n, sizeof key, cmp_dev) : NULL;
+	return f ? f->dur : 0;
+}
+
+void profdb__dev_times_free(struct profdb_dev_times *d)
+{
+	free(d->v);
+	d->v = NULL;
+	d->n = d->cap = 0;
 }
 
 /* A closed op's row gets its times. */
@@ -339,7 +342,7 @@ int profdb__op_nest(sqlite3 *db, int64_t run_id, const struct profdb_row_run *op
 		rc = sql_fail(&n, "prepare");
 		goto out;
 	}
-	if ((rc = load_device_times(&n, kernels, nk)) != PROFDB_OK)
+	if ((rc = profdb__dev_times_load(&n.dev, db, kernels, nk, err)) != PROFDB_OK)
 		goto out;
 	sqlite3_bind_int64(sel, 1, run_id);
 	sqlite3_bind_int64(sel, 2, ops[0].lo);
@@ -349,13 +352,13 @@ int profdb__op_nest(sqlite3 *db, int64_t run_id, const struct profdb_row_run *op
 		int64_t r = sqlite3_column_int64(sel, 1), t = sqlite3_column_int64(sel, 2);
 		int tn = sqlite3_column_type(sel, 2) == SQLITE_NULL;
 		o.id = sqlite3_column_int64(sel, 0);
-		if (!in_runs(ops, nops, o.id))
+		if (!profdb__row_runs_has(ops, nops, o.id))
 			continue; /* another file's, written in between */
 		o.start = sqlite3_column_int64(sel, 3);
 		o.dur = sqlite3_column_int64(sel, 4);
 		o.dev_self[0] = o.dev_self[1] = PROFDB_NULL;
 		if (sqlite3_column_type(sel, 5) != SQLITE_NULL)
-			o.dev_self[0] = dev_self(&n, r, sqlite3_column_int64(sel, 5));
+			o.dev_self[0] = profdb__dev_times_get(&n.dev, r, sqlite3_column_int64(sel, 5));
 		if (first || r != rank || tn != tid_null || (!tn && t != tid)) {
 			if ((rc = profdb__nest_end(&n.nest)) != PROFDB_OK)
 				goto out;
@@ -377,7 +380,7 @@ out:
 		rc = nest_fail(&n, rc);
 	sqlite3_finalize(sel);
 	sqlite3_finalize(n.upd);
-	free(n.dev);
+	profdb__dev_times_free(&n.dev);
 	profdb__nest_free(&n.nest);
 	return rc;
 }

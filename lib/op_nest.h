@@ -23,6 +23,8 @@ struct profdb_nest_op {
 	int64_t tag;               /* the caller's, untouched */
 	int64_t self;              /* out: dur minus the time of its direct children inside it */
 	int64_t dev_total[2];      /* out: dev_self (0 for NULL) plus its direct children's dev_total */
+	int64_t desc;              /* out: how many ops nest inside it, at any depth */
+	int64_t depth;             /* out: how many open ops hold it (0: top level) */
 };
 
 /* Receives each op when it closes (its children before it).  A non-zero
@@ -74,6 +76,27 @@ int profdb__nest_end(struct profdb_nest *n);
 struct profdb_row_run {
 	int64_t lo, hi;
 };
+
+/* Whether rowid id is in the ascending runs r[0..n). */
+int profdb__row_runs_has(const struct profdb_row_run *r, size_t n, int64_t id);
+
+/* Device time of a file's kernels per (rank, External id): a sorted array
+ * (24 bytes a kernel with an External id while loading, then one per key),
+ * searched by bisection.  Zero-initialise. */
+struct profdb_dev_time {
+	int64_t rank, ext, dur;
+};
+struct profdb_dev_times {
+	struct profdb_dev_time *v; /* owned */
+	size_t n, cap;
+};
+/* Sum the kernel rows in kernels[0..nk) with an External id, in one pass
+ * over their rows.  PROFDB_OK or PROFDB_ERROR with err set. */
+int profdb__dev_times_load(struct profdb_dev_times *d, sqlite3 *db, const struct profdb_row_run *kernels,
+                           size_t nk, struct profdb_err *err);
+/* Their summed duration for (rank, ext), 0 if none. */
+int64_t profdb__dev_times_get(const struct profdb_dev_times *d, int64_t rank, int64_t ext);
+void profdb__dev_times_free(struct profdb_dev_times *d);
 
 /*
  * For the op rows in ops[0..nops) (ascending, one file's) whose self_ns is

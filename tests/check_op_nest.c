@@ -96,6 +96,12 @@ START_TEST(nests_by_hand)
 	ck_assert_int_eq(g.v[2].id, 4);
 	ck_assert_int_eq(g.v[3].id, 1);
 	ck_assert_int_eq(find(&g, 4)->dev_self[0], NOD); /* handed back as given */
+	ck_assert_int_eq(find(&g, 1)->desc, 3);
+	ck_assert_int_eq(find(&g, 2)->desc, 1);
+	ck_assert_int_eq(find(&g, 4)->desc, 0);
+	ck_assert_int_eq(find(&g, 1)->depth, 0);
+	ck_assert_int_eq(find(&g, 3)->depth, 2);
+	ck_assert_int_eq(find(&g, 4)->depth, 1);
 }
 END_TEST
 
