@@ -117,7 +117,8 @@ int profdb__op_nest(sqlite3 *db, int64_t run_id, const struct profdb_row_run *op
  * Before profdb__op_nest, for a Kineto file whose device events carry
  * their correlation id as External id (2022-2023 traces; op_link.c says
  * how it is told): link each of its kernels (rows kernels[0..nk)) to the
- * innermost op (ops[0..nops), not yet nested) that holds its runtime call
+ * innermost op (ops[0..nops): written in file order, or as they closed
+ * when closed_order is nonzero) that holds its runtime call
  * (launches[0..nl), same rank and correlation) on the call's thread, by
  * rewriting kernel.external_id to that op's (NULL if none), and add a run
  * note naming the file (source_file row source_id).  Other files are left
@@ -125,7 +126,7 @@ int profdb__op_nest(sqlite3 *db, int64_t run_id, const struct profdb_row_run *op
  * files only.  Returns PROFDB_OK or PROFDB_ERROR with err set.
  */
 int profdb__op_link(sqlite3 *db, int64_t run_id, int64_t source_id, const struct profdb_row_run *ops,
-                    size_t nops, const struct profdb_row_run *launches, size_t nl,
+                    size_t nops, int closed_order, const struct profdb_row_run *launches, size_t nl,
                     const struct profdb_row_run *kernels, size_t nk, struct profdb_err *err);
 
 #endif /* PROFDB_OP_NEST_H */
