@@ -300,7 +300,7 @@ static int write_times(void *arg, const struct profdb_nest_op *o)
 {
 	struct nest *n = arg;
 	int rc;
-	sqlite3_bind_int64(n->upd, 1, o->id);
+	sqlite3_bind_int64(n->upd, 1, o->tag); /* the rowid */
 	sqlite3_bind_int64(n->upd, 2, o->self);
 	if (o->dev_self[0] == PROFDB_NULL)
 		sqlite3_bind_null(n->upd, 3);
@@ -322,7 +322,7 @@ static int nest_fail(struct nest *n, int rc)
 }
 
 int profdb__op_nest(sqlite3 *db, int64_t run_id, const struct profdb_row_run *ops, size_t nops,
-                    const struct profdb_row_run *kernels, size_t nk, struct profdb_err *err)
+                    int64_t closed_upto, const struct profdb_row_run *kernels, size_t nk, struct profdb_err *err)
 {
 	struct nest n = { .db = db, .run_id = run_id, .err = err };
 	sqlite3_stmt *sel = NULL;
@@ -335,7 +335,8 @@ int profdb__op_nest(sqlite3 *db, int64_t run_id, const struct profdb_row_run *op
 	if (sqlite3_prepare_v2(db, "SELECT id, rank, tid, start_ns, dur_ns, external_id FROM op"
 	                       " WHERE run_id = ?1 AND id BETWEEN ?2 AND ?3 AND self_ns IS NULL"
 	                       " AND start_ns IS NOT NULL AND dur_ns IS NOT NULL"
-	                       " ORDER BY rank, tid, start_ns, dur_ns DESC, id", -1, &sel, NULL) != SQLITE_OK ||
+	                       " ORDER BY rank, tid, start_ns, dur_ns DESC, CASE WHEN id <= ?4 THEN -id ELSE id END",
+	                       -1, &sel, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "UPDATE op SET self_ns = ?2, device_self_ns = ?3, device_total_ns = ?4,"
 	                       " step = coalesce(step, profdb_step_at(rank, start_ns)) WHERE id = ?1",
 	                       -1, &n.upd, NULL) != SQLITE_OK) {
@@ -347,13 +348,15 @@ int profdb__op_nest(sqlite3 *db, int64_t run_id, const struct profdb_row_run *op
 	sqlite3_bind_int64(sel, 1, run_id);
 	sqlite3_bind_int64(sel, 2, ops[0].lo);
 	sqlite3_bind_int64(sel, 3, ops[nops - 1].hi);
+	sqlite3_bind_int64(sel, 4, closed_upto);
 	while ((step = sqlite3_step(sel)) == SQLITE_ROW) {
 		struct profdb_nest_op o = { 0 };
 		int64_t r = sqlite3_column_int64(sel, 1), t = sqlite3_column_int64(sel, 2);
 		int tn = sqlite3_column_type(sel, 2) == SQLITE_NULL;
-		o.id = sqlite3_column_int64(sel, 0);
-		if (!profdb__row_runs_has(ops, nops, o.id))
+		o.tag = sqlite3_column_int64(sel, 0);
+		if (!profdb__row_runs_has(ops, nops, o.tag))
 			continue; /* another file's, written in between */
+		o.id = o.tag <= closed_upto ? -o.tag : o.tag; /* file order, as the ORDER BY */
 		o.start = sqlite3_column_int64(sel, 3);
 		o.dur = sqlite3_column_int64(sel, 4);
 		o.dev_self[0] = o.dev_self[1] = PROFDB_NULL;

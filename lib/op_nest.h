@@ -106,19 +106,21 @@ void profdb__dev_times_free(struct profdb_dev_times *d);
  * one) and device_total_ns; an op without a step takes
  * profdb_step_at(rank, start_ns) (step_index.h: the caller registers it),
  * since the row is rewritten here anyway.  The store's path for a file
- * whose ops did not arrive in start order.  Memory: the nesting depth and
+ * whose ops did not arrive in start order: its rows up to closed_upto
+ * were stored as they closed (file order is their descending rowids),
+ * the later ones in file order.  Memory: the nesting depth and
  * 24 bytes per kernel of the file with an External id; SQLite sorts.
  * Returns PROFDB_OK or PROFDB_ERROR with err set.
  */
 int profdb__op_nest(sqlite3 *db, int64_t run_id, const struct profdb_row_run *ops, size_t nops,
-                    const struct profdb_row_run *kernels, size_t nk, struct profdb_err *err);
+                    int64_t closed_upto, const struct profdb_row_run *kernels, size_t nk, struct profdb_err *err);
 
 /*
  * Before profdb__op_nest, for a Kineto file whose device events carry
  * their correlation id as External id (2022-2023 traces; op_link.c says
  * how it is told): link each of its kernels (rows kernels[0..nk)) to the
- * innermost op (ops[0..nops): written in file order, or as they closed
- * when closed_order is nonzero) that holds its runtime call
+ * innermost op (ops[0..nops): those with rowids up to closed_upto stored
+ * as they closed, the later ones in file order) that holds its runtime call
  * (launches[0..nl), same rank and correlation) on the call's thread, by
  * rewriting kernel.external_id to that op's (NULL if none), and add a run
  * note naming the file (source_file row source_id).  Other files are left
@@ -126,7 +128,7 @@ int profdb__op_nest(sqlite3 *db, int64_t run_id, const struct profdb_row_run *op
  * files only.  Returns PROFDB_OK or PROFDB_ERROR with err set.
  */
 int profdb__op_link(sqlite3 *db, int64_t run_id, int64_t source_id, const struct profdb_row_run *ops,
-                    size_t nops, int closed_order, const struct profdb_row_run *launches, size_t nl,
+                    size_t nops, int64_t closed_upto, const struct profdb_row_run *launches, size_t nl,
                     const struct profdb_row_run *kernels, size_t nk, struct profdb_err *err);
 
 #endif /* PROFDB_OP_NEST_H */

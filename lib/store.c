@@ -197,8 +197,8 @@ static int on_source_end(void *arg, int64_t rows_read, const char *sha256, uint6
 	/* kernels of a Kineto file whose External ids are correlation ids get
 	 * their op's (op_link.c); only Kineto files have runtime calls */
 	if (c->kernels.n && c->launches.n &&
-	    profdb__op_link(st->db->sql, st->run_id, c->id, c->ops.v, c->ops.n, !c->opn.unsorted, c->launches.v,
-	                    c->launches.n, c->kernels.v, c->kernels.n, &st->err) != PROFDB_OK)
+	    profdb__op_link(st->db->sql, st->run_id, c->id, c->ops.v, c->ops.n, c->opn.closed_upto,
+	                    c->launches.v, c->launches.n, c->kernels.v, c->kernels.n, &st->err) != PROFDB_OK)
 		return st->err.code;
 	/* the file's steps are in: its ops take theirs with their device times */
 	if (c->ops.n) {

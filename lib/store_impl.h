@@ -49,6 +49,7 @@ struct op_stream {
 	size_t nlog, caplog;
 	int64_t arrived;           /* ops nested so far: their order among equal times */
 	int unsorted;              /* not in start order: the SQL pass after the file */
+	int64_t closed_upto;       /* rowids up to it were stored as they closed (inner first) */
 };
 
 struct source_state {

@@ -231,6 +231,7 @@ static int go_unsorted(struct profdb_store *st)
 	s->unsorted = 1;
 	if ((rc = profdb__store_ops_flush(st)) != PROFDB_OK)
 		return rc;
+	s->closed_upto = r->n ? r->v[r->n - 1].hi : 0;
 	s->nlog = 0;
 	if (sqlite3_prepare_v2(st->db->sql, "UPDATE op SET self_ns = NULL, device_self_ns = NULL,"
 	                       " device_total_ns = NULL WHERE id BETWEEN ?1 AND ?2", -1, &q, NULL) != SQLITE_OK)
@@ -458,8 +459,8 @@ int profdb__store_ops_finish(struct profdb_store *st)
 		return PROFDB_OK;
 	if (!c->opn.unsorted)
 		return after_file(st);
-	if ((rc = profdb__op_nest(st->db->sql, st->run_id, c->ops.v, c->ops.n, c->kernels.v, c->kernels.n,
-	                          &st->err)) != PROFDB_OK)
+	if ((rc = profdb__op_nest(st->db->sql, st->run_id, c->ops.v, c->ops.n, c->opn.closed_upto, c->kernels.v,
+	                          c->kernels.n, &st->err)) != PROFDB_OK)
 		return rc;
 	return note_unsorted(st);
 }
@@ -472,6 +473,7 @@ void profdb__store_ops_reset(struct op_stream *s)
 	s->npend = s->nfree = s->nlog = 0;
 	s->arrived = 0;
 	s->unsorted = 0;
+	s->closed_upto = INT64_MAX;
 }
 
 void profdb__store_ops_free(struct op_stream *s)
