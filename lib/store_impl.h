@@ -50,6 +50,8 @@ struct op_stream {
 	int64_t arrived;           /* ops nested so far: their order among equal times */
 	int unsorted;              /* not in start order: the SQL pass after the file */
 	int64_t closed_upto;       /* rowids up to it were stored as they closed (inner first) */
+	struct op_step_span *spans; /* the file's ProfilerStep#N ops, as they came; owned */
+	size_t nspans, capspans;
 };
 
 struct source_state {
