@@ -694,6 +694,25 @@ START_TEST(driver_ops_out_of_order)
 }
 END_TEST
 
+/* testdata/op_nest/README.md (steps.json): a step guessed when an op
+ * closes is checked once the file's steps are in. */
+START_TEST(driver_op_steps_checked)
+{
+	profdb *db = NULL;
+	int64_t id = 0;
+	struct profdb_ingest_opts opts = { 0 };
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	ck_assert_int_eq(profdb_ingest(db, &id, tu_testdata("op_nest/steps.json"), &opts), PROFDB_OK);
+	ck_assert_int_eq(q1(db, "SELECT step FROM op_v WHERE name = 'op_a'"), 2);
+	ck_assert_int_eq(q1(db, "SELECT step FROM op_v WHERE name = 'op_b'"), 2);
+	ck_assert_int_eq(q1(db, "SELECT step FROM op_v WHERE name = 'op_c'"), 5);
+	ck_assert_int_eq(q1(db, "SELECT step FROM op_v WHERE name = 'op_d'"), NULLV);
+	ck_assert_int_eq(q1(db, "SELECT step FROM op_v WHERE name = 'ProfilerStep#5'"), 2);
+	ck_assert_int_eq(q1(db, "SELECT step FROM op_v WHERE name = 'ProfilerStep#2'"), 2);
+	profdb_close(db);
+}
+END_TEST
+
 /* The same files through the reader's own nesting (kineto_ops.c). */
 START_TEST(op_nest_memory_sink)
 {
@@ -836,6 +855,7 @@ int main(void)
 	tcase_add_test(tc, driver_ops_nested_as_they_arrive);
 	tcase_add_test(tc, driver_ops_out_of_order);
 	tcase_add_test(tc, op_nest_memory_sink);
+	tcase_add_test(tc, driver_op_steps_checked);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_set_tap(sr, "-");
