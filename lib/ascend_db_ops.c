@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ascend_db.h"
+#include "op_nest.h"
 #include "banned.h"
 
 #define API_TYPE_OP 50001      /* ENUM_API_TYPE: a torch operator */
@@ -96,60 +97,49 @@ int adb_read_ops(struct adb *r)
 	return PROFDB_OK;
 }
 
+/* profdb_nest hands back each op when its children are all in. */
+static int adb_closed(void *arg, const struct profdb_nest_op *n)
+{
+	struct adb_hop *h = &((struct adb *)arg)->ops[n->id];
+	h->self = n->self;
+	h->dev_total = n->dev_total[0];
+	h->ai_total = n->dev_total[1];
+	return PROFDB_OK;
+}
+
 /*
- * Self times need the nesting per thread, as Kineto's: sort by (thread,
- * start, longest first); an op's parent is the innermost open op that
- * contains its start.  Self = duration minus the direct children's time
- * inside it.  Device total = own device time plus the children's totals.
+ * Self times need the nesting per thread (op_nest.c's profdb_nest), in
+ * (thread, start, longest first) order, with the PYTORCH_API rule: an
+ * op's parent is the innermost open op that holds its start, and a child
+ * that outlives its parent costs it only the overlap.  Device totals (all
+ * and AI core) = own device time plus the children's totals.
  */
 int adb_nest_ops(struct adb *r)
 {
 	struct adb_okey *ord = malloc((r->nops ? r->nops : 1) * sizeof *ord);
-	size_t *stack = malloc((r->nops ? r->nops : 1) * sizeof *stack);
-	size_t depth = 0;
+	struct profdb_nest n = { 0 };
+	int rc = PROFDB_OK;
 
-	if (!ord || !stack) {
-		free(ord);
-		free(stack);
+	if (!ord)
 		return adb_oom(r);
-	}
-	for (size_t i = 0; i < r->nops; i++) {
-		/* longest first among equal starts: the enclosing op comes first */
+	for (size_t i = 0; i < r->nops; i++)
 		ord[i] = (struct adb_okey){ r->ops[i].tid, r->ops[i].start, -r->ops[i].end, i };
-		r->ops[i].self = r->ops[i].end - r->ops[i].start;
-	}
 	qsort(ord, r->nops, sizeof *ord, adb_cmp_okey);
-	for (size_t k = 0; k < r->nops; k++) {
-		struct adb_hop *h = &r->ops[ord[k].i];
-		while (depth > 0) {
-			struct adb_hop *top = &r->ops[stack[depth - 1]];
-			if (top->tid == h->tid && h->start < top->end)
-				break;
-			depth--;
-		}
-		if (depth > 0) {
-			struct adb_hop *p = &r->ops[stack[depth - 1]];
-			h->parent = stack[depth - 1];
-			/* a child that outlives its parent only costs the parent its overlap */
-			p->self -= (h->end < p->end ? h->end : p->end) - h->start;
-		}
-		stack[depth++] = ord[k].i;
+	profdb__nest_init(&n, 1, adb_closed, r);
+	for (size_t k = 0; k < r->nops && rc == PROFDB_OK; k++) {
+		const struct adb_hop *h = &r->ops[ord[k].i];
+		struct profdb_nest_op o = { .id = (int64_t)ord[k].i, .start = h->start, .dur = h->end - h->start,
+		                            .dev_self = { h->dev_self, h->ai_self } };
+		if (k > 0 && ord[k].a != ord[k - 1].a)
+			rc = profdb__nest_end(&n); /* another thread */
+		if (rc == PROFDB_OK)
+			rc = profdb__nest_add(&n, &o);
 	}
-	for (size_t i = 0; i < r->nops; i++) {
-		r->ops[i].dev_total = r->ops[i].dev_self;
-		r->ops[i].ai_total = r->ops[i].ai_self;
-	}
-	/* children follow their parents in ord: walking back finishes them first */
-	for (size_t k = r->nops; k-- > 0;) {
-		struct adb_hop *h = &r->ops[ord[k].i];
-		if (h->parent != ADB_NO_OP) {
-			r->ops[h->parent].dev_total += h->dev_total;
-			r->ops[h->parent].ai_total += h->ai_total;
-		}
-	}
+	if (rc == PROFDB_OK)
+		rc = profdb__nest_end(&n);
+	profdb__nest_free(&n);
 	free(ord);
-	free(stack);
-	return PROFDB_OK;
+	return rc == PROFDB_OK ? PROFDB_OK : adb_oom(r);
 }
 
 static int is_step_op(const char *name)

@@ -1,18 +1,20 @@
 /*
  * kineto_ops.c - host ops of one Kineto trace: kept compactly (strings
- * interned, about 130 bytes an op), nested per thread the way torch's
- * key_averages nests them, then sent to the sink with self times.
+ * interned, about 130 bytes an op), sorted per thread and nested by
+ * op_nest.c's profdb_nest (torch's key_averages rule), then sent to the
+ * sink with self times.
  *
  * Memory is O(host ops + distinct strings) per file, so only for sinks
- * without nests_ops (tests' memory sinks); the store nests ops from its
- * rows instead (op_nest.c, same rules) and memory stays flat.  A file whose
- * device events carry correlation ids as External ids is linked through
- * the launches here too, by op_link.c's rule (read its comment).
+ * without nests_ops; the store nests ops as they arrive (store.c, the same
+ * profdb_nest) and memory stays flat.  A file whose device events carry
+ * correlation ids as External ids is linked through the launches here
+ * too, by op_link.c's rule (read its comment).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "kineto_ops.h"
+#include "op_nest.h"
 #include "banned.h"
 
 #define NONE ((size_t)-1)
@@ -21,10 +23,9 @@ struct kop {
 	int64_t start, dur, ext, seq, tid;
 	uint64_t thread;
 	size_t name, cat, shapes, types, stack; /* pool offsets, 0 = NULL */
-	size_t parent;             /* index of the direct parent, NONE at top */
-	int64_t child_dur;         /* sum of direct children's durations */
+	int64_t self;              /* duration minus its direct children's */
+	int64_t dev_self;          /* its device time, PROFDB_NULL without an External id */
 	int64_t dev_total;         /* device time of it and its children */
-	int64_t dev_linked;        /* device time of the launches it holds (by_launch) */
 };
 
 /* A runtime call: its device time is found by its correlation id. */
@@ -51,7 +52,6 @@ struct profdb_kops {
 	int64_t both, differ;      /* device events with both ids; with them unequal */
 	struct klaunch *launches;
 	size_t nlaunch, caplaunch;
-	int by_launch;             /* External ids are correlation ids: link by launch */
 };
 
 int profdb__kops_new(struct profdb_kops **out)
@@ -272,14 +272,6 @@ int profdb__kops_launch(struct profdb_kops *k, uint64_t thread, int64_t start_ns
 	return PROFDB_OK;
 }
 
-/* Device self time of o: PROFDB_NULL without an External id, else >= 0. */
-static int64_t dev_self(const struct profdb_kops *k, const struct kop *o)
-{
-	if (o->ext == PROFDB_NULL)
-		return PROFDB_NULL;
-	return k->by_launch ? o->dev_linked : ext_get(&k->dev, o->ext);
-}
-
 static int cmp_launch(const void *pa, const void *pb)
 {
 	const struct klaunch *a = pa, *b = pb;
@@ -288,25 +280,36 @@ static int cmp_launch(const void *pa, const void *pb)
 	return (a->start > b->start) - (a->start < b->start);
 }
 
-/* Give launch l's device time to the innermost operator open on its
- * thread in stack[0..*top) (ops that ended by its start are closed:
- * nothing later starts inside them; user annotations are passed over);
- * one without an External id links nothing, as in the store (op_link.c). */
-static void link_launch(struct profdb_kops *k, const struct klaunch *l, const size_t *stack, size_t *top)
+static int is_annotation(const struct profdb_kops *k, const struct kop *o)
 {
-	size_t i;
-	if (*top == 0 || k->ops[stack[*top - 1]].thread != l->thread)
-		return;
-	while (*top > 0 && k->ops[stack[*top - 1]].start + k->ops[stack[*top - 1]].dur <= l->start)
-		(*top)--;
-	for (i = *top; i > 0; i--) {
-		struct kop *o = &k->ops[stack[i - 1]];
-		if (o->cat && strcmp(k->pool + o->cat, "user_annotation") == 0)
+	return o->cat && strcmp(k->pool + o->cat, "user_annotation") == 0;
+}
+
+/* Give launch l's device time to the innermost operator open at its start
+ * on its thread (user annotations are passed over); one without an
+ * External id links nothing, as in the store (op_link.c). */
+static int link_launch(struct profdb_kops *k, struct profdb_nest *n, const struct klaunch *l)
+{
+	struct profdb_nest_op *o;
+	int rc = profdb__nest_advance(n, l->start);
+	for (size_t i = 0; rc == PROFDB_OK && (o = profdb__nest_open(n, i)) != NULL; i++) {
+		if (is_annotation(k, &k->ops[o->id]))
 			continue;
-		if (o->ext != PROFDB_NULL)
-			o->dev_linked += ext_get(&k->dev_corr, l->corr);
-		return;
+		if (o->dev_self[0] != PROFDB_NULL)
+			o->dev_self[0] += ext_get(&k->dev_corr, l->corr);
+		break;
 	}
+	return rc;
+}
+
+/* profdb_nest hands back each op when its children are all in. */
+static int closed(void *arg, const struct profdb_nest_op *n)
+{
+	struct kop *o = &((struct profdb_kops *)arg)->ops[n->id];
+	o->self = n->self;
+	o->dev_self = n->dev_self[0];
+	o->dev_total = n->dev_total[0];
+	return PROFDB_OK;
 }
 
 /* qsort has no context argument: the ops are reached through the index. */
@@ -328,67 +331,73 @@ static int cmp_order(const void *pa, const void *pb)
 	return a->index < b->index ? -1 : a->index > b->index;
 }
 
+/* The nesting of one file's ops, thread after thread. */
+struct feeder {
+	struct profdb_kops *k;
+	struct profdb_nest n;
+	size_t li;                 /* next launch to link */
+	int by_launch;
+	int have;                  /* thread is the thread of the ops being nested */
+	uint64_t thread;
+};
+
+/* Link the launches before time t on thread (all of it when last). */
+static int link_before(struct feeder *f, uint64_t thread, int64_t t, int last)
+{
+	const struct klaunch *l = f->k->launches;
+	int rc = PROFDB_OK;
+	for (; f->by_launch && rc == PROFDB_OK && f->li < f->k->nlaunch &&
+	       (last || l[f->li].thread < thread || (l[f->li].thread == thread && l[f->li].start < t)); f->li++)
+		if (f->have && l[f->li].thread == f->thread)
+			rc = link_launch(f->k, &f->n, &l[f->li]);
+	return rc;
+}
+
+/* Feed op i, first linking the launches before it on its thread (at its
+ * start: after it, inside it) and ending the previous thread. */
+static int feed(struct feeder *f, size_t i)
+{
+	const struct kop *o = &f->k->ops[i];
+	struct profdb_nest_op in = { .id = (int64_t)i, .start = o->start, .dur = o->dur };
+	int rc = link_before(f, o->thread, o->start, 0);
+	if (rc == PROFDB_OK && f->have && f->thread != o->thread)
+		rc = profdb__nest_end(&f->n);
+	f->have = 1;
+	f->thread = o->thread;
+	in.dev_self[0] = o->ext == PROFDB_NULL ? PROFDB_NULL : f->by_launch ? 0 : ext_get(&f->k->dev, o->ext);
+	in.dev_self[1] = PROFDB_NULL;
+	return rc == PROFDB_OK ? profdb__nest_add(&f->n, &in) : rc;
+}
+
 /*
- * Nest ops per thread as torch's EventList._populate_cpu_children does:
- * sorted by (start, -end), an op is a child of the innermost open op that
- * contains it; an op that starts at or after the top's end, or ends after
- * it, closes the top.  Returns -1 when out of memory.
+ * Nest ops per thread (profdb_nest, torch's EventList._populate_cpu_children
+ * rule) in (thread, start, end descending, file order) order.  Returns
+ * PROFDB_ERROR when out of memory.
  */
 static int nest(struct profdb_kops *k)
 {
 	struct order *ord = malloc((k->n ? k->n : 1) * sizeof *ord);
-	size_t *stack = malloc((k->n ? k->n : 1) * sizeof *stack), top = 0, li = 0;
-	if (!ord || !stack) {
-		free(ord);
-		free(stack);
-		return -1;
-	}
+	struct feeder f = { .k = k, .by_launch = k->both > 0 && k->differ == 0 };
+	int rc = PROFDB_OK;
+	if (!ord)
+		return PROFDB_ERROR;
 	for (size_t i = 0; i < k->n; i++) {
 		ord[i].op = &k->ops[i];
 		ord[i].index = i;
-		k->ops[i].parent = NONE;
-		k->ops[i].child_dur = 0;
-		k->ops[i].dev_total = 0;
-		k->ops[i].dev_linked = 0;
 	}
 	qsort(ord, k->n, sizeof *ord, cmp_order);
-	k->by_launch = k->both > 0 && k->differ == 0;
-	if (k->by_launch)
+	if (f.by_launch)
 		qsort(k->launches, k->nlaunch, sizeof *k->launches, cmp_launch);
-	for (size_t i = 0; i < k->n; i++) {
-		struct kop *o = &k->ops[ord[i].index];
-		int64_t end = o->start + o->dur;
-		/* launches before this op (at its start: after it, inside it) */
-		for (; k->by_launch && li < k->nlaunch && (k->launches[li].thread < o->thread ||
-		       (k->launches[li].thread == o->thread && k->launches[li].start < o->start)); li++)
-			link_launch(k, &k->launches[li], stack, &top);
-		if (top > 0 && k->ops[stack[top - 1]].thread != o->thread)
-			top = 0;
-		while (top > 0) {
-			const struct kop *p = &k->ops[stack[top - 1]];
-			if (o->start >= p->start + p->dur || end > p->start + p->dur) {
-				top--;
-				continue;
-			}
-			o->parent = stack[top - 1];
-			k->ops[o->parent].child_dur += o->dur;
-			break;
-		}
-		stack[top++] = ord[i].index;
-	}
-	for (; k->by_launch && li < k->nlaunch; li++)
-		link_launch(k, &k->launches[li], stack, &top);
-	/* device totals bottom-up: a child sorts after its parent */
-	for (size_t i = k->n; i-- > 0;) {
-		struct kop *o = &k->ops[ord[i].index];
-		int64_t self = dev_self(k, o);
-		o->dev_total += self == PROFDB_NULL ? 0 : self;
-		if (o->parent != NONE)
-			k->ops[o->parent].dev_total += o->dev_total;
-	}
+	profdb__nest_init(&f.n, 0, closed, k);
+	for (size_t i = 0; i < k->n && rc == PROFDB_OK; i++)
+		rc = feed(&f, ord[i].index);
+	if (rc == PROFDB_OK)
+		rc = link_before(&f, 0, 0, 1);
+	if (rc == PROFDB_OK)
+		rc = profdb__nest_end(&f.n);
+	profdb__nest_free(&f.n);
 	free(ord);
-	free(stack);
-	return 0;
+	return rc;
 }
 
 static const char *str_at(const struct profdb_kops *k, size_t off)
@@ -414,8 +423,8 @@ int profdb__kops_emit(struct profdb_kops *k, int64_t rank, int64_t time_offset_n
 		r.tid = o->tid;
 		r.start_ns = o->start + time_offset_ns;
 		r.dur_ns = o->dur;
-		r.self_ns = o->dur - o->child_dur;
-		r.device_self_ns = dev_self(k, o);
+		r.self_ns = o->self;
+		r.device_self_ns = o->dev_self;
 		r.device_total_ns = o->dev_total;
 		r.external_id = o->ext;
 		r.seq = o->seq;

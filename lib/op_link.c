@@ -140,26 +140,31 @@ static int add_link(struct linker *l, int64_t rank, int64_t corr, int64_t ext)
  * at its start.  Ops open and close by op_nest.c's rule.
  */
 static int sweep(struct linker *l, int64_t run_id, const struct profdb_row_run *ops, size_t nops,
-                 const struct profdb_row_run *la, size_t nl)
+                 int64_t closed_upto, const struct profdb_row_run *la, size_t nl)
 {
 	sqlite3_stmt *q = NULL;
 	int64_t rank = 0, tid = 0;
 	int tid_null = 0, first = 1, rc = PROFDB_OK, step;
-	if (sqlite3_prepare_v2(l->db, "SELECT 0, id, rank, tid, start_ns, dur_ns, external_id FROM op"
-	                       " WHERE run_id = ?1 AND id BETWEEN ?2 AND ?3 AND self_ns IS NULL"
+	/* ops of equal start and end: the outer one first, i.e. file order:
+	 * descending rowids up to closed_upto (stored as they closed, the
+	 * inner one first: store_ops.c), then ascending */
+	if (sqlite3_prepare_v2(l->db, "SELECT 0, id, rank, tid, start_ns, dur_ns, external_id,"
+	                       " CASE WHEN id <= ?6 THEN -id ELSE id END FROM op"
+	                       " WHERE run_id = ?1 AND id BETWEEN ?2 AND ?3"
 	                       " AND start_ns IS NOT NULL AND dur_ns IS NOT NULL"
 	                       /* str ids are >= 1: 0 and -1 stand for none */
 	                       " AND coalesce(category_id, 0) !="
 	                       " coalesce((SELECT id FROM str WHERE value = 'user_annotation'), -1)"
-	                       " UNION ALL SELECT 1, rowid, rank, tid, start_ns, dur_ns, correlation FROM launch"
+	                       " UNION ALL SELECT 1, rowid, rank, tid, start_ns, dur_ns, correlation, rowid FROM launch"
 	                       " WHERE run_id = ?1 AND rowid BETWEEN ?4 AND ?5"
-	                       " ORDER BY 3, 4, 5, 1, 6 DESC, 2", -1, &q, NULL) != SQLITE_OK)
+	                       " ORDER BY 3, 4, 5, 1, 6 DESC, 8", -1, &q, NULL) != SQLITE_OK)
 		return lk_fail(l, "prepare");
 	sqlite3_bind_int64(q, 1, run_id);
 	sqlite3_bind_int64(q, 2, nops ? ops[0].lo : 1);
 	sqlite3_bind_int64(q, 3, nops ? ops[nops - 1].hi : 0);
 	sqlite3_bind_int64(q, 4, la[0].lo);
 	sqlite3_bind_int64(q, 5, la[nl - 1].hi);
+	sqlite3_bind_int64(q, 6, closed_upto);
 	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
 		int is_call = sqlite3_column_int(q, 0);
 		int64_t id = sqlite3_column_int64(q, 1), r = sqlite3_column_int64(q, 2);
@@ -257,7 +262,7 @@ static int add_note(struct linker *l, int64_t run_id, int64_t source_id)
 }
 
 int profdb__op_link(sqlite3 *db, int64_t run_id, int64_t source_id, const struct profdb_row_run *ops,
-                    size_t nops, const struct profdb_row_run *launches, size_t nl,
+                    size_t nops, int64_t closed_upto, const struct profdb_row_run *launches, size_t nl,
                     const struct profdb_row_run *kernels, size_t nk, struct profdb_err *err)
 {
 	struct linker l = { .db = db, .err = err };
@@ -269,7 +274,7 @@ int profdb__op_link(sqlite3 *db, int64_t run_id, int64_t source_id, const struct
 		return lk_fail(&l, "kernels");
 	if (!copy)
 		return PROFDB_OK;
-	rc = nl ? sweep(&l, run_id, ops, nops, launches, nl) : PROFDB_OK;
+	rc = nl ? sweep(&l, run_id, ops, nops, closed_upto, launches, nl) : PROFDB_OK;
 	if (rc == PROFDB_OK)
 		rc = rewrite(&l, run_id, kernels, nk);
 	if (rc == PROFDB_OK)

@@ -167,6 +167,7 @@ static int on_source_begin(void *arg, const char *path, const char *role, int64_
 	c->stored = 0;
 	c->nkernels = c->nops = c->nlaunches = 0;
 	c->kernels.n = c->launches.n = c->ops.n = 0;
+	profdb__store_ops_reset(&c->opn);
 	sqlite3_bind_int64(q, 1, st->run_id);
 	bind_i64(q, 2, rank);
 	sqlite3_bind_text(q, 3, path, -1, SQLITE_STATIC);
@@ -190,26 +191,28 @@ static int on_source_end(void *arg, int64_t rows_read, const char *sha256, uint6
 	int64_t skipped = 0;
 	if (!c->id)
 		return PROFDB_OK;
+	/* the file's ops are all in: store those still open (store_ops.c) */
+	if (profdb__store_ops_flush(st) != PROFDB_OK)
+		return st->err.code;
 	/* kernels of a Kineto file whose External ids are correlation ids get
 	 * their op's (op_link.c); only Kineto files have runtime calls */
 	if (c->kernels.n && c->launches.n &&
-	    profdb__op_link(st->db->sql, st->run_id, c->id, c->ops.v, c->ops.n, c->launches.v,
-	                    c->launches.n, c->kernels.v, c->kernels.n, &st->err) != PROFDB_OK)
+	    profdb__op_link(st->db->sql, st->run_id, c->id, c->ops.v, c->ops.n, c->opn.closed_upto,
+	                    c->launches.v, c->launches.n, c->kernels.v, c->kernels.n, &st->err) != PROFDB_OK)
 		return st->err.code;
-	/* the file's steps are in: its ops take theirs while nesting rewrites
-	 * them (what commit does for ops still without one, in one pass less) */
+	/* the file's steps are in: its ops take theirs with their device times */
 	if (c->ops.n) {
 		int rc;
 		if (profdb__step_index_register(st->db->sql, st->run_id) != SQLITE_OK)
 			return st_fail(st, "op steps");
 		/* SQLite's sorter holds up to a cache's worth of rows before it
 		 * spills: a smaller cache while nesting keeps the sort of a big
-		 * trace's ops from adding 32 MB (max RSS: 1 GB trace 86 -> 63 MB,
-		 * 3.8 GB trace 115 -> 93 MB; no slower: 10.4 -> 9.6 s on 1 GB) */
+		 * trace's ops (files not in start order) from adding 32 MB (max
+		 * RSS: 1 GB trace 86 -> 63 MB, 3.8 GB trace 115 -> 93 MB; no
+		 * slower: 10.4 -> 9.6 s on 1 GB) */
 		int64_t was = cache_size_of(st->db->sql);
 		set_cache_size(st->db->sql, was < 0 && was > -NEST_CACHE_KIB ? was : -NEST_CACHE_KIB);
-		rc = profdb__op_nest(st->db->sql, st->run_id, c->ops.v, c->ops.n, c->kernels.v,
-		                     c->kernels.n, &st->err);
+		rc = profdb__store_ops_finish(st);
 		set_cache_size(st->db->sql, was);
 		profdb__step_index_unregister(st->db->sql);
 		if (rc != PROFDB_OK)
@@ -336,8 +339,11 @@ static int on_op(void *arg, const struct profdb_op_rec *o)
 {
 	struct profdb_store *st = arg;
 	sqlite3_stmt *q = st->stmt[S_OP];
-	int64_t name_id = intern(st, o->name);
+	int64_t name_id;
 	int bad = 0;
+	if (o->nest) /* nested as it comes, stored when it closes */
+		return profdb__store_op_nest(st, o);
+	name_id = intern(st, o->name);
 	if (!name_id)
 		return st->err.code ? st->err.code : st_fail(st, "op name");
 	sqlite3_bind_int64(q, 1, st->run_id);
@@ -363,8 +369,6 @@ static int on_op(void *arg, const struct profdb_op_rec *o)
 		return st->err.code ? st->err.code : st_fail(st, "op");
 	}
 	if (step_row(st, q, "op") != PROFDB_OK)
-		return st->err.code;
-	if (o->nest && note_row(st, &st->cur->ops, sqlite3_last_insert_rowid(st->db->sql)) != PROFDB_OK)
 		return st->err.code;
 	st->cur->stored++;
 	st->cur->nops++;
@@ -481,6 +485,9 @@ static int on_rank_fixup(void *arg, int64_t guessed, int64_t rank, int64_t offse
 	struct source_state *c = st->cur;
 	sqlite3_stmt *q = NULL;
 	int rc;
+	/* the file's ops are all in: the open ones are stored, then moved */
+	if (profdb__store_ops_flush(st) != PROFDB_OK)
+		return st->err.code;
 	if (fixup_runs(st, "kernel", &c->kernels, guessed, rank, offset) != PROFDB_OK ||
 	    fixup_runs(st, "launch", &c->launches, guessed, rank, offset) != PROFDB_OK ||
 	    fixup_runs(st, "op", &c->ops, guessed, rank, offset) != PROFDB_OK)
@@ -515,6 +522,7 @@ void profdb__store_free(struct profdb_store *st)
 		free(st->src[j].kernels.v);
 		free(st->src[j].launches.v);
 		free(st->src[j].ops.v);
+		profdb__store_ops_free(&st->src[j].opn);
 	}
 	free(st->format);
 	free(st->metrics);

@@ -31,6 +31,29 @@ struct row_runs {
 	size_t n, cap;
 };
 
+/* store_ops.c: the current file's Kineto ops (sent with nest = 1), nested
+ * per (rank, tid) as they arrive and stored when they close. */
+struct op_thread {
+	int64_t rank, tid;
+	struct profdb_nest nest;   /* owns its buffers */
+};
+
+struct op_stream {
+	struct op_thread *threads; /* owned */
+	size_t nthreads, capthreads, last;
+	struct op_pending *pend;   /* open ops, by slot; owned */
+	size_t npend, cappend;
+	size_t *free_slots;        /* owned */
+	size_t nfree, capfree;
+	uint32_t *log;             /* per op row of the file: descendants << 1 | has a parent; owned */
+	size_t nlog, caplog;
+	int64_t arrived;           /* ops nested so far: their order among equal times */
+	int unsorted;              /* not in start order: the SQL pass after the file */
+	int64_t closed_upto;       /* rowids up to it were stored as they closed (inner first) */
+	struct op_step_span *spans; /* the file's ProfilerStep#N ops, as they came; owned */
+	size_t nspans, capspans;
+};
+
 struct source_state {
 	int64_t id;                /* source_file row, 0 = none */
 	int64_t stored;            /* rows stored since source_begin */
@@ -41,6 +64,7 @@ struct source_state {
 	 * readers are serial, one per batch at worst when they interleave;
 	 * and its ops sent with nest = 1, nested at source_end (op_nest.c) */
 	struct row_runs kernels, launches, ops;
+	struct op_stream opn;
 };
 
 #define STORE_SLOTS 64 /* most parallel readers (ingest caps --jobs to this) */
@@ -63,6 +87,16 @@ struct profdb_store {
 	char *metrics;             /* owned: JSON text of the current kernel's metrics */
 	size_t metrics_cap;
 };
+
+/* store_ops.c.  An op sent with nest = 1 (counted, stored when it closes). */
+int profdb__store_op_nest(struct profdb_store *st, const struct profdb_op_rec *o);
+/* Store the current file's open ops (its ops are all in: rank_fixup, source_end). */
+int profdb__store_ops_flush(struct profdb_store *st);
+/* After flush and op_link: steps and device times of the file's ops (the
+ * step index registered by the caller). */
+int profdb__store_ops_finish(struct profdb_store *st);
+void profdb__store_ops_reset(struct op_stream *s);
+void profdb__store_ops_free(struct op_stream *s);
 
 /* Free st and put the connection's settings back (no ROLLBACK). */
 void profdb__store_free(struct profdb_store *st);

@@ -82,6 +82,26 @@ static int on_source_begin(void *arg, const char *path, const char *role, int64_
 	struct tu_sink *s = arg;
 	(void)path; (void)role; (void)rank; (void)content; (void)len;
 	s->nsources++;
+	s->file_kernels = s->nkernels;
+	s->file_ops = s->nops;
+	return PROFDB_OK;
+}
+
+/* The current file's kernels and ops were sent with a guessed rank and
+ * base time: move them (the store's on_rank_fixup, on memory). */
+static int on_rank_fixup(void *arg, int64_t guessed, int64_t rank, int64_t offset)
+{
+	struct tu_sink *s = arg;
+	for (size_t i = s->file_kernels; i < s->nkernels; i++)
+		if (s->kernels[i].rank == guessed) {
+			s->kernels[i].rank = rank;
+			s->kernels[i].start_ns += offset;
+		}
+	for (size_t i = s->file_ops; i < s->nops; i++)
+		if (s->ops[i].rank == guessed) {
+			s->ops[i].rank = rank;
+			s->ops[i].start_ns += offset;
+		}
 	return PROFDB_OK;
 }
 
@@ -174,7 +194,7 @@ void tu_sink_init(struct tu_sink *s)
 	s->sink = (struct profdb_sink){
 		.arg = s, .err = &s->err, .source_begin = on_source_begin, .source_end = on_source_end,
 		.skip = on_skip, .kernel = on_kernel, .op = on_op, .launch = on_launch, .step = on_step,
-		.step_metric = on_step_metric, .meta = on_meta, .note = on_note,
+		.step_metric = on_step_metric, .meta = on_meta, .note = on_note, .rank_fixup = on_rank_fixup,
 	};
 }
 

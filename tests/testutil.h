@@ -56,7 +56,12 @@ struct tu_sink {
 	size_t nlaunches, nmeta, nnotes, nsources, nstep_metrics;
 	int64_t skipped, rows_read;
 	char last_skip[256];
+	size_t file_kernels, file_ops; /* kernels[], ops[] of files before the current one */
 };
+/* As the store: with rank_fixup (the Kineto reader reads a file once, with a
+ * guessed rank and base time, and moves what it sent), so reader tests run
+ * the path `profdb ingest` runs; set sink.rank_fixup = NULL for the
+ * two-pass path. */
 void tu_sink_init(struct tu_sink *s);
 void tu_sink_free(struct tu_sink *s);
 /* A reader context over path with the memory sink. */
