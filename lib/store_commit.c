@@ -138,6 +138,9 @@ int profdb_store_commit(struct profdb_store *st, int64_t repeats)
 	if ((rc = profdb__store_exec(db, "COMMIT")) != PROFDB_OK)
 		goto fail;
 	profdb__store_free(st);
+	/* a new file's first ingest went through the rollback journal: WAL
+	 * from now on, so that readers run while the next ingest writes */
+	profdb__db_wal_now(db);
 	return PROFDB_OK;
 fail:
 	profdb_store_abort(st);
