@@ -86,6 +86,10 @@ int profdb_store_commit(struct profdb_store *st, int64_t repeats)
 	int64_t nsteps = 0;
 	int rc = PROFDB_OK;
 
+	if ((rc = profdb__store_flush(st)) != PROFDB_OK) {
+		rc = profdb__error(db, rc, "%s", st->err.msg);
+		goto fail;
+	}
 	say_phase(st, "linking kernels and steps");
 	if (profdb__step_index_register(db->sql, st->run_id) != SQLITE_OK) {
 		rc = profdb__sqlerror(db, "finishing ingest");
@@ -134,6 +138,10 @@ int profdb_store_commit(struct profdb_store *st, int64_t repeats)
 		sqlite3_finalize(st->stmt[i]);
 		st->stmt[i] = NULL;
 	}
+	/* the batches' statements and modules go before COMMIT too */
+	profdb__batch_free(st->kernels);
+	profdb__batch_free(st->launches);
+	st->kernels = st->launches = NULL;
 	say_phase(st, "committing");
 	if ((rc = profdb__store_exec(db, "COMMIT")) != PROFDB_OK)
 		goto fail;
