@@ -204,6 +204,77 @@ START_TEST(batch_cells)
 }
 END_TEST
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* numpy.percentile(v, p) (method "linear") over sorted v */
+static double pct(const int64_t *v, size_t n, double p)
+{
+	double h = (double)(n - 1) * p / 100.0;
+	size_t lo = (size_t)h;
+	if (lo + 1 >= n)
+		return (double)v[n - 1];
+	return (double)v[lo] + (h - (double)lo) * (double)(v[lo + 1] - v[lo]);
+}
+
+/* Durations over the whole 32-bit range (every radix digit), a name with
+ * few calls (the short path) and one whose values share the top digits. */
+START_TEST(name_percentiles_sorted)
+{
+	static const struct { const char *name; size_t n; uint32_t mask; } g[] = {
+		{ "wide", 20011, 0xffffffffu }, { "few", 37, 0xffffffffu }, { "narrow", 5000, 0x7ffu },
+	};
+	profdb *db = NULL;
+	struct profdb_store *st = NULL;
+	struct profdb_sink *s;
+	uint64_t x = 88172645463325252ull; /* xorshift64 */
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	ck_assert_int_eq(profdb_store_begin(&st, db, "r", "/x", 0), PROFDB_OK);
+	s = profdb_store_sink(st);
+	ck_assert_int_eq(s->source_begin(s->arg, "/x/k.csv", "kernel_details", 0, NULL, 0), PROFDB_OK);
+	int64_t *want[3];
+	for (size_t i = 0; i < 3; i++) {
+		want[i] = malloc(g[i].n * sizeof *want[i]);
+		ck_assert_ptr_nonnull(want[i]);
+		for (size_t j = 0; j < g[i].n; j++) {
+			struct profdb_kernel_rec k;
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			profdb_kernel_rec_init(&k);
+			k.name = g[i].name;
+			k.start_ns = (int64_t)j;
+			k.dur_ns = want[i][j] = (int64_t)(x & g[i].mask);
+			k.step = 1;
+			ck_assert_int_eq(s->kernel(s->arg, &k), PROFDB_OK);
+		}
+	}
+	ck_assert_int_eq(s->source_end(s->arg, 0, NULL, 0), PROFDB_OK);
+	ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
+	for (size_t i = 0; i < 3; i++) {
+		static const double ps[3] = { 50, 90, 99 };
+		static const char *const col[3] = { "median_ns", "p90_ns", "p99_ns" };
+		char sql[200];
+		qsort(want[i], g[i].n, sizeof *want[i], cmp_i64);
+		for (int p = 0; p < 3; p++) {
+			double w = pct(want[i], g[i].n, ps[p]);
+			snprintf(sql, sizeof sql, "SELECT n.%s FROM kernel_name_stat n JOIN str s ON s.id = n.name_id"
+			         " WHERE s.value = '%s'", col[p], g[i].name);
+			ck_assert_double_eq_tol(tu_scalar_d(db, sql), w, 1e-6 * (w > 1 ? w : 1));
+		}
+		snprintf(sql, sizeof sql, "SELECT n.min_ns = %lld AND n.max_ns = %lld FROM kernel_name_stat n"
+		         " JOIN str s ON s.id = n.name_id WHERE s.value = '%s'", (long long)want[i][0],
+		         (long long)want[i][g[i].n - 1], g[i].name);
+		ck_assert_int_eq(tu_scalar(db, sql), 1);
+		free(want[i]);
+	}
+	profdb_close(db);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("store_batch");
@@ -212,6 +283,7 @@ int main(void)
 	tcase_add_test(tc, rank_fixup_sees_pending_rows);
 	tcase_add_test(tc, abort_drops_pending_rows);
 	tcase_add_test(tc, batch_cells);
+	tcase_add_test(tc, name_percentiles_sorted);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }
