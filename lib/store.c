@@ -2,10 +2,15 @@
  * store.c - the only writer: turns sink records into rows of one run.
  *
  * The whole ingest is one transaction (BEGIN IMMEDIATE .. COMMIT): on any
- * error the caller aborts and the database is exactly as before.  Each table
- * has one prepared INSERT, bound and reset per row.  Text is interned through
- * an in-memory hash map in front of the str table (intern.c); the ingest
- * ends in store_commit.c.
+ * error the caller aborts and the database is exactly as before.  Kernel and
+ * launch rows, the bulk of a run, go in a batch at a time (store_batch.c);
+ * every other table has one prepared INSERT, bound and reset per row.  Text
+ * is interned through an in-memory hash map in front of the str table
+ * (intern.c); the ingest ends in store_commit.c.
+ *
+ * Over 600 lines: one callback per record kind of the sink and the steps
+ * that begin an ingest share the statements and the per-file state; split
+ * further, each part would need them through store_impl.h for one caller.
  */
 #include <stdio.h>
 #include <stdlib.h>
