@@ -22,6 +22,8 @@
 
 #define ELIDED " ... "
 
+#define PROFDB_NEW_PAGE_SIZE "16384" /* bytes, of a new database file */
+
 /*
  * printf into buf; a message longer than cap keeps its start and its end
  * with ELIDED between, because the end says what went wrong (a file
@@ -242,6 +244,17 @@ static int migrate(profdb *db, const char *path)
 	if (db->readonly)
 		return profdb__error(db, PROFDB_ESCHEMA,
 		    "'%s' has schema %d and needs migrating to %d: open it once for writing", path, have, want);
+	/*
+	 * A new file: 16 KiB pages (a bulk ingest 1.4-1.9x faster, scans 25%
+	 * faster, point lookups 5% slower: issue 15), and the rollback journal
+	 * until its first ingest has committed (profdb__db_wal_now): WAL would
+	 * write every page twice, once to the log and once at the checkpoint.
+	 * Both only before the first page exists; existing files keep theirs.
+	 */
+	if (have == 0 && ntables == 0 && strcmp(path, ":memory:") != 0) {
+		sqlite3_exec(db->sql, "PRAGMA page_size = " PROFDB_NEW_PAGE_SIZE, NULL, NULL, NULL);
+		db->wal_later = 1;
+	}
 	if (sqlite3_exec(db->sql, "BEGIN IMMEDIATE", NULL, NULL, &err) != SQLITE_OK) {
 		rc = profdb__error(db, PROFDB_EBUSY, "cannot migrate '%s': %s", path, err ? err : "?");
 		sqlite3_free(err);
@@ -437,16 +450,28 @@ int profdb_open(profdb **out, const char *path, unsigned flags)
 		return rc;
 	/* WAL only once the file is known to be ours: switching rewrites the
 	 * header, and a refused file must be left byte for byte as it was. */
-	if (!db->readonly && !mem &&
+	if (!db->readonly && !mem && !db->wal_later &&
 	    sqlite3_exec(db->sql, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) != SQLITE_OK)
 		return profdb__sqlerror(db, "cannot open '%s'", path);
 	return PROFDB_OK;
+}
+
+void profdb__db_wal_now(profdb *db)
+{
+	if (!db->wal_later || !db->sql)
+		return;
+	/* not inside a transaction, where the switch cannot happen */
+	if (sqlite3_get_autocommit(db->sql) &&
+	    sqlite3_exec(db->sql, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) == SQLITE_OK)
+		db->wal_later = 0;
 }
 
 void profdb_close(profdb *db)
 {
 	if (!db)
 		return;
+	/* a new file that no ingest committed to ends in WAL all the same */
+	profdb__db_wal_now(db);
 	sqlite3_close_v2(db->sql);
 	free(db->path);
 	free(db->remote);

@@ -25,7 +25,11 @@ struct profdb {
 	char *path;                /* the database file as given (owned), for messages */
 	char errmsg[PROFDB_ERRMAX]; /* last error, "" if none */
 	char *remote;              /* clickhouse:// URL of a snapshot (lib/clickhouse), else NULL */
+	int wal_later;             /* a new file: rollback journal until the first ingest commits (db.c) */
 };
+
+/* Switch a new file to WAL once its first ingest has committed (db.c). */
+void profdb__db_wal_now(profdb *db);
 
 /* profdb_query_sql, _runs and _summary on a clickhouse snapshot: the SQL
  * goes to the server, which computes the figures (lib/clickhouse). */

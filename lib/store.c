@@ -2,10 +2,15 @@
  * store.c - the only writer: turns sink records into rows of one run.
  *
  * The whole ingest is one transaction (BEGIN IMMEDIATE .. COMMIT): on any
- * error the caller aborts and the database is exactly as before.  Each table
- * has one prepared INSERT, bound and reset per row.  Text is interned through
- * an in-memory hash map in front of the str table (intern.c); the ingest
- * ends in store_commit.c.
+ * error the caller aborts and the database is exactly as before.  Kernel and
+ * launch rows, the bulk of a run, go in a batch at a time (store_batch.c);
+ * every other table has one prepared INSERT, bound and reset per row.  Text
+ * is interned through an in-memory hash map in front of the str table
+ * (intern.c); the ingest ends in store_commit.c.
+ *
+ * Over 600 lines: one callback per record kind of the sink and the steps
+ * that begin an ingest share the statements and the per-file state; split
+ * further, each part would need them through store_impl.h for one caller.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,19 +29,10 @@ static const char *const stmt_sql[S_COUNT] = {
 	                 " size = coalesce(?6, size), rows_kernels = ?7, rows_ops = ?8,"
 	                 " rows_launches = ?9 WHERE id = ?1",
 	[S_SKIP] = "INSERT INTO source_skip(source_id, reason, count, first_line) VALUES (?1, ?2, ?3, ?4)",
-	[S_KERNEL] = "INSERT INTO kernel(run_id, rank, device, stream, step, name_id, base_id, kind,"
-	             " type_id, core_id, start_ns, dur_ns, wait_ns, task_id, model_id, context_id,"
-	             " correlation, external_id, block_dim, mix_block_dim, grid_id, block_id,"
-	             " registers, shared_mem, bytes, op_state_id, hf32, in_shapes_id, in_dtypes_id,"
-	             " in_formats_id, out_shapes_id, out_dtypes_id, out_formats_id, launch_op_id, metrics)"
-	             " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,"
-	             "?20,?21,?22,?23,?24,?25,?26,?27,?28,?29,?30,?31,?32,?33,?34,?35)",
 	[S_OP] = "INSERT INTO op(run_id, rank, step, name_id, category_id, tid, start_ns, dur_ns,"
 	         " self_ns, device_self_ns, device_total_ns, device_self_aicore_ns,"
 	         " device_total_aicore_ns, external_id, seq, in_shapes_id, in_types_id, call_stack_id)"
 	         " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)",
-	[S_LAUNCH] = "INSERT INTO launch(run_id, rank, correlation, tid, start_ns, dur_ns, name_id,"
-	             " external_id) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
 	[S_STEP] = "INSERT INTO step(run_id, rank, step, start_ns, end_ns) VALUES (?1,?2,?3,?4,?5)"
 	           " ON CONFLICT(run_id, rank, step) DO UPDATE SET"
 	           " start_ns = CASE WHEN start_ns IS NULL OR excluded.start_ns < start_ns"
@@ -47,6 +43,17 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_META] = "INSERT INTO run_meta(run_id, rank, key, value) VALUES (?1, ?2, ?3, ?4)",
 	[S_NOTE] = "INSERT INTO run_note(run_id, note) VALUES (?1, ?2)",
 };
+
+/* Kernel and launch rows go through batches (store_batch.c), ids first. */
+static const char kernel_cols[] =
+	"id, run_id, rank, device, stream, step, name_id, base_id, kind, type_id, core_id, start_ns,"
+	" dur_ns, wait_ns, task_id, model_id, context_id, correlation, external_id, block_dim,"
+	" mix_block_dim, grid_id, block_id, registers, shared_mem, bytes, op_state_id, hf32,"
+	" in_shapes_id, in_dtypes_id, in_formats_id, out_shapes_id, out_dtypes_id, out_formats_id,"
+	" launch_op_id, metrics";
+#define KERNEL_NCOLS 36
+static const char launch_cols[] = "rowid, run_id, rank, correlation, tid, start_ns, dur_ns, name_id, external_id";
+#define LAUNCH_NCOLS 9
 
 /*
  * Page cache during an ingest, KiB.  The default (2 MB) makes every insert
@@ -189,6 +196,8 @@ static int on_source_end(void *arg, int64_t rows_read, const char *sha256, uint6
 	struct source_state *c = st->cur;
 	sqlite3_stmt *q = st->stmt[S_SOURCE_END];
 	int64_t skipped = 0;
+	if (profdb__store_flush(st) != PROFDB_OK)
+		return st->err.code;
 	if (!c->id)
 		return PROFDB_OK;
 	/* the file's ops are all in: store those still open (store_ops.c) */
@@ -268,64 +277,82 @@ static int on_skip(void *arg, const char *reason, int64_t where)
 	return PROFDB_OK;
 }
 
+/* Set an interned optional string in column col; -1 on error. */
+static int batch_str(struct profdb_store *st, struct profdb_batch *b, int col, const char *s)
+{
+	int64_t id;
+	if (!s)
+		return 0; /* a new row's cells are NULL */
+	if (!(id = intern(st, s)))
+		return -1;
+	profdb__batch_int(b, col, id);
+	return 0;
+}
+
+/* The kernel's text columns (interned) and metrics; -1 on error. */
+static int kernel_texts(struct profdb_store *st, struct profdb_batch *b, const struct profdb_kernel_rec *k)
+{
+	int bad = 0;
+	bad |= batch_str(st, b, 9, k->type);
+	bad |= batch_str(st, b, 10, k->core);
+	bad |= batch_str(st, b, 21, k->grid);
+	bad |= batch_str(st, b, 22, k->block);
+	bad |= batch_str(st, b, 26, k->op_state);
+	bad |= batch_str(st, b, 28, k->in_shapes);
+	bad |= batch_str(st, b, 29, k->in_dtypes);
+	bad |= batch_str(st, b, 30, k->in_formats);
+	bad |= batch_str(st, b, 31, k->out_shapes);
+	bad |= batch_str(st, b, 32, k->out_dtypes);
+	bad |= batch_str(st, b, 33, k->out_formats);
+	bad |= batch_str(st, b, 34, k->launch_op);
+	if (bad)
+		return -1;
+	if (k->nmetrics == 0)
+		return 0;
+	if (profdb__metrics_json(k->metrics, k->nmetrics, &st->metrics, &st->metrics_cap) != 0 ||
+	    profdb__batch_text(b, 35, st->metrics) != 0) {
+		profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
 static int on_kernel(void *arg, const struct profdb_kernel_rec *k)
 {
 	struct profdb_store *st = arg;
-	sqlite3_stmt *q = st->stmt[S_KERNEL];
+	struct profdb_batch *b = st->kernels;
 	int64_t name_id, base_id, kid;
-	int bad = 0;
 
 	if (profdb__intern_name(st->str, k->name, &name_id, &base_id) != 0)
 		return st->err.code ? st->err.code : st_fail(st, "kernel name");
-	sqlite3_bind_int64(q, 1, st->run_id);
-	sqlite3_bind_int64(q, 2, rank_of(k->rank));
-	bind_i64(q, 3, k->device);
-	bind_i64(q, 4, k->stream);
-	bind_i64(q, 5, k->step);
-	sqlite3_bind_int64(q, 6, name_id);
-	sqlite3_bind_int64(q, 7, base_id);
-	sqlite3_bind_int(q, 8, k->kind);
-	bad |= bind_str(st, q, 9, k->type);
-	bad |= bind_str(st, q, 10, k->core);
-	sqlite3_bind_int64(q, 11, k->start_ns);
-	sqlite3_bind_int64(q, 12, k->dur_ns);
-	bind_i64(q, 13, k->wait_ns);
-	bind_i64(q, 14, k->task_id);
-	bind_i64(q, 15, k->model_id);
-	bind_i64(q, 16, k->context_id);
-	bind_i64(q, 17, k->correlation);
-	bind_i64(q, 18, k->external_id);
-	bind_i64(q, 19, k->block_dim);
-	bind_i64(q, 20, k->mix_block_dim);
-	bad |= bind_str(st, q, 21, k->grid);
-	bad |= bind_str(st, q, 22, k->block);
-	bind_i64(q, 23, k->registers);
-	bind_i64(q, 24, k->shared_mem);
-	bind_i64(q, 25, k->bytes);
-	bad |= bind_str(st, q, 26, k->op_state);
-	bind_i64(q, 27, k->hf32);
-	bad |= bind_str(st, q, 28, k->in_shapes);
-	bad |= bind_str(st, q, 29, k->in_dtypes);
-	bad |= bind_str(st, q, 30, k->in_formats);
-	bad |= bind_str(st, q, 31, k->out_shapes);
-	bad |= bind_str(st, q, 32, k->out_dtypes);
-	bad |= bind_str(st, q, 33, k->out_formats);
-	bad |= bind_str(st, q, 34, k->launch_op);
-	if (k->nmetrics == 0) {
-		sqlite3_bind_null(q, 35);
-	} else if (profdb__metrics_json(k->metrics, k->nmetrics, &st->metrics, &st->metrics_cap) != 0) {
-		sqlite3_reset(q);
-		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
-	} else {
-		sqlite3_bind_text(q, 35, st->metrics, -1, SQLITE_STATIC);
-	}
-	if (bad) {
-		sqlite3_reset(q);
+	if (profdb__batch_row(b) != SQLITE_OK)
+		return st_fail(st, "kernel");
+	kid = st->next_kernel_id++;
+	profdb__batch_int(b, 0, kid);
+	profdb__batch_int(b, 1, st->run_id);
+	profdb__batch_int(b, 2, rank_of(k->rank));
+	profdb__batch_i64(b, 3, k->device);
+	profdb__batch_i64(b, 4, k->stream);
+	profdb__batch_i64(b, 5, k->step);
+	profdb__batch_int(b, 6, name_id);
+	profdb__batch_int(b, 7, base_id);
+	profdb__batch_int(b, 8, k->kind);
+	profdb__batch_int(b, 11, k->start_ns);
+	profdb__batch_int(b, 12, k->dur_ns);
+	profdb__batch_i64(b, 13, k->wait_ns);
+	profdb__batch_i64(b, 14, k->task_id);
+	profdb__batch_i64(b, 15, k->model_id);
+	profdb__batch_i64(b, 16, k->context_id);
+	profdb__batch_i64(b, 17, k->correlation);
+	profdb__batch_i64(b, 18, k->external_id);
+	profdb__batch_i64(b, 19, k->block_dim);
+	profdb__batch_i64(b, 20, k->mix_block_dim);
+	profdb__batch_i64(b, 23, k->registers);
+	profdb__batch_i64(b, 24, k->shared_mem);
+	profdb__batch_i64(b, 25, k->bytes);
+	profdb__batch_i64(b, 27, k->hf32);
+	if (kernel_texts(st, b, k) != 0)
 		return st->err.code ? st->err.code : st_fail(st, "kernel");
-	}
-	if (step_row(st, q, "kernel") != PROFDB_OK)
-		return st->err.code;
-	kid = sqlite3_last_insert_rowid(st->db->sql);
 	if (note_row(st, &st->cur->kernels, kid) != PROFDB_OK)
 		return st->err.code;
 	if (profdb__name_stats_add(st->names, kid, name_id, k->kind, k->dur_ns) != 0)
@@ -378,22 +405,32 @@ static int on_op(void *arg, const struct profdb_op_rec *o)
 static int on_launch(void *arg, const struct profdb_launch_rec *l)
 {
 	struct profdb_store *st = arg;
-	sqlite3_stmt *q = st->stmt[S_LAUNCH];
-	sqlite3_bind_int64(q, 1, st->run_id);
-	sqlite3_bind_int64(q, 2, rank_of(l->rank));
-	sqlite3_bind_int64(q, 3, l->correlation);
-	bind_i64(q, 4, l->tid);
-	sqlite3_bind_int64(q, 5, l->start_ns);
-	sqlite3_bind_int64(q, 6, l->dur_ns);
-	if (bind_str(st, q, 7, l->name) != 0) {
-		sqlite3_reset(q);
+	struct profdb_batch *b = st->launches;
+	int64_t id;
+	if (profdb__batch_row(b) != SQLITE_OK)
+		return st_fail(st, "launch");
+	id = st->next_launch_id++;
+	profdb__batch_int(b, 0, id);
+	profdb__batch_int(b, 1, st->run_id);
+	profdb__batch_int(b, 2, rank_of(l->rank));
+	profdb__batch_int(b, 3, l->correlation);
+	profdb__batch_i64(b, 4, l->tid);
+	profdb__batch_int(b, 5, l->start_ns);
+	profdb__batch_int(b, 6, l->dur_ns);
+	if (batch_str(st, b, 7, l->name) != 0)
 		return st->err.code ? st->err.code : st_fail(st, "launch");
-	}
-	bind_i64(q, 8, l->external_id);
-	if (step_row(st, q, "launch") != PROFDB_OK)
-		return st->err.code;
+	profdb__batch_i64(b, 8, l->external_id);
 	st->cur->nlaunches++;
-	return note_row(st, &st->cur->launches, sqlite3_last_insert_rowid(st->db->sql));
+	return note_row(st, &st->cur->launches, id);
+}
+
+int profdb__store_flush(struct profdb_store *st)
+{
+	if (profdb__batch_flush(st->kernels) != SQLITE_OK)
+		return st_fail(st, "kernel");
+	if (profdb__batch_flush(st->launches) != SQLITE_OK)
+		return st_fail(st, "launch");
+	return PROFDB_OK;
 }
 
 static int on_step(void *arg, const struct profdb_step_rec *s)
@@ -485,6 +522,8 @@ static int on_rank_fixup(void *arg, int64_t guessed, int64_t rank, int64_t offse
 	struct source_state *c = st->cur;
 	sqlite3_stmt *q = NULL;
 	int rc;
+	if (profdb__store_flush(st) != PROFDB_OK)
+		return st->err.code;
 	/* the file's ops are all in: the open ones are stored, then moved */
 	if (profdb__store_ops_flush(st) != PROFDB_OK)
 		return st->err.code;
@@ -514,6 +553,8 @@ void profdb__store_free(struct profdb_store *st)
 		set_cache_size(st->db->sql, st->cache_was);
 	for (int i = 0; i < S_COUNT; i++)
 		sqlite3_finalize(st->stmt[i]);
+	profdb__batch_free(st->kernels);
+	profdb__batch_free(st->launches);
 	profdb__intern_free(st->str);
 	for (size_t j = 0; j < STORE_SLOTS; j++) {
 		for (size_t i = 0; i < st->src[j].nskips; i++)
@@ -554,15 +595,124 @@ static int64_t run_id_of(profdb *db, const char *run)
 	return id;
 }
 
-int profdb_store_begin(struct profdb_store **out, profdb *db, const char *run,
-                       const char *source_path, int replace)
+/*
+ * Foreign keys off while we insert: every id the store writes is one it
+ * has just looked up or created, and the checks (a parent lookup per str
+ * column, 15 for a kernel) cost more than the inserts themselves.
+ * Replacing a run needs them on for its ON DELETE CASCADE, so that ingest
+ * keeps them (the pragma cannot change inside a transaction).  Also the
+ * ingest's larger page cache.
+ */
+static void begin_settings(struct profdb_store *st, const char *run, int replace)
 {
-	struct profdb_store *st;
+	sqlite3 *sql = st->db->sql;
+	sqlite3_stmt *q = NULL;
+	st->cache_was = cache_size_of(sql);
+	if (st->cache_was != 0 && st->cache_was > -INGEST_CACHE_KIB)
+		set_cache_size(sql, -INGEST_CACHE_KIB);
+	if (sqlite3_prepare_v2(sql, "PRAGMA foreign_keys", -1, &q, NULL) == SQLITE_OK &&
+	    sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) == 1 &&
+	    !(replace && run_id_of(st->db, run) != 0))
+		st->fk_off = 1;
+	sqlite3_finalize(q);
+}
+
+/*
+ * BEGIN IMMEDIATE, then make room for the run: refuse an existing one
+ * unless replace, else delete it.  On error the transaction may be open
+ * (the caller rolls back).
+ */
+static int begin_transaction(struct profdb_store *st, const char *run, int replace)
+{
+	profdb *db = st->db;
+	int64_t old;
+	for (;;) {
+		if (st->fk_off && sqlite3_exec(db->sql, "PRAGMA foreign_keys = OFF", NULL, NULL, NULL) != SQLITE_OK)
+			st->fk_off = 0;
+		if (sqlite3_exec(db->sql, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+			return profdb__sqlerror(db, "cannot start ingest");
+		old = run_id_of(db, run);
+		if (old < 0)
+			return profdb__sqlerror(db, "cannot look up run '%s'", run);
+		if (!(old > 0 && replace && st->fk_off))
+			break;
+		/* another process made the run since we looked: delete with the keys on */
+		sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+		sqlite3_exec(db->sql, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
+		st->fk_off = 0;
+	}
+	if (old > 0 && !replace)
+		return profdb__error(db, PROFDB_EEXISTS, "run '%s' already exists (use --replace)", run);
+	if (old > 0)
+		return profdb_run_delete(db, run);
+	return PROFDB_OK;
+}
+
+/* The run row; sets st->run_id. */
+static int create_run(struct profdb_store *st, const char *run, const char *source_path)
+{
+	profdb *db = st->db;
 	sqlite3_stmt *q = NULL;
 	char when[32];
 	time_t now = time(NULL);
 	struct tm tm;
-	int64_t old;
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (sqlite3_prepare_v2(db->sql, "INSERT INTO run(name, source_path, format, ingested_at,"
+	    " profdb_version) VALUES (?1, ?2, 'unknown', ?3, ?4)", -1, &q, NULL) != SQLITE_OK)
+		return profdb__sqlerror(db, "cannot create run");
+	sqlite3_bind_text(q, 1, run, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 2, source_path, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 3, when, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 4, PROFDB_VERSION, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) != SQLITE_DONE) {
+		sqlite3_finalize(q);
+		return profdb__sqlerror(db, "cannot create run '%s'", run);
+	}
+	sqlite3_finalize(q);
+	st->run_id = sqlite3_last_insert_rowid(db->sql);
+	return PROFDB_OK;
+}
+
+/* max(rowid) + 1 of table, read once: the ids of its batched rows. */
+static int next_id(sqlite3 *sql, const char *table, int64_t *out)
+{
+	char q_sql[64];
+	sqlite3_stmt *q = NULL;
+	int rc;
+	snprintf(q_sql, sizeof q_sql, "SELECT coalesce(max(rowid), 0) FROM %s", table);
+	if (sqlite3_prepare_v2(sql, q_sql, -1, &q, NULL) != SQLITE_OK)
+		return -1;
+	rc = sqlite3_step(q);
+	*out = sqlite3_column_int64(q, 0) + 1;
+	sqlite3_finalize(q);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+/* Statements, batches, the str map and the name statistics. */
+static int prepare_writers(struct profdb_store *st)
+{
+	profdb *db = st->db;
+	for (int i = 0; i < S_COUNT; i++)
+		if (sqlite3_prepare_v3(db->sql, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
+		                       &st->stmt[i], NULL) != SQLITE_OK)
+			return profdb__sqlerror(db, "cannot prepare store");
+	if (profdb__batch_new(&st->kernels, db->sql, "kernel", kernel_cols, KERNEL_NCOLS) != SQLITE_OK ||
+	    profdb__batch_new(&st->launches, db->sql, "launch", launch_cols, LAUNCH_NCOLS) != SQLITE_OK ||
+	    next_id(db->sql, "kernel", &st->next_kernel_id) != 0 ||
+	    next_id(db->sql, "launch", &st->next_launch_id) != 0)
+		return profdb__sqlerror(db, "cannot prepare store");
+	if (!(st->str = profdb__intern_new(db->sql, &st->err)))
+		return profdb__error(db, PROFDB_ERROR, "%s", st->err.msg);
+	if (!(st->names = profdb__name_stats_new()))
+		return profdb__error(db, PROFDB_ERROR, "out of memory");
+	return PROFDB_OK;
+}
+
+int profdb_store_begin(struct profdb_store **out, profdb *db, const char *run,
+                       const char *source_path, int replace)
+{
+	struct profdb_store *st;
 	int rc;
 
 	*out = NULL;
@@ -573,79 +723,13 @@ int profdb_store_begin(struct profdb_store **out, profdb *db, const char *run,
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	st->db = db;
 	st->cur = &st->src[0];
-	st->cache_was = cache_size_of(db->sql);
-	if (st->cache_was != 0 && st->cache_was > -INGEST_CACHE_KIB)
-		set_cache_size(db->sql, -INGEST_CACHE_KIB);
-	/*
-	 * Foreign keys off while we insert: every id the store writes is one it
-	 * has just looked up or created, and the checks (a parent lookup per
-	 * str column, 15 for a kernel) cost more than the inserts themselves.
-	 * Replacing a run needs them on for its ON DELETE CASCADE, so that ingest
-	 * keeps them (the pragma cannot change inside a transaction).
-	 */
-	if (sqlite3_prepare_v2(db->sql, "PRAGMA foreign_keys", -1, &q, NULL) == SQLITE_OK &&
-	    sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) == 1 &&
-	    !(replace && run_id_of(db, run) != 0))
-		st->fk_off = 1;
-	sqlite3_finalize(q);
-	q = NULL;
-again:
-	if (st->fk_off && sqlite3_exec(db->sql, "PRAGMA foreign_keys = OFF", NULL, NULL, NULL) != SQLITE_OK)
-		st->fk_off = 0;
-	if (sqlite3_exec(db->sql, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
-		rc = profdb__sqlerror(db, "cannot start ingest");
+	begin_settings(st, run, replace);
+	if ((rc = begin_transaction(st, run, replace)) != PROFDB_OK ||
+	    (rc = create_run(st, run, source_path)) != PROFDB_OK ||
+	    (rc = prepare_writers(st)) != PROFDB_OK) {
+		sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
 		profdb__store_free(st);
 		return rc;
-	}
-	old = run_id_of(db, run);
-	if (old < 0) {
-		rc = profdb__sqlerror(db, "cannot look up run '%s'", run);
-		goto fail;
-	}
-	if (old > 0 && replace && st->fk_off) {
-		/* another process made the run since we looked: delete with the keys on */
-		sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
-		sqlite3_exec(db->sql, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
-		st->fk_off = 0;
-		goto again;
-	}
-	if (old > 0 && !replace) {
-		rc = profdb__error(db, PROFDB_EEXISTS, "run '%s' already exists (use --replace)", run);
-		goto fail;
-	}
-	if (old > 0 && (rc = profdb_run_delete(db, run)) != PROFDB_OK)
-		goto fail;
-	gmtime_r(&now, &tm);
-	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	if (sqlite3_prepare_v2(db->sql, "INSERT INTO run(name, source_path, format, ingested_at,"
-	    " profdb_version) VALUES (?1, ?2, 'unknown', ?3, ?4)", -1, &q, NULL) != SQLITE_OK) {
-		rc = profdb__sqlerror(db, "cannot create run");
-		goto fail;
-	}
-	sqlite3_bind_text(q, 1, run, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q, 2, source_path, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q, 3, when, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q, 4, PROFDB_VERSION, -1, SQLITE_STATIC);
-	if (sqlite3_step(q) != SQLITE_DONE) {
-		rc = profdb__sqlerror(db, "cannot create run '%s'", run);
-		sqlite3_finalize(q);
-		goto fail;
-	}
-	sqlite3_finalize(q);
-	st->run_id = sqlite3_last_insert_rowid(db->sql);
-	for (int i = 0; i < S_COUNT; i++)
-		if (sqlite3_prepare_v3(db->sql, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
-		                       &st->stmt[i], NULL) != SQLITE_OK) {
-			rc = profdb__sqlerror(db, "cannot prepare store");
-			goto fail;
-		}
-	if (!(st->str = profdb__intern_new(db->sql, &st->err))) {
-		rc = profdb__error(db, PROFDB_ERROR, "%s", st->err.msg);
-		goto fail;
-	}
-	if (!(st->names = profdb__name_stats_new())) {
-		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
-		goto fail;
 	}
 	st->sink = (struct profdb_sink){
 		.arg = st, .err = &st->err,
@@ -656,10 +740,6 @@ again:
 	};
 	*out = st;
 	return PROFDB_OK;
-fail:
-	sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
-	profdb__store_free(st);
-	return rc;
 }
 
 struct profdb_sink *profdb_store_sink(struct profdb_store *st) { return &st->sink; }

@@ -86,6 +86,10 @@ int profdb_store_commit(struct profdb_store *st, int64_t repeats)
 	int64_t nsteps = 0;
 	int rc = PROFDB_OK;
 
+	if ((rc = profdb__store_flush(st)) != PROFDB_OK) {
+		rc = profdb__error(db, rc, "%s", st->err.msg);
+		goto fail;
+	}
 	say_phase(st, "linking kernels and steps");
 	if (profdb__step_index_register(db->sql, st->run_id) != SQLITE_OK) {
 		rc = profdb__sqlerror(db, "finishing ingest");
@@ -134,10 +138,17 @@ int profdb_store_commit(struct profdb_store *st, int64_t repeats)
 		sqlite3_finalize(st->stmt[i]);
 		st->stmt[i] = NULL;
 	}
+	/* the batches' statements and modules go before COMMIT too */
+	profdb__batch_free(st->kernels);
+	profdb__batch_free(st->launches);
+	st->kernels = st->launches = NULL;
 	say_phase(st, "committing");
 	if ((rc = profdb__store_exec(db, "COMMIT")) != PROFDB_OK)
 		goto fail;
 	profdb__store_free(st);
+	/* a new file's first ingest went through the rollback journal: WAL
+	 * from now on, so that readers run while the next ingest writes */
+	profdb__db_wal_now(db);
 	return PROFDB_OK;
 fail:
 	profdb_store_abort(st);

@@ -12,11 +12,12 @@
 #include "intern.h"
 #include "name_stats.h"
 #include "op_nest.h"
+#include "store_batch.h"
 
 /* Statements, one per table; indexes into st->stmt. */
 enum {
-	S_SOURCE, S_SOURCE_END, S_SKIP, S_KERNEL,
-	S_OP, S_LAUNCH, S_STEP, S_STEP_METRIC, S_META, S_NOTE, S_COUNT
+	S_SOURCE, S_SOURCE_END, S_SKIP,
+	S_OP, S_STEP, S_STEP_METRIC, S_META, S_NOTE, S_COUNT
 };
 
 struct skip_count {
@@ -86,6 +87,11 @@ struct profdb_store {
 	void *phase_arg;
 	char *metrics;             /* owned: JSON text of the current kernel's metrics */
 	size_t metrics_cap;
+	/* kernel and launch rows, inserted a batch at a time (store_batch.c)
+	 * with ids counted from the tables' max(id) at BEGIN IMMEDIATE: the
+	 * transaction holds the write lock, so nothing else takes one */
+	struct profdb_batch *kernels, *launches; /* owned */
+	int64_t next_kernel_id, next_launch_id;
 };
 
 /* store_ops.c.  An op sent with nest = 1 (counted, stored when it closes). */
@@ -97,6 +103,8 @@ int profdb__store_ops_flush(struct profdb_store *st);
 int profdb__store_ops_finish(struct profdb_store *st);
 void profdb__store_ops_reset(struct op_stream *s);
 void profdb__store_ops_free(struct op_stream *s);
+/* Insert the pending batches: before anything reads kernel or launch. */
+int profdb__store_flush(struct profdb_store *st);
 
 /* Free st and put the connection's settings back (no ROLLBACK). */
 void profdb__store_free(struct profdb_store *st);

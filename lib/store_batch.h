@@ -1,0 +1,56 @@
+/*
+ * store_batch.h - rows of one table gathered in memory and inserted
+ * ~4096 at a time by one "INSERT INTO t(cols) SELECT * FROM <batch>"
+ * (store_batch.c).  Private to the store.
+ *
+ * Why: a one-row INSERT per record reopens the table's and each index's
+ * cursor and seeks from the root every time (~20.2 k instructions per
+ * kernel row, 2 M kernel_details rows); one INSERT .. SELECT over a
+ * connection-local virtual table keeps them open (~10.9 k): issue 15.
+ *
+ * Use: profdb__batch_row, then one profdb__batch_int/_i64/_null/_text per
+ * column; the batch flushes itself when full; flush it before anything
+ * reads the table (the rows are not there until then).  The table's id
+ * column, when it is one of cols, is the caller's to fill (ids assigned
+ * from max(id), so that the caller knows each row's id as it adds it).
+ */
+#ifndef PROFDB_STORE_BATCH_H
+#define PROFDB_STORE_BATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#define PROFDB_BATCH_ROWS 4096 /* 256 .. 65536 measured the same: issue 15 */
+
+struct profdb_batch;
+
+/*
+ * A batch for table's columns cols (a comma-separated list of ncols names,
+ * spelled as SQL), on connection db, whose virtual table is named
+ * "profdb_batch_<table>".  Returns an SQLite result code; *out is NULL on
+ * error.  The batch must be freed before db is closed.
+ */
+int profdb__batch_new(struct profdb_batch **out, sqlite3 *db, const char *table, const char *cols,
+                      int ncols);
+/* Discard the pending rows, finalize the INSERT, drop the virtual table.
+ * NULL is a no-op. */
+void profdb__batch_free(struct profdb_batch *b);
+
+/* Start a row (all columns NULL); flushes first when the batch is full.
+ * Returns an SQLite result code (of that flush; SQLITE_NOMEM). */
+int profdb__batch_row(struct profdb_batch *b);
+/* Set column col (0-based) of the current row. */
+void profdb__batch_int(struct profdb_batch *b, int col, int64_t v);
+void profdb__batch_i64(struct profdb_batch *b, int col, int64_t v); /* PROFDB_NULL: NULL */
+void profdb__batch_null(struct profdb_batch *b, int col);
+/* Text, copied; -1 when out of memory. */
+int profdb__batch_text(struct profdb_batch *b, int col, const char *s);
+
+/* Insert the pending rows; SQLite result code (the message is on db). */
+int profdb__batch_flush(struct profdb_batch *b);
+/* Rows added and not yet inserted. */
+size_t profdb__batch_pending(const struct profdb_batch *b);
+
+#endif
