@@ -255,25 +255,12 @@ static size_t next_mark(struct marks *it)
 	return p;
 }
 
-/*
- * Split the line s[0, n) (its '\n' left out) into ptr/flen as libcsv 3
- * (CSV_STRICT, blank = ' ' or '\t') would, when the line is a row by
- * itself.  The rules, libcsv's: blanks before a field are skipped; an
- * unquoted field ends at ',' or the line end and loses trailing blanks; a
- * quoted field keeps everything up to its closing quote, "" being one '"',
- * and only blanks may follow the closing quote; a final CR is the CRLF's.
- * Returns the number of fields, 0 for a blank line (no row), or -1 when
- * libcsv must read the line: a quote that is not closed on the line (the
- * field goes on past the newline), a CR before the end (a row ends there),
- * or a quote libcsv rejects (it reports the error and where).
- */
-static long split_line(struct csv_state *st, const char *s, size_t n)
+/* Room for the line s[0, n) in the row buffer and its mask; copy it there
+ * without its CRLF's CR and end it with a sentinel CR.  Returns the line's
+ * length, or -1 when out of memory (st->rc set). */
+static long split_prepare(struct csv_state *st, const char *s, size_t n)
 {
-	size_t i = 0, nf = 0, end = n;
-	struct marks it;
-	uint64_t *m;
-	char *b;
-
+	size_t end = n;
 	if (n + 1 > st->cap && grow_buf(st, n + 1) != PROFDB_OK)
 		return -1;
 	if ((n + 64) / 64 > st->capm) {
@@ -288,18 +275,80 @@ static long split_line(struct csv_state *st, const char *s, size_t n)
 	}
 	if (end && s[end - 1] == '\r')
 		end--;
-	b = st->buf;
-	m = st->mask;
-	memcpy(b, s, end);
-	b[end] = '\r';                     /* sentinel: stops every scan below */
+	memcpy(st->buf, s, end);
+	st->buf[end] = '\r';              /* sentinel: stops every scan below */
+	return (long)end;
+}
+
+/*
+ * The quoted field that starts at b[i] (its opening quote), unescaped in
+ * place from b[i + 1].  *flen gets its length, *r the index after it and
+ * the blanks that follow; *more is 1 when a ',' follows.  -1 when libcsv
+ * must read the line: still open at the line end (end), text after the
+ * closing quote, or a CR.
+ */
+static int quoted_field(char *b, size_t end, size_t i, struct marks *it, size_t *flen, size_t *r_out,
+                        int *more)
+{
+	size_t r = i + 1, w = i + 1, start = w, p;
+	next_mark(it);                     /* the opening quote, at i */
+	for (;;) {
+		while (b[p = next_mark(it)] != '"')
+			if (p == end)
+				return -1;             /* still open at the line end */
+		if (w != r)
+			memmove(b + w, b + r, p - r);
+		w += p - r;
+		r = p + 1;                     /* past the quote */
+		if (b[r] != '"')
+			break;                     /* (r <= end: b[end] is the sentinel) */
+		next_mark(it);                 /* the second quote, at r */
+		b[w++] = '"';                  /* "" is one quote */
+		r++;
+	}
+	*flen = w - start;
+	while (is_blank(b[r]))
+		r++;
+	if (b[r] == ',')
+		*more = next_mark(it) == r;    /* (always: only blanks since the quote) */
+	else if (r == end)
+		*more = 0;
+	else
+		return -1;                     /* text after the closing quote, or a CR */
+	*r_out = r;
+	return 0;
+}
+
+/*
+ * Split the line s[0, n) (its '\n' left out) into ptr/flen as libcsv 3
+ * (CSV_STRICT, blank = ' ' or '\t') would, when the line is a row by
+ * itself.  The rules, libcsv's: blanks before a field are skipped; an
+ * unquoted field ends at ',' or the line end and loses trailing blanks; a
+ * quoted field keeps everything up to its closing quote, "" being one '"',
+ * and only blanks may follow the closing quote; a final CR is the CRLF's.
+ * Returns the number of fields, 0 for a blank line (no row), or -1 when
+ * libcsv must read the line: a quote that is not closed on the line (the
+ * field goes on past the newline), a CR before the end (a row ends there),
+ * or a quote libcsv rejects (it reports the error and where).
+ */
+static long split_line(struct csv_state *st, const char *s, size_t n)
+{
+	size_t i = 0, nf = 0, end;
+	long got = split_prepare(st, s, n);
+	struct marks it;
+	char *b = st->buf;
+
+	if (got < 0)
+		return -1;
+	end = (size_t)got;
 	while (is_blank(b[i]))
 		i++;
 	if (i == end)
 		return 0;                      /* libcsv reports no row for it */
-	mark_specials(b, end + 1, m);
-	it.m = m;
+	mark_specials(b, end + 1, st->mask);
+	it.m = st->mask;
 	it.w = 0;
-	it.bits = m[0];
+	it.bits = st->mask[0];
 	/* every mark before field i has been taken (blanks are no marks) */
 	for (;;) {
 		size_t start, flen, next, p;
@@ -309,33 +358,10 @@ static long split_line(struct csv_state *st, const char *s, size_t n)
 		while (is_blank(b[i]))
 			i++;
 		if (b[i] == '"') {
-			size_t r = i + 1, w = i + 1;
-			start = w;
-			next_mark(&it);            /* the opening quote, at i */
-			for (;;) {
-				while (b[p = next_mark(&it)] != '"')
-					if (p == end)
-						return -1;     /* still open at the line end */
-				if (w != r)
-					memmove(b + w, b + r, p - r);
-				w += p - r;
-				r = p + 1;             /* past the quote */
-				if (b[r] != '"')
-					break;             /* (r <= end: b[end] is the sentinel) */
-				next_mark(&it);        /* the second quote, at r */
-				b[w++] = '"';          /* "" is one quote */
-				r++;
-			}
-			flen = w - start;
-			while (is_blank(b[r]))
-				r++;
-			if (b[r] == ',')
-				more = next_mark(&it) == r;  /* (always: only blanks since the quote) */
-			else if (r == end)
-				more = 0;
-			else
-				return -1;             /* text after the closing quote, or a CR */
-			next = r + 1;
+			if (quoted_field(b, end, i, &it, &flen, &p, &more) != 0)
+				return -1;
+			start = i + 1;
+			next = p + 1;
 		} else {
 			size_t e;
 			p = next_mark(&it);
