@@ -25,6 +25,8 @@ struct profdb {
 	char *path;                /* the database file as given (owned), for messages */
 	char errmsg[PROFDB_ERRMAX]; /* last error, "" if none */
 	char *remote;              /* clickhouse:// URL of a snapshot (lib/clickhouse), else NULL */
+	FILE *stream_out;          /* profdb_result_stream: the next streamed query writes here */
+	const struct profdb_format_opts *stream_fmt; /* ... in this format (borrowed) */
 };
 
 /* profdb_query_sql, _runs and _summary on a clickhouse snapshot: the SQL

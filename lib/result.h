@@ -5,6 +5,8 @@
 #ifndef PROFDB_RESULT_H
 #define PROFDB_RESULT_H
 
+#include <stdio.h>
+
 #include "internal.h"
 
 struct profdb_cell {
@@ -21,6 +23,12 @@ struct profdb_result {
 	struct profdb_cell *cells; /* nrows * ncols, row-major */
 	char **notes;              /* owned warnings for formats to show */
 	size_t nnotes;
+	/* streamed (result_stream.c): earlier rows were written already; the
+	 * rows held here are the last part, written by profdb_result_write */
+	int (*write_rest)(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts,
+	                  unsigned part, size_t before); /* NULL: the result is whole */
+	unsigned part;             /* PROFDB__PART_FIRST while nothing was written */
+	size_t written;            /* rows the earlier parts wrote */
 };
 
 /* CONSTRUCTOR: an empty result with ncols unnamed TEXT columns. */
@@ -29,5 +37,11 @@ int profdb__result_new(profdb_result **out, size_t ncols);
 /* Copy the current row of st into the next cells of r; *cap is the rows
  * r->cells has room for (0 at first).  -1 (PROFDB_ERROR) out of memory. */
 int profdb__result_add_row(profdb_result *r, sqlite3_stmt *st, size_t *cap);
+
+/* profdb__result_from_stmt, but when profdb_result_stream armed db (and
+ * disarmed by this call) the rows go out as they come and *out holds the
+ * last part only.  For queries whose statement's rows are the answer. */
+int profdb__result_from_stmt_stream(profdb *db, profdb_result **out, sqlite3_stmt *st,
+                                    const enum profdb_coltype *types);
 
 #endif
