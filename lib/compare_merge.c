@@ -27,7 +27,17 @@ struct merge {
 	size_t ncur;
 	double *samp[2];           /* owned: the current key's samples per side */
 	int64_t total[2], calls[2]; /* the current key's sums per side */
+	uint64_t draws_left;       /* bootstrap draws the budget still allows */
+	size_t no_ci;              /* keys left without an interval past it */
 };
+
+/*
+ * The bootstrap draws one diff may make, B x (n + m) per key: 50 k names
+ * x 50 steps took 44 s.  Past it (keys in key order) a key gets its test
+ * and verdict but no interval, and a warning counts them.  About 5 s;
+ * PROFDB_DIFF_BOOTSTRAP_DRAWS lowers it (tests).
+ */
+#define BOOTSTRAP_DRAWS 1000000000ull
 
 static int cmp_lines(const void *a, const void *b)
 {
@@ -135,7 +145,19 @@ static int read_key(struct merge *m, const char *key)
 static void key_line(struct merge *m, profdb_comparison *c, struct profdb_cmp_line *l, char *key)
 {
 	const struct compare_side *b = &m->s->side[0], *nw = &m->s->side[1];
+	/* from PROFDB_BOOTSTRAP_MAX_N samples a side, one pass (delta method) */
+	int one_pass = b->N >= PROFDB_BOOTSTRAP_MAX_N && nw->N >= PROFDB_BOOTSTRAP_MAX_N;
+	uint64_t draws = (uint64_t)(one_pass ? 1 : c->resamples > 0 ? c->resamples : 0) * (b->N + nw->N);
+	profdb_comparison plain;
 	memset(l, 0, sizeof *l);
+	if (draws > m->draws_left && m->calls[0] > 0 && m->calls[1] > 0) {
+		plain = *c;            /* the same settings, no resampling */
+		plain.resamples = 0;
+		c = &plain;
+		m->no_ci++;
+	} else if (m->calls[0] > 0 && m->calls[1] > 0) {
+		m->draws_left -= draws;
+	}
 	l->key = key;
 	l->base = (double)m->total[0] / b->repeats;
 	l->next = (double)m->total[1] / nw->repeats;
@@ -153,6 +175,7 @@ int compare_merge_kernels(struct compare_state *s, profdb_comparison *c, const c
 
 	memset(&m, 0, sizeof m);
 	m.s = s;
+	m.draws_left = profdb__env_limit("PROFDB_DIFF_BOOTSTRAP_DRAWS", BOOTSTRAP_DRAWS);
 	if ((rc = merge_open(&m, keyexpr)) != PROFDB_OK)
 		goto out;
 	/* never NULL, as renderers and free expect */
@@ -185,6 +208,13 @@ int compare_merge_kernels(struct compare_state *s, profdb_comparison *c, const c
 	}
 	if (rc == PROFDB_OK && c->nkernels > 1)
 		qsort(c->kernels, c->nkernels, sizeof *c->kernels, cmp_lines);
+	if (rc == PROFDB_OK && m.no_ci &&
+	    profdb__compare_warn(c, "%zu kernels have no confidence interval: the bootstrap's budget of"
+	                         " %llu draws was spent on the keys before them (a test and a verdict"
+	                         " still; fewer --resamples, or --steps, give them one)", m.no_ci,
+	                         (unsigned long long)profdb__env_limit("PROFDB_DIFF_BOOTSTRAP_DRAWS",
+	                                                               BOOTSTRAP_DRAWS)) != PROFDB_OK)
+		rc = profdb__error(s->db, PROFDB_ERROR, "out of memory");
 out:
 	free(key);
 	merge_close(&m);
