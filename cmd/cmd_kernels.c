@@ -73,6 +73,8 @@ int cmd_kernels(int argc, char **argv)
 	kq.top = q.top;
 	if (!(db = qcli_open(&q)))
 		return PROFDB_EXIT_ERROR;
+	/* csv and json rows go out as they come: a million names, flat memory */
+	(void)profdb_result_stream(db, stdout, &q.fmt);
 	rc = profdb_query_kernels(db, &r, &kq);
 	return qcli_finish(&q, db, rc, r);
 }

@@ -151,28 +151,17 @@ int profdb_compare(profdb *db, profdb_comparison **out, const struct profdb_diff
 	if ((rc = compare_side_init(db, &o->filter, &s.side[0], (const char *const *)c->base_runs, c->nbase)) != PROFDB_OK ||
 	    (rc = compare_side_init(db, &o->filter, &s.side[1], (const char *const *)c->new_runs, c->nnew)) != PROFDB_OK)
 		goto out;
-	if ((rc = compare_grow_keys(&s)) != PROFDB_OK) {
-		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
-		goto out;
-	}
 	for (int si = 0; si < 2; si++)
 		for (size_t i = 0; i < s.side[si].n; i++)
-			if ((rc = compare_read_kernels(&s, si, i, keyexpr)) != PROFDB_OK ||
-			    (rc = compare_read_host(&s, si, i)) != PROFDB_OK)
+			if ((rc = compare_read_host(&s, si, i)) != PROFDB_OK)
 				goto out;
-	if ((rc = compare_build_kernels(&s, c)) != PROFDB_OK || (rc = compare_build_runs(&s, c)) != PROFDB_OK)
+	if ((rc = compare_merge_kernels(&s, c, keyexpr)) != PROFDB_OK || (rc = compare_build_runs(&s, c)) != PROFDB_OK)
 		goto out;
 	rc = profdb__compare_warnings(db, c, s.side[0].runs, s.side[0].n, s.side[1].runs, s.side[1].n,
 	                              o->filter.rank);
 out:
 	if (own_txn)
 		sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL);
-	for (size_t i = 0; i < s.nslots; i++) {
-		free(s.slots[i].text);
-		free(s.slots[i].samp[0]);
-		free(s.slots[i].samp[1]);
-	}
-	free(s.slots);
 	compare_side_free(&s.side[0]);
 	compare_side_free(&s.side[1]);
 	if (rc != PROFDB_OK) {

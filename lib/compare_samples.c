@@ -1,7 +1,8 @@
 /*
  * compare_samples.c - the samples profdb_compare tests: the runs of each
  * side and the steps their samples are taken over, and per grouping key the
- * kernel time of each sample (per step, or per repeat without steps), with
+ * kernel time of each sample (per step, or per repeat without steps, read
+ * in key order: compare_merge.c), with
  * host self time and step spans for the whole-run lines.  Reads the store
  * tables directly (kernel, step, op, run, str) with bound parameters only.
  */
@@ -67,53 +68,6 @@ uint64_t compare_fnv(const char *s)
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * 1099511628211ull;
 	return h;
-}
-
-int compare_grow_keys(struct compare_state *s)
-{
-	size_t n = s->nslots ? s->nslots * 2 : 256;
-	struct compare_key *t = calloc(n, sizeof *t);
-	if (!t)
-		return PROFDB_ERROR;
-	for (size_t i = 0; i < s->nslots; i++) {
-		size_t j;
-		if (!s->slots[i].text)
-			continue;
-		for (j = s->slots[i].hash & (n - 1); t[j].text; j = (j + 1) & (n - 1))
-			;
-		t[j] = s->slots[i];
-	}
-	free(s->slots);
-	s->slots = t;
-	s->nslots = n;
-	return PROFDB_OK;
-}
-
-/* Find or add key text; NULL when out of memory. */
-static struct compare_key *key_get(struct compare_state *s, const char *text)
-{
-	uint64_t h = compare_fnv(text);
-	size_t j;
-	struct compare_key *k;
-	if ((s->nkeys + 1) * 2 > s->nslots && compare_grow_keys(s) != PROFDB_OK)
-		return NULL;
-	for (j = h & (s->nslots - 1); s->slots[j].text; j = (j + 1) & (s->nslots - 1))
-		if (s->slots[j].hash == h && strcmp(s->slots[j].text, text) == 0)
-			return &s->slots[j];
-	k = &s->slots[j];
-	k->text = strdup(text);
-	k->samp[0] = calloc(s->side[0].N ? s->side[0].N : 1, sizeof(double));
-	k->samp[1] = calloc(s->side[1].N ? s->side[1].N : 1, sizeof(double));
-	if (!k->text || !k->samp[0] || !k->samp[1]) {
-		free(k->text);
-		free(k->samp[0]);
-		free(k->samp[1]);
-		memset(k, 0, sizeof *k);
-		return NULL;
-	}
-	k->hash = h;
-	s->nkeys++;
-	return k;
 }
 
 /* ---------------------------------------------------------------- runs */
@@ -243,7 +197,8 @@ int compare_side_init(profdb *db, const struct profdb_filter *f, struct compare_
 	}
 	sd->count = calloc(sd->N ? sd->N : 1, sizeof *sd->count);
 	sd->cpu = calloc(sd->N ? sd->N : 1, sizeof *sd->cpu);
-	if (!sd->count || !sd->cpu)
+	sd->dev = calloc(sd->N ? sd->N : 1, sizeof *sd->dev);
+	if (!sd->count || !sd->cpu || !sd->dev)
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	return PROFDB_OK;
 }
@@ -262,32 +217,34 @@ void compare_side_free(struct compare_side *sd)
 	free(sd->nsteps);
 	free(sd->divisor);
 	free(sd->count);
+	free(sd->dev);
 	free(sd->cpu);
 	free(sd->span);
 }
 
 /* ---------------------------------------------------------------- samples */
 
-/* Add the kernels of run i of side s into the key accumulators. */
-int compare_read_kernels(struct compare_state *s, int si, size_t i, const char *keyexpr)
+int compare_kernel_cursor(struct compare_state *s, int si, size_t i, const char *keyexpr, sqlite3_stmt **out)
 {
 	struct compare_side *sd = &s->side[si];
 	const struct profdb_filter *f = &s->o->filter;
 	sqlite3_stmt *q = NULL;
 	char sql[2048];
-	int rc;
 
 	/* kernel_step_stat has the totals per rank, step, name and kind: keys
 	 * made of those read it instead of every kernel row */
 	int stats = sd->runs[i].stats && s->key_in_step_stat;
 
-	snprintf(sql, sizeof sql, "SELECT %s, k.step, %s FROM %s"
+	*out = NULL;
+	/* in key order (BINARY: strcmp's order), so the keys of every run of
+	 * both sides are merged one at a time (compare_merge.c) */
+	snprintf(sql, sizeof sql, "SELECT CAST((%s) AS TEXT), k.step, %s FROM %s"
 	         " JOIN str n ON n.id = k.name_id JOIN str b ON b.id = k.base_id"
 	         " JOIN kind kd ON kd.id = k.kind%s"
 	         " WHERE k.run_id = ?1 AND (?2 IS NULL OR k.rank = ?2)"
 	         " AND (?3 IS NULL OR k.step >= ?3) AND (?4 IS NULL OR k.step <= ?4)"
 	         " AND (?5 IS NULL OR n.value GLOB ?5) AND (?6 IS NULL OR kd.name = ?6)"
-	         " GROUP BY 1, 2", keyexpr,
+	         " GROUP BY 1, 2 ORDER BY 1", keyexpr,
 	         stats ? "sum(k.total_ns), sum(k.calls)" : "sum(k.dur_ns), count(*)",
 	         stats ? "kernel_step_stat k" : "kernel k",
 	         stats ? "" : " LEFT JOIN str t ON t.id = k.type_id"
@@ -300,42 +257,37 @@ int compare_read_kernels(struct compare_state *s, int si, size_t i, const char *
 		sqlite3_bind_text(q, 5, f->name_glob, -1, SQLITE_STATIC);
 	if (f->kind)
 		sqlite3_bind_text(q, 6, f->kind, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		const char *text = (const char *)sqlite3_column_text(q, 0);
-		int64_t sum = sqlite3_column_int64(q, 2), cnt = sqlite3_column_int64(q, 3);
-		struct compare_key *k = key_get(s, text ? text : "");
-		size_t at = sd->offset[i];
-		if (!k) {
-			sqlite3_finalize(q);
-			return profdb__error(s->db, PROFDB_ERROR, "out of memory");
-		}
-		k->total[si] += sum;
-		k->calls[si] += cnt;
-		sd->kernels += cnt;
-		if (!sd->nsteps[i]) {
-			k->samp[si][at] += (double)sum / sd->divisor[i];
-			sd->count[at] += (double)cnt / sd->divisor[i];
-			continue;
-		}
-		long j = sqlite3_column_type(q, 1) == SQLITE_NULL ? -1 :
-		         step_index(sd->steps[i], sd->nsteps[i], sqlite3_column_int64(q, 1));
-		if (j < 0) {
-			/* outside every step (no launch inside a step span): spread
-			 * evenly over the run's steps, so the mean of the samples
-			 * stays the per-repeat time and the CI brackets it */
-			for (size_t t = 0; t < sd->nsteps[i]; t++) {
-				k->samp[si][at + t] += (double)sum / (double)sd->nsteps[i];
-				sd->count[at + t] += (double)cnt / (double)sd->nsteps[i];
-			}
-			continue;
-		}
-		k->samp[si][at + (size_t)j] += (double)sum;
-		sd->count[at + (size_t)j] += (double)cnt;
-	}
-	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE)
-		return profdb__sqlerror(s->db, "cannot read kernels of '%s'", sd->runs[i].name);
+	*out = q;
 	return PROFDB_OK;
+}
+
+void compare_add_row(struct compare_state *s, int si, size_t i, sqlite3_stmt *q, double *samp)
+{
+	struct compare_side *sd = &s->side[si];
+	int64_t sum = sqlite3_column_int64(q, 2), cnt = sqlite3_column_int64(q, 3);
+	size_t at = sd->offset[i];
+	long j;
+
+	sd->kernels += cnt;
+	if (!sd->nsteps[i]) {
+		samp[at] += (double)sum / sd->divisor[i];
+		sd->count[at] += (double)cnt / sd->divisor[i];
+		return;
+	}
+	j = sqlite3_column_type(q, 1) == SQLITE_NULL ? -1 :
+	    step_index(sd->steps[i], sd->nsteps[i], sqlite3_column_int64(q, 1));
+	if (j < 0) {
+		/* outside every step (no launch inside a step span): spread
+		 * evenly over the run's steps, so the mean of the samples
+		 * stays the per-repeat time and the CI brackets it */
+		for (size_t t = 0; t < sd->nsteps[i]; t++) {
+			samp[at + t] += (double)sum / (double)sd->nsteps[i];
+			sd->count[at + t] += (double)cnt / (double)sd->nsteps[i];
+		}
+		return;
+	}
+	samp[at + (size_t)j] += (double)sum;
+	sd->count[at + (size_t)j] += (double)cnt;
 }
 
 /* Host self time per step, and the step spans, of run i of side si. */

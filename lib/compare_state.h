@@ -9,16 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "compare.h"
+#include <sqlite3.h>
 
-/* One grouping key's kernels on both sides. */
-struct compare_key {
-	char *text;                /* owned key text */
-	uint64_t hash;
-	double *samp[2];           /* per side: N samples (ns per step or per repeat) */
-	int64_t total[2];          /* sum of dur_ns per side */
-	int64_t calls[2];          /* kernels per side */
-};
+#include "compare.h"
 
 /* Per side: its runs and where each run's samples start. */
 struct compare_side {
@@ -31,6 +24,8 @@ struct compare_side {
 	double repeats;            /* sum over runs of the per-repeat divisor */
 	double *divisor;           /* per run: repeats, or selected steps */
 	double *count;             /* N: kernels per sample */
+	double *dev;               /* N: device time per sample, every key */
+	int64_t dev_total;         /* sum of dur_ns of every key */
 	double *cpu;               /* N: host self time per sample */
 	int64_t cpu_total, ops;
 	double *span;              /* step spans (max over ranks), nspan of them */
@@ -38,24 +33,29 @@ struct compare_side {
 	int64_t kernels;           /* kernel rows on this side */
 };
 
-/* One comparison being built: both sides and the keys seen. */
+/* One comparison being built: both sides.  Keys are read one at a time
+ * in key order (compare_merge.c): memory holds one key's samples, not
+ * every key's (100 k names x 1 000 steps were 1.6 GB). */
 struct compare_state {
 	profdb *db;
 	const struct profdb_diff_opts *o;
 	struct compare_side side[2];   /* base, new */
-	struct compare_key *slots;     /* open addressing, power of two */
-	size_t nslots, nkeys;
 	int key_in_step_stat;          /* the key's parts are kernel_step_stat columns */
 };
 
 /* compare_samples.c: keys, runs and their steps, samples from the store */
 int compare_key_sql(profdb *db, const char *by, char *out, size_t cap, int *in_step_stat);
+/* FNV-1a of a key: seeds its bootstrap (compare_verdict.c) */
 uint64_t compare_fnv(const char *s);
-int compare_grow_keys(struct compare_state *s);
 int compare_side_init(profdb *db, const struct profdb_filter *f, struct compare_side *sd,
                       const char *const *names, size_t n);
 void compare_side_free(struct compare_side *sd);
-int compare_read_kernels(struct compare_state *s, int si, size_t i, const char *keyexpr);
+/* The kernels of run i of side si as rows (key text, step, sum of ns,
+ * count) in key order; *out is the caller's (sqlite3_finalize). */
+int compare_kernel_cursor(struct compare_state *s, int si, size_t i, const char *keyexpr, sqlite3_stmt **out);
+/* Add the current row of such a cursor to samp (side si's N samples) and
+ * the side's kernel counts. */
+void compare_add_row(struct compare_state *s, int si, size_t i, sqlite3_stmt *q, double *samp);
 int compare_read_host(struct compare_state *s, int si, size_t i);
 
 /* bench_diff.c: sides named tag:KEY=VALUE, or --by tag:KEY (per API) */
@@ -67,7 +67,8 @@ int profdb__bench_compare(profdb *db, profdb_comparison **out, const struct prof
 void compare_decide(const struct profdb_comparison *c, struct profdb_cmp_line *l,
                     const double *x, size_t nx, const double *y, size_t ny,
                     int in_base, int in_next, int use_min_delta, double p_given);
-int compare_build_kernels(struct compare_state *s, profdb_comparison *c);
+/* compare_merge.c: c->kernels, one line per key, keys merged in order */
+int compare_merge_kernels(struct compare_state *s, profdb_comparison *c, const char *keyexpr);
 int compare_build_runs(struct compare_state *s, profdb_comparison *c);
 
 #endif

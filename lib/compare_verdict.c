@@ -97,44 +97,6 @@ void compare_decide(const struct profdb_comparison *c, struct profdb_cmp_line *l
 	         isnan(l->rel) ? 0.0 : 100 * l->rel, profdb__test_name(c->test), l->p, c->alpha);
 }
 
-static int cmp_lines(const void *a, const void *b)
-{
-	const struct profdb_cmp_line *x = a, *y = b;
-	double dx = fabs(x->delta), dy = fabs(y->delta);
-	if (dx != dy)
-		return dx > dy ? -1 : 1;
-	return strcmp(x->key, y->key);
-}
-
-int compare_build_kernels(struct compare_state *s, profdb_comparison *c)
-{
-	size_t n = 0;
-	const struct compare_side *b = &s->side[0], *nw = &s->side[1];
-	c->kernels = calloc(s->nkeys ? s->nkeys : 1, sizeof *c->kernels);
-	if (!c->kernels)
-		return profdb__error(s->db, PROFDB_ERROR, "out of memory");
-	for (size_t i = 0; i < s->nslots; i++) {
-		struct compare_key *k = &s->slots[i];
-		struct profdb_cmp_line *l;
-		if (!k->text)
-			continue;
-		/* --min-total: drop kernels small on both sides */
-		if (k->total[0] < s->o->filter.min_total_ns && k->total[1] < s->o->filter.min_total_ns)
-			continue;
-		l = &c->kernels[n++];
-		l->key = k->text;
-		k->text = NULL; /* moved */
-		l->base = (double)k->total[0] / b->repeats;
-		l->next = (double)k->total[1] / nw->repeats;
-		l->base_calls = (double)k->calls[0] / b->repeats;
-		l->next_calls = (double)k->calls[1] / nw->repeats;
-		compare_decide(c, l, k->samp[0], b->N, k->samp[1], nw->N, k->calls[0] > 0, k->calls[1] > 0, 1, NAN);
-	}
-	c->nkernels = n;
-	qsort(c->kernels, n, sizeof *c->kernels, cmp_lines);
-	return PROFDB_OK;
-}
-
 static int add_run_line(struct compare_state *s, profdb_comparison *c, const char *name, int is_count,
                         double base, double next, const double *x, size_t nx,
                         const double *y, size_t ny, int in_base, int in_next)
@@ -172,13 +134,11 @@ int compare_build_runs(struct compare_state *s, profdb_comparison *c)
 		rc = profdb__error(s->db, PROFDB_ERROR, "out of memory");
 		goto out;
 	}
-	for (size_t i = 0; i < s->nslots; i++)
-		for (int si = 0; si < 2; si++)
-			if (s->slots[i].samp[si]) {
-				for (size_t j = 0; j < s->side[si].N; j++)
-					dev[si][j] += s->slots[i].samp[si][j];
-				tot[si] += (double)s->slots[i].total[si];
-			}
+	/* summed key by key as compare_merge.c read them */
+	for (int si = 0; si < 2; si++) {
+		memcpy(dev[si], s->side[si].dev, s->side[si].N * sizeof(double));
+		tot[si] = (double)s->side[si].dev_total;
+	}
 	if ((rc = add_run_line(s, c, "device time", 0, tot[0] / b->repeats, tot[1] / nw->repeats,
 	                       dev[0], b->N, dev[1], nw->N, b->kernels > 0, nw->kernels > 0)) != PROFDB_OK)
 		goto out;

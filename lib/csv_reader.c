@@ -13,6 +13,8 @@
  * row ends at a line end, goes to libcsv, which also reports the errors.
  * split_line follows libcsv 3's rules exactly where it accepts a line
  * (fuzz_csv and check_ingest_ascend_csv compare the two on tricky input).
+ * Over 600 lines on purpose: both parsers and the header helpers share the
+ * row state and its bounds, which one file keeps in one place.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +29,9 @@
 #include "banned.h"
 
 #define CHUNK (256u * 1024u)            /* bytes handed to csv_parse at a time */
-#define MAX_FIELD ((size_t)64 << 20)    /* a longer field is not profiler output */
+#define MAX_FIELD ((size_t)16 << 20)    /* a longer field or row is not profiler output; libcsv's
+                                         * field and our row buffer each grow to it: 64 MiB
+                                         * let one line take 195 MB (README "CSV bounds") */
 #define SLACK 64                        /* readable bytes after the row buffer's cap */
 #define MAX_FIELDS ((size_t)1 << 18)    /* fields of one row: 24 bytes each of index; a
                                          * 60 MB line of commas took 1.5 GB before this */
@@ -253,25 +257,12 @@ static size_t next_mark(struct marks *it)
 	return p;
 }
 
-/*
- * Split the line s[0, n) (its '\n' left out) into ptr/flen as libcsv 3
- * (CSV_STRICT, blank = ' ' or '\t') would, when the line is a row by
- * itself.  The rules, libcsv's: blanks before a field are skipped; an
- * unquoted field ends at ',' or the line end and loses trailing blanks; a
- * quoted field keeps everything up to its closing quote, "" being one '"',
- * and only blanks may follow the closing quote; a final CR is the CRLF's.
- * Returns the number of fields, 0 for a blank line (no row), or -1 when
- * libcsv must read the line: a quote that is not closed on the line (the
- * field goes on past the newline), a CR before the end (a row ends there),
- * or a quote libcsv rejects (it reports the error and where).
- */
-static long split_line(struct csv_state *st, const char *s, size_t n)
+/* Room for the line s[0, n) in the row buffer and its mask; copy it there
+ * without its CRLF's CR and end it with a sentinel CR.  Returns the line's
+ * length, or -1 when out of memory (st->rc set). */
+static long split_prepare(struct csv_state *st, const char *s, size_t n)
 {
-	size_t i = 0, nf = 0, end = n;
-	struct marks it;
-	uint64_t *m;
-	char *b;
-
+	size_t end = n;
 	if (n + 1 > st->cap && grow_buf(st, n + 1) != PROFDB_OK)
 		return -1;
 	if ((n + 64) / 64 > st->capm) {
@@ -286,18 +277,80 @@ static long split_line(struct csv_state *st, const char *s, size_t n)
 	}
 	if (end && s[end - 1] == '\r')
 		end--;
-	b = st->buf;
-	m = st->mask;
-	memcpy(b, s, end);
-	b[end] = '\r';                     /* sentinel: stops every scan below */
+	memcpy(st->buf, s, end);
+	st->buf[end] = '\r';              /* sentinel: stops every scan below */
+	return (long)end;
+}
+
+/*
+ * The quoted field that starts at b[i] (its opening quote), unescaped in
+ * place from b[i + 1].  *flen gets its length, *r the index after it and
+ * the blanks that follow; *more is 1 when a ',' follows.  -1 when libcsv
+ * must read the line: still open at the line end (end), text after the
+ * closing quote, or a CR.
+ */
+static int quoted_field(char *b, size_t end, size_t i, struct marks *it, size_t *flen, size_t *r_out,
+                        int *more)
+{
+	size_t r = i + 1, w = i + 1, start = w, p;
+	next_mark(it);                     /* the opening quote, at i */
+	for (;;) {
+		while (b[p = next_mark(it)] != '"')
+			if (p == end)
+				return -1;             /* still open at the line end */
+		if (w != r)
+			memmove(b + w, b + r, p - r);
+		w += p - r;
+		r = p + 1;                     /* past the quote */
+		if (b[r] != '"')
+			break;                     /* (r <= end: b[end] is the sentinel) */
+		next_mark(it);                 /* the second quote, at r */
+		b[w++] = '"';                  /* "" is one quote */
+		r++;
+	}
+	*flen = w - start;
+	while (is_blank(b[r]))
+		r++;
+	if (b[r] == ',')
+		*more = next_mark(it) == r;    /* (always: only blanks since the quote) */
+	else if (r == end)
+		*more = 0;
+	else
+		return -1;                     /* text after the closing quote, or a CR */
+	*r_out = r;
+	return 0;
+}
+
+/*
+ * Split the line s[0, n) (its '\n' left out) into ptr/flen as libcsv 3
+ * (CSV_STRICT, blank = ' ' or '\t') would, when the line is a row by
+ * itself.  The rules, libcsv's: blanks before a field are skipped; an
+ * unquoted field ends at ',' or the line end and loses trailing blanks; a
+ * quoted field keeps everything up to its closing quote, "" being one '"',
+ * and only blanks may follow the closing quote; a final CR is the CRLF's.
+ * Returns the number of fields, 0 for a blank line (no row), or -1 when
+ * libcsv must read the line: a quote that is not closed on the line (the
+ * field goes on past the newline), a CR before the end (a row ends there),
+ * or a quote libcsv rejects (it reports the error and where).
+ */
+static long split_line(struct csv_state *st, const char *s, size_t n)
+{
+	size_t i = 0, nf = 0, end;
+	long got = split_prepare(st, s, n);
+	struct marks it;
+	char *b = st->buf;
+
+	if (got < 0)
+		return -1;
+	end = (size_t)got;
 	while (is_blank(b[i]))
 		i++;
 	if (i == end)
 		return 0;                      /* libcsv reports no row for it */
-	mark_specials(b, end + 1, m);
-	it.m = m;
+	mark_specials(b, end + 1, st->mask);
+	it.m = st->mask;
 	it.w = 0;
-	it.bits = m[0];
+	it.bits = st->mask[0];
 	/* every mark before field i has been taken (blanks are no marks) */
 	for (;;) {
 		size_t start, flen, next, p;
@@ -307,33 +360,10 @@ static long split_line(struct csv_state *st, const char *s, size_t n)
 		while (is_blank(b[i]))
 			i++;
 		if (b[i] == '"') {
-			size_t r = i + 1, w = i + 1;
-			start = w;
-			next_mark(&it);            /* the opening quote, at i */
-			for (;;) {
-				while (b[p = next_mark(&it)] != '"')
-					if (p == end)
-						return -1;     /* still open at the line end */
-				if (w != r)
-					memmove(b + w, b + r, p - r);
-				w += p - r;
-				r = p + 1;             /* past the quote */
-				if (b[r] != '"')
-					break;             /* (r <= end: b[end] is the sentinel) */
-				next_mark(&it);        /* the second quote, at r */
-				b[w++] = '"';          /* "" is one quote */
-				r++;
-			}
-			flen = w - start;
-			while (is_blank(b[r]))
-				r++;
-			if (b[r] == ',')
-				more = next_mark(&it) == r;  /* (always: only blanks since the quote) */
-			else if (r == end)
-				more = 0;
-			else
-				return -1;             /* text after the closing quote, or a CR */
-			next = r + 1;
+			if (quoted_field(b, end, i, &it, &flen, &p, &more) != 0)
+				return -1;
+			start = i + 1;
+			next = p + 1;
 		} else {
 			size_t e;
 			p = next_mark(&it);

@@ -33,7 +33,7 @@ typedef int (*profdb_csv_row_fn)(void *arg, const struct profdb_csv_row *row);
  * row without a newline.  Unquoted fields lose leading/trailing blanks.
  * *rows (may be NULL) receives the number of rows passed to fn.
  * Errors: PROFDB_EFORMAT for a NUL byte (binary data), malformed quoting, a
- * file that ends inside a quoted field or a field over 64 MiB; PROFDB_ERROR
+ * file that ends inside a quoted field or a field over 16 MiB; PROFDB_ERROR
  * for I/O; or whatever fn returned.  progress (may be NULL) is called per
  * chunk with bytes of the file read so far.
  */

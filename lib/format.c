@@ -245,6 +245,9 @@ int profdb_result_write(const profdb_result *r, FILE *out, const struct profdb_f
 		memset(&dflt, 0, sizeof dflt);
 		opts = &dflt;
 	}
+	/* streamed: the earlier rows are out, these are the last part */
+	if (r->write_rest)
+		return r->write_rest(r, out, opts, r->part | PROFDB__PART_LAST, r->written);
 	switch (opts->format) {
 	case PROFDB_FMT_CSV: return profdb__write_csv(r, out, opts);
 	case PROFDB_FMT_JSON: return profdb__write_json(r, out, opts);

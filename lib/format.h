@@ -50,6 +50,17 @@ int profdb__write_md(const profdb_result *r, FILE *out, const struct profdb_form
  */
 #define PROFDB__PART_FIRST 1u
 #define PROFDB__PART_LAST 2u
+typedef int (*profdb__part_fn)(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts,
+                               unsigned part, size_t before);
+/* The part writer of fmt's format, NULL when it has none (table, json object). */
+profdb__part_fn profdb__part_writer(const struct profdb_format_opts *fmt);
+/* Step st to its end, writing r's rows (names set; types too when
+ * types_known, else inferred from the first values) a thousand at a time
+ * with write; with hold_last the last part stays in r for
+ * profdb_result_write (result_stream.c). */
+int profdb__result_stream_rows(profdb *db, sqlite3_stmt *st, profdb_result *r, profdb__part_fn write,
+                               FILE *out, const struct profdb_format_opts *fmt, int types_known,
+                               int hold_last);
 int profdb__write_csv_part(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts,
                            unsigned part, size_t before);
 int profdb__write_json_part(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts,

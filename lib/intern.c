@@ -26,7 +26,40 @@ struct profdb_intern {
 	struct intern_slot *slots; /* open addressing, power-of-two size; owned */
 	size_t nslots, nused;
 	struct profdb_err *err;
+	char *cut;                 /* owned: the cut copy of the last text over the cap */
+	int64_t ncut;              /* texts cut so far (each occurrence) */
 };
+
+/*
+ * A text over PROFDB_TEXT_MAX bytes (a kernel name of 200 MB, a call stack
+ * of megabytes) is stored as its first bytes, cut at a UTF-8 character
+ * boundary, and PROFDB_TEXT_CUT_MARK, PROFDB_TEXT_MAX bytes in all: one
+ * such name would otherwise be held in the map, the table, every index
+ * and every query row.  Cutting keeps the row (skipping it would lose its
+ * time); cut texts are counted for the run's note.
+ */
+static const char *capped(struct profdb_intern *t, const char *s)
+{
+	size_t keep = PROFDB_TEXT_MAX - (sizeof PROFDB_TEXT_CUT_MARK - 1);
+	if (strnlen(s, PROFDB_TEXT_MAX + 1) <= PROFDB_TEXT_MAX)
+		return s;
+	if (!t->cut && !(t->cut = malloc(PROFDB_TEXT_MAX + 1))) {
+		profdb__err_set(t->err, PROFDB_ERROR, "out of memory");
+		return NULL;
+	}
+	/* back to the first byte of a character (continuation bytes: 10xxxxxx) */
+	while (keep > 0 && ((unsigned char)s[keep] & 0xC0) == 0x80)
+		keep--;
+	memcpy(t->cut, s, keep);
+	memcpy(t->cut + keep, PROFDB_TEXT_CUT_MARK, sizeof PROFDB_TEXT_CUT_MARK);
+	t->ncut++;
+	return t->cut;
+}
+
+int64_t profdb__intern_cut(const struct profdb_intern *t)
+{
+	return t->ncut;
+}
 
 static uint64_t hash_str(const char *s)
 {
@@ -87,6 +120,7 @@ void profdb__intern_free(struct profdb_intern *t)
 	for (size_t i = 0; i < t->nslots; i++)
 		free(t->slots[i].key);
 	free(t->slots);
+	free(t->cut);
 	sqlite3_finalize(t->get);
 	sqlite3_finalize(t->put);
 	free(t);
@@ -133,14 +167,20 @@ static struct intern_slot *slot_of(struct profdb_intern *t, const char *s)
 
 int64_t profdb__intern(struct profdb_intern *t, const char *s)
 {
-	struct intern_slot *slot = slot_of(t, s);
+	struct intern_slot *slot;
+	s = capped(t, s);
+	slot = s ? slot_of(t, s) : NULL;
 	return slot ? slot->id : 0;
 }
 
 int profdb__intern_name(struct profdb_intern *t, const char *name, int64_t *id, int64_t *base)
 {
-	struct intern_slot *slot = slot_of(t, name);
+	struct intern_slot *slot;
 	char buf[4096];
+	/* the stored (cut) name and its base; interning the base (under 4 KiB)
+	 * leaves t->cut alone */
+	name = capped(t, name);
+	slot = name ? slot_of(t, name) : NULL;
 	if (!slot)
 		return -1;
 	*id = slot->id;

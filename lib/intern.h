@@ -19,6 +19,14 @@ struct profdb_intern;
 struct profdb_intern *profdb__intern_new(sqlite3 *db, struct profdb_err *err);
 void profdb__intern_free(struct profdb_intern *t);
 
+/* Longest text stored, in bytes; a longer one is cut and ends with the
+ * mark (README "Limits and guarantees"). */
+#define PROFDB_TEXT_MAX ((size_t)64 << 10)
+#define PROFDB_TEXT_CUT_MARK "...[truncated]"
+
+/* How many texts were cut to PROFDB_TEXT_MAX bytes so far. */
+int64_t profdb__intern_cut(const struct profdb_intern *t);
+
 /* The str id of s (found or added), or 0 with err set.  s is not NULL. */
 int64_t profdb__intern(struct profdb_intern *t, const char *s);
 

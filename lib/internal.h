@@ -26,6 +26,8 @@ struct profdb {
 	char errmsg[PROFDB_ERRMAX]; /* last error, "" if none */
 	char *remote;              /* clickhouse:// URL of a snapshot (lib/clickhouse), else NULL */
 	int wal_later;             /* a new file: rollback journal until the first ingest commits (db.c) */
+	FILE *stream_out;          /* profdb_result_stream: the next streamed query writes here */
+	const struct profdb_format_opts *stream_fmt; /* ... in this format (borrowed) */
 };
 
 /* Switch a new file to WAL once its first ingest has committed (db.c). */

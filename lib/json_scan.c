@@ -4,6 +4,9 @@
  * value being read are dropped on each refill, so memory is bounded by the
  * largest single value.  Containers are matched with a bit stack (one bit
  * per level), so a million nested brackets cost 125 KB, not the C stack.
+ * Over 600 lines on purpose: the scanner, the in-place walker and the
+ * one-pass picker must give the same answers on the same bytes (fuzz_json_scan
+ * compares them), and side by side their rules are read together.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +30,7 @@ int profdb_json_scan_init(struct profdb_json_scan *s, profdb_json_read_fn read, 
 	s->name = name;
 	s->err = err;
 	s->max_value = PROFDB_JSON_MAX_VALUE;
+	s->max_string = PROFDB_JSON_MAX_STRING;
 	s->cap = CHUNK;
 	s->buf = malloc(s->cap);
 	s->nest_cap = 64;
@@ -48,7 +52,7 @@ void profdb_json_scan_free(struct profdb_json_scan *s)
 
 uint64_t profdb_json_offset(const struct profdb_json_scan *s)
 {
-	return s->base + s->pos;
+	return s->base + s->pos + s->elided;
 }
 
 static int fail(struct profdb_json_scan *s, uint64_t at, const char *what)
@@ -192,14 +196,115 @@ static int top_is_obj(const struct profdb_json_scan *s, uint64_t depth)
 	return (s->nest[depth >> 3] >> (depth & 7)) & 1;
 }
 
+#define NO_DROP UINT64_MAX
+
+/* Where scan() is in one value.  Positions are base + index: they stay
+ * put when refill moves the window. */
+struct scan_state {
+	uint64_t depth;            /* open containers */
+	int in_str, esc, scalar;   /* inside a string / after its backslash / a bare token */
+	unsigned hex;              /* digits of a \u escape still to come */
+	uint64_t str_open;         /* keep: where the current string's body starts */
+	uint64_t drop;             /* keep: where its dropped tail starts, or NO_DROP */
+};
+
+/* The string's closing quote is at buf[pos - 1]: move it (and what
+ * follows) down to where the dropped tail began. */
+static void close_drop(struct profdb_json_scan *s, struct scan_state *t)
+{
+	size_t d = (size_t)(t->drop - s->base), q = s->pos - 1;
+	memmove(s->buf + d, s->buf + q, s->len - q);
+	s->elided += q - d;
+	s->len -= q - d;
+	s->pos = d + 1;
+	s->cut++;
+	t->drop = NO_DROP;
+}
+
+/*
+ * Byte b of a string body, at buf[pos - 1]; 1 when it closes the string.
+ * A captured string longer than max_string keeps its first bytes only,
+ * cut before a whole character or escape: the rest is dropped as it is
+ * read, so a 200 MB name or argument costs max_string bytes, not 200 MB.
+ */
+static int str_byte(struct profdb_json_scan *s, struct scan_state *t, int keep, char b)
+{
+	if (t->esc) {
+		t->esc = 0;
+		t->hex = b == 'u' ? 4 : 0;
+		return 0;
+	}
+	if (keep && t->drop == NO_DROP && t->hex == 0 && b != '"' && ((unsigned char)b & 0xC0) != 0x80 &&
+	    s->base + s->pos - 1 - t->str_open >= s->max_string)
+		t->drop = s->base + s->pos - 1;
+	if (b == '\\') {
+		t->esc = 1;
+	} else if (b == '"') {
+		if (t->drop != NO_DROP)
+			close_drop(s, t);
+		return 1;
+	} else if (t->hex) {
+		t->hex--;
+	}
+	return 0;
+}
+
+/* One byte b outside strings, at buf[pos - 1]: 1 when it ends the value,
+ * -1 on error (err set). */
+static int struct_byte(struct profdb_json_scan *s, struct scan_state *t, char b)
+{
+	if (b == '"') {
+		t->in_str = 1;
+		t->str_open = s->base + s->pos;
+	} else if (b == '{' || b == '[') {
+		if (push(s, t->depth, b == '{') != PROFDB_OK)
+			return -1;
+		t->depth++;
+	} else if (b == '}' || b == ']') {
+		if (t->depth == 0 || top_is_obj(s, t->depth - 1) != (b == '}')) {
+			fail(s, profdb_json_offset(s) - 1, b == '}' ? "mismatched '}'" : "mismatched ']'");
+			return -1;
+		}
+		if (--t->depth == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* The first byte c of a value: sets up t.  -1 on error (err set). */
+static int scan_first(struct profdb_json_scan *s, struct scan_state *t, int c)
+{
+	memset(t, 0, sizeof *t);
+	t->drop = NO_DROP;
+	if (c == '"') {
+		t->in_str = 1;
+		t->str_open = s->base + s->pos + 1;
+	} else if (c == '{' || c == '[') {
+		if (push(s, 0, c == '{') != PROFDB_OK)
+			return -1;
+		t->depth = 1;
+	} else if (is_scalar_char((char)c)) {
+		t->scalar = 1;
+		return 0;
+	} else {
+		char msg[64];
+		snprintf(msg, sizeof msg, "unexpected character '%c'", c >= 32 && c < 127 ? c : '?');
+		fail(s, profdb_json_offset(s), msg);
+		return -1;
+	}
+	s->pos++;
+	return 0;
+}
+
 /*
  * Scan one value.  keep: keep its bytes in the window (capture).  On
  * success *start is the value's index in buf and s->pos is one past it.
  */
 static int scan(struct profdb_json_scan *s, int keep, size_t *start)
 {
-	uint64_t begin, depth = 0;
-	int in_str = 0, esc = 0, scalar = 0, c;
+	struct scan_state t;
+	uint64_t begin, braw;
+	int c, r;
 
 	c = profdb_json_peek(s);
 	if (c == PROFDB_JSON_FAIL)
@@ -207,72 +312,54 @@ static int scan(struct profdb_json_scan *s, int keep, size_t *start)
 	if (c == PROFDB_JSON_END)
 		return fail(s, profdb_json_offset(s), "truncated JSON: expected a value");
 	begin = profdb_json_offset(s);
-	if (c == '"') {
-		in_str = 1;
-	} else if (c == '{' || c == '[') {
-		if (push(s, 0, c == '{') != PROFDB_OK)
-			return s->err->code;
-		depth = 1;
-	} else if (is_scalar_char((char)c)) {
-		scalar = 1;
-	} else {
-		char msg[64];
-		snprintf(msg, sizeof msg, "unexpected character '%c'", c >= 32 && c < 127 ? c : '?');
-		return fail(s, begin, msg);
-	}
-	if (!scalar)
-		s->pos++;
+	braw = s->base + s->pos;
+	if (scan_first(s, &t, c) != 0)
+		return s->err->code;
 	for (;;) {
 		long got;
 		while (s->pos < s->len) {
 			char b = s->buf[s->pos];
-			if (scalar) {
+			if (t.scalar) {
 				if (!is_scalar_char(b))
 					goto done;
 				s->pos++;
 				continue;
 			}
 			s->pos++;
-			if (in_str) {
-				if (esc)
-					esc = 0;
-				else if (b == '\\')
-					esc = 1;
-				else if (b == '"') {
-					in_str = 0;
-					if (depth == 0)
+			if (t.in_str) {
+				if (str_byte(s, &t, keep, b)) {
+					t.in_str = 0;
+					if (t.depth == 0)
 						goto done;
 				}
 				continue;
 			}
-			if (b == '"') {
-				in_str = 1;
-			} else if (b == '{' || b == '[') {
-				if (push(s, depth, b == '{') != PROFDB_OK)
-					return s->err->code;
-				depth++;
-			} else if (b == '}' || b == ']') {
-				if (depth == 0 || top_is_obj(s, depth - 1) != (b == '}'))
-					return fail(s, profdb_json_offset(s) - 1, b == '}' ?
-					            "mismatched '}'" : "mismatched ']'");
-				if (--depth == 0)
-					goto done;
-			}
+			r = struct_byte(s, &t, b);
+			if (r < 0)
+				return s->err->code;
+			if (r > 0)
+				goto done;
 		}
-		got = refill(s, keep ? (size_t)(begin - s->base) : s->pos);
+		if (t.drop != NO_DROP) {
+			/* the read part of a long string's tail: dropped now */
+			size_t d = (size_t)(t.drop - s->base);
+			s->elided += s->len - d;
+			s->len = s->pos = d;
+		}
+		got = refill(s, keep ? (size_t)(braw - s->base) : s->pos);
 		if (got < 0)
 			return s->err->code;
 		if (got == 0) {
 			char msg[128];
-			if (scalar)
+			if (t.scalar)
 				goto done;
 			snprintf(msg, sizeof msg, "truncated JSON: input ends inside the %s that starts at byte %llu",
-			         in_str && depth == 0 ? "string" : "value", (unsigned long long)begin);
+			         t.in_str && t.depth == 0 ? "string" : "value", (unsigned long long)begin);
 			return fail(s, profdb_json_offset(s), msg);
 		}
 	}
 done:
-	*start = (size_t)(begin - s->base);
+	*start = (size_t)(braw - s->base);
 	return PROFDB_OK;
 }
 

@@ -22,6 +22,12 @@ typedef long (*profdb_json_read_fn)(void *arg, void *buf, size_t n, struct profd
 
 /* Largest single value the scanner captures (an event, a metadata value). */
 #define PROFDB_JSON_MAX_VALUE ((size_t)256 << 20)
+/* Longest string kept whole inside a captured value: a longer one keeps
+ * its first bytes (a complete character or escape at the end) and the rest
+ * is dropped as it is read.  8 x the stored text cap (intern.h), so even
+ * a string of \u escapes (6 bytes each) still decodes past that cap and
+ * is cut, marked and counted once more where it is stored. */
+#define PROFDB_JSON_MAX_STRING ((size_t)512 << 10)
 
 struct profdb_json_scan {
 	profdb_json_read_fn read;  /* the byte source */
@@ -33,6 +39,9 @@ struct profdb_json_scan {
 	uint64_t base;             /* stream offset of buf[0] */
 	int eof;                   /* the source is exhausted */
 	size_t max_value;          /* capture limit (PROFDB_JSON_MAX_VALUE) */
+	size_t max_string;         /* string kept whole (PROFDB_JSON_MAX_STRING) */
+	uint64_t elided;           /* bytes of long strings dropped (offset = base + pos + elided) */
+	int64_t cut;               /* strings cut to max_string */
 	unsigned char *nest;       /* bit stack of open containers: 1 = object */
 	size_t nest_cap;           /* bytes in nest */
 };

@@ -395,6 +395,72 @@ static int classify(const struct profdb_jval *e, int *kind)
 	return EV_OTHER;
 }
 
+/* The args of an X event we keep into a (unless args_read), and scratch
+ * room for its decoded text: NULL, or the reason to skip it; *rc is set
+ * when out of memory. */
+static const char *event_prepare(struct profdb_kreader *r, size_t len, const struct profdb_jval *e,
+                                 struct profdb_jval *a, int args_read, int *rc)
+{
+	*rc = PROFDB_OK;
+	if (!args_read) {
+		if (e[F_ARGS].type != PROFDB_J_OBJECT) {
+			for (size_t i = 0; i < NARGS; i++)
+				a[i] = (struct profdb_jval){ PROFDB_J_NONE, NULL, 0 };
+		} else if (walk_members(e[F_ARGS].p, e[F_ARGS].n, arg_keys, COUNT(arg_keys), a, NARGS) < 0) {
+			return "malformed args object";
+		}
+	}
+	/* the decoded fields are disjoint slices of the event: len bytes hold them */
+	if (len + 64 > r->scratch_cap) {
+		char *s = realloc(r->scratch, len + 64);
+		if (!s) {
+			*rc = profdb__err_set(r->err, PROFDB_ERROR, "out of memory");
+			return NULL;
+		}
+		r->scratch = s;
+		r->scratch_cap = len + 64;
+	}
+	r->scratch_used = 0;
+	if (e[F_NAME].type != PROFDB_J_STRING)
+		return "event without a name";
+	return NULL;
+}
+
+/* The event's start (base time added) and duration: NULL, or the reason
+ * to skip it.  Widens the range of times sent. */
+static const char *event_times(struct profdb_kreader *r, const struct profdb_jval *e, int64_t *start,
+                               int64_t *dur)
+{
+	int64_t ts;
+	if (e[F_TS].type == PROFDB_J_NONE)
+		return "event without ts";
+	if (jns(&e[F_TS], &ts) != 0)
+		return "ts is not a number in range";
+	if (e[F_DUR].type == PROFDB_J_NONE)
+		return "complete event without dur";
+	if (jns(&e[F_DUR], dur) != 0)
+		return "dur is not a number in range";
+	/* README "Zero-length events": dur 0 is kept (integer-µs traces write
+	 * 0 for anything under 1 µs: real calls, which torch and HTA count);
+	 * the writer clamps negative ones, so only an edited file has them */
+	if (*dur < 0)
+		return "negative duration";
+	if ((r->base_ns > 0 && ts > INT64_MAX - r->base_ns) || (r->base_ns < 0 && ts < INT64_MIN - r->base_ns))
+		return "timestamp out of range";
+	*start = ts + r->base_ns;
+	/* before the epoch (or the base) is out of range too; said outright,
+	 * INT64_MAX - start would overflow for it */
+	if (*start < 0 || *dur > INT64_MAX - *start)
+		return "timestamp out of range";
+	/* the range of times sent, so a later base time can be checked */
+	if (!r->any_time || *start < r->t_min)
+		r->t_min = *start;
+	if (!r->any_time || *start + *dur > r->t_max)
+		r->t_max = *start + *dur;
+	r->any_time = 1;
+	return NULL;
+}
+
 /*
  * An event of len bytes by its fields e (and a, its args' fields, when
  * args_read; else they are read here, only for events we keep): records
@@ -404,59 +470,21 @@ static int handle_event(struct profdb_kreader *r, size_t len,
                         const struct profdb_jval *e, struct profdb_jval *a, int args_read)
 {
 	int rc, cls, kind;
-	int64_t ts, dur, start, step;
-	const char *name, *cat;
+	int64_t dur, start, step;
+	const char *name, *cat, *why;
 
 	if (!str_eq(&e[F_PH], "X", 1))
 		return PROFDB_OK; /* flows, metadata, instants, counters */
 	cls = classify(e, &kind);
 	if (cls == EV_OTHER)
 		return PROFDB_OK;
-	if (!args_read) {
-		if (e[F_ARGS].type != PROFDB_J_OBJECT) {
-			for (size_t i = 0; i < NARGS; i++)
-				a[i] = (struct profdb_jval){ PROFDB_J_NONE, NULL, 0 };
-		} else if (walk_members(e[F_ARGS].p, e[F_ARGS].n, arg_keys, COUNT(arg_keys), a, NARGS) < 0) {
-			return skip(r, "malformed args object");
-		}
-	}
-	/* the decoded fields are disjoint slices of the event: len bytes hold them */
-	if (len + 64 > r->scratch_cap) {
-		char *s = realloc(r->scratch, len + 64);
-		if (!s)
-			return profdb__err_set(r->err, PROFDB_ERROR, "out of memory");
-		r->scratch = s;
-		r->scratch_cap = len + 64;
-	}
-	r->scratch_used = 0;
-	if (e[F_NAME].type != PROFDB_J_STRING)
-		return skip(r, "event without a name");
-	if (e[F_TS].type == PROFDB_J_NONE)
-		return skip(r, "event without ts");
-	if (jns(&e[F_TS], &ts) != 0)
-		return skip(r, "ts is not a number in range");
-	if (e[F_DUR].type == PROFDB_J_NONE)
-		return skip(r, "complete event without dur");
-	if (jns(&e[F_DUR], &dur) != 0)
-		return skip(r, "dur is not a number in range");
-	/* README "Zero-length events": dur 0 is kept (integer-µs traces write
-	 * 0 for anything under 1 µs: real calls, which torch and HTA count);
-	 * the writer clamps negative ones, so only an edited file has them */
-	if (dur < 0)
-		return skip(r, "negative duration");
-	if ((r->base_ns > 0 && ts > INT64_MAX - r->base_ns) || (r->base_ns < 0 && ts < INT64_MIN - r->base_ns))
-		return skip(r, "timestamp out of range");
-	start = ts + r->base_ns;
-	/* before the epoch (or the base) is out of range too; said outright,
-	 * INT64_MAX - start would overflow for it */
-	if (start < 0 || dur > INT64_MAX - start)
-		return skip(r, "timestamp out of range");
-	/* the range of times sent, so a later base time can be checked */
-	if (!r->any_time || start < r->t_min)
-		r->t_min = start;
-	if (!r->any_time || start + dur > r->t_max)
-		r->t_max = start + dur;
-	r->any_time = 1;
+	why = event_prepare(r, len, e, a, args_read, &rc);
+	if (!why && rc == PROFDB_OK)
+		why = event_times(r, e, &start, &dur);
+	if (why)
+		return skip(r, why);
+	if (rc != PROFDB_OK)
+		return rc;
 	name = jstr(r, &e[F_NAME]);
 	cat = e[F_CAT].type ? jstr(r, &e[F_CAT]) : NULL;
 	if (!name)

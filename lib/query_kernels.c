@@ -482,7 +482,7 @@ int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_ke
 		profdb__tags_by_bind(st, i, ks.tagname[i]);
 	if (q->top > 0)
 		sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":top"), q->top);
-	rc = profdb__result_from_stmt(db, out, st, types);
+	rc = profdb__result_from_stmt_stream(db, out, st, types);
 	if (rc == PROFDB_OK && (rc = qfilter_explain_empty(db, *out, &q->filter, q->per_step)) != PROFDB_OK) {
 		profdb_result_free(*out);
 		*out = NULL;

@@ -5,6 +5,8 @@
 #ifndef PROFDB_RESULT_H
 #define PROFDB_RESULT_H
 
+#include <stdio.h>
+
 #include "internal.h"
 
 struct profdb_cell {
@@ -21,6 +23,12 @@ struct profdb_result {
 	struct profdb_cell *cells; /* nrows * ncols, row-major */
 	char **notes;              /* owned warnings for formats to show */
 	size_t nnotes;
+	/* streamed (result_stream.c): earlier rows were written already; the
+	 * rows held here are the last part, written by profdb_result_write */
+	int (*write_rest)(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts,
+	                  unsigned part, size_t before); /* NULL: the result is whole */
+	unsigned part;             /* PROFDB__PART_FIRST while nothing was written */
+	size_t written;            /* rows the earlier parts wrote */
 };
 
 /* CONSTRUCTOR: an empty result with ncols unnamed TEXT columns. */
@@ -42,5 +50,10 @@ int qresult_set_null(profdb_result *r, size_t row, size_t col);
 int qresult_set_int(profdb_result *r, size_t row, size_t col, int64_t v);
 int qresult_set_double(profdb_result *r, size_t row, size_t col, double v);
 int qresult_set_text(profdb_result *r, size_t row, size_t col, const char *v);
+/* profdb__result_from_stmt, but when profdb_result_stream armed db (and
+ * disarmed by this call) the rows go out as they come and *out holds the
+ * last part only.  For queries whose statement's rows are the answer. */
+int profdb__result_from_stmt_stream(profdb *db, profdb_result **out, sqlite3_stmt *st,
+                                    const enum profdb_coltype *types);
 
 #endif

@@ -190,84 +190,11 @@ int profdb_sql_run(profdb *db, profdb_result **out, const char *sql, const struc
 	return guard_end(db, &g, o, profdb_query_sql(db, out, sql));
 }
 
-#define STREAM_ROWS 1024 /* rows held between writes: memory stays flat */
-
-typedef int (*part_fn)(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts,
-                       unsigned part, size_t before);
-
-/* A column's type: that of its first non-NULL value, as profdb_query_sql
- * infers it over the whole result (the NULLs before it print the same
- * whatever the type).  Rows before from were looked at already.  Returns
- * whether every column's type is known. */
-static int infer_types(profdb_result *r, int *known, size_t from)
-{
-	int all = 1;
-	for (size_t c = 0; c < r->ncols; c++)
-		for (size_t row = from; !known[c] && row < r->nrows; row++) {
-			int t = r->cells[row * r->ncols + c].type;
-			if (t == SQLITE_NULL)
-				continue;
-			r->types[c] = t == SQLITE_INTEGER ? PROFDB_COL_INT :
-			              t == SQLITE_FLOAT ? PROFDB_COL_REAL : PROFDB_COL_TEXT;
-			known[c] = 1;
-		}
-	for (size_t c = 0; c < r->ncols; c++)
-		all = all && known[c];
-	return all;
-}
-
-static void clear_rows(profdb_result *r)
-{
-	for (size_t i = 0; i < r->nrows * r->ncols; i++)
-		free(r->cells[i].text);
-	r->nrows = 0;
-}
-
-/* Step st to its end, writing each STREAM_ROWS rows with write. */
-static int stream_rows(profdb *db, sqlite3_stmt *st, profdb_result *r, part_fn write, FILE *out,
-                       const struct profdb_format_opts *fmt)
-{
-	size_t cap = 0, before = 0, seen = 0;
-	unsigned part = PROFDB__PART_FIRST;
-	int *known = calloc(r->ncols + 1, sizeof *known), rc = SQLITE_ROW, all;
-
-	if (!known)
-		return profdb__error(db, PROFDB_ERROR, "out of memory");
-	while (rc == SQLITE_ROW) {
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW && profdb__result_add_row(r, st, &cap) != PROFDB_OK) {
-			free(known);
-			return profdb__error(db, PROFDB_ERROR, "out of memory");
-		}
-		if (rc == SQLITE_ROW && r->nrows % STREAM_ROWS != 0)
-			continue;
-		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-			break;
-		all = infer_types(r, known, seen);
-		seen = r->nrows;
-		/* md's head aligns each column by its type: it waits for them all */
-		if (!all && rc == SQLITE_ROW && part && write == profdb__write_md_part)
-			continue;
-		if (write(r, out, fmt, part | (rc == SQLITE_DONE ? PROFDB__PART_LAST : 0), before) != PROFDB_OK) {
-			free(known);
-			return profdb__error(db, PROFDB_ERROR, "cannot write the output: %s", strerror(errno));
-		}
-		before += r->nrows;
-		part = 0;
-		seen = 0;
-		clear_rows(r);
-	}
-	free(known);
-	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "query failed");
-}
-
 int profdb_sql_write(profdb *db, const char *sql, const struct profdb_sql_opts *o, FILE *out,
                      const struct profdb_format_opts *fmt)
 {
 	struct profdb_sql_opts def = PROFDB_SQL_OPTS_INIT;
-	part_fn write = fmt->format == PROFDB_FMT_CSV ? profdb__write_csv_part :
-	                fmt->format == PROFDB_FMT_JSON && !fmt->json_object ? profdb__write_json_part :
-	                fmt->format == PROFDB_FMT_MD ? profdb__write_md_part : NULL;
+	profdb__part_fn write = profdb__part_writer(fmt);
 	profdb_result *r = NULL;
 	sqlite3_stmt *st = NULL;
 	struct guard g;
@@ -291,7 +218,7 @@ int profdb_sql_write(profdb *db, const char *sql, const struct profdb_sql_opts *
 		if (!(r->names[i] = strdup(sqlite3_column_name(st, (int)i))))
 			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
 	if (rc == PROFDB_OK)
-		rc = stream_rows(db, st, r, write, out, fmt);
+		rc = profdb__result_stream_rows(db, st, r, write, out, fmt, 0, 0);
 	sqlite3_finalize(st);
 	profdb_result_free(r);
 	return guard_end(db, &g, o, rc);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "intern.h"
 #include "step_index.h"
 #include "store_impl.h"
 #include "banned.h"
@@ -24,6 +25,27 @@ static int exec_run(struct profdb_store *st, const char *sql)
 	if (rc != SQLITE_DONE)
 		return profdb__sqlerror(st->db, "finishing ingest");
 	return PROFDB_OK;
+}
+
+/* A run note when texts were cut to PROFDB_TEXT_MAX bytes (intern.c). */
+static int note_cut(struct profdb_store *st)
+{
+	sqlite3_stmt *q = NULL;
+	int64_t n = profdb__intern_cut(st->str);
+	int rc;
+	if (n == 0)
+		return PROFDB_OK;
+	if (sqlite3_prepare_v2(st->db->sql, "INSERT INTO run_note(run_id, note) VALUES (?1, ?2 ||"
+	    " ' names or other texts truncated to ' || ?3 || ' bytes (they end with ' || ?4 || ')')",
+	    -1, &q, NULL) != SQLITE_OK)
+		return profdb__sqlerror(st->db, "finishing ingest");
+	sqlite3_bind_int64(q, 1, st->run_id);
+	sqlite3_bind_int64(q, 2, n);
+	sqlite3_bind_int64(q, 3, (int64_t)PROFDB_TEXT_MAX);
+	sqlite3_bind_text(q, 4, PROFDB_TEXT_CUT_MARK, -1, SQLITE_STATIC);
+	rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(st->db, "finishing ingest");
 }
 
 /*
@@ -128,6 +150,8 @@ int profdb_store_commit(struct profdb_store *st, int64_t repeats)
 	rc = sqlite3_step(q) == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "finishing ingest");
 	sqlite3_finalize(q);
 	if (rc != PROFDB_OK)
+		goto fail;
+	if ((rc = note_cut(st)) != PROFDB_OK)
 		goto fail;
 	say_phase(st, "kernel statistics");
 	if (profdb__name_stats_write(st->names, db->sql, st->run_id) != SQLITE_OK) {

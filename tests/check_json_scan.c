@@ -222,7 +222,9 @@ END_TEST
 
 START_TEST(long_values)
 {
-	/* a 64 MB string works; over the limit fails cleanly with a message */
+	/* a 64 MB string is read, kept as its first PROFDB_JSON_MAX_STRING
+	 * bytes (issue 20: memory); offsets still count every byte.  A value
+	 * over the limit fails cleanly with a message */
 	struct gen_src g = { '"', '"', 'a', 1, (size_t)64 << 20, 0 };
 	struct profdb_json_scan s;
 	struct profdb_err err = { 0 };
@@ -230,16 +232,54 @@ START_TEST(long_values)
 	size_t n;
 	ck_assert_int_eq(profdb_json_scan_init(&s, gen_read, &g, "big", &err), PROFDB_OK);
 	ck_assert_int_eq(profdb_json_value(&s, &v, &n), PROFDB_OK);
-	ck_assert_uint_eq(n, ((size_t)64 << 20) + 2);
+	ck_assert_uint_eq(n, PROFDB_JSON_MAX_STRING + 2);
+	ck_assert_int_eq(v[0], '"');
+	ck_assert_int_eq(v[1], 'a');
+	ck_assert_int_eq(v[n - 2], 'a');
 	ck_assert_int_eq(v[n - 1], '"');
+	ck_assert_int_eq(s.cut, 1);
+	ck_assert_uint_eq(profdb_json_offset(&s), ((size_t)64 << 20) + 2);
+	ck_assert_uint_lt(s.cap, (size_t)4 << 20);
 	profdb_json_scan_free(&s);
-	g.off = 0;
-	g.fill_len = 4 << 20;
+	/* not a string (those are cut): a 4 MB number in an array */
+	g = (struct gen_src){ '[', ']', '1', 1, 4 << 20, 0 };
 	ck_assert_int_eq(profdb_json_scan_init(&s, gen_read, &g, "big", &err), PROFDB_OK);
 	s.max_value = 1 << 20;
 	ck_assert_int_eq(profdb_json_value(&s, &v, &n), PROFDB_EFORMAT);
 	ck_assert_ptr_nonnull(strstr(err.msg, "big: byte 0: a single JSON value is larger than 1 MB"));
 	profdb_json_scan_free(&s);
+}
+END_TEST
+
+/* Cut long strings inside a captured value, max_string lowered to 10:
+ * each cut ends before a whole character or escape (never inside \uXXXX,
+ * after a lone backslash or inside a UTF-8 sequence), short strings and
+ * the structure around them stay, and reading chunk by chunk changes
+ * nothing. */
+START_TEST(long_strings_cut)
+{
+	static const struct { const char *in, *want; } c[] = {
+		{ "[\"abcdefghijklmnop\", 1]", "[\"abcdefghij\", 1]" },
+		{ "{\"k\": \"\\u00e9\\u00e9\\u00e9\\u00e9\", \"s\": \"ok\"}", "{\"k\": \"\\u00e9\\u00e9\", \"s\": \"ok\"}" },
+		{ "[\"\\\\\\\\\\\\\\\\\\\\\\\\\\\\\", 2]", "[\"\\\\\\\\\\\\\\\\\\\\\", 2]" },
+		{ "[\"123456789\xc3\xa9\xc3\xa9\xc3\xa9\"]", "[\"123456789\xc3\xa9\"]" },
+		{ "[\"0123456789\"]", "[\"0123456789\"]" },
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
+		for (size_t chunk = 1; chunk <= 64; chunk *= 4) {
+			struct mem_src m = { c[i].in, strlen(c[i].in), 0, chunk };
+			struct profdb_json_scan s;
+			struct profdb_err err = { 0 };
+			const char *v;
+			size_t n;
+			ck_assert_int_eq(profdb_json_scan_init(&s, mem_read, &m, "t.json", &err), PROFDB_OK);
+			s.max_string = 10;
+			ck_assert_int_eq(profdb_json_value(&s, &v, &n), PROFDB_OK);
+			ck_assert_msg(n == strlen(c[i].want) && memcmp(v, c[i].want, n) == 0,
+			              "case %zu chunk %zu: got '%.*s'", i, chunk, (int)n, v);
+			ck_assert_uint_eq(profdb_json_offset(&s), strlen(c[i].in));
+			profdb_json_scan_free(&s);
+		}
 }
 END_TEST
 
@@ -667,6 +707,7 @@ int main(void)
 	tcase_add_test(tc, mismatched_brackets);
 	tcase_add_test(tc, deep_nesting);
 	tcase_add_test(tc, long_values);
+	tcase_add_test(tc, long_strings_cut);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("extract");
 	tcase_add_test(tc, members);

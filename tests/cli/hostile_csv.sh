@@ -15,7 +15,7 @@ expect_either csv_invalid_utf8 1 "$B/invalid_utf8_kernel_details.csv"
 expect_either csv_header_only 0 "$B/header_only_kernel_details.csv"
 expect_either csv_ragged 1 "$B/ragged_long_kernel_details.csv"
 
-# One Name field of 65 MiB: over the reader's 64 MiB field bound.
+# One Name field of 65 MiB: over the reader's 16 MiB field bound.
 mkdir -p "$WORK/huge"
 python3 - "$WORK/huge/kernel_details.csv" <<'PY'
 import sys
