@@ -14,7 +14,8 @@ done
 # same device, same repeats: no warning
 $PROFDB report --db runs.db base slow --format md | grep -c warning || true
 # Every diff format shows every warning once, first: table and md before
-# the tables (line numbers of stdout), csv and json on stderr.  By hand on
+# the tables (line numbers of stdout), csv on stderr, json in its "warnings"
+# array (one line of the document, as report json).  By hand on
 # meta_h100: 2 ranks and torch 2.3.0 against base's 1 rank and torch 2.1.0,
 # so four warnings: device, rank count, versions, repeats (in that order).
 $PROFDB sql --db runs.db --write "UPDATE run SET ranks = 2 WHERE name = 'meta_h100'" >/dev/null
