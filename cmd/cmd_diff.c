@@ -260,8 +260,10 @@ static int diff_write(const struct diff_cli *d, const profdb_comparison *c)
 	if (d->output && !(out = fopen(d->output, "w")))
 		return cli_error("cannot write '%s': %s", d->output, strerror(errno));
 	if (doc) {
-		/* the report holds the warnings; with -o the terminal should see them too */
-		for (size_t i = 0; d->output && i < profdb_comparison_nwarnings(c); i++)
+		/* the report holds the warnings; with -o the terminal should see
+		 * them too, and csv has data rows only: stderr has them */
+		int say = d->output || rfmt == PROFDB_REPORT_CSV;
+		for (size_t i = 0; say && i < profdb_comparison_nwarnings(c); i++)
 			fprintf(stderr, "profdb: warning: %s\n", profdb_comparison_warning(c, i));
 		v = profdb_report_write(c, out, (enum profdb_report_format)rfmt);
 	} else {

@@ -3,9 +3,11 @@
 $PROFDB sql --db runs.db --write "SELECT 1" >/dev/null
 python3 "$HERE/diff_gen.py" runs.db >/dev/null
 for f in md html json junit csv; do
+  # csv: the warnings on stderr, its rows are data only
   $PROFDB report --db runs.db base meta_h100 --format $f >out.$f 2>err.txt
-  echo "report $f: $(grep -c 'differ in device: NVIDIA A100-SXM4-80GB vs NVIDIA H100 80GB HBM3' out.$f)" \
-       "$(grep -c 'differ in repeats: 20 vs 10' out.$f)"
+  echo "report $f: $(cat out.$f err.txt | grep -c 'differ in device: NVIDIA A100-SXM4-80GB vs NVIDIA H100 80GB HBM3')" \
+       "$(cat out.$f err.txt | grep -c 'differ in repeats: 20 vs 10')" \
+       "$([ $f != csv ] || echo "(warning rows: $(grep -c '^warning' out.csv))")"
 done
 for f in table csv json md; do
   $PROFDB diff --db runs.db base meta_h100 --wide --format $f >out.txt 2>err.txt
