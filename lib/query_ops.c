@@ -252,8 +252,9 @@ static int note_child_device_time(profdb *db, profdb_result *r)
 }
 
 /* The total line under the table, one per run: what the % columns divide
- * by, as key_averages().table() ends with "Self CPU time total". */
-static int note_totals(profdb *db, profdb_result *r, const struct profdb_op_query *q)
+ * by, as key_averages().table() ends with "Self CPU time total".  *nruns:
+ * the runs with selected operators. */
+static int note_totals(profdb *db, profdb_result *r, const struct profdb_op_query *q, size_t *nruns)
 {
 	struct qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
@@ -278,15 +279,36 @@ static int note_totals(profdb *db, profdb_result *r, const struct profdb_op_quer
 		         (long long)(hs / 1000), (long long)(hs % 1000), dev);
 		if (profdb__result_add_note(r, note) != PROFDB_OK)
 			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
+		++*nruns;
 	}
 	sqlite3_finalize(st);
 	return rc;
 }
 
+/* An empty answer says why: operators there, all under --min-total; or
+ * none selected, explained from the runs' ranks and steps, as kernels. */
+static int note_empty(profdb *db, profdb_result *r, const struct profdb_op_query *q, size_t nruns)
+{
+	const struct profdb_filter *f = &q->filter;
+	if (profdb_result_nrows(r) > 0)
+		return PROFDB_OK;
+	if (nruns > 0 && f->min_total_ns > 0) {
+		if (profdb__result_add_note(r, "no operator's host total reaches --min-total") != PROFDB_OK)
+			return profdb__error(db, PROFDB_ERROR, "out of memory");
+		return PROFDB_OK;
+	}
+	if (!f->name_glob && f->rank == PROFDB_NULL && !qfilter_has_steps(f)) {
+		if (profdb__result_add_note(r, "the selected runs have no host operators") != PROFDB_OK)
+			return profdb__error(db, PROFDB_ERROR, "out of memory");
+		return PROFDB_OK;
+	}
+	return qfilter_explain_empty(db, r, f, 0);
+}
+
 int profdb_query_ops(profdb *db, profdb_result **out, const struct profdb_op_query *q)
 {
 	enum profdb_coltype types[16];
-	size_t ntypes = 0;
+	size_t ntypes = 0, nruns = 0;
 	struct qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
 	int rc;
@@ -303,8 +325,9 @@ int profdb_query_ops(profdb *db, profdb_result **out, const struct profdb_op_que
 	if (q->top > 0)
 		sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":top"), q->top);
 	rc = profdb__result_from_stmt(db, out, st, types);
-	if (rc == PROFDB_OK && (rc = note_totals(db, *out, q)) == PROFDB_OK)
-		rc = note_child_device_time(db, *out);
+	if (rc == PROFDB_OK && (rc = note_totals(db, *out, q, &nruns)) == PROFDB_OK &&
+	    (rc = note_child_device_time(db, *out)) == PROFDB_OK)
+		rc = note_empty(db, *out, q, nruns);
 	if (rc != PROFDB_OK) {
 		profdb_result_free(*out);
 		*out = NULL;
