@@ -92,7 +92,7 @@ static const char *const hide_order[] = {
 	/* ops: at 80 columns calls, host self time and share, device self time
 	 * and the name stay, as key_averages' leading columns */
 	"host_avg", "device_total", "host_total", "device_self_pct", "top_kernels",
-	"ingested_at", "repeats_source", "source_path",                      /* runs */
+	"ingested_at", "repeats_source", "source_path", "no_kernel_ranks",   /* runs */
 	"n_base|n_new", "base_calls|new_calls", "ci_low|ci_high", "p", "why", /* diff */
 	NULL
 };
