@@ -253,13 +253,19 @@ static int diff_write(const struct diff_cli *d, const profdb_comparison *c)
 {
 	FILE *out = stdout;
 	int v;
+	/* diff's json is report's json: one document (schemas/diff.schema.json),
+	 * one writer, whichever command asked for it */
+	int doc = d->report || d->q.fmt.format == PROFDB_FMT_JSON;
+	int rfmt = d->report ? d->rfmt : PROFDB_REPORT_JSON;
 	if (d->output && !(out = fopen(d->output, "w")))
 		return cli_error("cannot write '%s': %s", d->output, strerror(errno));
-	if (d->report) {
-		/* the report holds the warnings; with -o the terminal should see them too */
-		for (size_t i = 0; d->output && i < profdb_comparison_nwarnings(c); i++)
+	if (doc) {
+		/* the report holds the warnings; with -o the terminal should see
+		 * them too, and csv has data rows only: stderr has them */
+		int say = d->output || rfmt == PROFDB_REPORT_CSV;
+		for (size_t i = 0; say && i < profdb_comparison_nwarnings(c); i++)
 			fprintf(stderr, "profdb: warning: %s\n", profdb_comparison_warning(c, i));
-		v = profdb_report_write(c, out, (enum profdb_report_format)d->rfmt);
+		v = profdb_report_write(c, out, (enum profdb_report_format)rfmt);
 	} else {
 		v = write_diff(c, out, &d->q.fmt);
 	}

@@ -39,8 +39,22 @@ static const char desc[] =
 /* The progress bar: only on a terminal, only after the first second. */
 struct bar {
 	struct timespec start;     /* when the ingest began */
+	double delay;              /* seconds before the first bar or phase line */
 	int shown;                 /* a bar is on screen */
 };
+
+/* The bar's delay: 1 s, or PROFDB_PROGRESS_DELAY_MS (a test hook: the
+ * tests show the bar and phases of a small input at once). */
+static double progress_delay(void)
+{
+	const char *s = getenv("PROFDB_PROGRESS_DELAY_MS");
+	char *end;
+	long ms;
+	if (!s || !*s)
+		return 1.0;
+	ms = strtol(s, &end, 10);
+	return *end || ms < 0 ? 1.0 : (double)ms / 1000.0;
+}
 
 static double seconds_since(const struct timespec *t0)
 {
@@ -76,7 +90,7 @@ static void on_interrupt(int sig)
 static void show_phase(void *arg, const char *what)
 {
 	struct bar *b = arg;
-	if (seconds_since(&b->start) < 1.0)
+	if (seconds_since(&b->start) < b->delay)
 		return;
 	fprintf(stderr, "\r\033[K%s ...", what);
 	b->shown = 1;
@@ -89,11 +103,11 @@ static void show_progress(void *arg, uint64_t done, uint64_t total)
 	double t = seconds_since(&b->start), mbs, eta;
 	int width = 30, filled;
 	char line[40];
-	if (t < 1.0 || total == 0)
+	if (t < b->delay || total == 0)
 		return;
 	if (done > total)
 		done = total;
-	mbs = (double)done / 1e6 / t;
+	mbs = t > 0 ? (double)done / 1e6 / t : 0;
 	eta = done ? t * (double)(total - done) / (double)done : 0;
 	filled = (int)((double)width * (double)done / (double)total);
 	memset(line, '#', (size_t)filled);
@@ -298,6 +312,7 @@ int cmd_ingest(int argc, char **argv)
 		struct bar bar = { 0 };
 		if (!quiet && isatty(STDERR_FILENO)) {
 			clock_gettime(CLOCK_MONOTONIC, &bar.start);
+			bar.delay = progress_delay();
 			io.progress = show_progress;
 			io.phase = show_phase;
 			io.progress_arg = &bar;

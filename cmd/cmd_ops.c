@@ -71,6 +71,8 @@ int cmd_ops(int argc, char **argv)
 	oq.sort = q.sort;
 	oq.ascending = q.asc;
 	oq.top = q.top;
+	/* json: top_kernels as objects; csv, table and md keep the flat text */
+	oq.top_json = q.fmt.format == PROFDB_FMT_JSON;
 	if (!(db = qcli_open(&q)))
 		return PROFDB_EXIT_ERROR;
 	rc = profdb_query_ops(db, &r, &oq);

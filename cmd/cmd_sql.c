@@ -18,7 +18,7 @@ enum { OPT_TIMEOUT = OPT_FIRST_FREE };
 static const struct cli_opt opts[] = {
 	{ "db", 1, OPT_DB, "FILE", "database file (default $PROFDB_DB, else ./profdb.db)" },
 	{ "write", 0, OPT_WRITE, "", "open the database for writing (else only reads are allowed)" },
-	{ "timeout", 1, OPT_TIMEOUT, "SECONDS", "stop the statement after SECONDS (default 300; 0: never)" },
+	{ "timeout", 1, OPT_TIMEOUT, "SECONDS", "stop the statement after SECONDS (default 300; 0: never; or 500ms, 5s)" },
 	{ "format", 1, OPT_FORMAT, "FMT", "table, csv, json or md" },
 	{ "unit", 1, OPT_UNIT, "UNIT", "refused: sql prints values as stored (convert in SQL)" },
 	{ "wide", 0, OPT_WIDE, "", "never shorten long values in tables" },
@@ -58,8 +58,13 @@ static int own_opt(void *arg, int key, const char *val)
 	if (key != OPT_TIMEOUT)
 		return cli_usage_error("sql", "bad option");
 	s = strtod(val, &end);
-	if (end == val || *end || !isfinite(s) || s < 0 || s > 1e9)
-		return cli_usage_error("sql", "--timeout needs seconds (0 or more), not '%s'", val);
+	/* a unit as every other time option takes it (issue 16); bare: seconds */
+	if (strcmp(end, "ms") == 0)
+		s /= 1000, end += 2;
+	else if (strcmp(end, "s") == 0)
+		end++;
+	if (end == val || *end || !isfinite(s) || s < 0 || s > 1e9 || strpbrk(val, "xX"))
+		return cli_usage_error("sql", "--timeout needs seconds (0 or more; or 500ms, 5s), not '%s'", val);
 	o->timeout_ms = (int64_t)(s * 1000 + 0.5);
 	if (s > 0 && o->timeout_ms == 0)
 		o->timeout_ms = 1;

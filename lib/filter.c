@@ -148,6 +148,18 @@ void qfilter_repeats(struct qbuf *b, const struct profdb_filter *f, const char *
 	qbuf_addf(b, ") sel WHERE sel.run_id = %s.id)", run_alias);
 }
 
+/* The value filters of f that can leave a run with nothing, as the user
+ * wrote them: "--name", "--min-total", "--name/--kind/--min-total". */
+static const char *value_filters(const struct profdb_filter *f)
+{
+	static const char *const names[8] = {
+		"--name/--kind", "--name", "--kind", "--name/--kind",
+		"--min-total", "--name/--min-total", "--kind/--min-total", "--name/--kind/--min-total"
+	};
+	unsigned set = (f->name_glob != NULL) | (f->kind != NULL) << 1 | (f->min_total_ns > 0) << 2;
+	return names[set];
+}
+
 /* The note for one run of an empty answer: what it has that f missed. */
 static void explain_run(char *note, size_t cap, const struct profdb_filter *f, int need_steps,
                         sqlite3_stmt *st)
@@ -178,7 +190,7 @@ static void explain_run(char *note, size_t cap, const struct profdb_filter *f, i
 		snprintf(note, cap, "run '%s' has steps %lld..%lld%s", run, (long long)slo, (long long)shi,
 		         f->rank != PROFDB_NULL ? " on that rank" : "");
 	else
-		snprintf(note, cap, "nothing of run '%s' matches --name/--kind", run);
+		snprintf(note, cap, "nothing of run '%s' matches %s", run, value_filters(f));
 }
 
 int qfilter_explain_empty(profdb *db, profdb_result *r, const struct profdb_filter *f, int need_steps)

@@ -7,6 +7,7 @@
  * always valid JSON.  The shape of each command's output is described by
  * schemas/<command>.schema.json.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -47,6 +48,15 @@ static void put_string(FILE *out, const char *str)
 	fputc('"', out);
 }
 
+/* A JSON value made by the query (SQLite's json functions): as it is, but
+ * valid UTF-8, since SQLite passes a name's bytes through unchecked. */
+static void put_json(FILE *out, const char *json)
+{
+	char *tmp;
+	fputs(profdb__utf8_safe(json, &tmp), out);
+	free(tmp);
+}
+
 static void put_object(FILE *out, const profdb_result *r, size_t row, const struct profdb_format_opts *opts)
 {
 	char buf[512];
@@ -64,6 +74,8 @@ static void put_object(FILE *out, const profdb_result *r, size_t row, const stru
 			fputs("null", out);
 		else if (k == 1)
 			fputs(buf, out);
+		else if (profdb_result_coltype(r, c) == PROFDB_COL_JSON)
+			put_json(out, profdb_result_text(r, row, c));
 		else
 			put_string(out, profdb_result_text(r, row, c));
 	}

@@ -89,8 +89,10 @@ struct table {
 static const char *const hide_order[] = {
 	"p99", "p90", "stddev", "avg", "per_repeat", "max", "min", "median", /* kernels */
 	"span", "top_total", "device_total",                                 /* steps */
-	"host_avg",                                                          /* ops */
-	"ingested_at", "repeats_source", "source_path",                      /* runs */
+	/* ops: at 80 columns calls, host self time and share, device self time
+	 * and the name stay, as key_averages' leading columns */
+	"host_avg", "device_total", "host_total", "device_self_pct", "top_kernels",
+	"ingested_at", "repeats_source", "source_path", "no_kernel_ranks",   /* runs */
 	"n_base|n_new", "base_calls|new_calls", "ci_low|ci_high", "p", "why", /* diff */
 	NULL
 };

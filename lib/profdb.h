@@ -204,13 +204,15 @@ struct profdb_op_query {
 	const char *sort;      /* column name; NULL: host self total */
 	int ascending;
 	int64_t top;
+	int top_json;          /* non-zero: top_kernels as PROFDB_COL_JSON, [{name, total_us, share}] */
 };
 /* Every run, rank and step, by name, one ProfilerStep* row. */
 #define PROFDB_OP_QUERY_INIT { .filter = PROFDB_FILTER_INIT }
 /* METHOD: per operator name (and input shapes): [run] calls host_self
  * host_total host_avg device_self device_total name [shape] top_kernels
- * (up to three linked kernels, "name (62.5%); ...": External id on the same
- * run and rank, or the kernel's launch op).  ProfilerStep#N ops make one
+ * (up to three linked kernels, "name (62.5%); ...", or with top_json a JSON
+ * array of {"name", "total_us" (exact), "share" (0..1)}, [] without any:
+ * External id on the same run and rank, or the kernel's launch op).  ProfilerStep#N ops make one
  * ProfilerStep* row unless step_rows.  A note names the rows whose device
  * time is all their child operators'.  Errors as profdb_query_kernels. */
 int profdb_query_ops(profdb *db, profdb_result **out, const struct profdb_op_query *q);
@@ -448,7 +450,8 @@ enum profdb_coltype {
 	PROFDB_COL_INT,       /* integer count or id */
 	PROFDB_COL_REAL,      /* plain number */
 	PROFDB_COL_NS,        /* a time in nanoseconds (int or real): unit-converted */
-	PROFDB_COL_PCT        /* a percentage 0..100 */
+	PROFDB_COL_PCT,       /* a percentage 0..100 */
+	PROFDB_COL_JSON       /* JSON text: json writes it as a value, the others as text */
 };
 
 size_t profdb_result_ncols(const profdb_result *r);

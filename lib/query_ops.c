@@ -11,7 +11,9 @@
  *    group's linked kernel time, "name (62.5%); ...".  A kernel is linked to
  *    an op when it has the op's External id on the same run and rank
  *    (Kineto), or names it as its launch op (MindSpore "op/kernel" names).
- *    Ascend operator_details rows have no link: NULL.
+ *    Ascend operator_details rows have no link: NULL.  With top_json, a
+ *    JSON array of {name, total_us, share} (json: exact times, shares as
+ *    fractions), '[]' without links;
  *  - host_self_pct / device_self_pct: the group's share of every selected
  *    op of its run (before min_total and top), and a note per run with
  *    those totals, as key_averages().table() prints them;
@@ -90,15 +92,35 @@ static void add_sql(struct qbuf *b, const struct profdb_op_query *q)
 	}
 	qbuf_addf(b, "),\n lt AS (SELECT %s, kn, sum(t) AS t FROM lk GROUP BY %s, kn),\n", keys, keys);
 	qbuf_addf(b, " lr AS (SELECT lt.*, s.value || ' (' || printf('%%.1f', 100.0 * lt.t /"
-	             " sum(lt.t) OVER (PARTITION BY %s)) || '%%)' AS x,"
-	             " row_number() OVER (PARTITION BY %s ORDER BY lt.t DESC, s.value) AS rn"
-	             " FROM lt JOIN str s ON s.id = lt.kn)", keys, keys);
+	             " sum(lt.t) OVER (PARTITION BY %s)) || '%%)' AS x,", keys);
+	/* the JSON form: total_us an exact decimal (integer ns / 1000, trailing
+	 * zeros dropped) as the other JSON times, share of the op's kernel time */
+	qbuf_addf(b, " json_object('name', s.value, 'total_us', json(rtrim(rtrim(printf('%%lld.%%03lld',"
+	             " lt.t / 1000, lt.t %% 1000), '0'), '.')), 'share', 1.0 * lt.t /"
+	             " sum(lt.t) OVER (PARTITION BY %s)) AS j,", keys);
+	qbuf_addf(b, " row_number() OVER (PARTITION BY %s ORDER BY lt.t DESC, s.value) AS rn"
+	             " FROM lt JOIN str s ON s.id = lt.kn)", keys);
 }
 
-static void add_top_lookup(struct qbuf *b, int by_shape, int rn)
+static void add_top_lookup(struct qbuf *b, int by_shape, int json, int rn)
 {
-	qbuf_addf(b, "(SELECT x FROM lr WHERE lr.run_id = g.run_id AND lr.k0 = g.k0%s AND lr.rn = %d)",
-	          by_shape ? " AND lr.k1 IS g.k1" : "", rn);
+	qbuf_addf(b, "(SELECT %s FROM lr WHERE lr.run_id = g.run_id AND lr.k0 = g.k0%s AND lr.rn = %d)",
+	          json ? "j" : "x", by_shape ? " AND lr.k1 IS g.k1" : "", rn);
+}
+
+/* top_kernels: the three largest linked kernels, "a (62.5%); b (37.5%)"
+ * or with top_json '[{...}, {...}]' ('[]' without any) */
+static void add_top_kernels(struct qbuf *b, const struct profdb_op_query *q)
+{
+	const char *sep = q->top_json ? "," : "; ";
+	qbuf_add(b, q->top_json ? ", '[' || coalesce(" : ", ");
+	add_top_lookup(b, q->by_shape, q->top_json, 1);
+	for (int rn = 2; rn <= 3; rn++) {
+		qbuf_addf(b, " || coalesce('%s' || ", sep);
+		add_top_lookup(b, q->by_shape, q->top_json, rn);
+		qbuf_add(b, ", '')");
+	}
+	qbuf_add(b, q->top_json ? ", '') || ']' AS top_kernels" : " AS top_kernels");
 }
 
 /* CTE o: the output columns, run id and rank within the run; then the
@@ -132,15 +154,9 @@ static int add_output(profdb *db, struct qbuf *b, const struct profdb_op_query *
 		names[n] = "shape";
 		types[n++] = PROFDB_COL_TEXT;
 	}
-	qbuf_add(b, ", ");
-	add_top_lookup(b, q->by_shape, 1);
-	qbuf_add(b, " || coalesce('; ' || ");
-	add_top_lookup(b, q->by_shape, 2);
-	qbuf_add(b, ", '') || coalesce('; ' || ");
-	add_top_lookup(b, q->by_shape, 3);
-	qbuf_add(b, ", '') AS top_kernels");
+	add_top_kernels(b, q);
 	names[n] = "top_kernels";
-	types[n++] = PROFDB_COL_TEXT;
+	types[n++] = q->top_json ? PROFDB_COL_JSON : PROFDB_COL_TEXT;
 	if (!order && strcmp(sort, "name") == 0)
 		order = NAME_EXPR;
 	if (!order && q->by_shape && strcmp(sort, "shape") == 0)
@@ -236,8 +252,9 @@ static int note_child_device_time(profdb *db, profdb_result *r)
 }
 
 /* The total line under the table, one per run: what the % columns divide
- * by, as key_averages().table() ends with "Self CPU time total". */
-static int note_totals(profdb *db, profdb_result *r, const struct profdb_op_query *q)
+ * by, as key_averages().table() ends with "Self CPU time total".  *nruns:
+ * the runs with selected operators. */
+static int note_totals(profdb *db, profdb_result *r, const struct profdb_op_query *q, size_t *nruns)
 {
 	struct qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
@@ -262,15 +279,36 @@ static int note_totals(profdb *db, profdb_result *r, const struct profdb_op_quer
 		         (long long)(hs / 1000), (long long)(hs % 1000), dev);
 		if (profdb__result_add_note(r, note) != PROFDB_OK)
 			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
+		++*nruns;
 	}
 	sqlite3_finalize(st);
 	return rc;
 }
 
+/* An empty answer says why: operators there, all under --min-total; or
+ * none selected, explained from the runs' ranks and steps, as kernels. */
+static int note_empty(profdb *db, profdb_result *r, const struct profdb_op_query *q, size_t nruns)
+{
+	const struct profdb_filter *f = &q->filter;
+	if (profdb_result_nrows(r) > 0)
+		return PROFDB_OK;
+	if (nruns > 0 && f->min_total_ns > 0) {
+		if (profdb__result_add_note(r, "no operator's host total reaches --min-total") != PROFDB_OK)
+			return profdb__error(db, PROFDB_ERROR, "out of memory");
+		return PROFDB_OK;
+	}
+	if (!f->name_glob && f->rank == PROFDB_NULL && !qfilter_has_steps(f)) {
+		if (profdb__result_add_note(r, "the selected runs have no host operators") != PROFDB_OK)
+			return profdb__error(db, PROFDB_ERROR, "out of memory");
+		return PROFDB_OK;
+	}
+	return qfilter_explain_empty(db, r, f, 0);
+}
+
 int profdb_query_ops(profdb *db, profdb_result **out, const struct profdb_op_query *q)
 {
 	enum profdb_coltype types[16];
-	size_t ntypes = 0;
+	size_t ntypes = 0, nruns = 0;
 	struct qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
 	int rc;
@@ -287,8 +325,9 @@ int profdb_query_ops(profdb *db, profdb_result **out, const struct profdb_op_que
 	if (q->top > 0)
 		sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":top"), q->top);
 	rc = profdb__result_from_stmt(db, out, st, types);
-	if (rc == PROFDB_OK && (rc = note_totals(db, *out, q)) == PROFDB_OK)
-		rc = note_child_device_time(db, *out);
+	if (rc == PROFDB_OK && (rc = note_totals(db, *out, q, &nruns)) == PROFDB_OK &&
+	    (rc = note_child_device_time(db, *out)) == PROFDB_OK)
+		rc = note_empty(db, *out, q, nruns);
 	if (rc != PROFDB_OK) {
 		profdb_result_free(*out);
 		*out = NULL;

@@ -130,17 +130,13 @@ static void csv_line(FILE *out, const char *scope, const struct profdb_cmp_line 
 	csv_field(out, l->why, 1);
 }
 
-/* One table: whole-run lines, then kernels; warnings are rows of scope
- * "warning" (the key column holds the text), so no reader loses them. */
+/* One table: whole-run lines, then kernels.  The warnings are not rows:
+ * a csv reader gets data only (issue 16); 'profdb report' prints them on
+ * stderr. */
 int profdb__report_csv(const profdb_comparison *c, FILE *out)
 {
 	fputs("scope,key,verdict,unit,base,new,delta,change_pct,base_calls,new_calls,p_value,"
 	      "ci_low_pct,ci_high_pct,n_base,n_new,why\n", out);
-	for (size_t i = 0; i < c->nwarnings; i++) {
-		csv_field(out, "warning", 0);
-		csv_field(out, c->warnings[i], 0);
-		fputs(",,,,,,,,,,,,,\n", out);
-	}
 	for (size_t i = 0; i < c->nruns; i++)
 		csv_line(out, "run", &c->runs[i]);
 	for (size_t i = 0; i < c->nkernels; i++)

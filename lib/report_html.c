@@ -17,6 +17,12 @@
 #define TOP_ROWS 20     /* rows of the top-regressions/improvements tables */
 #define CHART_BARS 20   /* bars of the chart */
 #define LABEL_MAX 56    /* chart label length before it is shortened */
+#define NAME_MAX 40     /* table name length before it is shortened: the tables fit 1200 px */
+#define LABEL_CAP (LABEL_MAX + 24) /* a label, its " #k" and the NUL */
+#define BAR_REGRESSION "#cf222e" /* bar colours, named in the chart's legend */
+#define BAR_IMPROVEMENT "#1a7f37"
+#define BAR_NEW_GONE "#0969da"
+#define BAR_OTHER "#8c959f"
 
 static const char style[] =
 	"body{font:14px/1.4 system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px;color:#1f2328}"
@@ -28,10 +34,12 @@ static const char style[] =
 	".regression{color:#cf222e}.improvement{color:#1a7f37}.inconclusive{color:#9a6700}"
 	".new,.gone{color:#0550ae}.unchanged{color:#59636e}"
 	".warn{background:#fff8c5;border:1px solid #d4a72c;border-radius:6px;padding:8px 12px;margin:6px 0}"
-	"table{border-collapse:collapse;font-size:13px}"
-	"th,td{border-bottom:1px solid #d1d9e0;padding:4px 8px;text-align:right;white-space:nowrap}"
-	"th{background:#f6f8fa}td.k{text-align:left;max-width:520px;overflow:hidden;text-overflow:ellipsis}"
-	"td.why{text-align:left;color:#59636e}"
+	"table{border-collapse:collapse;font-size:12px}"
+	"th,td{border-bottom:1px solid #d1d9e0;padding:4px 5px;text-align:right;white-space:nowrap}"
+	"th{background:#f6f8fa}td.k{text-align:left}"
+	"td.why{text-align:left;color:#59636e;white-space:normal;min-width:120px}"
+	".legend{font-size:12px;color:#59636e;margin:0 0 4px}"
+	".legend i{display:inline-block;width:10px;height:10px;margin:0 4px 0 12px;vertical-align:-1px}"
 	".method{color:#59636e;max-width:900px}";
 
 static void h(FILE *out, const char *s)
@@ -39,31 +47,34 @@ static void h(FILE *out, const char *s)
 	profdb__xml_text(out, s);
 }
 
-static void row(FILE *out, const struct profdb_cmp_line *l, int kernel)
+static void row(FILE *out, const struct profdb_cmp_line *l, const char *label, int kernel)
 {
-	char a[64], b[64], d[64], pct[32], ci[80], p[32];
+	char a[64], b[64], d[64], pct[32], ci[80];
 	const char *v = profdb__verdict_name(l->verdict);
 	profdb__fmt_value(a, sizeof a, l, l->base);
 	profdb__fmt_value(b, sizeof b, l, l->next);
 	profdb__fmt_value(d, sizeof d, l, l->delta);
 	profdb__fmt_pct(pct, sizeof pct, l->rel);
 	profdb__fmt_ci(ci, sizeof ci, l);
-	profdb__fmt_p(p, sizeof p, l->p);
 	fputs("<tr><td class=\"k\" title=\"", out);
 	h(out, l->key);
 	fputs("\">", out);
-	h(out, l->key);
+	h(out, label ? label : l->key);
 	if (!kernel)
 		fputs(l->is_count ? "" : " (µs)", out);
 	fprintf(out, "</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>",
 	        a, b, d, pct, ci);
-	if (kernel) {
-		char c1[32], c2[32];
-		snprintf(c1, sizeof c1, "%.2f", l->base_calls);
-		snprintf(c2, sizeof c2, "%.2f", l->next_calls);
-		fprintf(out, "<td>%s</td><td>%s</td>", c1, c2);
+	if (kernel) { /* calls per repeat, one column: the table fits 1200 px */
+		char c1[32] = "-", c2[32] = "-";
+		if (!isnan(l->base_calls))
+			snprintf(c1, sizeof c1, "%.2f", l->base_calls);
+		if (!isnan(l->next_calls))
+			snprintf(c2, sizeof c2, "%.2f", l->next_calls);
+		fprintf(out, "<td>%s → %s</td>", c1, c2);
 	}
-	fprintf(out, "<td>%s</td><td>%zu / %zu</td><td class=\"%s\">%s</td><td class=\"why\">", p,
+	/* p is in the reason ("mwu p = 0.00216 < 0.01"): no column of its own,
+	 * so the tables fit 1200 px */
+	fprintf(out, "<td>%zu / %zu</td><td class=\"%s\">%s</td><td class=\"why\">",
 	        l->nbase, l->nnext, v, v);
 	h(out, l->why);
 	fputs("</td></tr>\n", out);
@@ -72,74 +83,135 @@ static void row(FILE *out, const struct profdb_cmp_line *l, int kernel)
 static void table_head(FILE *out, const char *first, int kernel)
 {
 	fprintf(out, "<table><tr><th style=\"text-align:left\">%s</th><th>base%s</th><th>new%s</th>"
-	        "<th>delta%s</th><th>change</th><th>CI</th>%s<th>p</th><th>samples</th>"
+	        "<th>delta%s</th><th>change</th><th>CI</th>%s<th>samples</th>"
 	        "<th>verdict</th><th style=\"text-align:left\">why</th></tr>\n", first,
 	        kernel ? " µs" : "", kernel ? " µs" : "", kernel ? " µs" : "",
-	        kernel ? "<th>calls base</th><th>calls new</th>" : "");
+	        kernel ? "<th>calls base → new</th>" : "");
 }
 
-/* Up to n lines with verdict v, largest change first (kernels are sorted). */
-static void top_table(FILE *out, const profdb_comparison *c, enum profdb_verdict v, const char *title)
+static int make_labels(char (*lab)[LABEL_CAP], const struct profdb_cmp_line *const *lines, size_t n,
+                       size_t max);
+
+/* A kernel table of n lines, names shortened to NAME_MAX and numbered
+ * where they would read alike.  PROFDB_ERROR when out of memory. */
+static int kernel_table(FILE *out, const struct profdb_cmp_line *const *lines, size_t n)
 {
+	char (*lab)[LABEL_CAP] = calloc(n ? n : 1, sizeof *lab);
+	if (!lab || make_labels(lab, lines, n, NAME_MAX) != PROFDB_OK) {
+		free(lab);
+		return PROFDB_ERROR;
+	}
+	table_head(out, "kernel", 1);
+	for (size_t i = 0; i < n; i++)
+		row(out, lines[i], lab[i], 1);
+	fputs("</table>\n", out);
+	free(lab);
+	return PROFDB_OK;
+}
+
+/* Up to TOP_ROWS lines with verdict v, largest change first (kernels are
+ * sorted). */
+static int top_table(FILE *out, const profdb_comparison *c, enum profdb_verdict v, const char *title)
+{
+	const struct profdb_cmp_line *top[TOP_ROWS];
 	size_t shown = 0;
 	fprintf(out, "<h2>%s</h2>\n", title);
-	for (size_t i = 0; i < c->nkernels && shown < TOP_ROWS; i++) {
-		if (c->kernels[i].verdict != v)
-			continue;
-		if (!shown++)
-			table_head(out, "kernel", 1);
-		row(out, &c->kernels[i], 1);
-	}
-	if (shown)
-		fputs("</table>\n", out);
-	else
+	for (size_t i = 0; i < c->nkernels && shown < TOP_ROWS; i++)
+		if (c->kernels[i].verdict == v)
+			top[shown++] = &c->kernels[i];
+	if (!shown) {
 		fputs("<p class=\"unchanged\">none</p>\n", out);
+		return PROFDB_OK;
+	}
+	return kernel_table(out, top, shown);
 }
 
-/* Shorten a label in the middle so both the start and the template tail show. */
-static void shorten_label(char *buf, size_t cap, const char *s)
+/* Every kernel, collapsed. */
+static int all_table(FILE *out, const profdb_comparison *c)
 {
-	size_t n = strlen(s);
-	if (n <= LABEL_MAX)
+	const struct profdb_cmp_line **all = calloc(c->nkernels ? c->nkernels : 1, sizeof *all);
+	int rc;
+	if (!all)
+		return PROFDB_ERROR;
+	for (size_t i = 0; i < c->nkernels; i++)
+		all[i] = &c->kernels[i];
+	fprintf(out, "<h2>All kernels</h2>\n<details><summary>%zu kernels, largest change first</summary>\n",
+	        c->nkernels);
+	rc = kernel_table(out, all, c->nkernels);
+	fputs("</details>\n", out);
+	free(all);
+	return rc;
+}
+
+/* Shorten a label in the middle to max bytes so both the start and the
+ * template tail show; never inside a UTF-8 sequence. */
+static void shorten_label(char *buf, size_t cap, const char *s, size_t max)
+{
+	size_t n = strlen(s), head = max / 2 - 2, tail = max / 2 - 1;
+	if (n <= max) {
 		snprintf(buf, cap, "%s", s);
-	else
-		snprintf(buf, cap, "%.*s...%s", LABEL_MAX / 2 - 2, s, s + n - (LABEL_MAX / 2 - 1));
+		return;
+	}
+	while (head > 0 && ((unsigned char)s[head] & 0xc0) == 0x80)
+		head--;
+	while (tail > 0 && ((unsigned char)s[n - tail] & 0xc0) == 0x80)
+		tail--;
+	snprintf(buf, cap, "%.*s...%s", (int)head, s, s + n - tail);
+}
+
+struct label_ref {
+	const char *text;          /* the shortened label */
+	size_t pos;                /* its line's place in the table or chart */
+};
+
+static int cmp_label_ref(const void *a, const void *b)
+{
+	const struct label_ref *x = a, *y = b;
+	int d = strcmp(x->text, y->text);
+	return d ? d : (x->pos > y->pos) - (x->pos < y->pos);
 }
 
 /*
- * The chart labels of the n bars: shortened, and where two different keys
- * shorten alike, numbered in bar order ("void spli...long) #2") so no two
- * bars read the same; the bar's title has the whole key.
+ * The labels of n lines, in lab[n][LABEL_CAP]: each key shortened to max
+ * bytes, and where different keys shorten alike, numbered in line order
+ * ("void spli...long) #2") so no two read the same; the title attribute
+ * has the whole key.  Sorted, not pairwise: a table may hold every kernel.
+ * PROFDB_ERROR when out of memory.
  */
-static void bar_labels(char (*lab)[LABEL_MAX + 16], const profdb_comparison *c, const size_t *idx,
-                       size_t n)
+static int make_labels(char (*lab)[LABEL_CAP], const struct profdb_cmp_line *const *lines, size_t n,
+                       size_t max)
 {
-	for (size_t j = 0; j < n; j++)
-		shorten_label(lab[j], LABEL_MAX + 16, c->kernels[idx[j]].key);
-	size_t num[CHART_BARS] = { 0 };
+	struct label_ref *ref = calloc(n ? n : 1, sizeof *ref);
+	if (!ref)
+		return PROFDB_ERROR;
 	for (size_t j = 0; j < n; j++) {
-		size_t before = 0, same = 0;
-		for (size_t k = 0; k < n; k++)
-			if (k != j && strcmp(lab[k], lab[j]) == 0 &&
-			    strcmp(c->kernels[idx[k]].key, c->kernels[idx[j]].key) != 0) {
-				same++;
-				before += k < j;
-			}
-		num[j] = same ? before + 1 : 0;
+		shorten_label(lab[j], LABEL_CAP, lines[j]->key, max);
+		ref[j] = (struct label_ref){ lab[j], j };
 	}
-	for (size_t j = 0; j < n; j++)
-		if (num[j]) {
-			size_t len = strlen(lab[j]);
-			snprintf(lab[j] + len, LABEL_MAX + 16 - len, " #%zu", num[j]);
+	qsort(ref, n, sizeof *ref, cmp_label_ref);
+	/* keys are distinct within a comparison: a run of equal labels is
+	 * different kernels that read alike */
+	for (size_t i = 0, e; i < n; i = e) {
+		for (e = i + 1; e < n && strcmp(ref[e].text, ref[i].text) == 0; e++)
+			;
+		for (size_t k = i; e - i > 1 && k < e; k++) {
+			char *t = lab[ref[k].pos];
+			size_t len = strlen(t);
+			snprintf(t + len, LABEL_CAP - len, " #%zu", k - i + 1);
 		}
+	}
+	free(ref);
+	return PROFDB_OK;
 }
 
-/* Horizontal bars of the per-repeat change (µs) of the largest changes. */
-static void chart(FILE *out, const profdb_comparison *c)
+/* Horizontal bars of the per-repeat change (µs) of the largest changes,
+ * under a legend of the bar colours.  PROFDB_ERROR when out of memory. */
+static int chart(FILE *out, const profdb_comparison *c)
 {
 	const int W = 1100, LBL = 420, ROW = 22, TOP = 24;
 	size_t idx[CHART_BARS], n = 0;
-	char lab[CHART_BARS][LABEL_MAX + 16];
+	const struct profdb_cmp_line *bar[CHART_BARS];
+	char lab[CHART_BARS][LABEL_CAP];
 	double maxd = 0, x0, half;
 	for (size_t i = 0; i < c->nkernels && n < CHART_BARS; i++)
 		if (!isnan(c->kernels[i].delta) && c->kernels[i].delta != 0) {
@@ -150,9 +222,16 @@ static void chart(FILE *out, const profdb_comparison *c)
 	fputs("<h2>Largest changes (µs per repeat)</h2>\n", out);
 	if (!n) {
 		fputs("<p class=\"unchanged\">no kernel changed</p>\n", out);
-		return;
+		return PROFDB_OK;
 	}
-	bar_labels(lab, c, idx, n);
+	for (size_t j = 0; j < n; j++)
+		bar[j] = &c->kernels[idx[j]];
+	if (make_labels(lab, bar, n, LABEL_MAX) != PROFDB_OK)
+		return PROFDB_ERROR;
+	fprintf(out, "<p class=\"legend\">bar colour: <i style=\"background:%s\"></i>regression"
+	        "<i style=\"background:%s\"></i>improvement<i style=\"background:%s\"></i>new or gone"
+	        "<i style=\"background:%s\"></i>unchanged or inconclusive</p>\n",
+	        BAR_REGRESSION, BAR_IMPROVEMENT, BAR_NEW_GONE, BAR_OTHER);
 	half = (W - LBL - 20) / 2.0;
 	x0 = LBL + 10 + half;
 	fprintf(out, "<svg width=\"%d\" height=\"%zu\" "
@@ -163,10 +242,10 @@ static void chart(FILE *out, const profdb_comparison *c)
 	for (size_t j = 0; j < n; j++) {
 		const struct profdb_cmp_line *l = &c->kernels[idx[j]];
 		double w = fabs(l->delta) / maxd * (half - 140), y = TOP + (double)j * ROW;
-		const char *col = l->verdict == PROFDB_VERDICT_REGRESSION ? "#cf222e" :
-		                  l->verdict == PROFDB_VERDICT_IMPROVEMENT ? "#1a7f37" :
+		const char *col = l->verdict == PROFDB_VERDICT_REGRESSION ? BAR_REGRESSION :
+		                  l->verdict == PROFDB_VERDICT_IMPROVEMENT ? BAR_IMPROVEMENT :
 		                  l->verdict == PROFDB_VERDICT_NEW || l->verdict == PROFDB_VERDICT_GONE ?
-		                  "#0969da" : "#8c959f";
+		                  BAR_NEW_GONE : BAR_OTHER;
 		char val[64], pct[32];
 		profdb__fmt_us(val, sizeof val, l->delta);
 		profdb__fmt_pct(pct, sizeof pct, l->rel);
@@ -184,6 +263,7 @@ static void chart(FILE *out, const profdb_comparison *c)
 	}
 	fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%zu\" stroke=\"#1f2328\"/>\n</svg>\n",
 	        x0, TOP - 4, x0, TOP + n * ROW);
+	return PROFDB_OK;
 }
 
 int profdb__report_html(const profdb_comparison *c, FILE *out)
@@ -226,17 +306,13 @@ int profdb__report_html(const profdb_comparison *c, FILE *out)
 	fputs("<h2>Whole run, per repeat</h2>\n", out);
 	table_head(out, "figure", 0);
 	for (size_t i = 0; i < c->nruns; i++)
-		row(out, &c->runs[i], 0);
+		row(out, &c->runs[i], NULL, 0);
 	fputs("</table>\n", out);
-	chart(out, c);
-	top_table(out, c, PROFDB_VERDICT_REGRESSION, "Top regressions");
-	top_table(out, c, PROFDB_VERDICT_IMPROVEMENT, "Top improvements");
-	fprintf(out, "<h2>All kernels</h2>\n<details><summary>%zu kernels, largest change first</summary>\n",
-	        c->nkernels);
-	table_head(out, "kernel", 1);
-	for (size_t i = 0; i < c->nkernels; i++)
-		row(out, &c->kernels[i], 1);
-	fprintf(out, "</table>\n</details>\n<p class=\"method\">profdb %s</p>\n</body></html>\n",
-	        PROFDB_VERSION);
+	if (chart(out, c) != PROFDB_OK ||
+	    top_table(out, c, PROFDB_VERDICT_REGRESSION, "Top regressions") != PROFDB_OK ||
+	    top_table(out, c, PROFDB_VERDICT_IMPROVEMENT, "Top improvements") != PROFDB_OK ||
+	    all_table(out, c) != PROFDB_OK)
+		return PROFDB_ERROR;
+	fprintf(out, "<p class=\"method\">profdb %s</p>\n</body></html>\n", PROFDB_VERSION);
 	return ferror(out) ? PROFDB_ERROR : PROFDB_OK;
 }

@@ -3,6 +3,8 @@
  * schemas/diff.schema.json: the inputs and settings, warnings, verdict
  * counts, whole-run lines and kernel lines.  Times are microseconds;
  * values that do not exist (no base, no test) are null, never NaN.
+ * 'profdb diff --format json' and 'profdb report --format json' both print
+ * this document.
  */
 #include <math.h>
 #include <stdio.h>
@@ -61,6 +63,7 @@ int profdb__report_json(const profdb_comparison *c, FILE *out)
 	};
 	cJSON *root = cJSON_CreateObject(), *set, *cnt, *a;
 	char *text = NULL;
+	size_t nk;
 	int rc = PROFDB_ERROR;
 
 	if (!root)
@@ -90,8 +93,11 @@ int profdb__report_json(const profdb_comparison *c, FILE *out)
 	a = cJSON_AddArrayToObject(root, "runs");
 	for (size_t i = 0; a && i < c->nruns; i++)
 		cJSON_AddItemToArray(a, line_json(&c->runs[i]));
+	/* diff --top N keeps the N largest changes (the lines are sorted by
+	 * |delta|); counts still count every kernel */
+	nk = c->top && c->nkernels > c->top ? c->top : c->nkernels;
 	a = cJSON_AddArrayToObject(root, "kernels");
-	for (size_t i = 0; a && i < c->nkernels; i++)
+	for (size_t i = 0; a && i < nk; i++)
 		cJSON_AddItemToArray(a, line_json(&c->kernels[i]));
 	text = cJSON_Print(root);
 	if (text) {

@@ -15,8 +15,8 @@ done
 for pair in "text-level1 db-level1" "text-level0 db-level0" "text-level0 text-level1" \
             "text-level1 text-level2" "text-level0,text-level1 text-level1"; do
   set -- $pair
-  $PROFDB report --db a.db --base $1 --new $2 --format csv --resamples 0 >r.csv
-  python3 - "$A" "$1" "$2" r.csv <<'PY'
+  $PROFDB report --db a.db --base $1 --new $2 --format csv --resamples 0 >r.csv 2>r.err
+  python3 - "$A" "$1" "$2" r.err <<'PY'
 import csv, glob, json, sys
 root, base, new, rep = sys.argv[1:]
 def leaves(node, path=""):
@@ -40,7 +40,8 @@ keys = {k for k, _ in a ^ b}
 def show(s):
     return "; ".join("%s=%s" % kv for kv in sorted(x for x in s if x[0] in keys)) or "(not recorded)"
 want = "base and new runs differ in profiler level/config: %s vs %s" % (show(a), show(b)) if keys else None
-got = [r["key"] for r in csv.DictReader(open(rep)) if r["scope"] == "warning"]
+W = "profdb: warning: "  # report csv: the warnings on stderr, the rows data only
+got = [l[len(W):].rstrip("\n") for l in open(rep) if l.startswith(W)]
 cfg = [w for w in got if "profiler level/config" in w]
 print("%s vs %s: %d warnings; config keys that differ: %s; profdb %s" % (
     base, new, len(got), ", ".join(sorted(keys)) or "none",
@@ -60,8 +61,8 @@ $PROFDB ingest -q --db k.db --run control "$H/trace_diff/control/control.json.gz
 $PROFDB ingest -q --db k.db --run test "$H/trace_diff/test/test.json.gz"
 for pair in "alexnet control" "control test"; do
   set -- $pair
-  $PROFDB report --db k.db $1 $2 --format csv --resamples 0 >r.csv
-  python3 - r.csv "$H/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz" \
+  $PROFDB report --db k.db $1 $2 --format csv --resamples 0 >r.csv 2>r.err
+  python3 - r.err "$H/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz" \
     "$H/trace_diff/control/control.json.gz" "$H/trace_diff/test/test.json.gz" $1 $2 <<'PY'
 import collections, csv, gzip, json, sys
 rep, paths, (base, new) = sys.argv[1], dict(zip(("alexnet", "control", "test"), sys.argv[2:5])), sys.argv[5:7]
@@ -69,7 +70,8 @@ def dev(run):
     d = json.load(gzip.open(paths[run], "rt"))["deviceProperties"]
     return collections.Counter(x["name"] for x in d), sorted({x["totalGlobalMem"] for x in d})
 (a, ma), (b, mb) = dev(base), dev(new)
-got = [r["key"] for r in csv.DictReader(open(rep)) if r["scope"] == "warning" and "in device" in r["key"]]
+W = "profdb: warning: "
+got = [l[len(W):].rstrip("\n") for l in open(rep) if l.startswith(W) and "in device" in l]
 print("%s vs %s: devices %s / %s, memory %s / %s: device warning expected %s, profdb %s" % (
     base, new, dict(a), dict(b), ma, mb, a != b, "warns" if got else "does not warn"))
 for w in got:
