@@ -46,6 +46,8 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_STEP_METRIC] = "INSERT INTO step_metric(run_id, rank, step, metric, value) VALUES (?1,?2,?3,?4,?5)",
 	[S_META] = "INSERT INTO run_meta(run_id, rank, key, value) VALUES (?1, ?2, ?3, ?4)",
 	[S_NOTE] = "INSERT INTO run_note(run_id, note) VALUES (?1, ?2)",
+	[S_KERNEL_COLL] = "INSERT INTO kernel_coll(kernel_id, collective, in_nelems, out_nelems, dtype,"
+	                  " group_size, pg_name, pg_desc, pg_ranks) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)",
 };
 
 /*
@@ -265,6 +267,25 @@ static int on_skip(void *arg, const char *reason, int64_t where)
 	return PROFDB_OK;
 }
 
+/* The collective args of kernel row kid (schema 007, kernel_coll): plain
+ * text, not interned, as few kernels have them. */
+static int store_coll(struct profdb_store *st, int64_t kid, const struct profdb_coll_rec *c)
+{
+	sqlite3_stmt *q = st->stmt[S_KERNEL_COLL];
+	const char *text[] = { c->collective, c->dtype, c->pg_name, c->pg_desc, c->pg_ranks };
+	const int slot[] = { 2, 5, 7, 8, 9 };
+	sqlite3_bind_int64(q, 1, kid);
+	for (size_t i = 0; i < sizeof slot / sizeof slot[0]; i++)
+		if (text[i])
+			sqlite3_bind_text(q, slot[i], text[i], -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(q, slot[i]);
+	bind_i64(q, 3, c->in_nelems);
+	bind_i64(q, 4, c->out_nelems);
+	bind_i64(q, 6, c->group_size);
+	return step_row(st, q, "collective args") != PROFDB_OK ? st->err.code : PROFDB_OK;
+}
+
 static int on_kernel(void *arg, const struct profdb_kernel_rec *k)
 {
 	struct profdb_store *st = arg;
@@ -324,6 +345,8 @@ static int on_kernel(void *arg, const struct profdb_kernel_rec *k)
 		return st->err.code;
 	kid = sqlite3_last_insert_rowid(st->db->sql);
 	if (note_row(st, &st->cur->kernels, kid) != PROFDB_OK)
+		return st->err.code;
+	if (k->coll && store_coll(st, kid, k->coll) != PROFDB_OK)
 		return st->err.code;
 	if (profdb__name_stats_add(st->names, kid, name_id, k->kind, k->dur_ns) != 0)
 		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");

@@ -16,7 +16,7 @@
 /* Statements, one per table; indexes into st->stmt. */
 enum {
 	S_SOURCE, S_SOURCE_END, S_SKIP, S_KERNEL,
-	S_OP, S_LAUNCH, S_STEP, S_STEP_METRIC, S_META, S_NOTE, S_COUNT
+	S_OP, S_LAUNCH, S_STEP, S_STEP_METRIC, S_META, S_NOTE, S_KERNEL_COLL, S_COUNT
 };
 
 struct skip_count {
