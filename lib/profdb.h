@@ -398,8 +398,10 @@ struct profdb_collective_query {
 /*
  * METHOD: communication kernels (kind communication) per collective (from
  * the name: all_reduce, all_gather, reduce_scatter, all_to_all, broadcast,
- * send_recv, send, recv, reduce, barrier, other) and rank: [run] collective
- * rank calls total avg median max.  by_step: [run] step collective ranks
+ * send_recv, send, recv, reduce, barrier, other), process group and rank:
+ * [run] collective process_group rank calls total avg median max group_size
+ * dtype bytes avg_msg_bytes algbw_gbps busbw_gbps (the last six from the
+ * kernels' collective args where stored; README "### collectives").  by_step: [run] step collective ranks
  * calls total_min total_median total_max skew (max - min of the ranks'
  * totals) waited_on_rank (the rank with the least total: it arrived last).
  * Errors: PROFDB_ENOTFOUND (a run), PROFDB_EUSAGE (kind filter, steps).

@@ -8,7 +8,12 @@
  * Per step, the skew across ranks (max - min of the ranks' totals) is the
  * time the others spent waiting inside the collective for the rank with
  * the least collective time, which arrived last (waited_on_rank).
- * Message sizes are not stored by ingest, so there is no bandwidth here.
+ * Where the trace gives a kernel's collective args (Kineto NCCL kernels;
+ * kernel_coll, schema 007) the rows split by process group and carry the
+ * message bytes (larger of in / out nelems x dtype size: the NCCL-tests
+ * size), algorithm bandwidth (bytes / time of the calls with a size) and
+ * bus bandwidth (algbw x the NCCL-tests factor of the collective and group
+ * size n: BUS_FACTOR_SQL; README "### collectives").
  */
 #include "query.h"
 #include "banned.h"
@@ -25,10 +30,22 @@
 	" WHEN n GLOB '*reduce*' THEN 'reduce'" \
 	" WHEN n GLOB '*barrier*' THEN 'barrier' ELSE 'other' END"
 
-enum { C_RUN, C_COLL, C_RANK, C_CALLS, C_TOTAL, C_AVG, C_MEDIAN, C_MAX, C_N };
+/* bus bandwidth / algorithm bandwidth (NCCL-tests doc/PERFORMANCE.md), n
+ * the group size: all_reduce 2(n-1)/n; all_gather, reduce_scatter,
+ * all_to_all (n-1)/n; broadcast, reduce and point-to-point 1 */
+#define BUS_FACTOR_SQL \
+	"CASE WHEN collective IN ('broadcast', 'reduce', 'send', 'recv', 'send_recv') THEN 1.0" \
+	" WHEN group_size IS NULL OR group_size < 1 THEN NULL" \
+	" WHEN collective = 'all_reduce' THEN 2.0 * (group_size - 1) / group_size" \
+	" WHEN collective IN ('all_gather', 'reduce_scatter', 'all_to_all')" \
+	"  THEN 1.0 * (group_size - 1) / group_size END"
+
+enum { C_RUN, C_COLL, C_PG, C_RANK, C_CALLS, C_TOTAL, C_AVG, C_MEDIAN, C_MAX, C_GROUP, C_DTYPE, C_BYTES,
+	C_MSG, C_ALGBW, C_BUSBW, C_N };
 static const enum profdb_coltype rank_types[C_N] = {
-	PROFDB_COL_TEXT, PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_NS, PROFDB_COL_NS,
-	PROFDB_COL_NS, PROFDB_COL_NS
+	PROFDB_COL_TEXT, PROFDB_COL_TEXT, PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_NS,
+	PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_INT, PROFDB_COL_TEXT, PROFDB_COL_INT,
+	PROFDB_COL_REAL, PROFDB_COL_REAL, PROFDB_COL_REAL
 };
 enum { T_RUN, T_STEP, T_COLL, T_RANKS, T_CALLS, T_MIN, T_MEDIAN, T_MAX, T_SKEW, T_WAITED, T_N };
 static const enum profdb_coltype step_types[T_N] = {
@@ -46,11 +63,28 @@ static void c_sql(struct qbuf *b, const struct profdb_filter *f)
 
 static void rank_sql(struct qbuf *b, const struct profdb_filter *f)
 {
-	c_sql(b, f);
-	qbuf_add(b, "SELECT r.name AS run, c.collective, c.rank, count(*) AS calls, sum(c.dur_ns) AS total,"
-	         " avg(c.dur_ns) AS avg, median(c.dur_ns) AS median, max(c.dur_ns) AS max"
-	         " FROM c JOIN run r ON r.id = c.run_id GROUP BY c.run_id, c.collective, c.rank"
-	         " ORDER BY c.run_id, c.collective, c.rank");
+	qbuf_add(b, "WITH c0 AS (SELECT k.run_id, k.rank, k.dur_ns, lower(s.value) AS n, a.pg_name, a.pg_desc,"
+	         " a.group_size, a.dtype, max(coalesce(a.in_nelems, a.out_nelems),"
+	         " coalesce(a.out_nelems, a.in_nelems)) * d.bytes AS msg"
+	         " FROM kernel k JOIN str s ON s.id = k.name_id LEFT JOIN kernel_coll a ON a.kernel_id = k.id"
+	         " LEFT JOIN dtype_size d ON d.dtype = a.dtype WHERE k.kind = 3");
+	qfilter_where(b, f, "k", QF_KERNEL, 0);
+	qbuf_add(b, "),\n c1 AS (SELECT *, " COLLECTIVE_SQL " AS collective FROM c0),\n"
+	         " c AS (SELECT *, " BUS_FACTOR_SQL " AS factor FROM c1)\n"
+	         "SELECT r.name AS run, c.collective,"
+	         " c.pg_name || coalesce(' (' || c.pg_desc || ')', '') AS process_group, c.rank,"
+	         " count(*) AS calls, sum(c.dur_ns) AS total,"
+	         " avg(c.dur_ns) AS avg, median(c.dur_ns) AS median, max(c.dur_ns) AS max,"
+	         " max(c.group_size) AS group_size,"
+	         " CASE WHEN count(DISTINCT c.dtype) > 1 THEN 'mixed' ELSE max(c.dtype) END AS dtype,"
+	         " sum(c.msg) AS bytes, avg(c.msg) AS avg_msg_bytes,"
+	         " CAST(sum(c.msg) AS REAL) / nullif(sum(CASE WHEN c.msg IS NOT NULL THEN c.dur_ns END), 0)"
+	         "  AS algbw_gbps,"
+	         " sum(c.msg * c.factor) / nullif(sum(CASE WHEN c.msg IS NOT NULL THEN c.dur_ns END), 0)"
+	         "  AS busbw_gbps"
+	         " FROM c JOIN run r ON r.id = c.run_id"
+	         " GROUP BY c.run_id, c.collective, c.pg_name, c.pg_desc, c.rank"
+	         " ORDER BY c.run_id, c.collective, c.pg_name, c.pg_desc, c.rank");
 }
 
 static void step_sql(struct qbuf *b, const struct profdb_filter *f)

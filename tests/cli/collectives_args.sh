@@ -1,0 +1,11 @@
+# profdb collectives with the collective args of NCCL kernels: the hand-made
+# testdata/analyses/coll_args.json (README there: all_reduce over a 4-rank
+# group 3,000,000 bytes in 150 us: algbw 20, busbw 30 GB/s; all_gather 4,000,000
+# bytes in 40 us: 100 and 75; send_recv 8000 bytes in 8 us: 1 and 1; a
+# broadcast without args has no group and no bytes).  JSON valid against
+# schemas/collectives.schema.json.
+. "$HERE/query_setup.sh"
+$PROFDB ingest -q --db c.db --run a "$PROFDB_TESTDATA/analyses/coll_args.json" || exit 1
+$PROFDB collectives --db c.db --format csv
+$PROFDB collectives --db c.db --format json >c.json && cat c.json
+check_json c.json collectives
