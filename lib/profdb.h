@@ -535,6 +535,20 @@ typedef struct profdb_comparison profdb_comparison; /* a finished comparison */
  */
 int profdb_compare(profdb *db, profdb_comparison **out, const struct profdb_diff_opts *o);
 
+/*
+ * CONSTRUCTOR: compare an analysis table between the sides of o instead of
+ * the kernels: table "breakdown" (one line per figure, samples the figure
+ * of each (rank, step)) or "collectives" (one line per collective and
+ * process group, samples each call's bus bandwidth).  The lines are the
+ * whole-run figures of *out (profdb_comparison_table without
+ * PROFDB_CMP_KERNELS); verdicts by o's threshold, min_delta (times), test
+ * and alpha, a larger value being the regression except for compute_pct
+ * and bandwidth.  README "### diff of the analysis tables".  Errors:
+ * PROFDB_EUSAGE (unknown table; a name or kind filter), PROFDB_ENOTFOUND.
+ */
+int profdb_compare_analysis(profdb *db, profdb_comparison **out, const struct profdb_diff_opts *o,
+                            const char *table);
+
 /* DESTRUCTOR. NULL is a no-op. */
 void profdb_comparison_free(profdb_comparison *c);
 

@@ -16,6 +16,7 @@
  * size n: BUS_FACTOR_SQL; README "### collectives").
  */
 #include "query.h"
+#include "analyses.h"
 #include "banned.h"
 
 #define COLLECTIVE_SQL \
@@ -61,7 +62,10 @@ static void c_sql(struct qbuf *b, const struct profdb_filter *f)
 	qbuf_add(b, "),\n c AS (SELECT run_id, rank, step, dur_ns, " COLLECTIVE_SQL " AS collective FROM c0)\n");
 }
 
-static void rank_sql(struct qbuf *b, const struct profdb_filter *f)
+/* The CTE c: one row per communication kernel of f with its collective,
+ * process group, message bytes (msg) and bus factor; shared by the table
+ * and by diff --table collectives (profdb__collective_calls). */
+static void calls_sql(struct qbuf *b, const struct profdb_filter *f)
 {
 	qbuf_add(b, "WITH c0 AS (SELECT k.run_id, k.rank, k.dur_ns, lower(s.value) AS n, a.pg_name, a.pg_desc,"
 	         " a.group_size, a.dtype, max(coalesce(a.in_nelems, a.out_nelems),"
@@ -70,9 +74,14 @@ static void rank_sql(struct qbuf *b, const struct profdb_filter *f)
 	         " LEFT JOIN dtype_size d ON d.dtype = a.dtype WHERE k.kind = 3");
 	qfilter_where(b, f, "k", QF_KERNEL, 0);
 	qbuf_add(b, "),\n c1 AS (SELECT *, " COLLECTIVE_SQL " AS collective FROM c0),\n"
-	         " c AS (SELECT *, " BUS_FACTOR_SQL " AS factor FROM c1)\n"
-	         "SELECT r.name AS run, c.collective,"
-	         " c.pg_name || coalesce(' (' || c.pg_desc || ')', '') AS process_group, c.rank,"
+	         " c AS (SELECT *, " BUS_FACTOR_SQL " AS factor,"
+	         " pg_name || coalesce(' (' || pg_desc || ')', '') AS process_group FROM c1)\n");
+}
+
+static void rank_sql(struct qbuf *b, const struct profdb_filter *f)
+{
+	calls_sql(b, f);
+	qbuf_add(b, "SELECT r.name AS run, c.collective, c.process_group, c.rank,"
 	         " count(*) AS calls, sum(c.dur_ns) AS total,"
 	         " avg(c.dur_ns) AS avg, median(c.dur_ns) AS median, max(c.dur_ns) AS max,"
 	         " max(c.group_size) AS group_size,"
@@ -85,6 +94,32 @@ static void rank_sql(struct qbuf *b, const struct profdb_filter *f)
 	         " FROM c JOIN run r ON r.id = c.run_id"
 	         " GROUP BY c.run_id, c.collective, c.pg_name, c.pg_desc, c.rank"
 	         " ORDER BY c.run_id, c.collective, c.pg_name, c.pg_desc, c.rank");
+}
+
+int profdb__collective_calls(profdb *db, profdb_result **out, const struct profdb_filter *f)
+{
+	static const enum profdb_coltype types[] = {
+		PROFDB_COL_TEXT, PROFDB_COL_NS, PROFDB_COL_REAL, PROFDB_COL_REAL
+	};
+	struct qbuf b = { 0 };
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*out = NULL;
+	if ((rc = qfilter_check(db, f)) != PROFDB_OK)
+		return rc;
+	calls_sql(&b, f);
+	qbuf_add(&b, "SELECT c.collective || coalesce(' ' || c.process_group, '') AS key, c.dur_ns,"
+	         " c.msg, c.msg * c.factor FROM c WHERE c.msg IS NOT NULL AND c.factor IS NOT NULL"
+	         " ORDER BY key, c.run_id, c.rank, c.dur_ns");
+	rc = qprepare(db, &b, &st, "cannot query collectives");
+	qbuf_free(&b);
+	if (rc != PROFDB_OK)
+		return rc;
+	qfilter_bind(st, f);
+	rc = profdb__result_from_stmt(db, out, st, types);
+	sqlite3_finalize(st);
+	return rc;
 }
 
 static void step_sql(struct qbuf *b, const struct profdb_filter *f)
