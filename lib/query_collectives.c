@@ -125,15 +125,17 @@ int profdb__collective_calls(profdb *db, profdb_result **out, const struct profd
 static void step_sql(struct qbuf *b, const struct profdb_filter *f)
 {
 	c_sql(b, f);
+	/* waited_on_rank by a window, not a subquery per group (that one
+	 * re-read the kernel table for every step: 1.9 s on 2.4 M kernels) */
 	qbuf_add(b, ", t AS (SELECT run_id, step, collective, rank, count(*) AS n, sum(dur_ns) AS tot FROM c"
-	         " GROUP BY run_id, step, collective, rank)\n"
-	         "SELECT r.name AS run, t.step, t.collective, count(*) AS ranks, sum(t.n) AS calls,"
-	         " min(t.tot) AS total_min, median(t.tot) AS total_median, max(t.tot) AS total_max,"
-	         " max(t.tot) - min(t.tot) AS skew,"
-	         " (SELECT t2.rank FROM t t2 WHERE t2.run_id = t.run_id AND t2.step IS t.step"
-	         "  AND t2.collective = t.collective ORDER BY t2.tot, t2.rank LIMIT 1) AS waited_on_rank"
-	         " FROM t JOIN run r ON r.id = t.run_id GROUP BY t.run_id, t.step, t.collective"
-	         " ORDER BY t.run_id, t.step, t.collective");
+	         " GROUP BY run_id, step, collective, rank),\n"
+	         " w AS (SELECT *, first_value(rank) OVER (PARTITION BY run_id, step, collective"
+	         "  ORDER BY tot, rank) AS waited FROM t)\n"
+	         "SELECT r.name AS run, w.step, w.collective, count(*) AS ranks, sum(w.n) AS calls,"
+	         " min(w.tot) AS total_min, median(w.tot) AS total_median, max(w.tot) AS total_max,"
+	         " max(w.tot) - min(w.tot) AS skew, min(w.waited) AS waited_on_rank"
+	         " FROM w JOIN run r ON r.id = w.run_id GROUP BY w.run_id, w.step, w.collective"
+	         " ORDER BY w.run_id, w.step, w.collective");
 }
 
 int profdb_query_collectives(profdb *db, profdb_result **out, const struct profdb_collective_query *q)
