@@ -47,20 +47,13 @@ static int own_opt(void *arg, int key, const char *val)
 	return qcli_by_choice("collectives", val, "rank", "step", &cq->by_step);
 }
 
+static int run(profdb *db, profdb_result **out, void *query)
+{
+	return profdb_query_collectives(db, out, query);
+}
+
 int cmd_collectives(int argc, char **argv)
 {
-	struct qcli q;
 	struct profdb_collective_query cq = PROFDB_COLLECTIVE_QUERY_INIT;
-	int rc;
-	profdb *db;
-	profdb_result *r = NULL;
-
-	qcli_init(&q, "collectives");
-	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS]", desc, own_opt, &cq, NULL)) >= 0)
-		return rc;
-	cq.filter = q.filter;
-	if (!(db = qcli_open(&q)))
-		return PROFDB_EXIT_ERROR;
-	rc = profdb_query_collectives(db, &r, &cq);
-	return qcli_finish(&q, db, rc, r);
+	return qcli_run_analysis("collectives", argc, argv, opts, desc, own_opt, &cq, &cq.filter, run);
 }

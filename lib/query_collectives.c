@@ -102,7 +102,6 @@ int profdb__collective_calls(profdb *db, profdb_result **out, const struct profd
 		PROFDB_COL_TEXT, PROFDB_COL_NS, PROFDB_COL_REAL, PROFDB_COL_REAL
 	};
 	struct qbuf b = { 0 };
-	sqlite3_stmt *st = NULL;
 	int rc;
 
 	*out = NULL;
@@ -112,14 +111,7 @@ int profdb__collective_calls(profdb *db, profdb_result **out, const struct profd
 	qbuf_add(&b, "SELECT c.collective || coalesce(' ' || c.process_group, '') AS key, c.dur_ns,"
 	         " c.msg, c.msg * c.factor FROM c WHERE c.msg IS NOT NULL AND c.factor IS NOT NULL"
 	         " ORDER BY key, c.run_id, c.rank, c.dur_ns");
-	rc = qprepare(db, &b, &st, "cannot query collectives");
-	qbuf_free(&b);
-	if (rc != PROFDB_OK)
-		return rc;
-	qfilter_bind(st, f);
-	rc = profdb__result_from_stmt(db, out, st, types);
-	sqlite3_finalize(st);
-	return rc;
+	return qresult_query(db, out, &b, f, types, "cannot query collectives");
 }
 
 static void step_sql(struct qbuf *b, const struct profdb_filter *f)
@@ -141,25 +133,16 @@ static void step_sql(struct qbuf *b, const struct profdb_filter *f)
 int profdb_query_collectives(profdb *db, profdb_result **out, const struct profdb_collective_query *q)
 {
 	struct qbuf b = { 0 };
-	sqlite3_stmt *st = NULL;
 	int rc;
 
 	*out = NULL;
-	if ((rc = qfilter_check(db, &q->filter)) != PROFDB_OK)
+	if ((rc = qfilter_check_no_kind(db, &q->filter, "collectives reads communication kernels only")) != PROFDB_OK)
 		return rc;
-	if (q->filter.kind)
-		return profdb__error(db, PROFDB_EUSAGE, "collectives reads communication kernels only: no kind filter");
 	if (q->by_step)
 		step_sql(&b, &q->filter);
 	else
 		rank_sql(&b, &q->filter);
-	rc = qprepare(db, &b, &st, "cannot query collectives");
-	qbuf_free(&b);
-	if (rc != PROFDB_OK)
-		return rc;
-	qfilter_bind(st, &q->filter);
-	rc = profdb__result_from_stmt(db, out, st, q->by_step ? step_types : rank_types);
-	sqlite3_finalize(st);
+	rc = qresult_query(db, out, &b, &q->filter, q->by_step ? step_types : rank_types, "cannot query collectives");
 	if (rc != PROFDB_OK)
 		return rc;
 	if (!qfilter_run_column(&q->filter))
