@@ -86,11 +86,13 @@ static void rank_sql(struct qbuf *b, const struct profdb_filter *f)
 	         " avg(c.dur_ns) AS avg, median(c.dur_ns) AS median, max(c.dur_ns) AS max,"
 	         " max(c.group_size) AS group_size,"
 	         " CASE WHEN count(DISTINCT c.dtype) > 1 THEN 'mixed' ELSE max(c.dtype) END AS dtype,"
-	         " sum(c.msg) AS bytes, avg(c.msg) AS avg_msg_bytes,"
-	         " CAST(sum(c.msg) AS REAL) / nullif(sum(CASE WHEN c.msg IS NOT NULL THEN c.dur_ns END), 0)"
-	         "  AS algbw_gbps,"
-	         " sum(c.msg * c.factor) / nullif(sum(CASE WHEN c.msg IS NOT NULL THEN c.dur_ns END), 0)"
-	         "  AS busbw_gbps"
+	         /* total(), not sum(): a message count from a hostile file must not
+	          * stop the query with an integer overflow (bytes saturate) */
+	         " CASE WHEN count(c.msg) > 0 THEN CAST(total(c.msg) AS INTEGER) END AS bytes,"
+	         " avg(c.msg) AS avg_msg_bytes,"
+	         " total(c.msg) / nullif(sum(CASE WHEN c.msg IS NOT NULL THEN c.dur_ns END), 0) AS algbw_gbps,"
+	         " CASE WHEN count(c.msg * c.factor) > 0 THEN total(c.msg * c.factor)"
+	         "  / nullif(sum(CASE WHEN c.msg IS NOT NULL THEN c.dur_ns END), 0) END AS busbw_gbps"
 	         " FROM c JOIN run r ON r.id = c.run_id"
 	         " GROUP BY c.run_id, c.collective, c.pg_name, c.pg_desc, c.rank"
 	         " ORDER BY c.run_id, c.collective, c.pg_name, c.pg_desc, c.rank");
