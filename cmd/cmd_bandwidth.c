@@ -40,20 +40,13 @@ static int own_opt(void *arg, int key, const char *val)
 	return qcli_by_choice("bandwidth", val, "step", "rank", &bq->by_rank);
 }
 
+static int run(profdb *db, profdb_result **out, void *query)
+{
+	return profdb_query_bandwidth(db, out, query);
+}
+
 int cmd_bandwidth(int argc, char **argv)
 {
-	struct qcli q;
 	struct profdb_bandwidth_query bq = PROFDB_BANDWIDTH_QUERY_INIT;
-	int rc;
-	profdb *db;
-	profdb_result *r = NULL;
-
-	qcli_init(&q, "bandwidth");
-	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS]", desc, own_opt, &bq, NULL)) >= 0)
-		return rc;
-	bq.filter = q.filter;
-	if (!(db = qcli_open(&q)))
-		return PROFDB_EXIT_ERROR;
-	rc = profdb_query_bandwidth(db, &r, &bq);
-	return qcli_finish(&q, db, rc, r);
+	return qcli_run_analysis("bandwidth", argc, argv, opts, desc, own_opt, &bq, &bq.filter, run);
 }

@@ -45,20 +45,13 @@ static int own_opt(void *arg, int key, const char *val)
 	return qcli_by_choice("breakdown", val, "step", "rank", &bq->by_rank);
 }
 
+static int run(profdb *db, profdb_result **out, void *query)
+{
+	return profdb_query_breakdown(db, out, query);
+}
+
 int cmd_breakdown(int argc, char **argv)
 {
-	struct qcli q;
 	struct profdb_breakdown_query bq = PROFDB_BREAKDOWN_QUERY_INIT;
-	int rc;
-	profdb *db;
-	profdb_result *r = NULL;
-
-	qcli_init(&q, "breakdown");
-	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS]", desc, own_opt, &bq, NULL)) >= 0)
-		return rc;
-	bq.filter = q.filter;
-	if (!(db = qcli_open(&q)))
-		return PROFDB_EXIT_ERROR;
-	rc = profdb_query_breakdown(db, &r, &bq);
-	return qcli_finish(&q, db, rc, r);
+	return qcli_run_analysis("breakdown", argc, argv, opts, desc, own_opt, &bq, &bq.filter, run);
 }

@@ -26,7 +26,11 @@ static const char desc[] =
 	"per collective, named from the kernel name (all_reduce, all_gather,\n"
 	"reduce_scatter, all_to_all, broadcast, send_recv, send, recv, reduce,\n"
 	"barrier, other):\n"
-	"  --by rank   per collective and rank: calls, total, avg, median, max\n"
+	"  --by rank   per collective, process group and rank: calls, total, avg,\n"
+	"              median, max; from NCCL kernel args: group_size, dtype, bytes\n"
+	"              (max(in, out nelems) x dtype size), avg_msg_bytes, algbw_gbps\n"
+	"              (bytes / time) and busbw_gbps (algbw x 2(n-1)/n all_reduce,\n"
+	"              (n-1)/n all_gather / reduce_scatter / all_to_all, 1 others)\n"
 	"  --by step   per step and collective across ranks: ranks, calls, min,\n"
 	"              median and max of the ranks' totals; skew = max - min, the\n"
 	"              time ranks waited inside the collective; waited_on_rank = the\n"
@@ -43,20 +47,13 @@ static int own_opt(void *arg, int key, const char *val)
 	return qcli_by_choice("collectives", val, "rank", "step", &cq->by_step);
 }
 
+static int run(profdb *db, profdb_result **out, void *query)
+{
+	return profdb_query_collectives(db, out, query);
+}
+
 int cmd_collectives(int argc, char **argv)
 {
-	struct qcli q;
 	struct profdb_collective_query cq = PROFDB_COLLECTIVE_QUERY_INIT;
-	int rc;
-	profdb *db;
-	profdb_result *r = NULL;
-
-	qcli_init(&q, "collectives");
-	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS]", desc, own_opt, &cq, NULL)) >= 0)
-		return rc;
-	cq.filter = q.filter;
-	if (!(db = qcli_open(&q)))
-		return PROFDB_EXIT_ERROR;
-	rc = profdb_query_collectives(db, &r, &cq);
-	return qcli_finish(&q, db, rc, r);
+	return qcli_run_analysis("collectives", argc, argv, opts, desc, own_opt, &cq, &cq.filter, run);
 }

@@ -15,7 +15,7 @@
 
 enum {
 	OPT_BASE = OPT_FIRST_FREE, OPT_NEW, OPT_THRESHOLD, OPT_MIN_DELTA, OPT_TEST, OPT_ALPHA,
-	OPT_FAIL, OPT_RESAMPLES, OPT_SEED, OPT_RFORMAT
+	OPT_FAIL, OPT_RESAMPLES, OPT_SEED, OPT_RFORMAT, OPT_TABLE
 };
 
 #define DIFF_OPTS(format_rows) \
@@ -29,6 +29,7 @@ enum {
 	{ "alpha", 1, OPT_ALPHA, "P", "significance level of the test (default 0.01)" }, \
 	{ "resamples", 1, OPT_RESAMPLES, "N", "bootstrap resamples for the CI (default 2000, 0: none)" }, \
 	{ "seed", 1, OPT_SEED, "N", "bootstrap seed (default fixed: same input, same output)" }, \
+	{ "table", 1, OPT_TABLE, "TABLE", "compare an analysis table, not kernels: breakdown or collectives" }, \
 	QCLI_OPT_STEPS, \
 	QCLI_OPT_RANK, \
 	QCLI_OPT_NAME, \
@@ -101,6 +102,7 @@ struct diff_cli {
 	const char *output;        /* -o FILE, or NULL */
 	const char *base_arg;      /* --base list */
 	const char *new_arg;       /* --new list */
+	const char *table;         /* --table: an analysis table, or NULL (kernels) */
 	const char *operand[2];    /* BASE NEW */
 	size_t nops;
 };
@@ -147,6 +149,7 @@ static int parse_own(void *arg, int key, const char *val)
 		return 0;
 	case OPT_BASE: d->base_arg = val; return 0;
 	case OPT_NEW: d->new_arg = val; return 0;
+	case OPT_TABLE: d->table = val; return 0;
 	case OPT_BY: d->o.by = val; return 0;
 	case 'o': d->output = val; return 0;
 	case OPT_FAIL: d->fail = 1; return 0;
@@ -248,14 +251,29 @@ out:
 	return rc;
 }
 
+/* diff --table: the analysis lines are the comparison's whole-run
+ * figures, the one table in every format (profdb_compare_analysis). */
+static int write_table_diff(const profdb_comparison *c, FILE *out, const struct profdb_format_opts *fmt)
+{
+	profdb_result *lines = NULL;
+	unsigned human = fmt->format == PROFDB_FMT_TABLE || fmt->format == PROFDB_FMT_MD ?
+	                 PROFDB_CMP_ROUNDED : 0;
+	int rc = profdb_comparison_table(c, &lines, human);
+	if (rc == PROFDB_OK)
+		rc = profdb_result_write(lines, out, fmt);
+	profdb_result_free(lines);
+	return rc;
+}
+
 /* Write the comparison where -o says, in d's format. */
 static int diff_write(const struct diff_cli *d, const profdb_comparison *c)
 {
 	FILE *out = stdout;
 	int v;
 	/* diff's json is report's json: one document (schemas/diff.schema.json),
-	 * one writer, whichever command asked for it */
-	int doc = d->report || d->q.fmt.format == PROFDB_FMT_JSON;
+	 * one writer, whichever command asked for it; an analysis table's json
+	 * (--table) is that table's, as its other formats */
+	int doc = d->report || (!d->table && d->q.fmt.format == PROFDB_FMT_JSON);
 	int rfmt = d->report ? d->rfmt : PROFDB_REPORT_JSON;
 	if (d->output && !(out = fopen(d->output, "w")))
 		return cli_error("cannot write '%s': %s", d->output, strerror(errno));
@@ -266,6 +284,8 @@ static int diff_write(const struct diff_cli *d, const profdb_comparison *c)
 		for (size_t i = 0; say && i < profdb_comparison_nwarnings(c); i++)
 			fprintf(stderr, "profdb: warning: %s\n", profdb_comparison_warning(c, i));
 		v = profdb_report_write(c, out, (enum profdb_report_format)rfmt);
+	} else if (d->table) {
+		v = write_table_diff(c, out, &d->q.fmt);
 	} else {
 		v = write_diff(c, out, &d->q.fmt);
 	}
@@ -296,7 +316,8 @@ static int diff_run(struct diff_cli *d)
 		rc = PROFDB_EXIT_ERROR;
 		goto out;
 	}
-	if ((v = profdb_compare(db, &c, &d->o)) != PROFDB_OK) {
+	v = d->table ? profdb_compare_analysis(db, &c, &d->o, d->table) : profdb_compare(db, &c, &d->o);
+	if (v != PROFDB_OK) {
 		rc = cli_lib_error(db, v);
 		goto out;
 	}

@@ -58,20 +58,13 @@ static int own_opt(void *arg, int key, const char *val)
 	return 0;
 }
 
+static int run(profdb *db, profdb_result **out, void *query)
+{
+	return profdb_query_flops(db, out, query);
+}
+
 int cmd_flops(int argc, char **argv)
 {
-	struct qcli q;
 	struct profdb_flops_query fq = PROFDB_FLOPS_QUERY_INIT;
-	int rc;
-	profdb *db;
-	profdb_result *r = NULL;
-
-	qcli_init(&q, "flops");
-	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS]", desc, own_opt, &fq, NULL)) >= 0)
-		return rc;
-	fq.filter = q.filter;
-	if (!(db = qcli_open(&q)))
-		return PROFDB_EXIT_ERROR;
-	rc = profdb_query_flops(db, &r, &fq);
-	return qcli_finish(&q, db, rc, r);
+	return qcli_run_analysis("flops", argc, argv, opts, desc, own_opt, &fq, &fq.filter, run);
 }

@@ -48,20 +48,13 @@ static int own_opt(void *arg, int key, const char *val)
 	return 0;
 }
 
+static int run(profdb *db, profdb_result **out, void *query)
+{
+	return profdb_query_idle(db, out, query);
+}
+
 int cmd_idle(int argc, char **argv)
 {
-	struct qcli q;
 	struct profdb_idle_query iq = PROFDB_IDLE_QUERY_INIT;
-	int rc;
-	profdb *db;
-	profdb_result *r = NULL;
-
-	qcli_init(&q, "idle");
-	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS]", desc, own_opt, &iq, NULL)) >= 0)
-		return rc;
-	iq.filter = q.filter;
-	if (!(db = qcli_open(&q)))
-		return PROFDB_EXIT_ERROR;
-	rc = profdb_query_idle(db, &r, &iq);
-	return qcli_finish(&q, db, rc, r);
+	return qcli_run_analysis("idle", argc, argv, opts, desc, own_opt, &iq, &iq.filter, run);
 }

@@ -48,20 +48,13 @@ static int own_opt(void *arg, int key, const char *val)
 	return 0;
 }
 
+static int run(profdb *db, profdb_result **out, void *query)
+{
+	return profdb_query_launches(db, out, query);
+}
+
 int cmd_launches(int argc, char **argv)
 {
-	struct qcli q;
 	struct profdb_launch_query lq = PROFDB_LAUNCH_QUERY_INIT;
-	int rc;
-	profdb *db;
-	profdb_result *r = NULL;
-
-	qcli_init(&q, "launches");
-	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS]", desc, own_opt, &lq, NULL)) >= 0)
-		return rc;
-	lq.filter = q.filter;
-	if (!(db = qcli_open(&q)))
-		return PROFDB_EXIT_ERROR;
-	rc = profdb_query_launches(db, &r, &lq);
-	return qcli_finish(&q, db, rc, r);
+	return qcli_run_analysis("launches", argc, argv, opts, desc, own_opt, &lq, &lq.filter, run);
 }

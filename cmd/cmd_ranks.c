@@ -54,20 +54,13 @@ static int own_opt(void *arg, int key, const char *val)
 	return qcli_by_choice("ranks", val, "step", "rank", &rq->by_rank);
 }
 
+static int run(profdb *db, profdb_result **out, void *query)
+{
+	return profdb_query_ranks(db, out, query);
+}
+
 int cmd_ranks(int argc, char **argv)
 {
-	struct qcli q;
 	struct profdb_ranks_query rq = PROFDB_RANKS_QUERY_INIT;
-	int rc;
-	profdb *db;
-	profdb_result *r = NULL;
-
-	qcli_init(&q, "ranks");
-	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS]", desc, own_opt, &rq, NULL)) >= 0)
-		return rc;
-	rq.filter = q.filter;
-	if (!(db = qcli_open(&q)))
-		return PROFDB_EXIT_ERROR;
-	rc = profdb_query_ranks(db, &r, &rq);
-	return qcli_finish(&q, db, rc, r);
+	return qcli_run_analysis("ranks", argc, argv, opts, desc, own_opt, &rq, &rq.filter, run);
 }

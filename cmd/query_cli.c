@@ -249,3 +249,21 @@ int qcli_finish(struct qcli *q, profdb *db, int rc, profdb_result *r)
 	profdb_close(db);
 	return code;
 }
+
+int qcli_run_analysis(const char *name, int argc, char **argv, const struct cli_opt *opts, const char *desc,
+                      qcli_own_fn own, void *query, struct profdb_filter *filter, qcli_query_fn run)
+{
+	struct qcli q;
+	profdb *db;
+	profdb_result *r = NULL;
+	int rc;
+
+	qcli_init(&q, name);
+	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS]", desc, own, query, NULL)) >= 0)
+		return rc;
+	*filter = q.filter;
+	if (!(db = qcli_open(&q)))
+		return PROFDB_EXIT_ERROR;
+	rc = run(db, &r, query);
+	return qcli_finish(&q, db, rc, r);
+}

@@ -78,4 +78,17 @@ profdb *qcli_open(const struct qcli *q);
  * Frees r and closes db.  Returns the exit code. */
 int qcli_finish(struct qcli *q, profdb *db, int rc, profdb_result *r);
 
+/* An analysis command's query, run once its options are read (its filter
+ * set): query on db into *out. */
+typedef int (*qcli_query_fn)(profdb *db, profdb_result **out, void *query);
+/*
+ * The whole of an analysis command (breakdown, launches, bandwidth, idle,
+ * collectives, ranks, flops): parse argv with opts (the command's own
+ * options to own(query, ...)), copy the shared filter into *filter (the
+ * query's), open the database read-only, run(db, &r, query) and print r in
+ * the chosen format.  Returns the exit code.
+ */
+int qcli_run_analysis(const char *name, int argc, char **argv, const struct cli_opt *opts, const char *desc,
+                      qcli_own_fn own, void *query, struct profdb_filter *filter, qcli_query_fn run);
+
 #endif

@@ -99,6 +99,19 @@ struct profdb_metric {
 int profdb__metrics_json(const struct profdb_metric *m, size_t n, char **buf, size_t *cap);
 
 /*
+ * The collective arguments of a communication kernel (Kineto NCCL kernel
+ * args "Collective name", "In msg nelems", ...; stored in kernel_coll,
+ * schema 007).  Strings borrowed, int64 fields PROFDB_NULL when absent.
+ */
+struct profdb_coll_rec {
+	const char *collective;    /* the profiler's name: allreduce, allgather, ... */
+	int64_t in_nelems, out_nelems; /* elements of the input / output message */
+	const char *dtype;         /* c10 scalar type name: Float, BFloat16, ... */
+	int64_t group_size;        /* ranks in the process group */
+	const char *pg_name, *pg_desc, *pg_ranks; /* process group name, description, "[0, 1]" */
+};
+
+/*
  * One device activity.  Strings are borrowed for the duration of the sink
  * call (NULL = absent); int64 fields use PROFDB_NULL for absent.  Initialise
  * with profdb_kernel_rec_init().
@@ -124,6 +137,7 @@ struct profdb_kernel_rec {
 	const char *launch_op;
 	const struct profdb_metric *metrics; /* nmetrics entries, borrowed */
 	size_t nmetrics;
+	const struct profdb_coll_rec *coll; /* collective args, borrowed; NULL: none */
 };
 void profdb_kernel_rec_init(struct profdb_kernel_rec *k);
 

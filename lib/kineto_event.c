@@ -59,7 +59,10 @@ static const struct {
 enum ev_field { F_NAME, F_PH, F_CAT, F_TS, F_DUR, F_PID, F_TID, F_ARGS, NFIELDS };
 enum ev_arg {
 	A_CORRELATION, A_EXT, A_DEVICE, A_STREAM, A_CONTEXT, A_GRID, A_BLOCK, A_REGISTERS, A_SHMEM,
-	A_BYTES, A_SEQ, A_DIMS, A_TYPES, A_STACK, NARGS
+	A_BYTES, A_SEQ, A_DIMS, A_TYPES, A_STACK,
+	/* collective args of NCCL kernels (coll_args) */
+	A_COLL, A_IN_NELEMS, A_OUT_NELEMS, A_DTYPE, A_GROUP_SIZE, A_PG_NAME, A_PG_DESC, A_PG_RANKS,
+	NARGS
 };
 
 #define KEY(name, slot) { name, sizeof name - 1, slot }
@@ -77,6 +80,10 @@ static const struct profdb_json_key arg_keys[] = {
 	KEY("grid", A_GRID), KEY("block", A_BLOCK), KEY("registers per thread", A_REGISTERS),
 	KEY("shared memory", A_SHMEM), KEY("bytes", A_BYTES), KEY("external id", A_EXT),
 	KEY("Input dims", A_DIMS),
+	KEY("Collective name", A_COLL), KEY("In msg nelems", A_IN_NELEMS),
+	KEY("Out msg nelems", A_OUT_NELEMS), KEY("dtype", A_DTYPE), KEY("Group size", A_GROUP_SIZE),
+	KEY("Process Group Name", A_PG_NAME), KEY("Process Group Description", A_PG_DESC),
+	KEY("Process Group Ranks", A_PG_RANKS),
 };
 
 /* An event's fields and its args' in one pass over its bytes. */
@@ -268,10 +275,31 @@ static int walk_members(const char *text, size_t len, const struct profdb_json_k
 	return rc;
 }
 
+/* The collective args of a communication kernel into *c; NULL when it has
+ * neither a collective name nor a message size (older traces, non-NCCL). */
+static const struct profdb_coll_rec *coll_args(struct profdb_kreader *r, const struct profdb_jval *a,
+                                               struct profdb_coll_rec *c)
+{
+	if (!a[A_COLL].type && !a[A_IN_NELEMS].type && !a[A_OUT_NELEMS].type)
+		return NULL;
+	*c = (struct profdb_coll_rec){
+		.collective = jtext(r, &a[A_COLL]),
+		.in_nelems = profdb__kineto_jint(&a[A_IN_NELEMS]),
+		.out_nelems = profdb__kineto_jint(&a[A_OUT_NELEMS]),
+		.dtype = jtext(r, &a[A_DTYPE]),
+		.group_size = profdb__kineto_jint(&a[A_GROUP_SIZE]),
+		.pg_name = jtext(r, &a[A_PG_NAME]),
+		.pg_desc = jtext(r, &a[A_PG_DESC]),
+		.pg_ranks = jtext(r, &a[A_PG_RANKS]),
+	};
+	return c;
+}
+
 static int emit_device(struct profdb_kreader *r, const struct profdb_jval *e, const struct profdb_jval *a, int kind,
                        const char *name, const char *cat, int64_t start, int64_t dur)
 {
 	struct profdb_kernel_rec k;
+	struct profdb_coll_rec coll;
 	int64_t ext = profdb__kineto_jint(&a[A_EXT]);
 	profdb_kernel_rec_init(&k);
 	k.rank = r->rank;
@@ -292,6 +320,8 @@ static int emit_device(struct profdb_kreader *r, const struct profdb_jval *e, co
 	k.registers = profdb__kineto_jint(&a[A_REGISTERS]);
 	k.shared_mem = profdb__kineto_jint(&a[A_SHMEM]);
 	k.bytes = profdb__kineto_jint(&a[A_BYTES]);
+	if (k.kind == PROFDB_KIND_COMM)
+		k.coll = coll_args(r, a, &coll);
 	/* a sink that nests ops finds device times from the kernels it stored */
 	if (!r->sink->nests_ops && profdb__kops_device(r->ops, ext, k.correlation, dur) != PROFDB_OK)
 		return profdb__err_set(r->err, PROFDB_ERROR, "out of memory");

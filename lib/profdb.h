@@ -414,8 +414,10 @@ struct profdb_collective_query {
 /*
  * METHOD: communication kernels (kind communication) per collective (from
  * the name: all_reduce, all_gather, reduce_scatter, all_to_all, broadcast,
- * send_recv, send, recv, reduce, barrier, other) and rank: [run] collective
- * rank calls total avg median max.  by_step: [run] step collective ranks
+ * send_recv, send, recv, reduce, barrier, other), process group and rank:
+ * [run] collective process_group rank calls total avg median max group_size
+ * dtype bytes avg_msg_bytes algbw_gbps busbw_gbps (the last six from the
+ * kernels' collective args where stored; README "### collectives").  by_step: [run] step collective ranks
  * calls total_min total_median total_max skew (max - min of the ranks'
  * totals) waited_on_rank (the rank with the least total: it arrived last).
  * Errors: PROFDB_ENOTFOUND (a run), PROFDB_EUSAGE (kind filter, steps).
@@ -568,6 +570,20 @@ typedef struct profdb_comparison profdb_comparison; /* a finished comparison */
  * PROFDB_ERROR.
  */
 int profdb_compare(profdb *db, profdb_comparison **out, const struct profdb_diff_opts *o);
+
+/*
+ * CONSTRUCTOR: compare an analysis table between the sides of o instead of
+ * the kernels: table "breakdown" (one line per figure, samples the figure
+ * of each (rank, step)) or "collectives" (one line per collective and
+ * process group, samples each call's bus bandwidth).  The lines are the
+ * whole-run figures of *out (profdb_comparison_table without
+ * PROFDB_CMP_KERNELS); verdicts by o's threshold, min_delta (times), test
+ * and alpha, a larger value being the regression except for compute_pct
+ * and bandwidth.  README "### diff of the analysis tables".  Errors:
+ * PROFDB_EUSAGE (unknown table; a name or kind filter), PROFDB_ENOTFOUND.
+ */
+int profdb_compare_analysis(profdb *db, profdb_comparison **out, const struct profdb_diff_opts *o,
+                            const char *table);
 
 /* DESTRUCTOR. NULL is a no-op. */
 void profdb_comparison_free(profdb_comparison *c);

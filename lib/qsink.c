@@ -20,7 +20,7 @@
 #define QUEUE_MAX 16             /* batches in flight: bounds memory at ~4 MB */
 
 enum rec_type { R_SOURCE_BEGIN = 1, R_SOURCE_END, R_SKIP, R_KERNEL, R_OP, R_LAUNCH, R_STEP,
-	R_STEP_METRIC, R_META, R_NOTE, R_RANK_FIXUP };
+	R_STEP_METRIC, R_META, R_NOTE, R_RANK_FIXUP, R_KERNEL_COLL };
 
 struct batch {
 	struct batch *next;
@@ -54,6 +54,12 @@ static const size_t op_strs[] = {
 	offsetof(struct profdb_op_rec, call_stack)
 };
 static const size_t launch_strs[] = { offsetof(struct profdb_launch_rec, name) };
+/* a kernel's collective args travel in the kernel's record (R_KERNEL_COLL) */
+static const size_t coll_strs[] = {
+	offsetof(struct profdb_coll_rec, collective), offsetof(struct profdb_coll_rec, dtype),
+	offsetof(struct profdb_coll_rec, pg_name), offsetof(struct profdb_coll_rec, pg_desc),
+	offsetof(struct profdb_coll_rec, pg_ranks)
+};
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -206,21 +212,23 @@ static size_t str_size(const char *p)
 
 /* Layout of one record: type byte, the struct, then per string field a
  * u32 length+1 (0 = NULL) and its bytes with the NUL, then extras. */
-static int put_record(struct profdb_qsink *s, int type, const void *rec, size_t size,
-                      const size_t *strs, size_t nstrs, const struct profdb_metric *m, size_t nm)
+static size_t record_size(const void *rec, size_t size, const size_t *strs, size_t nstrs,
+                          const struct profdb_metric *m, size_t nm)
 {
-	size_t need = 1 + size, off;
-	unsigned char *p;
+	size_t need = size;
 	for (size_t i = 0; i < nstrs; i++)
 		need += 4 + str_size(*(const char *const *)((const char *)rec + strs[i]));
 	for (size_t i = 0; i < nm; i++)
 		need += sizeof(double) + 4 + str_size(m[i].name);
-	p = reserve(s, need);
-	if (!p)
-		return s->err.code ? s->err.code : PROFDB_ERROR;
-	p[0] = (unsigned char)type;
-	memcpy(p + 1, rec, size);
-	off = 1 + size;
+	return need;
+}
+
+/* The struct and its strings (record_size bytes) at p, without the type. */
+static void record_write(unsigned char *p, const void *rec, size_t size, const size_t *strs, size_t nstrs,
+                         const struct profdb_metric *m, size_t nm)
+{
+	size_t off = size;
+	memcpy(p, rec, size);
 	for (size_t i = 0; i < nstrs + nm; i++) {
 		const char *str = i < nstrs ? *(const char *const *)((const char *)rec + strs[i]) : m[i - nstrs].name;
 		uint32_t n = str ? (uint32_t)strlen(str) + 1 : 0;
@@ -235,6 +243,16 @@ static int put_record(struct profdb_qsink *s, int type, const void *rec, size_t 
 			off += n;
 		}
 	}
+}
+
+static int put_record(struct profdb_qsink *s, int type, const void *rec, size_t size,
+                      const size_t *strs, size_t nstrs, const struct profdb_metric *m, size_t nm)
+{
+	unsigned char *p = reserve(s, 1 + record_size(rec, size, strs, nstrs, m, nm));
+	if (!p)
+		return s->err.code ? s->err.code : PROFDB_ERROR;
+	p[0] = (unsigned char)type;
+	record_write(p + 1, rec, size, strs, nstrs, m, nm);
 	return PROFDB_OK;
 }
 
@@ -306,8 +324,21 @@ static int q_skip(void *arg, const char *reason, int64_t where)
 
 static int q_kernel(void *arg, const struct profdb_kernel_rec *k)
 {
-	return put_record(arg, R_KERNEL, k, sizeof *k, kernel_strs, NELEM(kernel_strs),
-	                  k->metrics, k->nmetrics);
+	struct profdb_qsink *s = arg;
+	size_t kn, cn;
+	unsigned char *p;
+	if (!k->coll)
+		return put_record(arg, R_KERNEL, k, sizeof *k, kernel_strs, NELEM(kernel_strs),
+		                  k->metrics, k->nmetrics);
+	/* one reservation: the kernel and its args never straddle two batches */
+	kn = record_size(k, sizeof *k, kernel_strs, NELEM(kernel_strs), k->metrics, k->nmetrics);
+	cn = record_size(k->coll, sizeof *k->coll, coll_strs, NELEM(coll_strs), NULL, 0);
+	if (!(p = reserve(s, 1 + kn + cn)))
+		return s->err.code ? s->err.code : PROFDB_ERROR;
+	p[0] = R_KERNEL_COLL;
+	record_write(p + 1, k, sizeof *k, kernel_strs, NELEM(kernel_strs), k->metrics, k->nmetrics);
+	record_write(p + 1 + kn, k->coll, sizeof *k->coll, coll_strs, NELEM(coll_strs), NULL, 0);
+	return PROFDB_OK;
 }
 
 static int q_op(void *arg, const struct profdb_op_rec *o)
@@ -403,9 +434,11 @@ struct replay {
 	size_t mcap;
 };
 
-static int replay_kernel(struct replay *p)
+/* A kernel record, and for R_KERNEL_COLL its collective args after it. */
+static int replay_kernel(struct replay *p, int type)
 {
 	struct profdb_kernel_rec k;
+	struct profdb_coll_rec coll;
 	memcpy(&k, p->d + p->off, sizeof k);
 	p->off = load_strs(&k, kernel_strs, NELEM(kernel_strs), p->d, p->off + sizeof k);
 	if (k.nmetrics > p->mcap) {
@@ -421,6 +454,12 @@ static int replay_kernel(struct replay *p)
 		p->metrics[i].name = get_str(p->d, &p->off);
 	}
 	k.metrics = p->metrics;
+	k.coll = NULL;
+	if (type == R_KERNEL_COLL) {
+		memcpy(&coll, p->d + p->off, sizeof coll);
+		p->off = load_strs(&coll, coll_strs, NELEM(coll_strs), p->d, p->off + sizeof coll);
+		k.coll = &coll;
+	}
 	return p->out->kernel(p->out->arg, &k);
 }
 
@@ -528,7 +567,8 @@ static int replay_batch(const struct batch *b, struct profdb_sink *out)
 		int type = p.d[p.off++];
 		switch (type) {
 		case R_KERNEL:
-			rc = replay_kernel(&p);
+		case R_KERNEL_COLL:
+			rc = replay_kernel(&p, type);
 			break;
 		case R_OP: case R_LAUNCH: case R_STEP:
 			rc = replay_struct(&p, type);

@@ -78,6 +78,15 @@ void qresult_drop_column(profdb_result *r, size_t col);
 int qresult_new_rows(profdb_result **out, const char *const *names, const enum profdb_coltype *types,
                      size_t ncols, size_t nrows);
 
+/* qfilter_check, and PROFDB_EUSAGE "<what>: no kind filter" when f has
+ * one (the analyses that read one kind of row). */
+int qfilter_check_no_kind(profdb *db, const struct profdb_filter *f, const char *what);
+/* Run the statement in b (freed here) with f's parameters bound into *out
+ * (types per column, or NULL: inferred); what starts the error message.
+ * The tail every SQL-only query shares. */
+int qresult_query(profdb *db, profdb_result **out, struct qbuf *b, const struct profdb_filter *f,
+                  const enum profdb_coltype *types, const char *what);
+
 /* profdb_query_breakdown keeping its leading run_id, run, rank, step
  * columns (step NULL with by_rank), for the analyses built on it. */
 int profdb__query_breakdown_full(profdb *db, profdb_result **out, const struct profdb_breakdown_query *q);

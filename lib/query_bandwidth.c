@@ -47,23 +47,13 @@ static void bandwidth_sql(struct qbuf *b, const struct profdb_bandwidth_query *q
 int profdb_query_bandwidth(profdb *db, profdb_result **out, const struct profdb_bandwidth_query *q)
 {
 	struct qbuf b = { 0 };
-	sqlite3_stmt *st = NULL;
 	int rc;
 
 	*out = NULL;
-	if ((rc = qfilter_check(db, &q->filter)) != PROFDB_OK)
+	if ((rc = qfilter_check_no_kind(db, &q->filter, "bandwidth reads memcpy and memset only")) != PROFDB_OK)
 		return rc;
-	if (q->filter.kind)
-		return profdb__error(db, PROFDB_EUSAGE, "bandwidth reads memcpy and memset only: no kind filter");
 	bandwidth_sql(&b, q);
-	rc = qprepare(db, &b, &st, "cannot query bandwidth");
-	qbuf_free(&b);
-	if (rc != PROFDB_OK)
-		return rc;
-	qfilter_bind(st, &q->filter);
-	rc = profdb__result_from_stmt(db, out, st, types);
-	sqlite3_finalize(st);
-	if (rc != PROFDB_OK)
+	if ((rc = qresult_query(db, out, &b, &q->filter, types, "cannot query bandwidth")) != PROFDB_OK)
 		return rc;
 	if (q->by_rank)
 		qresult_drop_column(*out, B_STEP);

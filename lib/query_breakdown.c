@@ -8,8 +8,9 @@
  * end of the group, idle = span - busy; the percentages are of span,
  * comm_overlap_pct of communication.  Definitions: README "## Analyses".
  *
- * Two statements: one makes the group rows (span and count in SQL), one
- * streams the intervals in the same group order and fills the figures.
+ * One statement streams the intervals in group order; the group's figures,
+ * span and count are made in C (a second statement grouping the same rows
+ * doubled the time).
  */
 #include <stdlib.h>
 
@@ -29,28 +30,29 @@ static const enum profdb_coltype types[C_COUNT] = {
 	PROFDB_COL_PCT, PROFDB_COL_PCT, PROFDB_COL_PCT, PROFDB_COL_INT
 };
 
-static void groups_sql(struct qbuf *b, const struct profdb_breakdown_query *q)
-{
-	const char *step = q->by_rank ? "NULL" : "k.step";
-	qbuf_addf(b, "SELECT k.run_id, r.name AS run, k.rank, %s AS step,"
-	          " max(k.start_ns + k.dur_ns) - min(k.start_ns) AS span, NULL AS busy, NULL AS compute,"
-	          " NULL AS communication, NULL AS memory, NULL AS compute_comm_overlap,"
-	          " NULL AS compute_memory_overlap, NULL AS comm_memory_overlap,"
-	          " NULL AS exposed_communication, NULL AS exposed_memory, NULL AS idle,"
-	          " NULL AS compute_pct, NULL AS communication_pct, NULL AS memory_pct,"
-	          " NULL AS exposed_communication_pct, NULL AS idle_pct, NULL AS comm_overlap_pct,"
-	          " count(*) AS kernels FROM kernel k JOIN run r ON r.id = k.run_id WHERE 1", step);
-	qfilter_where(b, &q->filter, "k", QF_KERNEL, 0);
-	qbuf_addf(b, " GROUP BY k.run_id, k.rank%s ORDER BY k.run_id, k.rank%s",
-	          q->by_rank ? "" : ", k.step", q->by_rank ? "" : ", k.step");
-}
+static const char *const names[C_COUNT] = {
+	"run_id", "run", "rank", "step", "span", "busy", "compute", "communication", "memory",
+	"compute_comm_overlap", "compute_memory_overlap", "comm_memory_overlap", "exposed_communication",
+	"exposed_memory", "idle", "compute_pct", "communication_pct", "memory_pct",
+	"exposed_communication_pct", "idle_pct", "comm_overlap_pct", "kernels"
+};
 
-/* The three interval classes of the group being read. */
+/* One group's figures, kept until the result is built. */
+struct bline {
+	int64_t run, rank, step;   /* step INT64_MIN: NULL */
+	int64_t span, kernels;
+	struct profdb_breakdown b;
+};
+
+/* The three interval classes of the group being read, and the groups done. */
 struct classes {
 	struct profdb_interval *iv[3]; /* compute, communication, memory */
 	size_t n[3], cap[3];
 	struct profdb_interval *scratch;
 	size_t scap;
+	int64_t lo, hi, kernels;   /* the group's first start, last end, activities */
+	struct bline *l;           /* groups done */
+	size_t nl, lcap;
 };
 
 static int class_of(int kind)
@@ -83,13 +85,11 @@ static double pct(int64_t part, int64_t whole)
 	return 100.0 * (double)part / (double)whole;
 }
 
-/* Merge the collected classes, write the figures into row, empty the classes. */
-static int fill_row(struct classes *c, profdb_result *r, size_t row)
+/* Merge the collected classes into the figures of a new line for group
+ * (run, rank, step); empty the classes. */
+static int close_group(struct classes *c, int64_t run, int64_t rank, int64_t step)
 {
-	struct profdb_breakdown b;
-	int64_t span = profdb_result_int(r, row, C_SPAN);
-	int rc = PROFDB_OK;
-
+	struct bline *l;
 	for (int k = 0; k < 3; k++)
 		c->n[k] = profdb__ivals_merge(c->iv[k], c->n[k]);
 	if (c->n[0] + c->n[1] > c->scap) {
@@ -99,46 +99,67 @@ static int fill_row(struct classes *c, profdb_result *r, size_t row)
 		c->scratch = s;
 		c->scap = c->n[0] + c->n[1];
 	}
-	profdb__breakdown_figures(&b, c->iv[0], c->n[0], c->iv[1], c->n[1], c->iv[2], c->n[2], c->scratch);
-	rc |= qresult_set_int(r, row, C_BUSY, b.busy);
-	rc |= qresult_set_int(r, row, C_COMPUTE, b.compute);
-	rc |= qresult_set_int(r, row, C_COMM, b.comm);
-	rc |= qresult_set_int(r, row, C_MEMORY, b.memory);
-	rc |= qresult_set_int(r, row, C_OV_CC, b.compute_comm);
-	rc |= qresult_set_int(r, row, C_OV_CY, b.compute_memory);
-	rc |= qresult_set_int(r, row, C_OV_MY, b.comm_memory);
-	rc |= qresult_set_int(r, row, C_EXP_COMM, b.exposed_comm);
-	rc |= qresult_set_int(r, row, C_EXP_MEM, b.exposed_memory);
-	rc |= qresult_set_int(r, row, C_IDLE, span - b.busy);
-	if (span > 0) {
-		rc |= qresult_set_double(r, row, C_COMPUTE_PCT, pct(b.compute, span));
-		rc |= qresult_set_double(r, row, C_COMM_PCT, pct(b.comm, span));
-		rc |= qresult_set_double(r, row, C_MEMORY_PCT, pct(b.memory, span));
-		rc |= qresult_set_double(r, row, C_EXP_COMM_PCT, pct(b.exposed_comm, span));
-		rc |= qresult_set_double(r, row, C_IDLE_PCT, pct(span - b.busy, span));
+	if (c->nl == c->lcap) {
+		size_t ncap = c->lcap ? 2 * c->lcap : 64;
+		struct bline *n = realloc(c->l, ncap * sizeof *n);
+		if (!n)
+			return PROFDB_ERROR;
+		c->l = n;
+		c->lcap = ncap;
 	}
-	if (b.comm > 0)
-		rc |= qresult_set_double(r, row, C_OVERLAP_PCT, pct(b.compute_comm, b.comm));
+	l = &c->l[c->nl++];
+	*l = (struct bline){ run, rank, step, c->hi - c->lo, c->kernels, { 0 } };
+	profdb__breakdown_figures(&l->b, c->iv[0], c->n[0], c->iv[1], c->n[1], c->iv[2], c->n[2], c->scratch);
 	c->n[0] = c->n[1] = c->n[2] = 0;
+	c->kernels = 0;
+	return PROFDB_OK;
+}
+
+/* Line l into row of r; the run's name through q (run by id). */
+static int fill_row(profdb_result *r, size_t row, const struct bline *l, sqlite3_stmt *q)
+{
+	const struct profdb_breakdown *b = &l->b;
+	int64_t span = l->span;
+	int rc = 0;
+
+	sqlite3_bind_int64(q, 1, l->run);
+	rc |= qresult_set_text(r, row, C_RUN, sqlite3_step(q) == SQLITE_ROW ? (const char *)sqlite3_column_text(q, 0) : "");
+	sqlite3_reset(q);
+	rc |= qresult_set_int(r, row, C_RUN_ID, l->run);
+	rc |= qresult_set_int(r, row, C_RANK, l->rank);
+	if (l->step != INT64_MIN)
+		rc |= qresult_set_int(r, row, C_STEP, l->step);
+	rc |= qresult_set_int(r, row, C_SPAN, span);
+	rc |= qresult_set_int(r, row, C_KERNELS, l->kernels);
+	rc |= qresult_set_int(r, row, C_BUSY, b->busy);
+	rc |= qresult_set_int(r, row, C_COMPUTE, b->compute);
+	rc |= qresult_set_int(r, row, C_COMM, b->comm);
+	rc |= qresult_set_int(r, row, C_MEMORY, b->memory);
+	rc |= qresult_set_int(r, row, C_OV_CC, b->compute_comm);
+	rc |= qresult_set_int(r, row, C_OV_CY, b->compute_memory);
+	rc |= qresult_set_int(r, row, C_OV_MY, b->comm_memory);
+	rc |= qresult_set_int(r, row, C_EXP_COMM, b->exposed_comm);
+	rc |= qresult_set_int(r, row, C_EXP_MEM, b->exposed_memory);
+	rc |= qresult_set_int(r, row, C_IDLE, span - b->busy);
+	if (span > 0) {
+		rc |= qresult_set_double(r, row, C_COMPUTE_PCT, pct(b->compute, span));
+		rc |= qresult_set_double(r, row, C_COMM_PCT, pct(b->comm, span));
+		rc |= qresult_set_double(r, row, C_MEMORY_PCT, pct(b->memory, span));
+		rc |= qresult_set_double(r, row, C_EXP_COMM_PCT, pct(b->exposed_comm, span));
+		rc |= qresult_set_double(r, row, C_IDLE_PCT, pct(span - b->busy, span));
+	}
+	if (b->comm > 0)
+		rc |= qresult_set_double(r, row, C_OVERLAP_PCT, pct(b->compute_comm, b->comm));
 	return rc ? PROFDB_ERROR : PROFDB_OK;
 }
 
-/* Whether row holds the group (run, rank, step); step INT64_MIN is NULL. */
-static int row_is(const profdb_result *r, size_t row, int64_t run, int64_t rank, int64_t step)
-{
-	int64_t rs = profdb_result_isnull(r, row, C_STEP) ? INT64_MIN : profdb_result_int(r, row, C_STEP);
-	return profdb_result_int(r, row, C_RUN_ID) == run && profdb_result_int(r, row, C_RANK) == rank &&
-	       rs == step;
-}
-
-/* The interval pass: kernels in group order, one row filled per group. */
-static int fill(profdb *db, profdb_result *r, const struct profdb_breakdown_query *q)
+/* The one pass: kernels in group order, a line per group (span and count
+ * too: a second statement grouping the same rows cost as much again). */
+static int scan(profdb *db, struct classes *c, const struct profdb_breakdown_query *q)
 {
 	struct qbuf b = { 0 };
-	struct classes c = { 0 };
 	sqlite3_stmt *st = NULL;
 	int64_t run = 0, rank = 0, step = 0;
-	size_t row = 0;
 	int rc, have = 0, err = PROFDB_OK;
 
 	qbuf_addf(&b, "SELECT k.run_id, k.rank, %s, k.kind, k.start_ns, k.start_ns + k.dur_ns"
@@ -153,28 +174,25 @@ static int fill(profdb *db, profdb_result *r, const struct profdb_breakdown_quer
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW && err == PROFDB_OK) {
 		int64_t krun = sqlite3_column_int64(st, 0), krank = sqlite3_column_int64(st, 1);
 		int64_t kstep = sqlite3_column_type(st, 2) == SQLITE_NULL ? INT64_MIN : sqlite3_column_int64(st, 2);
+		int64_t s = sqlite3_column_int64(st, 4), e = sqlite3_column_int64(st, 5);
 		if (have && (krun != run || krank != rank || kstep != step)) {
-			err = fill_row(&c, r, row++);
+			err = close_group(c, run, rank, step);
 			have = 0;
 		}
 		if (!have) {
 			run = krun, rank = krank, step = kstep, have = 1;
-			/* both statements group and order alike: anything else is a bug */
-			if (row >= r->nrows || !row_is(r, row, run, rank, step))
-				err = PROFDB_EUSAGE;
+			c->lo = s;
+			c->hi = e;
 		}
+		c->lo = s < c->lo ? s : c->lo;
+		c->hi = e > c->hi ? e : c->hi;
+		c->kernels++;
 		if (err == PROFDB_OK)
-			err = class_add(&c, class_of(sqlite3_column_int(st, 3)), sqlite3_column_int64(st, 4),
-			                sqlite3_column_int64(st, 5));
+			err = class_add(c, class_of(sqlite3_column_int(st, 3)), s, e);
 	}
 	if (err == PROFDB_OK && rc == SQLITE_DONE && have)
-		err = fill_row(&c, r, row);
+		err = close_group(c, run, rank, step);
 	sqlite3_finalize(st);
-	for (int k = 0; k < 3; k++)
-		free(c.iv[k]);
-	free(c.scratch);
-	if (err == PROFDB_EUSAGE)
-		return profdb__error(db, PROFDB_ERROR, "breakdown: the kernel groups changed while reading");
 	if (err != PROFDB_OK)
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
@@ -182,10 +200,25 @@ static int fill(profdb *db, profdb_result *r, const struct profdb_breakdown_quer
 	return PROFDB_OK;
 }
 
+/* The result of the scanned lines. */
+static int build(profdb *db, profdb_result **out, const struct classes *c)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = PROFDB_OK;
+	if (qresult_new_rows(out, names, types, C_COUNT, c->nl) != PROFDB_OK)
+		return profdb__error(db, PROFDB_ERROR, "out of memory");
+	if (sqlite3_prepare_v2(db->sql, "SELECT name FROM run WHERE id = ?1", -1, &q, NULL) != SQLITE_OK)
+		return profdb__sqlerror(db, "cannot read runs");
+	for (size_t i = 0; i < c->nl && rc == PROFDB_OK; i++)
+		if (fill_row(*out, i, &c->l[i], q) != PROFDB_OK)
+			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
+	sqlite3_finalize(q);
+	return rc;
+}
+
 int profdb__query_breakdown_full(profdb *db, profdb_result **out, const struct profdb_breakdown_query *q)
 {
-	struct qbuf b = { 0 };
-	sqlite3_stmt *st = NULL;
+	struct classes c = { 0 };
 	int rc;
 
 	*out = NULL;
@@ -193,16 +226,13 @@ int profdb__query_breakdown_full(profdb *db, profdb_result **out, const struct p
 		return rc;
 	if (q->filter.name_glob || q->filter.kind)
 		return profdb__error(db, PROFDB_EUSAGE, "breakdown takes every kernel of a rank: no name or kind filter");
-	groups_sql(&b, q);
-	rc = qprepare(db, &b, &st, "cannot query the breakdown");
-	qbuf_free(&b);
-	if (rc != PROFDB_OK)
-		return rc;
-	qfilter_bind(st, &q->filter);
-	rc = profdb__result_from_stmt(db, out, st, types);
-	sqlite3_finalize(st);
+	rc = scan(db, &c, q);
 	if (rc == PROFDB_OK)
-		rc = fill(db, *out, q);
+		rc = build(db, out, &c);
+	for (int k = 0; k < 3; k++)
+		free(c.iv[k]);
+	free(c.scratch);
+	free(c.l);
 	if (rc != PROFDB_OK) {
 		profdb_result_free(*out);
 		*out = NULL;

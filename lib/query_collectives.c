@@ -8,9 +8,15 @@
  * Per step, the skew across ranks (max - min of the ranks' totals) is the
  * time the others spent waiting inside the collective for the rank with
  * the least collective time, which arrived last (waited_on_rank).
- * Message sizes are not stored by ingest, so there is no bandwidth here.
+ * Where the trace gives a kernel's collective args (Kineto NCCL kernels;
+ * kernel_coll, schema 007) the rows split by process group and carry the
+ * message bytes (larger of in / out nelems x dtype size: the NCCL-tests
+ * size), algorithm bandwidth (bytes / time of the calls with a size) and
+ * bus bandwidth (algbw x the NCCL-tests factor of the collective and group
+ * size n: BUS_FACTOR_SQL; README "### collectives").
  */
 #include "query.h"
+#include "analyses.h"
 #include "banned.h"
 
 #define COLLECTIVE_SQL \
@@ -25,10 +31,22 @@
 	" WHEN n GLOB '*reduce*' THEN 'reduce'" \
 	" WHEN n GLOB '*barrier*' THEN 'barrier' ELSE 'other' END"
 
-enum { C_RUN, C_COLL, C_RANK, C_CALLS, C_TOTAL, C_AVG, C_MEDIAN, C_MAX, C_N };
+/* bus bandwidth / algorithm bandwidth (NCCL-tests doc/PERFORMANCE.md), n
+ * the group size: all_reduce 2(n-1)/n; all_gather, reduce_scatter,
+ * all_to_all (n-1)/n; broadcast, reduce and point-to-point 1 */
+#define BUS_FACTOR_SQL \
+	"CASE WHEN collective IN ('broadcast', 'reduce', 'send', 'recv', 'send_recv') THEN 1.0" \
+	" WHEN group_size IS NULL OR group_size < 1 THEN NULL" \
+	" WHEN collective = 'all_reduce' THEN 2.0 * (group_size - 1) / group_size" \
+	" WHEN collective IN ('all_gather', 'reduce_scatter', 'all_to_all')" \
+	"  THEN 1.0 * (group_size - 1) / group_size END"
+
+enum { C_RUN, C_COLL, C_PG, C_RANK, C_CALLS, C_TOTAL, C_AVG, C_MEDIAN, C_MAX, C_GROUP, C_DTYPE, C_BYTES,
+	C_MSG, C_ALGBW, C_BUSBW, C_N };
 static const enum profdb_coltype rank_types[C_N] = {
-	PROFDB_COL_TEXT, PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_NS, PROFDB_COL_NS,
-	PROFDB_COL_NS, PROFDB_COL_NS
+	PROFDB_COL_TEXT, PROFDB_COL_TEXT, PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_NS,
+	PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_INT, PROFDB_COL_TEXT, PROFDB_COL_INT,
+	PROFDB_COL_REAL, PROFDB_COL_REAL, PROFDB_COL_REAL
 };
 enum { T_RUN, T_STEP, T_COLL, T_RANKS, T_CALLS, T_MIN, T_MEDIAN, T_MAX, T_SKEW, T_WAITED, T_N };
 static const enum profdb_coltype step_types[T_N] = {
@@ -44,51 +62,89 @@ static void c_sql(struct qbuf *b, const struct profdb_filter *f)
 	qbuf_add(b, "),\n c AS (SELECT run_id, rank, step, dur_ns, " COLLECTIVE_SQL " AS collective FROM c0)\n");
 }
 
+/* The CTE c: one row per communication kernel of f with its collective,
+ * process group, message bytes (msg) and bus factor; shared by the table
+ * and by diff --table collectives (profdb__collective_calls). */
+static void calls_sql(struct qbuf *b, const struct profdb_filter *f)
+{
+	qbuf_add(b, "WITH c0 AS (SELECT k.run_id, k.rank, k.dur_ns, lower(s.value) AS n, a.pg_name, a.pg_desc,"
+	         " a.group_size, a.dtype, max(coalesce(a.in_nelems, a.out_nelems),"
+	         " coalesce(a.out_nelems, a.in_nelems)) * d.bytes AS msg"
+	         " FROM kernel k JOIN str s ON s.id = k.name_id LEFT JOIN kernel_coll a ON a.kernel_id = k.id"
+	         " LEFT JOIN dtype_size d ON d.dtype = a.dtype WHERE k.kind = 3");
+	qfilter_where(b, f, "k", QF_KERNEL, 0);
+	qbuf_add(b, "),\n c1 AS (SELECT *, " COLLECTIVE_SQL " AS collective FROM c0),\n"
+	         " c AS (SELECT *, " BUS_FACTOR_SQL " AS factor,"
+	         " pg_name || coalesce(' (' || pg_desc || ')', '') AS process_group FROM c1)\n");
+}
+
 static void rank_sql(struct qbuf *b, const struct profdb_filter *f)
 {
-	c_sql(b, f);
-	qbuf_add(b, "SELECT r.name AS run, c.collective, c.rank, count(*) AS calls, sum(c.dur_ns) AS total,"
-	         " avg(c.dur_ns) AS avg, median(c.dur_ns) AS median, max(c.dur_ns) AS max"
-	         " FROM c JOIN run r ON r.id = c.run_id GROUP BY c.run_id, c.collective, c.rank"
-	         " ORDER BY c.run_id, c.collective, c.rank");
+	calls_sql(b, f);
+	qbuf_add(b, "SELECT r.name AS run, c.collective, c.process_group, c.rank,"
+	         " count(*) AS calls, sum(c.dur_ns) AS total,"
+	         " avg(c.dur_ns) AS avg, median(c.dur_ns) AS median, max(c.dur_ns) AS max,"
+	         " max(c.group_size) AS group_size,"
+	         " CASE WHEN count(DISTINCT c.dtype) > 1 THEN 'mixed' ELSE max(c.dtype) END AS dtype,"
+	         /* total(), not sum(): a message count from a hostile file must not
+	          * stop the query with an integer overflow (bytes saturate) */
+	         " CASE WHEN count(c.msg) > 0 THEN CAST(total(c.msg) AS INTEGER) END AS bytes,"
+	         " avg(c.msg) AS avg_msg_bytes,"
+	         " total(c.msg) / nullif(sum(CASE WHEN c.msg IS NOT NULL THEN c.dur_ns END), 0) AS algbw_gbps,"
+	         " CASE WHEN count(c.msg * c.factor) > 0 THEN total(c.msg * c.factor)"
+	         "  / nullif(sum(CASE WHEN c.msg IS NOT NULL THEN c.dur_ns END), 0) END AS busbw_gbps"
+	         " FROM c JOIN run r ON r.id = c.run_id"
+	         " GROUP BY c.run_id, c.collective, c.pg_name, c.pg_desc, c.rank"
+	         " ORDER BY c.run_id, c.collective, c.pg_name, c.pg_desc, c.rank");
+}
+
+int profdb__collective_calls(profdb *db, profdb_result **out, const struct profdb_filter *f)
+{
+	static const enum profdb_coltype types[] = {
+		PROFDB_COL_TEXT, PROFDB_COL_NS, PROFDB_COL_REAL, PROFDB_COL_REAL
+	};
+	struct qbuf b = { 0 };
+	int rc;
+
+	*out = NULL;
+	if ((rc = qfilter_check(db, f)) != PROFDB_OK)
+		return rc;
+	calls_sql(&b, f);
+	qbuf_add(&b, "SELECT c.collective || coalesce(' ' || c.process_group, '') AS key, c.dur_ns,"
+	         " c.msg, c.msg * c.factor FROM c WHERE c.msg IS NOT NULL AND c.factor IS NOT NULL"
+	         " ORDER BY key, c.run_id, c.rank, c.dur_ns");
+	return qresult_query(db, out, &b, f, types, "cannot query collectives");
 }
 
 static void step_sql(struct qbuf *b, const struct profdb_filter *f)
 {
 	c_sql(b, f);
+	/* waited_on_rank by a window, not a subquery per group (that one
+	 * re-read the kernel table for every step: 1.9 s on 2.4 M kernels) */
 	qbuf_add(b, ", t AS (SELECT run_id, step, collective, rank, count(*) AS n, sum(dur_ns) AS tot FROM c"
-	         " GROUP BY run_id, step, collective, rank)\n"
-	         "SELECT r.name AS run, t.step, t.collective, count(*) AS ranks, sum(t.n) AS calls,"
-	         " min(t.tot) AS total_min, median(t.tot) AS total_median, max(t.tot) AS total_max,"
-	         " max(t.tot) - min(t.tot) AS skew,"
-	         " (SELECT t2.rank FROM t t2 WHERE t2.run_id = t.run_id AND t2.step IS t.step"
-	         "  AND t2.collective = t.collective ORDER BY t2.tot, t2.rank LIMIT 1) AS waited_on_rank"
-	         " FROM t JOIN run r ON r.id = t.run_id GROUP BY t.run_id, t.step, t.collective"
-	         " ORDER BY t.run_id, t.step, t.collective");
+	         " GROUP BY run_id, step, collective, rank),\n"
+	         " w AS (SELECT *, first_value(rank) OVER (PARTITION BY run_id, step, collective"
+	         "  ORDER BY tot, rank) AS waited FROM t)\n"
+	         "SELECT r.name AS run, w.step, w.collective, count(*) AS ranks, sum(w.n) AS calls,"
+	         " min(w.tot) AS total_min, median(w.tot) AS total_median, max(w.tot) AS total_max,"
+	         " max(w.tot) - min(w.tot) AS skew, min(w.waited) AS waited_on_rank"
+	         " FROM w JOIN run r ON r.id = w.run_id GROUP BY w.run_id, w.step, w.collective"
+	         " ORDER BY w.run_id, w.step, w.collective");
 }
 
 int profdb_query_collectives(profdb *db, profdb_result **out, const struct profdb_collective_query *q)
 {
 	struct qbuf b = { 0 };
-	sqlite3_stmt *st = NULL;
 	int rc;
 
 	*out = NULL;
-	if ((rc = qfilter_check(db, &q->filter)) != PROFDB_OK)
+	if ((rc = qfilter_check_no_kind(db, &q->filter, "collectives reads communication kernels only")) != PROFDB_OK)
 		return rc;
-	if (q->filter.kind)
-		return profdb__error(db, PROFDB_EUSAGE, "collectives reads communication kernels only: no kind filter");
 	if (q->by_step)
 		step_sql(&b, &q->filter);
 	else
 		rank_sql(&b, &q->filter);
-	rc = qprepare(db, &b, &st, "cannot query collectives");
-	qbuf_free(&b);
-	if (rc != PROFDB_OK)
-		return rc;
-	qfilter_bind(st, &q->filter);
-	rc = profdb__result_from_stmt(db, out, st, q->by_step ? step_types : rank_types);
-	sqlite3_finalize(st);
+	rc = qresult_query(db, out, &b, &q->filter, q->by_step ? step_types : rank_types, "cannot query collectives");
 	if (rc != PROFDB_OK)
 		return rc;
 	if (!qfilter_run_column(&q->filter))

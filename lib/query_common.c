@@ -110,3 +110,26 @@ int qresult_new_rows(profdb_result **out, const char *const *names, const enum p
 	r->nrows = nrows;
 	return PROFDB_OK;
 }
+
+int qresult_query(profdb *db, profdb_result **out, struct qbuf *b, const struct profdb_filter *f,
+                  const enum profdb_coltype *types, const char *what)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = qprepare(db, b, &st, what);
+	qbuf_free(b);
+	*out = NULL;
+	if (rc != PROFDB_OK)
+		return rc;
+	qfilter_bind(st, f);
+	rc = profdb__result_from_stmt(db, out, st, types);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int qfilter_check_no_kind(profdb *db, const struct profdb_filter *f, const char *what)
+{
+	int rc = qfilter_check(db, f);
+	if (rc == PROFDB_OK && f->kind)
+		rc = profdb__error(db, PROFDB_EUSAGE, "%s: no kind filter", what);
+	return rc;
+}

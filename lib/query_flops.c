@@ -188,24 +188,15 @@ static void flops_sql(struct qbuf *b, const struct profdb_flops_query *q)
 int profdb_query_flops(profdb *db, profdb_result **out, const struct profdb_flops_query *q)
 {
 	struct qbuf b = { 0 };
-	sqlite3_stmt *st = NULL;
 	int rc;
 
 	*out = NULL;
-	if ((rc = qfilter_check(db, &q->filter)) != PROFDB_OK)
+	if ((rc = qfilter_check_no_kind(db, &q->filter, "flops reads operators")) != PROFDB_OK)
 		return rc;
-	if (q->filter.kind)
-		return profdb__error(db, PROFDB_EUSAGE, "flops reads operators: no kind filter");
 	if (q->peak_tflops < 0 || q->peak_gbps < 0)
 		return profdb__error(db, PROFDB_EUSAGE, "flops: a peak must not be negative");
 	flops_sql(&b, q);
-	rc = qprepare(db, &b, &st, "cannot query operator shapes");
-	qbuf_free(&b);
-	if (rc != PROFDB_OK)
-		return rc;
-	qfilter_bind(st, &q->filter);
-	rc = profdb__result_from_stmt(db, out, st, types);
-	sqlite3_finalize(st);
+	rc = qresult_query(db, out, &b, &q->filter, types, "cannot query operator shapes");
 	for (size_t i = 0; rc == PROFDB_OK && i < (*out)->nrows; i++)
 		if (fill_row(*out, i, q) != PROFDB_OK)
 			rc = profdb__error(db, PROFDB_ERROR, "out of memory");

@@ -27,6 +27,10 @@
 /* Per-stream rows, before the helper run_id goes. */
 enum { S_RUN_ID, S_RUN, S_RANK, S_STREAM, S_KERNELS, S_SPAN, S_IDLE, S_HOST, S_OTHER_STREAM, S_OTHER,
        S_HOST_PCT, S_OTHER_STREAM_PCT, S_OTHER_PCT, S_COUNT };
+static const char *const stream_names[S_COUNT] = {
+	"run_id", "run", "rank", "stream", "kernels", "span", "idle", "host_wait", "other_stream", "other",
+	"host_wait_pct", "other_stream_pct", "other_pct"
+};
 static const enum profdb_coltype stream_types[S_COUNT] = {
 	PROFDB_COL_INT, PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_NS,
 	PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_PCT, PROFDB_COL_PCT,
@@ -54,13 +58,22 @@ struct gap {
 	int64_t run, rank, stream, origin, a, b, host, other_stream, tid, name_id;
 };
 
+/* One stream's figures, kept until the result is built (per_stream). */
+struct sline {
+	int64_t run, rank, stream, kernels, span, idle, sums[3];
+};
+
 struct idle {
+	struct sline *sl;          /* per-stream lines (only when listing streams) */
+	size_t nsl, slcap;
+	int keep_streams;
 	struct act *a;
 	size_t n, cap;
 	struct profdb_interval *iv; /* the other streams' union, scratch */
 	struct gap *g;             /* gaps (only when listing them) */
 	size_t ng, gcap;
 	int keep_gaps;
+	size_t gap_limit;          /* > 0: only the longest this many gaps are wanted */
 	int64_t run, rank;
 };
 
@@ -74,8 +87,16 @@ static int cmp_act(const void *x, const void *y)
 	return a->e < b->e ? -1 : a->e > b->e;
 }
 
+static int cmp_gap(const void *x, const void *y);
+
 static int gap_add(struct idle *c, const struct gap *g)
 {
+	/* only the top gap_limit are listed: trim now and then, so millions of
+	 * gaps never pile up to be sorted at the end */
+	if (c->gap_limit && c->ng >= 2 * c->gap_limit + 1024) {
+		qsort(c->g, c->ng, sizeof *c->g, cmp_gap);
+		c->ng = c->gap_limit;
+	}
 	if (c->ng == c->gcap) {
 		size_t ncap = c->gcap ? c->gcap * 2 : 256;
 		struct gap *n = realloc(c->g, ncap * sizeof *n);
@@ -115,10 +136,29 @@ static size_t others_union(struct idle *c, size_t lo, size_t hi)
 	return profdb__ivals_merge(c->iv, m);
 }
 
-static int fill_stream_row(profdb_result *r, size_t row, int64_t idle, const int64_t sums[3])
+static int sline_add(struct idle *c, const struct sline *l)
 {
-	int rc = qresult_set_int(r, row, S_IDLE, idle) | qresult_set_int(r, row, S_HOST, sums[0]) |
+	if (c->nsl == c->slcap) {
+		size_t ncap = c->slcap ? c->slcap * 2 : 64;
+		struct sline *n = realloc(c->sl, ncap * sizeof *n);
+		if (!n)
+			return PROFDB_ERROR;
+		c->sl = n;
+		c->slcap = ncap;
+	}
+	c->sl[c->nsl++] = *l;
+	return PROFDB_OK;
+}
+
+static int fill_stream_row(profdb_result *r, size_t row, const struct sline *l)
+{
+	const int64_t idle = l->idle, *sums = l->sums;
+	int rc = qresult_set_int(r, row, S_RUN_ID, l->run) | qresult_set_int(r, row, S_RANK, l->rank) |
+	         qresult_set_int(r, row, S_KERNELS, l->kernels) | qresult_set_int(r, row, S_SPAN, l->span) |
+	         qresult_set_int(r, row, S_IDLE, idle) | qresult_set_int(r, row, S_HOST, sums[0]) |
 	         qresult_set_int(r, row, S_OTHER_STREAM, sums[1]) | qresult_set_int(r, row, S_OTHER, sums[2]);
+	if (l->stream != INT64_MIN)
+		rc |= qresult_set_int(r, row, S_STREAM, l->stream);
 	if (idle > 0)
 		rc |= qresult_set_double(r, row, S_HOST_PCT, 100.0 * (double)sums[0] / (double)idle) |
 		      qresult_set_double(r, row, S_OTHER_STREAM_PCT, 100.0 * (double)sums[1] / (double)idle) |
@@ -127,7 +167,7 @@ static int fill_stream_row(profdb_result *r, size_t row, int64_t idle, const int
 }
 
 /* The gaps of one (run, rank): per stream, walk its activities in start order. */
-static int chunk(struct idle *c, profdb_result *r, size_t *row)
+static int chunk(struct idle *c)
 {
 	int64_t origin = INT64_MAX;
 	size_t i = 0;
@@ -154,8 +194,13 @@ static int chunk(struct idle *c, profdb_result *r, size_t *row)
 			if (c->a[k].e > end)
 				end = c->a[k].e;
 		}
-		if (r && *row < r->nrows && fill_stream_row(r, (*row)++, idle, sums) != PROFDB_OK)
-			return PROFDB_ERROR;
+		if (c->keep_streams) {
+			/* sorted by start: a[i] starts first, end is the last end */
+			struct sline l = { c->run, c->rank, c->a[i].stream, (int64_t)(j - i), end - c->a[i].s, idle,
+			                   { sums[0], sums[1], sums[2] } };
+			if (sline_add(c, &l) != PROFDB_OK)
+				return PROFDB_ERROR;
+		}
 		i = j;
 	}
 	c->n = 0;
@@ -185,12 +230,11 @@ static int64_t col_or_min(sqlite3_stmt *st, int i)
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? INT64_MIN : sqlite3_column_int64(st, i);
 }
 
-/* Read the filter's activities per (run, rank); r (per-stream rows) may be NULL. */
-static int scan(profdb *db, struct idle *c, profdb_result *r, const struct profdb_filter *f)
+/* Read the filter's activities per (run, rank) into c's gaps and lines. */
+static int scan(profdb *db, struct idle *c, const struct profdb_filter *f)
 {
 	struct qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
-	size_t row = 0;
 	int rc, have = 0, err = PROFDB_OK;
 
 	qbuf_add(&b, "SELECT k.run_id, k.rank, k.stream, k.start_ns, k.start_ns + k.dur_ns, l.start_ns, l.tid,"
@@ -206,7 +250,7 @@ static int scan(profdb *db, struct idle *c, profdb_result *r, const struct profd
 	while (err == PROFDB_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t run = sqlite3_column_int64(st, 0), rank = sqlite3_column_int64(st, 1);
 		struct act a;
-		if (have && (run != c->run || rank != c->rank) && (err = chunk(c, r, &row)) != PROFDB_OK)
+		if (have && (run != c->run || rank != c->rank) && (err = chunk(c)) != PROFDB_OK)
 			break;
 		c->run = run, c->rank = rank, have = 1;
 		a.stream = col_or_min(st, 2);
@@ -218,47 +262,13 @@ static int scan(profdb *db, struct idle *c, profdb_result *r, const struct profd
 		err = act_add(c, &a);
 	}
 	if (err == PROFDB_OK && rc == SQLITE_DONE)
-		err = chunk(c, r, &row);
+		err = chunk(c);
 	sqlite3_finalize(st);
 	if (err != PROFDB_OK)
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	if (rc != SQLITE_DONE)
 		return profdb__sqlerror(db, "cannot read device activities");
 	return PROFDB_OK;
-}
-
-static void stream_sql(struct qbuf *b, const struct profdb_filter *f)
-{
-	qbuf_add(b, "SELECT k.run_id, r.name AS run, k.rank, k.stream, count(*) AS kernels,"
-	         " max(k.start_ns + k.dur_ns) - min(k.start_ns) AS span, NULL AS idle, NULL AS host_wait,"
-	         " NULL AS other_stream, NULL AS other, NULL AS host_wait_pct, NULL AS other_stream_pct,"
-	         " NULL AS other_pct FROM kernel k JOIN run r ON r.id = k.run_id WHERE 1");
-	qfilter_where(b, f, "k", QF_KERNEL, 0);
-	qbuf_add(b, " GROUP BY k.run_id, k.rank, k.stream ORDER BY k.run_id, k.rank, k.stream");
-}
-
-static int per_stream(profdb *db, profdb_result **out, const struct profdb_filter *f, struct idle *c)
-{
-	struct qbuf b = { 0 };
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	stream_sql(&b, f);
-	rc = qprepare(db, &b, &st, "cannot query idle time");
-	qbuf_free(&b);
-	if (rc != PROFDB_OK)
-		return rc;
-	qfilter_bind(st, f);
-	rc = profdb__result_from_stmt(db, out, st, stream_types);
-	sqlite3_finalize(st);
-	if (rc == PROFDB_OK)
-		rc = scan(db, c, *out, f);
-	if (rc == PROFDB_OK) {
-		if (!qfilter_run_column(f))
-			qresult_drop_column(*out, S_RUN);
-		qresult_drop_column(*out, S_RUN_ID);
-	}
-	return rc;
 }
 
 static int cmp_gap(const void *x, const void *y)
@@ -320,7 +330,8 @@ static int top_gaps(profdb *db, profdb_result **out, const struct profdb_idle_qu
 	int rc;
 
 	c->keep_gaps = 1;
-	if ((rc = scan(db, c, NULL, &q->filter)) != PROFDB_OK)
+	c->gap_limit = q->gaps > 0 ? (size_t)q->gaps : 0;
+	if ((rc = scan(db, c, &q->filter)) != PROFDB_OK)
 		return rc;
 	if (c->ng > 1)
 		qsort(c->g, c->ng, sizeof *c->g, cmp_gap);
@@ -343,6 +354,36 @@ out:
 	return rc;
 }
 
+/*
+ * Per stream: the rows come from the scan's lines (kernels, span and the
+ * split of idle), in the scan's (run, rank) order and stream order within,
+ * so no GROUP BY sorts every activity a second time.
+ */
+static int per_stream(profdb *db, profdb_result **out, const struct profdb_filter *f, struct idle *c)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	c->keep_streams = 1;
+	if ((rc = scan(db, c, f)) != PROFDB_OK)
+		return rc;
+	if (qresult_new_rows(out, stream_names, stream_types, S_COUNT, c->nsl) != PROFDB_OK)
+		return profdb__error(db, PROFDB_ERROR, "out of memory");
+	if (sqlite3_prepare_v2(db->sql, lookup_sql[0], -1, &q, NULL) != SQLITE_OK)
+		return profdb__sqlerror(db, "cannot look up names");
+	for (size_t i = 0; i < c->nsl && rc == PROFDB_OK; i++)
+		if (fill_stream_row(*out, i, &c->sl[i]) != PROFDB_OK ||
+		    set_lookup(*out, i, S_RUN, q, 1, &c->sl[i].run) != PROFDB_OK)
+			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
+	sqlite3_finalize(q);
+	if (rc == PROFDB_OK) {
+		if (!qfilter_run_column(f))
+			qresult_drop_column(*out, S_RUN);
+		qresult_drop_column(*out, S_RUN_ID);
+	}
+	return rc;
+}
+
 int profdb_query_idle(profdb *db, profdb_result **out, const struct profdb_idle_query *q)
 {
 	struct idle c = { 0 };
@@ -359,6 +400,7 @@ int profdb_query_idle(profdb *db, profdb_result **out, const struct profdb_idle_
 	free(c.a);
 	free(c.iv);
 	free(c.g);
+	free(c.sl);
 	if (rc != PROFDB_OK) {
 		profdb_result_free(*out);
 		*out = NULL;

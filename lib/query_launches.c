@@ -24,7 +24,9 @@
 #include <string.h>
 
 #include "query.h"
+#include "analyses.h"
 #include "interval.h"
+#include "stats.h"
 #include "banned.h"
 
 enum launches_by { BY_NAME, BY_STREAM, BY_STEP };
@@ -39,36 +41,6 @@ static void d_sql(struct qbuf *b, const struct profdb_filter *f)
 	         " AND l.rank = k.rank AND l.correlation = k.correlation WHERE 1");
 	qfilter_where(b, f, "k", QF_KERNEL, 0);
 	qbuf_add(b, ")\n");
-}
-
-/* ---------------------------------------------------------------- by name */
-
-enum { N_RUN_ID, N_ORD, N_RUN, N_NAME, N_CALLS, N_LTOTAL, N_LAVG, N_LMAX, N_DMED, N_DP90, N_DP99,
-       N_DMAX, N_OUT, N_COUNT };
-static const enum profdb_coltype name_types[N_COUNT] = {
-	PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_TEXT, PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_NS,
-	PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS,
-	PROFDB_COL_INT
-};
-
-static void name_sql(struct qbuf *b, const struct profdb_filter *f)
-{
-	static const char agg[] =
-		" count(*) AS calls, sum(d.ld) AS launch_total, avg(d.ld) AS launch_avg,"
-		" max(d.ld) AS launch_max, median(d.delay) AS delay_median,"
-		" percentile(d.delay, 90) AS delay_p90, percentile(d.delay, 99) AS delay_p99,"
-		" max(d.delay) AS delay_max, sum(d.delay > fe.fence) AS outliers";
-	d_sql(b, f);
-	qbuf_add(b, ", q AS (SELECT run_id, percentile(delay, 25) AS q1, percentile(delay, 75) AS q3"
-	         " FROM d GROUP BY run_id), fe AS (SELECT run_id, q3 + 3 * (q3 - q1) AS fence FROM q)\n"
-	         "SELECT * FROM (SELECT d.run_id, 0 AS ord, r.name AS run, '(all)' AS name,");
-	qbuf_add(b, agg);
-	qbuf_add(b, " FROM d JOIN fe ON fe.run_id = d.run_id JOIN run r ON r.id = d.run_id GROUP BY d.run_id"
-	         " UNION ALL SELECT d.run_id, 1, r.name, s.value,");
-	qbuf_add(b, agg);
-	qbuf_add(b, " FROM d JOIN fe ON fe.run_id = d.run_id JOIN run r ON r.id = d.run_id"
-	         " JOIN str s ON s.id = d.name_id GROUP BY d.run_id, d.name_id)"
-	         " ORDER BY run_id, ord, launch_total DESC, name");
 }
 
 /* ---------------------------------------------------------------- by stream, step */
@@ -318,26 +290,32 @@ static int fill(profdb *db, profdb_result *r, const struct profdb_filter *f, enu
 	return PROFDB_OK;
 }
 
-/* A note when device activities of the filter have no launch row. */
-static int unlinked_note(profdb *db, profdb_result *r, const struct profdb_filter *f)
+/* A note when device activities of the filter have no launch row: the
+ * linked ones are the sum of r's column col (rows with ord_col 0 only: the
+ * "(all)" rows of the by-name table), so only the activities are counted
+ * here, not joined a second time. */
+static int unlinked_note(profdb *db, profdb_result *r, const struct profdb_filter *f, size_t col, size_t ord_col)
 {
 	struct qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
+	int64_t linked = 0;
 	int rc;
 
-	qbuf_add(&b, "SELECT count(*), count(l.correlation) FROM kernel k LEFT JOIN launch l"
-	         " ON l.run_id = k.run_id AND l.rank = k.rank AND l.correlation = k.correlation WHERE 1");
+	for (size_t i = 0; i < r->nrows; i++)
+		if (ord_col == (size_t)-1 || profdb_result_int(r, i, ord_col) == 0)
+			linked += profdb_result_int(r, i, col);
+	qbuf_add(&b, "SELECT count(*) FROM kernel k WHERE 1");
 	qfilter_where(&b, f, "k", QF_KERNEL, 0);
 	rc = qprepare(db, &b, &st, "cannot count launches");
 	qbuf_free(&b);
 	if (rc != PROFDB_OK)
 		return rc;
 	qfilter_bind(st, f);
-	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > sqlite3_column_int64(st, 1)) {
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > linked) {
 		char note[160];
 		snprintf(note, sizeof note, "%lld of %lld device activities have no launch record"
 		         " (no runtime call with their correlation id) and are left out",
-		         (long long)(sqlite3_column_int64(st, 0) - sqlite3_column_int64(st, 1)),
+		         (long long)(sqlite3_column_int64(st, 0) - linked),
 		         (long long)sqlite3_column_int64(st, 0));
 		rc = profdb__result_add_note(r, note) == PROFDB_OK ? PROFDB_OK :
 		     profdb__error(db, PROFDB_ERROR, "out of memory");
@@ -368,23 +346,26 @@ int profdb_query_launches(profdb *db, profdb_result **out, const struct profdb_l
 		return profdb__error(db, PROFDB_EUSAGE, "launches takes no kind filter");
 	if (by != BY_NAME && q->filter.name_glob)
 		return profdb__error(db, PROFDB_EUSAGE, "launches: --name only with --by name");
-	if (by == BY_NAME)
-		name_sql(&b, &q->filter);
-	else if (by == BY_STREAM)
-		stream_sql(&b, &q->filter);
-	else
-		step_sql(&b, &q->filter);
-	rc = qprepare(db, &b, &st, "cannot query launches");
-	qbuf_free(&b);
-	if (rc != PROFDB_OK)
-		return rc;
-	qfilter_bind(st, &q->filter);
-	rc = profdb__result_from_stmt(db, out, st, by == BY_NAME ? name_types : by == BY_STREAM ? stream_types : step_types);
-	sqlite3_finalize(st);
-	if (rc == PROFDB_OK && by != BY_NAME)
-		rc = fill(db, *out, &q->filter, by);
+	if (by == BY_NAME) {
+		rc = profdb__launches_by_name(db, out, &q->filter);
+	} else {
+		if (by == BY_STREAM)
+			stream_sql(&b, &q->filter);
+		else
+			step_sql(&b, &q->filter);
+		rc = qprepare(db, &b, &st, "cannot query launches");
+		qbuf_free(&b);
+		if (rc != PROFDB_OK)
+			return rc;
+		qfilter_bind(st, &q->filter);
+		rc = profdb__result_from_stmt(db, out, st, by == BY_STREAM ? stream_types : step_types);
+		sqlite3_finalize(st);
+		if (rc == PROFDB_OK)
+			rc = fill(db, *out, &q->filter, by);
+	}
 	if (rc == PROFDB_OK)
-		rc = unlinked_note(db, *out, &q->filter);
+		rc = unlinked_note(db, *out, &q->filter, by == BY_NAME ? N_CALLS : by == BY_STREAM ? S_KERNELS :
+		                   T_KERNELS, by == BY_NAME ? N_ORD : (size_t)-1);
 	if (rc != PROFDB_OK) {
 		profdb_result_free(*out);
 		*out = NULL;

@@ -54,6 +54,9 @@ static const char kernel_cols[] =
 #define KERNEL_NCOLS 36
 static const char launch_cols[] = "rowid, run_id, rank, correlation, tid, start_ns, dur_ns, name_id, external_id";
 #define LAUNCH_NCOLS 9
+static const char coll_cols[] =
+	"kernel_id, collective, in_nelems, out_nelems, dtype, group_size, pg_name, pg_desc, pg_ranks";
+#define COLL_NCOLS 9
 
 /*
  * Page cache during an ingest, KiB.  The default (2 MB) makes every insert
@@ -317,6 +320,28 @@ static int kernel_texts(struct profdb_store *st, struct profdb_batch *b, const s
 	return 0;
 }
 
+/* The collective args of kernel row kid (schema 007, kernel_coll): plain
+ * text, not interned, as few kernels have them.  Batched after the
+ * kernels: a full coll batch first flushes the kernels it refers to. */
+static int store_coll(struct profdb_store *st, int64_t kid, const struct profdb_coll_rec *c)
+{
+	struct profdb_batch *b = st->colls;
+	const char *text[] = { c->collective, c->dtype, c->pg_name, c->pg_desc, c->pg_ranks };
+	const int slot[] = { 1, 4, 6, 7, 8 };
+	if (profdb__batch_pending(b) >= PROFDB_BATCH_ROWS && profdb__store_flush(st) != PROFDB_OK)
+		return st->err.code;
+	if (profdb__batch_row(b) != SQLITE_OK)
+		return st_fail(st, "collective args");
+	profdb__batch_int(b, 0, kid);
+	for (size_t i = 0; i < sizeof slot / sizeof slot[0]; i++)
+		if (text[i] && profdb__batch_text(b, slot[i], text[i]) != 0)
+			return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
+	profdb__batch_i64(b, 2, c->in_nelems);
+	profdb__batch_i64(b, 3, c->out_nelems);
+	profdb__batch_i64(b, 5, c->group_size);
+	return PROFDB_OK;
+}
+
 static int on_kernel(void *arg, const struct profdb_kernel_rec *k)
 {
 	struct profdb_store *st = arg;
@@ -354,6 +379,8 @@ static int on_kernel(void *arg, const struct profdb_kernel_rec *k)
 	if (kernel_texts(st, b, k) != 0)
 		return st->err.code ? st->err.code : st_fail(st, "kernel");
 	if (note_row(st, &st->cur->kernels, kid) != PROFDB_OK)
+		return st->err.code;
+	if (k->coll && store_coll(st, kid, k->coll) != PROFDB_OK)
 		return st->err.code;
 	if (profdb__name_stats_add(st->names, kid, name_id, k->kind, k->dur_ns) != 0)
 		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
@@ -430,6 +457,8 @@ int profdb__store_flush(struct profdb_store *st)
 		return st_fail(st, "kernel");
 	if (profdb__batch_flush(st->launches) != SQLITE_OK)
 		return st_fail(st, "launch");
+	if (profdb__batch_flush(st->colls) != SQLITE_OK)
+		return st_fail(st, "collective args");
 	return PROFDB_OK;
 }
 
@@ -555,6 +584,7 @@ void profdb__store_free(struct profdb_store *st)
 		sqlite3_finalize(st->stmt[i]);
 	profdb__batch_free(st->kernels);
 	profdb__batch_free(st->launches);
+	profdb__batch_free(st->colls);
 	profdb__intern_free(st->str);
 	for (size_t j = 0; j < STORE_SLOTS; j++) {
 		for (size_t i = 0; i < st->src[j].nskips; i++)
@@ -699,6 +729,7 @@ static int prepare_writers(struct profdb_store *st)
 			return profdb__sqlerror(db, "cannot prepare store");
 	if (profdb__batch_new(&st->kernels, db->sql, "kernel", kernel_cols, KERNEL_NCOLS) != SQLITE_OK ||
 	    profdb__batch_new(&st->launches, db->sql, "launch", launch_cols, LAUNCH_NCOLS) != SQLITE_OK ||
+	    profdb__batch_new(&st->colls, db->sql, "kernel_coll", coll_cols, COLL_NCOLS) != SQLITE_OK ||
 	    next_id(db->sql, "kernel", &st->next_kernel_id) != 0 ||
 	    next_id(db->sql, "launch", &st->next_launch_id) != 0)
 		return profdb__sqlerror(db, "cannot prepare store");

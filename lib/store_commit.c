@@ -165,7 +165,8 @@ int profdb_store_commit(struct profdb_store *st, int64_t repeats)
 	/* the batches' statements and modules go before COMMIT too */
 	profdb__batch_free(st->kernels);
 	profdb__batch_free(st->launches);
-	st->kernels = st->launches = NULL;
+	profdb__batch_free(st->colls);
+	st->kernels = st->launches = st->colls = NULL;
 	say_phase(st, "committing");
 	if ((rc = profdb__store_exec(db, "COMMIT")) != PROFDB_OK)
 		goto fail;

@@ -91,6 +91,9 @@ struct profdb_store {
 	 * with ids counted from the tables' max(id) at BEGIN IMMEDIATE: the
 	 * transaction holds the write lock, so nothing else takes one */
 	struct profdb_batch *kernels, *launches; /* owned */
+	/* kernel_coll rows (schema 007), flushed after their kernels: the
+	 * foreign key is checked at once when a run is replaced */
+	struct profdb_batch *colls;  /* owned */
 	int64_t next_kernel_id, next_launch_id;
 };
 

@@ -135,7 +135,7 @@ def load_kineto(path):
         t = launch.get(e.get("args", {}).get("correlation"))
         step = next((s for a, b, s in spans if t is not None and a <= t < b), None)
         s = ns(e["ts"])
-        out.append((rank, step, c, s, s + ns(e["dur"]), e["name"]))
+        out.append((rank, step, c, s, s + ns(e["dur"]), e["name"], e.get("args", {})))
     return out
 
 
@@ -158,7 +158,7 @@ def load_ascend(path):
                 s = ns(row["Start Time(us)"])
                 step = row.get("Step Id", "").strip()
                 out.append((rank, int(step) if step else None, "m" if ascend_comm(row) else "c",
-                            s, s + ns(row["Duration(us)"]), row["Name"]))
+                            s, s + ns(row["Duration(us)"]), row["Name"], {}))
     return out
 
 
@@ -574,24 +574,86 @@ def collective(name):
     return next((c for c, keys in COLLECTIVES if any(k in n for k in keys)), "other")
 
 
+# bytes per element of the c10 dtype names Kineto writes (c10/core/ScalarType.h)
+DTYPE_BYTES = {"Byte": 1, "Char": 1, "Bool": 1, "Float8_e5m2": 1, "Float8_e4m3fn": 1, "Short": 2,
+               "Half": 2, "BFloat16": 2, "Int": 4, "Float": 4, "Long": 8, "Double": 8}
+
+
+def bus_factor(coll, n):
+    """NCCL-tests busbw / algbw (doc/PERFORMANCE.md)."""
+    if coll in ("broadcast", "reduce", "send", "recv", "send_recv"):
+        return Decimal(1)
+    if not n:
+        return None
+    if coll == "all_reduce":
+        return Decimal(2 * (n - 1)) / n
+    if coll in ("all_gather", "reduce_scatter", "all_to_all"):
+        return Decimal(n - 1) / n
+    return None
+
+
+def check_collective_bw(key, calls, row):
+    """calls: [(dur, args)] of one (collective, process group, rank)."""
+    sized = [(d, max(int(a.get("In msg nelems", a.get("Out msg nelems"))),
+                     int(a.get("Out msg nelems", a.get("In msg nelems")))) * DTYPE_BYTES[a["dtype"]], a)
+             for d, a in calls if "dtype" in a and a["dtype"] in DTYPE_BYTES
+             and ("In msg nelems" in a or "Out msg nelems" in a)]
+    dtypes = {a["dtype"] for d, a in calls if "dtype" in a}
+    sizes = {a["Group size"] for d, a in calls if "Group size" in a}
+    want = {"group_size": max(sizes) if sizes else "",
+            "dtype": "" if not dtypes else dtypes.pop() if len(dtypes) == 1 else "mixed"}
+    for col, v in want.items():
+        if row[col] != str(v):
+            fail("%s %s: profdb %r, reference %r" % (key, col, row[col], v))
+    if not sized:
+        for col in ("bytes", "avg_msg_bytes", "algbw_gbps", "busbw_gbps"):
+            if row[col] != "":
+                fail("%s %s: profdb %r, reference none" % (key, col, row[col]))
+        return 0
+    total_b, total_t = sum(b for d, b, a in sized), sum(d for d, b, a in sized)
+    f = bus_factor(key[0], int(want["group_size"]) if want["group_size"] != "" else None)
+    close(row["bytes"], total_b, "%s bytes" % (key,))
+    close(row["avg_msg_bytes"], Decimal(total_b) / len(sized), "%s avg_msg_bytes" % (key,))
+    # bytes per ns is GB/s (GB = 10^9 bytes)
+    close(row["algbw_gbps"], Decimal(total_b) / total_t, "%s algbw" % (key,))
+    if f is None:
+        if row["busbw_gbps"] != "":
+            fail("%s busbw: profdb %s, reference none" % (key, row["busbw_gbps"]))
+    else:
+        close(row["busbw_gbps"], Decimal(total_b) * f / total_t, "%s busbw" % (key,))
+    return len(sized)
+
+
+def process_group(a):
+    if "Process Group Name" not in a:
+        return ""
+    d = a.get("Process Group Description")
+    return a["Process Group Name"] + (" (%s)" % d if d is not None else "")
+
+
 def check_collectives(acts, rank_csv, step_csv):
-    per_rank, per_step = {}, {}
-    for rank, step, c, s, e, name in acts:
+    per_rank, per_step, args = {}, {}, {}
+    for rank, step, c, s, e, name, a in acts:
         if c != "m":
             continue
         coll = collective(name)
-        per_rank.setdefault((coll, rank), []).append(e - s)
+        key = (coll, process_group(a), rank)
+        per_rank.setdefault(key, []).append(e - s)
+        args.setdefault(key, []).append((e - s, a))
         d = per_step.setdefault((step, coll), {})
         d.setdefault(rank, []).append(e - s)
-    rows = {(r["collective"], int(r["rank"])): r for r in csv.DictReader(open(rank_csv, newline=""))}
+    rows = {(r["collective"], r["process_group"], int(r["rank"])): r
+            for r in csv.DictReader(open(rank_csv, newline=""))}
     if set(rows) != set(per_rank):
         fail("collectives: profdb %s, reference %s" % (sorted(rows), sorted(per_rank)))
+    sized = 0
     for key, d in per_rank.items():
         for col, v in (("calls", len(d)), ("total_ns", sum(d)), ("avg_ns", Decimal(sum(d)) / len(d)),
                        ("median_ns", Decimal(str(statistics.median(d)))), ("max_ns", max(d))):
             close(rows[key][col], v, "%s %s" % (key, col))
-    print("ok collectives: %d collective x rank rows, %d calls, every column" % (
-        len(per_rank), sum(len(d) for d in per_rank.values())))
+        sized += check_collective_bw(key, args[key], rows[key])
+    print("ok collectives: %d collective x group x rank rows, %d calls, %d with a size, every column" % (
+        len(per_rank), sum(len(d) for d in per_rank.values()), sized))
     rows = {(None if r["step"] == "" else int(r["step"]), r["collective"]): r
             for r in csv.DictReader(open(step_csv, newline=""))}
     if set(rows) != set(per_step):

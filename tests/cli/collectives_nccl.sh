@@ -9,3 +9,11 @@ $PROFDB collectives --db n.db --format csv --unit ns >r.csv || exit 1
 $PROFDB collectives --db n.db --format csv --unit ns --by step >s.csv || exit 1
 python3 "$HERE/analyses_ref.py" collectives kineto \
   "$H/trace_filter/sampled_rank-0.json.gz,$H/trace_filter/sampled_rank-1.json.gz" r.csv s.csv
+# Message size, process group and bandwidth: the HTA nccl_data trace, whose
+# NCCL kernels carry "Collective name", "In/Out msg nelems", "dtype", "Group
+# size" and "Process Group Name/Description"; analyses_ref.py reads them from
+# the raw trace and computes bytes, algbw and busbw by the README formulas.
+$PROFDB ingest -q --db d.db --run d "$H/nccl_parser_config/nccl_data.json.gz" || exit 1
+$PROFDB collectives --db d.db --format csv --unit ns >r.csv || exit 1
+$PROFDB collectives --db d.db --format csv --unit ns --by step >s.csv || exit 1
+python3 "$HERE/analyses_ref.py" collectives kineto "$H/nccl_parser_config/nccl_data.json.gz" r.csv s.csv

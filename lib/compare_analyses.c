@@ -1,0 +1,280 @@
+/*
+ * compare_analyses.c - profdb diff --table breakdown|collectives: an
+ * analysis table compared between the base and new runs with the verdict
+ * rules of the kernel diff (compare_decide: threshold, --min-delta, the
+ * two-sample test).  The lines are whole-run figures of a comparison, so
+ * every renderer of a comparison shows them.
+ *
+ * breakdown: one line per figure; its samples are the figure of each
+ * (rank, step) row of profdb breakdown on that side (rows outside every
+ * step left out when the side has steps), the value their mean.
+ * collectives: one line per collective and process group; its samples are
+ * each call's bus bandwidth, the value the bytes-weighted bus bandwidth of
+ * the table (bus bytes / time).  README "### diff of the analysis tables".
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare_state.h"
+#include "analyses.h"
+#include "banned.h"
+
+/* A breakdown figure: result column, whether it is a percentage, and
+ * whether a larger value is better (only compute's share is). */
+static const struct {
+	const char *col;
+	int pct, higher_better;
+} figures[] = {
+	{ "span", 0, 0 }, { "compute", 0, 0 }, { "communication", 0, 0 }, { "memory", 0, 0 },
+	{ "exposed_communication", 0, 0 }, { "idle", 0, 0 }, { "compute_pct", 1, 1 },
+	{ "communication_pct", 1, 0 }, { "memory_pct", 1, 0 }, { "exposed_communication_pct", 1, 0 },
+	{ "idle_pct", 1, 0 },
+};
+#define NFIG (sizeof figures / sizeof figures[0])
+
+/* The filter of one side: its runs, the rank and steps of o. */
+static struct profdb_filter side_filter(const struct profdb_diff_opts *o, int si)
+{
+	struct profdb_filter f = o->filter;
+	f.runs = si ? o->new_runs : o->base_runs;
+	f.nruns = si ? o->nnew : o->nbase;
+	f.min_total_ns = 0;
+	return f;
+}
+
+static size_t col_of(const profdb_result *r, const char *name)
+{
+	for (size_t i = 0; i < profdb_result_ncols(r); i++)
+		if (strcmp(profdb_result_colname(r, i), name) == 0)
+			return i;
+	return (size_t)-1;
+}
+
+static double mean(const double *x, size_t n)
+{
+	double s = 0;
+	for (size_t i = 0; i < n; i++)
+		s += x[i];
+	return n ? s / (double)n : NAN;
+}
+
+/* Decide line l (base and next set); a larger value is the regression
+ * unless higher_better. */
+static void decide(const profdb_comparison *c, struct profdb_cmp_line *l, const double *x, size_t nx,
+                   const double *y, size_t ny, int higher_better)
+{
+	compare_decide(c, l, x, nx, y, ny, nx > 0, ny > 0, !l->is_count, NAN);
+	if (higher_better && l->verdict == PROFDB_VERDICT_REGRESSION)
+		l->verdict = PROFDB_VERDICT_IMPROVEMENT;
+	else if (higher_better && l->verdict == PROFDB_VERDICT_IMPROVEMENT)
+		l->verdict = PROFDB_VERDICT_REGRESSION;
+}
+
+/* The next whole-run line of c, keyed key (copied); NULL out of memory. */
+static struct profdb_cmp_line *new_line(profdb_comparison *c, const char *key, int is_count)
+{
+	struct profdb_cmp_line *l = &c->runs[c->nruns];
+	if (!(l->key = strdup(key)))
+		return NULL;
+	c->nruns++;
+	l->is_count = is_count;
+	l->base_calls = l->next_calls = NAN;
+	return l;
+}
+
+/* Column col of r's step rows (all rows when none has a step) into x. */
+static size_t samples(const profdb_result *r, size_t col, double *x)
+{
+	size_t step = col_of(r, "step"), n = 0, nr = profdb_result_nrows(r);
+	int stepped = 0;
+	for (size_t i = 0; i < nr && step != (size_t)-1; i++)
+		stepped |= !profdb_result_isnull(r, i, step);
+	for (size_t i = 0; i < nr; i++)
+		if (!(stepped && profdb_result_isnull(r, i, step)) && !profdb_result_isnull(r, i, col))
+			x[n++] = profdb_result_double(r, i, col);
+	return n;
+}
+
+static int breakdown_lines(profdb *db, profdb_comparison *c, const struct profdb_diff_opts *o)
+{
+	profdb_result *r[2] = { NULL, NULL };
+	double *x[2] = { NULL, NULL };
+	int rc = PROFDB_OK;
+
+	for (int si = 0; si < 2 && rc == PROFDB_OK; si++) {
+		struct profdb_breakdown_query q = PROFDB_BREAKDOWN_QUERY_INIT;
+		q.filter = side_filter(o, si);
+		if ((rc = profdb_query_breakdown(db, &r[si], &q)) != PROFDB_OK)
+			break;
+		if (!(x[si] = malloc((profdb_result_nrows(r[si]) + 1) * sizeof *x[si])))
+			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
+	}
+	if (rc == PROFDB_OK && !(c->runs = calloc(NFIG, sizeof *c->runs)))
+		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
+	for (size_t f = 0; f < NFIG && rc == PROFDB_OK; f++) {
+		size_t n[2];
+		struct profdb_cmp_line *l;
+		for (int si = 0; si < 2; si++) {
+			size_t col = col_of(r[si], figures[f].col);
+			n[si] = col == (size_t)-1 ? 0 : samples(r[si], col, x[si]);
+		}
+		if (!n[0] && !n[1])
+			continue; /* neither side has device activities */
+		if (!(l = new_line(c, figures[f].col, figures[f].pct))) {
+			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
+			break;
+		}
+		/* the sample arrays are reused per figure: decide before the next */
+		l->base = mean(x[0], n[0]);
+		l->next = mean(x[1], n[1]);
+		decide(c, l, x[0], n[0], x[1], n[1], figures[f].higher_better);
+	}
+	for (int si = 0; si < 2; si++) {
+		profdb_result_free(r[si]);
+		free(x[si]);
+	}
+	return rc;
+}
+
+/* One collective and process group on one side: rows [lo, hi) of r. */
+struct cgroup {
+	const char *key;           /* borrowed from r */
+	size_t lo, hi;
+};
+
+/* Split r (ordered by key) into groups; *out is the caller's. */
+static int groups_of(const profdb_result *r, struct cgroup **out, size_t *n)
+{
+	size_t nr = profdb_result_nrows(r);
+	*n = 0;
+	if (!(*out = calloc(nr + 1, sizeof **out)))
+		return PROFDB_ERROR;
+	for (size_t i = 0; i < nr; i++) {
+		const char *k = profdb_result_text(r, i, 0);
+		if (*n == 0 || strcmp((*out)[*n - 1].key, k) != 0)
+			(*out)[(*n)++] = (struct cgroup){ k, i, i };
+		(*out)[*n - 1].hi = i + 1;
+	}
+	return PROFDB_OK;
+}
+
+/* Per-call bus bandwidths of group g into x, and its bus bytes / time. */
+static size_t call_samples(const profdb_result *r, const struct cgroup *g, double *x, double *value)
+{
+	double bus = 0, dur = 0;
+	size_t n = 0;
+	for (size_t i = g ? g->lo : 0; g && i < g->hi; i++) {
+		double d = profdb_result_double(r, i, 1), b = profdb_result_double(r, i, 3);
+		bus += b;
+		dur += d;
+		if (d > 0)
+			x[n++] = b / d; /* bytes per ns = GB/s */
+	}
+	*value = dur > 0 ? bus / dur : NAN;
+	return n;
+}
+
+/* Add the line of the groups a (base) and b (new), either NULL. */
+static int collective_line(profdb_comparison *c, const profdb_result *const *r, const struct cgroup *a,
+                           const struct cgroup *b, double *const *x)
+{
+	char key[512];
+	size_t na, nb;
+	struct profdb_cmp_line *l;
+	snprintf(key, sizeof key, "%s busbw_gbps", a ? a->key : b->key);
+	if (!(l = new_line(c, key, 1)))
+		return PROFDB_ERROR;
+	na = call_samples(r[0], a, x[0], &l->base);
+	nb = call_samples(r[1], b, x[1], &l->next);
+	decide(c, l, x[0], na, x[1], nb, 1);
+	return PROFDB_OK;
+}
+
+static int collectives_lines(profdb *db, profdb_comparison *c, const struct profdb_diff_opts *o)
+{
+	profdb_result *r[2] = { NULL, NULL };
+	struct cgroup *g[2] = { NULL, NULL };
+	size_t ng[2] = { 0, 0 }, i = 0, j = 0;
+	double *x[2] = { NULL, NULL };
+	int rc = PROFDB_OK;
+
+	for (int si = 0; si < 2 && rc == PROFDB_OK; si++) {
+		struct profdb_filter f = side_filter(o, si);
+		if ((rc = profdb__collective_calls(db, &r[si], &f)) != PROFDB_OK)
+			break;
+		if (groups_of(r[si], &g[si], &ng[si]) != PROFDB_OK ||
+		    !(x[si] = malloc((profdb_result_nrows(r[si]) + 1) * sizeof *x[si])))
+			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
+	}
+	if (rc == PROFDB_OK && !(c->runs = calloc(ng[0] + ng[1] + 1, sizeof *c->runs)))
+		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
+	/* both lists are sorted by key: a merge pairs them */
+	while (rc == PROFDB_OK && (i < ng[0] || j < ng[1])) {
+		int d = i == ng[0] ? 1 : j == ng[1] ? -1 : strcmp(g[0][i].key, g[1][j].key);
+		if (collective_line(c, (const profdb_result *const *)r, d <= 0 ? &g[0][i] : NULL,
+		                    d >= 0 ? &g[1][j] : NULL, x) != PROFDB_OK)
+			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
+		i += d <= 0;
+		j += d >= 0;
+	}
+	for (int si = 0; si < 2; si++) {
+		profdb_result_free(r[si]);
+		free(g[si]);
+		free(x[si]);
+	}
+	return rc;
+}
+
+static char **copy_names(const char *const *v, size_t n)
+{
+	char **out = calloc(n ? n : 1, sizeof *out);
+	for (size_t i = 0; out && i < n; i++)
+		if (!(out[i] = strdup(v[i]))) {
+			while (i--)
+				free(out[i]);
+			free(out);
+			return NULL;
+		}
+	return out;
+}
+
+int profdb_compare_analysis(profdb *db, profdb_comparison **out, const struct profdb_diff_opts *o,
+                            const char *table)
+{
+	profdb_comparison *c;
+	int rc, bd = table && strcmp(table, "breakdown") == 0;
+
+	*out = NULL;
+	if (!bd && !(table && strcmp(table, "collectives") == 0))
+		return profdb__error(db, PROFDB_EUSAGE, "unknown table '%s' (breakdown, collectives)",
+		                     table ? table : "");
+	if (o->filter.name_glob || o->filter.kind)
+		return profdb__error(db, PROFDB_EUSAGE, "--table %s compares a whole table: no --name or --kind",
+		                     table);
+	if (!(c = calloc(1, sizeof *c)))
+		return profdb__error(db, PROFDB_ERROR, "out of memory");
+	c->base_runs = copy_names(o->base_runs, o->nbase);
+	c->new_runs = copy_names(o->new_runs, o->nnew);
+	c->by = strdup(table);
+	c->nbase = c->base_runs ? o->nbase : 0;
+	c->nnew = c->new_runs ? o->nnew : 0;
+	c->test = o->test;
+	c->alpha = o->alpha;
+	c->threshold = o->threshold;
+	c->ci_level = o->ci_level;
+	c->min_delta_ns = o->min_delta_ns;
+	c->resamples = o->resamples;
+	c->seed = o->seed;
+	if (!c->base_runs || !c->new_runs || !c->by)
+		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
+	else
+		rc = bd ? breakdown_lines(db, c, o) : collectives_lines(db, c, o);
+	if (rc != PROFDB_OK) {
+		profdb_comparison_free(c);
+		return rc;
+	}
+	*out = c;
+	return PROFDB_OK;
+}
