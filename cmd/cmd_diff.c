@@ -296,6 +296,32 @@ static int diff_write(const struct diff_cli *d, const profdb_comparison *c)
 	return PROFDB_EXIT_OK;
 }
 
+/* The database; a clickhouse:// one with only the two sides' runs fetched
+ * (all of them when a side is tag:KEY=VALUE, which names none). */
+static profdb *open_sides(const struct diff_cli *d)
+{
+	const char *runs[128];
+	size_t n = 0;
+	profdb *db = NULL;
+	int rc;
+	if (!profdb_is_clickhouse_url(d->q.db))
+		return cli_open_db(d->q.db, PROFDB_OPEN_READONLY | PROFDB_OPEN_NOCREATE);
+	for (size_t i = 0; i < d->o.nbase + d->o.nnew && n < 128; i++) {
+		const char *r = i < d->o.nbase ? d->o.base_runs[i] : d->o.new_runs[i - d->o.nbase];
+		if (strncmp(r, "tag:", 4) == 0 || d->o.nbase + d->o.nnew > 128) {
+			n = 0;
+			break;
+		}
+		runs[n++] = r;
+	}
+	rc = profdb_open_clickhouse(&db, d->q.db, n ? runs : NULL, n, 0);
+	if (rc == PROFDB_OK)
+		return db;
+	cli_lib_error(db, rc);
+	profdb_close(db);
+	return NULL;
+}
+
 /* Run the comparison d describes.  Returns the exit code. */
 static int diff_run(struct diff_cli *d)
 {
@@ -312,7 +338,7 @@ static int diff_run(struct diff_cli *d)
 	}
 	d->o.base_runs = base;
 	d->o.new_runs = next;
-	if (!(db = cli_open_db(d->q.db, PROFDB_OPEN_READONLY | PROFDB_OPEN_NOCREATE))) {
+	if (!(db = open_sides(d))) {
 		rc = PROFDB_EXIT_ERROR;
 		goto out;
 	}

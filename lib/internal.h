@@ -28,6 +28,7 @@ struct profdb {
 	int wal_later;             /* a new file: rollback journal until the first ingest commits (db.c) */
 	FILE *stream_out;          /* profdb_result_stream: the next streamed query writes here */
 	const struct profdb_format_opts *stream_fmt; /* ... in this format (borrowed) */
+	int ch_groups;             /* kernels: groups computed by the server, in temp.ch_g/ch_den/ch_rep */
 };
 
 /* Switch a new file to WAL once its first ingest has committed (db.c). */
@@ -44,6 +45,11 @@ unsigned profdb__ch_table_bit(const char *name);
 int profdb__ch_query_summary(profdb *db, profdb_result **out, const struct profdb_filter *f);
 /* profdb_query_kernels on a snapshot: fetches what it needs, then answers. */
 int profdb__ch_query_kernels(profdb *db, profdb_result **out, const struct profdb_kernel_query *q);
+/* The grouping keys of a kernels --by text, in output order: each one's
+ * kernel column (NULL for a tag:KEY) and how it resolves (query_kernels.c
+ * key_def: 0 integer, 1 str id, 2 kind id, 3 tag); at most 10.  EUSAGE
+ * with kernels' own message for a bad key. */
+int profdb__kernels_keys(profdb *db, const char *by, const char **exprs, int *resolve, size_t *n);
 
 /* Set db's message (printf-style) and return code.  Always returns code. */
 int profdb__error(profdb *db, int code, const char *fmt, ...)

@@ -145,6 +145,21 @@ static int parse_by(profdb *db, const char *by, struct keys *out)
 	return PROFDB_OK;
 }
 
+int profdb__kernels_keys(profdb *db, const char *by, const char **exprs, int *resolve, size_t *n)
+{
+	struct keys ks;
+	int rc;
+	memset(&ks, 0, sizeof ks);
+	if ((rc = parse_by(db, by, &ks)) != PROFDB_OK)
+		return rc;
+	for (size_t i = 0; i < ks.n; i++) {
+		exprs[i] = ks.k[i]->resolve == 3 ? NULL : ks.k[i]->expr; /* a tag's column is per query */
+		resolve[i] = ks.k[i]->resolve;
+	}
+	*n = ks.n;
+	return PROFDB_OK;
+}
+
 /* The position of the key with output column col in ks (its kN/vN number), or -1. */
 static int has_key(const struct keys *ks, const char *col)
 {
@@ -361,9 +376,13 @@ static int add_output(profdb *db, struct qbuf *b, const struct keys *ks,
 	               sizeof plain_cols / sizeof plain_cols[0];
 	int rc;
 
-	qbuf_add(b, ",\n rep AS (SELECT r.id AS run_id, ");
-	qfilter_repeats(b, &q->filter, "r");
-	qbuf_add(b, " AS n FROM run r)");
+	if (db->ch_groups) { /* the server counted the selected steps (ch_kernels.c) */
+		qbuf_add(b, ",\n rep AS (SELECT run_id, n FROM temp.ch_rep)");
+	} else {
+		qbuf_add(b, ",\n rep AS (SELECT r.id AS run_id, ");
+		qfilter_repeats(b, &q->filter, "r");
+		qbuf_add(b, " AS n FROM run r)");
+	}
 	qbuf_add(b, ",\n o AS (SELECT g.*, r.name AS run_name");
 	if (!q->per_step)
 		qbuf_add(b, ", 100.0 * g.total / den.t AS share_pct, g.total * 1.0 / rep.n AS per_repeat");
@@ -462,9 +481,13 @@ int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_ke
 		return rc;
 	if (q->per_step && has_key(&ks, "step") >= 0)
 		return profdb__error(db, PROFDB_EUSAGE, "per-step statistics cannot also group by step");
-	if ((rc = name_stats_apply(db, &ks, q)) < 0)
+	if (db->ch_groups) /* grouped by the server into temp tables (ch_kernels.c) */
+		rc = 2;
+	else if ((rc = name_stats_apply(db, &ks, q)) < 0)
 		return rc;
-	if (rc == 1) {
+	if (rc == 2) {
+		qbuf_add(&b, "WITH den AS (SELECT run_id, t FROM temp.ch_den),\n g AS (SELECT * FROM temp.ch_g)");
+	} else if (rc == 1) {
 		add_stored_groups(&b, &q->filter);
 	} else {
 		add_filtered(&b, &ks, &q->filter, q->per_step);
@@ -483,7 +506,9 @@ int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_ke
 	if (q->top > 0)
 		sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":top"), q->top);
 	rc = profdb__result_from_stmt_stream(db, out, st, types);
-	if (rc == PROFDB_OK && (rc = qfilter_explain_empty(db, *out, &q->filter, q->per_step)) != PROFDB_OK) {
+	/* (an empty answer from server groups is asked again with the rows) */
+	if (rc == PROFDB_OK && !db->ch_groups &&
+	    (rc = qfilter_explain_empty(db, *out, &q->filter, q->per_step)) != PROFDB_OK) {
 		profdb_result_free(*out);
 		*out = NULL;
 	}

@@ -166,4 +166,12 @@ int profdb__ch_pull(profdb *db, const char *url, const char *run, int replace, u
 int profdb__ch_pull_more(profdb *db, const char *url, uint64_t remote, int64_t local, unsigned mask);
 /* The bit of table name in a mask (0 if unknown). */
 
+/* ---------------------------------------------------------------- groups */
+
+/* profdb kernels grouped by the server (ch_groups.c): fills the TEMP
+ * tables query_kernels.c then reads (ch_g, ch_den, ch_rep).  1 done, 0
+ * when the server does not group this query (the rows are pulled), or an
+ * error code with the message on db. */
+int profdb__ch_group_kernels(profdb *db, const struct profdb_kernel_query *q);
+
 #endif

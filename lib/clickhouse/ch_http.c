@@ -293,6 +293,16 @@ static void set_auth(struct profdb_ch *c)
 	}
 }
 
+/* clickhouses://: the server's certificate is checked (host and chain)
+ * against the system's CAs, or only the PEM file(s) $PROFDB_CLICKHOUSE_CAINFO
+ * names (a private CA or a self-signed server certificate). */
+static void set_tls(struct profdb_ch *c)
+{
+	const char *ca = getenv("PROFDB_CLICKHOUSE_CAINFO");
+	if (ca && *ca)
+		curl_easy_setopt(c->curl, CURLOPT_CAINFO, ca);
+}
+
 /* Everything a request may carry; send() is the one place curl is driven. */
 struct send_args {
 	const char *sql;           /* in the URL when there is a body, else the body */
@@ -348,6 +358,7 @@ static int send_req(struct profdb_ch *c, const struct send_args *a, ch_sink_fn s
 	curl_easy_setopt(c->curl, CURLOPT_CONNECTTIMEOUT, 10L);
 	curl_easy_setopt(c->curl, CURLOPT_NOSIGNAL, 1L);
 	set_auth(c);
+	set_tls(c);
 	CURLcode rc = curl_easy_perform(c->curl);
 	free(url);
 	if (r.status == 0)
@@ -358,8 +369,10 @@ static int send_req(struct profdb_ch *c, const struct send_args *a, ch_sink_fn s
 	else if (rc == CURLE_OK && r.status != 200)
 		ret = server_error(&r);
 	else if (rc != CURLE_OK)
-		ret = profdb__err_set(err, PROFDB_ERROR, "clickhouse %s: %s", c->where,
-		    curlerr[0] ? curlerr : curl_easy_strerror(rc));
+		ret = profdb__err_set(err, PROFDB_ERROR, "clickhouse %s: %s%s", c->where,
+		    curlerr[0] ? curlerr : curl_easy_strerror(rc),
+		    rc == CURLE_PEER_FAILED_VERIFICATION ?
+		    " (trust the server's CA with PROFDB_CLICKHOUSE_CAINFO=FILE.pem)" : "");
 	profdb__ch_buf_free(&r.errbody);
 	return ret;
 }

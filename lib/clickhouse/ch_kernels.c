@@ -3,8 +3,10 @@
  * name over whole runs (the common question), the answer comes from the
  * per-kernel statistics table the ingest computed and push stored on the
  * server (kernel_name_stat): only those rows travel, never the kernels.
- * Any other grouping or filter needs the kernel rows: they are pulled into
- * the snapshot first.  Either way query_kernels.c then answers on the
+ * Any other grouping or filter is grouped by the server (ch_groups.c):
+ * only the groups travel.  What the server does not group (--per-step,
+ * tag keys, an empty answer) needs the kernel rows: they are pulled into
+ * the snapshot first.  Every way query_kernels.c then answers on the
  * snapshot, so the bytes are those of the SQLite file.
  */
 #include <stdio.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 
 #include "ch.h"
+#include "result.h"
 #include "banned.h"
 
 /* Does kernel_name_stat answer q?  A subset of query_kernels.c's own test
@@ -57,11 +60,37 @@ int profdb__ch_ensure(profdb *db, unsigned want)
 	return rc;
 }
 
+/* Groups computed by the server into temp tables: 1 answered (*out set),
+ * 0 not (the rows are needed), or an error code. */
+static int server_groups(profdb *db, profdb_result **out, const struct profdb_kernel_query *q)
+{
+	char *remote = db->remote;
+	int rc = profdb__ch_group_kernels(db, q);
+	if (rc != 1)
+		return rc;
+	db->remote = NULL;
+	db->ch_groups = 1;
+	rc = profdb_query_kernels(db, out, q);
+	db->ch_groups = 0;
+	db->remote = remote;
+	if (rc != PROFDB_OK)
+		return rc;
+	/* (streamed csv/json: earlier parts are out, the last may be empty) */
+	if (profdb_result_nrows(*out) > 0 || (*out)->written > 0)
+		return 1;
+	/* an empty answer's notes say what the runs' rows lack */
+	profdb_result_free(*out);
+	*out = NULL;
+	return 0;
+}
+
 int profdb__ch_query_kernels(profdb *db, profdb_result **out, const struct profdb_kernel_query *q)
 {
-	unsigned want = stats_suffice(db, q) ? profdb__ch_table_bit("kernel_name_stat") : CH_ALL_TABLES;
-	int rc = profdb__ch_ensure(db, want);
+	int suffice = stats_suffice(db, q), rc;
 	*out = NULL;
+	if (!suffice && (rc = server_groups(db, out, q)) != 0)
+		return rc == 1 ? PROFDB_OK : rc;
+	rc = profdb__ch_ensure(db, suffice ? profdb__ch_table_bit("kernel_name_stat") : CH_ALL_TABLES);
 	if (rc != PROFDB_OK)
 		return rc;
 	/* now the snapshot holds what the SQLite query reads: run it there */

@@ -85,7 +85,10 @@ int profdb_open_clickhouse(profdb **out, const char *url, const char *const *run
 	if (sqlite3_exec((*out)->sql, "CREATE TEMP TABLE ch_run (local_id INTEGER PRIMARY KEY,"
 	                 " remote_id INTEGER NOT NULL, mask INTEGER NOT NULL)", NULL, NULL, NULL) != SQLITE_OK)
 		return profdb__sqlerror(*out, "cannot make the snapshot");
-	rc = pull_runs(*out, url, runs, nruns, flags & PROFDB_CH_RUNS_ONLY ? 0 : CH_ALL_TABLES);
+	/* the tags (run_tag, and run_meta's) of even a light snapshot: --tag
+	 * selects runs here, before the server is asked for figures */
+	rc = pull_runs(*out, url, runs, nruns, flags & PROFDB_CH_RUNS_ONLY ?
+	               profdb__ch_table_bit("run_tag") | profdb__ch_table_bit("run_meta") : CH_ALL_TABLES);
 	if (rc != PROFDB_OK)
 		return rc;
 	(*out)->remote = strdup(url);

@@ -177,6 +177,12 @@ static const struct ch_col step_stat_cols[] = {
 	{ "total_ns", CH_I64, "total_ns", 0 },
 };
 
+static const struct ch_col tag_cols[] = {
+	{ "run_id", CH_U64, "run_id", CHC_RUN_ID },
+	{ "key", CH_STR, "key", 0 },
+	{ "value", CH_STR, "value", 0 },
+};
+
 /* source_file before source_skip: pull renumbers source ids in that order. */
 const struct ch_table profdb__ch_tables[] = {
 	{ "run_meta", "run_meta t", "t.run_id", "t.rowid", meta_cols, N(meta_cols) },
@@ -194,6 +200,8 @@ const struct ch_table profdb__ch_tables[] = {
 	  N(name_stat_cols) },
 	{ "kernel_step_stat", "kernel_step_stat t", "t.run_id", "t.rowid", step_stat_cols,
 	  N(step_stat_cols) },
+	/* last: a server of schema 1 gains the table on the next push */
+	{ "run_tag", "run_tag t", "t.run_id", "t.key", tag_cols, N(tag_cols) },
 	{ NULL, NULL, NULL, NULL, NULL, 0 }
 };
 

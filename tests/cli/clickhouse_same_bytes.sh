@@ -73,11 +73,27 @@ $PROFDB sql --db "$URL" --format json "SELECT toInt64(2) AS i, 0.5 AS x, NULL AS
 $PROFDB sql --db "$URL" "SELEC 1" 2>&1 | sed "s/:$CH_PORT_1\//:PORT\//"
 $PROFDB ingest --db "$URL" "$PROFDB_TESTDATA/query/trace.json" 2>&1
 echo "exit $?"
-echo "--- runs, summary and kernels by name read no launch rows:"
-# a pull needs every table: with one gone, only what reads none still works
+echo "--- runs, summary and kernels (every key and filter but --per-step) read no launch rows:"
+# a pull needs every table: with one gone, only what reads none still
+# works; kernels are grouped by the server (lib/clickhouse/ch_groups.c)
 ch_query 1 "RENAME TABLE prof.launch TO prof.launch_away" || exit 1
 same runs
 same summary --format json
 same kernels --format json
 same kernels --run level1 --name '*Mat*' --top 3 --sort p99
-$PROFDB kernels --db "$URL" --run overlap --by kind 2>&1 | sed "s/:$CH_PORT_1\//:PORT\//"
+for f in table csv json md; do
+  same kernels --format $f --run overlap --by kind
+  same kernels --format $f --run level1 --run twice --by type,core --wide
+done
+for by in name base-name type core kind shape rank device stream step; do
+  same kernels --format csv --unit ns --by $by --run level1 --run test --run twice
+  k2=name; [ $by = name ] && k2=rank
+  same kernels --format json --by $by,$k2 --run control --steps 1010..1012 --top 4
+done
+same kernels --run overlap --steps 2.. --kind kernel --format csv
+same kernels --run twice --steps ..1 --by step --format csv
+same kernels --run control --name '*gemm*' --min-total 16us --sort calls --asc
+same kernels --run control --name '*gemm*' --by rank,stream --sort median --asc
+same kernels --run test --rank 1 --by stream,core --steps ..1012 --top 3 --sort median
+same kernels --run test --rank 1 --kind kernel --by shape --format csv
+# (an empty answer pulls the rows for its notes: tested above)
