@@ -222,7 +222,8 @@ int profdb__launches_by_name(profdb *db, profdb_result **out, const struct profd
 	int rc = name_pass(db, f, &L);
 
 	if (rc == PROFDB_OK) {
-		qsort(L.v, L.n, sizeof *L.v, cmp_nline);
+		if (L.n > 1) /* (an empty answer has no array: qsort wants one) */
+			qsort(L.v, L.n, sizeof *L.v, cmp_nline);
 		if (qresult_new_rows(out, name_cols, name_types, N_COUNT, L.n) != PROFDB_OK)
 			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
 		else if (sqlite3_prepare_v2(db->sql, "SELECT name FROM run WHERE id = ?1", -1, &q, NULL) != SQLITE_OK)
