@@ -52,7 +52,7 @@ static void csv_trace(const uint8_t *data, size_t size, size_t chunk, int libcsv
 	int64_t rows = 0;
 	int rc;
 	memset(t, 0, sizeof *t);
-	rc = profdb_csv_read_mem_opts(data, size, chunk, libcsv_only, "f.csv", on_row, t, &rows, &err);
+	rc = profdb__csv_read_mem_opts(data, size, chunk, libcsv_only, "f.csv", on_row, t, &rows, &err);
 	put(t, &rc, sizeof rc);
 	put(t, &rows, sizeof rows);
 	put(t, err.msg, strlen(err.msg));
@@ -85,7 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ctx.rank = PROFDB_NULL;
 	ctx.sink = &s.sink;
 	ctx.err = &s.err;
-	rc = profdb_read_kernel_details(&ctx);
+	rc = profdb__read_kernel_details(&ctx);
 	fuzz_check_error(rc, s.err.msg);
 	if (rc == PROFDB_OK && s.open_sources != 0)
 		fuzz_die("source_begin without source_end");

@@ -42,11 +42,11 @@ static void walk_string(const struct profdb_jval *v)
 	size_t got;
 	if (!out)
 		fuzz_die("out of memory");
-	got = profdb_json_str_decode(v, out, v->n + 1);
+	got = profdb__json_str_decode(v, out, v->n + 1);
 	if (got > v->n || out[got] != '\0')
 		fuzz_die("str_decode wrote past what it returned");
 	free(out);
-	(void)profdb_json_str_is(v, "traceEvents");
+	(void)profdb__json_str_is(v, "traceEvents");
 }
 
 static void walk(const struct profdb_jval *v, int depth)
@@ -62,7 +62,7 @@ static void walk(const struct profdb_jval *v, int depth)
 		walk_string(v);
 		break;
 	case PROFDB_J_OBJECT:
-		while ((rc = profdb_json_member(v->p, v->n, &pos, &key, &val)) == 1) {
+		while ((rc = profdb__json_member(v->p, v->n, &pos, &key, &val)) == 1) {
 			if (pos > v->n)
 				fuzz_die("member position past the object");
 			walk_string(&key);
@@ -72,7 +72,7 @@ static void walk(const struct profdb_jval *v, int depth)
 			fuzz_die("member returned an unknown code");
 		break;
 	case PROFDB_J_ARRAY:
-		while ((rc = profdb_json_element(v->p, v->n, &pos, &val)) == 1) {
+		while ((rc = profdb__json_element(v->p, v->n, &pos, &val)) == 1) {
 			if (pos > v->n)
 				fuzz_die("element position past the array");
 			walk(&val, depth + 1);
@@ -110,11 +110,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t before;
 	int rc = PROFDB_OK;
 
-	if (profdb_json_scan_init(&s, mem_read, &m, "fuzz.json", &err) != PROFDB_OK)
+	if (profdb__json_scan_init(&s, mem_read, &m, "fuzz.json", &err) != PROFDB_OK)
 		fuzz_die("scan_init failed");
 	s.max_value = MAX_VALUE;
 	for (;;) {
-		int c = profdb_json_peek(&s);
+		int c = profdb__json_peek(&s);
 		if (c == PROFDB_JSON_END)
 			break;
 		if (c == PROFDB_JSON_FAIL) {
@@ -125,16 +125,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fuzz_die("peek returned an unknown code");
 		if (strchr("{}[],:", c)) {
 			/* structure: step into it, as the reader does with the top level */
-			profdb_json_advance(&s);
+			profdb__json_advance(&s);
 			continue;
 		}
-		before = profdb_json_offset(&s);
+		before = profdb__json_offset(&s);
 		if (values++ % 3 == 2) {
-			rc = profdb_json_skip(&s);
+			rc = profdb__json_skip(&s);
 		} else {
 			const char *p = NULL;
 			size_t n = 0;
-			rc = profdb_json_value(&s, &p, &n);
+			rc = profdb__json_value(&s, &p, &n);
 			if (rc == PROFDB_OK) {
 				struct profdb_jval v;
 				if (n > MAX_VALUE || (n && !p))
@@ -148,12 +148,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (rc != PROFDB_OK)
 			break;
 		/* a value that consumed nothing: the harness would spin, not the scanner */
-		if (profdb_json_offset(&s) == before)
+		if (profdb__json_offset(&s) == before)
 			break;
 	}
-	if (profdb_json_offset(&s) > size)
+	if (profdb__json_offset(&s) > size)
 		fuzz_die("offset past the end of the input");
 	fuzz_check_error(rc, err.msg);
-	profdb_json_scan_free(&s);
+	profdb__json_scan_free(&s);
 	return 0;
 }

@@ -18,7 +18,7 @@
 #define ASCEND_CONTENT_MAX ((size_t)8 << 20)
 
 /* What every file of one export shares. */
-struct ascend_src {
+struct profdb__ascend_src {
 	const struct profdb_reader_ctx *ctx;
 	int64_t rank;              /* resolved rank of the export */
 	int mindspore;             /* names are "<launch op>/<kernel>" (MindSpore) */
@@ -27,16 +27,16 @@ struct ascend_src {
 };
 
 /* One kernel_details.csv (or msprof op_summary with its raw column names). */
-int ascend_read_kernels(const struct ascend_src *src, const char *path);
+int profdb__ascend_read_kernels(const struct profdb__ascend_src *src, const char *path);
 /* operator_details.csv: one host op per row. */
-int ascend_read_operators(const struct ascend_src *src, const char *path);
+int profdb__ascend_read_operators(const struct profdb__ascend_src *src, const char *path);
 /* step_trace_time.csv: step metrics and step numbers. */
-int ascend_read_step_trace(const struct ascend_src *src, const char *path);
+int profdb__ascend_read_step_trace(const struct profdb__ascend_src *src, const char *path);
 /* op_statistic.csv: kept whole (content) for verify, rows counted. */
-int ascend_read_op_statistic(const struct ascend_src *src, const char *path);
+int profdb__ascend_read_op_statistic(const struct profdb__ascend_src *src, const char *path);
 /* trace_view.json: its device events, when the export has no kernel
  * table (ingest_ascend_trace_view.c). */
-int ascend_read_trace_view(const struct ascend_src *src, const char *path);
+int profdb__ascend_read_trace_view(const struct profdb__ascend_src *src, const char *path);
 
 /*
  * Read the profiler_info*.json and profiler_metadata.json of an export
@@ -45,33 +45,33 @@ int ascend_read_trace_view(const struct ascend_src *src, const char *path);
  * name, else ctx->rank, else 0) and MindSpore dialect into src.  The
  * sources are sent after the rank is known.
  */
-int ascend_read_meta(struct ascend_src *src, const char *folder);
+int profdb__ascend_read_meta(struct profdb__ascend_src *src, const char *folder);
 
 /* Stream one CSV of the export through fn as a source of this role
  * (source_begin, rows, source_end with the row count less the header).
  * "PATH: empty file" when it has no row at all. */
-int ascend_stream_csv(const struct ascend_src *src, const char *path, const char *role,
+int profdb__ascend_stream_csv(const struct profdb__ascend_src *src, const char *path, const char *role,
                       profdb_csv_row_fn fn, void *arg);
 /* The same for a small summary file whose bytes are kept as the source's
  * content (up to ASCEND_CONTENT_MAX; larger files are streamed). */
-int ascend_small_csv(const struct ascend_src *src, const char *path, const char *role,
+int profdb__ascend_small_csv(const struct profdb__ascend_src *src, const char *path, const char *role,
                      profdb_csv_row_fn fn, void *arg);
 
 /* Read a whole small file (at most max bytes) with its SHA-256; *out is the
  * caller's (free) and NUL-terminated.  Returns 1, reading nothing and
  * leaving err alone, when the file is larger than max; errors as
  * profdb_input_*. */
-int ascend_slurp(const char *path, size_t max, unsigned char **out, size_t *len,
+int profdb__ascend_slurp(const char *path, size_t max, unsigned char **out, size_t *len,
                  char sha[65], uint64_t *size, struct profdb_err *err);
 
 /* Is the Name column of this header "<launch op>/<kernel>"?  Folder (or a
  * path below it) named *_ascend_ms. */
-int ascend_path_is_mindspore(const char *path);
+int profdb__ascend_path_is_mindspore(const char *path);
 
 /* If header fields look like a Cambricon torch_mlu table, fill err with
  * "LABEL:1: this is a Cambricon torch_mlu FILE (header '...'), which profdb
  * does not read" and return PROFDB_EFORMAT; else PROFDB_OK. */
-int ascend_refuse_cambricon(char *const *field, size_t n, const char *label, const char *what,
+int profdb__ascend_refuse_cambricon(char *const *field, size_t n, const char *label, const char *what,
                             struct profdb_err *err);
 
 #endif

@@ -11,20 +11,20 @@
 
 static int cmp_span(const void *a, const void *b)
 {
-	const struct adb_span *x = a, *y = b;
+	const struct profdb__adb_span *x = a, *y = b;
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
 static int cmp_conn(const void *a, const void *b)
 {
-	const struct adb_conn *x = a, *y = b;
+	const struct profdb__adb_conn *x = a, *y = b;
 	if (x->conn != y->conn)
 		return x->conn < y->conn ? -1 : 1;
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
 /* The step whose span holds t, or PROFDB_NULL. */
-int64_t adb_step_at(const struct adb *r, int64_t t)
+int64_t profdb__adb_step_at(const struct profdb__adb *r, int64_t t)
 {
 	size_t lo = 0, hi = r->nsteps;
 	if (t == PROFDB_NULL)
@@ -41,20 +41,20 @@ int64_t adb_step_at(const struct adb *r, int64_t t)
 	return PROFDB_NULL;
 }
 
-int adb_read_steps(struct adb *r)
+int profdb__adb_read_steps(struct profdb__adb *r)
 {
 	sqlite3_stmt *q = NULL;
 	char sql[256];
 	int rc = PROFDB_OK;
 
-	if (!adb_has_table(r, "STEP_TIME") || !adb_has_col(r, "STEP_TIME", "id"))
+	if (!profdb__adb_has_table(r, "STEP_TIME") || !profdb__adb_has_col(r, "STEP_TIME", "id"))
 		return PROFDB_OK;
 	snprintf(sql, sizeof sql, "SELECT id, startNs, endNs FROM STEP_TIME ORDER BY id");
 	if (sqlite3_prepare_v2(r->db, sql, -1, &q, NULL) != SQLITE_OK)
-		return adb_fail_sql(r, "STEP_TIME");
+		return profdb__adb_fail_sql(r, "STEP_TIME");
 	while (rc == PROFDB_OK && sqlite3_step(q) == SQLITE_ROW) {
-		struct profdb_step_rec s = { r->rank, adb_col_i64(q, 0), adb_col_ns(q, 1), adb_col_ns(q, 2) };
-		struct adb_span *n;
+		struct profdb_step_rec s = { r->rank, profdb__adb_col_i64(q, 0), profdb__adb_col_ns(q, 1), profdb__adb_col_ns(q, 2) };
+		struct profdb__adb_span *n;
 		if (s.step == PROFDB_NULL)
 			continue;
 		rc = profdb__sink_step(r->sink, &s);
@@ -62,38 +62,38 @@ int adb_read_steps(struct adb *r)
 			continue;
 		n = realloc(r->steps, (r->nsteps + 1) * sizeof *n);
 		if (!n) {
-			rc = adb_oom(r);
+			rc = profdb__adb_oom(r);
 			break;
 		}
 		r->steps = n;
-		r->steps[r->nsteps++] = (struct adb_span){ s.step, s.start_ns, s.end_ns };
+		r->steps[r->nsteps++] = (struct profdb__adb_span){ s.step, s.start_ns, s.end_ns };
 	}
 	sqlite3_finalize(q);
 	qsort(r->steps, r->nsteps, sizeof *r->steps, cmp_span);
 	return rc;
 }
 
-int adb_read_conns(struct adb *r)
+int profdb__adb_read_conns(struct profdb__adb *r)
 {
 	sqlite3_stmt *q = NULL;
 	size_t cap = 0;
 
-	if (!adb_has_table(r, "CONNECTION_IDS") || !adb_has_col(r, "CONNECTION_IDS", "id") ||
-	    !adb_has_col(r, "CONNECTION_IDS", "connectionId"))
+	if (!profdb__adb_has_table(r, "CONNECTION_IDS") || !profdb__adb_has_col(r, "CONNECTION_IDS", "id") ||
+	    !profdb__adb_has_col(r, "CONNECTION_IDS", "connectionId"))
 		return PROFDB_OK;
 	if (sqlite3_prepare_v2(r->db, "SELECT connectionId, id FROM CONNECTION_IDS"
 	                       " WHERE connectionId IS NOT NULL AND id IS NOT NULL", -1, &q, NULL) != SQLITE_OK)
-		return adb_fail_sql(r, "CONNECTION_IDS");
+		return profdb__adb_fail_sql(r, "CONNECTION_IDS");
 	while (sqlite3_step(q) == SQLITE_ROW) {
 		if (r->nconns == cap) {
-			struct adb_conn *n = realloc(r->conns, (cap = cap ? cap * 2 : 1024) * sizeof *n);
+			struct profdb__adb_conn *n = realloc(r->conns, (cap = cap ? cap * 2 : 1024) * sizeof *n);
 			if (!n) {
 				sqlite3_finalize(q);
-				return adb_oom(r);
+				return profdb__adb_oom(r);
 			}
 			r->conns = n;
 		}
-		r->conns[r->nconns++] = (struct adb_conn){ sqlite3_column_int64(q, 0), sqlite3_column_int64(q, 1) };
+		r->conns[r->nconns++] = (struct profdb__adb_conn){ sqlite3_column_int64(q, 0), sqlite3_column_int64(q, 1) };
 	}
 	sqlite3_finalize(q);
 	qsort(r->conns, r->nconns, sizeof *r->conns, cmp_conn);
@@ -101,9 +101,9 @@ int adb_read_conns(struct adb *r)
 	return PROFDB_OK;
 }
 
-int adb_cmp_okey(const void *x, const void *y)
+int profdb__adb_cmp_okey(const void *x, const void *y)
 {
-	const struct adb_okey *p = x, *q = y;
+	const struct profdb__adb_okey *p = x, *q = y;
 	if (p->a != q->a)
 		return p->a < q->a ? -1 : 1;
 	if (p->b != q->b)
@@ -114,7 +114,7 @@ int adb_cmp_okey(const void *x, const void *y)
 }
 
 /* The first op (lowest index) whose PYTORCH_API.connectionId is id. */
-static size_t op_with_id(const struct adb *r, int64_t id)
+static size_t op_with_id(const struct profdb__adb *r, int64_t id)
 {
 	size_t lo = 0, hi = r->nops;
 	while (lo < hi) {
@@ -128,7 +128,7 @@ static size_t op_with_id(const struct adb *r, int64_t id)
 }
 
 /* The host op that launched a task of this connectionId, or ADB_NO_OP. */
-static size_t op_of_task(const struct adb *r, int64_t conn)
+static size_t op_of_task(const struct profdb__adb *r, int64_t conn)
 {
 	size_t lo = 0, hi = r->nconns;
 	if (conn == PROFDB_NULL || !r->by_id)
@@ -155,16 +155,16 @@ static size_t op_of_task(const struct adb *r, int64_t conn)
  * device-side step ranges allow); without a link, the step span that holds
  * the kernel's own start.
  */
-int64_t adb_kernel_step(const struct adb *r, int64_t conn, int64_t start)
+int64_t profdb__adb_kernel_step(const struct profdb__adb *r, int64_t conn, int64_t start)
 {
 	size_t op = op_of_task(r, conn);
 	if (op != ADB_NO_OP && r->ops[op].step != PROFDB_NULL)
 		return r->ops[op].step;
-	return adb_step_at(r, start);
+	return profdb__adb_step_at(r, start);
 }
 
 /* Add a device activity to the device self time of the op that launched it. */
-void adb_charge(struct adb *r, int64_t conn, int64_t dur, const char *core)
+void profdb__adb_charge(struct profdb__adb *r, int64_t conn, int64_t dur, const char *core)
 {
 	size_t op = op_of_task(r, conn);
 	if (op == ADB_NO_OP)

@@ -17,7 +17,7 @@ static const char *const op_why[2] = {
 	"host op without name, start or end", "host op ends before it starts"
 };
 
-int adb_read_ops(struct adb *r)
+int profdb__adb_read_ops(struct profdb__adb *r)
 {
 	/* a call chain is one row per frame: join them innermost first, as
 	 * operator_details' Call Stack (sorted subquery: group_concat keeps it) */
@@ -33,74 +33,74 @@ int adb_read_ops(struct adb *r)
 	int64_t line = 0;
 	int chains, rc = PROFDB_OK;
 
-	if (!adb_has_table(r, "PYTORCH_API") || !adb_has_col(r, "PYTORCH_API", "startNs") ||
-	    !adb_has_col(r, "PYTORCH_API", "endNs") || !adb_has_col(r, "PYTORCH_API", "name"))
+	if (!profdb__adb_has_table(r, "PYTORCH_API") || !profdb__adb_has_col(r, "PYTORCH_API", "startNs") ||
+	    !profdb__adb_has_col(r, "PYTORCH_API", "endNs") || !profdb__adb_has_col(r, "PYTORCH_API", "name"))
 		return PROFDB_OK;
-	chains = adb_has_table(r, "PYTORCH_CALLCHAINS") && adb_has_col(r, "PYTORCH_CALLCHAINS", "stack") &&
-	         adb_has_col(r, "PYTORCH_CALLCHAINS", "stackDepth") && adb_has_col(r, "PYTORCH_API", "callchainId");
+	chains = profdb__adb_has_table(r, "PYTORCH_CALLCHAINS") && profdb__adb_has_col(r, "PYTORCH_CALLCHAINS", "stack") &&
+	         profdb__adb_has_col(r, "PYTORCH_CALLCHAINS", "stackDepth") && profdb__adb_has_col(r, "PYTORCH_API", "callchainId");
 	snprintf(join, sizeof join, "%s", chains ? "LEFT JOIN cc ON cc.id = p.callchainId" : "");
-	if (adb_has_col(r, "PYTORCH_API", "type"))
+	if (profdb__adb_has_col(r, "PYTORCH_API", "type"))
 		snprintf(where, sizeof where, "WHERE p.type = %d", API_TYPE_OP);
 	else
 		where[0] = '\0';
 	snprintf(sql, sizeof sql, fmt, chains ? with_cc : "",
-	         adb_pick(r, tid, sizeof tid, "p", "PYTORCH_API", "globalTid", NULL),
-	         adb_pick(r, cid, sizeof cid, "p", "PYTORCH_API", "connectionId", NULL),
-	         adb_pick(r, seq, sizeof seq, "p", "PYTORCH_API", "sequenceNumber", NULL),
-	         adb_str_of(r, nm, sizeof nm, "p", "PYTORCH_API", "name", NULL),
-	         adb_str_of(r, sh, sizeof sh, "p", "PYTORCH_API", "inputShapes", NULL),
-	         adb_str_of(r, dt, sizeof dt, "p", "PYTORCH_API", "inputDtypes", NULL),
+	         profdb__adb_pick(r, tid, sizeof tid, "p", "PYTORCH_API", "globalTid", NULL),
+	         profdb__adb_pick(r, cid, sizeof cid, "p", "PYTORCH_API", "connectionId", NULL),
+	         profdb__adb_pick(r, seq, sizeof seq, "p", "PYTORCH_API", "sequenceNumber", NULL),
+	         profdb__adb_str_of(r, nm, sizeof nm, "p", "PYTORCH_API", "name", NULL),
+	         profdb__adb_str_of(r, sh, sizeof sh, "p", "PYTORCH_API", "inputShapes", NULL),
+	         profdb__adb_str_of(r, dt, sizeof dt, "p", "PYTORCH_API", "inputDtypes", NULL),
 	         chains ? "cc.stack" : "NULL", join, where);
 	if (sqlite3_prepare_v2(r->db, sql, -1, &q, NULL) != SQLITE_OK)
-		return adb_fail_sql(r, "PYTORCH_API");
+		return profdb__adb_fail_sql(r, "PYTORCH_API");
 	while (rc == PROFDB_OK && sqlite3_step(q) == SQLITE_ROW) {
-		struct adb_hop h;
+		struct profdb__adb_hop h;
 		line++;
 		r->rows++;
 		memset(&h, 0, sizeof h);
-		if (!adb_row_span(r, q, sqlite3_column_type(q, 5) != SQLITE_NULL, op_why, line, &h.start, &h.end, &rc))
+		if (!profdb__adb_row_span(r, q, sqlite3_column_type(q, 5) != SQLITE_NULL, op_why, line, &h.start, &h.end, &rc))
 			continue;
-		h.tid = adb_col_i64(q, 2);
-		h.conn_id = adb_col_i64(q, 3);
-		h.seq = adb_col_i64(q, 4);
+		h.tid = profdb__adb_col_i64(q, 2);
+		h.conn_id = profdb__adb_col_i64(q, 3);
+		h.seq = profdb__adb_col_i64(q, 4);
 		if (h.seq == -1) /* torch writes -1 for "no sequence number" */
 			h.seq = PROFDB_NULL;
 		h.parent = ADB_NO_OP;
 		h.line = line;
-		h.step = adb_step_at(r, h.start);
-		h.name = adb_dup_text(q, 5);
-		h.shapes = adb_dup_text(q, 6);
-		h.dtypes = adb_dup_text(q, 7);
-		h.stack = adb_dup_text(q, 8);
+		h.step = profdb__adb_step_at(r, h.start);
+		h.name = profdb__adb_dup_text(q, 5);
+		h.shapes = profdb__adb_dup_text(q, 6);
+		h.dtypes = profdb__adb_dup_text(q, 7);
+		h.stack = profdb__adb_dup_text(q, 8);
 		if (r->nops == cap) {
-			struct adb_hop *n = realloc(r->ops, (cap = cap ? cap * 2 : 1024) * sizeof *n);
+			struct profdb__adb_hop *n = realloc(r->ops, (cap = cap ? cap * 2 : 1024) * sizeof *n);
 			if (!n) {
 				free(h.name); free(h.shapes); free(h.dtypes); free(h.stack);
-				rc = adb_oom(r);
+				rc = profdb__adb_oom(r);
 				break;
 			}
 			r->ops = n;
 		}
 		r->ops[r->nops++] = h;
 		if (!h.name)
-			rc = adb_oom(r);
+			rc = profdb__adb_oom(r);
 	}
 	sqlite3_finalize(q);
 	if (rc != PROFDB_OK || r->nops == 0)
 		return rc;
 	r->by_id = malloc(r->nops * sizeof *r->by_id);
 	if (!r->by_id)
-		return adb_oom(r);
+		return profdb__adb_oom(r);
 	for (size_t i = 0; i < r->nops; i++)
-		r->by_id[i] = (struct adb_okey){ r->ops[i].conn_id, 0, 0, i };
-	qsort(r->by_id, r->nops, sizeof *r->by_id, adb_cmp_okey);
+		r->by_id[i] = (struct profdb__adb_okey){ r->ops[i].conn_id, 0, 0, i };
+	qsort(r->by_id, r->nops, sizeof *r->by_id, profdb__adb_cmp_okey);
 	return PROFDB_OK;
 }
 
 /* profdb_nest hands back each op when its children are all in. */
 static int adb_closed(void *arg, const struct profdb_nest_op *n)
 {
-	struct adb_hop *h = &((struct adb *)arg)->ops[n->id];
+	struct profdb__adb_hop *h = &((struct profdb__adb *)arg)->ops[n->id];
 	h->self = n->self;
 	h->dev_total = n->dev_total[0];
 	h->ai_total = n->dev_total[1];
@@ -114,20 +114,20 @@ static int adb_closed(void *arg, const struct profdb_nest_op *n)
  * that outlives its parent costs it only the overlap.  Device totals (all
  * and AI core) = own device time plus the children's totals.
  */
-int adb_nest_ops(struct adb *r)
+int profdb__adb_nest_ops(struct profdb__adb *r)
 {
-	struct adb_okey *ord = malloc((r->nops ? r->nops : 1) * sizeof *ord);
+	struct profdb__adb_okey *ord = malloc((r->nops ? r->nops : 1) * sizeof *ord);
 	struct profdb_nest n = { 0 };
 	int rc = PROFDB_OK;
 
 	if (!ord)
-		return adb_oom(r);
+		return profdb__adb_oom(r);
 	for (size_t i = 0; i < r->nops; i++)
-		ord[i] = (struct adb_okey){ r->ops[i].tid, r->ops[i].start, -r->ops[i].end, i };
-	qsort(ord, r->nops, sizeof *ord, adb_cmp_okey);
+		ord[i] = (struct profdb__adb_okey){ r->ops[i].tid, r->ops[i].start, -r->ops[i].end, i };
+	qsort(ord, r->nops, sizeof *ord, profdb__adb_cmp_okey);
 	profdb__nest_init(&n, 1, adb_closed, r);
 	for (size_t k = 0; k < r->nops && rc == PROFDB_OK; k++) {
-		const struct adb_hop *h = &r->ops[ord[k].i];
+		const struct profdb__adb_hop *h = &r->ops[ord[k].i];
 		struct profdb_nest_op o = { .id = (int64_t)ord[k].i, .start = h->start, .dur = h->end - h->start,
 		                            .dev_self = { h->dev_self, h->ai_self } };
 		if (k > 0 && ord[k].a != ord[k - 1].a)
@@ -139,7 +139,7 @@ int adb_nest_ops(struct adb *r)
 		rc = profdb__nest_end(&n);
 	profdb__nest_free(&n);
 	free(ord);
-	return rc == PROFDB_OK ? PROFDB_OK : adb_oom(r);
+	return rc == PROFDB_OK ? PROFDB_OK : profdb__adb_oom(r);
 }
 
 static int is_step_op(const char *name)
@@ -147,20 +147,20 @@ static int is_step_op(const char *name)
 	return strncmp(name, "ProfilerStep#", 13) == 0;
 }
 
-int adb_emit_ops(struct adb *r)
+int profdb__adb_emit_ops(struct profdb__adb *r)
 {
 	int rc = PROFDB_OK;
 	if (!r->sink->op)
 		return PROFDB_OK;
 	for (size_t i = 0; i < r->nops && rc == PROFDB_OK; i++) {
-		const struct adb_hop *h = &r->ops[i];
+		const struct profdb__adb_hop *h = &r->ops[i];
 		struct profdb_op_rec o;
 		/* the step spans are steps, not operators (operator_details skips them too) */
 		if (is_step_op(h->name)) {
-			rc = adb_skip(r, "ProfilerStep span (a step, not an operator)", h->line);
+			rc = profdb__adb_skip(r, "ProfilerStep span (a step, not an operator)", h->line);
 			continue;
 		}
-		profdb_op_rec_init(&o);
+		profdb__op_rec_init(&o);
 		o.rank = r->rank;
 		o.step = h->step;
 		o.name = h->name;

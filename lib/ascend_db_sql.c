@@ -10,35 +10,35 @@
 #include "ascend_db.h"
 #include "banned.h"
 
-int adb_fail_sql(struct adb *r, const char *what)
+int profdb__adb_fail_sql(struct profdb__adb *r, const char *what)
 {
 	return profdb__err_set(r->ctx->err, PROFDB_EFORMAT, "%s: %s: %s", r->file, what,
 	                       sqlite3_errmsg(r->db));
 }
 
-int adb_oom(struct adb *r)
+int profdb__adb_oom(struct profdb__adb *r)
 {
 	return profdb__err_set(r->ctx->err, PROFDB_ERROR, "out of memory");
 }
 
-int adb_skip(struct adb *r, const char *reason, int64_t where)
+int profdb__adb_skip(struct profdb__adb *r, const char *reason, int64_t where)
 {
 	return profdb__sink_skip(r->sink, reason, where);
 }
 
-char *adb_dup_text(sqlite3_stmt *q, int col)
+char *profdb__adb_dup_text(sqlite3_stmt *q, int col)
 {
 	const unsigned char *t = sqlite3_column_text(q, col);
 	return t ? strdup((const char *)t) : NULL;
 }
 
-int64_t adb_col_i64(sqlite3_stmt *q, int col)
+int64_t profdb__adb_col_i64(sqlite3_stmt *q, int col)
 {
 	return sqlite3_column_type(q, col) == SQLITE_NULL ? PROFDB_NULL : sqlite3_column_int64(q, col);
 }
 
 /* An int column that may also hold its number as text ("123"); else NULL. */
-int64_t adb_col_ns(sqlite3_stmt *q, int col)
+int64_t profdb__adb_col_ns(sqlite3_stmt *q, int col)
 {
 	int64_t v;
 	const char *t;
@@ -46,7 +46,7 @@ int64_t adb_col_ns(sqlite3_stmt *q, int col)
 		return sqlite3_column_int64(q, col);
 	t = (const char *)sqlite3_column_text(q, col);
 	/* PYTORCH_API stores startNs/endNs as TEXT: parse it exactly */
-	if (!t || profdb_parse_ns(t, strlen(t), 0, &v) != 0)
+	if (!t || profdb__parse_ns(t, strlen(t), 0, &v) != 0)
 		return PROFDB_NULL;
 	return v;
 }
@@ -57,17 +57,17 @@ int64_t adb_col_ns(sqlite3_stmt *q, int col)
  * before it starts; else 0, with the row skipped for why[0] (no name, start
  * or end) or why[1] (ends before it starts) and the skip's code in *rc.
  */
-int adb_row_span(struct adb *r, sqlite3_stmt *q, int named, const char *const why[2], int64_t line,
+int profdb__adb_row_span(struct profdb__adb *r, sqlite3_stmt *q, int named, const char *const why[2], int64_t line,
                  int64_t *start, int64_t *end, int *rc)
 {
-	*start = adb_col_ns(q, 0);
-	*end = adb_col_ns(q, 1);
+	*start = profdb__adb_col_ns(q, 0);
+	*end = profdb__adb_col_ns(q, 1);
 	if (*start == PROFDB_NULL || *end == PROFDB_NULL || !named) {
-		*rc = adb_skip(r, why[0], line);
+		*rc = profdb__adb_skip(r, why[0], line);
 		return 0;
 	}
 	if (*end < *start) {
-		*rc = adb_skip(r, why[1], line);
+		*rc = profdb__adb_skip(r, why[1], line);
 		return 0;
 	}
 	return 1;
@@ -75,7 +75,7 @@ int adb_row_span(struct adb *r, sqlite3_stmt *q, int named, const char *const wh
 
 /* ---------------------------------------------------------------- schema by name */
 
-int adb_has_table(struct adb *r, const char *table)
+int profdb__adb_has_table(struct profdb__adb *r, const char *table)
 {
 	sqlite3_stmt *q = NULL;
 	int found = 0;
@@ -88,7 +88,7 @@ int adb_has_table(struct adb *r, const char *table)
 	return found;
 }
 
-int adb_has_col(struct adb *r, const char *table, const char *col)
+int profdb__adb_has_col(struct profdb__adb *r, const char *table, const char *col)
 {
 	sqlite3_stmt *q = NULL;
 	int found = 0;
@@ -103,12 +103,12 @@ int adb_has_col(struct adb *r, const char *table, const char *col)
 }
 
 /* "alias.col" if table has col (else alt col, else the SQL NULL). */
-const char *adb_pick(struct adb *r, char *buf, size_t cap, const char *alias,
+const char *profdb__adb_pick(struct profdb__adb *r, char *buf, size_t cap, const char *alias,
                         const char *table, const char *col, const char *alt)
 {
-	if (adb_has_col(r, table, col))
+	if (profdb__adb_has_col(r, table, col))
 		snprintf(buf, cap, "%s.\"%s\"", alias, col);
-	else if (alt && adb_has_col(r, table, alt))
+	else if (alt && profdb__adb_has_col(r, table, alt))
 		snprintf(buf, cap, "%s.\"%s\"", alias, alt);
 	else
 		snprintf(buf, cap, "NULL");
@@ -116,11 +116,11 @@ const char *adb_pick(struct adb *r, char *buf, size_t cap, const char *alias,
 }
 
 /* A STRING_IDS lookup of alias.col as a scalar subquery, or NULL. */
-const char *adb_str_of(struct adb *r, char *buf, size_t cap, const char *alias,
+const char *profdb__adb_str_of(struct profdb__adb *r, char *buf, size_t cap, const char *alias,
                           const char *table, const char *col, const char *alt)
 {
 	char c[96];
-	adb_pick(r, c, sizeof c, alias, table, col, alt);
+	profdb__adb_pick(r, c, sizeof c, alias, table, col, alt);
 	if (strcmp(c, "NULL") == 0)
 		snprintf(buf, cap, "NULL");
 	else

@@ -213,7 +213,7 @@ static void strip_camel_digits(char *out, size_t *n)
 	*n = d;
 }
 
-void profdb_base_name(const char *name, char *out, size_t cap)
+void profdb__base_name(const char *name, char *out, size_t cap)
 {
 	size_t n, orig;
 

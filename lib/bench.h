@@ -19,34 +19,34 @@
 
 /* An API's repeat counter (repeats numbered in file order when the file
  * does not number them). */
-struct bench_api {
+struct profdb__bench_api {
 	char *name;                /* owned */
 	int64_t repeats;           /* repeats sent so far */
 };
 
 /* A tag the file itself gives (a constant column, the benchmark context). */
-struct bench_tag {
+struct profdb__bench_tag {
 	char *key, *value;         /* owned */
 	int64_t where;             /* line or byte offset where first seen */
 };
 
 /* One reader's output state over one file. */
-struct bench_out {
+struct profdb__bench_out {
 	const struct profdb_reader_ctx *ctx;
 	const char *path;          /* the file, for messages */
 	int64_t rank;              /* rank of every row: the context's, else 0 */
 	int64_t clock_ns;          /* synthetic start of the next repeat */
 	int64_t rows;              /* records read: repeats sent plus rows skipped */
 	int64_t summaries;         /* APIs kept as summary statistics only */
-	struct bench_api *apis;    /* APIs seen so far */
+	struct profdb__bench_api *apis;    /* APIs seen so far */
 	size_t napis;
-	struct bench_tag *tags;    /* file tags seen so far */
+	struct profdb__bench_tag *tags;    /* file tags seen so far */
 	size_t ntags;
 };
 
 /* Summary statistics of one API where the repeats themselves are absent
  * (times in ns; PROFDB_NULL where the file gives none). */
-struct bench_stats {
+struct profdb__bench_stats {
 	int64_t rounds;            /* repeats the statistics are over */
 	double mean_ns, stddev_ns; /* stddev < 0: not given */
 	int64_t min_ns, max_ns;
@@ -61,29 +61,29 @@ struct bench_stats {
  * source (source_begin with role).  *in stays
  * open for profdb__bench_end.  Errors on ctx->err.
  */
-int profdb__bench_begin(struct bench_out *o, const struct profdb_reader_ctx *ctx, const char *role,
+int profdb__bench_begin(struct profdb__bench_out *o, const struct profdb_reader_ctx *ctx, const char *role,
                         struct profdb_input **in, char **buf, size_t *len);
 /* End the source (source_end with o->rows, the file's digest, size; a
  * note when some APIs have summary statistics only) and free o's state.
  * in is closed. */
-int profdb__bench_end(struct bench_out *o, struct profdb_input *in);
+int profdb__bench_end(struct profdb__bench_out *o, struct profdb_input *in);
 /* Free o's state without ending the source (error paths). */
-void profdb__bench_free(struct bench_out *o);
+void profdb__bench_free(struct profdb__bench_out *o);
 /*
  * One timed repeat of api: a kernel row of kind wallclock, step = the
  * repeat number (repeat, or PROFDB_NULL for the next one of api, from 1),
  * start = the synthetic clock (repeats laid end to end in file order).
  */
-int profdb__bench_repeat(struct bench_out *o, const char *api, int64_t repeat, int64_t dur_ns);
+int profdb__bench_repeat(struct profdb__bench_out *o, const char *api, int64_t repeat, int64_t dur_ns);
 /* Summary statistics of api (run_meta 'bench_summary', a JSON object). */
-int profdb__bench_summary(struct bench_out *o, const char *api, const struct bench_stats *s);
+int profdb__bench_summary(struct profdb__bench_out *o, const char *api, const struct profdb__bench_stats *s);
 /* A tag of the whole file (run_meta 'tag.KEY').  The same key with another
  * value is an error naming both places (where: line or byte offset, unit
  * names it). */
-int profdb__bench_tag(struct bench_out *o, const char *key, const char *value, int64_t where,
+int profdb__bench_tag(struct profdb__bench_out *o, const char *key, const char *value, int64_t where,
                       const char *unit);
 /* Count a skipped row (reason, line or offset). */
-int profdb__bench_skip(struct bench_out *o, const char *reason, int64_t where);
+int profdb__bench_skip(struct profdb__bench_out *o, const char *reason, int64_t where);
 
 /* Parse a JSON/CSV number in a unit (scale_exp: 0 ns, 3 us, 6 ms, 9 s)
  * exactly into ns: 0 ok, -1 not a number, -2 negative. */
@@ -102,7 +102,7 @@ long profdb__bench_jobject_bad(const char *p, size_t n);
 /* Check that buf[0, len) is one JSON object and nothing else, with the
  * streaming scanner's messages (byte offset, "truncated JSON: ...").
  * PROFDB_OK or PROFDB_EFORMAT on o->ctx->err. */
-int profdb__bench_jcheck_file(struct bench_out *o, const char *buf, size_t len);
+int profdb__bench_jcheck_file(struct profdb__bench_out *o, const char *buf, size_t len);
 /* A malloc'd copy of a string value (decoded) or of a number/true/false
  * token as written; NULL for other types or out of memory (*oom set). */
 char *profdb__bench_jtext(const struct profdb_jval *v, int *oom);

@@ -9,7 +9,7 @@
  * wall-clock row is one repeat of the API it names (for KEY api; for other
  * keys of its run's KEY tag); a summary-only benchmark contributes its
  * count, mean and stddev.  A side with only samples is tested as profdb diff
- * tests kernels (compare_decide: MWU or Welch, bootstrap interval); once a
+ * tests kernels (profdb__compare_decide: MWU or Welch, bootstrap interval); once a
  * summary is involved both sides are pooled to count, mean and variance and
  * tested with Welch's t from those.  A profiled side against a wall-clock
  * side is compared but flagged: in the line's key and as a warning, so every
@@ -352,7 +352,7 @@ static int api_line(profdb_comparison *c, struct profdb_cmp_line *l, const struc
 		cw.test = PROFDB_TEST_WELCH;
 		cw.resamples = 0;
 		/* no p (a summary without stddev, < 2 repeats): decide sees no samples */
-		compare_decide(&cw, l, NULL, isnan(p) ? 0 : (size_t)n0, NULL, isnan(p) ? 0 : (size_t)n1,
+		profdb__compare_decide(&cw, l, NULL, isnan(p) ? 0 : (size_t)n0, NULL, isnan(p) ? 0 : (size_t)n1,
 		               in0, in1, 1, isnan(p) ? NAN : p);
 		l->nbase = (size_t)n0;
 		l->nnext = (size_t)n1;
@@ -362,7 +362,7 @@ static int api_line(profdb_comparison *c, struct profdb_cmp_line *l, const struc
 	} else {
 		l->base = mean_of(b->s, b->n);
 		l->next = mean_of(w->s, w->n);
-		compare_decide(c, l, b->s, b->n, w->s, w->n, in0, in1, 1, NAN);
+		profdb__compare_decide(c, l, b->s, b->n, w->s, w->n, in0, in1, 1, NAN);
 	}
 	if (mixed && profdb__compare_warn(c, "API '%.200s': base measured by %s, new by %s: device time"
 	                                  " per repeat against elapsed time per repeat, not the same"

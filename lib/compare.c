@@ -92,7 +92,7 @@ static int check_opts(profdb *db, const struct profdb_diff_opts *o)
 	f.nruns = 0;
 	/* the checks kernels makes: an unknown kind or an empty step range is
 	 * a usage error, not an empty comparison */
-	if ((rc = qfilter_check(db, &f)) != PROFDB_OK)
+	if ((rc = profdb__qfilter_check(db, &f)) != PROFDB_OK)
 		return rc;
 	if (!o->nbase || !o->nnew)
 		return profdb__error(db, PROFDB_EUSAGE, "give at least one base run and one new run");
@@ -111,7 +111,7 @@ static int check_opts(profdb *db, const struct profdb_diff_opts *o)
 
 int profdb_compare(profdb *db, profdb_comparison **out, const struct profdb_diff_opts *o)
 {
-	struct compare_state s;
+	struct profdb__compare_state s;
 	profdb_comparison *c = NULL;
 	char keyexpr[512];
 	const char *by = o->by ? o->by : "name";
@@ -123,7 +123,7 @@ int profdb_compare(profdb *db, profdb_comparison **out, const struct profdb_diff
 	memset(&s, 0, sizeof s);
 	s.db = db;
 	s.o = o;
-	if ((rc = check_opts(db, o)) != PROFDB_OK || (rc = compare_key_sql(db, by, keyexpr, sizeof keyexpr,
+	if ((rc = check_opts(db, o)) != PROFDB_OK || (rc = profdb__compare_key_sql(db, by, keyexpr, sizeof keyexpr,
 	                                                   &s.key_in_step_stat)) != PROFDB_OK)
 		return rc;
 	c = calloc(1, sizeof *c);
@@ -148,22 +148,22 @@ int profdb_compare(profdb *db, profdb_comparison **out, const struct profdb_diff
 	c->top = o->top > 0 ? (size_t)o->top : 0;
 	/* one read transaction: both sides see the same store */
 	own_txn = sqlite3_get_autocommit(db->sql) && sqlite3_exec(db->sql, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
-	if ((rc = compare_side_init(db, &o->filter, &s.side[0], (const char *const *)c->base_runs, c->nbase)) != PROFDB_OK ||
-	    (rc = compare_side_init(db, &o->filter, &s.side[1], (const char *const *)c->new_runs, c->nnew)) != PROFDB_OK)
+	if ((rc = profdb__compare_side_init(db, &o->filter, &s.side[0], (const char *const *)c->base_runs, c->nbase)) != PROFDB_OK ||
+	    (rc = profdb__compare_side_init(db, &o->filter, &s.side[1], (const char *const *)c->new_runs, c->nnew)) != PROFDB_OK)
 		goto out;
 	for (int si = 0; si < 2; si++)
 		for (size_t i = 0; i < s.side[si].n; i++)
-			if ((rc = compare_read_host(&s, si, i)) != PROFDB_OK)
+			if ((rc = profdb__compare_read_host(&s, si, i)) != PROFDB_OK)
 				goto out;
-	if ((rc = compare_merge_kernels(&s, c, keyexpr)) != PROFDB_OK || (rc = compare_build_runs(&s, c)) != PROFDB_OK)
+	if ((rc = profdb__compare_merge_kernels(&s, c, keyexpr)) != PROFDB_OK || (rc = profdb__compare_build_runs(&s, c)) != PROFDB_OK)
 		goto out;
 	rc = profdb__compare_warnings(db, c, s.side[0].runs, s.side[0].n, s.side[1].runs, s.side[1].n,
 	                              o->filter.rank);
 out:
 	if (own_txn)
 		sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL);
-	compare_side_free(&s.side[0]);
-	compare_side_free(&s.side[1]);
+	profdb__compare_side_free(&s.side[0]);
+	profdb__compare_side_free(&s.side[1]);
 	if (rc != PROFDB_OK) {
 		profdb_comparison_free(c);
 		return rc;

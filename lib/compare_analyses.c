@@ -1,7 +1,7 @@
 /*
  * compare_analyses.c - profdb diff --table breakdown|collectives: an
  * analysis table compared between the base and new runs with the verdict
- * rules of the kernel diff (compare_decide: threshold, --min-delta, the
+ * rules of the kernel diff (profdb__compare_decide: threshold, --min-delta, the
  * two-sample test).  The lines are whole-run figures of a comparison, so
  * every renderer of a comparison shows them.
  *
@@ -65,7 +65,7 @@ static double mean(const double *x, size_t n)
 static void decide(const profdb_comparison *c, struct profdb_cmp_line *l, const double *x, size_t nx,
                    const double *y, size_t ny, int higher_better)
 {
-	compare_decide(c, l, x, nx, y, ny, nx > 0, ny > 0, !l->is_count, NAN);
+	profdb__compare_decide(c, l, x, nx, y, ny, nx > 0, ny > 0, !l->is_count, NAN);
 	if (higher_better && l->verdict == PROFDB_VERDICT_REGRESSION)
 		l->verdict = PROFDB_VERDICT_IMPROVEMENT;
 	else if (higher_better && l->verdict == PROFDB_VERDICT_IMPROVEMENT)

@@ -1,6 +1,6 @@
 /*
  * compare_merge.c - the kernel lines of a comparison, one grouping key at a
- * time: every run of both sides is read in key order (compare_kernel_cursor)
+ * time: every run of both sides is read in key order (profdb__compare_kernel_cursor)
  * and merged, so only the current key's samples are held (N per side), not
  * N per side for every key: two runs of 100 k names x 1 000 steps took
  * 1.65 GB that way.  What stays is one line per key.
@@ -22,7 +22,7 @@ struct cursor {
 
 /* The merge: the cursors and the current key's sums. */
 struct merge {
-	struct compare_state *s;
+	struct profdb__compare_state *s;
 	struct cursor *cur;        /* owned, ncur */
 	size_t ncur;
 	double *samp[2];           /* owned: the current key's samples per side */
@@ -67,7 +67,7 @@ static int advance(struct merge *m, struct cursor *c)
 
 static int merge_open(struct merge *m, const char *keyexpr)
 {
-	struct compare_state *s = m->s;
+	struct profdb__compare_state *s = m->s;
 	int rc;
 	m->ncur = s->side[0].n + s->side[1].n;
 	m->cur = calloc(m->ncur ? m->ncur : 1, sizeof *m->cur);
@@ -79,7 +79,7 @@ static int merge_open(struct merge *m, const char *keyexpr)
 		for (size_t i = 0; i < s->side[si].n; i++, k++) {
 			m->cur[k].si = (int)si;
 			m->cur[k].run = i;
-			if ((rc = compare_kernel_cursor(s, (int)si, i, keyexpr, &m->cur[k].q)) != PROFDB_OK ||
+			if ((rc = profdb__compare_kernel_cursor(s, (int)si, i, keyexpr, &m->cur[k].q)) != PROFDB_OK ||
 			    (rc = advance(m, &m->cur[k])) != PROFDB_OK)
 				return rc;
 		}
@@ -126,14 +126,14 @@ static int read_key(struct merge *m, const char *key)
 		while (c->live && strcmp(key_of(c), key) == 0) {
 			m->total[c->si] += sqlite3_column_int64(c->q, 2);
 			m->calls[c->si] += sqlite3_column_int64(c->q, 3);
-			compare_add_row(m->s, c->si, c->run, c->q, m->samp[c->si]);
+			profdb__compare_add_row(m->s, c->si, c->run, c->q, m->samp[c->si]);
 			if ((rc = advance(m, c)) != PROFDB_OK)
 				return rc;
 		}
 	}
-	/* the whole-run device time sums every key (compare_build_runs) */
+	/* the whole-run device time sums every key (profdb__compare_build_runs) */
 	for (int si = 0; si < 2; si++) {
-		struct compare_side *sd = &m->s->side[si];
+		struct profdb__compare_side *sd = &m->s->side[si];
 		for (size_t j = 0; j < sd->N; j++)
 			sd->dev[j] += m->samp[si][j];
 		sd->dev_total += m->total[si];
@@ -144,7 +144,7 @@ static int read_key(struct merge *m, const char *key)
 /* The line of key (owned by the line from here) at c->kernels[n]. */
 static void key_line(struct merge *m, profdb_comparison *c, struct profdb_cmp_line *l, char *key)
 {
-	const struct compare_side *b = &m->s->side[0], *nw = &m->s->side[1];
+	const struct profdb__compare_side *b = &m->s->side[0], *nw = &m->s->side[1];
 	/* from PROFDB_BOOTSTRAP_MAX_N samples a side, one pass (delta method) */
 	int one_pass = b->N >= PROFDB_BOOTSTRAP_MAX_N && nw->N >= PROFDB_BOOTSTRAP_MAX_N;
 	uint64_t draws = (uint64_t)(one_pass ? 1 : c->resamples > 0 ? c->resamples : 0) * (b->N + nw->N);
@@ -163,10 +163,10 @@ static void key_line(struct merge *m, profdb_comparison *c, struct profdb_cmp_li
 	l->next = (double)m->total[1] / nw->repeats;
 	l->base_calls = (double)m->calls[0] / b->repeats;
 	l->next_calls = (double)m->calls[1] / nw->repeats;
-	compare_decide(c, l, m->samp[0], b->N, m->samp[1], nw->N, m->calls[0] > 0, m->calls[1] > 0, 1, NAN);
+	profdb__compare_decide(c, l, m->samp[0], b->N, m->samp[1], nw->N, m->calls[0] > 0, m->calls[1] > 0, 1, NAN);
 }
 
-int compare_merge_kernels(struct compare_state *s, profdb_comparison *c, const char *keyexpr)
+int profdb__compare_merge_kernels(struct profdb__compare_state *s, profdb_comparison *c, const char *keyexpr)
 {
 	struct merge m;
 	size_t cap = 0;

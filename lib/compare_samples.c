@@ -34,7 +34,7 @@ static const struct {
 
 /* Build "<part> || ' | ' || <part>" from a spec like "type+shape"; set
  * *in_step_stat when every part is a column of kernel_step_stat. */
-int compare_key_sql(profdb *db, const char *by, char *out, size_t cap, int *in_step_stat)
+int profdb__compare_key_sql(profdb *db, const char *by, char *out, size_t cap, int *in_step_stat)
 {
 	const char *p = by;
 	size_t len = 0;
@@ -62,7 +62,7 @@ int compare_key_sql(profdb *db, const char *by, char *out, size_t cap, int *in_s
 	return PROFDB_OK;
 }
 
-uint64_t compare_fnv(const char *s)
+uint64_t profdb__compare_fnv(const char *s)
 {
 	uint64_t h = 1469598103934665603ull;
 	for (; *s; s++)
@@ -120,7 +120,7 @@ static int load_steps(profdb *db, const struct profdb_filter *f, int64_t run_id,
                       int64_t **out, size_t *n)
 {
 	struct profdb_filter sf = *f;
-	struct qbuf b = { 0 };
+	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *q = NULL;
 	size_t cap = 0;
 	int rc;
@@ -128,14 +128,14 @@ static int load_steps(profdb *db, const struct profdb_filter *f, int64_t run_id,
 	*n = 0;
 	sf.runs = NULL; /* the comparison names its runs itself */
 	sf.nruns = 0;
-	qbuf_add(&b, "SELECT step FROM (");
-	qfilter_selected_steps(&b, &sf);
-	qbuf_add(&b, ") WHERE run_id = :rid ORDER BY step");
-	rc = qprepare(db, &b, &q, "cannot read steps");
-	qbuf_free(&b);
+	profdb__qbuf_add(&b, "SELECT step FROM (");
+	profdb__qfilter_selected_steps(&b, &sf);
+	profdb__qbuf_add(&b, ") WHERE run_id = :rid ORDER BY step");
+	rc = profdb__query_prepare(db, &b, &q, "cannot read steps");
+	profdb__qbuf_free(&b);
 	if (rc != PROFDB_OK)
 		return rc;
-	qfilter_bind(q, &sf);
+	profdb__qfilter_bind(q, &sf);
 	sqlite3_bind_int64(q, sqlite3_bind_parameter_index(q, ":rid"), run_id);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		if (*n == cap) {
@@ -168,7 +168,7 @@ static long step_index(const int64_t *steps, size_t n, int64_t step)
 	return lo < n && steps[lo] == step ? (long)lo : -1;
 }
 
-int compare_side_init(profdb *db, const struct profdb_filter *f, struct compare_side *sd,
+int profdb__compare_side_init(profdb *db, const struct profdb_filter *f, struct profdb__compare_side *sd,
                      const char *const *names, size_t n)
 {
 	int rc;
@@ -188,7 +188,7 @@ int compare_side_init(profdb *db, const struct profdb_filter *f, struct compare_
 		sd->offset[i] = sd->N;
 		sd->N += sd->nsteps[i] ? sd->nsteps[i] : 1;
 		/* with a step range, a repeat is one selected step (query.h) */
-		sd->divisor[i] = qfilter_has_steps(f) && sd->nsteps[i] ?
+		sd->divisor[i] = profdb__qfilter_has_steps(f) && sd->nsteps[i] ?
 		                 (double)sd->nsteps[i] : (double)sd->runs[i].repeats;
 		/* the repeats warning compares the divisor in use: under --steps
 		 * 2 vs 4 stored repeats is no difference when both select 1 step */
@@ -203,7 +203,7 @@ int compare_side_init(profdb *db, const struct profdb_filter *f, struct compare_
 	return PROFDB_OK;
 }
 
-void compare_side_free(struct compare_side *sd)
+void profdb__compare_side_free(struct profdb__compare_side *sd)
 {
 	for (size_t i = 0; i < sd->n; i++) {
 		if (sd->runs)
@@ -224,9 +224,9 @@ void compare_side_free(struct compare_side *sd)
 
 /* ---------------------------------------------------------------- samples */
 
-int compare_kernel_cursor(struct compare_state *s, int si, size_t i, const char *keyexpr, sqlite3_stmt **out)
+int profdb__compare_kernel_cursor(struct profdb__compare_state *s, int si, size_t i, const char *keyexpr, sqlite3_stmt **out)
 {
-	struct compare_side *sd = &s->side[si];
+	struct profdb__compare_side *sd = &s->side[si];
 	const struct profdb_filter *f = &s->o->filter;
 	sqlite3_stmt *q = NULL;
 	char sql[2048];
@@ -261,9 +261,9 @@ int compare_kernel_cursor(struct compare_state *s, int si, size_t i, const char 
 	return PROFDB_OK;
 }
 
-void compare_add_row(struct compare_state *s, int si, size_t i, sqlite3_stmt *q, double *samp)
+void profdb__compare_add_row(struct profdb__compare_state *s, int si, size_t i, sqlite3_stmt *q, double *samp)
 {
-	struct compare_side *sd = &s->side[si];
+	struct profdb__compare_side *sd = &s->side[si];
 	int64_t sum = sqlite3_column_int64(q, 2), cnt = sqlite3_column_int64(q, 3);
 	size_t at = sd->offset[i];
 	long j;
@@ -291,9 +291,9 @@ void compare_add_row(struct compare_state *s, int si, size_t i, sqlite3_stmt *q,
 }
 
 /* Host self time per step, and the step spans, of run i of side si. */
-int compare_read_host(struct compare_state *s, int si, size_t i)
+int profdb__compare_read_host(struct profdb__compare_state *s, int si, size_t i)
 {
-	struct compare_side *sd = &s->side[si];
+	struct profdb__compare_side *sd = &s->side[si];
 	sqlite3_stmt *q = NULL;
 	int rc;
 

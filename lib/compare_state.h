@@ -14,7 +14,7 @@
 #include "compare.h"
 
 /* Per side: its runs and where each run's samples start. */
-struct compare_side {
+struct profdb__compare_side {
 	struct profdb_cmp_run *runs;
 	size_t n;
 	size_t *offset;            /* first sample of each run */
@@ -36,27 +36,27 @@ struct compare_side {
 /* One comparison being built: both sides.  Keys are read one at a time
  * in key order (compare_merge.c): memory holds one key's samples, not
  * every key's (100 k names x 1 000 steps were 1.6 GB). */
-struct compare_state {
+struct profdb__compare_state {
 	profdb *db;
 	const struct profdb_diff_opts *o;
-	struct compare_side side[2];   /* base, new */
+	struct profdb__compare_side side[2];   /* base, new */
 	int key_in_step_stat;          /* the key's parts are kernel_step_stat columns */
 };
 
 /* compare_samples.c: keys, runs and their steps, samples from the store */
-int compare_key_sql(profdb *db, const char *by, char *out, size_t cap, int *in_step_stat);
+int profdb__compare_key_sql(profdb *db, const char *by, char *out, size_t cap, int *in_step_stat);
 /* FNV-1a of a key: seeds its bootstrap (compare_verdict.c) */
-uint64_t compare_fnv(const char *s);
-int compare_side_init(profdb *db, const struct profdb_filter *f, struct compare_side *sd,
+uint64_t profdb__compare_fnv(const char *s);
+int profdb__compare_side_init(profdb *db, const struct profdb_filter *f, struct profdb__compare_side *sd,
                       const char *const *names, size_t n);
-void compare_side_free(struct compare_side *sd);
+void profdb__compare_side_free(struct profdb__compare_side *sd);
 /* The kernels of run i of side si as rows (key text, step, sum of ns,
  * count) in key order; *out is the caller's (sqlite3_finalize). */
-int compare_kernel_cursor(struct compare_state *s, int si, size_t i, const char *keyexpr, sqlite3_stmt **out);
+int profdb__compare_kernel_cursor(struct profdb__compare_state *s, int si, size_t i, const char *keyexpr, sqlite3_stmt **out);
 /* Add the current row of such a cursor to samp (side si's N samples) and
  * the side's kernel counts. */
-void compare_add_row(struct compare_state *s, int si, size_t i, sqlite3_stmt *q, double *samp);
-int compare_read_host(struct compare_state *s, int si, size_t i);
+void profdb__compare_add_row(struct profdb__compare_state *s, int si, size_t i, sqlite3_stmt *q, double *samp);
+int profdb__compare_read_host(struct profdb__compare_state *s, int si, size_t i);
 
 /* bench_diff.c: sides named tag:KEY=VALUE, or --by tag:KEY (per API) */
 int profdb__bench_diff_wanted(const struct profdb_diff_opts *o);
@@ -64,11 +64,11 @@ int profdb__bench_compare(profdb *db, profdb_comparison **out, const struct prof
 
 /* compare_verdict.c: the kernel lines and the whole-run lines of c, and
  * the verdict of one line (also for bench_diff.c's per-API lines) */
-void compare_decide(const struct profdb_comparison *c, struct profdb_cmp_line *l,
+void profdb__compare_decide(const struct profdb_comparison *c, struct profdb_cmp_line *l,
                     const double *x, size_t nx, const double *y, size_t ny,
                     int in_base, int in_next, int use_min_delta, double p_given);
 /* compare_merge.c: c->kernels, one line per key, keys merged in order */
-int compare_merge_kernels(struct compare_state *s, profdb_comparison *c, const char *keyexpr);
-int compare_build_runs(struct compare_state *s, profdb_comparison *c);
+int profdb__compare_merge_kernels(struct profdb__compare_state *s, profdb_comparison *c, const char *keyexpr);
+int profdb__compare_build_runs(struct profdb__compare_state *s, profdb_comparison *c);
 
 #endif

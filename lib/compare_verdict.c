@@ -34,7 +34,7 @@ static void fmt_amount(char *out, size_t cap, double v, int is_count)
  * (times only).  p_given: NaN, or the p-value already known (a test from
  * summary statistics, bench_diff.c: then x and y may be NULL, no interval).
  */
-void compare_decide(const struct profdb_comparison *c, struct profdb_cmp_line *l,
+void profdb__compare_decide(const struct profdb_comparison *c, struct profdb_cmp_line *l,
                     const double *x, size_t nx, const double *y, size_t ny,
                     int in_base, int in_next, int use_min_delta, double p_given)
 {
@@ -60,7 +60,7 @@ void compare_decide(const struct profdb_comparison *c, struct profdb_cmp_line *l
 		       profdb__mwu(x, nx, y, ny, NULL);
 	if (c->resamples > 0 && isnan(p_given))
 		profdb__bootstrap_rel(x, nx, y, ny, c->resamples, c->ci_level,
-		                      c->seed ^ compare_fnv(l->key), &l->ci_lo, &l->ci_hi);
+		                      c->seed ^ profdb__compare_fnv(l->key), &l->ci_lo, &l->ci_hi);
 	absd = fabs(l->delta);
 	if (absd <= c->threshold * fabs(l->base)) {
 		l->verdict = PROFDB_VERDICT_UNCHANGED;
@@ -97,7 +97,7 @@ void compare_decide(const struct profdb_comparison *c, struct profdb_cmp_line *l
 	         isnan(l->rel) ? 0.0 : 100 * l->rel, profdb__test_name(c->test), l->p, c->alpha);
 }
 
-static int add_run_line(struct compare_state *s, profdb_comparison *c, const char *name, int is_count,
+static int add_run_line(struct profdb__compare_state *s, profdb_comparison *c, const char *name, int is_count,
                         double base, double next, const double *x, size_t nx,
                         const double *y, size_t ny, int in_base, int in_next)
 {
@@ -112,7 +112,7 @@ static int add_run_line(struct compare_state *s, profdb_comparison *c, const cha
 	l->base = base;
 	l->next = next;
 	l->base_calls = l->next_calls = NAN;
-	compare_decide(c, l, x, nx, y, ny, in_base, in_next, !is_count, NAN);
+	profdb__compare_decide(c, l, x, nx, y, ny, in_base, in_next, !is_count, NAN);
 	if (!in_base || !in_next) {
 		l->verdict = PROFDB_VERDICT_INCONCLUSIVE;
 		snprintf(l->why, sizeof l->why, "no data in the %s runs", in_base ? "new" : "base");
@@ -121,9 +121,9 @@ static int add_run_line(struct compare_state *s, profdb_comparison *c, const cha
 }
 
 /* Per-repeat device time, kernel count, host CPU time and step time. */
-int compare_build_runs(struct compare_state *s, profdb_comparison *c)
+int profdb__compare_build_runs(struct profdb__compare_state *s, profdb_comparison *c)
 {
-	struct compare_side *b = &s->side[0], *nw = &s->side[1];
+	struct profdb__compare_side *b = &s->side[0], *nw = &s->side[1];
 	double *dev[2] = { NULL, NULL }, tot[2] = { 0, 0 };
 	int rc = PROFDB_OK;
 

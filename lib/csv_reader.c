@@ -495,7 +495,7 @@ static int finish(struct csv_state *st, int64_t *rows)
 	return PROFDB_OK;
 }
 
-int profdb_csv_read(struct profdb_input *in, const char *label, profdb_csv_row_fn fn, void *arg,
+int profdb__csv_read(struct profdb_input *in, const char *label, profdb_csv_row_fn fn, void *arg,
                     int64_t *rows, struct profdb_err *err, profdb_progress_fn progress,
                     void *progress_arg)
 {
@@ -513,11 +513,11 @@ int profdb_csv_read(struct profdb_input *in, const char *label, profdb_csv_row_f
 		rc = oom(&st);
 		goto out;
 	}
-	while ((got = profdb_input_read(in, buf, CHUNK, err)) > 0) {
+	while ((got = profdb__input_read(in, buf, CHUNK, err)) > 0) {
 		if ((rc = feed(&st, buf, (size_t)got)) != PROFDB_OK)
 			goto out;
 		if (progress)
-			progress(progress_arg, profdb_input_raw_offset(in), profdb_input_size(in));
+			progress(progress_arg, profdb__input_raw_offset(in), profdb__input_size(in));
 	}
 	if (got < 0) {
 		rc = err->code ? err->code : PROFDB_ERROR;
@@ -530,13 +530,13 @@ out:
 	return rc;
 }
 
-int profdb_csv_read_mem(const void *buf, size_t n, const char *label, profdb_csv_row_fn fn,
+int profdb__csv_read_mem(const void *buf, size_t n, const char *label, profdb_csv_row_fn fn,
                         void *arg, int64_t *rows, struct profdb_err *err)
 {
-	return profdb_csv_read_mem_opts(buf, n, n, 0, label, fn, arg, rows, err);
+	return profdb__csv_read_mem_opts(buf, n, n, 0, label, fn, arg, rows, err);
 }
 
-int profdb_csv_read_mem_opts(const void *buf, size_t n, size_t chunk, int libcsv_only,
+int profdb__csv_read_mem_opts(const void *buf, size_t n, size_t chunk, int libcsv_only,
                              const char *label, profdb_csv_row_fn fn, void *arg, int64_t *rows,
                              struct profdb_err *err)
 {
@@ -566,7 +566,7 @@ int profdb_csv_read_mem_opts(const void *buf, size_t n, size_t chunk, int libcsv
 
 /* ---------------------------------------------------------------- header */
 
-int profdb_csv_header_copy(struct profdb_csv_header *h, const struct profdb_csv_row *row,
+int profdb__csv_header_copy(struct profdb_csv_header *h, const struct profdb_csv_row *row,
                            struct profdb_err *err)
 {
 	size_t total = 0, at = 0;
@@ -576,7 +576,7 @@ int profdb_csv_header_copy(struct profdb_csv_header *h, const struct profdb_csv_
 	h->buf = malloc(total ? total : 1);
 	h->name = malloc(row->n * sizeof *h->name);
 	if (!h->buf || !h->name) {
-		profdb_csv_header_free(h);
+		profdb__csv_header_free(h);
 		return profdb__err_set(err, PROFDB_ERROR, "out of memory");
 	}
 	for (size_t i = 0; i < row->n; i++) {
@@ -588,7 +588,7 @@ int profdb_csv_header_copy(struct profdb_csv_header *h, const struct profdb_csv_
 	return PROFDB_OK;
 }
 
-int profdb_csv_header_find(const struct profdb_csv_header *h, const char *name)
+int profdb__csv_header_find(const struct profdb_csv_header *h, const char *name)
 {
 	for (size_t i = 0; i < h->n; i++)
 		if (strcmp(h->name[i], name) == 0)
@@ -609,7 +609,7 @@ static int cmp_name_ref(const void *a, const void *b)
  * Sorting references to the names makes it n log n: a header of 100 000
  * columns took 14 s by pairs.  Small headers, or no memory, use pairs.
  */
-const char *profdb_csv_header_dup(const struct profdb_csv_header *h)
+const char *profdb__csv_header_dup(const struct profdb_csv_header *h)
 {
 	char *const **ref;
 	size_t best = h->n;
@@ -632,14 +632,14 @@ const char *profdb_csv_header_dup(const struct profdb_csv_header *h)
 	return best < h->n ? h->name[best] : NULL;
 }
 
-void profdb_csv_header_free(struct profdb_csv_header *h)
+void profdb__csv_header_free(struct profdb_csv_header *h)
 {
 	free(h->name);
 	free(h->buf);
 	memset(h, 0, sizeof *h);
 }
 
-void profdb_csv_excerpt(const char *s, size_t max, char *out, size_t cap)
+void profdb__csv_excerpt(const char *s, size_t max, char *out, size_t cap)
 {
 	size_t j = 0;
 	if (cap == 0)

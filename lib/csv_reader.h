@@ -37,19 +37,19 @@ typedef int (*profdb_csv_row_fn)(void *arg, const struct profdb_csv_row *row);
  * for I/O; or whatever fn returned.  progress (may be NULL) is called per
  * chunk with bytes of the file read so far.
  */
-int profdb_csv_read(struct profdb_input *in, const char *label, profdb_csv_row_fn fn, void *arg,
+int profdb__csv_read(struct profdb_input *in, const char *label, profdb_csv_row_fn fn, void *arg,
                     int64_t *rows, struct profdb_err *err, profdb_progress_fn progress,
                     void *progress_arg);
 
 /* The same over bytes already in memory. */
-int profdb_csv_read_mem(const void *buf, size_t n, const char *label, profdb_csv_row_fn fn,
+int profdb__csv_read_mem(const void *buf, size_t n, const char *label, profdb_csv_row_fn fn,
                         void *arg, int64_t *rows, struct profdb_err *err);
 
 /* For tests: the same, the bytes handed to the parser chunk at a time (as
  * file reads would: rows and fields then cross chunk ends), and with
  * libcsv_only through libcsv alone, without the line fast path; rows must
  * come out the same either way. */
-int profdb_csv_read_mem_opts(const void *buf, size_t n, size_t chunk, int libcsv_only,
+int profdb__csv_read_mem_opts(const void *buf, size_t n, size_t chunk, int libcsv_only,
                              const char *label, profdb_csv_row_fn fn, void *arg, int64_t *rows,
                              struct profdb_err *err);
 
@@ -61,17 +61,17 @@ struct profdb_csv_header {
 };
 
 /* Copy row into h (h zeroed or freed before).  Returns PROFDB_OK or PROFDB_ERROR. */
-int profdb_csv_header_copy(struct profdb_csv_header *h, const struct profdb_csv_row *row,
+int profdb__csv_header_copy(struct profdb_csv_header *h, const struct profdb_csv_row *row,
                            struct profdb_err *err);
 /* Index of the column called name, or -1. */
-int profdb_csv_header_find(const struct profdb_csv_header *h, const char *name);
+int profdb__csv_header_find(const struct profdb_csv_header *h, const char *name);
 /* The first column name that appears twice, or NULL. */
-const char *profdb_csv_header_dup(const struct profdb_csv_header *h);
+const char *profdb__csv_header_dup(const struct profdb_csv_header *h);
 /* Free the copy.  A zeroed header is fine. */
-void profdb_csv_header_free(struct profdb_csv_header *h);
+void profdb__csv_header_free(struct profdb_csv_header *h);
 
 /* Write a printable excerpt of s (at most max bytes, non-printable bytes as
  * '?') into out (cap bytes).  For quoting input in messages. */
-void profdb_csv_excerpt(const char *s, size_t max, char *out, size_t cap);
+void profdb__csv_excerpt(const char *s, size_t max, char *out, size_t cap);
 
 #endif

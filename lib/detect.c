@@ -66,7 +66,7 @@ static void fill(FILE *f, struct profdb_input *in, char *buf, size_t *n, size_t 
 	while (*n < want && !*eof) {
 		long got;
 		if (in)
-			got = profdb_input_read(in, buf + *n, want - *n, err);
+			got = profdb__input_read(in, buf + *n, want - *n, err);
 		else
 			got = (long)fread(buf + *n, 1, want - *n, f);
 		if (got <= 0)
@@ -109,7 +109,7 @@ const struct profdb_reader *profdb__detect_file(const char *path, char *reason, 
 	fill(f, NULL, buf, &n, 2, &eof, &err);
 	s.gzip = n >= 2 && (unsigned char)buf[0] == 0x1f && (unsigned char)buf[1] == 0x8b;
 	if (s.gzip) {
-		if (profdb_input_open(&in, path, &err) != PROFDB_OK) {
+		if (profdb__input_open(&in, path, &err) != PROFDB_OK) {
 			snprintf(reason, cap, "%s", err.msg);
 			goto out;
 		}
@@ -134,7 +134,7 @@ const struct profdb_reader *profdb__detect_file(const char *path, char *reason, 
 		snprintf(reason, cap, "%s", strncmp(err.msg, path, strlen(path)) == 0 &&
 		         err.msg[strlen(path)] == ':' ? err.msg + strlen(path) + 2 : err.msg);
 out:
-	profdb_input_close(in);
+	profdb__input_close(in);
 	fclose(f);
 	free(buf);
 	return found;

@@ -17,21 +17,21 @@ void profdb_filter_init(struct profdb_filter *f)
 	f->rank = f->step_lo = f->step_hi = PROFDB_NULL;
 }
 
-void qfilter_where(struct qbuf *b, const struct profdb_filter *f, const char *a,
-                   enum qfilter_target t, int for_total)
+void profdb__qfilter_where(struct profdb__qbuf *b, const struct profdb_filter *f, const char *a,
+                   enum profdb__qfilter_target t, int for_total)
 {
 	if (f->nruns) {
-		qbuf_addf(b, " AND %s.run_id IN (SELECT id FROM run WHERE name IN (", a);
+		profdb__qbuf_addf(b, " AND %s.run_id IN (SELECT id FROM run WHERE name IN (", a);
 		for (size_t i = 0; i < f->nruns; i++)
-			qbuf_addf(b, "%s:run%zu", i ? ", " : "", i);
-		qbuf_add(b, "))");
+			profdb__qbuf_addf(b, "%s:run%zu", i ? ", " : "", i);
+		profdb__qbuf_add(b, "))");
 	}
 	if (f->rank != PROFDB_NULL)
-		qbuf_addf(b, " AND %s.rank = :rank", a);
+		profdb__qbuf_addf(b, " AND %s.rank = :rank", a);
 	if (f->step_lo != PROFDB_NULL)
-		qbuf_addf(b, " AND %s.step >= :slo", a);
+		profdb__qbuf_addf(b, " AND %s.step >= :slo", a);
 	if (f->step_hi != PROFDB_NULL)
-		qbuf_addf(b, " AND %s.step <= :shi", a);
+		profdb__qbuf_addf(b, " AND %s.step <= :shi", a);
 	if (f->ntags) {
 		char col[64];
 		snprintf(col, sizeof col, "%s.run_id", a);
@@ -40,9 +40,9 @@ void qfilter_where(struct qbuf *b, const struct profdb_filter *f, const char *a,
 	if (for_total || t == QF_STEP)
 		return;
 	if (f->name_glob)
-		qbuf_addf(b, " AND %s.name_id IN (SELECT id FROM str WHERE value GLOB :glob)", a);
+		profdb__qbuf_addf(b, " AND %s.name_id IN (SELECT id FROM str WHERE value GLOB :glob)", a);
 	if (f->kind && t == QF_KERNEL)
-		qbuf_addf(b, " AND %s.kind = (SELECT id FROM kind WHERE name = :kind)", a);
+		profdb__qbuf_addf(b, " AND %s.kind = (SELECT id FROM kind WHERE name = :kind)", a);
 }
 
 static void bind_named_i64(sqlite3_stmt *st, const char *name, int64_t v)
@@ -59,7 +59,7 @@ static void bind_named_text(sqlite3_stmt *st, const char *name, const char *v)
 		sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
 }
 
-void qfilter_bind(sqlite3_stmt *st, const struct profdb_filter *f)
+void profdb__qfilter_bind(sqlite3_stmt *st, const struct profdb_filter *f)
 {
 	char name[32];
 	for (size_t i = 0; i < f->nruns; i++) {
@@ -93,7 +93,7 @@ static int exists(profdb *db, const char *sql, const char *value)
 	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
 
-int qfilter_check(profdb *db, const struct profdb_filter *f)
+int profdb__qfilter_check(profdb *db, const struct profdb_filter *f)
 {
 	int e;
 	for (size_t i = 0; i < f->nruns; i++) {
@@ -122,30 +122,30 @@ int qfilter_check(profdb *db, const struct profdb_filter *f)
 	return PROFDB_OK;
 }
 
-int qfilter_has_steps(const struct profdb_filter *f)
+int profdb__qfilter_has_steps(const struct profdb_filter *f)
 {
 	return f->step_lo != PROFDB_NULL || f->step_hi != PROFDB_NULL;
 }
 
-void qfilter_selected_steps(struct qbuf *b, const struct profdb_filter *f)
+void profdb__qfilter_selected_steps(struct profdb__qbuf *b, const struct profdb_filter *f)
 {
 	/* a run whose kernels carry no step (steps known only on the host)
 	 * cannot be split by step: it has no selected steps */
-	qbuf_add(b, "SELECT s.run_id, s.step FROM step s WHERE EXISTS (SELECT 1 FROM kernel k0"
+	profdb__qbuf_add(b, "SELECT s.run_id, s.step FROM step s WHERE EXISTS (SELECT 1 FROM kernel k0"
 	            " WHERE k0.run_id = s.run_id AND k0.step IS NOT NULL)");
-	qfilter_where(b, f, "s", QF_STEP, 1);
-	qbuf_add(b, " GROUP BY s.run_id, s.step");
+	profdb__qfilter_where(b, f, "s", QF_STEP, 1);
+	profdb__qbuf_add(b, " GROUP BY s.run_id, s.step");
 }
 
-void qfilter_repeats(struct qbuf *b, const struct profdb_filter *f, const char *run_alias)
+void profdb__qfilter_repeats(struct profdb__qbuf *b, const struct profdb_filter *f, const char *run_alias)
 {
-	if (!qfilter_has_steps(f)) {
-		qbuf_addf(b, "%s.repeats", run_alias);
+	if (!profdb__qfilter_has_steps(f)) {
+		profdb__qbuf_addf(b, "%s.repeats", run_alias);
 		return;
 	}
-	qbuf_add(b, "(SELECT count(*) FROM (");
-	qfilter_selected_steps(b, f);
-	qbuf_addf(b, ") sel WHERE sel.run_id = %s.id)", run_alias);
+	profdb__qbuf_add(b, "(SELECT count(*) FROM (");
+	profdb__qfilter_selected_steps(b, f);
+	profdb__qbuf_addf(b, ") sel WHERE sel.run_id = %s.id)", run_alias);
 }
 
 /* The value filters of f that can leave a run with nothing, as the user
@@ -184,19 +184,19 @@ static void explain_run(char *note, size_t cap, const struct profdb_filter *f, i
 		         (long long)rlo, (long long)rhi);
 	if (f->rank != PROFDB_NULL && !has_rank)
 		snprintf(note, cap, "run '%s' has no rank %lld: it has %s", run, (long long)f->rank, ranks);
-	else if ((need_steps || qfilter_has_steps(f)) && nstep == 0)
+	else if ((need_steps || profdb__qfilter_has_steps(f)) && nstep == 0)
 		snprintf(note, cap, "run '%s' has no steps (no kernel carries a step number)", run);
-	else if (qfilter_has_steps(f))
+	else if (profdb__qfilter_has_steps(f))
 		snprintf(note, cap, "run '%s' has steps %lld..%lld%s", run, (long long)slo, (long long)shi,
 		         f->rank != PROFDB_NULL ? " on that rank" : "");
 	else
 		snprintf(note, cap, "nothing of run '%s' matches %s", run, value_filters(f));
 }
 
-int qfilter_explain_empty(profdb *db, profdb_result *r, const struct profdb_filter *f, int need_steps)
+int profdb__qfilter_explain_empty(profdb *db, profdb_result *r, const struct profdb_filter *f, int need_steps)
 {
 	struct profdb_filter runs_only;
-	struct qbuf b = { 0 };
+	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
 	int rc;
 
@@ -206,20 +206,20 @@ int qfilter_explain_empty(profdb *db, profdb_result *r, const struct profdb_filt
 	runs_only.runs = f->runs;
 	runs_only.nruns = f->nruns;
 	/* the steps and ranks of the selected runs' kernels (index run, rank, step) */
-	qbuf_add(&b, "SELECT r.name, min(k.rank), max(k.rank), count(DISTINCT k.rank),"
+	profdb__qbuf_add(&b, "SELECT r.name, min(k.rank), max(k.rank), count(DISTINCT k.rank),"
 	             " min(CASE WHEN :rank IS NULL OR k.rank = :rank THEN k.step END),"
 	             " max(CASE WHEN :rank IS NULL OR k.rank = :rank THEN k.step END),"
 	             " count(CASE WHEN :rank IS NULL OR k.rank = :rank THEN k.step END),"
 	             " sum(k.rank IS :rank) FROM (SELECT id AS run_id, name FROM run) r"
 	             " LEFT JOIN kernel k ON k.run_id = r.run_id");
-	qbuf_add(&b, " WHERE 1");
-	qfilter_where(&b, &runs_only, "r", QF_KERNEL, 1);
-	qbuf_add(&b, " GROUP BY r.run_id ORDER BY r.run_id");
-	rc = qprepare(db, &b, &st, "cannot explain an empty answer");
-	qbuf_free(&b);
+	profdb__qbuf_add(&b, " WHERE 1");
+	profdb__qfilter_where(&b, &runs_only, "r", QF_KERNEL, 1);
+	profdb__qbuf_add(&b, " GROUP BY r.run_id ORDER BY r.run_id");
+	rc = profdb__query_prepare(db, &b, &st, "cannot explain an empty answer");
+	profdb__qbuf_free(&b);
 	if (rc != PROFDB_OK)
 		return rc;
-	qfilter_bind(st, &runs_only);
+	profdb__qfilter_bind(st, &runs_only);
 	if (f->rank != PROFDB_NULL)
 		sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":rank"), f->rank);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -234,7 +234,7 @@ int qfilter_explain_empty(profdb *db, profdb_result *r, const struct profdb_filt
 	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "cannot explain an empty answer");
 }
 
-int qfilter_run_column(const struct profdb_filter *f)
+int profdb__qfilter_run_column(const struct profdb_filter *f)
 {
 	return f->nruns != 1;
 }

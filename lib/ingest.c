@@ -67,7 +67,7 @@ static uint64_t size_of(const char *path)
 }
 
 /* Read every unit on this thread, straight into the store. */
-static int read_serial(struct walk *w, struct profdb_sink *sink, struct progress *prog)
+static int read_serial(struct profdb__walk *w, struct profdb_sink *sink, struct progress *prog)
 {
 	int rc = PROFDB_OK;
 	for (size_t i = 0; i < w->n && rc == PROFDB_OK; i++) {
@@ -94,7 +94,7 @@ static int read_serial(struct walk *w, struct profdb_sink *sink, struct progress
 struct pool {
 	pthread_mutex_t mu;        /* guards next, done_before, slot_done */
 	size_t next;               /* next unit to read */
-	struct walk *w;
+	struct profdb__walk *w;
 	struct profdb_queue *q;
 	struct progress *prog;
 	uint64_t done_before;      /* bytes of finished units */
@@ -122,7 +122,7 @@ static void *worker_main(void *arg)
 {
 	struct worker *wk = arg;
 	struct pool *p = wk->pool;
-	struct profdb_sink *sink = profdb_qsink_sink(wk->qs);
+	struct profdb_sink *sink = profdb__qsink_sink(wk->qs);
 	for (;;) {
 		size_t i;
 		pthread_mutex_lock(&p->mu);
@@ -139,11 +139,11 @@ static void *worker_main(void *arg)
 		};
 		wk->rc = p->w->items[i].reader->read(&ctx);
 		if (wk->rc == PROFDB_OK)
-			wk->rc = profdb_qsink_flush(wk->qs);
+			wk->rc = profdb__qsink_flush(wk->qs);
 		if (wk->rc != PROFDB_OK) {
 			if (sink->err->code == PROFDB_OK)
 				profdb__err_set(sink->err, wk->rc, "%s: read failed", ctx.path);
-			profdb_queue_abort(p->q);
+			profdb__queue_abort(p->q);
 			break;
 		}
 		pthread_mutex_lock(&p->mu);
@@ -151,7 +151,7 @@ static void *worker_main(void *arg)
 		p->slot_done[wk->slot] = 0;
 		pthread_mutex_unlock(&p->mu);
 	}
-	profdb_queue_producer_done(p->q);
+	profdb__queue_producer_done(p->q);
 	return NULL;
 }
 
@@ -174,7 +174,7 @@ static void pool_progress(void *arg)
  * big file this still overlaps parsing and storing; with many files they are
  * also parsed side by side.  The first error stops everything.
  */
-static int read_parallel(struct walk *w, struct profdb_store *st, int nworkers,
+static int read_parallel(struct profdb__walk *w, struct profdb_store *st, int nworkers,
                          struct progress *prog, struct profdb_err *err)
 {
 	struct pool p = { .w = w, .prog = prog };
@@ -186,26 +186,26 @@ static int read_parallel(struct walk *w, struct profdb_store *st, int nworkers,
 	if (nworkers >= MAX_WORKERS)
 		nworkers = MAX_WORKERS - 1;
 	memset(wk, 0, sizeof wk);
-	if (profdb_queue_new(&p.q, nworkers) != PROFDB_OK)
+	if (profdb__queue_new(&p.q, nworkers) != PROFDB_OK)
 		return profdb__err_set(err, PROFDB_ERROR, "out of memory");
 	pthread_mutex_init(&p.mu, NULL);
 	for (int i = 0; i < nworkers; i++) {
 		wk[i].slot = i + 1;
 		wk[i].pool = &p;
-		if (profdb_qsink_new(&wk[i].qs, p.q, wk[i].slot) != PROFDB_OK ||
+		if (profdb__qsink_new(&wk[i].qs, p.q, wk[i].slot) != PROFDB_OK ||
 		    pthread_create(&wk[i].thread, NULL, worker_main, &wk[i]) != 0) {
 			profdb__err_set(err, PROFDB_ERROR, "cannot start reader thread");
-			profdb_queue_abort(p.q);
+			profdb__queue_abort(p.q);
 			/* the workers not started will never report done */
 			for (int j = i; j < nworkers; j++)
-				profdb_queue_producer_done(p.q);
+				profdb__queue_producer_done(p.q);
 			break;
 		}
 		started++;
 	}
-	rc = profdb_queue_drain(p.q, st, pool_progress, &p);
+	rc = profdb__queue_drain(p.q, st, pool_progress, &p);
 	if (rc != PROFDB_OK) {
-		struct profdb_sink *s = profdb_store_sink(st);
+		struct profdb_sink *s = profdb__store_sink(st);
 		if (s->err->code != PROFDB_OK)
 			*err = *s->err;
 	}
@@ -213,19 +213,19 @@ static int read_parallel(struct walk *w, struct profdb_store *st, int nworkers,
 		pthread_join(wk[i].thread, NULL);
 	/* a reader's own error is the cause; "ingest stopped" only follows one */
 	for (int i = 0; i < started && err->code == PROFDB_OK; i++)
-		if (wk[i].rc != PROFDB_OK && profdb_qsink_sink(wk[i].qs)->err->code != PROFDB_OK &&
-		    strcmp(profdb_qsink_sink(wk[i].qs)->err->msg, "ingest stopped") != 0)
-			*err = *profdb_qsink_sink(wk[i].qs)->err;
+		if (wk[i].rc != PROFDB_OK && profdb__qsink_sink(wk[i].qs)->err->code != PROFDB_OK &&
+		    strcmp(profdb__qsink_sink(wk[i].qs)->err->msg, "ingest stopped") != 0)
+			*err = *profdb__qsink_sink(wk[i].qs)->err;
 	for (int i = 0; i < nworkers; i++) {
 		if (wk[i].rc != PROFDB_OK && rc == PROFDB_OK)
 			rc = wk[i].rc;
-		profdb_qsink_free(wk[i].qs);
+		profdb__qsink_free(wk[i].qs);
 	}
 	if (rc == PROFDB_OK && err->code != PROFDB_OK)
 		rc = err->code;
-	profdb_store_select_slot(st, 0);
+	profdb__store_select_slot(st, 0);
 	pthread_mutex_destroy(&p.mu);
-	profdb_queue_free(p.q);
+	profdb__queue_free(p.q);
 	return rc;
 }
 
@@ -260,7 +260,7 @@ static void base_of(const char *path, int is_file, char *out, size_t cap)
 
 /* One run of an ingest: the units to read, the notes that go with them. */
 struct run_part {
-	struct work *items;        /* borrowed from the walk */
+	struct profdb__work *items;        /* borrowed from the walk */
 	size_t n;
 	char **notes;              /* borrowed */
 	size_t nnotes;
@@ -274,7 +274,7 @@ static int ingest_part(profdb *db, const struct run_part *part, const char *run,
                        const struct profdb_ingest_opts *opts, int64_t *out_id, int *conflict,
                        struct profdb_err *err)
 {
-	struct walk view = { .items = part->items, .n = part->n, .err = err };
+	struct profdb__walk view = { .items = part->items, .n = part->n, .err = err };
 	struct profdb_store *st = NULL;
 	struct profdb_sink *sink;
 	struct progress prog = { 0 };
@@ -282,13 +282,13 @@ static int ingest_part(profdb *db, const struct run_part *part, const char *run,
 	int rc, jobs;
 
 	*conflict = 0;
-	rc = profdb_store_begin(&st, db, run, path, opts ? opts->replace : 0);
+	rc = profdb__store_begin(&st, db, run, path, opts ? opts->replace : 0);
 	if (rc != PROFDB_OK)
 		return profdb__err_set(err, rc, "%s", profdb_errmsg(db));
-	sink = profdb_store_sink(st);
+	sink = profdb__store_sink(st);
 	if (opts)
 		profdb__store_set_phase(st, opts->phase, opts->progress_arg);
-	if (opts && opts->ntags && (rc = profdb__tags_insert(db, profdb_store_run_id(st), opts->tags,
+	if (opts && opts->ntags && (rc = profdb__tags_insert(db, profdb__store_run_id(st), opts->tags,
 	                                                     opts->ntags)) != PROFDB_OK)
 		profdb__err_set(err, rc, "%s", profdb_errmsg(db));
 	for (size_t i = 0; i < part->nnotes && rc == PROFDB_OK; i++)
@@ -307,22 +307,22 @@ static int ingest_part(profdb *db, const struct run_part *part, const char *run,
 	else if (rc == PROFDB_OK)
 		rc = read_serial(&view, sink, &prog);
 	if (rc == PROFDB_OK) {
-		rc = profdb__ingest_check_ranks(db, profdb_store_run_id(st), err);
+		rc = profdb__ingest_check_ranks(db, profdb__store_run_id(st), err);
 		*conflict = rc != PROFDB_OK && err->code == PROFDB_EFORMAT;
 	}
 	if (rc == PROFDB_OK)
-		rc = profdb__ingest_note_empty_ranks(db, profdb_store_run_id(st), sink);
+		rc = profdb__ingest_note_empty_ranks(db, profdb__store_run_id(st), sink);
 	if (rc != PROFDB_OK) {
 		if (err->code == PROFDB_OK)
 			*err = *sink->err;
 		if (err->code == PROFDB_OK)
 			profdb__err_set(err, rc, "%s: ingest failed", path);
-		profdb_store_abort(st);
+		profdb__store_abort(st);
 		return err->code;
 	}
-	profdb_store_set_format(st, format);
-	*out_id = profdb_store_run_id(st);
-	rc = profdb_store_commit(st, opts ? opts->repeats : 0);
+	profdb__store_set_format(st, format);
+	*out_id = profdb__store_run_id(st);
+	rc = profdb__store_commit(st, opts ? opts->repeats : 0);
 	if (rc != PROFDB_OK)
 		return profdb__err_set(err, rc, "%s", profdb_errmsg(db));
 	if (opts && opts->run_done)
@@ -338,7 +338,7 @@ static int note_of(const char *note, const char *folder, size_t len)
 
 /* The notes of session g of the walk: those naming a path in its folder,
  * and for the first session those naming no session's folder. */
-static void part_notes(const struct walk *w, const size_t *group, size_t g, struct run_part *part,
+static void part_notes(const struct profdb__walk *w, const size_t *group, size_t g, struct run_part *part,
                        const char *root)
 {
 	part->nnotes = 0;
@@ -388,7 +388,7 @@ static int ingest_units(profdb *db, struct run_part *part, const char *root,
  * error those already made by this call are deleted again, so the
  * database ends as it began.
  */
-static int ingest_split(profdb *db, struct walk *w, const char *root,
+static int ingest_split(profdb *db, struct profdb__walk *w, const char *root,
                         const struct profdb_ingest_opts *opts, int64_t *out_run_id,
                         struct profdb_err *err)
 {
@@ -443,7 +443,7 @@ static int ingest_split(profdb *db, struct walk *w, const char *root,
 int profdb_ingest(profdb *db, int64_t *out_run_id, const char *path,
                   const struct profdb_ingest_opts *opts)
 {
-	struct walk w = { 0 };
+	struct profdb__walk w = { 0 };
 	struct profdb_err err = { 0 };
 	struct profdb_ingest_opts none = { 0 };
 	struct stat sb;

@@ -59,7 +59,7 @@ static const struct { const char *name, *alt; } kcol_names[K_NCOL] = {
 static const enum kcol required[] = { K_NAME, K_START, K_DUR };
 
 struct kreader {
-	const struct ascend_src *src;
+	const struct profdb__ascend_src *src;
 	const char *label;         /* the file, for messages */
 	struct profdb_csv_header hdr;
 	int col[K_NCOL];           /* column index, -1 when absent */
@@ -106,7 +106,7 @@ static int64_t opt_i64(const char *s, size_t n)
 		v = v * 10 + (s[i++] - '0');
 	if (i > 0 && s[i] == '\0')
 		return v;
-	if (profdb_parse_i64(s, n, &v) != 0)
+	if (profdb__parse_i64(s, n, &v) != 0)
 		return PROFDB_NULL;
 	return v;
 }
@@ -114,7 +114,7 @@ static int64_t opt_i64(const char *s, size_t n)
 static int64_t opt_ns(const char *s, size_t n)
 {
 	int64_t v;
-	if (!s || profdb_parse_ns(s, n, 3, &v) != 0)
+	if (!s || profdb__parse_ns(s, n, 3, &v) != 0)
 		return PROFDB_NULL;
 	return v;
 }
@@ -135,13 +135,13 @@ static int metric_value(const char *s, size_t n, double *out)
 		if (s[i] >= '0' && s[i] <= '9') {
 			mant = mant * 10 + (uint64_t)(s[i] - '0');
 			if (++digits > 15)
-				return profdb_parse_double(s, n, out);
+				return profdb__parse_double(s, n, out);
 			if (frac >= 0)
 				frac++;
 		} else if (s[i] == '.' && frac < 0) {
 			frac = 0;
 		} else {
-			return profdb_parse_double(s, n, out);
+			return profdb__parse_double(s, n, out);
 		}
 	}
 	if (digits == 0)
@@ -156,7 +156,7 @@ static int ends_with(const char *s, size_t n, const char *suffix)
 	return n >= m && memcmp(s + n - m, suffix, m) == 0;
 }
 
-int ascend_path_is_mindspore(const char *path)
+int profdb__ascend_path_is_mindspore(const char *path)
 {
 	const char *p = path;
 	while (*p) {
@@ -171,7 +171,7 @@ int ascend_path_is_mindspore(const char *path)
 	return 0;
 }
 
-int ascend_refuse_cambricon(char *const *field, size_t n, const char *label, const char *what,
+int profdb__ascend_refuse_cambricon(char *const *field, size_t n, const char *label, const char *what,
                             struct profdb_err *err)
 {
 	int thread = 0, other = 0;
@@ -187,7 +187,7 @@ int ascend_refuse_cambricon(char *const *field, size_t n, const char *label, con
 	head[0] = '\0';
 	for (size_t i = 0; i < n && i < 3; i++) {
 		char ex[48];
-		profdb_csv_excerpt(field[i], 40, ex, sizeof ex);
+		profdb__csv_excerpt(field[i], 40, ex, sizeof ex);
 		at += (size_t)snprintf(head + at, sizeof head - at, "%s%s", i ? "," : "", ex);
 		if (at >= sizeof head)
 			break;
@@ -206,13 +206,13 @@ static int kernel_header(struct kreader *r, const struct profdb_csv_row *row)
 	int found = 0, rc;
 	char ex[128];
 
-	if ((rc = ascend_refuse_cambricon(row->field, row->n, r->label, "kernel_details.csv", err)) != PROFDB_OK)
+	if ((rc = profdb__ascend_refuse_cambricon(row->field, row->n, r->label, "kernel_details.csv", err)) != PROFDB_OK)
 		return rc;
-	if ((rc = profdb_csv_header_copy(&r->hdr, row, err)) != PROFDB_OK)
+	if ((rc = profdb__csv_header_copy(&r->hdr, row, err)) != PROFDB_OK)
 		return rc;
 	for (int k = 0; k < K_NCOL; k++) {
-		int a = profdb_csv_header_find(&r->hdr, kcol_names[k].name);
-		int b = kcol_names[k].alt ? profdb_csv_header_find(&r->hdr, kcol_names[k].alt) : -1;
+		int a = profdb__csv_header_find(&r->hdr, kcol_names[k].name);
+		int b = kcol_names[k].alt ? profdb__csv_header_find(&r->hdr, kcol_names[k].alt) : -1;
 		if (a >= 0 && b >= 0)
 			return profdb__err_set(err, PROFDB_EFORMAT, "%s:%lld: columns '%s' and '%s' both present",
 			                       r->label, (long long)row->line, kcol_names[k].name, kcol_names[k].alt);
@@ -224,7 +224,7 @@ static int kernel_header(struct kreader *r, const struct profdb_csv_row *row)
 		}
 	}
 	if (found == 0 || (r->col[K_NAME] < 0 && r->col[K_DUR] < 0 && r->col[K_START] < 0)) {
-		profdb_csv_excerpt(row->field[0], 60, ex, sizeof ex);
+		profdb__csv_excerpt(row->field[0], 60, ex, sizeof ex);
 		return profdb__err_set(err, PROFDB_EFORMAT,
 		    "%s:%lld: not a kernel_details.csv header (it starts '%s')", r->label,
 		    (long long)row->line, ex);
@@ -233,9 +233,9 @@ static int kernel_header(struct kreader *r, const struct profdb_csv_row *row)
 		if (r->col[required[i]] < 0)
 			return profdb__err_set(err, PROFDB_EFORMAT, "%s:%lld: missing column '%s'", r->label,
 			                       (long long)row->line, kcol_names[required[i]].name);
-	dup = profdb_csv_header_dup(&r->hdr);
+	dup = profdb__csv_header_dup(&r->hdr);
 	if (dup) {
-		profdb_csv_excerpt(dup, 60, ex, sizeof ex);
+		profdb__csv_excerpt(dup, 60, ex, sizeof ex);
 		return profdb__err_set(err, PROFDB_EFORMAT, "%s:%lld: column '%s' appears twice", r->label,
 		                       (long long)row->line, ex);
 	}
@@ -287,13 +287,13 @@ static const char *col_text(const struct kreader *r, const struct profdb_csv_row
 static int int_or_na(const char *s)
 {
 	int64_t v;
-	return !s || is_na(s) || profdb_parse_i64(s, strlen(s), &v) == 0;
+	return !s || is_na(s) || profdb__parse_i64(s, strlen(s), &v) == 0;
 }
 
 static int num_or_na(const char *s)
 {
 	int64_t v;
-	return !s || is_na(s) || profdb_parse_ns(s, strlen(s), 3, &v) == 0;
+	return !s || is_na(s) || profdb__parse_ns(s, strlen(s), 3, &v) == 0;
 }
 
 /*
@@ -348,15 +348,15 @@ static int kernel_row(struct kreader *r, const struct profdb_csv_row *row)
 	} else if (row->n < r->hdr.n && (row->n < r->nfixed || !fixed_columns_plausible(r, row))) {
 		return skip(r, "too few fields", row->line);
 	}
-	profdb_kernel_rec_init(&k);
+	profdb__kernel_rec_init(&k);
 	name = fld(r, row, K_NAME);
 	if (!name || !name[0])
 		return skip(r, "missing name", row->line);
 	p = fldn(r, row, K_START, &n);
-	if (!p || profdb_parse_ns(p, n, 3, &k.start_ns) != 0)
+	if (!p || profdb__parse_ns(p, n, 3, &k.start_ns) != 0)
 		return skip(r, "non-numeric start time", row->line);
 	p = fldn(r, row, K_DUR, &n);
-	if (!p || profdb_parse_ns(p, n, 3, &k.dur_ns) != 0)
+	if (!p || profdb__parse_ns(p, n, 3, &k.dur_ns) != 0)
 		return skip(r, "non-numeric duration", row->line);
 	/* one rule for every format (README "Zero-length events"): a zero
 	 * duration is a task shorter than the clock's resolution and kept, as
@@ -417,11 +417,11 @@ static int on_kernel_row(void *arg, const struct profdb_csv_row *row)
 /* Progress of one file, relayed as bytes of the whole export. */
 static void relay_progress(void *arg, uint64_t done, uint64_t total)
 {
-	const struct ascend_src *src = arg;
+	const struct profdb__ascend_src *src = arg;
 	src->ctx->progress(src->ctx->progress_arg, src->done_before + done, src->done_before + total);
 }
 
-int ascend_stream_csv(const struct ascend_src *src, const char *path, const char *role,
+int profdb__ascend_stream_csv(const struct profdb__ascend_src *src, const char *path, const char *role,
                       profdb_csv_row_fn fn, void *arg)
 {
 	const struct profdb_reader_ctx *ctx = src->ctx;
@@ -431,11 +431,11 @@ int ascend_stream_csv(const struct ascend_src *src, const char *path, const char
 	char sha[65];
 	int rc;
 
-	if ((rc = profdb_input_open(&in, path, ctx->err)) != PROFDB_OK)
+	if ((rc = profdb__input_open(&in, path, ctx->err)) != PROFDB_OK)
 		return rc;
 	if ((rc = profdb__sink_source_begin(s, path, role, src->rank, NULL, 0)) != PROFDB_OK)
 		goto out;
-	rc = profdb_csv_read(in, path, fn, arg, &rows, ctx->err, ctx->progress ? relay_progress : NULL,
+	rc = profdb__csv_read(in, path, fn, arg, &rows, ctx->err, ctx->progress ? relay_progress : NULL,
 	                     (void *)src);
 	if (rc != PROFDB_OK)
 		goto out;
@@ -443,14 +443,14 @@ int ascend_stream_csv(const struct ascend_src *src, const char *path, const char
 		rc = profdb__err_set(ctx->err, PROFDB_EFORMAT, "%s: empty file", path);
 		goto out;
 	}
-	profdb_input_sha256(in, sha);
-	rc = profdb__sink_source_end(s, rows - 1, sha, profdb_input_size(in));
+	profdb__input_sha256(in, sha);
+	rc = profdb__sink_source_end(s, rows - 1, sha, profdb__input_size(in));
 out:
-	profdb_input_close(in);
+	profdb__input_close(in);
 	return rc;
 }
 
-int ascend_read_kernels(const struct ascend_src *src, const char *path)
+int profdb__ascend_read_kernels(const struct profdb__ascend_src *src, const char *path)
 {
 	struct kreader r;
 	int rc;
@@ -458,8 +458,8 @@ int ascend_read_kernels(const struct ascend_src *src, const char *path)
 	memset(&r, 0, sizeof r);
 	r.src = src;
 	r.label = path;
-	rc = ascend_stream_csv(src, path, "kernel_details", on_kernel_row, &r);
-	profdb_csv_header_free(&r.hdr);
+	rc = profdb__ascend_stream_csv(src, path, "kernel_details", on_kernel_row, &r);
+	profdb__csv_header_free(&r.hdr);
 	free(r.metrics);
 	return rc;
 }
@@ -476,24 +476,24 @@ static int is_file(const char *path)
 	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
 }
 
-int profdb_read_ascend_folder(const struct profdb_reader_ctx *ctx)
+int profdb__read_ascend_folder(const struct profdb_reader_ctx *ctx)
 {
 	static const struct {
 		const char *file;
-		int (*read)(const struct ascend_src *, const char *);
+		int (*read)(const struct profdb__ascend_src *, const char *);
 	} tables[] = {
-		{ "kernel_details.csv", ascend_read_kernels },
-		{ "operator_details.csv", ascend_read_operators },
-		{ "step_trace_time.csv", ascend_read_step_trace },
-		{ "op_statistic.csv", ascend_read_op_statistic },
+		{ "kernel_details.csv", profdb__ascend_read_kernels },
+		{ "operator_details.csv", profdb__ascend_read_operators },
+		{ "step_trace_time.csv", profdb__ascend_read_step_trace },
+		{ "op_statistic.csv", profdb__ascend_read_op_statistic },
 	};
-	struct ascend_src src = { ctx, 0, 0, 0 };
+	struct profdb__ascend_src src = { ctx, 0, 0, 0 };
 	char folder[4096], out[4200], file[4300];
 	size_t n;
 	int rc;
 
 	if (is_file(ctx->path))
-		return profdb_read_kernel_details(ctx);
+		return profdb__read_kernel_details(ctx);
 	n = strlen(ctx->path);
 	while (n > 1 && ctx->path[n - 1] == '/')
 		n--;
@@ -507,8 +507,8 @@ int profdb_read_ascend_folder(const struct profdb_reader_ctx *ctx)
 		snprintf(out, sizeof out, "%s", folder);
 		folder[n - strlen("/ASCEND_PROFILER_OUTPUT")] = '\0';
 	}
-	src.mindspore = ascend_path_is_mindspore(folder);
-	if ((rc = ascend_read_meta(&src, folder)) != PROFDB_OK)
+	src.mindspore = profdb__ascend_path_is_mindspore(folder);
+	if ((rc = profdb__ascend_read_meta(&src, folder)) != PROFDB_OK)
 		return rc;
 	for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
 		struct stat sb;
@@ -527,16 +527,16 @@ int profdb_read_ascend_folder(const struct profdb_reader_ctx *ctx)
 	if (!is_file(file)) {
 		snprintf(file, sizeof file, "%s/trace_view.json", out);
 		if (is_file(file))
-			return ascend_read_trace_view(&src, file);
+			return profdb__ascend_read_trace_view(&src, file);
 	}
 	return PROFDB_OK;
 }
 
-int profdb_read_kernel_details(const struct profdb_reader_ctx *ctx)
+int profdb__read_kernel_details(const struct profdb_reader_ctx *ctx)
 {
-	struct ascend_src src = { ctx, ctx->rank == PROFDB_NULL ? 0 : ctx->rank,
-	                          ascend_path_is_mindspore(ctx->path), 0 };
-	return ascend_read_kernels(&src, ctx->path);
+	struct profdb__ascend_src src = { ctx, ctx->rank == PROFDB_NULL ? 0 : ctx->rank,
+	                          profdb__ascend_path_is_mindspore(ctx->path), 0 };
+	return profdb__ascend_read_kernels(&src, ctx->path);
 }
 
 /* ---------------------------------------------------------------- registration */
@@ -612,6 +612,6 @@ static int sniff(const struct profdb_sniff *s)
 /* The CSV form of an Ascend export: a *_ascend_pt folder (the walk picks
  * it by its layout, ingest_walk.c) or one kernel table file. */
 const struct profdb_reader profdb__reader_ascend_csv = {
-	.name = "ascend_csv", .label = "ascend_csv", .sniff = sniff, .read = profdb_read_ascend_folder,
+	.name = "ascend_csv", .label = "ascend_csv", .sniff = sniff, .read = profdb__read_ascend_folder,
 	.flags = PROFDB_READER_WALK,
 };

@@ -25,33 +25,33 @@
 /* ---------------------------------------------------------------- rank, metadata */
 
 /* RANK_DEVICE_MAP: the rank (-1 = unset) and device of this file. */
-static void read_rank_map(struct adb *r, int64_t *rank)
+static void read_rank_map(struct profdb__adb *r, int64_t *rank)
 {
 	sqlite3_stmt *q = NULL;
 	*rank = PROFDB_NULL;
-	if (!adb_has_table(r, "RANK_DEVICE_MAP") || !adb_has_col(r, "RANK_DEVICE_MAP", "rankId") ||
-	    !adb_has_col(r, "RANK_DEVICE_MAP", "deviceId"))
+	if (!profdb__adb_has_table(r, "RANK_DEVICE_MAP") || !profdb__adb_has_col(r, "RANK_DEVICE_MAP", "rankId") ||
+	    !profdb__adb_has_col(r, "RANK_DEVICE_MAP", "deviceId"))
 		return;
 	if (sqlite3_prepare_v2(r->db, "SELECT rankId, deviceId FROM RANK_DEVICE_MAP", -1, &q, NULL) != SQLITE_OK)
 		return;
 	if (sqlite3_step(q) == SQLITE_ROW) {
-		int64_t rk = adb_col_i64(q, 0);
+		int64_t rk = profdb__adb_col_i64(q, 0);
 		if (rk != PROFDB_NULL && rk >= 0)
 			*rank = rk;
-		r->device = adb_col_i64(q, 1);
+		r->device = profdb__adb_col_i64(q, 1);
 		if (r->device != PROFDB_NULL && r->device < 0)
 			r->device = PROFDB_NULL;
 	}
 	sqlite3_finalize(q);
 }
 
-static int read_meta(struct adb *r)
+static int read_meta(struct profdb__adb *r)
 {
 	sqlite3_stmt *q = NULL;
 	int rc = PROFDB_OK;
 	if (!r->sink->meta)
 		return PROFDB_OK;
-	if (adb_has_table(r, "META_DATA") && adb_has_col(r, "META_DATA", "name") && adb_has_col(r, "META_DATA", "value") &&
+	if (profdb__adb_has_table(r, "META_DATA") && profdb__adb_has_col(r, "META_DATA", "name") && profdb__adb_has_col(r, "META_DATA", "value") &&
 	    sqlite3_prepare_v2(r->db, "SELECT 'ascend_db.' || name, value FROM META_DATA WHERE name IS NOT NULL",
 	                       -1, &q, NULL) == SQLITE_OK) {
 		while (rc == PROFDB_OK && sqlite3_step(q) == SQLITE_ROW)
@@ -60,7 +60,7 @@ static int read_meta(struct adb *r)
 		sqlite3_finalize(q);
 		q = NULL;
 	}
-	if (rc == PROFDB_OK && adb_has_table(r, "NPU_INFO") && adb_has_col(r, "NPU_INFO", "name") &&
+	if (rc == PROFDB_OK && profdb__adb_has_table(r, "NPU_INFO") && profdb__adb_has_col(r, "NPU_INFO", "name") &&
 	    sqlite3_prepare_v2(r->db, "SELECT name FROM NPU_INFO WHERE name IS NOT NULL LIMIT 1",
 	                       -1, &q, NULL) == SQLITE_OK) {
 		if (sqlite3_step(q) == SQLITE_ROW)
@@ -93,10 +93,10 @@ static int hash_file(const char *path, char hex[65], uint64_t *size, struct prof
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return profdb__err_set(err, PROFDB_ENOTFOUND, "%s: cannot open", path);
-	profdb_sha256_init(&s);
+	profdb__sha256_init(&s);
 	*size = 0;
 	while ((got = fread(buf, 1, sizeof buf, f)) > 0) {
-		profdb_sha256_update(&s, buf, got);
+		profdb__sha256_update(&s, buf, got);
 		*size += got;
 	}
 	if (ferror(f)) {
@@ -105,7 +105,7 @@ static int hash_file(const char *path, char hex[65], uint64_t *size, struct prof
 		                       (unsigned long long)*size);
 	}
 	fclose(f);
-	profdb_sha256_hex(&s, hex);
+	profdb__sha256_hex(&s, hex);
 	return PROFDB_OK;
 }
 
@@ -144,14 +144,14 @@ static const char not_ascend[] = "no STRING_IDS, COMPUTE_TASK_INFO, COMMUNICATIO
                                  " table: not an Ascend profiler database";
 
 /* Does r's source have the tables of an Ascend export? */
-static int ascend_tables(struct adb *r)
+static int ascend_tables(struct profdb__adb *r)
 {
-	return adb_has_table(r, "STRING_IDS") && (adb_has_table(r, "COMPUTE_TASK_INFO") ||
-	       adb_has_table(r, "COMMUNICATION_OP") || adb_has_table(r, "PYTORCH_API"));
+	return profdb__adb_has_table(r, "STRING_IDS") && (profdb__adb_has_table(r, "COMPUTE_TASK_INFO") ||
+	       profdb__adb_has_table(r, "COMMUNICATION_OP") || profdb__adb_has_table(r, "PYTORCH_API"));
 }
 
 /* Open the source read-only and check it is one we may read. */
-static int open_source(struct adb *r)
+static int open_source(struct profdb__adb *r)
 {
 	int rc = open_readonly(r->file, &r->db);
 	if (rc == SQLITE_OK)
@@ -172,7 +172,7 @@ static int64_t info_rank(const char *text)
 	v = cJSON_GetObjectItemCaseSensitive(j, "rank_id");
 	if (cJSON_IsNumber(v) && v->valuedouble >= 0)
 		rank = (int64_t)v->valuedouble;
-	else if (cJSON_IsString(v) && profdb_parse_i64(v->valuestring, strlen(v->valuestring), &x) == 0 && x >= 0)
+	else if (cJSON_IsString(v) && profdb__parse_i64(v->valuestring, strlen(v->valuestring), &x) == 0 && x >= 0)
 		rank = x;
 	cJSON_Delete(j);
 	return rank;
@@ -224,12 +224,12 @@ static int64_t name_rank(const char *path)
 		return PROFDB_NULL;
 	us = base + 24;
 	dot = strrchr(us, '.');
-	if (!dot || dot == us || profdb_parse_i64(us, (size_t)(dot - us), &v) != 0 || v < 0)
+	if (!dot || dot == us || profdb__parse_i64(us, (size_t)(dot - us), &v) != 0 || v < 0)
 		return PROFDB_NULL;
 	return v;
 }
 
-static void rd_free(struct adb *r)
+static void rd_free(struct profdb__adb *r)
 {
 	for (size_t i = 0; i < r->nops; i++) {
 		free(r->ops[i].name);
@@ -261,9 +261,9 @@ static int read_info(const struct profdb_reader_ctx *ctx, const char *folder, in
 	if (!text)
 		return PROFDB_OK;
 	*rank = info_rank(text);
-	profdb_sha256_init(&s);
-	profdb_sha256_update(&s, text, len);
-	profdb_sha256_hex(&s, hex);
+	profdb__sha256_init(&s);
+	profdb__sha256_update(&s, text, len);
+	profdb__sha256_hex(&s, hex);
 	size = len;
 	rc = profdb__sink_source_begin(ctx->sink, path, "profiler_info", *rank, (const unsigned char *)text, len);
 	if (rc == PROFDB_OK)
@@ -274,9 +274,9 @@ static int read_info(const struct profdb_reader_ctx *ctx, const char *folder, in
 	return rc;
 }
 
-int profdb_read_ascend_db(const struct profdb_reader_ctx *ctx)
+int profdb__read_ascend_db(const struct profdb_reader_ctx *ctx)
 {
-	struct adb r;
+	struct profdb__adb r;
 	char file[4200], out[4200], hex[65];
 	int64_t info = PROFDB_NULL, map;
 	uint64_t size = 0;
@@ -312,10 +312,10 @@ int profdb_read_ascend_db(const struct profdb_reader_ctx *ctx)
 	         name_rank(file) != PROFDB_NULL ? name_rank(file) : ctx->rank;
 	if ((rc = profdb__sink_source_begin(ctx->sink, file, "ascend_db", r.rank, NULL, 0)) != PROFDB_OK)
 		goto out;
-	if ((rc = read_meta(&r)) != PROFDB_OK || (rc = adb_read_steps(&r)) != PROFDB_OK ||
-	    (rc = adb_read_conns(&r)) != PROFDB_OK || (rc = adb_read_ops(&r)) != PROFDB_OK ||
-	    (rc = adb_read_kernels(&r)) != PROFDB_OK || (rc = adb_read_comm(&r)) != PROFDB_OK ||
-	    (rc = adb_nest_ops(&r)) != PROFDB_OK || (rc = adb_emit_ops(&r)) != PROFDB_OK)
+	if ((rc = read_meta(&r)) != PROFDB_OK || (rc = profdb__adb_read_steps(&r)) != PROFDB_OK ||
+	    (rc = profdb__adb_read_conns(&r)) != PROFDB_OK || (rc = profdb__adb_read_ops(&r)) != PROFDB_OK ||
+	    (rc = profdb__adb_read_kernels(&r)) != PROFDB_OK || (rc = profdb__adb_read_comm(&r)) != PROFDB_OK ||
+	    (rc = profdb__adb_nest_ops(&r)) != PROFDB_OK || (rc = profdb__adb_emit_ops(&r)) != PROFDB_OK)
 		goto out;
 	rc = profdb__sink_source_end(ctx->sink, r.rows, hex, size);
 	if (rc == PROFDB_OK && ctx->progress)
@@ -335,7 +335,7 @@ out:
  */
 static int sniff(const struct profdb_sniff *s)
 {
-	struct adb r;
+	struct profdb__adb r;
 	int ours = 0;
 	if (s->gzip || s->n < 16 || memcmp(s->buf, "SQLite format 3", 16) != 0)
 		return PROFDB_SNIFF_NO;
@@ -353,6 +353,6 @@ static int sniff(const struct profdb_sniff *s)
 /* The SQLite form of an Ascend export: one .db file, or an export_type=db
  * *_ascend_pt folder (the walk picks it by its layout, ingest_walk.c). */
 const struct profdb_reader profdb__reader_ascend_db = {
-	.name = "ascend_db", .label = "ascend_db", .sniff = sniff, .read = profdb_read_ascend_db,
+	.name = "ascend_db", .label = "ascend_db", .sniff = sniff, .read = profdb__read_ascend_db,
 	.flags = PROFDB_READER_WALK,
 };

@@ -29,7 +29,7 @@ struct meta_file {
 	cJSON *json;               /* parsed, NULL if not JSON */
 };
 
-int ascend_slurp(const char *path, size_t max, unsigned char **out, size_t *len,
+int profdb__ascend_slurp(const char *path, size_t max, unsigned char **out, size_t *len,
                  char sha[65], uint64_t *size, struct profdb_err *err)
 {
 	struct profdb_input *in = NULL;
@@ -40,33 +40,33 @@ int ascend_slurp(const char *path, size_t max, unsigned char **out, size_t *len,
 
 	*out = NULL;
 	*len = 0;
-	if ((rc = profdb_input_open(&in, path, err)) != PROFDB_OK)
+	if ((rc = profdb__input_open(&in, path, err)) != PROFDB_OK)
 		return rc;
-	if (profdb_input_size(in) > max) {
-		profdb_input_close(in);
+	if (profdb__input_size(in) > max) {
+		profdb__input_close(in);
 		return 1;
 	}
-	cap = (size_t)profdb_input_size(in) + 1;
+	cap = (size_t)profdb__input_size(in) + 1;
 	buf = malloc(cap);
 	if (!buf) {
-		profdb_input_close(in);
+		profdb__input_close(in);
 		return profdb__err_set(err, PROFDB_ERROR, "out of memory");
 	}
 	/* the size can grow while we read, or a gzip can inflate: stop at max */
-	while ((got = profdb_input_read(in, buf + n, cap - 1 - n, err)) > 0) {
+	while ((got = profdb__input_read(in, buf + n, cap - 1 - n, err)) > 0) {
 		n += (size_t)got;
 		if (n == cap - 1) {
 			unsigned char *b;
 			if (cap - 1 >= max) {
 				free(buf);
-				profdb_input_close(in);
+				profdb__input_close(in);
 				return 1;
 			}
 			cap = cap * 2 > max + 1 ? max + 1 : cap * 2;
 			b = realloc(buf, cap);
 			if (!b) {
 				free(buf);
-				profdb_input_close(in);
+				profdb__input_close(in);
 				return profdb__err_set(err, PROFDB_ERROR, "out of memory");
 			}
 			buf = b;
@@ -74,13 +74,13 @@ int ascend_slurp(const char *path, size_t max, unsigned char **out, size_t *len,
 	}
 	if (got < 0) {
 		free(buf);
-		profdb_input_close(in);
+		profdb__input_close(in);
 		return err->code ? err->code : PROFDB_ERROR;
 	}
 	buf[n] = '\0';
-	profdb_input_sha256(in, sha);
-	*size = profdb_input_size(in);
-	profdb_input_close(in);
+	profdb__input_sha256(in, sha);
+	*size = profdb__input_size(in);
+	profdb__input_close(in);
 	*out = buf;
 	*len = n;
 	return PROFDB_OK;
@@ -115,7 +115,7 @@ static int64_t rank_in_json(const cJSON *info)
 	if (cJSON_IsNumber(r) && r->valuedouble >= 0 && r->valuedouble < 1e9 &&
 	    r->valuedouble == (double)(int64_t)r->valuedouble)
 		return (int64_t)r->valuedouble;
-	if (cJSON_IsString(r) && profdb_parse_i64(r->valuestring, strlen(r->valuestring), &v) == 0 && v >= 0)
+	if (cJSON_IsString(r) && profdb__parse_i64(r->valuestring, strlen(r->valuestring), &v) == 0 && v >= 0)
 		return v;
 	return PROFDB_NULL;
 }
@@ -128,7 +128,7 @@ static int64_t rank_in_file_name(const char *name)
 	size_t n = strlen(p);
 	if (*p != '_' || n < 7 || strcmp(p + n - 5, ".json") != 0)
 		return PROFDB_NULL;
-	if (profdb_parse_i64(p + 1, n - 6, &v) != 0 || v < 0)
+	if (profdb__parse_i64(p + 1, n - 6, &v) != 0 || v < 0)
 		return PROFDB_NULL;
 	return v;
 }
@@ -184,7 +184,7 @@ static int list_meta(const char *folder, struct meta_file *files, size_t *nfiles
 	return PROFDB_OK;
 }
 
-static int note(const struct ascend_src *src, const char *path, const char *what)
+static int note(const struct profdb__ascend_src *src, const char *path, const char *what)
 {
 	struct profdb_sink *s = src->ctx->sink;
 	char buf[PROFDB_ERRMAX + 4300];
@@ -194,7 +194,7 @@ static int note(const struct ascend_src *src, const char *path, const char *what
 	return profdb__sink_note(s, buf);
 }
 
-static int meta(const struct ascend_src *src, const char *key, const char *value)
+static int meta(const struct profdb__ascend_src *src, const char *key, const char *value)
 {
 	struct profdb_sink *s = src->ctx->sink;
 	return value ? profdb__sink_meta(s, src->rank, key, value) : PROFDB_OK;
@@ -207,7 +207,7 @@ static const char *json_str(const cJSON *o, const char *key)
 }
 
 /* Send one file: its source row (with content) and its run_meta rows. */
-static int send_file(const struct ascend_src *src, const struct meta_file *f)
+static int send_file(const struct profdb__ascend_src *src, const struct meta_file *f)
 {
 	struct profdb_sink *s = src->ctx->sink;
 	int rc = PROFDB_OK;
@@ -231,7 +231,7 @@ static int send_file(const struct ascend_src *src, const struct meta_file *f)
 	return PROFDB_OK;
 }
 
-int ascend_read_meta(struct ascend_src *src, const char *folder)
+int profdb__ascend_read_meta(struct profdb__ascend_src *src, const char *folder)
 {
 	const struct profdb_reader_ctx *ctx = src->ctx;
 	struct meta_file *files = calloc(MAX_META_FILES, sizeof *files);
@@ -245,7 +245,7 @@ int ascend_read_meta(struct ascend_src *src, const char *folder)
 	list_meta(folder, files, &n);
 	for (size_t i = 0; i < n; i++) {
 		struct meta_file *f = &files[i];
-		rc = ascend_slurp(f->path, ASCEND_CONTENT_MAX, &f->buf, &f->len, f->sha, &f->size, ctx->err);
+		rc = profdb__ascend_slurp(f->path, ASCEND_CONTENT_MAX, &f->buf, &f->len, f->sha, &f->size, ctx->err);
 		if (rc == 1) {
 			rc = note(src, f->path, "larger than 8 MiB: not kept and not read");
 		} else if (rc == PROFDB_OK) {

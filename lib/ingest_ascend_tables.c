@@ -11,26 +11,26 @@
 #include "csv_reader.h"
 #include "banned.h"
 
-static int skip(const struct ascend_src *src, const char *reason, int64_t line)
+static int skip(const struct profdb__ascend_src *src, const char *reason, int64_t line)
 {
 	struct profdb_sink *s = src->ctx->sink;
 	return profdb__sink_skip(s, reason, line);
 }
 
-static int header_checks(const struct ascend_src *src, const struct profdb_csv_row *row,
+static int header_checks(const struct profdb__ascend_src *src, const struct profdb_csv_row *row,
                          struct profdb_csv_header *hdr, const char *label, const char *what)
 {
 	struct profdb_err *err = src->ctx->err;
 	const char *dup;
 	char ex[128];
 	int rc;
-	if ((rc = ascend_refuse_cambricon(row->field, row->n, label, what, err)) != PROFDB_OK)
+	if ((rc = profdb__ascend_refuse_cambricon(row->field, row->n, label, what, err)) != PROFDB_OK)
 		return rc;
-	if ((rc = profdb_csv_header_copy(hdr, row, err)) != PROFDB_OK)
+	if ((rc = profdb__csv_header_copy(hdr, row, err)) != PROFDB_OK)
 		return rc;
-	dup = profdb_csv_header_dup(hdr);
+	dup = profdb__csv_header_dup(hdr);
 	if (dup) {
-		profdb_csv_excerpt(dup, 60, ex, sizeof ex);
+		profdb__csv_excerpt(dup, 60, ex, sizeof ex);
 		return profdb__err_set(err, PROFDB_EFORMAT, "%s:%lld: column '%s' appears twice", label,
 		                       (long long)row->line, ex);
 	}
@@ -57,7 +57,7 @@ static const char *const ocol_names[O_NCOL] = {
 };
 
 struct oreader {
-	const struct ascend_src *src;
+	const struct profdb__ascend_src *src;
 	const char *label;
 	struct profdb_csv_header hdr;
 	int col[O_NCOL];           /* column index, -1 when absent */
@@ -73,7 +73,7 @@ static char *ofld(const struct oreader *r, const struct profdb_csv_row *row, enu
 static int64_t us_or_null(const char *s)
 {
 	int64_t v;
-	if (!s || profdb_parse_ns(s, strlen(s), 3, &v) != 0)
+	if (!s || profdb__parse_ns(s, strlen(s), 3, &v) != 0)
 		return PROFDB_NULL;
 	return v;
 }
@@ -90,7 +90,7 @@ static int op_header(struct oreader *r, const struct profdb_csv_row *row)
 	if (rc != PROFDB_OK)
 		return rc;
 	for (int k = 0; k < O_NCOL; k++)
-		r->col[k] = profdb_csv_header_find(&r->hdr, ocol_names[k]);
+		r->col[k] = profdb__csv_header_find(&r->hdr, ocol_names[k]);
 	for (size_t i = 0; i < sizeof required / sizeof required[0]; i++) {
 		int c = r->col[required[i]];
 		if (c < 0)
@@ -113,7 +113,7 @@ static int op_row(struct oreader *r, const struct profdb_csv_row *row)
 	for (size_t i = r->hdr.n; i < row->n; i++)
 		if (row->len[i])
 			return skip(r->src, "too many fields", row->line);
-	profdb_op_rec_init(&o);
+	profdb__op_rec_init(&o);
 	o.name = ofld(r, row, O_NAME);
 	if (!o.name || !o.name[0])
 		return skip(r->src, "missing name", row->line);
@@ -121,7 +121,7 @@ static int op_row(struct oreader *r, const struct profdb_csv_row *row)
 	if (strncmp(o.name, "ProfilerStep#", 13) == 0)
 		return skip(r->src, "profiler step row", row->line);
 	p = ofld(r, row, O_HOST_SELF);
-	if (profdb_parse_ns(p, strlen(p), 3, &o.self_ns) != 0)
+	if (profdb__parse_ns(p, strlen(p), 3, &o.self_ns) != 0)
 		return skip(r->src, "non-numeric host self duration", row->line);
 	o.rank = r->src->rank;
 	o.dur_ns = us_or_null(ofld(r, row, O_HOST_TOTAL));
@@ -140,22 +140,22 @@ static int on_op_row(void *arg, const struct profdb_csv_row *row)
 	return row->index == 0 ? op_header(r, row) : op_row(r, row);
 }
 
-int ascend_read_operators(const struct ascend_src *src, const char *path)
+int profdb__ascend_read_operators(const struct profdb__ascend_src *src, const char *path)
 {
 	struct oreader r;
 	int rc;
 	memset(&r, 0, sizeof r);
 	r.src = src;
 	r.label = path;
-	rc = ascend_stream_csv(src, path, "operator_details", on_op_row, &r);
-	profdb_csv_header_free(&r.hdr);
+	rc = profdb__ascend_stream_csv(src, path, "operator_details", on_op_row, &r);
+	profdb__csv_header_free(&r.hdr);
 	return rc;
 }
 
 /* ---------------------------------------------------------------- step_trace_time */
 
 struct sreader {
-	const struct ascend_src *src;
+	const struct profdb__ascend_src *src;
 	const char *label;
 	struct profdb_csv_header hdr;
 	int step_col;              /* "Step" */
@@ -167,8 +167,8 @@ static int step_header(struct sreader *r, const struct profdb_csv_row *row)
 	int rc = header_checks(r->src, row, &r->hdr, r->label, "step_trace_time.csv");
 	if (rc != PROFDB_OK)
 		return rc;
-	r->step_col = profdb_csv_header_find(&r->hdr, "Step");
-	r->device_col = profdb_csv_header_find(&r->hdr, "Device_id");
+	r->step_col = profdb__csv_header_find(&r->hdr, "Step");
+	r->device_col = profdb__csv_header_find(&r->hdr, "Device_id");
 	if (r->step_col < 0)
 		return profdb__err_set(r->src->ctx->err, PROFDB_EFORMAT, "%s:%lld: missing column 'Step'",
 		                       r->label, (long long)row->line);
@@ -184,12 +184,12 @@ static int step_row(struct sreader *r, const struct profdb_csv_row *row)
 
 	/* an empty Step (no schedule) keeps the metrics with a NULL step */
 	if ((size_t)r->step_col < row->n && row->len[r->step_col] &&
-	    profdb_parse_i64(row->field[r->step_col], row->len[r->step_col], &step) != 0)
+	    profdb__parse_i64(row->field[r->step_col], row->len[r->step_col], &step) != 0)
 		step = PROFDB_NULL;
 	for (size_t i = 0; i < end; i++) {
 		double v;
 		if ((int)i == r->step_col || (int)i == r->device_col ||
-		    profdb_parse_double(row->field[i], row->len[i], &v) != 0)
+		    profdb__parse_double(row->field[i], row->len[i], &v) != 0)
 			continue;
 		if ((rc = profdb__sink_step_metric(s, r->src->rank, step, r->hdr.name[i], v)) != PROFDB_OK)
 			return rc;
@@ -207,15 +207,15 @@ static int on_step_row(void *arg, const struct profdb_csv_row *row)
 	return row->index == 0 ? step_header(r, row) : step_row(r, row);
 }
 
-int ascend_read_step_trace(const struct ascend_src *src, const char *path)
+int profdb__ascend_read_step_trace(const struct profdb__ascend_src *src, const char *path)
 {
 	struct sreader r;
 	int rc;
 	memset(&r, 0, sizeof r);
 	r.src = src;
 	r.label = path;
-	rc = ascend_small_csv(src, path, "step_trace_time", on_step_row, &r);
-	profdb_csv_header_free(&r.hdr);
+	rc = profdb__ascend_small_csv(src, path, "step_trace_time", on_step_row, &r);
+	profdb__csv_header_free(&r.hdr);
 	return rc;
 }
 
@@ -225,7 +225,7 @@ int ascend_read_step_trace(const struct ascend_src *src, const char *path)
  * store row by row, but its bytes are kept so verify can compare it with
  * the stored kernels, and it must still be valid CSV. */
 struct streader {
-	const struct ascend_src *src;
+	const struct profdb__ascend_src *src;
 	const char *label;
 };
 
@@ -233,20 +233,20 @@ static int on_stat_row(void *arg, const struct profdb_csv_row *row)
 {
 	const struct streader *r = arg;
 	if (row->index == 0)
-		return ascend_refuse_cambricon(row->field, row->n, r->label, "op_statistic.csv",
+		return profdb__ascend_refuse_cambricon(row->field, row->n, r->label, "op_statistic.csv",
 		                               r->src->ctx->err);
 	return PROFDB_OK;
 }
 
-int ascend_read_op_statistic(const struct ascend_src *src, const char *path)
+int profdb__ascend_read_op_statistic(const struct profdb__ascend_src *src, const char *path)
 {
 	struct streader r = { src, path };
-	return ascend_small_csv(src, path, "op_statistic", on_stat_row, &r);
+	return profdb__ascend_small_csv(src, path, "op_statistic", on_stat_row, &r);
 }
 
 /* ---------------------------------------------------------------- small files */
 
-int ascend_small_csv(const struct ascend_src *src, const char *path, const char *role,
+int profdb__ascend_small_csv(const struct profdb__ascend_src *src, const char *path, const char *role,
                      profdb_csv_row_fn fn, void *arg)
 {
 	const struct profdb_reader_ctx *ctx = src->ctx;
@@ -258,14 +258,14 @@ int ascend_small_csv(const struct ascend_src *src, const char *path, const char 
 	char sha[65];
 	int rc;
 
-	rc = ascend_slurp(path, ASCEND_CONTENT_MAX, &buf, &len, sha, &size, ctx->err);
+	rc = profdb__ascend_slurp(path, ASCEND_CONTENT_MAX, &buf, &len, sha, &size, ctx->err);
 	if (rc == 1) /* too big to keep: read it like any other */
-		return ascend_stream_csv(src, path, role, fn, arg);
+		return profdb__ascend_stream_csv(src, path, role, fn, arg);
 	if (rc != PROFDB_OK)
 		return rc;
 	if ((rc = profdb__sink_source_begin(s, path, role, src->rank, buf, len)) != PROFDB_OK)
 		goto out;
-	if ((rc = profdb_csv_read_mem(buf, len, path, fn, arg, &rows, ctx->err)) != PROFDB_OK)
+	if ((rc = profdb__csv_read_mem(buf, len, path, fn, arg, &rows, ctx->err)) != PROFDB_OK)
 		goto out;
 	if (rows == 0) {
 		rc = profdb__err_set(ctx->err, PROFDB_EFORMAT, "%s: empty file", path);

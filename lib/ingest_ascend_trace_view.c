@@ -60,7 +60,7 @@ struct tv_event {
 
 static long tv_read(void *arg, void *buf, size_t n, struct profdb_err *err)
 {
-	return profdb_input_read(arg, buf, n, err);
+	return profdb__input_read(arg, buf, n, err);
 }
 
 static void event_fields(const char *text, size_t len, struct tv_event *e)
@@ -68,12 +68,12 @@ static void event_fields(const char *text, size_t len, struct tv_event *e)
 	struct profdb_jval k, v;
 	size_t pos = 0;
 	memset(e, 0, sizeof *e);
-	while (profdb_json_member(text, len, &pos, &k, &v) == 1) {
-		struct profdb_jval *slot = profdb_json_str_is(&k, "ph") ? &e->ph
-		    : profdb_json_str_is(&k, "name") ? &e->name : profdb_json_str_is(&k, "pid") ? &e->pid
-		    : profdb_json_str_is(&k, "tid") ? &e->tid : profdb_json_str_is(&k, "ts") ? &e->ts
-		    : profdb_json_str_is(&k, "dur") ? &e->dur : profdb_json_str_is(&k, "cat") ? &e->cat
-		    : profdb_json_str_is(&k, "args") ? &e->args : NULL;
+	while (profdb__json_member(text, len, &pos, &k, &v) == 1) {
+		struct profdb_jval *slot = profdb__json_str_is(&k, "ph") ? &e->ph
+		    : profdb__json_str_is(&k, "name") ? &e->name : profdb__json_str_is(&k, "pid") ? &e->pid
+		    : profdb__json_str_is(&k, "tid") ? &e->tid : profdb__json_str_is(&k, "ts") ? &e->ts
+		    : profdb__json_str_is(&k, "dur") ? &e->dur : profdb__json_str_is(&k, "cat") ? &e->cat
+		    : profdb__json_str_is(&k, "args") ? &e->args : NULL;
 		if (slot)
 			*slot = v;
 	}
@@ -86,8 +86,8 @@ static struct profdb_jval member(const struct profdb_jval *obj, const char *key)
 	size_t pos = 0;
 	if (obj->type != PROFDB_J_OBJECT)
 		return none;
-	while (profdb_json_member(obj->p, obj->n, &pos, &k, &v) == 1)
-		if (profdb_json_str_is(&k, key))
+	while (profdb__json_member(obj->p, obj->n, &pos, &k, &v) == 1)
+		if (profdb__json_str_is(&k, key))
 			return v;
 	return none;
 }
@@ -96,9 +96,9 @@ static struct profdb_jval member(const struct profdb_jval *obj, const char *key)
 static int num_ns(const struct profdb_jval *v, int scale, int64_t *out)
 {
 	if (v->type == PROFDB_J_NUMBER)
-		return profdb_parse_ns(v->p, v->n, scale, out);
+		return profdb__parse_ns(v->p, v->n, scale, out);
 	if (v->type == PROFDB_J_STRING && v->n >= 2)
-		return profdb_parse_ns(v->p + 1, v->n - 2, scale, out);
+		return profdb__parse_ns(v->p + 1, v->n - 2, scale, out);
 	return -1;
 }
 
@@ -114,7 +114,7 @@ static const char *text_of(struct tv *t, const struct profdb_jval *v)
 		t->name = p;
 		t->name_cap = v->n + 1;
 	}
-	profdb_json_str_decode(v, t->name, t->name_cap);
+	profdb__json_str_decode(v, t->name, t->name_cap);
 	return t->name;
 }
 
@@ -140,11 +140,11 @@ static int learn_names(struct tv *t, const struct tv_event *e)
 	struct profdb_jval nm = member(&e->args, "name");
 	const char *name;
 	int64_t pid, tid = 0;
-	if (!profdb_json_str_is(&e->ph, "M") || num_ns(&e->pid, 0, &pid) != 0)
+	if (!profdb__json_str_is(&e->ph, "M") || num_ns(&e->pid, 0, &pid) != 0)
 		return PROFDB_OK;
 	if (!(name = text_of(t, &nm)))
 		return PROFDB_OK;
-	if (profdb_json_str_is(&e->name, "process_name")) {
+	if (profdb__json_str_is(&e->name, "process_name")) {
 		struct tv_proc *p = realloc(t->procs, (t->nprocs + 1) * sizeof *p);
 		if (!p)
 			return profdb__err_set(t->err, PROFDB_ERROR, "out of memory");
@@ -152,7 +152,7 @@ static int learn_names(struct tv *t, const struct tv_event *e)
 		p[t->nprocs].pid = pid;
 		p[t->nprocs++].what = strcmp(name, "Ascend Hardware") == 0 ? P_HARDWARE
 		                      : strcmp(name, "HCCL") == 0 ? P_HCCL : 0;
-	} else if (profdb_json_str_is(&e->name, "thread_name") && strstr(name, "Communication") &&
+	} else if (profdb__json_str_is(&e->name, "thread_name") && strstr(name, "Communication") &&
 	           num_ns(&e->tid, 0, &tid) == 0) {
 		struct tv_thread *c = realloc(t->comm, (t->ncomm + 1) * sizeof *c);
 		if (!c)
@@ -199,7 +199,7 @@ static int emit_event(struct tv *t, const struct tv_event *e)
 	int64_t pid, tid = PROFDB_NULL, v;
 	int what, kind;
 
-	if (!profdb_json_str_is(&e->ph, "X") || e->cat.type != PROFDB_J_NONE || num_ns(&e->pid, 0, &pid) != 0)
+	if (!profdb__json_str_is(&e->ph, "X") || e->cat.type != PROFDB_J_NONE || num_ns(&e->pid, 0, &pid) != 0)
 		return PROFDB_OK;
 	what = proc_of(t, pid);
 	if (!what)
@@ -213,12 +213,12 @@ static int emit_event(struct tv *t, const struct tv_event *e)
 		snprintf(type_buf, sizeof type_buf, "HCCL");
 	} else {
 		if (tt.type == PROFDB_J_STRING && tt.n < sizeof type_buf)
-			profdb_json_str_decode(&tt, type_buf, sizeof type_buf);
+			profdb__json_str_decode(&tt, type_buf, sizeof type_buf);
 		kind = hardware_kind(type_buf[0] ? type_buf : NULL, text_of(t, &e->name));
 		if (kind < 0)
 			return PROFDB_OK;
 	}
-	profdb_kernel_rec_init(&k);
+	profdb__kernel_rec_init(&k);
 	k.rank = t->rank;
 	k.kind = kind;
 	k.core = type_buf;
@@ -243,57 +243,57 @@ static int each_event(struct tv *t, int (*fn)(struct tv *, const struct tv_event
 {
 	struct profdb_json_scan js;
 	int c, rc;
-	if ((rc = profdb_json_scan_init(&js, tv_read, t->in, t->path, t->err)) != PROFDB_OK)
+	if ((rc = profdb__json_scan_init(&js, tv_read, t->in, t->path, t->err)) != PROFDB_OK)
 		return rc;
 	t->events = 0;
-	c = profdb_json_peek(&js);
+	c = profdb__json_peek(&js);
 	if (c != '[') {
 		rc = c == PROFDB_JSON_FAIL ? t->err->code
 		     : profdb__err_set(t->err, PROFDB_EFORMAT, "%s: byte %llu: expected a JSON array of events",
-		                       t->path, (unsigned long long)profdb_json_offset(&js));
+		                       t->path, (unsigned long long)profdb__json_offset(&js));
 		goto out;
 	}
-	profdb_json_advance(&js);
-	if (profdb_json_peek(&js) == ']')
+	profdb__json_advance(&js);
+	if (profdb__json_peek(&js) == ']')
 		goto out;
 	for (;;) {
 		struct tv_event e;
 		const char *text;
 		size_t len;
-		if ((rc = profdb_json_value(&js, &text, &len)) != PROFDB_OK)
+		if ((rc = profdb__json_value(&js, &text, &len)) != PROFDB_OK)
 			break;
 		t->events++;
 		event_fields(text, len, &e);
 		if ((rc = fn(t, &e)) != PROFDB_OK)
 			break;
-		c = profdb_json_peek(&js);
-		profdb_json_advance(&js);
+		c = profdb__json_peek(&js);
+		profdb__json_advance(&js);
 		if (c == ']')
 			break;
 		if (c != ',') {
 			rc = c == PROFDB_JSON_FAIL ? t->err->code
 			     : profdb__err_set(t->err, PROFDB_EFORMAT, "%s: byte %llu: %s", t->path,
-			                       (unsigned long long)profdb_json_offset(&js),
+			                       (unsigned long long)profdb__json_offset(&js),
 			                       c == PROFDB_JSON_END ? "truncated JSON: the event array is not closed"
 			                                            : "expected ',' or ']' after an event");
 			break;
 		}
 	}
 out:
-	profdb_json_scan_free(&js);
+	profdb__json_scan_free(&js);
 	return rc;
 }
 
 static int pass(struct tv *t, int (*fn)(struct tv *, const struct tv_event *))
 {
 	int rc;
-	if ((rc = profdb_input_open(&t->in, t->path, t->err)) != PROFDB_OK)
+	if ((rc = profdb__input_open(&t->in, t->path, t->err)) != PROFDB_OK)
 		return rc;
 	rc = each_event(t, fn);
 	return rc;
 }
 
-int ascend_read_trace_view(const struct ascend_src *src, const char *path)
+int profdb__ascend_read_trace_view(const struct profdb__ascend_src *src, const char *path)
 {
 	struct tv t = { .path = path, .rank = src->rank, .sink = src->ctx->sink, .err = src->ctx->err };
 	struct profdb_sink *s = t.sink;
@@ -301,27 +301,27 @@ int ascend_read_trace_view(const struct ascend_src *src, const char *path)
 	int rc;
 
 	rc = pass(&t, learn_names);
-	profdb_input_close(t.in);
+	profdb__input_close(t.in);
 	t.in = NULL;
 	if (rc == PROFDB_OK)
 		rc = profdb__sink_source_begin(s, path, "trace_view", t.rank, NULL, 0);
 	if (rc == PROFDB_OK)
 		rc = pass(&t, emit_event);
 	if (rc == PROFDB_OK) {
-		profdb_input_sha256(t.in, sha);
-		rc = profdb__sink_source_end(s, t.events, sha, profdb_input_size(t.in));
+		profdb__input_sha256(t.in, sha);
+		rc = profdb__sink_source_end(s, t.events, sha, profdb__input_size(t.in));
 	}
-	profdb_input_close(t.in);
+	profdb__input_close(t.in);
 	free(t.procs);
 	free(t.comm);
 	free(t.name);
 	return rc;
 }
 
-int profdb_read_ascend_trace_view(const struct profdb_reader_ctx *ctx)
+int profdb__read_ascend_trace_view(const struct profdb_reader_ctx *ctx)
 {
-	struct ascend_src src = { ctx, ctx->rank == PROFDB_NULL ? 0 : ctx->rank, 0, 0 };
-	return ascend_read_trace_view(&src, ctx->path);
+	struct profdb__ascend_src src = { ctx, ctx->rank == PROFDB_NULL ? 0 : ctx->rank, 0, 0 };
+	return profdb__ascend_read_trace_view(&src, ctx->path);
 }
 
 /* Is the value of the first "ts" key of buf a string ("ts": "1736...")?
@@ -362,5 +362,5 @@ static int sniff(const struct profdb_sniff *s)
 
 const struct profdb_reader profdb__reader_ascend_trace_view = {
 	.name = "ascend_trace_view", .label = "ascend_trace_view", .sniff = sniff,
-	.read = profdb_read_ascend_trace_view, .flags = PROFDB_READER_WALK,
+	.read = profdb__read_ascend_trace_view, .flags = PROFDB_READER_WALK,
 };

@@ -15,12 +15,12 @@
 
 int profdb__bench_parse_ns(const char *s, size_t n, int scale_exp, int64_t *out)
 {
-	if (profdb_parse_ns(s, n, scale_exp, out) != 0)
+	if (profdb__parse_ns(s, n, scale_exp, out) != 0)
 		return -1;
 	return *out < 0 ? -2 : 0;
 }
 
-static int load(struct bench_out *o, struct profdb_input *in, char **buf, size_t *len)
+static int load(struct profdb__bench_out *o, struct profdb_input *in, char **buf, size_t *len)
 {
 	size_t cap = 1 << 16, n = 0;
 	char *b = malloc(cap + 1);
@@ -44,7 +44,7 @@ static int load(struct bench_out *o, struct profdb_input *in, char **buf, size_t
 			b = nb;
 			cap *= 2;
 		}
-		got = profdb_input_read(in, b + n, cap - n, o->ctx->err);
+		got = profdb__input_read(in, b + n, cap - n, o->ctx->err);
 		if (got < 0) {
 			free(b);
 			return o->ctx->err->code;
@@ -65,7 +65,7 @@ static int load(struct bench_out *o, struct profdb_input *in, char **buf, size_t
 	return PROFDB_OK;
 }
 
-int profdb__bench_begin(struct bench_out *o, const struct profdb_reader_ctx *ctx, const char *role,
+int profdb__bench_begin(struct profdb__bench_out *o, const struct profdb_reader_ctx *ctx, const char *role,
                         struct profdb_input **in, char **buf, size_t *len)
 {
 	struct profdb_sink *s = ctx->sink;
@@ -77,7 +77,7 @@ int profdb__bench_begin(struct bench_out *o, const struct profdb_reader_ctx *ctx
 	*in = NULL;
 	if (buf)
 		*buf = NULL;
-	if ((rc = profdb_input_open(in, ctx->path, ctx->err)) != PROFDB_OK)
+	if ((rc = profdb__input_open(in, ctx->path, ctx->err)) != PROFDB_OK)
 		return rc;
 	if (buf && (rc = load(o, *in, buf, len)) != PROFDB_OK)
 		goto fail;
@@ -89,12 +89,12 @@ fail:
 		free(*buf);
 		*buf = NULL;
 	}
-	profdb_input_close(*in);
+	profdb__input_close(*in);
 	*in = NULL;
 	return rc;
 }
 
-void profdb__bench_free(struct bench_out *o)
+void profdb__bench_free(struct profdb__bench_out *o)
 {
 	for (size_t i = 0; i < o->napis; i++)
 		free(o->apis[i].name);
@@ -109,13 +109,13 @@ void profdb__bench_free(struct bench_out *o)
 	o->napis = o->ntags = 0;
 }
 
-int profdb__bench_end(struct bench_out *o, struct profdb_input *in)
+int profdb__bench_end(struct profdb__bench_out *o, struct profdb_input *in)
 {
 	struct profdb_sink *s = o->ctx->sink;
 	char sha[65], note[PROFDB_ERRMAX];
 	int rc = PROFDB_OK;
-	profdb_input_sha256(in, sha);
-	rc = profdb__sink_source_end(s, o->rows, sha, profdb_input_size(in));
+	profdb__input_sha256(in, sha);
+	rc = profdb__sink_source_end(s, o->rows, sha, profdb__input_size(in));
 	if (rc == PROFDB_OK && o->summaries) {
 		snprintf(note, sizeof note, "%.300s: %lld benchmark(s) hold summary statistics only (mean,"
 		         " stddev, rounds; no repeats): kept as such ('profdb apis'); their median and"
@@ -123,16 +123,16 @@ int profdb__bench_end(struct bench_out *o, struct profdb_input *in)
 		rc = profdb__sink_note(s, note);
 	}
 	if (o->ctx->progress)
-		o->ctx->progress(o->ctx->progress_arg, profdb_input_size(in), profdb_input_size(in));
-	profdb_input_close(in);
+		o->ctx->progress(o->ctx->progress_arg, profdb__input_size(in), profdb__input_size(in));
+	profdb__input_close(in);
 	profdb__bench_free(o);
 	return rc;
 }
 
 /* The repeat counter of api, added if new; NULL out of memory. */
-static struct bench_api *api_slot(struct bench_out *o, const char *api)
+static struct profdb__bench_api *api_slot(struct profdb__bench_out *o, const char *api)
 {
-	struct bench_api *a;
+	struct profdb__bench_api *a;
 	/* linear: a result file holds tens to hundreds of APIs */
 	for (size_t i = 0; i < o->napis; i++)
 		if (strcmp(o->apis[i].name, api) == 0)
@@ -150,15 +150,15 @@ static struct bench_api *api_slot(struct bench_out *o, const char *api)
 	return a;
 }
 
-int profdb__bench_repeat(struct bench_out *o, const char *api, int64_t repeat, int64_t dur_ns)
+int profdb__bench_repeat(struct profdb__bench_out *o, const char *api, int64_t repeat, int64_t dur_ns)
 {
 	struct profdb_sink *s = o->ctx->sink;
 	struct profdb_kernel_rec k;
-	struct bench_api *a = api_slot(o, api);
+	struct profdb__bench_api *a = api_slot(o, api);
 	if (!a)
 		return profdb__err_set(o->ctx->err, PROFDB_ERROR, "out of memory");
 	a->repeats++;
-	profdb_kernel_rec_init(&k);
+	profdb__kernel_rec_init(&k);
 	k.rank = o->rank;
 	k.name = api;
 	k.kind = PROFDB_KIND_WALLCLOCK;
@@ -177,7 +177,7 @@ static void add_num(cJSON *j, const char *key, double v, int present)
 		cJSON_AddNumberToObject(j, key, v);
 }
 
-int profdb__bench_summary(struct bench_out *o, const char *api, const struct bench_stats *st)
+int profdb__bench_summary(struct profdb__bench_out *o, const char *api, const struct profdb__bench_stats *st)
 {
 	struct profdb_sink *s = o->ctx->sink;
 	cJSON *j = cJSON_CreateObject();
@@ -206,11 +206,11 @@ oom:
 	return profdb__err_set(o->ctx->err, PROFDB_ERROR, "out of memory");
 }
 
-int profdb__bench_tag(struct bench_out *o, const char *key, const char *value, int64_t where,
+int profdb__bench_tag(struct profdb__bench_out *o, const char *key, const char *value, int64_t where,
                       const char *unit)
 {
 	struct profdb_sink *s = o->ctx->sink;
-	struct bench_tag *t;
+	struct profdb__bench_tag *t;
 	char mkey[300];
 	for (size_t i = 0; i < o->ntags; i++) {
 		if (strcmp(o->tags[i].key, key) != 0)
@@ -243,7 +243,7 @@ int profdb__bench_tag(struct bench_out *o, const char *key, const char *value, i
 	return profdb__sink_meta(s, PROFDB_NULL, mkey, value);
 }
 
-int profdb__bench_skip(struct bench_out *o, const char *reason, int64_t where)
+int profdb__bench_skip(struct profdb__bench_out *o, const char *reason, int64_t where)
 {
 	struct profdb_sink *s = o->ctx->sink;
 	o->rows++;
@@ -311,8 +311,8 @@ int profdb__bench_jget(const struct profdb_jval *obj, const char *key, struct pr
 	int found = 0, rc;
 	if (obj->type != PROFDB_J_OBJECT)
 		return 0;
-	while ((rc = profdb_json_member(obj->p, obj->n, &pos, &k, &v)) == 1)
-		if (profdb_json_str_is(&k, key)) {
+	while ((rc = profdb__json_member(obj->p, obj->n, &pos, &k, &v)) == 1)
+		if (profdb__json_str_is(&k, key)) {
 			*out = v;
 			found = 1;
 		}
@@ -333,7 +333,7 @@ char *profdb__bench_jtext(const struct profdb_jval *v, int *oom)
 		return NULL;
 	}
 	if (v->type == PROFDB_J_STRING) {
-		profdb_json_str_decode(v, s, v->n + 1);
+		profdb__json_str_decode(v, s, v->n + 1);
 	} else {
 		memcpy(s, v->p, v->n);
 		s[v->n] = '\0';
@@ -345,7 +345,7 @@ int profdb__bench_jdouble(const struct profdb_jval *v, double *out)
 {
 	if (v->type != PROFDB_J_NUMBER)
 		return -1;
-	return profdb_parse_double(v->p, v->n, out);
+	return profdb__parse_double(v->p, v->n, out);
 }
 
 static size_t ws(const char *p, size_t n, size_t i)
@@ -365,7 +365,7 @@ long profdb__bench_jobject_bad(const char *p, size_t n)
 	/* the member walk stops at the end of the text as it does at a '}':
 	 * where the last member ended must come the object's own '}' */
 	last = start + 1;
-	while ((e = profdb_json_member(p + start, n - start, &pos, &k, &v)) == 1)
+	while ((e = profdb__json_member(p + start, n - start, &pos, &k, &v)) == 1)
 		last = start + pos;
 	if (e < 0)
 		return (long)(start + pos);
@@ -393,25 +393,25 @@ static long mem_read(void *arg, void *buf, size_t n, struct profdb_err *err)
 	return (long)n;
 }
 
-int profdb__bench_jcheck_file(struct bench_out *o, const char *buf, size_t len)
+int profdb__bench_jcheck_file(struct profdb__bench_out *o, const char *buf, size_t len)
 {
 	struct profdb_json_scan s;
 	struct memsrc m = { buf, len, 0 };
 	int rc, c;
-	if ((rc = profdb_json_scan_init(&s, mem_read, &m, o->path, o->ctx->err)) != PROFDB_OK)
+	if ((rc = profdb__json_scan_init(&s, mem_read, &m, o->path, o->ctx->err)) != PROFDB_OK)
 		return rc;
-	c = profdb_json_peek(&s);
+	c = profdb__json_peek(&s);
 	if (c == '{')
-		rc = profdb_json_skip(&s);
+		rc = profdb__json_skip(&s);
 	else if (c != PROFDB_JSON_FAIL)
 		rc = profdb__err_set(o->ctx->err, PROFDB_EFORMAT, "%s: byte %llu: expected a JSON object",
-		                     o->path, (unsigned long long)profdb_json_offset(&s));
+		                     o->path, (unsigned long long)profdb__json_offset(&s));
 	else
 		rc = o->ctx->err->code;
-	if (rc == PROFDB_OK && (c = profdb_json_peek(&s)) != PROFDB_JSON_END)
+	if (rc == PROFDB_OK && (c = profdb__json_peek(&s)) != PROFDB_JSON_END)
 		rc = c == PROFDB_JSON_FAIL ? o->ctx->err->code :
 		     profdb__err_set(o->ctx->err, PROFDB_EFORMAT, "%s: byte %llu: text after the JSON object",
-		                     o->path, (unsigned long long)profdb_json_offset(&s));
-	profdb_json_scan_free(&s);
+		                     o->path, (unsigned long long)profdb__json_offset(&s));
+	profdb__json_scan_free(&s);
 	return rc;
 }

@@ -24,7 +24,7 @@ static const struct { const char *key, *tag; } context_tags[] = {
 	{ "library_build_type", "build_type" }, { "library_version", "gbench_version" },
 };
 
-static int file_tags(struct bench_out *o, const struct profdb_jval *top, const char *buf)
+static int file_tags(struct profdb__bench_out *o, const struct profdb_jval *top, const char *buf)
 {
 	struct profdb_jval ctxv, v;
 	if (profdb__bench_jget(top, "context", &ctxv, NULL) != 1)
@@ -55,7 +55,7 @@ static int unit_scale(const struct profdb_jval *b)
 	if (profdb__bench_jget(b, "time_unit", &v, NULL) != 1)
 		return 0;
 	for (size_t i = 0; i < 4; i++)
-		if (profdb_json_str_is(&v, units[i].u))
+		if (profdb__json_str_is(&v, units[i].u))
 			return units[i].e;
 	return -1;
 }
@@ -70,13 +70,13 @@ static char *text_of(const struct profdb_jval *b, const char *key, int *oom)
 /* An aggregates-only API: its mean/median/stddev entries, in stats. */
 struct agg {
 	char *api;                 /* owned */
-	struct bench_stats s;
+	struct profdb__bench_stats s;
 	int have_mean;
 	int64_t where;
 };
 
 struct gb {
-	struct bench_out *o;
+	struct profdb__bench_out *o;
 	const char *buf;
 	struct agg *aggs;
 	size_t naggs;
@@ -96,7 +96,7 @@ static struct agg *agg_of(struct gb *g, const char *api, int64_t where)
 	memset(a, 0, sizeof *a);
 	if (!(a->api = strdup(api)))
 		return NULL;
-	a->s = (struct bench_stats){ PROFDB_NULL, 0, -1, PROFDB_NULL, PROFDB_NULL, -1,
+	a->s = (struct profdb__bench_stats){ PROFDB_NULL, 0, -1, PROFDB_NULL, PROFDB_NULL, -1,
 	                             "Google Benchmark aggregates" };
 	a->where = where;
 	g->naggs++;
@@ -115,12 +115,12 @@ static int aggregate(struct gb *g, const struct profdb_jval *b, const char *api,
 		a->s.rounds = (int64_t)d;
 	if (profdb__bench_jget(b, "aggregate_name", &v, NULL) != 1)
 		return PROFDB_OK;
-	if (profdb_json_str_is(&v, "mean")) {
+	if (profdb__json_str_is(&v, "mean")) {
 		a->s.mean_ns = (double)ns;
 		a->have_mean = 1;
-	} else if (profdb_json_str_is(&v, "median")) {
+	} else if (profdb__json_str_is(&v, "median")) {
 		a->s.median_ns = (double)ns;
-	} else if (profdb_json_str_is(&v, "stddev")) {
+	} else if (profdb__json_str_is(&v, "stddev")) {
 		a->s.stddev_ns = (double)ns;
 	}
 	return PROFDB_OK;
@@ -129,7 +129,7 @@ static int aggregate(struct gb *g, const struct profdb_jval *b, const char *api,
 /* One entry of "benchmarks". */
 static int entry(struct gb *g, const struct profdb_jval *b)
 {
-	struct bench_out *o = g->o;
+	struct profdb__bench_out *o = g->o;
 	struct profdb_jval v;
 	int64_t where = (int64_t)(b->p - g->buf), ns = 0;
 	char *api;
@@ -156,7 +156,7 @@ static int entry(struct gb *g, const struct profdb_jval *b)
 		rc = profdb__bench_skip(o, "real_time is not a number in range", where);
 	else if (p == -2)
 		rc = profdb__bench_skip(o, "negative real_time", where);
-	else if ((profdb__bench_jget(b, "run_type", &v, NULL) == 1 && profdb_json_str_is(&v, "aggregate")) ||
+	else if ((profdb__bench_jget(b, "run_type", &v, NULL) == 1 && profdb__json_str_is(&v, "aggregate")) ||
 	         profdb__bench_jget(b, "aggregate_name", &v, NULL) == 1)
 		/* files before run_type (library 1.4) mark aggregates by aggregate_name only */
 		rc = aggregate(g, b, api, ns, where);
@@ -191,9 +191,9 @@ static void gb_free(struct gb *g)
 	free(g->aggs);
 }
 
-int profdb_read_gbench(const struct profdb_reader_ctx *ctx)
+int profdb__read_gbench(const struct profdb_reader_ctx *ctx)
 {
-	struct bench_out o;
+	struct profdb__bench_out o;
 	struct gb g = { 0 };
 	struct profdb_input *in = NULL;
 	struct profdb_jval top, list, b;
@@ -216,7 +216,7 @@ int profdb_read_gbench(const struct profdb_reader_ctx *ctx)
 	}
 	if ((rc = file_tags(&o, &top, buf)) != PROFDB_OK)
 		goto fail;
-	while ((e = profdb_json_element(list.p, list.n, &pos, &b)) == 1)
+	while ((e = profdb__json_element(list.p, list.n, &pos, &b)) == 1)
 		if ((rc = entry(&g, &b)) != PROFDB_OK)
 			goto fail;
 	if (e < 0) {
@@ -232,7 +232,7 @@ int profdb_read_gbench(const struct profdb_reader_ctx *ctx)
 fail:
 	gb_free(&g);
 	free(buf);
-	profdb_input_close(in);
+	profdb__input_close(in);
 	profdb__bench_free(&o);
 	return rc;
 }
@@ -245,6 +245,6 @@ static int sniff(const struct profdb_sniff *s)
 }
 
 const struct profdb_reader profdb__reader_gbench = {
-	.name = "gbench", .label = "gbench", .sniff = sniff, .read = profdb_read_gbench,
+	.name = "gbench", .label = "gbench", .sniff = sniff, .read = profdb__read_gbench,
 	.flags = PROFDB_READER_WALK,
 };

@@ -15,14 +15,14 @@
 #include "internal.h"
 
 /* One unit of work found by the walk. */
-struct work {
+struct profdb__work {
 	char *path;                /* owned by the walk */
 	const struct profdb_reader *reader; /* a row of profdb__readers */
 	int folder;                /* 1: path is an Ascend export folder, 0: a file */
 };
 
-struct walk {
-	struct work *items;        /* found units, in walk order */
+struct profdb__walk {
+	struct profdb__work *items;        /* found units, in walk order */
 	size_t n, cap;
 	char **notes;              /* owned notes for the run */
 	size_t nnotes;
@@ -35,21 +35,21 @@ struct walk {
 
 /* Set up w (errors go to err); PROFDB_ERROR when out of memory.  Free it
  * with profdb__walk_free either way. */
-int profdb__walk_init(struct walk *w, struct profdb_err *err);
+int profdb__walk_init(struct profdb__walk *w, struct profdb_err *err);
 /* Find the units under path (sb: its stat): a folder walk, or the one
  * file (detected by content). */
-int profdb__walk_find(struct walk *w, const char *path, const struct stat *sb);
+int profdb__walk_find(struct profdb__walk *w, const char *path, const struct stat *sb);
 /* Free w's units and notes. */
-void profdb__walk_free(struct walk *w);
+void profdb__walk_free(struct profdb__walk *w);
 /* Add a note "fmt" with two %s arguments to w (copied). */
-int profdb__walk_note(struct walk *w, const char *fmt, const char *a, const char *b);
+int profdb__walk_note(struct profdb__walk *w, const char *fmt, const char *a, const char *b);
 
 /*
  * Drop from items[0, *n) every unit whose content is that of an earlier one
  * (the same file or folder reached twice, e.g. through a symbolic link, or
  * a byte-identical copy), keeping the first; a note on w names each.
  */
-int profdb__ingest_dedupe(struct walk *w, struct work *items, size_t *n);
+int profdb__ingest_dedupe(struct profdb__walk *w, struct profdb__work *items, size_t *n);
 
 /*
  * The session of each unit (its folder: the one holding the *_ascend_pt
@@ -58,7 +58,7 @@ int profdb__ingest_dedupe(struct walk *w, struct work *items, size_t *n);
  * prefix alone for root itself).  Both arrays are the caller's (free each
  * name, then the arrays).
  */
-int profdb__ingest_sessions(const struct walk *w, const char *root, const char *prefix,
+int profdb__ingest_sessions(const struct profdb__walk *w, const char *root, const char *prefix,
                             size_t **out_group, char ***out_names, size_t *out_ngroups);
 
 /* The length of the session folder of path: its parent folder, or all of

@@ -132,9 +132,9 @@ static int send_held_steps(struct profdb_kreader *r, int64_t time_off)
 static long kread(void *arg, void *buf, size_t n, struct profdb_err *err)
 {
 	struct profdb_kreader *r = arg;
-	long got = profdb_input_read(r->in, buf, n, err);
+	long got = profdb__input_read(r->in, buf, n, err);
 	if (got > 0 && r->ctx->progress) {
-		uint64_t size = profdb_input_size(r->in), done = profdb_input_raw_offset(r->in);
+		uint64_t size = profdb__input_size(r->in), done = profdb__input_raw_offset(r->in);
 		/* two passes: each counts for half of the file */
 		if (r->two_pass)
 			done = r->pass == 1 ? done / 2 : size / 2 + done / 2;
@@ -150,24 +150,24 @@ static int read_events(struct profdb_kreader *r, struct profdb_json_scan *js, in
 	int c, rc;
 	if ((rc = begin_records(r, provisional)) != PROFDB_OK)
 		return rc;
-	profdb_json_advance(js); /* '[' */
-	c = profdb_json_peek(js);
+	profdb__json_advance(js); /* '[' */
+	c = profdb__json_peek(js);
 	if (c == ']') {
-		profdb_json_advance(js);
+		profdb__json_advance(js);
 		return PROFDB_OK;
 	}
 	for (;;) {
 		if ((rc = profdb__kineto_event(r, js)) != PROFDB_OK)
 			return rc;
-		c = profdb_json_peek(js);
+		c = profdb__json_peek(js);
 		if (c == PROFDB_JSON_FAIL)
 			return r->err->code;
-		profdb_json_advance(js);
+		profdb__json_advance(js);
 		if (c == ']')
 			return PROFDB_OK;
 		if (c != ',')
 			return profdb__err_set(r->err, PROFDB_EFORMAT, "%s: byte %llu: %s", r->path,
-			    (unsigned long long)profdb_json_offset(js),
+			    (unsigned long long)profdb__json_offset(js),
 			    c == PROFDB_JSON_END ? "truncated JSON: the event array is not closed"
 			                         : "expected ',' or ']' after an event");
 	}
@@ -189,19 +189,19 @@ static int add_meta(struct profdb_kreader *r, const char *key, const char *text,
 		free(m->value);
 		return profdb__err_set(r->err, PROFDB_ERROR, "out of memory");
 	}
-	profdb_json_compact(&v, m->value, len + 1);
+	profdb__json_compact(&v, m->value, len + 1);
 	r->nmeta++;
 	if (strcmp(key, "baseTimeNanoseconds") == 0) {
 		int64_t b;
-		if (profdb_parse_ns(text, len, 0, &b) == 0) {
+		if (profdb__parse_ns(text, len, 0, &b) == 0) {
 			r->base_ns = b;
 			r->have_base = 1;
 		}
 	} else if (strcmp(key, "distributedInfo") == 0) {
 		struct profdb_jval k, val;
 		r->have_dist = 1;
-		while (profdb_json_member(text, len, &pos, &k, &val) == 1)
-			if (profdb_json_str_is(&k, "rank"))
+		while (profdb__json_member(text, len, &pos, &k, &val) == 1)
+			if (profdb__json_str_is(&k, "rank"))
 				r->dist_rank = profdb__kineto_jint(&val);
 	}
 	return PROFDB_OK;
@@ -210,7 +210,7 @@ static int add_meta(struct profdb_kreader *r, const char *key, const char *text,
 static int bad(struct profdb_kreader *r, struct profdb_json_scan *js, const char *what)
 {
 	return profdb__err_set(r->err, PROFDB_EFORMAT, "%s: byte %llu: %s", r->path,
-	                       (unsigned long long)profdb_json_offset(js), what);
+	                       (unsigned long long)profdb__json_offset(js), what);
 }
 
 /* The members of the top-level object; js is just past its '{'. */
@@ -222,31 +222,31 @@ static int read_object(struct profdb_kreader *r, struct profdb_json_scan *js)
 		const char *text;
 		size_t len;
 		struct profdb_jval kv;
-		c = profdb_json_peek(js);
+		c = profdb__json_peek(js);
 		if (c == PROFDB_JSON_FAIL)
 			return r->err->code;
 		if (c == '}' && first) {
-			profdb_json_advance(js);
+			profdb__json_advance(js);
 			return PROFDB_OK;
 		}
 		if (c != '"')
 			return bad(r, js, c == PROFDB_JSON_END ? "truncated JSON: the top-level object is not closed"
 			                                       : "expected a key in the top-level object");
-		if ((rc = profdb_json_value(js, &text, &len)) != PROFDB_OK)
+		if ((rc = profdb__json_value(js, &text, &len)) != PROFDB_OK)
 			return rc;
 		kv = (struct profdb_jval){ PROFDB_J_STRING, text, len };
 		if (len > sizeof key) /* long keys are user metadata: keep a prefix */
 			kv.n = sizeof key;
-		profdb_json_str_decode(&kv, key, sizeof key);
-		c = profdb_json_peek(js);
+		profdb__json_str_decode(&kv, key, sizeof key);
+		c = profdb__json_peek(js);
 		if (c != ':')
 			return c == PROFDB_JSON_FAIL ? r->err->code : bad(r, js, "expected ':' after a key");
-		profdb_json_advance(js);
-		c = profdb_json_peek(js);
+		profdb__json_advance(js);
+		c = profdb__json_peek(js);
 		if (c == PROFDB_JSON_FAIL)
 			return r->err->code;
 		if (strcmp(key, "traceEvents") == 0 && r->events_done) {
-			if ((rc = profdb_json_skip(js)) != PROFDB_OK) /* a repeated key: the first counts */
+			if ((rc = profdb__json_skip(js)) != PROFDB_OK) /* a repeated key: the first counts */
 				return rc;
 		} else if (strcmp(key, "traceEvents") == 0) {
 			if (c != '[')
@@ -260,21 +260,21 @@ static int read_object(struct profdb_kreader *r, struct profdb_json_scan *js)
 					return PROFDB_OK; /* pass 1 has read the rest */
 			} else {
 				r->two_pass = 1;
-				if ((rc = profdb_json_skip(js)) != PROFDB_OK)
+				if ((rc = profdb__json_skip(js)) != PROFDB_OK)
 					return rc;
 			}
 		} else if (r->pass == 1) {
-			if ((rc = profdb_json_value(js, &text, &len)) != PROFDB_OK ||
+			if ((rc = profdb__json_value(js, &text, &len)) != PROFDB_OK ||
 			    (rc = add_meta(r, key, text, len)) != PROFDB_OK)
 				return rc;
-		} else if ((rc = profdb_json_skip(js)) != PROFDB_OK) {
+		} else if ((rc = profdb__json_skip(js)) != PROFDB_OK) {
 			return rc;
 		}
 		first = 0;
-		c = profdb_json_peek(js);
+		c = profdb__json_peek(js);
 		if (c == PROFDB_JSON_FAIL)
 			return r->err->code;
-		profdb_json_advance(js);
+		profdb__json_advance(js);
 		if (c == '}')
 			return PROFDB_OK;
 		if (c != ',')
@@ -289,16 +289,16 @@ static int read_pass(struct profdb_kreader *r, int pass)
 	struct profdb_json_scan js;
 	int rc, c;
 	r->pass = pass;
-	if ((rc = profdb_input_open(&r->in, r->path, r->err)) != PROFDB_OK)
+	if ((rc = profdb__input_open(&r->in, r->path, r->err)) != PROFDB_OK)
 		return rc;
-	if ((rc = profdb_json_scan_init(&js, kread, r, r->path, r->err)) != PROFDB_OK)
+	if ((rc = profdb__json_scan_init(&js, kread, r, r->path, r->err)) != PROFDB_OK)
 		goto out;
-	c = profdb_json_peek(&js);
+	c = profdb__json_peek(&js);
 	if (c == '[') {
 		rc = read_events(r, &js, 0);
 		r->events_done = 1;
 	} else if (c == '{') {
-		profdb_json_advance(&js);
+		profdb__json_advance(&js);
 		rc = read_object(r, &js);
 	} else if (c == PROFDB_JSON_FAIL) {
 		rc = r->err->code;
@@ -307,7 +307,7 @@ static int read_pass(struct profdb_kreader *r, int pass)
 	}
 	if (rc != PROFDB_OK || pass == 2)
 		goto out;
-	c = profdb_json_peek(&js);
+	c = profdb__json_peek(&js);
 	if (c != PROFDB_JSON_END) {
 		rc = c == PROFDB_JSON_FAIL ? r->err->code : bad(r, &js, "data after the end of the JSON text");
 		goto out;
@@ -317,11 +317,11 @@ static int read_pass(struct profdb_kreader *r, int pass)
 		                     r->path);
 		goto out;
 	}
-	profdb_input_sha256(r->in, r->sha);
-	r->size = profdb_input_size(r->in);
+	profdb__input_sha256(r->in, r->sha);
+	r->size = profdb__input_size(r->in);
 out:
-	profdb_json_scan_free(&js);
-	profdb_input_close(r->in);
+	profdb__json_scan_free(&js);
+	profdb__input_close(r->in);
 	r->in = NULL;
 	return rc;
 }
@@ -372,7 +372,7 @@ static int finish(struct profdb_kreader *r)
 	return profdb__sink_source_end(s, r->nevents, r->sha, r->size);
 }
 
-int profdb_read_kineto(const struct profdb_reader_ctx *ctx)
+int profdb__read_kineto(const struct profdb_reader_ctx *ctx)
 {
 	struct profdb_kreader r;
 	int rc;
@@ -433,6 +433,6 @@ static int sniff(const struct profdb_sniff *s)
 }
 
 const struct profdb_reader profdb__reader_kineto = {
-	.name = "kineto", .label = "kineto", .sniff = sniff, .read = profdb_read_kineto,
+	.name = "kineto", .label = "kineto", .sniff = sniff, .read = profdb__read_kineto,
 	.flags = PROFDB_READER_WALK,
 };

@@ -20,7 +20,7 @@
 #define SECONDS 9 /* scale_exp of seconds */
 
 /* machine_info.node, python_version, cpu.brand_raw; commit_info.id, branch */
-static int file_tags(struct bench_out *o, const struct profdb_jval *top, const char *buf)
+static int file_tags(struct profdb__bench_out *o, const struct profdb_jval *top, const char *buf)
 {
 	static const struct { const char *obj, *sub, *key, *tag; } picks[] = {
 		{ "machine_info", NULL, "node", "host" },
@@ -66,10 +66,10 @@ static int64_t stat_ns(const struct profdb_jval *stats, const char *key)
 }
 
 /* The stats object without data: summary statistics. */
-static int summary(struct bench_out *o, const char *api, const struct profdb_jval *stats,
+static int summary(struct profdb__bench_out *o, const char *api, const struct profdb_jval *stats,
                    int64_t where)
 {
-	struct bench_stats s = { PROFDB_NULL, 0, -1, PROFDB_NULL, PROFDB_NULL, -1,
+	struct profdb__bench_stats s = { PROFDB_NULL, 0, -1, PROFDB_NULL, PROFDB_NULL, -1,
 	                         "pytest-benchmark stats" };
 	struct profdb_jval v;
 	double d;
@@ -88,13 +88,13 @@ static int summary(struct bench_out *o, const char *api, const struct profdb_jva
 }
 
 /* The rounds of "data": one repeat each. */
-static int rounds(struct bench_out *o, const char *api, const struct profdb_jval *data,
+static int rounds(struct profdb__bench_out *o, const char *api, const struct profdb_jval *data,
                   const char *buf)
 {
 	struct profdb_jval v;
 	size_t pos = 0;
 	int rc, e;
-	while ((e = profdb_json_element(data->p, data->n, &pos, &v)) == 1) {
+	while ((e = profdb__json_element(data->p, data->n, &pos, &v)) == 1) {
 		int64_t ns;
 		int p = v.type == PROFDB_J_NUMBER ? profdb__bench_parse_ns(v.p, v.n, SECONDS, &ns) : -1;
 			if (p == -1)
@@ -112,7 +112,7 @@ static int rounds(struct bench_out *o, const char *api, const struct profdb_jval
 	return PROFDB_OK;
 }
 
-static int one_benchmark(struct bench_out *o, const struct profdb_jval *b, const char *buf)
+static int one_benchmark(struct profdb__bench_out *o, const struct profdb_jval *b, const char *buf)
 {
 	struct profdb_jval name, stats, data;
 	int64_t where = (int64_t)(b->p - buf);
@@ -139,9 +139,9 @@ static int one_benchmark(struct bench_out *o, const struct profdb_jval *b, const
 	return rc;
 }
 
-int profdb_read_pytest_benchmark(const struct profdb_reader_ctx *ctx)
+int profdb__read_pytest_benchmark(const struct profdb_reader_ctx *ctx)
 {
-	struct bench_out o;
+	struct profdb__bench_out o;
 	struct profdb_input *in = NULL;
 	struct profdb_jval top, list, b;
 	char *buf = NULL;
@@ -161,7 +161,7 @@ int profdb_read_pytest_benchmark(const struct profdb_reader_ctx *ctx)
 	}
 	if ((rc = file_tags(&o, &top, buf)) != PROFDB_OK)
 		goto fail;
-	while ((e = profdb_json_element(list.p, list.n, &pos, &b)) == 1)
+	while ((e = profdb__json_element(list.p, list.n, &pos, &b)) == 1)
 		if ((rc = one_benchmark(&o, &b, buf)) != PROFDB_OK)
 			goto fail;
 	if (e < 0) {
@@ -173,7 +173,7 @@ int profdb_read_pytest_benchmark(const struct profdb_reader_ctx *ctx)
 	return profdb__bench_end(&o, in);
 fail:
 	free(buf);
-	profdb_input_close(in);
+	profdb__input_close(in);
 	profdb__bench_free(&o);
 	return rc;
 }
@@ -187,6 +187,6 @@ static int sniff(const struct profdb_sniff *s)
 
 const struct profdb_reader profdb__reader_pytest_benchmark = {
 	.name = "pytest_benchmark", .label = "pytest_benchmark", .sniff = sniff,
-	.read = profdb_read_pytest_benchmark,
+	.read = profdb__read_pytest_benchmark,
 	.flags = PROFDB_READER_WALK,
 };

@@ -27,7 +27,7 @@ struct ident {
 	char sha[65];
 };
 
-static void ident_of(const struct work *u, struct ident *id)
+static void ident_of(const struct profdb__work *u, struct ident *id)
 {
 	struct stat sb;
 	memset(id, 0, sizeof *id);
@@ -61,13 +61,13 @@ static void ident_hash(struct ident *id)
 	fd = open(id->file, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	profdb_sha256_init(&h);
+	profdb__sha256_init(&h);
 	while ((got = read(fd, buf, sizeof buf)) > 0 || (got < 0 && errno == EINTR))
 		if (got > 0)
-			profdb_sha256_update(&h, buf, (size_t)got);
+			profdb__sha256_update(&h, buf, (size_t)got);
 	close(fd);
 	if (got == 0) {
-		profdb_sha256_hex(&h, id->sha);
+		profdb__sha256_hex(&h, id->sha);
 		id->hashed = 1;
 	}
 }
@@ -89,7 +89,7 @@ static int is_link(const char *path)
 	return lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode);
 }
 
-int profdb__ingest_dedupe(struct walk *w, struct work *items, size_t *n)
+int profdb__ingest_dedupe(struct profdb__walk *w, struct profdb__work *items, size_t *n)
 {
 	struct ident *ids;
 	size_t kept = 0;
@@ -109,7 +109,7 @@ int profdb__ingest_dedupe(struct walk *w, struct work *items, size_t *n)
 		if (j < kept) {
 			/* read the real folder, not the link to it (latest_ascend_pt) */
 			if (is_link(items[j].path) && !is_link(items[i].path)) {
-				struct work t = items[j];
+				struct profdb__work t = items[j];
 				items[j] = items[i];
 				items[i] = t;
 				ids[j] = ids[kept];
@@ -157,7 +157,7 @@ char *profdb__ingest_unit_name(const char *path, const char *root, const char *p
 	return session_name(path, strlen(path), root, prefix);
 }
 
-int profdb__ingest_sessions(const struct walk *w, const char *root, const char *prefix,
+int profdb__ingest_sessions(const struct profdb__walk *w, const char *root, const char *prefix,
                             size_t **out_group, char ***out_names, size_t *out_ngroups)
 {
 	size_t *group = calloc(w->n ? w->n : 1, sizeof *group), ng = 0;

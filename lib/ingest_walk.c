@@ -25,11 +25,11 @@
 
 #define MAX_DEPTH 32 /* deeper folders are not profiler dumps; also stops loops */
 
-static int add_work(struct walk *w, const char *path, const struct profdb_reader *reader, int folder)
+static int add_work(struct profdb__walk *w, const char *path, const struct profdb_reader *reader, int folder)
 {
 	if (w->n == w->cap) {
 		size_t cap = w->cap ? w->cap * 2 : 16;
-		struct work *items = realloc(w->items, cap * sizeof *items);
+		struct profdb__work *items = realloc(w->items, cap * sizeof *items);
 		if (!items)
 			return profdb__err_set(w->err, PROFDB_ERROR, "out of memory");
 		w->items = items;
@@ -43,7 +43,7 @@ static int add_work(struct walk *w, const char *path, const struct profdb_reader
 	return PROFDB_OK;
 }
 
-int profdb__walk_note(struct walk *w, const char *fmt, const char *a, const char *b)
+int profdb__walk_note(struct profdb__walk *w, const char *fmt, const char *a, const char *b)
 {
 	char buf[PROFDB_ERRMAX * 2];
 	char **notes = realloc(w->notes, (w->nnotes + 1) * sizeof *notes);
@@ -97,7 +97,7 @@ static int has_file_like(const char *folder, const char *prefix, const char *suf
  * duration columns, msprof's op_summary has kernel_details' own), and the
  * readers take each table by the name torch_npu gives it.
  */
-static int try_ascend_folder(struct walk *w, const char *folder, int *taken)
+static int try_ascend_folder(struct profdb__walk *w, const char *folder, int *taken)
 {
 	char out[4096], csv[4200];
 	*taken = 0;
@@ -139,7 +139,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int walk_dir(struct walk *w, const char *folder);
+static int walk_dir(struct profdb__walk *w, const char *folder);
 
 /*
  * The format a file's name claims, for the tie-break below: the names
@@ -184,7 +184,7 @@ static int candidate_name(const char *name)
  * the reader's message instead of being left out unnoticed.  JSON that is
  * not ours is noted; other files of a dump folder are not ours: no note.
  */
-static int walk_entry(struct walk *w, const char *path, const char *name)
+static int walk_entry(struct profdb__walk *w, const char *path, const char *name)
 {
 	struct stat sb;
 	char reason[PROFDB_ERRMAX] = "";
@@ -213,7 +213,7 @@ static int walk_entry(struct walk *w, const char *path, const char *name)
 	return PROFDB_OK;
 }
 
-static int walk_dir(struct walk *w, const char *folder)
+static int walk_dir(struct profdb__walk *w, const char *folder)
 {
 	DIR *d;
 	struct dirent *e;
@@ -286,7 +286,7 @@ out:
 	return rc;
 }
 
-void profdb__walk_free(struct walk *w)
+void profdb__walk_free(struct profdb__walk *w)
 {
 	for (size_t i = 0; i < w->n; i++)
 		free(w->items[i].path);
@@ -300,7 +300,7 @@ void profdb__walk_free(struct walk *w)
 	w->seen = NULL;
 }
 
-int profdb__walk_init(struct walk *w, struct profdb_err *err)
+int profdb__walk_init(struct profdb__walk *w, struct profdb_err *err)
 {
 	memset(w, 0, sizeof *w);
 	w->err = err;
@@ -310,7 +310,7 @@ int profdb__walk_init(struct walk *w, struct profdb_err *err)
 }
 
 /* Find the units under path: a folder walk, or the one file. */
-int profdb__walk_find(struct walk *w, const char *path, const struct stat *sb)
+int profdb__walk_find(struct profdb__walk *w, const char *path, const struct stat *sb)
 {
 	char reason[PROFDB_ERRMAX] = "";
 	const struct profdb_reader *rd;

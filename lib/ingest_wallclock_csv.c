@@ -19,7 +19,7 @@
 #include "banned.h"
 
 struct wcsv {
-	struct bench_out *o;
+	struct profdb__bench_out *o;
 	struct profdb_csv_header h;
 	int api, elapsed, repeat;  /* column indexes; repeat -1 if absent */
 };
@@ -27,15 +27,15 @@ struct wcsv {
 static int header(struct wcsv *w, const struct profdb_csv_row *row)
 {
 	const char *dup;
-	int rc = profdb_csv_header_copy(&w->h, row, w->o->ctx->err);
+	int rc = profdb__csv_header_copy(&w->h, row, w->o->ctx->err);
 	if (rc != PROFDB_OK)
 		return rc;
-	if ((dup = profdb_csv_header_dup(&w->h)) != NULL)
+	if ((dup = profdb__csv_header_dup(&w->h)) != NULL)
 		return profdb__err_set(w->o->ctx->err, PROFDB_EFORMAT, "%s:%lld: column '%.80s' appears twice",
 		                       w->o->path, (long long)row->line, dup);
-	w->api = profdb_csv_header_find(&w->h, "api");
-	w->elapsed = profdb_csv_header_find(&w->h, "elapsed_us");
-	w->repeat = profdb_csv_header_find(&w->h, "repeat");
+	w->api = profdb__csv_header_find(&w->h, "api");
+	w->elapsed = profdb__csv_header_find(&w->h, "elapsed_us");
+	w->repeat = profdb__csv_header_find(&w->h, "repeat");
 	if (w->api < 0 || w->elapsed < 0)
 		return profdb__err_set(w->o->ctx->err, PROFDB_EFORMAT,
 		                       "%s:%lld: the header needs columns 'api' and 'elapsed_us'",
@@ -46,7 +46,7 @@ static int header(struct wcsv *w, const struct profdb_csv_row *row)
 static int on_row(void *arg, const struct profdb_csv_row *row)
 {
 	struct wcsv *w = arg;
-	struct bench_out *o = w->o;
+	struct profdb__bench_out *o = w->o;
 	int64_t ns, rep = PROFDB_NULL;
 	int p, rc;
 
@@ -66,26 +66,26 @@ static int on_row(void *arg, const struct profdb_csv_row *row)
 		return profdb__bench_skip(o, "elapsed_us is not a number in range", row->line);
 	if (p == -2)
 		return profdb__bench_skip(o, "negative elapsed_us", row->line);
-	if (w->repeat >= 0 && profdb_parse_i64(row->field[w->repeat], row->len[w->repeat], &rep) != 0)
+	if (w->repeat >= 0 && profdb__parse_i64(row->field[w->repeat], row->len[w->repeat], &rep) != 0)
 		return profdb__bench_skip(o, "repeat is not an integer", row->line);
 	return profdb__bench_repeat(o, row->field[w->api], rep, ns);
 }
 
-int profdb_read_wallclock_csv(const struct profdb_reader_ctx *ctx)
+int profdb__read_wallclock_csv(const struct profdb_reader_ctx *ctx)
 {
-	struct bench_out o;
+	struct profdb__bench_out o;
 	struct wcsv w = { &o, { NULL, 0, NULL }, -1, -1, -1 };
 	struct profdb_input *in = NULL;
 	int rc;
 
 	if ((rc = profdb__bench_begin(&o, ctx, "wallclock_csv", &in, NULL, NULL)) != PROFDB_OK)
 		return rc;
-	rc = profdb_csv_read(in, ctx->path, on_row, &w, NULL, ctx->err, ctx->progress, ctx->progress_arg);
-	profdb_csv_header_free(&w.h);
+	rc = profdb__csv_read(in, ctx->path, on_row, &w, NULL, ctx->err, ctx->progress, ctx->progress_arg);
+	profdb__csv_header_free(&w.h);
 	if (rc == PROFDB_OK && w.api < 0)
 		rc = profdb__err_set(ctx->err, PROFDB_EFORMAT, "%s: no header", ctx->path);
 	if (rc != PROFDB_OK) {
-		profdb_input_close(in);
+		profdb__input_close(in);
 		profdb__bench_free(&o);
 		return rc;
 	}
@@ -102,6 +102,6 @@ static int sniff(const struct profdb_sniff *s)
 }
 
 const struct profdb_reader profdb__reader_wallclock_csv = {
-	.name = "wallclock_csv", .label = "wallclock_csv", .sniff = sniff, .read = profdb_read_wallclock_csv,
+	.name = "wallclock_csv", .label = "wallclock_csv", .sniff = sniff, .read = profdb__read_wallclock_csv,
 	.flags = 0,
 };

@@ -18,16 +18,16 @@
 #include "banned.h"
 
 /* The tags of one line: members other than api, elapsed_us and repeat. */
-static int line_tags(struct bench_out *o, const struct profdb_jval *obj, int64_t line)
+static int line_tags(struct profdb__bench_out *o, const struct profdb_jval *obj, int64_t line)
 {
 	struct profdb_jval k, v;
 	size_t pos = 0;
 	int e;
-	while ((e = profdb_json_member(obj->p, obj->n, &pos, &k, &v)) == 1) {
+	while ((e = profdb__json_member(obj->p, obj->n, &pos, &k, &v)) == 1) {
 		char *key, *val;
 		int oom = 0, rc;
-		if (profdb_json_str_is(&k, "api") || profdb_json_str_is(&k, "elapsed_us") ||
-		    profdb_json_str_is(&k, "repeat"))
+		if (profdb__json_str_is(&k, "api") || profdb__json_str_is(&k, "elapsed_us") ||
+		    profdb__json_str_is(&k, "repeat"))
 			continue;
 		key = profdb__bench_jtext(&k, &oom);
 		val = key ? profdb__bench_jtext(&v, &oom) : NULL;
@@ -41,7 +41,7 @@ static int line_tags(struct bench_out *o, const struct profdb_jval *obj, int64_t
 	return PROFDB_OK;
 }
 
-static int one_line(struct bench_out *o, const char *p, size_t n, int64_t line)
+static int one_line(struct profdb__bench_out *o, const char *p, size_t n, int64_t line)
 {
 	struct profdb_jval obj = { PROFDB_J_OBJECT, p, n }, api, el, rep;
 	int64_t ns, r = PROFDB_NULL;
@@ -62,7 +62,7 @@ static int one_line(struct bench_out *o, const char *p, size_t n, int64_t line)
 	if (e == -2)
 		return profdb__bench_skip(o, "negative elapsed_us", line);
 	if (profdb__bench_jget(&obj, "repeat", &rep, NULL) == 1 &&
-	    (rep.type != PROFDB_J_NUMBER || profdb_parse_i64(rep.p, rep.n, &r) != 0))
+	    (rep.type != PROFDB_J_NUMBER || profdb__parse_i64(rep.p, rep.n, &r) != 0))
 		return profdb__bench_skip(o, "repeat is not an integer", line);
 	if (!(name = profdb__bench_jtext(&api, &oom)))
 		return profdb__err_set(o->ctx->err, PROFDB_ERROR, "out of memory");
@@ -71,9 +71,9 @@ static int one_line(struct bench_out *o, const char *p, size_t n, int64_t line)
 	return rc;
 }
 
-int profdb_read_wallclock_jsonl(const struct profdb_reader_ctx *ctx)
+int profdb__read_wallclock_jsonl(const struct profdb_reader_ctx *ctx)
 {
-	struct bench_out o;
+	struct profdb__bench_out o;
 	struct profdb_input *in = NULL;
 	char *buf = NULL;
 	size_t len = 0, at = 0;
@@ -96,7 +96,7 @@ int profdb_read_wallclock_jsonl(const struct profdb_reader_ctx *ctx)
 	}
 	free(buf);
 	if (rc != PROFDB_OK) {
-		profdb_input_close(in);
+		profdb__input_close(in);
 		profdb__bench_free(&o);
 		return rc;
 	}
@@ -113,6 +113,6 @@ static int sniff(const struct profdb_sniff *s)
 
 const struct profdb_reader profdb__reader_wallclock_jsonl = {
 	.name = "wallclock_jsonl", .label = "wallclock_jsonl", .sniff = sniff,
-	.read = profdb_read_wallclock_jsonl,
+	.read = profdb__read_wallclock_jsonl,
 	.flags = 0,
 };

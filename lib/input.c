@@ -57,13 +57,13 @@ static long fill(struct profdb_input *in, struct profdb_err *err)
 	}
 	if (got == 0)
 		in->eof = 1;
-	profdb_sha256_update(&in->sha, in->raw + in->raw_len, (size_t)got);
+	profdb__sha256_update(&in->sha, in->raw + in->raw_len, (size_t)got);
 	in->raw_len += (size_t)got;
 	in->raw_off += (uint64_t)got;
 	return got;
 }
 
-int profdb_input_open(struct profdb_input **out, const char *path, struct profdb_err *err)
+int profdb__input_open(struct profdb_input **out, const char *path, struct profdb_err *err)
 {
 	struct profdb_input *in;
 	struct stat sb;
@@ -76,7 +76,7 @@ int profdb_input_open(struct profdb_input **out, const char *path, struct profdb
 	in->path = strdup(path);
 	in->raw = malloc(RAW_BUF);
 	if (!in->path || !in->raw) {
-		profdb_input_close(in);
+		profdb__input_close(in);
 		return profdb__err_set(err, PROFDB_ERROR, "out of memory");
 	}
 	/* O_NONBLOCK so that opening a FIFO does not hang; cleared below */
@@ -84,28 +84,28 @@ int profdb_input_open(struct profdb_input **out, const char *path, struct profdb
 	if (in->fd < 0) {
 		int code = errno == ENOENT ? PROFDB_ENOTFOUND : PROFDB_ERROR;
 		profdb__err_set(err, code, "cannot open '%s': %s", path, strerror(errno));
-		profdb_input_close(in);
+		profdb__input_close(in);
 		return code;
 	}
 	if (fstat(in->fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
 		profdb__err_set(err, PROFDB_EFORMAT, "%s: not a regular file", path);
-		profdb_input_close(in);
+		profdb__input_close(in);
 		return PROFDB_EFORMAT;
 	}
 	fcntl(in->fd, F_SETFL, fcntl(in->fd, F_GETFL) & ~O_NONBLOCK);
 	in->size = (uint64_t)sb.st_size;
 	/* the gzip-bomb bound; tests lower it to trip it in milliseconds */
 	in->gzip_max = profdb__env_limit("PROFDB_GZIP_MAX_BYTES", PROFDB_GZIP_MAX_BYTES);
-	profdb_sha256_init(&in->sha);
+	profdb__sha256_init(&in->sha);
 	while (in->raw_len < 2 && !in->eof)
 		if (fill(in, err) < 0) {
-			profdb_input_close(in);
+			profdb__input_close(in);
 			return PROFDB_ERROR;
 		}
 	if (in->raw_len >= 2 && in->raw[0] == 0x1f && in->raw[1] == 0x8b) {
 		in->gzip = 1;
 		if (inflateInit2(&in->z, 15 + 16) != Z_OK) {
-			profdb_input_close(in);
+			profdb__input_close(in);
 			return profdb__err_set(err, PROFDB_ERROR, "%s: cannot start gzip decoder", path);
 		}
 		in->zinit = 1;
@@ -130,7 +130,7 @@ static long read_plain(struct profdb_input *in, unsigned char *buf, size_t n, st
 		}
 		if (got == 0)
 			in->eof = 1;
-		profdb_sha256_update(&in->sha, buf, (size_t)got);
+		profdb__sha256_update(&in->sha, buf, (size_t)got);
 		in->raw_off += (uint64_t)got;
 		return (long)got;
 	}
@@ -263,7 +263,7 @@ static long read_gzip(struct profdb_input *in, unsigned char *buf, size_t n, str
 	return -1;
 }
 
-long profdb_input_read(struct profdb_input *in, void *buf, size_t n, struct profdb_err *err)
+long profdb__input_read(struct profdb_input *in, void *buf, size_t n, struct profdb_err *err)
 {
 	long got = in->gzip ? read_gzip(in, buf, n, err) : read_plain(in, buf, n, err);
 	if (got > 0) {
@@ -278,18 +278,18 @@ long profdb_input_read(struct profdb_input *in, void *buf, size_t n, struct prof
 	return got;
 }
 
-int profdb_input_is_gzip(const struct profdb_input *in) { return in->gzip; }
-uint64_t profdb_input_offset(const struct profdb_input *in) { return in->off; }
-uint64_t profdb_input_raw_offset(const struct profdb_input *in) { return in->raw_off; }
-uint64_t profdb_input_size(const struct profdb_input *in) { return in->size; }
-const char *profdb_input_path(const struct profdb_input *in) { return in->path; }
+int profdb__input_is_gzip(const struct profdb_input *in) { return in->gzip; }
+uint64_t profdb__input_offset(const struct profdb_input *in) { return in->off; }
+uint64_t profdb__input_raw_offset(const struct profdb_input *in) { return in->raw_off; }
+uint64_t profdb__input_size(const struct profdb_input *in) { return in->size; }
+const char *profdb__input_path(const struct profdb_input *in) { return in->path; }
 
-void profdb_input_sha256(struct profdb_input *in, char hex[65])
+void profdb__input_sha256(struct profdb_input *in, char hex[65])
 {
-	profdb_sha256_hex(&in->sha, hex);
+	profdb__sha256_hex(&in->sha, hex);
 }
 
-void profdb_input_close(struct profdb_input *in)
+void profdb__input_close(struct profdb_input *in)
 {
 	if (!in)
 		return;

@@ -185,7 +185,7 @@ int profdb__intern_name(struct profdb_intern *t, const char *name, int64_t *id, 
 		return -1;
 	*id = slot->id;
 	if (!slot->base_id) {
-		profdb_base_name(name, buf, sizeof buf);
+		profdb__base_name(name, buf, sizeof buf);
 		int64_t b = strcmp(buf, name) == 0 ? slot->id : profdb__intern(t, buf);
 		if (!b)
 			return -1;

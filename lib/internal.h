@@ -120,7 +120,7 @@ struct profdb_coll_rec {
 /*
  * One device activity.  Strings are borrowed for the duration of the sink
  * call (NULL = absent); int64 fields use PROFDB_NULL for absent.  Initialise
- * with profdb_kernel_rec_init().
+ * with profdb__kernel_rec_init().
  */
 struct profdb_kernel_rec {
 	int64_t rank;              /* PROFDB_NULL: the source's default rank */
@@ -145,7 +145,7 @@ struct profdb_kernel_rec {
 	size_t nmetrics;
 	const struct profdb_coll_rec *coll; /* collective args, borrowed; NULL: none */
 };
-void profdb_kernel_rec_init(struct profdb_kernel_rec *k);
+void profdb__kernel_rec_init(struct profdb_kernel_rec *k);
 
 /* One host operator instance.  Same conventions as the kernel record. */
 struct profdb_op_rec {
@@ -162,7 +162,7 @@ struct profdb_op_rec {
 	 * compute once the file has ended (sinks with nests_ops only) */
 	int nest;
 };
-void profdb_op_rec_init(struct profdb_op_rec *o);
+void profdb__op_rec_init(struct profdb_op_rec *o);
 
 /* A runtime launch call (Kineto cuda_runtime & co). */
 struct profdb_launch_rec {
@@ -283,19 +283,19 @@ static inline int profdb__sink_note(struct profdb_sink *s, const char *note)
  */
 struct profdb_input;
 /* CONSTRUCTOR. Errors: PROFDB_ENOTFOUND, PROFDB_ERROR (err filled). */
-int profdb_input_open(struct profdb_input **out, const char *path, struct profdb_err *err);
+int profdb__input_open(struct profdb_input **out, const char *path, struct profdb_err *err);
 /* Read up to n bytes; returns bytes read, 0 at end, -1 on error (err filled:
  * a corrupt or truncated gzip names the byte offset). */
-long profdb_input_read(struct profdb_input *in, void *buf, size_t n, struct profdb_err *err);
-int profdb_input_is_gzip(const struct profdb_input *in);
-uint64_t profdb_input_offset(const struct profdb_input *in);   /* decompressed bytes so far */
-uint64_t profdb_input_raw_offset(const struct profdb_input *in);/* file bytes so far */
-uint64_t profdb_input_size(const struct profdb_input *in);     /* file size on disk */
-const char *profdb_input_path(const struct profdb_input *in);
+long profdb__input_read(struct profdb_input *in, void *buf, size_t n, struct profdb_err *err);
+int profdb__input_is_gzip(const struct profdb_input *in);
+uint64_t profdb__input_offset(const struct profdb_input *in);   /* decompressed bytes so far */
+uint64_t profdb__input_raw_offset(const struct profdb_input *in);/* file bytes so far */
+uint64_t profdb__input_size(const struct profdb_input *in);     /* file size on disk */
+const char *profdb__input_path(const struct profdb_input *in);
 /* Hex SHA-256 of the raw bytes read so far (all of them once read to end). */
-void profdb_input_sha256(struct profdb_input *in, char hex[65]);
+void profdb__input_sha256(struct profdb_input *in, char hex[65]);
 /* DESTRUCTOR. NULL is a no-op. */
-void profdb_input_close(struct profdb_input *in);
+void profdb__input_close(struct profdb_input *in);
 
 /* Hard limit on decompressed bytes per gzip member (gzip-bomb bound).  The
  * environment variable of the same name may lower it, never raise it. */
@@ -303,9 +303,9 @@ void profdb_input_close(struct profdb_input *in);
 
 /* ---------------------------------------------------------------- sha256 */
 struct profdb_sha256 { uint32_t h[8]; uint64_t len; unsigned char buf[64]; size_t nbuf; };
-void profdb_sha256_init(struct profdb_sha256 *s);
-void profdb_sha256_update(struct profdb_sha256 *s, const void *data, size_t n);
-void profdb_sha256_hex(const struct profdb_sha256 *s, char hex[65]); /* does not consume */
+void profdb__sha256_init(struct profdb_sha256 *s);
+void profdb__sha256_update(struct profdb_sha256 *s, const void *data, size_t n);
+void profdb__sha256_hex(const struct profdb_sha256 *s, char hex[65]); /* does not consume */
 /* Tests only: non-zero forces the portable code even where SHA-NI exists. */
 void profdb__sha256_force_portable(int on);
 
@@ -319,11 +319,11 @@ void profdb__sha256_force_portable(int on);
  * Fraction digits beyond ns are rounded half away from zero.
  * Returns 0 on success, -1 if the text is not a number or out of range.
  */
-int profdb_parse_ns(const char *s, size_t n, int scale_exp, int64_t *out);
+int profdb__parse_ns(const char *s, size_t n, int scale_exp, int64_t *out);
 /* Parse an integer (optional sign, white space); 0 ok, -1 bad. */
-int profdb_parse_i64(const char *s, size_t n, int64_t *out);
+int profdb__parse_i64(const char *s, size_t n, int64_t *out);
 /* Parse a finite double; 0 ok, -1 bad (N/A, empty, NaN, Inf). */
-int profdb_parse_double(const char *s, size_t n, double *out);
+int profdb__parse_double(const char *s, size_t n, double *out);
 /*
  * A built-in limit the environment variable name may lower (never raise,
  * so the documented bound holds; tests lower limits to reach them with
@@ -338,7 +338,7 @@ uint64_t profdb__env_limit(const char *name, uint64_t limit);
  * Write the base name of a kernel/op name into out (size cap, always
  * NUL-terminated): the documented normalisation (README "Base names").
  */
-void profdb_base_name(const char *name, char *out, size_t cap);
+void profdb__base_name(const char *name, char *out, size_t cap);
 
 /* ---------------------------------------------------------------- store */
 
@@ -347,27 +347,27 @@ struct profdb_store;
  * Begin an ingest of a new run into db: BEGIN IMMEDIATE, insert the run row.
  * If replace, an existing run of that name is deleted in the same
  * transaction; otherwise PROFDB_EEXISTS.  On success *out is a store whose
- * sink (profdb_store_sink) readers feed.
+ * sink (profdb__store_sink) readers feed.
  */
-int profdb_store_begin(struct profdb_store **out, profdb *db, const char *run,
+int profdb__store_begin(struct profdb_store **out, profdb *db, const char *run,
                        const char *source_path, int replace);
-struct profdb_sink *profdb_store_sink(struct profdb_store *st);
+struct profdb_sink *profdb__store_sink(struct profdb_store *st);
 /* Records that follow come from reader slot (0..63): each slot has its own
  * current source file.  The serial path uses slot 0 and never calls this. */
-void profdb_store_select_slot(struct profdb_store *st, int slot);
-int64_t profdb_store_run_id(const struct profdb_store *st);
+void profdb__store_select_slot(struct profdb_store *st, int slot);
+int64_t profdb__store_run_id(const struct profdb_store *st);
 /* Set the run's format label and rank count (called by the ingest driver). */
-void profdb_store_set_format(struct profdb_store *st, const char *format);
+void profdb__store_set_format(struct profdb_store *st, const char *format);
 /*
  * Finish: derive steps of kernels from launches, device times of ops from
  * External ids, the repeat count (repeats > 0: fixed), ranks; COMMIT.
  * Frees st.  On error rolls back.
  */
-int profdb_store_commit(struct profdb_store *st, int64_t repeats);
-/* Say what profdb_store_commit is doing through fn(arg, what) (NULL: not). */
+int profdb__store_commit(struct profdb_store *st, int64_t repeats);
+/* Say what profdb__store_commit is doing through fn(arg, what) (NULL: not). */
 void profdb__store_set_phase(struct profdb_store *st, void (*fn)(void *arg, const char *what), void *arg);
 /* ROLLBACK and free.  NULL is a no-op. */
-void profdb_store_abort(struct profdb_store *st);
+void profdb__store_abort(struct profdb_store *st);
 
 /* ---------------------------------------------------------------- readers */
 
@@ -388,22 +388,22 @@ struct profdb_reader_ctx {
 /* kernel_details.csv / operator_details.csv / step_trace_time.csv /
  * op_statistic.csv / profiler_info*.json of one *_ascend_pt folder
  * (ingest_ascend_csv.c).  path is the *_ascend_pt folder or a single CSV. */
-int profdb_read_ascend_folder(const struct profdb_reader_ctx *ctx);
+int profdb__read_ascend_folder(const struct profdb_reader_ctx *ctx);
 /* One kernel_details.csv file. */
-int profdb_read_kernel_details(const struct profdb_reader_ctx *ctx);
+int profdb__read_kernel_details(const struct profdb_reader_ctx *ctx);
 /* One Kineto / Chrome trace JSON file, plain or gzip (ingest_kineto.c). */
-int profdb_read_kineto(const struct profdb_reader_ctx *ctx);
+int profdb__read_kineto(const struct profdb_reader_ctx *ctx);
 /* One Ascend SQLite export (ingest_ascend_db.c). */
-int profdb_read_ascend_db(const struct profdb_reader_ctx *ctx);
+int profdb__read_ascend_db(const struct profdb_reader_ctx *ctx);
 /* Wall-clock benchmark results (bench.h): pytest-benchmark JSON, Google
  * Benchmark JSON, the wall-clock CSV and its JSON-lines form. */
-int profdb_read_pytest_benchmark(const struct profdb_reader_ctx *ctx);
-int profdb_read_gbench(const struct profdb_reader_ctx *ctx);
-int profdb_read_wallclock_csv(const struct profdb_reader_ctx *ctx);
-int profdb_read_wallclock_jsonl(const struct profdb_reader_ctx *ctx);
+int profdb__read_pytest_benchmark(const struct profdb_reader_ctx *ctx);
+int profdb__read_gbench(const struct profdb_reader_ctx *ctx);
+int profdb__read_wallclock_csv(const struct profdb_reader_ctx *ctx);
+int profdb__read_wallclock_jsonl(const struct profdb_reader_ctx *ctx);
 /* The device events of one torch_npu trace_view.json
  * (ingest_ascend_trace_view.c). */
-int profdb_read_ascend_trace_view(const struct profdb_reader_ctx *ctx);
+int profdb__read_ascend_trace_view(const struct profdb_reader_ctx *ctx);
 
 /* ---------------------------------------------------------------- reader table */
 

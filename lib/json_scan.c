@@ -21,7 +21,7 @@
 
 #define CHUNK (256 * 1024) /* bytes asked of the source at a time */
 
-int profdb_json_scan_init(struct profdb_json_scan *s, profdb_json_read_fn read, void *arg,
+int profdb__json_scan_init(struct profdb_json_scan *s, profdb_json_read_fn read, void *arg,
                           const char *name, struct profdb_err *err)
 {
 	memset(s, 0, sizeof *s);
@@ -36,13 +36,13 @@ int profdb_json_scan_init(struct profdb_json_scan *s, profdb_json_read_fn read, 
 	s->nest_cap = 64;
 	s->nest = malloc(s->nest_cap);
 	if (!s->buf || !s->nest) {
-		profdb_json_scan_free(s);
+		profdb__json_scan_free(s);
 		return profdb__err_set(err, PROFDB_ERROR, "out of memory");
 	}
 	return PROFDB_OK;
 }
 
-void profdb_json_scan_free(struct profdb_json_scan *s)
+void profdb__json_scan_free(struct profdb_json_scan *s)
 {
 	free(s->buf);
 	free(s->nest);
@@ -50,7 +50,7 @@ void profdb_json_scan_free(struct profdb_json_scan *s)
 	s->nest = NULL;
 }
 
-uint64_t profdb_json_offset(const struct profdb_json_scan *s)
+uint64_t profdb__json_offset(const struct profdb_json_scan *s)
 {
 	return s->base + s->pos + s->elided;
 }
@@ -144,7 +144,7 @@ static size_t str_end(const char *p, size_t n, size_t i)
 	return n;
 }
 
-int profdb_json_peek(struct profdb_json_scan *s)
+int profdb__json_peek(struct profdb_json_scan *s)
 {
 	for (;;) {
 		long got;
@@ -160,7 +160,7 @@ int profdb_json_peek(struct profdb_json_scan *s)
 	}
 }
 
-void profdb_json_advance(struct profdb_json_scan *s)
+void profdb__json_advance(struct profdb_json_scan *s)
 {
 	if (s->pos < s->len)
 		s->pos++;
@@ -262,7 +262,7 @@ static int struct_byte(struct profdb_json_scan *s, struct scan_state *t, char b)
 		t->depth++;
 	} else if (b == '}' || b == ']') {
 		if (t->depth == 0 || top_is_obj(s, t->depth - 1) != (b == '}')) {
-			fail(s, profdb_json_offset(s) - 1, b == '}' ? "mismatched '}'" : "mismatched ']'");
+			fail(s, profdb__json_offset(s) - 1, b == '}' ? "mismatched '}'" : "mismatched ']'");
 			return -1;
 		}
 		if (--t->depth == 0)
@@ -289,7 +289,7 @@ static int scan_first(struct profdb_json_scan *s, struct scan_state *t, int c)
 	} else {
 		char msg[64];
 		snprintf(msg, sizeof msg, "unexpected character '%c'", c >= 32 && c < 127 ? c : '?');
-		fail(s, profdb_json_offset(s), msg);
+		fail(s, profdb__json_offset(s), msg);
 		return -1;
 	}
 	s->pos++;
@@ -306,12 +306,12 @@ static int scan(struct profdb_json_scan *s, int keep, size_t *start)
 	uint64_t begin, braw;
 	int c, r;
 
-	c = profdb_json_peek(s);
+	c = profdb__json_peek(s);
 	if (c == PROFDB_JSON_FAIL)
 		return s->err->code;
 	if (c == PROFDB_JSON_END)
-		return fail(s, profdb_json_offset(s), "truncated JSON: expected a value");
-	begin = profdb_json_offset(s);
+		return fail(s, profdb__json_offset(s), "truncated JSON: expected a value");
+	begin = profdb__json_offset(s);
 	braw = s->base + s->pos;
 	if (scan_first(s, &t, c) != 0)
 		return s->err->code;
@@ -355,7 +355,7 @@ static int scan(struct profdb_json_scan *s, int keep, size_t *start)
 				goto done;
 			snprintf(msg, sizeof msg, "truncated JSON: input ends inside the %s that starts at byte %llu",
 			         t.in_str && t.depth == 0 ? "string" : "value", (unsigned long long)begin);
-			return fail(s, profdb_json_offset(s), msg);
+			return fail(s, profdb__json_offset(s), msg);
 		}
 	}
 done:
@@ -363,7 +363,7 @@ done:
 	return PROFDB_OK;
 }
 
-int profdb_json_value(struct profdb_json_scan *s, const char **out, size_t *len)
+int profdb__json_value(struct profdb_json_scan *s, const char **out, size_t *len)
 {
 	size_t start = 0;
 	int rc = scan(s, 1, &start);
@@ -374,7 +374,7 @@ int profdb_json_value(struct profdb_json_scan *s, const char **out, size_t *len)
 	return PROFDB_OK;
 }
 
-int profdb_json_skip(struct profdb_json_scan *s)
+int profdb__json_skip(struct profdb_json_scan *s)
 {
 	size_t start;
 	return scan(s, 0, &start);
@@ -525,18 +525,18 @@ static int next_item(const char *p, size_t n, size_t *pos, char open, char close
 	return 1;
 }
 
-int profdb_json_member(const char *obj, size_t len, size_t *pos,
+int profdb__json_member(const char *obj, size_t len, size_t *pos,
                        struct profdb_jval *key, struct profdb_jval *val)
 {
 	return next_item(obj, len, pos, '{', '}', key, val);
 }
 
-int profdb_json_element(const char *arr, size_t len, size_t *pos, struct profdb_jval *val)
+int profdb__json_element(const char *arr, size_t len, size_t *pos, struct profdb_jval *val)
 {
 	return next_item(arr, len, pos, '[', ']', NULL, val);
 }
 
-int profdb_json_str_is(const struct profdb_jval *v, const char *lit)
+int profdb__json_str_is(const struct profdb_jval *v, const char *lit)
 {
 	size_t n = strlen(lit);
 	return v->type == PROFDB_J_STRING && v->n == n + 2 && memcmp(v->p + 1, lit, n) == 0;
@@ -587,7 +587,7 @@ static size_t put_utf8(char *o, unsigned cp)
 	return 4;
 }
 
-size_t profdb_json_str_decode(const struct profdb_jval *v, char *out, size_t cap)
+size_t profdb__json_str_decode(const struct profdb_jval *v, char *out, size_t cap)
 {
 	const char *p = v->p + 1;
 	size_t n = v->n >= 2 ? v->n - 2 : 0, o = 0;
@@ -639,7 +639,7 @@ size_t profdb_json_str_decode(const struct profdb_jval *v, char *out, size_t cap
 	return o;
 }
 
-size_t profdb_json_compact(const struct profdb_jval *v, char *out, size_t cap)
+size_t profdb__json_compact(const struct profdb_jval *v, char *out, size_t cap)
 {
 	size_t o = 0;
 	int in_str = 0, esc = 0;
@@ -685,8 +685,8 @@ size_t profdb_json_compact(const struct profdb_jval *v, char *out, size_t cap)
 /* ---------------------------------------------------------------- one pass */
 
 /*
- * profdb_json_pick must answer exactly as a scan (scan above) followed by
- * profdb_json_member walks would, or not at all (0: the caller takes that
+ * profdb__json_pick must answer exactly as a scan (scan above) followed by
+ * profdb__json_member walks would, or not at all (0: the caller takes that
  * general path).  So it accepts a subset of what both accept: members as
  * next_item reads them, strings and scalars as value_at bounds them, and
  * brackets matched by kind as scan matches them (value_at only counts
@@ -806,7 +806,7 @@ static unsigned key_hash(const char *k, size_t len)
 	return (unsigned)(len * 5 + (unsigned char)k[0] * 3 + (unsigned char)k[len - 1]) & 63;
 }
 
-int profdb_json_pick_init(struct profdb_json_pick *spec)
+int profdb__json_pick_init(struct profdb__json_pick *spec)
 {
 	memset(spec->index, 0, sizeof spec->index);
 	for (int level = 0; level < 2; level++) {
@@ -828,7 +828,7 @@ int profdb_json_pick_init(struct profdb_json_pick *spec)
 }
 
 /* Slot of key text k[0..len) (between its quotes) in a level's keys, or -1. */
-static int key_slot(const struct profdb_json_pick *spec, int level, const char *k, size_t len)
+static int key_slot(const struct profdb__json_pick *spec, int level, const char *k, size_t len)
 {
 	const struct profdb_json_key *keys = level ? spec->sub_keys : spec->keys;
 	const unsigned char *index = spec->index[level];
@@ -846,7 +846,7 @@ static int key_slot(const struct profdb_json_pick *spec, int level, const char *
 /* The members of the object at p[i] ('{'); sub != NULL: the inner slot's
  * object is walked too.  Returns the index past its '}', or NO_END. */
 static size_t pick_object(const char *p, size_t n, size_t i, int level,
-                          const struct profdb_json_pick *spec, struct profdb_jval *vals,
+                          const struct profdb__json_pick *spec, struct profdb_jval *vals,
                           struct profdb_jval *sub)
 {
 	i = skip_ws(p, n, i + 1);
@@ -898,7 +898,7 @@ static size_t pick_object(const char *p, size_t n, size_t i, int level,
 	}
 }
 
-size_t profdb_json_pick(const char *p, size_t n, const struct profdb_json_pick *spec,
+size_t profdb__json_pick(const char *p, size_t n, const struct profdb__json_pick *spec,
                         struct profdb_jval *vals, struct profdb_jval *sub)
 {
 	static const struct profdb_jval none = { PROFDB_J_NONE, NULL, 0 };
@@ -913,16 +913,16 @@ size_t profdb_json_pick(const char *p, size_t n, const struct profdb_json_pick *
 	return end == NO_END ? 0 : end;
 }
 
-int profdb_json_value_pick(struct profdb_json_scan *s, const struct profdb_json_pick *spec,
+int profdb__json_value_pick(struct profdb_json_scan *s, const struct profdb__json_pick *spec,
                            struct profdb_jval *vals, struct profdb_jval *sub,
                            const char **out, size_t *len, int *picked)
 {
-	int c = profdb_json_peek(s), rc;
+	int c = profdb__json_peek(s), rc;
 	size_t end;
 	*picked = 0;
 	if (c == '{') {
 		/* most values lie whole in the window: one pass, no scan */
-		end = profdb_json_pick(s->buf + s->pos, s->len - s->pos, spec, vals, sub);
+		end = profdb__json_pick(s->buf + s->pos, s->len - s->pos, spec, vals, sub);
 		if (end > 0) {
 			*out = s->buf + s->pos;
 			*len = end;
@@ -931,8 +931,8 @@ int profdb_json_value_pick(struct profdb_json_scan *s, const struct profdb_json_
 			return PROFDB_OK;
 		}
 	}
-	if ((rc = profdb_json_value(s, out, len)) != PROFDB_OK)
+	if ((rc = profdb__json_value(s, out, len)) != PROFDB_OK)
 		return rc;
-	*picked = *len > 0 && profdb_json_pick(*out, *len, spec, vals, sub) == *len;
+	*picked = *len > 0 && profdb__json_pick(*out, *len, spec, vals, sub) == *len;
 	return PROFDB_OK;
 }

@@ -17,7 +17,7 @@
 #include "internal.h"
 
 /* Where the scanner gets bytes: returns bytes read, 0 at end, -1 on error
- * (err filled).  profdb_input_read has this shape. */
+ * (err filled).  profdb__input_read has this shape. */
 typedef long (*profdb_json_read_fn)(void *arg, void *buf, size_t n, struct profdb_err *err);
 
 /* Largest single value the scanner captures (an event, a metadata value). */
@@ -48,21 +48,21 @@ struct profdb_json_scan {
 
 /* Set up s over a source.  name is borrowed.  Returns PROFDB_OK or
  * PROFDB_ERROR (out of memory). */
-int profdb_json_scan_init(struct profdb_json_scan *s, profdb_json_read_fn read, void *arg,
+int profdb__json_scan_init(struct profdb_json_scan *s, profdb_json_read_fn read, void *arg,
                           const char *name, struct profdb_err *err);
 /* Free s's buffers (s itself is the caller's).  Safe on a zeroed s. */
-void profdb_json_scan_free(struct profdb_json_scan *s);
+void profdb__json_scan_free(struct profdb_json_scan *s);
 /* Stream offset of the next byte (for messages). */
-uint64_t profdb_json_offset(const struct profdb_json_scan *s);
+uint64_t profdb__json_offset(const struct profdb_json_scan *s);
 /*
  * Skip white space and return the next byte without consuming it: 0..255,
  * PROFDB_JSON_END at the end of the stream, or PROFDB_JSON_FAIL (err set).
  */
 #define PROFDB_JSON_END (-1)
 #define PROFDB_JSON_FAIL (-2)
-int profdb_json_peek(struct profdb_json_scan *s);
-/* Consume one byte (after profdb_json_peek said what it is). */
-void profdb_json_advance(struct profdb_json_scan *s);
+int profdb__json_peek(struct profdb_json_scan *s);
+/* Consume one byte (after profdb__json_peek said what it is). */
+void profdb__json_advance(struct profdb_json_scan *s);
 /*
  * Read the next value (after white space) and point *out at its text,
  * *len bytes, valid until the next call on s.  Brackets and strings are
@@ -70,9 +70,9 @@ void profdb_json_advance(struct profdb_json_scan *s);
  * (PROFDB_EFORMAT, message with the byte offset): truncated input, a
  * mismatched bracket, a value over max_value bytes.
  */
-int profdb_json_value(struct profdb_json_scan *s, const char **out, size_t *len);
+int profdb__json_value(struct profdb_json_scan *s, const char **out, size_t *len);
 /* The same, without keeping the value: memory stays flat whatever its size. */
-int profdb_json_skip(struct profdb_json_scan *s);
+int profdb__json_skip(struct profdb_json_scan *s);
 
 /* ---------------------------------------------------------------- in place */
 
@@ -95,21 +95,21 @@ struct profdb_jval {
  * Number tokens are returned as they are (NaN, 1e999 included): the caller
  * parses them.
  */
-int profdb_json_member(const char *obj, size_t len, size_t *pos,
+int profdb__json_member(const char *obj, size_t len, size_t *pos,
                        struct profdb_jval *key, struct profdb_jval *val);
 /* Iterate the elements of an array text the same way. */
-int profdb_json_element(const char *arr, size_t len, size_t *pos, struct profdb_jval *val);
+int profdb__json_element(const char *arr, size_t len, size_t *pos, struct profdb_jval *val);
 /* Does the string value v equal the plain (escape-free) text lit? */
-int profdb_json_str_is(const struct profdb_jval *v, const char *lit);
+int profdb__json_str_is(const struct profdb_jval *v, const char *lit);
 /*
  * Decode string value v into out (cap bytes, NUL-terminated; cap must be
  * at least v->n): escapes become UTF-8, \u0000 and broken surrogates become
  * U+FFFD.  Returns the decoded length.
  */
-size_t profdb_json_str_decode(const struct profdb_jval *v, char *out, size_t cap);
+size_t profdb__json_str_decode(const struct profdb_jval *v, char *out, size_t cap);
 /* Copy value v into out (cap >= v->n + 1) without white space outside
  * strings: compact JSON text.  Returns its length. */
-size_t profdb_json_compact(const struct profdb_jval *v, char *out, size_t cap);
+size_t profdb__json_compact(const struct profdb_jval *v, char *out, size_t cap);
 
 /* ------------------------------------------------------------ one pass */
 
@@ -122,45 +122,45 @@ struct profdb_json_key {
 };
 
 /*
- * What profdb_json_pick looks for: keys of the object, and (inner >= 0)
+ * What profdb__json_pick looks for: keys of the object, and (inner >= 0)
  * the slot whose object value is walked in the same pass for sub_keys.
- * Set the first six members, then call profdb_json_pick_init.
+ * Set the first six members, then call profdb__json_pick_init.
  */
 #define PROFDB_JSON_PICK_MAX 32    /* keys per level */
-struct profdb_json_pick {
+struct profdb__json_pick {
 	const struct profdb_json_key *keys;
 	size_t nkeys, nslots;
 	int inner;                 /* slot walked for sub_keys, -1 for none */
 	const struct profdb_json_key *sub_keys;
 	size_t nsub_keys, nsub_slots;
-	unsigned char index[2][64]; /* by profdb_json_pick_init: keys by hash */
+	unsigned char index[2][64]; /* by profdb__json_pick_init: keys by hash */
 };
 
 /* Index spec's keys (a key is found in one probe, not by a search of
  * the list).  -1 if a level has more than PROFDB_JSON_PICK_MAX keys or an
  * empty key. */
-int profdb_json_pick_init(struct profdb_json_pick *spec);
+int profdb__json_pick_init(struct profdb__json_pick *spec);
 
 /*
  * Walk the object that starts at p[0] (after white space) in one pass:
  * vals[slot] (nslots; { PROFDB_J_NONE, NULL, 0 } when absent) gets the value of
- * each picked key, as a profdb_json_member walk would give it (the last
+ * each picked key, as a profdb__json_member walk would give it (the last
  * member of a key wins); sub[slot] (nsub_slots) gets the picked members
  * of the object in the inner slot, as a walk of that value would (all
  * absent when the last one is not an object).  Returns the object's length
  * (bytes up to its closing '}'), or 0 whenever the answer could differ
- * from a profdb_json_value scan followed by member walks: p[0..n) ends
+ * from a profdb__json_value scan followed by member walks: p[0..n) ends
  * first, a member or bracket is malformed, nesting is deeper than 64.
  * Then the caller takes the general path.
  */
-size_t profdb_json_pick(const char *p, size_t n, const struct profdb_json_pick *spec,
+size_t profdb__json_pick(const char *p, size_t n, const struct profdb__json_pick *spec,
                         struct profdb_jval *vals, struct profdb_jval *sub);
 /*
- * profdb_json_value, with the value picked in the same pass when it is an
- * object that profdb_json_pick accepts (*picked = 1; else 0, vals and sub
+ * profdb__json_value, with the value picked in the same pass when it is an
+ * object that profdb__json_pick accepts (*picked = 1; else 0, vals and sub
  * undefined): the bytes are read once, not once to bound and again to walk.
  */
-int profdb_json_value_pick(struct profdb_json_scan *s, const struct profdb_json_pick *spec,
+int profdb__json_value_pick(struct profdb_json_scan *s, const struct profdb__json_pick *spec,
                            struct profdb_jval *vals, struct profdb_jval *sub,
                            const char **out, size_t *len, int *picked);
 

@@ -50,11 +50,11 @@ struct profdb_kreader {
 	int64_t base_used;         /* base time the events were read with */
 	int64_t t_min, t_max;      /* earliest start, latest end sent (ns) */
 	int any_time;              /* t_min/t_max are set */
-	struct profdb_json_pick pick; /* the event keys (profdb__kineto_pick_init) */
+	struct profdb__json_pick pick; /* the event keys (profdb__kineto_pick_init) */
 };
 
 /* Set up the keys kineto_event.c picks from each event. */
-void profdb__kineto_pick_init(struct profdb_json_pick *pick);
+void profdb__kineto_pick_init(struct profdb__json_pick *pick);
 
 /* Read the next element of traceEvents from js: records to r->sink, or a
  * skip for an unusable event.  Returns a scan, sink or memory error only. */

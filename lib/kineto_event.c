@@ -87,13 +87,13 @@ static const struct profdb_json_key arg_keys[] = {
 };
 
 /* An event's fields and its args' in one pass over its bytes. */
-void profdb__kineto_pick_init(struct profdb_json_pick *pick)
+void profdb__kineto_pick_init(struct profdb__json_pick *pick)
 {
-	*pick = (struct profdb_json_pick){
+	*pick = (struct profdb__json_pick){
 		ev_keys, COUNT(ev_keys), NFIELDS, F_ARGS, arg_keys, COUNT(arg_keys), NARGS, { { 0 } },
 	};
 	/* cannot fail: a dozen or so keys a level, none empty */
-	(void)profdb_json_pick_init(pick);
+	(void)profdb__json_pick_init(pick);
 }
 
 /* ---------------------------------------------------------------- values */
@@ -143,7 +143,7 @@ int64_t profdb__kineto_jint(const struct profdb_jval *v)
 		if (i == n && n > (size_t)(p[0] == '-'))
 			return p[0] == '-' ? -(int64_t)u : (int64_t)u;
 	}
-	if (profdb_parse_i64(p, n, &x) == 0 && x != PROFDB_NULL)
+	if (profdb__parse_i64(p, n, &x) == 0 && x != PROFDB_NULL)
 		return x;
 	return v->type == PROFDB_J_STRING ? parse_hex(p, n) : PROFDB_NULL;
 }
@@ -175,7 +175,7 @@ static int jns(const struct profdb_jval *v, int64_t *out)
 	} else {
 		return -1;
 	}
-	/* the usual "-?D{1,16}(.D{0,3})?" exactly, without profdb_parse_ns's
+	/* the usual "-?D{1,16}(.D{0,3})?" exactly, without profdb__parse_ns's
 	 * general path (which gives the same: the digits times 10^(3-decimals)) */
 	neg = n > 0 && p[0] == '-';
 	for (i = (size_t)neg; i < n && i < 17 && p[i] >= '0' && p[i] <= '9'; i++)
@@ -193,7 +193,7 @@ static int jns(const struct profdb_jval *v, int64_t *out)
 			return 0;
 		}
 	}
-	return profdb_parse_ns(p, n, 3, out);
+	return profdb__parse_ns(p, n, 3, out);
 }
 
 static uint64_t hash_slice(uint64_t h, const struct profdb_jval *v)
@@ -228,7 +228,7 @@ static const char *jstr(struct profdb_kreader *r, const struct profdb_jval *v)
 	char *out;
 	if (v->type != PROFDB_J_STRING || !(out = scratch(r, v->n)))
 		return NULL;
-	profdb_json_str_decode(v, out, v->n);
+	profdb__json_str_decode(v, out, v->n);
 	return out;
 }
 
@@ -242,7 +242,7 @@ static const char *jtext(struct profdb_kreader *r, const struct profdb_jval *v)
 		return jstr(r, v);
 	if (!(out = scratch(r, v->n + 1)))
 		return NULL;
-	profdb_json_compact(v, out, v->n + 1);
+	profdb__json_compact(v, out, v->n + 1);
 	return out;
 }
 
@@ -257,7 +257,7 @@ static int skip(struct profdb_kreader *r, const char *reason)
 
 /* The picked members of object text[0..len) into v[slot] (all NONE
  * first); -1 if it is malformed.  The general path for what
- * profdb_json_pick leaves (same keys, same answers). */
+ * profdb__json_pick leaves (same keys, same answers). */
 static int walk_members(const char *text, size_t len, const struct profdb_json_key *keys, size_t nkeys,
                         struct profdb_jval *v, size_t nslots)
 {
@@ -266,7 +266,7 @@ static int walk_members(const char *text, size_t len, const struct profdb_json_k
 	int rc;
 	for (size_t i = 0; i < nslots; i++)
 		v[i] = (struct profdb_jval){ PROFDB_J_NONE, NULL, 0 };
-	while ((rc = profdb_json_member(text, len, &pos, &k, &val)) == 1)
+	while ((rc = profdb__json_member(text, len, &pos, &k, &val)) == 1)
 		for (size_t i = 0; i < nkeys; i++)
 			if (k.n == keys[i].len + 2 && memcmp(k.p + 1, keys[i].name, keys[i].len) == 0) {
 				v[keys[i].slot] = val;
@@ -301,7 +301,7 @@ static int emit_device(struct profdb_kreader *r, const struct profdb_jval *e, co
 	struct profdb_kernel_rec k;
 	struct profdb_coll_rec coll;
 	int64_t ext = profdb__kineto_jint(&a[A_EXT]);
-	profdb_kernel_rec_init(&k);
+	profdb__kernel_rec_init(&k);
 	k.rank = r->rank;
 	/* ROCm device ids (2, 1, 9) are not GPU indexes: kept as opaque keys */
 	k.device = a[A_DEVICE].type ? profdb__kineto_jint(&a[A_DEVICE]) : jid(&e[F_PID]);
@@ -349,7 +349,7 @@ static int emit_op(struct profdb_kreader *r, const struct profdb_jval *e, const 
 	 * guess); the sink nests it when the file ends: memory stays flat */
 	if (!r->sink->op)
 		return PROFDB_OK;
-	profdb_op_rec_init(&rec);
+	profdb__op_rec_init(&rec);
 	rec.rank = r->rank;
 	rec.name = o.name;
 	rec.category = o.category;
@@ -388,7 +388,7 @@ static int64_t step_number(const char *name)
 {
 	size_t n = strlen(STEP_PREFIX);
 	int64_t v;
-	if (strncmp(name, STEP_PREFIX, n) != 0 || profdb_parse_i64(name + n, strlen(name + n), &v) != 0)
+	if (strncmp(name, STEP_PREFIX, n) != 0 || profdb__parse_i64(name + n, strlen(name + n), &v) != 0)
 		return PROFDB_NULL;
 	return v;
 }
@@ -416,7 +416,7 @@ static int classify(const struct profdb_jval *e, int *kind)
 	*kind = 0;
 	if (e[F_CAT].type == PROFDB_J_NONE)
 		/* legacy EventList.export_chrome_trace: host functions have no cat */
-		return profdb_json_str_is(&e[F_PID], "CPU functions") ? EV_OP : EV_OTHER;
+		return profdb__json_str_is(&e[F_PID], "CPU functions") ? EV_OP : EV_OTHER;
 	for (size_t i = 0; i < COUNT(cat_table); i++)
 		if (str_eq(&e[F_CAT], cat_table[i].cat, cat_table[i].len)) {
 			*kind = cat_table[i].kind;
@@ -552,7 +552,7 @@ int profdb__kineto_event(struct profdb_kreader *r, struct profdb_json_scan *js)
 	size_t len;
 	int rc, picked;
 
-	if ((rc = profdb_json_value_pick(js, &r->pick, e, a, &text, &len, &picked)) != PROFDB_OK)
+	if ((rc = profdb__json_value_pick(js, &r->pick, e, a, &text, &len, &picked)) != PROFDB_OK)
 		return rc;
 	r->nevents++;
 	if (picked)

@@ -416,7 +416,7 @@ int profdb__kops_emit(struct profdb_kops *k, int64_t rank, int64_t time_offset_n
 		const struct kop *o = &k->ops[i];
 		struct profdb_op_rec r;
 		int rc;
-		profdb_op_rec_init(&r);
+		profdb__op_rec_init(&r);
 		r.rank = rank;
 		r.name = str_at(k, o->name);
 		r.category = str_at(k, o->cat);

@@ -37,7 +37,7 @@ static const uint64_t pow10_u64[20] = {
 };
 
 /*
- * profdb_parse_ns for the plain form "[-]DIGITS[.DIGITS]" with at most 19
+ * profdb__parse_ns for the plain form "[-]DIGITS[.DIGITS]" with at most 19
  * digits (no exponent), the form of every time in a kernel_details row:
  * one pass, one multiply or divide.  Returns 1 when it handled s (result
  * in *rc and *out), 0 to leave s to the general loop below.  Same answers:
@@ -184,7 +184,7 @@ static int dec_to_i64(struct dec *d, int neg, int64_t *out)
 	return 0;
 }
 
-int profdb_parse_ns(const char *s, size_t n, int scale_exp, int64_t *out)
+int profdb__parse_ns(const char *s, size_t n, int scale_exp, int64_t *out)
 {
 	struct dec d = { 0, scale_exp, 0, 0 };
 	size_t i = 0;
@@ -204,7 +204,7 @@ int profdb_parse_ns(const char *s, size_t n, int scale_exp, int64_t *out)
 	return dec_to_i64(&d, neg, out);
 }
 
-int profdb_parse_i64(const char *s, size_t n, int64_t *out)
+int profdb__parse_i64(const char *s, size_t n, int64_t *out)
 {
 	char buf[32];
 	char *end;
@@ -223,7 +223,7 @@ int profdb_parse_i64(const char *s, size_t n, int64_t *out)
 	return 0;
 }
 
-int profdb_parse_double(const char *s, size_t n, double *out)
+int profdb__parse_double(const char *s, size_t n, double *out)
 {
 	char buf[64];
 	char *end;

@@ -65,7 +65,7 @@ static const size_t coll_strs[] = {
 
 /* ---------------------------------------------------------------- queue */
 
-int profdb_queue_new(struct profdb_queue **out, int producers)
+int profdb__queue_new(struct profdb_queue **out, int producers)
 {
 	struct profdb_queue *q = calloc(1, sizeof *q);
 	*out = NULL;
@@ -87,7 +87,7 @@ static void batch_free(struct batch *b)
 	}
 }
 
-void profdb_queue_free(struct profdb_queue *q)
+void profdb__queue_free(struct profdb_queue *q)
 {
 	if (!q)
 		return;
@@ -102,7 +102,7 @@ void profdb_queue_free(struct profdb_queue *q)
 	free(q);
 }
 
-void profdb_queue_abort(struct profdb_queue *q)
+void profdb__queue_abort(struct profdb_queue *q)
 {
 	pthread_mutex_lock(&q->mu);
 	q->abort = 1;
@@ -111,7 +111,7 @@ void profdb_queue_abort(struct profdb_queue *q)
 	pthread_mutex_unlock(&q->mu);
 }
 
-void profdb_queue_producer_done(struct profdb_queue *q)
+void profdb__queue_producer_done(struct profdb_queue *q)
 {
 	pthread_mutex_lock(&q->mu);
 	q->producers--;
@@ -381,7 +381,7 @@ static int q_rank_fixup(void *arg, int64_t provisional, int64_t rank, int64_t of
 	return put_simple(arg, R_RANK_FIXUP, nums, 3, NULL, 0, NULL, 0);
 }
 
-int profdb_qsink_new(struct profdb_qsink **out, struct profdb_queue *q, int slot)
+int profdb__qsink_new(struct profdb_qsink **out, struct profdb_queue *q, int slot)
 {
 	struct profdb_qsink *s = calloc(1, sizeof *s);
 	*out = NULL;
@@ -401,10 +401,10 @@ int profdb_qsink_new(struct profdb_qsink **out, struct profdb_queue *q, int slot
 	return PROFDB_OK;
 }
 
-struct profdb_sink *profdb_qsink_sink(struct profdb_qsink *s) { return &s->sink; }
-int profdb_qsink_flush(struct profdb_qsink *s) { return flush(s); }
+struct profdb_sink *profdb__qsink_sink(struct profdb_qsink *s) { return &s->sink; }
+int profdb__qsink_flush(struct profdb_qsink *s) { return flush(s); }
 
-void profdb_qsink_free(struct profdb_qsink *s)
+void profdb__qsink_free(struct profdb_qsink *s)
 {
 	if (s) {
 		batch_free(s->cur);
@@ -587,18 +587,18 @@ static int replay_batch(const struct batch *b, struct profdb_sink *out)
 	return rc;
 }
 
-int profdb_queue_drain(struct profdb_queue *q, struct profdb_store *st,
+int profdb__queue_drain(struct profdb_queue *q, struct profdb_store *st,
                        void (*after_batch)(void *arg), void *arg)
 {
-	struct profdb_sink *out = profdb_store_sink(st);
+	struct profdb_sink *out = profdb__store_sink(st);
 	struct batch *b;
 	int rc = PROFDB_OK;
 	while ((b = pop(q)) != NULL) {
-		profdb_store_select_slot(st, b->slot);
+		profdb__store_select_slot(st, b->slot);
 		rc = replay_batch(b, out);
 		batch_free(b);
 		if (rc != PROFDB_OK) {
-			profdb_queue_abort(q);
+			profdb__queue_abort(q);
 			break;
 		}
 		if (after_batch)

@@ -18,18 +18,18 @@
 #include "result.h"
 
 /* A growing NUL-terminated SQL text. */
-struct qbuf {
+struct profdb__qbuf {
 	char *s;                   /* the text ("" until something is added) */
 	size_t len, cap;
 	int oom;                   /* an allocation failed: s is incomplete */
 };
-void qbuf_add(struct qbuf *b, const char *text);
+void profdb__qbuf_add(struct profdb__qbuf *b, const char *text);
 /* Append printf-style; only for numbers and whitelisted names. */
-void qbuf_addf(struct qbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void qbuf_free(struct qbuf *b);
+void profdb__qbuf_addf(struct profdb__qbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void profdb__qbuf_free(struct profdb__qbuf *b);
 
 /* Which table a filter applies to: the column names differ a little. */
-enum qfilter_target { QF_KERNEL, QF_OP, QF_STEP };
+enum profdb__qfilter_target { QF_KERNEL, QF_OP, QF_STEP };
 
 /*
  * Append " AND ..." conditions for f on the table alias a (e.g. "k") to b.
@@ -37,13 +37,13 @@ enum qfilter_target { QF_KERNEL, QF_OP, QF_STEP };
  * for_total set, the name and kind conditions are left out (the
  * denominator of a share).
  */
-void qfilter_where(struct qbuf *b, const struct profdb_filter *f, const char *a,
-                   enum qfilter_target t, int for_total);
-/* Bind the parameters qfilter_where used (by name; absent ones skipped). */
-void qfilter_bind(sqlite3_stmt *st, const struct profdb_filter *f);
+void profdb__qfilter_where(struct profdb__qbuf *b, const struct profdb_filter *f, const char *a,
+                   enum profdb__qfilter_target t, int for_total);
+/* Bind the parameters profdb__qfilter_where used (by name; absent ones skipped). */
+void profdb__qfilter_bind(sqlite3_stmt *st, const struct profdb_filter *f);
 /* Check f's values: every run exists (ENOTFOUND), the kind is known and
  * the step range is ordered (EUSAGE).  Sets the message on db. */
-int qfilter_check(profdb *db, const struct profdb_filter *f);
+int profdb__qfilter_check(profdb *db, const struct profdb_filter *f);
 /*
  * Per-repeat figures (README "Per-repeat averages and step filters"):
  * without a step range a run's repeat count is run.repeats (its steps,
@@ -52,39 +52,39 @@ int qfilter_check(profdb *db, const struct profdb_filter *f);
  * when its kernels carry steps.  Every query and the diff use these.
  */
 /* Whether f has a step range. */
-int qfilter_has_steps(const struct profdb_filter *f);
+int profdb__qfilter_has_steps(const struct profdb_filter *f);
 /* Append a SELECT of the selected (run_id, step) pairs of f: the stored
  * steps in f's rank and step range of runs whose kernels carry a step
  * (f's runs apply; name and kind do not). */
-void qfilter_selected_steps(struct qbuf *b, const struct profdb_filter *f);
+void profdb__qfilter_selected_steps(struct profdb__qbuf *b, const struct profdb_filter *f);
 /* Append the expression of the repeat count of run alias run_alias
  * (a row of table run) under f. */
-void qfilter_repeats(struct qbuf *b, const struct profdb_filter *f, const char *run_alias);
+void profdb__qfilter_repeats(struct profdb__qbuf *b, const struct profdb_filter *f, const char *run_alias);
 /* When r has no rows, add a note per selected run saying why: the rank
  * it lacks and the ranks it has, that it has no steps (need_steps: the
  * query needs them, as --per-step does) or which steps it has, or that
  * --name/--kind match nothing.  Sets the message on db on error. */
-int qfilter_explain_empty(profdb *db, profdb_result *r, const struct profdb_filter *f, int need_steps);
+int profdb__qfilter_explain_empty(profdb *db, profdb_result *r, const struct profdb_filter *f, int need_steps);
 /* Whether the output gets a run column: several runs or none selected. */
-int qfilter_run_column(const struct profdb_filter *f);
+int profdb__qfilter_run_column(const struct profdb_filter *f);
 
 /* Prepare b's text on db; reports oom and SQL errors on db. */
-int qprepare(profdb *db, const struct qbuf *b, sqlite3_stmt **st, const char *what);
+int profdb__query_prepare(profdb *db, const struct profdb__qbuf *b, sqlite3_stmt **st, const char *what);
 
 /* Remove column col from r (for helper columns a query needs internally). */
-void qresult_drop_column(profdb_result *r, size_t col);
+void profdb__result_drop_column(profdb_result *r, size_t col);
 /* CONSTRUCTOR: a result of nrows rows of NULL cells with the given columns,
  * for rows made in C.  On failure *out may be set: free it. */
-int qresult_new_rows(profdb_result **out, const char *const *names, const enum profdb_coltype *types,
+int profdb__result_new_rows(profdb_result **out, const char *const *names, const enum profdb_coltype *types,
                      size_t ncols, size_t nrows);
 
-/* qfilter_check, and PROFDB_EUSAGE "<what>: no kind filter" when f has
+/* profdb__qfilter_check, and PROFDB_EUSAGE "<what>: no kind filter" when f has
  * one (the analyses that read one kind of row). */
-int qfilter_check_no_kind(profdb *db, const struct profdb_filter *f, const char *what);
+int profdb__qfilter_check_no_kind(profdb *db, const struct profdb_filter *f, const char *what);
 /* Run the statement in b (freed here) with f's parameters bound into *out
  * (types per column, or NULL: inferred); what starts the error message.
  * The tail every SQL-only query shares. */
-int qresult_query(profdb *db, profdb_result **out, struct qbuf *b, const struct profdb_filter *f,
+int profdb__result_query(profdb *db, profdb_result **out, struct profdb__qbuf *b, const struct profdb_filter *f,
                   const enum profdb_coltype *types, const char *what);
 
 /* profdb_query_breakdown keeping its leading run_id, run, rank, step

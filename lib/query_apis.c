@@ -88,7 +88,7 @@ static int add_notes(profdb *db, profdb_result *r)
 int profdb_query_apis(profdb *db, profdb_result **out, const struct profdb_filter *f)
 {
 	struct profdb_filter only;
-	struct qbuf b = { 0 };
+	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
 	int rc, k;
 
@@ -100,17 +100,17 @@ int profdb_query_apis(profdb *db, profdb_result **out, const struct profdb_filte
 		only.tags = f->tags;
 		only.ntags = f->ntags;
 	}
-	if ((rc = qfilter_check(db, &only)) != PROFDB_OK)
+	if ((rc = profdb__qfilter_check(db, &only)) != PROFDB_OK)
 		return rc;
-	qbuf_add(&b, "WITH sel AS (SELECT r.* FROM (SELECT id AS run_id, name, repeats FROM run) r WHERE 1");
-	qfilter_where(&b, &only, "r", QF_STEP, 1);
-	qbuf_add(&b, "),\n");
-	qbuf_add(&b, apis_sql);
-	rc = qprepare(db, &b, &st, "cannot list APIs");
-	qbuf_free(&b);
+	profdb__qbuf_add(&b, "WITH sel AS (SELECT r.* FROM (SELECT id AS run_id, name, repeats FROM run) r WHERE 1");
+	profdb__qfilter_where(&b, &only, "r", QF_STEP, 1);
+	profdb__qbuf_add(&b, "),\n");
+	profdb__qbuf_add(&b, apis_sql);
+	rc = profdb__query_prepare(db, &b, &st, "cannot list APIs");
+	profdb__qbuf_free(&b);
 	if (rc != PROFDB_OK)
 		return rc;
-	qfilter_bind(st, &only);
+	profdb__qfilter_bind(st, &only);
 	if (f && f->name_glob && (k = sqlite3_bind_parameter_index(st, ":glob")) > 0)
 		sqlite3_bind_text(st, k, f->name_glob, -1, SQLITE_STATIC);
 	rc = profdb__result_from_stmt(db, out, st, apis_types);
@@ -131,7 +131,7 @@ int profdb_query_summary_by(profdb *db, profdb_result **out, const struct profdb
                             const char *by)
 {
 	struct profdb_filter only;
-	struct qbuf b = { 0 };
+	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
 	char key[PROFDB_TAG_KEY_MAX + 1];
 	int rc;
@@ -147,14 +147,14 @@ int profdb_query_summary_by(profdb *db, profdb_result **out, const struct profdb
 		only.tags = f->tags;
 		only.ntags = f->ntags;
 	}
-	if ((rc = qfilter_check(db, &only)) != PROFDB_OK)
+	if ((rc = profdb__qfilter_check(db, &only)) != PROFDB_OK)
 		return rc;
 	/* the run_summary figures per run, summed per value of the tag */
-	qbuf_add(&b, "WITH sel AS (SELECT r.* FROM (SELECT id AS run_id, repeats FROM run) r WHERE 1");
-	qfilter_where(&b, &only, "r", QF_STEP, 1);
-	qbuf_add(&b, "),\n rs AS (SELECT s.run_id, s.repeats");
+	profdb__qbuf_add(&b, "WITH sel AS (SELECT r.* FROM (SELECT id AS run_id, repeats FROM run) r WHERE 1");
+	profdb__qfilter_where(&b, &only, "r", QF_STEP, 1);
+	profdb__qbuf_add(&b, "),\n rs AS (SELECT s.run_id, s.repeats");
 	profdb__tags_by_value(&b, "s.run_id", 0);
-	qbuf_add(&b, ", (SELECT count(*) FROM kernel k WHERE k.run_id = s.run_id) AS kernels,"
+	profdb__qbuf_add(&b, ", (SELECT count(*) FROM kernel k WHERE k.run_id = s.run_id) AS kernels,"
 	    " coalesce((SELECT sum(k.dur_ns) FROM kernel k WHERE k.run_id = s.run_id), 0) AS total_device,"
 	    " coalesce((SELECT max(span) FROM (SELECT max(k.start_ns + k.dur_ns) - min(k.start_ns) AS span"
 	    "  FROM kernel k WHERE k.run_id = s.run_id GROUP BY k.rank)), 0) AS elapsed,"
@@ -163,11 +163,11 @@ int profdb_query_summary_by(profdb *db, profdb_result **out, const struct profdb
 	    "SELECT tag0, count(*) AS runs, sum(repeats) AS repeats, sum(kernels) AS kernels,"
 	    " sum(total_device) AS total_device, sum(elapsed) AS elapsed, sum(total_cpu) AS total_cpu"
 	    " FROM rs GROUP BY tag0 ORDER BY tag0 IS NULL, tag0");
-	rc = qprepare(db, &b, &st, "cannot summarise");
-	qbuf_free(&b);
+	rc = profdb__query_prepare(db, &b, &st, "cannot summarise");
+	profdb__qbuf_free(&b);
 	if (rc != PROFDB_OK)
 		return rc;
-	qfilter_bind(st, &only);
+	profdb__qfilter_bind(st, &only);
 	profdb__tags_by_bind(st, 0, key);
 	rc = profdb__result_from_stmt(db, out, st, by_types);
 	sqlite3_finalize(st);

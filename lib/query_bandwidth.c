@@ -22,10 +22,10 @@ static const enum profdb_coltype types[B_N] = {
 	PROFDB_COL_INT, PROFDB_COL_NS, PROFDB_COL_REAL, PROFDB_COL_REAL
 };
 
-static void bandwidth_sql(struct qbuf *b, const struct profdb_bandwidth_query *q)
+static void bandwidth_sql(struct profdb__qbuf *b, const struct profdb_bandwidth_query *q)
 {
 	const char *step = q->by_rank ? "NULL" : "k.step";
-	qbuf_addf(b, "WITH t AS (SELECT k.run_id, k.rank, %s AS step, k.dur_ns, k.bytes,"
+	profdb__qbuf_addf(b, "WITH t AS (SELECT k.run_id, k.rank, %s AS step, k.dur_ns, k.bytes,"
 	          " CASE WHEN k.kind = %d THEN 'memset'"
 	          "  WHEN s.value GLOB '*HtoD*' OR s.value GLOB '*HostToDevice*' THEN 'HtoD'"
 	          "  WHEN s.value GLOB '*DtoH*' OR s.value GLOB '*DeviceToHost*' THEN 'DtoH'"
@@ -34,8 +34,8 @@ static void bandwidth_sql(struct qbuf *b, const struct profdb_bandwidth_query *q
 	          "  ELSE 'other' END AS direction"
 	          " FROM kernel k JOIN str s ON s.id = k.name_id WHERE k.kind IN (%d, %d)",
 	          step, PROFDB_KIND_MEMSET, PROFDB_KIND_MEMCPY, PROFDB_KIND_MEMSET);
-	qfilter_where(b, &q->filter, "k", QF_KERNEL, 0);
-	qbuf_add(b, ")\nSELECT r.name AS run, t.rank, t.step, t.direction, count(*) AS transfers,"
+	profdb__qfilter_where(b, &q->filter, "k", QF_KERNEL, 0);
+	profdb__qbuf_add(b, ")\nSELECT r.name AS run, t.rank, t.step, t.direction, count(*) AS transfers,"
 	         " count(t.bytes) AS sized, coalesce(sum(t.bytes), 0) AS bytes, sum(t.dur_ns) AS total,"
 	         " CAST(sum(t.bytes) AS REAL) / nullif(sum(CASE WHEN t.bytes IS NOT NULL THEN t.dur_ns END), 0)"
 	         "  AS gbps,"
@@ -46,18 +46,18 @@ static void bandwidth_sql(struct qbuf *b, const struct profdb_bandwidth_query *q
 
 int profdb_query_bandwidth(profdb *db, profdb_result **out, const struct profdb_bandwidth_query *q)
 {
-	struct qbuf b = { 0 };
+	struct profdb__qbuf b = { 0 };
 	int rc;
 
 	*out = NULL;
-	if ((rc = qfilter_check_no_kind(db, &q->filter, "bandwidth reads memcpy and memset only")) != PROFDB_OK)
+	if ((rc = profdb__qfilter_check_no_kind(db, &q->filter, "bandwidth reads memcpy and memset only")) != PROFDB_OK)
 		return rc;
 	bandwidth_sql(&b, q);
-	if ((rc = qresult_query(db, out, &b, &q->filter, types, "cannot query bandwidth")) != PROFDB_OK)
+	if ((rc = profdb__result_query(db, out, &b, &q->filter, types, "cannot query bandwidth")) != PROFDB_OK)
 		return rc;
 	if (q->by_rank)
-		qresult_drop_column(*out, B_STEP);
-	if (!qfilter_run_column(&q->filter))
-		qresult_drop_column(*out, B_RUN);
+		profdb__result_drop_column(*out, B_STEP);
+	if (!profdb__qfilter_run_column(&q->filter))
+		profdb__result_drop_column(*out, B_RUN);
 	return PROFDB_OK;
 }

@@ -123,33 +123,33 @@ static int fill_row(profdb_result *r, size_t row, const struct bline *l, sqlite3
 	int rc = 0;
 
 	sqlite3_bind_int64(q, 1, l->run);
-	rc |= qresult_set_text(r, row, C_RUN, sqlite3_step(q) == SQLITE_ROW ? (const char *)sqlite3_column_text(q, 0) : "");
+	rc |= profdb__result_set_text(r, row, C_RUN, sqlite3_step(q) == SQLITE_ROW ? (const char *)sqlite3_column_text(q, 0) : "");
 	sqlite3_reset(q);
-	rc |= qresult_set_int(r, row, C_RUN_ID, l->run);
-	rc |= qresult_set_int(r, row, C_RANK, l->rank);
+	rc |= profdb__result_set_int(r, row, C_RUN_ID, l->run);
+	rc |= profdb__result_set_int(r, row, C_RANK, l->rank);
 	if (l->step != INT64_MIN)
-		rc |= qresult_set_int(r, row, C_STEP, l->step);
-	rc |= qresult_set_int(r, row, C_SPAN, span);
-	rc |= qresult_set_int(r, row, C_KERNELS, l->kernels);
-	rc |= qresult_set_int(r, row, C_BUSY, b->busy);
-	rc |= qresult_set_int(r, row, C_COMPUTE, b->compute);
-	rc |= qresult_set_int(r, row, C_COMM, b->comm);
-	rc |= qresult_set_int(r, row, C_MEMORY, b->memory);
-	rc |= qresult_set_int(r, row, C_OV_CC, b->compute_comm);
-	rc |= qresult_set_int(r, row, C_OV_CY, b->compute_memory);
-	rc |= qresult_set_int(r, row, C_OV_MY, b->comm_memory);
-	rc |= qresult_set_int(r, row, C_EXP_COMM, b->exposed_comm);
-	rc |= qresult_set_int(r, row, C_EXP_MEM, b->exposed_memory);
-	rc |= qresult_set_int(r, row, C_IDLE, span - b->busy);
+		rc |= profdb__result_set_int(r, row, C_STEP, l->step);
+	rc |= profdb__result_set_int(r, row, C_SPAN, span);
+	rc |= profdb__result_set_int(r, row, C_KERNELS, l->kernels);
+	rc |= profdb__result_set_int(r, row, C_BUSY, b->busy);
+	rc |= profdb__result_set_int(r, row, C_COMPUTE, b->compute);
+	rc |= profdb__result_set_int(r, row, C_COMM, b->comm);
+	rc |= profdb__result_set_int(r, row, C_MEMORY, b->memory);
+	rc |= profdb__result_set_int(r, row, C_OV_CC, b->compute_comm);
+	rc |= profdb__result_set_int(r, row, C_OV_CY, b->compute_memory);
+	rc |= profdb__result_set_int(r, row, C_OV_MY, b->comm_memory);
+	rc |= profdb__result_set_int(r, row, C_EXP_COMM, b->exposed_comm);
+	rc |= profdb__result_set_int(r, row, C_EXP_MEM, b->exposed_memory);
+	rc |= profdb__result_set_int(r, row, C_IDLE, span - b->busy);
 	if (span > 0) {
-		rc |= qresult_set_double(r, row, C_COMPUTE_PCT, pct(b->compute, span));
-		rc |= qresult_set_double(r, row, C_COMM_PCT, pct(b->comm, span));
-		rc |= qresult_set_double(r, row, C_MEMORY_PCT, pct(b->memory, span));
-		rc |= qresult_set_double(r, row, C_EXP_COMM_PCT, pct(b->exposed_comm, span));
-		rc |= qresult_set_double(r, row, C_IDLE_PCT, pct(span - b->busy, span));
+		rc |= profdb__result_set_double(r, row, C_COMPUTE_PCT, pct(b->compute, span));
+		rc |= profdb__result_set_double(r, row, C_COMM_PCT, pct(b->comm, span));
+		rc |= profdb__result_set_double(r, row, C_MEMORY_PCT, pct(b->memory, span));
+		rc |= profdb__result_set_double(r, row, C_EXP_COMM_PCT, pct(b->exposed_comm, span));
+		rc |= profdb__result_set_double(r, row, C_IDLE_PCT, pct(span - b->busy, span));
 	}
 	if (b->comm > 0)
-		rc |= qresult_set_double(r, row, C_OVERLAP_PCT, pct(b->compute_comm, b->comm));
+		rc |= profdb__result_set_double(r, row, C_OVERLAP_PCT, pct(b->compute_comm, b->comm));
 	return rc ? PROFDB_ERROR : PROFDB_OK;
 }
 
@@ -157,20 +157,20 @@ static int fill_row(profdb_result *r, size_t row, const struct bline *l, sqlite3
  * too: a second statement grouping the same rows cost as much again). */
 static int scan(profdb *db, struct classes *c, const struct profdb_breakdown_query *q)
 {
-	struct qbuf b = { 0 };
+	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
 	int64_t run = 0, rank = 0, step = 0;
 	int rc, have = 0, err = PROFDB_OK;
 
-	qbuf_addf(&b, "SELECT k.run_id, k.rank, %s, k.kind, k.start_ns, k.start_ns + k.dur_ns"
+	profdb__qbuf_addf(&b, "SELECT k.run_id, k.rank, %s, k.kind, k.start_ns, k.start_ns + k.dur_ns"
 	          " FROM kernel k WHERE 1", q->by_rank ? "NULL" : "k.step");
-	qfilter_where(&b, &q->filter, "k", QF_KERNEL, 0);
-	qbuf_addf(&b, " ORDER BY k.run_id, k.rank%s", q->by_rank ? "" : ", k.step");
-	rc = qprepare(db, &b, &st, "cannot read kernel intervals");
-	qbuf_free(&b);
+	profdb__qfilter_where(&b, &q->filter, "k", QF_KERNEL, 0);
+	profdb__qbuf_addf(&b, " ORDER BY k.run_id, k.rank%s", q->by_rank ? "" : ", k.step");
+	rc = profdb__query_prepare(db, &b, &st, "cannot read kernel intervals");
+	profdb__qbuf_free(&b);
 	if (rc != PROFDB_OK)
 		return rc;
-	qfilter_bind(st, &q->filter);
+	profdb__qfilter_bind(st, &q->filter);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW && err == PROFDB_OK) {
 		int64_t krun = sqlite3_column_int64(st, 0), krank = sqlite3_column_int64(st, 1);
 		int64_t kstep = sqlite3_column_type(st, 2) == SQLITE_NULL ? INT64_MIN : sqlite3_column_int64(st, 2);
@@ -205,7 +205,7 @@ static int build(profdb *db, profdb_result **out, const struct classes *c)
 {
 	sqlite3_stmt *q = NULL;
 	int rc = PROFDB_OK;
-	if (qresult_new_rows(out, names, types, C_COUNT, c->nl) != PROFDB_OK)
+	if (profdb__result_new_rows(out, names, types, C_COUNT, c->nl) != PROFDB_OK)
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	if (sqlite3_prepare_v2(db->sql, "SELECT name FROM run WHERE id = ?1", -1, &q, NULL) != SQLITE_OK)
 		return profdb__sqlerror(db, "cannot read runs");
@@ -222,7 +222,7 @@ int profdb__query_breakdown_full(profdb *db, profdb_result **out, const struct p
 	int rc;
 
 	*out = NULL;
-	if ((rc = qfilter_check(db, &q->filter)) != PROFDB_OK)
+	if ((rc = profdb__qfilter_check(db, &q->filter)) != PROFDB_OK)
 		return rc;
 	if (q->filter.name_glob || q->filter.kind)
 		return profdb__error(db, PROFDB_EUSAGE, "breakdown takes every kernel of a rank: no name or kind filter");
@@ -246,9 +246,9 @@ int profdb_query_breakdown(profdb *db, profdb_result **out, const struct profdb_
 	if (rc != PROFDB_OK)
 		return rc;
 	if (q->by_rank)
-		qresult_drop_column(*out, C_STEP);
-	if (!qfilter_run_column(&q->filter))
-		qresult_drop_column(*out, C_RUN);
-	qresult_drop_column(*out, C_RUN_ID);
+		profdb__result_drop_column(*out, C_STEP);
+	if (!profdb__qfilter_run_column(&q->filter))
+		profdb__result_drop_column(*out, C_RUN);
+	profdb__result_drop_column(*out, C_RUN_ID);
 	return PROFDB_OK;
 }

@@ -54,34 +54,34 @@ static const enum profdb_coltype step_types[T_N] = {
 	PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_INT
 };
 
-static void c_sql(struct qbuf *b, const struct profdb_filter *f)
+static void c_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 {
-	qbuf_add(b, "WITH c0 AS (SELECT k.run_id, k.rank, k.step, k.dur_ns, lower(s.value) AS n FROM kernel k"
+	profdb__qbuf_add(b, "WITH c0 AS (SELECT k.run_id, k.rank, k.step, k.dur_ns, lower(s.value) AS n FROM kernel k"
 	         " JOIN str s ON s.id = k.name_id WHERE k.kind = 3");
-	qfilter_where(b, f, "k", QF_KERNEL, 0);
-	qbuf_add(b, "),\n c AS (SELECT run_id, rank, step, dur_ns, " COLLECTIVE_SQL " AS collective FROM c0)\n");
+	profdb__qfilter_where(b, f, "k", QF_KERNEL, 0);
+	profdb__qbuf_add(b, "),\n c AS (SELECT run_id, rank, step, dur_ns, " COLLECTIVE_SQL " AS collective FROM c0)\n");
 }
 
 /* The CTE c: one row per communication kernel of f with its collective,
  * process group, message bytes (msg) and bus factor; shared by the table
  * and by diff --table collectives (profdb__collective_calls). */
-static void calls_sql(struct qbuf *b, const struct profdb_filter *f)
+static void calls_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 {
-	qbuf_add(b, "WITH c0 AS (SELECT k.run_id, k.rank, k.dur_ns, lower(s.value) AS n, a.pg_name, a.pg_desc,"
+	profdb__qbuf_add(b, "WITH c0 AS (SELECT k.run_id, k.rank, k.dur_ns, lower(s.value) AS n, a.pg_name, a.pg_desc,"
 	         " a.group_size, a.dtype, max(coalesce(a.in_nelems, a.out_nelems),"
 	         " coalesce(a.out_nelems, a.in_nelems)) * d.bytes AS msg"
 	         " FROM kernel k JOIN str s ON s.id = k.name_id LEFT JOIN kernel_coll a ON a.kernel_id = k.id"
 	         " LEFT JOIN dtype_size d ON d.dtype = a.dtype WHERE k.kind = 3");
-	qfilter_where(b, f, "k", QF_KERNEL, 0);
-	qbuf_add(b, "),\n c1 AS (SELECT *, " COLLECTIVE_SQL " AS collective FROM c0),\n"
+	profdb__qfilter_where(b, f, "k", QF_KERNEL, 0);
+	profdb__qbuf_add(b, "),\n c1 AS (SELECT *, " COLLECTIVE_SQL " AS collective FROM c0),\n"
 	         " c AS (SELECT *, " BUS_FACTOR_SQL " AS factor,"
 	         " pg_name || coalesce(' (' || pg_desc || ')', '') AS process_group FROM c1)\n");
 }
 
-static void rank_sql(struct qbuf *b, const struct profdb_filter *f)
+static void rank_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 {
 	calls_sql(b, f);
-	qbuf_add(b, "SELECT r.name AS run, c.collective, c.process_group, c.rank,"
+	profdb__qbuf_add(b, "SELECT r.name AS run, c.collective, c.process_group, c.rank,"
 	         " count(*) AS calls, sum(c.dur_ns) AS total,"
 	         " avg(c.dur_ns) AS avg, median(c.dur_ns) AS median, max(c.dur_ns) AS max,"
 	         " max(c.group_size) AS group_size,"
@@ -103,25 +103,25 @@ int profdb__collective_calls(profdb *db, profdb_result **out, const struct profd
 	static const enum profdb_coltype types[] = {
 		PROFDB_COL_TEXT, PROFDB_COL_NS, PROFDB_COL_REAL, PROFDB_COL_REAL
 	};
-	struct qbuf b = { 0 };
+	struct profdb__qbuf b = { 0 };
 	int rc;
 
 	*out = NULL;
-	if ((rc = qfilter_check(db, f)) != PROFDB_OK)
+	if ((rc = profdb__qfilter_check(db, f)) != PROFDB_OK)
 		return rc;
 	calls_sql(&b, f);
-	qbuf_add(&b, "SELECT c.collective || coalesce(' ' || c.process_group, '') AS key, c.dur_ns,"
+	profdb__qbuf_add(&b, "SELECT c.collective || coalesce(' ' || c.process_group, '') AS key, c.dur_ns,"
 	         " c.msg, c.msg * c.factor FROM c WHERE c.msg IS NOT NULL AND c.factor IS NOT NULL"
 	         " ORDER BY key, c.run_id, c.rank, c.dur_ns");
-	return qresult_query(db, out, &b, f, types, "cannot query collectives");
+	return profdb__result_query(db, out, &b, f, types, "cannot query collectives");
 }
 
-static void step_sql(struct qbuf *b, const struct profdb_filter *f)
+static void step_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 {
 	c_sql(b, f);
 	/* waited_on_rank by a window, not a subquery per group (that one
 	 * re-read the kernel table for every step: 1.9 s on 2.4 M kernels) */
-	qbuf_add(b, ", t AS (SELECT run_id, step, collective, rank, count(*) AS n, sum(dur_ns) AS tot FROM c"
+	profdb__qbuf_add(b, ", t AS (SELECT run_id, step, collective, rank, count(*) AS n, sum(dur_ns) AS tot FROM c"
 	         " GROUP BY run_id, step, collective, rank),\n"
 	         " w AS (SELECT *, first_value(rank) OVER (PARTITION BY run_id, step, collective"
 	         "  ORDER BY tot, rank) AS waited FROM t)\n"
@@ -134,20 +134,20 @@ static void step_sql(struct qbuf *b, const struct profdb_filter *f)
 
 int profdb_query_collectives(profdb *db, profdb_result **out, const struct profdb_collective_query *q)
 {
-	struct qbuf b = { 0 };
+	struct profdb__qbuf b = { 0 };
 	int rc;
 
 	*out = NULL;
-	if ((rc = qfilter_check_no_kind(db, &q->filter, "collectives reads communication kernels only")) != PROFDB_OK)
+	if ((rc = profdb__qfilter_check_no_kind(db, &q->filter, "collectives reads communication kernels only")) != PROFDB_OK)
 		return rc;
 	if (q->by_step)
 		step_sql(&b, &q->filter);
 	else
 		rank_sql(&b, &q->filter);
-	rc = qresult_query(db, out, &b, &q->filter, q->by_step ? step_types : rank_types, "cannot query collectives");
+	rc = profdb__result_query(db, out, &b, &q->filter, q->by_step ? step_types : rank_types, "cannot query collectives");
 	if (rc != PROFDB_OK)
 		return rc;
-	if (!qfilter_run_column(&q->filter))
-		qresult_drop_column(*out, 0); /* run is column 0 in both shapes */
+	if (!profdb__qfilter_run_column(&q->filter))
+		profdb__result_drop_column(*out, 0); /* run is column 0 in both shapes */
 	return PROFDB_OK;
 }

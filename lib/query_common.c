@@ -12,7 +12,7 @@
 #include "query.h"
 #include "banned.h"
 
-static int qbuf_grow(struct qbuf *b, size_t need)
+static int qbuf_grow(struct profdb__qbuf *b, size_t need)
 {
 	size_t ncap;
 	char *s;
@@ -33,7 +33,7 @@ static int qbuf_grow(struct qbuf *b, size_t need)
 	return 0;
 }
 
-void qbuf_add(struct qbuf *b, const char *text)
+void profdb__qbuf_add(struct profdb__qbuf *b, const char *text)
 {
 	size_t n = strlen(text);
 	if (qbuf_grow(b, n) != 0)
@@ -42,7 +42,7 @@ void qbuf_add(struct qbuf *b, const char *text)
 	b->len += n;
 }
 
-void qbuf_addf(struct qbuf *b, const char *fmt, ...)
+void profdb__qbuf_addf(struct profdb__qbuf *b, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -57,13 +57,13 @@ void qbuf_addf(struct qbuf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
-void qbuf_free(struct qbuf *b)
+void profdb__qbuf_free(struct profdb__qbuf *b)
 {
 	free(b->s);
 	memset(b, 0, sizeof *b);
 }
 
-int qprepare(profdb *db, const struct qbuf *b, sqlite3_stmt **st, const char *what)
+int profdb__query_prepare(profdb *db, const struct profdb__qbuf *b, sqlite3_stmt **st, const char *what)
 {
 	*st = NULL;
 	if (b->oom || !b->s)
@@ -73,7 +73,7 @@ int qprepare(profdb *db, const struct qbuf *b, sqlite3_stmt **st, const char *wh
 	return PROFDB_OK;
 }
 
-void qresult_drop_column(profdb_result *r, size_t col)
+void profdb__result_drop_column(profdb_result *r, size_t col)
 {
 	size_t o = 0;
 	for (size_t row = 0; row < r->nrows; row++)
@@ -90,7 +90,7 @@ void qresult_drop_column(profdb_result *r, size_t col)
 	r->ncols--;
 }
 
-int qresult_new_rows(profdb_result **out, const char *const *names, const enum profdb_coltype *types,
+int profdb__result_new_rows(profdb_result **out, const char *const *names, const enum profdb_coltype *types,
                      size_t ncols, size_t nrows)
 {
 	profdb_result *r;
@@ -111,24 +111,24 @@ int qresult_new_rows(profdb_result **out, const char *const *names, const enum p
 	return PROFDB_OK;
 }
 
-int qresult_query(profdb *db, profdb_result **out, struct qbuf *b, const struct profdb_filter *f,
+int profdb__result_query(profdb *db, profdb_result **out, struct profdb__qbuf *b, const struct profdb_filter *f,
                   const enum profdb_coltype *types, const char *what)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = qprepare(db, b, &st, what);
-	qbuf_free(b);
+	int rc = profdb__query_prepare(db, b, &st, what);
+	profdb__qbuf_free(b);
 	*out = NULL;
 	if (rc != PROFDB_OK)
 		return rc;
-	qfilter_bind(st, f);
+	profdb__qfilter_bind(st, f);
 	rc = profdb__result_from_stmt(db, out, st, types);
 	sqlite3_finalize(st);
 	return rc;
 }
 
-int qfilter_check_no_kind(profdb *db, const struct profdb_filter *f, const char *what)
+int profdb__qfilter_check_no_kind(profdb *db, const struct profdb_filter *f, const char *what)
 {
-	int rc = qfilter_check(db, f);
+	int rc = profdb__qfilter_check(db, f);
 	if (rc == PROFDB_OK && f->kind)
 		rc = profdb__error(db, PROFDB_EUSAGE, "%s: no kind filter", what);
 	return rc;

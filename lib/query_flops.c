@@ -151,52 +151,52 @@ static int fill_row(profdb_result *r, size_t row, const struct profdb_flops_quer
 
 	if (!dims || parse_shapes(&s, dims, dt) != 0 || op_work(name, &s, &flops, &elems) != 0)
 		return PROFDB_OK;
-	rc |= qresult_set_double(r, row, F_GFLOP, flops / 1e9);
+	rc |= profdb__result_set_double(r, row, F_GFLOP, flops / 1e9);
 	if (s.elem > 0) {
-		rc |= qresult_set_int(r, row, F_BYTES, (int64_t)(elems * s.elem));
-		rc |= qresult_set_double(r, row, F_INTENSITY, flops / (elems * s.elem));
+		rc |= profdb__result_set_int(r, row, F_BYTES, (int64_t)(elems * s.elem));
+		rc |= profdb__result_set_double(r, row, F_INTENSITY, flops / (elems * s.elem));
 	}
 	if (dev > 0) {
 		/* FLOPs per ns are GFLOP/s; / 1000 for TFLOP/s */
 		tflops = flops * (double)calls / dev / 1000.0;
-		rc |= qresult_set_double(r, row, F_TFLOPS, tflops);
+		rc |= profdb__result_set_double(r, row, F_TFLOPS, tflops);
 		if (q->peak_tflops > 0)
-			rc |= qresult_set_double(r, row, F_PEAK_PCT, 100.0 * tflops / q->peak_tflops);
+			rc |= profdb__result_set_double(r, row, F_PEAK_PCT, 100.0 * tflops / q->peak_tflops);
 		if (q->peak_gbps > 0 && s.elem > 0)
-			rc |= qresult_set_double(r, row, F_BW_PCT,
+			rc |= profdb__result_set_double(r, row, F_BW_PCT,
 			                         100.0 * (elems * s.elem * (double)calls / dev) / q->peak_gbps);
 	}
 	return rc ? PROFDB_ERROR : PROFDB_OK;
 }
 
-static void flops_sql(struct qbuf *b, const struct profdb_flops_query *q)
+static void flops_sql(struct profdb__qbuf *b, const struct profdb_flops_query *q)
 {
-	qbuf_add(b, "SELECT r.name AS run, n.value AS name, s.value AS shapes, t.value AS dtypes,"
+	profdb__qbuf_add(b, "SELECT r.name AS run, n.value AS name, s.value AS shapes, t.value AS dtypes,"
 	         " count(*) AS calls, sum(o.device_total_ns) AS device, NULL AS gflop, NULL AS tflops,"
 	         " NULL AS bytes, NULL AS intensity, NULL AS peak_pct, NULL AS bw_pct"
 	         " FROM op o JOIN run r ON r.id = o.run_id JOIN str n ON n.id = o.name_id"
 	         " JOIN str s ON s.id = o.in_shapes_id LEFT JOIN str t ON t.id = o.in_types_id"
 	         " WHERE n.value IN (");
 	for (int i = 0; ops[i]; i++)
-		qbuf_addf(b, "%s'%s'", i ? ", " : "", ops[i]); /* constants of this file */
-	qbuf_add(b, ")");
-	qfilter_where(b, &q->filter, "o", QF_OP, 0);
-	qbuf_add(b, " GROUP BY o.run_id, o.name_id, o.in_shapes_id, o.in_types_id"
+		profdb__qbuf_addf(b, "%s'%s'", i ? ", " : "", ops[i]); /* constants of this file */
+	profdb__qbuf_add(b, ")");
+	profdb__qfilter_where(b, &q->filter, "o", QF_OP, 0);
+	profdb__qbuf_add(b, " GROUP BY o.run_id, o.name_id, o.in_shapes_id, o.in_types_id"
 	         " ORDER BY o.run_id, device DESC, name, shapes");
 }
 
 int profdb_query_flops(profdb *db, profdb_result **out, const struct profdb_flops_query *q)
 {
-	struct qbuf b = { 0 };
+	struct profdb__qbuf b = { 0 };
 	int rc;
 
 	*out = NULL;
-	if ((rc = qfilter_check_no_kind(db, &q->filter, "flops reads operators")) != PROFDB_OK)
+	if ((rc = profdb__qfilter_check_no_kind(db, &q->filter, "flops reads operators")) != PROFDB_OK)
 		return rc;
 	if (q->peak_tflops < 0 || q->peak_gbps < 0)
 		return profdb__error(db, PROFDB_EUSAGE, "flops: a peak must not be negative");
 	flops_sql(&b, q);
-	rc = qresult_query(db, out, &b, &q->filter, types, "cannot query operator shapes");
+	rc = profdb__result_query(db, out, &b, &q->filter, types, "cannot query operator shapes");
 	for (size_t i = 0; rc == PROFDB_OK && i < (*out)->nrows; i++)
 		if (fill_row(*out, i, q) != PROFDB_OK)
 			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
@@ -205,7 +205,7 @@ int profdb_query_flops(profdb *db, profdb_result **out, const struct profdb_flop
 		*out = NULL;
 		return rc;
 	}
-	if (!qfilter_run_column(&q->filter))
-		qresult_drop_column(*out, F_RUN);
+	if (!profdb__qfilter_run_column(&q->filter))
+		profdb__result_drop_column(*out, F_RUN);
 	return PROFDB_OK;
 }

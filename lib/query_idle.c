@@ -153,16 +153,16 @@ static int sline_add(struct idle *c, const struct sline *l)
 static int fill_stream_row(profdb_result *r, size_t row, const struct sline *l)
 {
 	const int64_t idle = l->idle, *sums = l->sums;
-	int rc = qresult_set_int(r, row, S_RUN_ID, l->run) | qresult_set_int(r, row, S_RANK, l->rank) |
-	         qresult_set_int(r, row, S_KERNELS, l->kernels) | qresult_set_int(r, row, S_SPAN, l->span) |
-	         qresult_set_int(r, row, S_IDLE, idle) | qresult_set_int(r, row, S_HOST, sums[0]) |
-	         qresult_set_int(r, row, S_OTHER_STREAM, sums[1]) | qresult_set_int(r, row, S_OTHER, sums[2]);
+	int rc = profdb__result_set_int(r, row, S_RUN_ID, l->run) | profdb__result_set_int(r, row, S_RANK, l->rank) |
+	         profdb__result_set_int(r, row, S_KERNELS, l->kernels) | profdb__result_set_int(r, row, S_SPAN, l->span) |
+	         profdb__result_set_int(r, row, S_IDLE, idle) | profdb__result_set_int(r, row, S_HOST, sums[0]) |
+	         profdb__result_set_int(r, row, S_OTHER_STREAM, sums[1]) | profdb__result_set_int(r, row, S_OTHER, sums[2]);
 	if (l->stream != INT64_MIN)
-		rc |= qresult_set_int(r, row, S_STREAM, l->stream);
+		rc |= profdb__result_set_int(r, row, S_STREAM, l->stream);
 	if (idle > 0)
-		rc |= qresult_set_double(r, row, S_HOST_PCT, 100.0 * (double)sums[0] / (double)idle) |
-		      qresult_set_double(r, row, S_OTHER_STREAM_PCT, 100.0 * (double)sums[1] / (double)idle) |
-		      qresult_set_double(r, row, S_OTHER_PCT, 100.0 * (double)sums[2] / (double)idle);
+		rc |= profdb__result_set_double(r, row, S_HOST_PCT, 100.0 * (double)sums[0] / (double)idle) |
+		      profdb__result_set_double(r, row, S_OTHER_STREAM_PCT, 100.0 * (double)sums[1] / (double)idle) |
+		      profdb__result_set_double(r, row, S_OTHER_PCT, 100.0 * (double)sums[2] / (double)idle);
 	return rc ? PROFDB_ERROR : PROFDB_OK;
 }
 
@@ -233,20 +233,20 @@ static int64_t col_or_min(sqlite3_stmt *st, int i)
 /* Read the filter's activities per (run, rank) into c's gaps and lines. */
 static int scan(profdb *db, struct idle *c, const struct profdb_filter *f)
 {
-	struct qbuf b = { 0 };
+	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
 	int rc, have = 0, err = PROFDB_OK;
 
-	qbuf_add(&b, "SELECT k.run_id, k.rank, k.stream, k.start_ns, k.start_ns + k.dur_ns, l.start_ns, l.tid,"
+	profdb__qbuf_add(&b, "SELECT k.run_id, k.rank, k.stream, k.start_ns, k.start_ns + k.dur_ns, l.start_ns, l.tid,"
 	         " k.name_id FROM kernel k LEFT JOIN launch l ON l.run_id = k.run_id AND l.rank = k.rank"
 	         " AND l.correlation = k.correlation WHERE 1");
-	qfilter_where(&b, f, "k", QF_KERNEL, 0);
-	qbuf_add(&b, " ORDER BY k.run_id, k.rank");
-	rc = qprepare(db, &b, &st, "cannot read device activities");
-	qbuf_free(&b);
+	profdb__qfilter_where(&b, f, "k", QF_KERNEL, 0);
+	profdb__qbuf_add(&b, " ORDER BY k.run_id, k.rank");
+	rc = profdb__query_prepare(db, &b, &st, "cannot read device activities");
+	profdb__qbuf_free(&b);
 	if (rc != PROFDB_OK)
 		return rc;
-	qfilter_bind(st, f);
+	profdb__qfilter_bind(st, f);
 	while (err == PROFDB_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t run = sqlite3_column_int64(st, 0), rank = sqlite3_column_int64(st, 1);
 		struct act a;
@@ -294,7 +294,7 @@ static int set_lookup(profdb_result *r, size_t row, size_t col, sqlite3_stmt *st
 	for (int i = 0; i < n; i++)
 		sqlite3_bind_int64(st, i + 1, v[i]);
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
-		rc = qresult_set_text(r, row, col, (const char *)sqlite3_column_text(st, 0));
+		rc = profdb__result_set_text(r, row, col, (const char *)sqlite3_column_text(st, 0));
 	return rc;
 }
 
@@ -310,14 +310,14 @@ static const char *const lookup_sql[3] = {
 static int gap_row(profdb_result *r, size_t row, const struct gap *g, sqlite3_stmt *const q[3])
 {
 	int64_t host_op[4] = { g->run, g->rank, g->tid, g->a };
-	int rc = set_lookup(r, row, G_RUN, q[0], 1, &g->run) | qresult_set_int(r, row, G_RANK, g->rank) |
-	         qresult_set_int(r, row, G_AT, g->a - g->origin) | qresult_set_int(r, row, G_GAP, g->b - g->a) |
-	         qresult_set_int(r, row, G_HOST, g->host) |
-	         qresult_set_int(r, row, G_OTHER_STREAM, g->other_stream) |
-	         qresult_set_int(r, row, G_OTHER, (g->b - g->a) - g->host - g->other_stream) |
+	int rc = set_lookup(r, row, G_RUN, q[0], 1, &g->run) | profdb__result_set_int(r, row, G_RANK, g->rank) |
+	         profdb__result_set_int(r, row, G_AT, g->a - g->origin) | profdb__result_set_int(r, row, G_GAP, g->b - g->a) |
+	         profdb__result_set_int(r, row, G_HOST, g->host) |
+	         profdb__result_set_int(r, row, G_OTHER_STREAM, g->other_stream) |
+	         profdb__result_set_int(r, row, G_OTHER, (g->b - g->a) - g->host - g->other_stream) |
 	         set_lookup(r, row, G_NEXT, q[1], 1, &g->name_id);
 	if (g->stream != INT64_MIN)
-		rc |= qresult_set_int(r, row, G_STREAM, g->stream);
+		rc |= profdb__result_set_int(r, row, G_STREAM, g->stream);
 	if (g->tid != INT64_MIN)
 		rc |= set_lookup(r, row, G_HOST_OP, q[2], 4, host_op);
 	return rc;
@@ -336,7 +336,7 @@ static int top_gaps(profdb *db, profdb_result **out, const struct profdb_idle_qu
 	if (c->ng > 1)
 		qsort(c->g, c->ng, sizeof *c->g, cmp_gap);
 	n = q->gaps > 0 && (size_t)q->gaps < c->ng ? (size_t)q->gaps : c->ng;
-	if (qresult_new_rows(out, gap_names, gap_types, G_COUNT, n) != PROFDB_OK)
+	if (profdb__result_new_rows(out, gap_names, gap_types, G_COUNT, n) != PROFDB_OK)
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	for (int i = 0; i < 3; i++)
 		if (sqlite3_prepare_v2(db->sql, lookup_sql[i], -1, &lk[i], NULL) != SQLITE_OK) {
@@ -346,8 +346,8 @@ static int top_gaps(profdb *db, profdb_result **out, const struct profdb_idle_qu
 	for (size_t i = 0; i < n && rc == PROFDB_OK; i++)
 		if (gap_row(*out, i, &c->g[i], lk) != PROFDB_OK)
 			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
-	if (rc == PROFDB_OK && !qfilter_run_column(&q->filter))
-		qresult_drop_column(*out, G_RUN);
+	if (rc == PROFDB_OK && !profdb__qfilter_run_column(&q->filter))
+		profdb__result_drop_column(*out, G_RUN);
 out:
 	for (int i = 0; i < 3; i++)
 		sqlite3_finalize(lk[i]);
@@ -367,7 +367,7 @@ static int per_stream(profdb *db, profdb_result **out, const struct profdb_filte
 	c->keep_streams = 1;
 	if ((rc = scan(db, c, f)) != PROFDB_OK)
 		return rc;
-	if (qresult_new_rows(out, stream_names, stream_types, S_COUNT, c->nsl) != PROFDB_OK)
+	if (profdb__result_new_rows(out, stream_names, stream_types, S_COUNT, c->nsl) != PROFDB_OK)
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	if (sqlite3_prepare_v2(db->sql, lookup_sql[0], -1, &q, NULL) != SQLITE_OK)
 		return profdb__sqlerror(db, "cannot look up names");
@@ -377,9 +377,9 @@ static int per_stream(profdb *db, profdb_result **out, const struct profdb_filte
 			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
 	sqlite3_finalize(q);
 	if (rc == PROFDB_OK) {
-		if (!qfilter_run_column(f))
-			qresult_drop_column(*out, S_RUN);
-		qresult_drop_column(*out, S_RUN_ID);
+		if (!profdb__qfilter_run_column(f))
+			profdb__result_drop_column(*out, S_RUN);
+		profdb__result_drop_column(*out, S_RUN_ID);
 	}
 	return rc;
 }
@@ -390,7 +390,7 @@ int profdb_query_idle(profdb *db, profdb_result **out, const struct profdb_idle_
 	int rc;
 
 	*out = NULL;
-	if ((rc = qfilter_check(db, &q->filter)) != PROFDB_OK)
+	if ((rc = profdb__qfilter_check(db, &q->filter)) != PROFDB_OK)
 		return rc;
 	if (q->filter.name_glob || q->filter.kind)
 		return profdb__error(db, PROFDB_EUSAGE, "idle takes every device activity: no name or kind filter");

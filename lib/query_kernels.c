@@ -13,7 +13,7 @@
  *  - median, p90, p99: exact percentiles, linear interpolation (stats.h).
  *  - stddev: sample standard deviation, NULL for a single call.
  *  - per_repeat: total / the run's repeat count, or with a step range
- *    total / the selected steps (query.h, qfilter_repeats).
+ *    total / the selected steps (query.h, profdb__qfilter_repeats).
  *  - top N and the order apply within each run; runs come in id order.
  *  - grouped by name alone over whole runs (no rank or step filter), the
  *    figures come from kernel_name_stat, which the ingest filled (runs
@@ -170,19 +170,19 @@ static int has_key(const struct keys *ks, const char *col)
 }
 
 /* The value expression of key i inside CTE o. */
-static void key_value(struct qbuf *b, const struct keys *ks, size_t i)
+static void key_value(struct profdb__qbuf *b, const struct keys *ks, size_t i)
 {
 	/* the joined text itself: an alias of the same SELECT cannot be used */
 	if (ks->k[i]->resolve == 3)
-		qbuf_addf(b, "g.k%zu", i);
+		profdb__qbuf_addf(b, "g.k%zu", i);
 	else if (ks->k[i]->resolve)
-		qbuf_addf(b, "s%zu.%s", i, ks->k[i]->resolve == 2 ? "name" : "value");
+		profdb__qbuf_addf(b, "s%zu.%s", i, ks->k[i]->resolve == 2 ? "name" : "value");
 	else
-		qbuf_addf(b, "g.k%zu", i);
+		profdb__qbuf_addf(b, "g.k%zu", i);
 }
 
 /* ORDER BY text for the window of CTE o; EUSAGE for an unknown column. */
-static int order_by(profdb *db, struct qbuf *b, const struct keys *ks, const struct stat_col *cols,
+static int order_by(profdb *db, struct profdb__qbuf *b, const struct keys *ks, const struct stat_col *cols,
                     size_t ncols, const char *sort, int ascending, const char *deflt)
 {
 	const char *s = sort && *sort ? sort : deflt;
@@ -198,7 +198,7 @@ static int order_by(profdb *db, struct qbuf *b, const struct keys *ks, const str
 		/* text keys read best A..Z; numbers follow the asked direction
 		 * (ascending for a key like step or rank unless told) */
 		(void)ascending;
-		qbuf_add(b, " ASC");
+		profdb__qbuf_add(b, " ASC");
 	} else {
 		for (i = 0; i < ncols; i++)
 			if (strcmp(cols[i].name, s) == 0)
@@ -212,12 +212,12 @@ static int order_by(profdb *db, struct qbuf *b, const struct keys *ks, const str
 				off += (size_t)snprintf(list + off, sizeof list - off, ", %s", ks->k[j]->col);
 			return profdb__error(db, PROFDB_EUSAGE, "cannot sort by '%s' (%s)", s, list);
 		}
-		qbuf_addf(b, "%s %s", cols[i].sort, ascending ? "ASC" : "DESC");
+		profdb__qbuf_addf(b, "%s %s", cols[i].sort, ascending ? "ASC" : "DESC");
 	}
 	/* ties: larger total first, then the keys, so the order is stable */
-	qbuf_add(b, ", g.total DESC");
+	profdb__qbuf_add(b, ", g.total DESC");
 	for (size_t j = 0; j < ks->n; j++) {
-		qbuf_add(b, ", ");
+		profdb__qbuf_add(b, ", ");
 		key_value(b, ks, j);
 	}
 	return PROFDB_OK;
@@ -232,143 +232,143 @@ static int order_by(profdb *db, struct qbuf *b, const struct keys *ks, const str
 static int name_stats_apply(profdb *db, const struct keys *ks, const struct profdb_kernel_query *q)
 {
 	const struct profdb_filter *f = &q->filter;
-	struct qbuf b = { 0 };
+	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
 	int rc;
 
 	if (ks->n != 1 || strcmp(ks->k[0]->opt, "name") != 0 || q->per_step ||
 	    f->rank != PROFDB_NULL || f->step_lo != PROFDB_NULL || f->step_hi != PROFDB_NULL)
 		return 0;
-	qbuf_add(&b, "SELECT (SELECT count(*) FROM (SELECT id AS run_id, name_stats FROM run) r"
+	profdb__qbuf_add(&b, "SELECT (SELECT count(*) FROM (SELECT id AS run_id, name_stats FROM run) r"
 	             " WHERE r.name_stats = 0");
-	qfilter_where(&b, f, "r", QF_KERNEL, 1);
-	qbuf_add(&b, ")");
+	profdb__qfilter_where(&b, f, "r", QF_KERNEL, 1);
+	profdb__qbuf_add(&b, ")");
 	if (f->kind) {
-		qbuf_add(&b, " + (SELECT count(*) FROM kernel_name_stat s WHERE (s.kinds & (s.kinds - 1)) != 0");
-		qfilter_where(&b, f, "s", QF_KERNEL, 1);
-		qbuf_add(&b, ")");
+		profdb__qbuf_add(&b, " + (SELECT count(*) FROM kernel_name_stat s WHERE (s.kinds & (s.kinds - 1)) != 0");
+		profdb__qfilter_where(&b, f, "s", QF_KERNEL, 1);
+		profdb__qbuf_add(&b, ")");
 	}
-	rc = qprepare(db, &b, &st, "cannot query kernels");
-	qbuf_free(&b);
+	rc = profdb__query_prepare(db, &b, &st, "cannot query kernels");
+	profdb__qbuf_free(&b);
 	if (rc != PROFDB_OK)
 		return rc;
-	qfilter_bind(st, f);
+	profdb__qfilter_bind(st, f);
 	rc = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) == 0 : -1;
 	sqlite3_finalize(st);
 	return rc >= 0 ? rc : profdb__sqlerror(db, "cannot query kernels");
 }
 
 /* CTEs den and g of plain statistics, read from kernel_name_stat. */
-static void add_stored_groups(struct qbuf *b, const struct profdb_filter *f)
+static void add_stored_groups(struct profdb__qbuf *b, const struct profdb_filter *f)
 {
-	qbuf_add(b, "WITH f AS (SELECT s.* FROM kernel_name_stat s WHERE 1");
-	qfilter_where(b, f, "s", QF_KERNEL, 1);
-	qbuf_add(b, "),\n den AS (SELECT run_id, sum(total_ns) AS t FROM f GROUP BY run_id),\n"
+	profdb__qbuf_add(b, "WITH f AS (SELECT s.* FROM kernel_name_stat s WHERE 1");
+	profdb__qfilter_where(b, f, "s", QF_KERNEL, 1);
+	profdb__qbuf_add(b, "),\n den AS (SELECT run_id, sum(total_ns) AS t FROM f GROUP BY run_id),\n"
 	            " g AS (SELECT run_id, name_id AS k0, total_ns AS total, calls, avg_ns AS avg,"
 	            " median_ns AS median, min_ns AS min, max_ns AS max, stddev_ns AS stddev,"
 	            " p90_ns AS p90, p99_ns AS p99 FROM f WHERE 1");
 	if (f->name_glob)
-		qbuf_add(b, " AND name_id IN (SELECT id FROM str WHERE value GLOB :glob)");
+		profdb__qbuf_add(b, " AND name_id IN (SELECT id FROM str WHERE value GLOB :glob)");
 	if (f->kind)
-		qbuf_add(b, " AND kinds = 1 << (SELECT id FROM kind WHERE name = :kind)");
+		profdb__qbuf_add(b, " AND kinds = 1 << (SELECT id FROM kind WHERE name = :kind)");
 	if (f->min_total_ns > 0)
-		qbuf_add(b, " AND total_ns >= :mintot");
-	qbuf_add(b, ")");
+		profdb__qbuf_add(b, " AND total_ns >= :mintot");
+	profdb__qbuf_add(b, ")");
 }
 
 /* "f" (filtered kernels, with the tag keys' values) and "den" (device
  * time per run) CTEs. */
-static void add_filtered(struct qbuf *b, const struct keys *ks, const struct profdb_filter *f,
+static void add_filtered(struct profdb__qbuf *b, const struct keys *ks, const struct profdb_filter *f,
                          int steps_only)
 {
-	qbuf_add(b, "WITH ");
+	profdb__qbuf_add(b, "WITH ");
 	if (ks->ntags) {
 		/* the tag values once per run, not once per kernel */
-		qbuf_add(b, "tv AS (SELECT r.id AS run_id");
+		profdb__qbuf_add(b, "tv AS (SELECT r.id AS run_id");
 		for (size_t i = 0; i < ks->ntags; i++)
 			profdb__tags_by_value(b, "r.id", i);
-		qbuf_add(b, " FROM run r),\n ");
+		profdb__qbuf_add(b, " FROM run r),\n ");
 	}
-	qbuf_add(b, "f AS (SELECT k.*");
+	profdb__qbuf_add(b, "f AS (SELECT k.*");
 	for (size_t i = 0; i < ks->ntags; i++)
-		qbuf_addf(b, ", tv.%s", profdb__tags_by_col(i));
-	qbuf_add(b, ks->ntags ? " FROM kernel k JOIN tv ON tv.run_id = k.run_id WHERE 1" : " FROM kernel k WHERE 1");
-	qfilter_where(b, f, "k", QF_KERNEL, 0);
+		profdb__qbuf_addf(b, ", tv.%s", profdb__tags_by_col(i));
+	profdb__qbuf_add(b, ks->ntags ? " FROM kernel k JOIN tv ON tv.run_id = k.run_id WHERE 1" : " FROM kernel k WHERE 1");
+	profdb__qfilter_where(b, f, "k", QF_KERNEL, 0);
 	if (steps_only)
-		qbuf_add(b, " AND k.step IS NOT NULL");
-	qbuf_add(b, "),\n den AS (SELECT k.run_id, sum(k.dur_ns) AS t FROM kernel k WHERE 1");
-	qfilter_where(b, f, "k", QF_KERNEL, 1);
-	qbuf_add(b, " GROUP BY k.run_id)");
+		profdb__qbuf_add(b, " AND k.step IS NOT NULL");
+	profdb__qbuf_add(b, "),\n den AS (SELECT k.run_id, sum(k.dur_ns) AS t FROM kernel k WHERE 1");
+	profdb__qfilter_where(b, f, "k", QF_KERNEL, 1);
+	profdb__qbuf_add(b, " GROUP BY k.run_id)");
 }
 
-static void add_key_list(struct qbuf *b, const struct keys *ks, const char *prefix)
+static void add_key_list(struct profdb__qbuf *b, const struct keys *ks, const char *prefix)
 {
 	for (size_t i = 0; i < ks->n; i++)
-		qbuf_addf(b, ", %sk%zu", prefix, i);
+		profdb__qbuf_addf(b, ", %sk%zu", prefix, i);
 }
 
 /* The group CTE g of plain statistics. */
-static void add_plain_groups(struct qbuf *b, const struct keys *ks, const struct profdb_filter *f)
+static void add_plain_groups(struct profdb__qbuf *b, const struct keys *ks, const struct profdb_filter *f)
 {
-	qbuf_add(b, ",\n g AS (SELECT f.run_id");
+	profdb__qbuf_add(b, ",\n g AS (SELECT f.run_id");
 	for (size_t i = 0; i < ks->n; i++)
-		qbuf_addf(b, ", f.%s AS k%zu", ks->k[i]->expr, i);
-	qbuf_add(b, ", sum(f.dur_ns) AS total, count(*) AS calls, avg(f.dur_ns) AS avg,"
+		profdb__qbuf_addf(b, ", f.%s AS k%zu", ks->k[i]->expr, i);
+	profdb__qbuf_add(b, ", sum(f.dur_ns) AS total, count(*) AS calls, avg(f.dur_ns) AS avg,"
 	            " median(f.dur_ns) AS median, min(f.dur_ns) AS min, max(f.dur_ns) AS max,"
 	            " stddev(f.dur_ns) AS stddev, percentile(f.dur_ns, 90) AS p90,"
 	            " percentile(f.dur_ns, 99) AS p99 FROM f GROUP BY f.run_id");
 	add_key_list(b, ks, "");
 	if (f->min_total_ns > 0)
-		qbuf_add(b, " HAVING sum(f.dur_ns) >= :mintot");
-	qbuf_add(b, ")");
+		profdb__qbuf_add(b, " HAVING sum(f.dur_ns) >= :mintot");
+	profdb__qbuf_add(b, ")");
 }
 
 /* The steps per-step figures are taken over: the selected steps (query.h),
  * and any other step a filtered kernel carries (none in a consistent store;
  * kept so that no kernel time is lost). */
-static void add_step_set(struct qbuf *b, const struct profdb_filter *f)
+static void add_step_set(struct profdb__qbuf *b, const struct profdb_filter *f)
 {
-	qbuf_add(b, "SELECT run_id, step FROM (");
-	qfilter_selected_steps(b, f);
-	qbuf_add(b, ") UNION SELECT k.run_id, k.step FROM kernel k WHERE k.step IS NOT NULL");
-	qfilter_where(b, f, "k", QF_KERNEL, 0);
+	profdb__qbuf_add(b, "SELECT run_id, step FROM (");
+	profdb__qfilter_selected_steps(b, f);
+	profdb__qbuf_add(b, ") UNION SELECT k.run_id, k.step FROM kernel k WHERE k.step IS NOT NULL");
+	profdb__qfilter_where(b, f, "k", QF_KERNEL, 0);
 }
 
 /* The group CTE g of per-step statistics (see the file comment). */
-static void add_step_groups(struct qbuf *b, const struct keys *ks, const struct profdb_filter *f)
+static void add_step_groups(struct profdb__qbuf *b, const struct keys *ks, const struct profdb_filter *f)
 {
-	qbuf_add(b, ",\n gs AS (SELECT f.run_id");
+	profdb__qbuf_add(b, ",\n gs AS (SELECT f.run_id");
 	for (size_t i = 0; i < ks->n; i++)
-		qbuf_addf(b, ", f.%s AS k%zu", ks->k[i]->expr, i);
-	qbuf_add(b, ", f.step, sum(f.dur_ns) AS t, count(*) AS c FROM f GROUP BY f.run_id");
+		profdb__qbuf_addf(b, ", f.%s AS k%zu", ks->k[i]->expr, i);
+	profdb__qbuf_add(b, ", f.step, sum(f.dur_ns) AS t, count(*) AS c FROM f GROUP BY f.run_id");
 	add_key_list(b, ks, "");
-	qbuf_add(b, ", f.step),\n st AS (");
+	profdb__qbuf_add(b, ", f.step),\n st AS (");
 	add_step_set(b, f);
-	qbuf_add(b, "),\n g0 AS (SELECT DISTINCT run_id");
+	profdb__qbuf_add(b, "),\n g0 AS (SELECT DISTINCT run_id");
 	add_key_list(b, ks, "");
-	qbuf_add(b, " FROM gs),\n grid AS (SELECT g0.run_id");
+	profdb__qbuf_add(b, " FROM gs),\n grid AS (SELECT g0.run_id");
 	add_key_list(b, ks, "g0.");
-	qbuf_add(b, ", st.step, coalesce(gs.t, 0) AS t, coalesce(gs.c, 0) AS c FROM g0"
+	profdb__qbuf_add(b, ", st.step, coalesce(gs.t, 0) AS t, coalesce(gs.c, 0) AS c FROM g0"
 	            " JOIN st ON st.run_id = g0.run_id LEFT JOIN gs ON gs.run_id = g0.run_id"
 	            " AND gs.step = st.step");
 	for (size_t i = 0; i < ks->n; i++)
-		qbuf_addf(b, " AND gs.k%zu IS g0.k%zu", i, i);
-	qbuf_add(b, "),\n rk AS (SELECT grid.*, row_number() OVER (PARTITION BY run_id");
+		profdb__qbuf_addf(b, " AND gs.k%zu IS g0.k%zu", i, i);
+	profdb__qbuf_add(b, "),\n rk AS (SELECT grid.*, row_number() OVER (PARTITION BY run_id");
 	add_key_list(b, ks, "");
-	qbuf_add(b, " ORDER BY t DESC, step) AS r1 FROM grid),\n g AS (SELECT run_id");
+	profdb__qbuf_add(b, " ORDER BY t DESC, step) AS r1 FROM grid),\n g AS (SELECT run_id");
 	add_key_list(b, ks, "");
-	qbuf_add(b, ", sum(c > 0) AS steps, sum(c) AS calls, sum(t) AS total, avg(t) AS mean,"
+	profdb__qbuf_add(b, ", sum(c > 0) AS steps, sum(c) AS calls, sum(t) AS total, avg(t) AS mean,"
 	            " stddev(t) AS stddev, min(t) AS min, max(t) AS max,"
 	            " max(CASE WHEN r1 = 1 THEN step END) AS max_step FROM rk GROUP BY run_id");
 	add_key_list(b, ks, "");
 	if (f->min_total_ns > 0)
-		qbuf_add(b, " HAVING sum(t) >= :mintot");
-	qbuf_add(b, ")");
+		profdb__qbuf_add(b, " HAVING sum(t) >= :mintot");
+	profdb__qbuf_add(b, ")");
 }
 
 /* CTE o (names resolved, share, per repeat, rank within run) and the
  * final SELECT; fills types. */
-static int add_output(profdb *db, struct qbuf *b, const struct keys *ks,
+static int add_output(profdb *db, struct profdb__qbuf *b, const struct keys *ks,
                       const struct profdb_kernel_query *q, enum profdb_coltype *types, size_t *ntypes)
 {
 	const struct stat_col *cols = q->per_step ? step_cols : plain_cols;
@@ -377,76 +377,76 @@ static int add_output(profdb *db, struct qbuf *b, const struct keys *ks,
 	int rc;
 
 	if (db->ch_groups) { /* the server counted the selected steps (ch_kernels.c) */
-		qbuf_add(b, ",\n rep AS (SELECT run_id, n FROM temp.ch_rep)");
+		profdb__qbuf_add(b, ",\n rep AS (SELECT run_id, n FROM temp.ch_rep)");
 	} else {
-		qbuf_add(b, ",\n rep AS (SELECT r.id AS run_id, ");
-		qfilter_repeats(b, &q->filter, "r");
-		qbuf_add(b, " AS n FROM run r)");
+		profdb__qbuf_add(b, ",\n rep AS (SELECT r.id AS run_id, ");
+		profdb__qfilter_repeats(b, &q->filter, "r");
+		profdb__qbuf_add(b, " AS n FROM run r)");
 	}
-	qbuf_add(b, ",\n o AS (SELECT g.*, r.name AS run_name");
+	profdb__qbuf_add(b, ",\n o AS (SELECT g.*, r.name AS run_name");
 	if (!q->per_step)
-		qbuf_add(b, ", 100.0 * g.total / den.t AS share_pct, g.total * 1.0 / rep.n AS per_repeat");
+		profdb__qbuf_add(b, ", 100.0 * g.total / den.t AS share_pct, g.total * 1.0 / rep.n AS per_repeat");
 	for (size_t i = 0; i < ks->n; i++)
 		if (ks->k[i]->resolve == 3)
-			qbuf_addf(b, ", g.k%zu AS v%zu", i, i);
+			profdb__qbuf_addf(b, ", g.k%zu AS v%zu", i, i);
 		else if (ks->k[i]->resolve)
-			qbuf_addf(b, ", s%zu.%s AS v%zu", i, ks->k[i]->resolve == 2 ? "name" : "value", i);
-	qbuf_add(b, ", row_number() OVER (PARTITION BY g.run_id ORDER BY ");
+			profdb__qbuf_addf(b, ", s%zu.%s AS v%zu", i, ks->k[i]->resolve == 2 ? "name" : "value", i);
+	profdb__qbuf_add(b, ", row_number() OVER (PARTITION BY g.run_id ORDER BY ");
 	/* grouped by step alone, rows read best in step order unless told
 	 * otherwise (with other keys the largest groups still come first) */
 	rc = order_by(db, b, ks, cols, ncols, q->sort, q->ascending,
 	              ks->n == 1 && has_key(ks, "step") == 0 ? "step" : q->per_step ? "mean" : "total");
 	if (rc != PROFDB_OK)
 		return rc;
-	qbuf_add(b, ") AS rn FROM g JOIN run r ON r.id = g.run_id");
+	profdb__qbuf_add(b, ") AS rn FROM g JOIN run r ON r.id = g.run_id");
 	if (!q->per_step)
-		qbuf_add(b, " JOIN den ON den.run_id = g.run_id JOIN rep ON rep.run_id = g.run_id");
+		profdb__qbuf_add(b, " JOIN den ON den.run_id = g.run_id JOIN rep ON rep.run_id = g.run_id");
 	for (size_t i = 0; i < ks->n; i++)
 		if (ks->k[i]->resolve && ks->k[i]->resolve != 3)
-			qbuf_addf(b, " LEFT JOIN %s s%zu ON s%zu.id = g.k%zu",
+			profdb__qbuf_addf(b, " LEFT JOIN %s s%zu ON s%zu.id = g.k%zu",
 			          ks->k[i]->resolve == 2 ? "kind" : "str", i, i, i);
-	qbuf_add(b, ")\nSELECT ");
+	profdb__qbuf_add(b, ")\nSELECT ");
 	*ntypes = 0;
-	if (qfilter_run_column(&q->filter)) {
-		qbuf_add(b, "run_name AS run, ");
+	if (profdb__qfilter_run_column(&q->filter)) {
+		profdb__qbuf_add(b, "run_name AS run, ");
 		types[(*ntypes)++] = PROFDB_COL_TEXT;
 	}
 	for (size_t i = 0; i < ks->n; i++)
 		if (!ks->k[i]->resolve) {
-			qbuf_addf(b, "k%zu AS %s, ", i, ks->k[i]->col);
+			profdb__qbuf_addf(b, "k%zu AS %s, ", i, ks->k[i]->col);
 			types[(*ntypes)++] = PROFDB_COL_INT;
 		}
 	for (size_t i = 0; i < ncols; i++) {
-		qbuf_addf(b, "%s%s", i ? ", " : "", cols[i].name);
+		profdb__qbuf_addf(b, "%s%s", i ? ", " : "", cols[i].name);
 		types[(*ntypes)++] = cols[i].type;
 	}
 	for (size_t i = 0; i < ks->n; i++)
 		if (ks->k[i]->resolve) {
-			qbuf_addf(b, ", v%zu AS %s", i, ks->k[i]->col);
+			profdb__qbuf_addf(b, ", v%zu AS %s", i, ks->k[i]->col);
 			types[(*ntypes)++] = PROFDB_COL_TEXT;
 		}
-	qbuf_add(b, " FROM o");
+	profdb__qbuf_add(b, " FROM o");
 	if (q->top > 0)
-		qbuf_add(b, " WHERE rn <= :top");
-	qbuf_add(b, " ORDER BY run_id, rn");
+		profdb__qbuf_add(b, " WHERE rn <= :top");
+	profdb__qbuf_add(b, " ORDER BY run_id, rn");
 	return PROFDB_OK;
 }
 
 /* A note per run saying over how many steps per-step figures are taken. */
 static int add_step_notes(profdb *db, profdb_result *r, const struct profdb_filter *f)
 {
-	struct qbuf b = { 0 };
+	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	qbuf_add(&b, "SELECT r.name, count(*), min(x.step), max(x.step) FROM (");
+	profdb__qbuf_add(&b, "SELECT r.name, count(*), min(x.step), max(x.step) FROM (");
 	add_step_set(&b, f);
-	qbuf_add(&b, ") x JOIN run r ON r.id = x.run_id GROUP BY x.run_id ORDER BY x.run_id");
-	rc = qprepare(db, &b, &st, "cannot count steps");
-	qbuf_free(&b);
+	profdb__qbuf_add(&b, ") x JOIN run r ON r.id = x.run_id GROUP BY x.run_id ORDER BY x.run_id");
+	rc = profdb__query_prepare(db, &b, &st, "cannot count steps");
+	profdb__qbuf_free(&b);
 	if (rc != PROFDB_OK)
 		return rc;
-	qfilter_bind(st, f);
+	profdb__qfilter_bind(st, f);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		char note[PROFDB_ERRMAX];
 		snprintf(note, sizeof note, "run '%s': per-step figures over %lld steps (%lld..%lld);"
@@ -467,7 +467,7 @@ int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_ke
 	enum profdb_coltype types[MAXKEYS + 16];
 	size_t ntypes = 0;
 	struct keys ks;
-	struct qbuf b = { 0 };
+	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
 	int rc;
 
@@ -475,7 +475,7 @@ int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_ke
 	if (db->remote) /* a clickhouse:// snapshot: fetch what is needed first */
 		return profdb__ch_query_kernels(db, out, q);
 	memset(&ks, 0, sizeof ks);
-	if ((rc = qfilter_check(db, &q->filter)) != PROFDB_OK)
+	if ((rc = profdb__qfilter_check(db, &q->filter)) != PROFDB_OK)
 		return rc;
 	if ((rc = parse_by(db, q->by, &ks)) != PROFDB_OK)
 		return rc;
@@ -486,7 +486,7 @@ int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_ke
 	else if ((rc = name_stats_apply(db, &ks, q)) < 0)
 		return rc;
 	if (rc == 2) {
-		qbuf_add(&b, "WITH den AS (SELECT run_id, t FROM temp.ch_den),\n g AS (SELECT * FROM temp.ch_g)");
+		profdb__qbuf_add(&b, "WITH den AS (SELECT run_id, t FROM temp.ch_den),\n g AS (SELECT * FROM temp.ch_g)");
 	} else if (rc == 1) {
 		add_stored_groups(&b, &q->filter);
 	} else {
@@ -498,9 +498,9 @@ int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_ke
 	}
 	if ((rc = add_output(db, &b, &ks, q, types, &ntypes)) != PROFDB_OK)
 		goto out;
-	if ((rc = qprepare(db, &b, &st, "cannot query kernels")) != PROFDB_OK)
+	if ((rc = profdb__query_prepare(db, &b, &st, "cannot query kernels")) != PROFDB_OK)
 		goto out;
-	qfilter_bind(st, &q->filter);
+	profdb__qfilter_bind(st, &q->filter);
 	for (size_t i = 0; i < ks.ntags; i++)
 		profdb__tags_by_bind(st, i, ks.tagname[i]);
 	if (q->top > 0)
@@ -508,7 +508,7 @@ int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_ke
 	rc = profdb__result_from_stmt_stream(db, out, st, types);
 	/* (an empty answer from server groups is asked again with the rows) */
 	if (rc == PROFDB_OK && !db->ch_groups &&
-	    (rc = qfilter_explain_empty(db, *out, &q->filter, q->per_step)) != PROFDB_OK) {
+	    (rc = profdb__qfilter_explain_empty(db, *out, &q->filter, q->per_step)) != PROFDB_OK) {
 		profdb_result_free(*out);
 		*out = NULL;
 	}
@@ -518,6 +518,6 @@ int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_ke
 	}
 out:
 	sqlite3_finalize(st);
-	qbuf_free(&b);
+	profdb__qbuf_free(&b);
 	return rc;
 }

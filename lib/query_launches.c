@@ -33,14 +33,14 @@ enum launches_by { BY_NAME, BY_STREAM, BY_STEP };
 
 /* The linked activities of the filter, as a CTE named d (materialized: the
  * by-name statement reads it four times and the join is its main cost). */
-static void d_sql(struct qbuf *b, const struct profdb_filter *f)
+static void d_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 {
-	qbuf_add(b, "WITH d AS MATERIALIZED (SELECT k.run_id, k.rank, k.step, k.stream, k.name_id,"
+	profdb__qbuf_add(b, "WITH d AS MATERIALIZED (SELECT k.run_id, k.rank, k.step, k.stream, k.name_id,"
 	         " k.start_ns AS ks, k.start_ns + k.dur_ns AS ke, l.start_ns AS ls, l.dur_ns AS ld,"
 	         " k.start_ns - l.start_ns AS delay FROM kernel k JOIN launch l ON l.run_id = k.run_id"
 	         " AND l.rank = k.rank AND l.correlation = k.correlation WHERE 1");
-	qfilter_where(b, f, "k", QF_KERNEL, 0);
-	qbuf_add(b, ")\n");
+	profdb__qfilter_where(b, f, "k", QF_KERNEL, 0);
+	profdb__qbuf_add(b, ")\n");
 }
 
 /* ---------------------------------------------------------------- by stream, step */
@@ -51,10 +51,10 @@ static const enum profdb_coltype stream_types[S_COUNT] = {
 	PROFDB_COL_INT, PROFDB_COL_PCT, PROFDB_COL_NS, PROFDB_COL_NS
 };
 
-static void stream_sql(struct qbuf *b, const struct profdb_filter *f)
+static void stream_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 {
 	d_sql(b, f);
-	qbuf_add(b, "SELECT d.run_id, r.name AS run, d.rank, d.stream, count(*) AS kernels,"
+	profdb__qbuf_add(b, "SELECT d.run_id, r.name AS run, d.rank, d.stream, count(*) AS kernels,"
 	         " NULL AS queue_mean, NULL AS queue_max, NULL AS queued_pct,"
 	         " median(d.delay) AS delay_median, max(d.delay) AS delay_max"
 	         " FROM d JOIN run r ON r.id = d.run_id GROUP BY d.run_id, d.rank, d.stream"
@@ -69,12 +69,12 @@ static const enum profdb_coltype step_types[T_COUNT] = {
 	PROFDB_COL_NS, PROFDB_COL_TEXT
 };
 
-static void step_sql(struct qbuf *b, const struct profdb_filter *f)
+static void step_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 {
 	d_sql(b, f);
 	/* the few sync calls first, then their steps: a per-step scan of the
 	 * launch table would read millions of rows per step */
-	qbuf_add(b, ", g AS (SELECT run_id, rank, step, min(ks) AS s0, max(ke) AS s1, count(*) AS n FROM d"
+	profdb__qbuf_add(b, ", g AS (SELECT run_id, rank, step, min(ks) AS s0, max(ke) AS s1, count(*) AS n FROM d"
 	         " GROUP BY run_id, rank, step),\n"
 	         " sy AS (SELECT l.run_id, l.rank, sp.step, sum(l.dur_ns) AS t FROM launch l"
 	         "  JOIN step sp ON sp.run_id = l.run_id AND sp.rank = l.rank"
@@ -150,10 +150,10 @@ static int stream_row(const struct act *a, size_t n, profdb_result *r, size_t ro
 			qmax = q;
 	}
 	free(ev);
-	rc |= qresult_set_int(r, row, S_QMAX, qmax);
+	rc |= profdb__result_set_int(r, row, S_QMAX, qmax);
 	if (t1 > t0) {
-		rc |= qresult_set_double(r, row, S_QMEAN, (double)area / (double)(t1 - t0));
-		rc |= qresult_set_double(r, row, S_QPCT, 100.0 * (double)some / (double)(t1 - t0));
+		rc |= profdb__result_set_double(r, row, S_QMEAN, (double)area / (double)(t1 - t0));
+		rc |= profdb__result_set_double(r, row, S_QPCT, 100.0 * (double)some / (double)(t1 - t0));
 	}
 	return rc ? PROFDB_ERROR : PROFDB_OK;
 }
@@ -211,13 +211,13 @@ static int step_rows(struct acts *c, profdb_result *r, size_t *row, int64_t run,
 		int64_t len = span.end - span.start;
 		int64_t hw = len - profdb__ivals_overlap(q, nq, &span, 1);
 		int64_t qd = profdb__ivals_overlap(p, np, &span, 1);
-		rc |= qresult_set_int(r, i, T_HWAIT, hw);
-		rc |= qresult_set_int(r, i, T_QUEUED, qd);
+		rc |= profdb__result_set_int(r, i, T_HWAIT, hw);
+		rc |= profdb__result_set_int(r, i, T_QUEUED, qd);
 		if (len > 0) {
-			rc |= qresult_set_double(r, i, T_HWAIT_PCT, 100.0 * (double)hw / (double)len);
-			rc |= qresult_set_double(r, i, T_QUEUED_PCT, 100.0 * (double)qd / (double)len);
+			rc |= profdb__result_set_double(r, i, T_HWAIT_PCT, 100.0 * (double)hw / (double)len);
+			rc |= profdb__result_set_double(r, i, T_QUEUED_PCT, 100.0 * (double)qd / (double)len);
 		}
-		rc |= qresult_set_text(r, i, T_BOUND, hw > qd ? "host" : "device");
+		rc |= profdb__result_set_text(r, i, T_BOUND, hw > qd ? "host" : "device");
 	}
 	return rc ? PROFDB_ERROR : PROFDB_OK;
 }
@@ -250,7 +250,7 @@ static int chunk_rows(enum launches_by by, struct acts *c, profdb_result *r, siz
 static int fill(profdb *db, profdb_result *r, const struct profdb_filter *f, enum launches_by by)
 {
 	struct profdb_filter all = *f;
-	struct qbuf b = { 0 };
+	struct profdb__qbuf b = { 0 };
 	struct acts c = { 0 };
 	sqlite3_stmt *st = NULL;
 	int64_t run = 0, rank = 0;
@@ -260,12 +260,12 @@ static int fill(profdb *db, profdb_result *r, const struct profdb_filter *f, enu
 	if (by == BY_STEP)
 		all.step_lo = all.step_hi = PROFDB_NULL;
 	d_sql(&b, &all);
-	qbuf_add(&b, "SELECT run_id, rank, stream, ls, ks, ke FROM d ORDER BY run_id, rank");
-	rc = qprepare(db, &b, &st, "cannot read launches");
-	qbuf_free(&b);
+	profdb__qbuf_add(&b, "SELECT run_id, rank, stream, ls, ks, ke FROM d ORDER BY run_id, rank");
+	rc = profdb__query_prepare(db, &b, &st, "cannot read launches");
+	profdb__qbuf_free(&b);
 	if (rc != PROFDB_OK)
 		return rc;
-	qfilter_bind(st, &all);
+	profdb__qfilter_bind(st, &all);
 	while (err == PROFDB_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t krun = sqlite3_column_int64(st, 0), krank = sqlite3_column_int64(st, 1);
 		struct act a;
@@ -296,7 +296,7 @@ static int fill(profdb *db, profdb_result *r, const struct profdb_filter *f, enu
  * here, not joined a second time. */
 static int unlinked_note(profdb *db, profdb_result *r, const struct profdb_filter *f, size_t col, size_t ord_col)
 {
-	struct qbuf b = { 0 };
+	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
 	int64_t linked = 0;
 	int rc;
@@ -304,13 +304,13 @@ static int unlinked_note(profdb *db, profdb_result *r, const struct profdb_filte
 	for (size_t i = 0; i < r->nrows; i++)
 		if (ord_col == (size_t)-1 || profdb_result_int(r, i, ord_col) == 0)
 			linked += profdb_result_int(r, i, col);
-	qbuf_add(&b, "SELECT count(*) FROM kernel k WHERE 1");
-	qfilter_where(&b, f, "k", QF_KERNEL, 0);
-	rc = qprepare(db, &b, &st, "cannot count launches");
-	qbuf_free(&b);
+	profdb__qbuf_add(&b, "SELECT count(*) FROM kernel k WHERE 1");
+	profdb__qfilter_where(&b, f, "k", QF_KERNEL, 0);
+	rc = profdb__query_prepare(db, &b, &st, "cannot count launches");
+	profdb__qbuf_free(&b);
 	if (rc != PROFDB_OK)
 		return rc;
-	qfilter_bind(st, f);
+	profdb__qfilter_bind(st, f);
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > linked) {
 		char note[160];
 		snprintf(note, sizeof note, "%lld of %lld device activities have no launch record"
@@ -327,7 +327,7 @@ static int unlinked_note(profdb *db, profdb_result *r, const struct profdb_filte
 int profdb_query_launches(profdb *db, profdb_result **out, const struct profdb_launch_query *q)
 {
 	enum launches_by by;
-	struct qbuf b = { 0 };
+	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
 	int rc;
 
@@ -340,7 +340,7 @@ int profdb_query_launches(profdb *db, profdb_result **out, const struct profdb_l
 		by = BY_STEP;
 	else
 		return profdb__error(db, PROFDB_EUSAGE, "launches: --by is name, stream or step, not '%s'", q->by);
-	if ((rc = qfilter_check(db, &q->filter)) != PROFDB_OK)
+	if ((rc = profdb__qfilter_check(db, &q->filter)) != PROFDB_OK)
 		return rc;
 	if (q->filter.kind)
 		return profdb__error(db, PROFDB_EUSAGE, "launches takes no kind filter");
@@ -353,11 +353,11 @@ int profdb_query_launches(profdb *db, profdb_result **out, const struct profdb_l
 			stream_sql(&b, &q->filter);
 		else
 			step_sql(&b, &q->filter);
-		rc = qprepare(db, &b, &st, "cannot query launches");
-		qbuf_free(&b);
+		rc = profdb__query_prepare(db, &b, &st, "cannot query launches");
+		profdb__qbuf_free(&b);
 		if (rc != PROFDB_OK)
 			return rc;
-		qfilter_bind(st, &q->filter);
+		profdb__qfilter_bind(st, &q->filter);
 		rc = profdb__result_from_stmt(db, out, st, by == BY_STREAM ? stream_types : step_types);
 		sqlite3_finalize(st);
 		if (rc == PROFDB_OK)
@@ -372,20 +372,20 @@ int profdb_query_launches(profdb *db, profdb_result **out, const struct profdb_l
 		return rc;
 	}
 	if (by == BY_NAME) {
-		if (!qfilter_run_column(&q->filter))
-			qresult_drop_column(*out, N_RUN);
-		qresult_drop_column(*out, N_ORD);
-		qresult_drop_column(*out, N_RUN_ID);
+		if (!profdb__qfilter_run_column(&q->filter))
+			profdb__result_drop_column(*out, N_RUN);
+		profdb__result_drop_column(*out, N_ORD);
+		profdb__result_drop_column(*out, N_RUN_ID);
 	} else if (by == BY_STREAM) {
-		if (!qfilter_run_column(&q->filter))
-			qresult_drop_column(*out, S_RUN);
-		qresult_drop_column(*out, S_RUN_ID);
+		if (!profdb__qfilter_run_column(&q->filter))
+			profdb__result_drop_column(*out, S_RUN);
+		profdb__result_drop_column(*out, S_RUN_ID);
 	} else {
-		if (!qfilter_run_column(&q->filter))
-			qresult_drop_column(*out, T_RUN);
-		qresult_drop_column(*out, T_S1);
-		qresult_drop_column(*out, T_S0);
-		qresult_drop_column(*out, T_RUN_ID);
+		if (!profdb__qfilter_run_column(&q->filter))
+			profdb__result_drop_column(*out, T_RUN);
+		profdb__result_drop_column(*out, T_S1);
+		profdb__result_drop_column(*out, T_S0);
+		profdb__result_drop_column(*out, T_RUN_ID);
 	}
 	return PROFDB_OK;
 }

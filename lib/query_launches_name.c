@@ -141,25 +141,25 @@ static int name_run(struct nlines *L, int64_t run, sqlite3_stmt *q)
 /* Stream the linked activities of f run by run into L's lines. */
 static int name_pass(profdb *db, const struct profdb_filter *f, struct nlines *L)
 {
-	struct qbuf b = { 0 };
+	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL, *q = NULL;
 	int64_t run = 0;
 	int rc, err = PROFDB_OK, have = 0;
 
-	qbuf_add(&b, "SELECT k.run_id, k.name_id, l.dur_ns, k.start_ns - l.start_ns FROM kernel k"
+	profdb__qbuf_add(&b, "SELECT k.run_id, k.name_id, l.dur_ns, k.start_ns - l.start_ns FROM kernel k"
 	         " JOIN launch l ON l.run_id = k.run_id AND l.rank = k.rank AND l.correlation = k.correlation"
 	         " WHERE 1");
-	qfilter_where(&b, f, "k", QF_KERNEL, 0);
-	qbuf_add(&b, " ORDER BY k.run_id");
-	rc = qprepare(db, &b, &st, "cannot read launches");
-	qbuf_free(&b);
+	profdb__qfilter_where(&b, f, "k", QF_KERNEL, 0);
+	profdb__qbuf_add(&b, " ORDER BY k.run_id");
+	rc = profdb__query_prepare(db, &b, &st, "cannot read launches");
+	profdb__qbuf_free(&b);
 	if (rc != PROFDB_OK)
 		return rc;
 	if (sqlite3_prepare_v2(db->sql, "SELECT value FROM str WHERE id = ?1", -1, &q, NULL) != SQLITE_OK) {
 		sqlite3_finalize(st);
 		return profdb__sqlerror(db, "cannot read names");
 	}
-	qfilter_bind(st, f);
+	profdb__qfilter_bind(st, f);
 	while (err == PROFDB_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t krun = sqlite3_column_int64(st, 0);
 		if (have && krun != run && (err = name_run(L, run, q)) != PROFDB_OK)
@@ -192,20 +192,20 @@ static int name_cells(profdb_result *r, size_t i, const struct nline *l, sqlite3
 {
 	int rc = 0;
 	sqlite3_bind_int64(q, 1, l->run_id);
-	rc |= qresult_set_text(r, i, N_RUN, sqlite3_step(q) == SQLITE_ROW ? (const char *)sqlite3_column_text(q, 0) : "");
+	rc |= profdb__result_set_text(r, i, N_RUN, sqlite3_step(q) == SQLITE_ROW ? (const char *)sqlite3_column_text(q, 0) : "");
 	sqlite3_reset(q);
-	rc |= qresult_set_int(r, i, N_RUN_ID, l->run_id);
-	rc |= qresult_set_int(r, i, N_ORD, l->name != NULL);
-	rc |= qresult_set_text(r, i, N_NAME, l->name ? l->name : "(all)");
-	rc |= qresult_set_int(r, i, N_CALLS, l->calls);
-	rc |= qresult_set_int(r, i, N_LTOTAL, l->ltotal);
-	rc |= qresult_set_double(r, i, N_LAVG, l->lavg);
-	rc |= qresult_set_int(r, i, N_LMAX, l->lmax);
-	rc |= qresult_set_double(r, i, N_DMED, l->dmed);
-	rc |= qresult_set_double(r, i, N_DP90, l->dp90);
-	rc |= qresult_set_double(r, i, N_DP99, l->dp99);
-	rc |= qresult_set_int(r, i, N_DMAX, l->dmax);
-	rc |= qresult_set_int(r, i, N_OUT, l->out);
+	rc |= profdb__result_set_int(r, i, N_RUN_ID, l->run_id);
+	rc |= profdb__result_set_int(r, i, N_ORD, l->name != NULL);
+	rc |= profdb__result_set_text(r, i, N_NAME, l->name ? l->name : "(all)");
+	rc |= profdb__result_set_int(r, i, N_CALLS, l->calls);
+	rc |= profdb__result_set_int(r, i, N_LTOTAL, l->ltotal);
+	rc |= profdb__result_set_double(r, i, N_LAVG, l->lavg);
+	rc |= profdb__result_set_int(r, i, N_LMAX, l->lmax);
+	rc |= profdb__result_set_double(r, i, N_DMED, l->dmed);
+	rc |= profdb__result_set_double(r, i, N_DP90, l->dp90);
+	rc |= profdb__result_set_double(r, i, N_DP99, l->dp99);
+	rc |= profdb__result_set_int(r, i, N_DMAX, l->dmax);
+	rc |= profdb__result_set_int(r, i, N_OUT, l->out);
 	return rc ? PROFDB_ERROR : PROFDB_OK;
 }
 
@@ -224,7 +224,7 @@ int profdb__launches_by_name(profdb *db, profdb_result **out, const struct profd
 	if (rc == PROFDB_OK) {
 		if (L.n > 1) /* (an empty answer has no array: qsort wants one) */
 			qsort(L.v, L.n, sizeof *L.v, cmp_nline);
-		if (qresult_new_rows(out, name_cols, name_types, N_COUNT, L.n) != PROFDB_OK)
+		if (profdb__result_new_rows(out, name_cols, name_types, N_COUNT, L.n) != PROFDB_OK)
 			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
 		else if (sqlite3_prepare_v2(db->sql, "SELECT name FROM run WHERE id = ?1", -1, &q, NULL) != SQLITE_OK)
 			rc = profdb__sqlerror(db, "cannot read runs");

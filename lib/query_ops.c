@@ -52,80 +52,80 @@ static const struct op_col op_cols[] = {
 #define STEP_FOLD "ProfilerStep*"
 #define NAME_EXPR "coalesce(n.value, '" STEP_FOLD "')"
 
-static void add_sql(struct qbuf *b, const struct profdb_op_query *q)
+static void add_sql(struct profdb__qbuf *b, const struct profdb_op_query *q)
 {
 	const struct profdb_filter *f = &q->filter;
 	const char *keys = q->by_shape ? "run_id, k0, k1" : "run_id, k0";
 
 	/* GLOB with a literal prefix is a range of str's unique index */
 	if (q->step_rows)
-		qbuf_add(b, "WITH f AS (SELECT o.*, o.name_id AS k0n FROM op o WHERE 1");
+		profdb__qbuf_add(b, "WITH f AS (SELECT o.*, o.name_id AS k0n FROM op o WHERE 1");
 	else
-		qbuf_add(b, "WITH ps AS (SELECT id FROM str WHERE value GLOB 'ProfilerStep#*'),\n"
+		profdb__qbuf_add(b, "WITH ps AS (SELECT id FROM str WHERE value GLOB 'ProfilerStep#*'),\n"
 		            " f AS (SELECT o.*, CASE WHEN o.name_id IN (SELECT id FROM ps) THEN -1"
 		            " ELSE o.name_id END AS k0n FROM op o WHERE 1");
-	qfilter_where(b, f, "o", QF_OP, 0);
-	qbuf_add(b, "),\n g AS (SELECT f.run_id, f.k0n AS k0");
+	profdb__qfilter_where(b, f, "o", QF_OP, 0);
+	profdb__qbuf_add(b, "),\n g AS (SELECT f.run_id, f.k0n AS k0");
 	if (q->by_shape)
-		qbuf_add(b, ", f.in_shapes_id AS k1");
-	qbuf_add(b, ", count(*) AS calls, sum(f.self_ns) AS host_self, sum(f.dur_ns) AS host_total,"
+		profdb__qbuf_add(b, ", f.in_shapes_id AS k1");
+	profdb__qbuf_add(b, ", count(*) AS calls, sum(f.self_ns) AS host_self, sum(f.dur_ns) AS host_total,"
 	            " avg(f.dur_ns) AS host_avg, sum(f.device_self_ns) AS device_self,"
 	            " sum(f.device_total_ns) AS device_total FROM f GROUP BY f.run_id, k0");
 	if (q->by_shape)
-		qbuf_add(b, ", k1");
+		profdb__qbuf_add(b, ", k1");
 	if (f->min_total_ns > 0)
-		qbuf_add(b, " HAVING sum(f.dur_ns) >= :mintot");
+		profdb__qbuf_add(b, " HAVING sum(f.dur_ns) >= :mintot");
 	/* the % columns' 100%: every selected op of the run, as torch's
 	 * key_averages table divides by its total (before --min-total and --top) */
-	qbuf_add(b, "),\n tot AS (SELECT run_id, sum(self_ns) AS hs, sum(device_self_ns) AS ds"
+	profdb__qbuf_add(b, "),\n tot AS (SELECT run_id, sum(self_ns) AS hs, sum(device_self_ns) AS ds"
 	            " FROM f GROUP BY run_id");
 	/* kernels linked to ops: by External id, and by launch op name */
-	qbuf_add(b, "),\n lk AS (SELECT f.run_id, f.k0n AS k0");
+	profdb__qbuf_add(b, "),\n lk AS (SELECT f.run_id, f.k0n AS k0");
 	if (q->by_shape)
-		qbuf_add(b, ", f.in_shapes_id AS k1");
-	qbuf_add(b, ", k.name_id AS kn, k.dur_ns AS t FROM f JOIN kernel k ON k.run_id = f.run_id"
+		profdb__qbuf_add(b, ", f.in_shapes_id AS k1");
+	profdb__qbuf_add(b, ", k.name_id AS kn, k.dur_ns AS t FROM f JOIN kernel k ON k.run_id = f.run_id"
 	            " AND k.rank = f.rank AND k.external_id = f.external_id WHERE f.external_id IS NOT NULL");
 	if (!q->by_shape) {
-		qbuf_add(b, " UNION ALL SELECT k.run_id, k.launch_op_id, k.name_id, k.dur_ns FROM kernel k"
+		profdb__qbuf_add(b, " UNION ALL SELECT k.run_id, k.launch_op_id, k.name_id, k.dur_ns FROM kernel k"
 		            " WHERE k.launch_op_id IS NOT NULL");
-		qfilter_where(b, f, "k", QF_KERNEL, 1);
+		profdb__qfilter_where(b, f, "k", QF_KERNEL, 1);
 	}
-	qbuf_addf(b, "),\n lt AS (SELECT %s, kn, sum(t) AS t FROM lk GROUP BY %s, kn),\n", keys, keys);
-	qbuf_addf(b, " lr AS (SELECT lt.*, s.value || ' (' || printf('%%.1f', 100.0 * lt.t /"
+	profdb__qbuf_addf(b, "),\n lt AS (SELECT %s, kn, sum(t) AS t FROM lk GROUP BY %s, kn),\n", keys, keys);
+	profdb__qbuf_addf(b, " lr AS (SELECT lt.*, s.value || ' (' || printf('%%.1f', 100.0 * lt.t /"
 	             " sum(lt.t) OVER (PARTITION BY %s)) || '%%)' AS x,", keys);
 	/* the JSON form: total_us an exact decimal (integer ns / 1000, trailing
 	 * zeros dropped) as the other JSON times, share of the op's kernel time */
-	qbuf_addf(b, " json_object('name', s.value, 'total_us', json(rtrim(rtrim(printf('%%lld.%%03lld',"
+	profdb__qbuf_addf(b, " json_object('name', s.value, 'total_us', json(rtrim(rtrim(printf('%%lld.%%03lld',"
 	             " lt.t / 1000, lt.t %% 1000), '0'), '.')), 'share', 1.0 * lt.t /"
 	             " sum(lt.t) OVER (PARTITION BY %s)) AS j,", keys);
-	qbuf_addf(b, " row_number() OVER (PARTITION BY %s ORDER BY lt.t DESC, s.value) AS rn"
+	profdb__qbuf_addf(b, " row_number() OVER (PARTITION BY %s ORDER BY lt.t DESC, s.value) AS rn"
 	             " FROM lt JOIN str s ON s.id = lt.kn)", keys);
 }
 
-static void add_top_lookup(struct qbuf *b, int by_shape, int json, int rn)
+static void add_top_lookup(struct profdb__qbuf *b, int by_shape, int json, int rn)
 {
-	qbuf_addf(b, "(SELECT %s FROM lr WHERE lr.run_id = g.run_id AND lr.k0 = g.k0%s AND lr.rn = %d)",
+	profdb__qbuf_addf(b, "(SELECT %s FROM lr WHERE lr.run_id = g.run_id AND lr.k0 = g.k0%s AND lr.rn = %d)",
 	          json ? "j" : "x", by_shape ? " AND lr.k1 IS g.k1" : "", rn);
 }
 
 /* top_kernels: the three largest linked kernels, "a (62.5%); b (37.5%)"
  * or with top_json '[{...}, {...}]' ('[]' without any) */
-static void add_top_kernels(struct qbuf *b, const struct profdb_op_query *q)
+static void add_top_kernels(struct profdb__qbuf *b, const struct profdb_op_query *q)
 {
 	const char *sep = q->top_json ? "," : "; ";
-	qbuf_add(b, q->top_json ? ", '[' || coalesce(" : ", ");
+	profdb__qbuf_add(b, q->top_json ? ", '[' || coalesce(" : ", ");
 	add_top_lookup(b, q->by_shape, q->top_json, 1);
 	for (int rn = 2; rn <= 3; rn++) {
-		qbuf_addf(b, " || coalesce('%s' || ", sep);
+		profdb__qbuf_addf(b, " || coalesce('%s' || ", sep);
 		add_top_lookup(b, q->by_shape, q->top_json, rn);
-		qbuf_add(b, ", '')");
+		profdb__qbuf_add(b, ", '')");
 	}
-	qbuf_add(b, q->top_json ? ", '') || ']' AS top_kernels" : " AS top_kernels");
+	profdb__qbuf_add(b, q->top_json ? ", '') || ']' AS top_kernels" : " AS top_kernels");
 }
 
 /* CTE o: the output columns, run id and rank within the run; then the
  * final SELECT of the named columns.  Fills types. */
-static int add_output(profdb *db, struct qbuf *b, const struct profdb_op_query *q,
+static int add_output(profdb *db, struct profdb__qbuf *b, const struct profdb_op_query *q,
                       enum profdb_coltype *types, size_t *ntypes)
 {
 	const char *sort = q->sort && *q->sort ? q->sort : "host_self";
@@ -133,24 +133,24 @@ static int add_output(profdb *db, struct qbuf *b, const struct profdb_op_query *
 	const char *names[16];
 	size_t n = 0;
 
-	qbuf_add(b, ",\n o AS (SELECT g.run_id AS run_id_");
-	if (qfilter_run_column(&q->filter)) {
-		qbuf_add(b, ", r.name AS run");
+	profdb__qbuf_add(b, ",\n o AS (SELECT g.run_id AS run_id_");
+	if (profdb__qfilter_run_column(&q->filter)) {
+		profdb__qbuf_add(b, ", r.name AS run");
 		names[n] = "run";
 		types[n++] = PROFDB_COL_TEXT;
 	}
 	for (size_t i = 0; i < NOPCOLS; i++) {
-		qbuf_addf(b, ", %s AS %s", op_cols[i].sort, op_cols[i].name);
+		profdb__qbuf_addf(b, ", %s AS %s", op_cols[i].sort, op_cols[i].name);
 		names[n] = op_cols[i].name;
 		types[n++] = op_cols[i].type;
 		if (strcmp(sort, op_cols[i].name) == 0)
 			order = op_cols[i].sort;
 	}
-	qbuf_add(b, ", " NAME_EXPR " AS name");
+	profdb__qbuf_add(b, ", " NAME_EXPR " AS name");
 	names[n] = "name";
 	types[n++] = PROFDB_COL_TEXT;
 	if (q->by_shape) {
-		qbuf_add(b, ", sh.value AS shape");
+		profdb__qbuf_add(b, ", sh.value AS shape");
 		names[n] = "shape";
 		types[n++] = PROFDB_COL_TEXT;
 	}
@@ -167,24 +167,24 @@ static int add_output(profdb *db, struct qbuf *b, const struct profdb_op_query *
 		                     q->by_shape ? ", shape" : "");
 	/* text sorts A..Z; figures the source lacks (NULL) go last */
 	if (strcmp(sort, "name") == 0 || strcmp(sort, "shape") == 0)
-		qbuf_addf(b, ", row_number() OVER (PARTITION BY g.run_id ORDER BY %s", order);
+		profdb__qbuf_addf(b, ", row_number() OVER (PARTITION BY g.run_id ORDER BY %s", order);
 	else
-		qbuf_addf(b, ", row_number() OVER (PARTITION BY g.run_id ORDER BY %s IS NULL, %s %s",
+		profdb__qbuf_addf(b, ", row_number() OVER (PARTITION BY g.run_id ORDER BY %s IS NULL, %s %s",
 		          order, order, q->ascending ? "ASC" : "DESC");
-	qbuf_add(b, ", g.host_total DESC, " NAME_EXPR);
+	profdb__qbuf_add(b, ", g.host_total DESC, " NAME_EXPR);
 	if (q->by_shape)
-		qbuf_add(b, ", sh.value");
-	qbuf_add(b, ") AS rn_ FROM g JOIN run r ON r.id = g.run_id JOIN tot tt ON tt.run_id = g.run_id"
+		profdb__qbuf_add(b, ", sh.value");
+	profdb__qbuf_add(b, ") AS rn_ FROM g JOIN run r ON r.id = g.run_id JOIN tot tt ON tt.run_id = g.run_id"
 	            " LEFT JOIN str n ON n.id = g.k0");
 	if (q->by_shape)
-		qbuf_add(b, " LEFT JOIN str sh ON sh.id = g.k1");
-	qbuf_add(b, ")\nSELECT ");
+		profdb__qbuf_add(b, " LEFT JOIN str sh ON sh.id = g.k1");
+	profdb__qbuf_add(b, ")\nSELECT ");
 	for (size_t i = 0; i < n; i++)
-		qbuf_addf(b, "%s%s", i ? ", " : "", names[i]);
-	qbuf_add(b, " FROM o");
+		profdb__qbuf_addf(b, "%s%s", i ? ", " : "", names[i]);
+	profdb__qbuf_add(b, " FROM o");
 	if (q->top > 0)
-		qbuf_add(b, " WHERE rn_ <= :top");
-	qbuf_add(b, " ORDER BY run_id_, rn_");
+		profdb__qbuf_add(b, " WHERE rn_ <= :top");
+	profdb__qbuf_add(b, " ORDER BY run_id_, rn_");
 	*ntypes = n;
 	return PROFDB_OK;
 }
@@ -256,18 +256,18 @@ static int note_child_device_time(profdb *db, profdb_result *r)
  * the runs with selected operators. */
 static int note_totals(profdb *db, profdb_result *r, const struct profdb_op_query *q, size_t *nruns)
 {
-	struct qbuf b = { 0 };
+	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
 	char note[PROFDB_ERRMAX];
 	int rc;
 
 	add_sql(&b, q);
-	qbuf_add(&b, "\nSELECT r.name, tt.hs, tt.ds FROM tot tt JOIN run r ON r.id = tt.run_id ORDER BY r.id");
-	rc = qprepare(db, &b, &st, "cannot total operators");
-	qbuf_free(&b);
+	profdb__qbuf_add(&b, "\nSELECT r.name, tt.hs, tt.ds FROM tot tt JOIN run r ON r.id = tt.run_id ORDER BY r.id");
+	rc = profdb__query_prepare(db, &b, &st, "cannot total operators");
+	profdb__qbuf_free(&b);
 	if (rc != PROFDB_OK)
 		return rc;
-	qfilter_bind(st, &q->filter);
+	profdb__qfilter_bind(st, &q->filter);
 	while (rc == PROFDB_OK && sqlite3_step(st) == SQLITE_ROW) {
 		int64_t hs = sqlite3_column_int64(st, 1), ds = sqlite3_column_int64(st, 2);
 		int nd = sqlite3_column_type(st, 2) == SQLITE_NULL;
@@ -297,31 +297,31 @@ static int note_empty(profdb *db, profdb_result *r, const struct profdb_op_query
 			return profdb__error(db, PROFDB_ERROR, "out of memory");
 		return PROFDB_OK;
 	}
-	if (!f->name_glob && f->rank == PROFDB_NULL && !qfilter_has_steps(f)) {
+	if (!f->name_glob && f->rank == PROFDB_NULL && !profdb__qfilter_has_steps(f)) {
 		if (profdb__result_add_note(r, "the selected runs have no host operators") != PROFDB_OK)
 			return profdb__error(db, PROFDB_ERROR, "out of memory");
 		return PROFDB_OK;
 	}
-	return qfilter_explain_empty(db, r, f, 0);
+	return profdb__qfilter_explain_empty(db, r, f, 0);
 }
 
 int profdb_query_ops(profdb *db, profdb_result **out, const struct profdb_op_query *q)
 {
 	enum profdb_coltype types[16];
 	size_t ntypes = 0, nruns = 0;
-	struct qbuf b = { 0 };
+	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
 	int rc;
 
 	*out = NULL;
-	if ((rc = qfilter_check(db, &q->filter)) != PROFDB_OK)
+	if ((rc = profdb__qfilter_check(db, &q->filter)) != PROFDB_OK)
 		return rc;
 	add_sql(&b, q);
 	if ((rc = add_output(db, &b, q, types, &ntypes)) != PROFDB_OK)
 		goto out;
-	if ((rc = qprepare(db, &b, &st, "cannot query operators")) != PROFDB_OK)
+	if ((rc = profdb__query_prepare(db, &b, &st, "cannot query operators")) != PROFDB_OK)
 		goto out;
-	qfilter_bind(st, &q->filter);
+	profdb__qfilter_bind(st, &q->filter);
 	if (q->top > 0)
 		sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":top"), q->top);
 	rc = profdb__result_from_stmt(db, out, st, types);
@@ -334,6 +334,6 @@ int profdb_query_ops(profdb *db, profdb_result **out, const struct profdb_op_que
 	}
 out:
 	sqlite3_finalize(st);
-	qbuf_free(&b);
+	profdb__qbuf_free(&b);
 	return rc;
 }

@@ -65,14 +65,14 @@ static int find_col(const profdb_result *r, const char *name)
 /* Copy the keys and figures of breakdown row i into the result's row i. */
 static int copy_row(profdb_result *out, const profdb_result *b, size_t i, const int *bc)
 {
-	int rc = qresult_set_int(out, i, R_RUN_ID, profdb_result_int(b, i, (size_t)bc[0])) |
-	         qresult_set_text(out, i, R_RUN, profdb_result_text(b, i, (size_t)bc[1])) |
-	         qresult_set_int(out, i, R_RANK, profdb_result_int(b, i, (size_t)bc[2])) |
-	         qresult_set_int(out, i, R_COMPUTE, profdb_result_int(b, i, (size_t)bc[4])) |
-	         qresult_set_int(out, i, R_COMM, profdb_result_int(b, i, (size_t)bc[5])) |
-	         qresult_set_int(out, i, R_EXPOSED, profdb_result_int(b, i, (size_t)bc[6]));
+	int rc = profdb__result_set_int(out, i, R_RUN_ID, profdb_result_int(b, i, (size_t)bc[0])) |
+	         profdb__result_set_text(out, i, R_RUN, profdb_result_text(b, i, (size_t)bc[1])) |
+	         profdb__result_set_int(out, i, R_RANK, profdb_result_int(b, i, (size_t)bc[2])) |
+	         profdb__result_set_int(out, i, R_COMPUTE, profdb_result_int(b, i, (size_t)bc[4])) |
+	         profdb__result_set_int(out, i, R_COMM, profdb_result_int(b, i, (size_t)bc[5])) |
+	         profdb__result_set_int(out, i, R_EXPOSED, profdb_result_int(b, i, (size_t)bc[6]));
 	if (!profdb_result_isnull(b, i, (size_t)bc[3]))
-		rc |= qresult_set_int(out, i, R_STEP, profdb_result_int(b, i, (size_t)bc[3]));
+		rc |= profdb__result_set_int(out, i, R_STEP, profdb_result_int(b, i, (size_t)bc[3]));
 	return rc;
 }
 
@@ -99,13 +99,13 @@ static int group_stats(profdb_result *out, const struct rrow *g, size_t n, doubl
 	mad = profdb__percentile_sorted(d, n, 50);
 	for (size_t k = 0; k < n; k++) {
 		double x = (double)g[k].compute - med, z = NAN;
-		rc |= qresult_set_int(out, g[k].i, R_WAIT, g[k].exposed - least);
-		rc |= qresult_set_double(out, g[k].i, R_MEDIAN, med);
+		rc |= profdb__result_set_int(out, g[k].i, R_WAIT, g[k].exposed - least);
+		rc |= profdb__result_set_double(out, g[k].i, R_MEDIAN, med);
 		if (n < 3)
 			continue;
 		z = mad > 0 ? 0.6745 * x / mad : mean_ad > 0 ? x / (1.253314 * mean_ad) : 0.0;
-		rc |= qresult_set_double(out, g[k].i, R_Z, z);
-		rc |= qresult_set_text(out, g[k].i, R_STRAGGLER, z > threshold ? "yes" : "no");
+		rc |= profdb__result_set_double(out, g[k].i, R_Z, z);
+		rc |= profdb__result_set_text(out, g[k].i, R_STRAGGLER, z > threshold ? "yes" : "no");
 	}
 	return rc ? PROFDB_ERROR : PROFDB_OK;
 }
@@ -123,7 +123,7 @@ static int build(profdb *db, profdb_result **out, const profdb_result *b, double
 	for (int k = 0; k < 7; k++)
 		if ((bc[k] = find_col(b, want[k])) < 0)
 			rc = profdb__error(db, PROFDB_ERROR, "ranks: breakdown has no '%s' column", want[k]);
-	if (rc == PROFDB_OK && (!g || !v || !d || qresult_new_rows(out, names, types, R_COUNT, n) != PROFDB_OK))
+	if (rc == PROFDB_OK && (!g || !v || !d || profdb__result_new_rows(out, names, types, R_COUNT, n) != PROFDB_OK))
 		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
 	for (size_t i = 0; i < n && rc == PROFDB_OK; i++) {
 		g[i].run = profdb_result_int(b, i, (size_t)bc[0]);
@@ -165,15 +165,15 @@ static int have_step_stats(profdb *db)
 }
 
 /* Per (run, rank, step): the name with the largest excess over its median across the step's ranks. */
-static void top_sql(struct qbuf *b, const struct profdb_ranks_query *q, int stats)
+static void top_sql(struct profdb__qbuf *b, const struct profdb_ranks_query *q, int stats)
 {
 	/* steps are never negative (ProfilerStep#N, Step Id): -1 stands for
 	 * NULL so the joins below are equalities SQLite can index */
-	qbuf_addf(b, "WITH kt AS MATERIALIZED (SELECT k.run_id, k.rank, %s AS step, k.name_id, sum(k.%s) AS tot"
+	profdb__qbuf_addf(b, "WITH kt AS MATERIALIZED (SELECT k.run_id, k.rank, %s AS step, k.name_id, sum(k.%s) AS tot"
 	          " FROM %s k WHERE 1", q->by_rank ? "-1" : "coalesce(k.step, -1)", stats ? "total_ns" : "dur_ns",
 	          stats ? "kernel_step_stat" : "kernel");
-	qfilter_where(b, &q->filter, "k", QF_KERNEL, 0);
-	qbuf_add(b, " GROUP BY 1, 2, 3, 4),\n"
+	profdb__qfilter_where(b, &q->filter, "k", QF_KERNEL, 0);
+	profdb__qbuf_add(b, " GROUP BY 1, 2, 3, 4),\n"
 	         /* materialized and grouped: SQLite then indexes them for the joins
 	          * (DISTINCT CTEs were joined by nested scans, minutes on 1500 steps) */
 	         " rk AS MATERIALIZED (SELECT run_id, rank, step FROM kt GROUP BY 1, 2, 3),\n"
@@ -208,23 +208,23 @@ static int row_cmp(const profdb_result *r, size_t i, sqlite3_stmt *st)
 /* Fill top_kernel / top_excess: both sides are in (run, rank, step) order. */
 static int fill_top(profdb *db, profdb_result *r, const struct profdb_ranks_query *q)
 {
-	struct qbuf b = { 0 };
+	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
 	size_t i = 0;
 	int rc, err = 0;
 
 	top_sql(&b, q, have_step_stats(db));
-	rc = qprepare(db, &b, &st, "cannot find the kernels behind the ranks");
-	qbuf_free(&b);
+	rc = profdb__query_prepare(db, &b, &st, "cannot find the kernels behind the ranks");
+	profdb__qbuf_free(&b);
 	if (rc != PROFDB_OK)
 		return rc;
-	qfilter_bind(st, &q->filter);
+	profdb__qfilter_bind(st, &q->filter);
 	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		while (i < r->nrows && row_cmp(r, i, st) < 0)
 			i++;
 		if (i < r->nrows && row_cmp(r, i, st) == 0)
-			err = qresult_set_text(r, i, R_TOP, (const char *)sqlite3_column_text(st, 3)) |
-			      qresult_set_double(r, i, R_EXCESS, sqlite3_column_double(st, 4));
+			err = profdb__result_set_text(r, i, R_TOP, (const char *)sqlite3_column_text(st, 3)) |
+			      profdb__result_set_double(r, i, R_EXCESS, sqlite3_column_double(st, 4));
 	}
 	sqlite3_finalize(st);
 	if (err)
@@ -257,9 +257,9 @@ int profdb_query_ranks(profdb *db, profdb_result **out, const struct profdb_rank
 		return rc;
 	}
 	if (q->by_rank)
-		qresult_drop_column(*out, R_STEP);
-	if (!qfilter_run_column(&q->filter))
-		qresult_drop_column(*out, R_RUN);
-	qresult_drop_column(*out, R_RUN_ID);
+		profdb__result_drop_column(*out, R_STEP);
+	if (!profdb__qfilter_run_column(&q->filter))
+		profdb__result_drop_column(*out, R_RUN);
+	profdb__result_drop_column(*out, R_RUN_ID);
 	return PROFDB_OK;
 }

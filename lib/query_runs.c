@@ -52,7 +52,7 @@ static const char runs_sql[] =
 int profdb_query_runs_filter(profdb *db, profdb_result **out, const struct profdb_filter *f)
 {
 	struct profdb_filter runs_only;
-	struct qbuf b = { 0 };
+	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
 	int rc;
 
@@ -68,21 +68,21 @@ int profdb_query_runs_filter(profdb *db, profdb_result **out, const struct profd
 		runs_only.runs = f->runs;
 		runs_only.nruns = f->nruns;
 	}
-	if ((rc = qfilter_check(db, &runs_only)) != PROFDB_OK)
+	if ((rc = profdb__qfilter_check(db, &runs_only)) != PROFDB_OK)
 		return rc;
-	qbuf_add(&b, runs_sql);
+	profdb__qbuf_add(&b, runs_sql);
 	if (runs_only.nruns) {
-		qbuf_add(&b, " AND r.name IN (");
+		profdb__qbuf_add(&b, " AND r.name IN (");
 		for (size_t i = 0; i < runs_only.nruns; i++)
-			qbuf_addf(&b, "%s:run%zu", i ? ", " : "", i);
-		qbuf_add(&b, ")");
+			profdb__qbuf_addf(&b, "%s:run%zu", i ? ", " : "", i);
+		profdb__qbuf_add(&b, ")");
 	}
-	qbuf_add(&b, " ORDER BY r.id");
-	rc = qprepare(db, &b, &st, "cannot list runs");
-	qbuf_free(&b);
+	profdb__qbuf_add(&b, " ORDER BY r.id");
+	rc = profdb__query_prepare(db, &b, &st, "cannot list runs");
+	profdb__qbuf_free(&b);
 	if (rc != PROFDB_OK)
 		return rc;
-	qfilter_bind(st, &runs_only);
+	profdb__qfilter_bind(st, &runs_only);
 	rc = profdb__result_from_stmt(db, out, st, runs_types);
 	sqlite3_finalize(st);
 	return rc;
@@ -100,7 +100,7 @@ static const enum profdb_coltype summary_types[] = {
 int profdb_query_summary(profdb *db, profdb_result **out, const struct profdb_filter *f)
 {
 	struct profdb_filter sf, in_run;
-	struct qbuf b = { 0 };
+	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
 	int rc;
 
@@ -117,7 +117,7 @@ int profdb_query_summary(profdb *db, profdb_result **out, const struct profdb_fi
 		sf.step_lo = f->step_lo;
 		sf.step_hi = f->step_hi;
 	}
-	if ((rc = qfilter_check(db, &sf)) != PROFDB_OK)
+	if ((rc = profdb__qfilter_check(db, &sf)) != PROFDB_OK)
 		return rc;
 	/* a clickhouse:// snapshot: whole runs are summed on the server; a
 	 * rank, step or tag filter reads the rows into the snapshot first */
@@ -131,32 +131,32 @@ int profdb_query_summary(profdb *db, profdb_result **out, const struct profdb_fi
 	in_run.nruns = 0;
 	in_run.tags = NULL; /* runs and tags select rows of run r, below */
 	in_run.ntags = 0;
-	qbuf_add(&b, "SELECT r.name AS run, ");
-	qfilter_repeats(&b, &in_run, "r");
-	qbuf_add(&b, " AS repeats, (SELECT count(*) FROM kernel k WHERE k.run_id = r.id");
-	qfilter_where(&b, &in_run, "k", QF_KERNEL, 1);
-	qbuf_add(&b, ") AS kernels, coalesce((SELECT sum(k.dur_ns) FROM kernel k WHERE k.run_id = r.id");
-	qfilter_where(&b, &in_run, "k", QF_KERNEL, 1);
-	qbuf_add(&b, "), 0) AS total_device, coalesce((SELECT max(span) FROM (SELECT"
+	profdb__qbuf_add(&b, "SELECT r.name AS run, ");
+	profdb__qfilter_repeats(&b, &in_run, "r");
+	profdb__qbuf_add(&b, " AS repeats, (SELECT count(*) FROM kernel k WHERE k.run_id = r.id");
+	profdb__qfilter_where(&b, &in_run, "k", QF_KERNEL, 1);
+	profdb__qbuf_add(&b, ") AS kernels, coalesce((SELECT sum(k.dur_ns) FROM kernel k WHERE k.run_id = r.id");
+	profdb__qfilter_where(&b, &in_run, "k", QF_KERNEL, 1);
+	profdb__qbuf_add(&b, "), 0) AS total_device, coalesce((SELECT max(span) FROM (SELECT"
 	    " max(k.start_ns + k.dur_ns) - min(k.start_ns) AS span FROM kernel k WHERE k.run_id = r.id");
-	qfilter_where(&b, &in_run, "k", QF_KERNEL, 1);
-	qbuf_add(&b, " GROUP BY k.rank)), 0) AS elapsed,"
+	profdb__qfilter_where(&b, &in_run, "k", QF_KERNEL, 1);
+	profdb__qbuf_add(&b, " GROUP BY k.rank)), 0) AS elapsed,"
 	    " coalesce((SELECT sum(o.self_ns) FROM op o WHERE o.run_id = r.id");
-	qfilter_where(&b, &in_run, "o", QF_OP, 1);
-	qbuf_add(&b, "), 0) AS total_cpu FROM run r WHERE 1");
+	profdb__qfilter_where(&b, &in_run, "o", QF_OP, 1);
+	profdb__qbuf_add(&b, "), 0) AS total_cpu FROM run r WHERE 1");
 	if (sf.nruns) {
-		qbuf_add(&b, " AND r.name IN (");
+		profdb__qbuf_add(&b, " AND r.name IN (");
 		for (size_t i = 0; i < sf.nruns; i++)
-			qbuf_addf(&b, "%s:run%zu", i ? ", " : "", i);
-		qbuf_add(&b, ")");
+			profdb__qbuf_addf(&b, "%s:run%zu", i ? ", " : "", i);
+		profdb__qbuf_add(&b, ")");
 	}
 	profdb__tags_where(&b, &sf, "r.id");
-	qbuf_add(&b, " ORDER BY r.id");
-	rc = qprepare(db, &b, &st, "cannot summarise");
-	qbuf_free(&b);
+	profdb__qbuf_add(&b, " ORDER BY r.id");
+	rc = profdb__query_prepare(db, &b, &st, "cannot summarise");
+	profdb__qbuf_free(&b);
 	if (rc != PROFDB_OK)
 		return rc;
-	qfilter_bind(st, &sf);
+	profdb__qfilter_bind(st, &sf);
 	rc = profdb__result_from_stmt(db, out, st, summary_types);
 	sqlite3_finalize(st);
 	return rc;

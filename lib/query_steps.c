@@ -30,11 +30,11 @@ static const enum profdb_coltype step_types[C_COUNT] = {
 	PROFDB_COL_NS, PROFDB_COL_PCT, PROFDB_COL_INT, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_TEXT
 };
 
-static void main_sql(struct qbuf *b, const struct profdb_filter *f)
+static void main_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 {
-	qbuf_add(b, "WITH f AS (SELECT k.* FROM kernel k WHERE 1");
-	qfilter_where(b, f, "k", QF_KERNEL, 0);
-	qbuf_add(b, "),\n"
+	profdb__qbuf_add(b, "WITH f AS (SELECT k.* FROM kernel k WHERE 1");
+	profdb__qfilter_where(b, f, "k", QF_KERNEL, 0);
+	profdb__qbuf_add(b, "),\n"
 	    " kg AS (SELECT run_id, rank, step, count(*) AS n, sum(dur_ns) AS tot, min(start_ns) AS s0,"
 	    "  max(start_ns + dur_ns) AS s1 FROM f GROUP BY run_id, rank, step),\n"
 	    /* the top kernel by plain aggregates, not a row_number() window:
@@ -48,8 +48,8 @@ static void main_sql(struct qbuf *b, const struct profdb_filter *f)
 	    "  JOIN str s ON s.id = p.name_id GROUP BY p.run_id, p.rank, p.step),\n"
 	    " ks AS (SELECT run_id, rank, step FROM kg UNION SELECT s.run_id, s.rank, s.step"
 	    "  FROM step s WHERE 1");
-	qfilter_where(b, f, "s", QF_STEP, 0);
-	qbuf_add(b, ")\n"
+	profdb__qfilter_where(b, f, "s", QF_STEP, 0);
+	profdb__qbuf_add(b, ")\n"
 	    "SELECT ks.run_id, r.name AS run, ks.rank, ks.step,"
 	    " CASE WHEN sp.start_ns IS NOT NULL AND sp.end_ns IS NOT NULL THEN sp.end_ns - sp.start_ns"
 	    "  ELSE kg.s1 - kg.s0 END AS wall, kg.s1 - kg.s0 AS span,"
@@ -108,7 +108,7 @@ static int flush(struct sweep *s)
 		s->row++;
 	}
 	if (s->row < s->r->nrows && key_cmp(&rk, &s->key) == 0 &&
-	    qresult_set_int(s->r, s->row, C_BUSY, profdb__union_ns(s->iv, s->n)) != PROFDB_OK)
+	    profdb__result_set_int(s->r, s->row, C_BUSY, profdb__union_ns(s->iv, s->n)) != PROFDB_OK)
 		return PROFDB_ERROR;
 	s->n = 0;
 	return PROFDB_OK;
@@ -133,20 +133,20 @@ static int add_interval(struct sweep *s, int64_t start, int64_t end)
 /* Fill the busy column: one pass over the filtered kernels in group order. */
 static int fill_busy(profdb *db, profdb_result *r, const struct profdb_filter *f)
 {
-	struct qbuf b = { 0 };
+	struct profdb__qbuf b = { 0 };
 	struct sweep s = { 0 };
 	sqlite3_stmt *st = NULL;
 	int rc;
 
 	s.r = r;
-	qbuf_add(&b, "SELECT k.run_id, k.rank, k.step, k.start_ns, k.start_ns + k.dur_ns FROM kernel k WHERE 1");
-	qfilter_where(&b, f, "k", QF_KERNEL, 0);
-	qbuf_add(&b, " ORDER BY k.run_id, k.rank, k.step");
-	rc = qprepare(db, &b, &st, "cannot read kernel intervals");
-	qbuf_free(&b);
+	profdb__qbuf_add(&b, "SELECT k.run_id, k.rank, k.step, k.start_ns, k.start_ns + k.dur_ns FROM kernel k WHERE 1");
+	profdb__qfilter_where(&b, f, "k", QF_KERNEL, 0);
+	profdb__qbuf_add(&b, " ORDER BY k.run_id, k.rank, k.step");
+	rc = profdb__query_prepare(db, &b, &st, "cannot read kernel intervals");
+	profdb__qbuf_free(&b);
 	if (rc != PROFDB_OK)
 		return rc;
-	qfilter_bind(st, f);
+	profdb__qfilter_bind(st, f);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct gkey k;
 		k.run = sqlite3_column_int64(st, 0);
@@ -168,11 +168,11 @@ static int fill_busy(profdb *db, profdb_result *r, const struct profdb_filter *f
 	/* steps without kernels are idle; then the share of the device span */
 	for (size_t row = 0; row < r->nrows; row++) {
 		int64_t busy, span;
-		if (profdb_result_isnull(r, row, C_BUSY) && qresult_set_int(r, row, C_BUSY, 0) != PROFDB_OK)
+		if (profdb_result_isnull(r, row, C_BUSY) && profdb__result_set_int(r, row, C_BUSY, 0) != PROFDB_OK)
 			return profdb__error(db, PROFDB_ERROR, "out of memory");
 		busy = profdb_result_int(r, row, C_BUSY);
 		span = profdb_result_isnull(r, row, C_SPAN) ? 0 : profdb_result_int(r, row, C_SPAN);
-		if (span > 0 && qresult_set_double(r, row, C_BUSY_PCT, 100.0 * (double)busy / (double)span) != PROFDB_OK)
+		if (span > 0 && profdb__result_set_double(r, row, C_BUSY_PCT, 100.0 * (double)busy / (double)span) != PROFDB_OK)
 			return profdb__error(db, PROFDB_ERROR, "out of memory");
 	}
 	return PROFDB_OK;
@@ -180,32 +180,32 @@ static int fill_busy(profdb *db, profdb_result *r, const struct profdb_filter *f
 
 int profdb_query_steps(profdb *db, profdb_result **out, const struct profdb_filter *f)
 {
-	struct qbuf b = { 0 };
+	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
 	int rc;
 
 	*out = NULL;
-	if ((rc = qfilter_check(db, f)) != PROFDB_OK)
+	if ((rc = profdb__qfilter_check(db, f)) != PROFDB_OK)
 		return rc;
 	main_sql(&b, f);
-	rc = qprepare(db, &b, &st, "cannot query steps");
-	qbuf_free(&b);
+	rc = profdb__query_prepare(db, &b, &st, "cannot query steps");
+	profdb__qbuf_free(&b);
 	if (rc != PROFDB_OK)
 		return rc;
-	qfilter_bind(st, f);
+	profdb__qfilter_bind(st, f);
 	rc = profdb__result_from_stmt(db, out, st, step_types);
 	sqlite3_finalize(st);
 	if (rc == PROFDB_OK)
 		rc = fill_busy(db, *out, f);
 	if (rc == PROFDB_OK)
-		rc = qfilter_explain_empty(db, *out, f, 0);
+		rc = profdb__qfilter_explain_empty(db, *out, f, 0);
 	if (rc != PROFDB_OK) {
 		profdb_result_free(*out);
 		*out = NULL;
 		return rc;
 	}
-	if (!qfilter_run_column(f))
-		qresult_drop_column(*out, C_RUN);
-	qresult_drop_column(*out, C_RUN_ID);
+	if (!profdb__qfilter_run_column(f))
+		profdb__result_drop_column(*out, C_RUN);
+	profdb__result_drop_column(*out, C_RUN_ID);
 	return PROFDB_OK;
 }

@@ -8,7 +8,7 @@
 #include "internal.h"
 #include "banned.h"
 
-void profdb_kernel_rec_init(struct profdb_kernel_rec *k)
+void profdb__kernel_rec_init(struct profdb_kernel_rec *k)
 {
 	memset(k, 0, sizeof *k);
 	k->rank = k->device = k->stream = k->step = PROFDB_NULL;
@@ -18,7 +18,7 @@ void profdb_kernel_rec_init(struct profdb_kernel_rec *k)
 	k->kind = PROFDB_KIND_KERNEL;
 }
 
-void profdb_op_rec_init(struct profdb_op_rec *o)
+void profdb__op_rec_init(struct profdb_op_rec *o)
 {
 	memset(o, 0, sizeof *o);
 	o->rank = o->step = o->tid = o->start_ns = o->dur_ns = o->self_ns = PROFDB_NULL;

@@ -149,7 +149,7 @@ int profdb__report_csv(const profdb_comparison *c, FILE *out)
 /* A figure that cannot be computed (NaN: no samples) is an empty cell. */
 static int set_real(profdb_result *r, size_t row, size_t col, double v)
 {
-	return isnan(v) ? qresult_set_null(r, row, col) : qresult_set_double(r, row, col, v);
+	return isnan(v) ? profdb__result_set_null(r, row, col) : profdb__result_set_double(r, row, col, v);
 }
 
 /* v to sig significant digits: what a person reads of a p-value or a mean
@@ -177,8 +177,8 @@ static int fill_row(profdb_result *r, size_t i, const struct profdb_cmp_line *l,
 	char key[256];
 	int rc = 0;
 	snprintf(key, sizeof key, "%s%s", l->key, scale != 1 ? " (us)" : "");
-	rc |= qresult_set_text(r, i, C_KEY, kernels ? l->key : key);
-	rc |= qresult_set_text(r, i, C_VERDICT, profdb__verdict_name(l->verdict));
+	rc |= profdb__result_set_text(r, i, C_KEY, kernels ? l->key : key);
+	rc |= profdb__result_set_text(r, i, C_VERDICT, profdb__verdict_name(l->verdict));
 	rc |= set_real(r, i, C_BASE, rt ? round_sig(l->base / scale, rt) : l->base / scale);
 	rc |= set_real(r, i, C_NEW, rt ? round_sig(l->next / scale, rt) : l->next / scale);
 	rc |= set_real(r, i, C_DELTA, rt ? round_sig(l->delta / scale, rt) : l->delta / scale);
@@ -188,9 +188,9 @@ static int fill_row(profdb_result *r, size_t i, const struct profdb_cmp_line *l,
 	rc |= set_real(r, i, C_P, rp ? round_sig(l->p, rp) : l->p);
 	rc |= set_real(r, i, C_BASE_CALLS, rd ? round_sig(l->base_calls, rd) : l->base_calls);
 	rc |= set_real(r, i, C_NEW_CALLS, rd ? round_sig(l->next_calls, rd) : l->next_calls);
-	rc |= qresult_set_int(r, i, C_NBASE, (int64_t)l->nbase);
-	rc |= qresult_set_int(r, i, C_NNEW, (int64_t)l->nnext);
-	rc |= qresult_set_text(r, i, C_WHY, l->why);
+	rc |= profdb__result_set_int(r, i, C_NBASE, (int64_t)l->nbase);
+	rc |= profdb__result_set_int(r, i, C_NNEW, (int64_t)l->nnext);
+	rc |= profdb__result_set_text(r, i, C_WHY, l->why);
 	return rc ? PROFDB_ERROR : PROFDB_OK;
 }
 

@@ -83,26 +83,26 @@ static int put_cell(struct profdb_cell *c, int type, int64_t i, double d, const 
 	return PROFDB_OK;
 }
 
-int qresult_set_null(profdb_result *r, size_t row, size_t col)
+int profdb__result_set_null(profdb_result *r, size_t row, size_t col)
 {
 	return put_cell(&r->cells[row * r->ncols + col], SQLITE_NULL, 0, 0, NULL);
 }
 
-int qresult_set_int(profdb_result *r, size_t row, size_t col, int64_t v)
+int profdb__result_set_int(profdb_result *r, size_t row, size_t col, int64_t v)
 {
 	char buf[32];
 	snprintf(buf, sizeof buf, "%lld", (long long)v);
 	return put_cell(&r->cells[row * r->ncols + col], SQLITE_INTEGER, v, 0, buf);
 }
 
-int qresult_set_double(profdb_result *r, size_t row, size_t col, double v)
+int profdb__result_set_double(profdb_result *r, size_t row, size_t col, double v)
 {
 	char buf[40];
 	snprintf(buf, sizeof buf, "%.17g", v);
 	return put_cell(&r->cells[row * r->ncols + col], SQLITE_FLOAT, 0, v, buf);
 }
 
-int qresult_set_text(profdb_result *r, size_t row, size_t col, const char *v)
+int profdb__result_set_text(profdb_result *r, size_t row, size_t col, const char *v)
 {
 	return put_cell(&r->cells[row * r->ncols + col], SQLITE_TEXT, 0, 0, v);
 }

@@ -46,10 +46,10 @@ int profdb__result_add_row(profdb_result *r, sqlite3_stmt *st, size_t *cap);
  * profdb_result_text and profdb_result_double agree.  -1 (PROFDB_ERROR)
  * out of memory, the cell then NULL.
  */
-int qresult_set_null(profdb_result *r, size_t row, size_t col);
-int qresult_set_int(profdb_result *r, size_t row, size_t col, int64_t v);
-int qresult_set_double(profdb_result *r, size_t row, size_t col, double v);
-int qresult_set_text(profdb_result *r, size_t row, size_t col, const char *v);
+int profdb__result_set_null(profdb_result *r, size_t row, size_t col);
+int profdb__result_set_int(profdb_result *r, size_t row, size_t col, int64_t v);
+int profdb__result_set_double(profdb_result *r, size_t row, size_t col, double v);
+int profdb__result_set_text(profdb_result *r, size_t row, size_t col, const char *v);
 /* profdb__result_from_stmt, but when profdb_result_stream armed db (and
  * disarmed by this call) the rows go out as they come and *out holds the
  * last part only.  For queries whose statement's rows are the answer. */

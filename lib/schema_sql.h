@@ -11,6 +11,6 @@ struct profdb_schema_file {
 };
 
 /* In file order; ends with { NULL, NULL }. */
-extern const struct profdb_schema_file profdb_schema_files[];
+extern const struct profdb_schema_file profdb__schema_files[];
 
 #endif

@@ -129,7 +129,7 @@ static void blocks(uint32_t h[8], const unsigned char *p, size_t n)
 		block(h, p);
 }
 
-void profdb_sha256_init(struct profdb_sha256 *s)
+void profdb__sha256_init(struct profdb_sha256 *s)
 {
 	static const uint32_t iv[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
 	                                0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
@@ -138,7 +138,7 @@ void profdb_sha256_init(struct profdb_sha256 *s)
 	s->nbuf = 0;
 }
 
-void profdb_sha256_update(struct profdb_sha256 *s, const void *data, size_t n)
+void profdb__sha256_update(struct profdb_sha256 *s, const void *data, size_t n)
 {
 	const unsigned char *p = data;
 	s->len += n;
@@ -160,7 +160,7 @@ void profdb_sha256_update(struct profdb_sha256 *s, const void *data, size_t n)
 	s->nbuf = n;
 }
 
-void profdb_sha256_hex(const struct profdb_sha256 *s0, char hex[65])
+void profdb__sha256_hex(const struct profdb_sha256 *s0, char hex[65])
 {
 	struct profdb_sha256 s = *s0; /* finishing pads: work on a copy */
 	unsigned char pad[72] = { 0x80 };
@@ -171,8 +171,8 @@ void profdb_sha256_hex(const struct profdb_sha256 *s0, char hex[65])
 
 	for (int i = 0; i < 8; i++)
 		lenbe[i] = (unsigned char)(bits >> (56 - 8 * i));
-	profdb_sha256_update(&s, pad, padlen);
-	profdb_sha256_update(&s, lenbe, 8);
+	profdb__sha256_update(&s, pad, padlen);
+	profdb__sha256_update(&s, lenbe, 8);
 	for (int i = 0; i < 8; i++)
 		for (int j = 0; j < 4; j++) {
 			unsigned char byte = (unsigned char)(s.h[i] >> (24 - 8 * j));

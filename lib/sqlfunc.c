@@ -160,7 +160,7 @@ static void base_name_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		sqlite3_result_error_nomem(ctx);
 		return;
 	}
-	profdb_base_name(s, out, n);
+	profdb__base_name(s, out, n);
 	sqlite3_result_text(ctx, out, -1, sqlite3_free);
 }
 

@@ -140,7 +140,7 @@ static int step_row(struct profdb_store *st, sqlite3_stmt *q, const char *what)
 }
 
 /* Note rowid id as written for the current file. */
-static int note_row(struct profdb_store *st, struct row_runs *r, int64_t id)
+static int note_row(struct profdb_store *st, struct profdb__row_runs *r, int64_t id)
 {
 	if (r->n && r->v[r->n - 1].hi + 1 == id) {
 		r->v[r->n - 1].hi = id;
@@ -169,7 +169,7 @@ static int on_source_begin(void *arg, const char *path, const char *role, int64_
                            const unsigned char *content, size_t content_len)
 {
 	struct profdb_store *st = arg;
-	struct source_state *c = st->cur;
+	struct profdb__source_state *c = st->cur;
 	sqlite3_stmt *q = st->stmt[S_SOURCE];
 	for (size_t i = 0; i < c->nskips; i++)
 		free(c->skips[i].reason);
@@ -196,7 +196,7 @@ static int on_source_begin(void *arg, const char *path, const char *role, int64_
 static int on_source_end(void *arg, int64_t rows_read, const char *sha256, uint64_t size)
 {
 	struct profdb_store *st = arg;
-	struct source_state *c = st->cur;
+	struct profdb__source_state *c = st->cur;
 	sqlite3_stmt *q = st->stmt[S_SOURCE_END];
 	int64_t skipped = 0;
 	if (profdb__store_flush(st) != PROFDB_OK)
@@ -260,8 +260,8 @@ static int on_source_end(void *arg, int64_t rows_read, const char *sha256, uint6
 static int on_skip(void *arg, const char *reason, int64_t where)
 {
 	struct profdb_store *st = arg;
-	struct source_state *c = st->cur;
-	struct skip_count *s;
+	struct profdb__source_state *c = st->cur;
+	struct profdb__skip_count *s;
 	for (size_t i = 0; i < c->nskips; i++)
 		if (strcmp(c->skips[i].reason, reason) == 0) {
 			c->skips[i].count++;
@@ -510,7 +510,7 @@ static int on_note(void *arg, const char *note)
 }
 
 /* Move runs of one table's rows from guessed to rank, times + offset. */
-static int fixup_runs(struct profdb_store *st, const char *table, const struct row_runs *r,
+static int fixup_runs(struct profdb_store *st, const char *table, const struct profdb__row_runs *r,
                       int64_t guessed, int64_t rank, int64_t offset)
 {
 	char sql[256];
@@ -548,7 +548,7 @@ static int fixup_runs(struct profdb_store *st, const char *table, const struct r
 static int on_rank_fixup(void *arg, int64_t guessed, int64_t rank, int64_t offset)
 {
 	struct profdb_store *st = arg;
-	struct source_state *c = st->cur;
+	struct profdb__source_state *c = st->cur;
 	sqlite3_stmt *q = NULL;
 	int rc;
 	if (profdb__store_flush(st) != PROFDB_OK)
@@ -740,7 +740,7 @@ static int prepare_writers(struct profdb_store *st)
 	return PROFDB_OK;
 }
 
-int profdb_store_begin(struct profdb_store **out, profdb *db, const char *run,
+int profdb__store_begin(struct profdb_store **out, profdb *db, const char *run,
                        const char *source_path, int replace)
 {
 	struct profdb_store *st;
@@ -773,15 +773,15 @@ int profdb_store_begin(struct profdb_store **out, profdb *db, const char *run,
 	return PROFDB_OK;
 }
 
-struct profdb_sink *profdb_store_sink(struct profdb_store *st) { return &st->sink; }
+struct profdb_sink *profdb__store_sink(struct profdb_store *st) { return &st->sink; }
 
-void profdb_store_select_slot(struct profdb_store *st, int slot)
+void profdb__store_select_slot(struct profdb_store *st, int slot)
 {
 	st->cur = &st->src[slot >= 0 && slot < STORE_SLOTS ? slot : 0];
 }
-int64_t profdb_store_run_id(const struct profdb_store *st) { return st->run_id; }
+int64_t profdb__store_run_id(const struct profdb_store *st) { return st->run_id; }
 
-void profdb_store_set_format(struct profdb_store *st, const char *format)
+void profdb__store_set_format(struct profdb_store *st, const char *format)
 {
 	free(st->format);
 	st->format = strdup(format);

@@ -101,7 +101,7 @@ static void say_phase(const struct profdb_store *st, const char *what)
 		st->phase(st->phase_arg, what);
 }
 
-int profdb_store_commit(struct profdb_store *st, int64_t repeats)
+int profdb__store_commit(struct profdb_store *st, int64_t repeats)
 {
 	profdb *db = st->db;
 	sqlite3_stmt *q = NULL;
@@ -176,11 +176,11 @@ int profdb_store_commit(struct profdb_store *st, int64_t repeats)
 	profdb__db_wal_now(db);
 	return PROFDB_OK;
 fail:
-	profdb_store_abort(st);
+	profdb__store_abort(st);
 	return rc;
 }
 
-void profdb_store_abort(struct profdb_store *st)
+void profdb__store_abort(struct profdb_store *st)
 {
 	if (!st)
 		return;

@@ -20,27 +20,27 @@ enum {
 	S_OP, S_STEP, S_STEP_METRIC, S_META, S_NOTE, S_COUNT
 };
 
-struct skip_count {
+struct profdb__skip_count {
 	char *reason;              /* owned */
 	int64_t count, first;
 };
 
 /* What the store tracks about a source file being read.  One per reader
  * slot: with parallel readers, records of several files interleave. */
-struct row_runs {
+struct profdb__row_runs {
 	struct profdb_row_run *v;
 	size_t n, cap;
 };
 
 /* store_ops.c: the current file's Kineto ops (sent with nest = 1), nested
  * per (rank, tid) as they arrive and stored when they close. */
-struct op_thread {
+struct profdb__op_thread {
 	int64_t rank, tid;
 	struct profdb_nest nest;   /* owns its buffers */
 };
 
-struct op_stream {
-	struct op_thread *threads; /* owned */
+struct profdb__op_stream {
+	struct profdb__op_thread *threads; /* owned */
 	size_t nthreads, capthreads, last;
 	struct op_pending *pend;   /* open ops, by slot; owned */
 	size_t npend, cappend;
@@ -55,17 +55,17 @@ struct op_stream {
 	size_t nspans, capspans;
 };
 
-struct source_state {
+struct profdb__source_state {
 	int64_t id;                /* source_file row, 0 = none */
 	int64_t stored;            /* rows stored since source_begin */
 	int64_t nkernels, nops, nlaunches; /* of which kernels, ops; and launch rows */
-	struct skip_count *skips;  /* per reason */
+	struct profdb__skip_count *skips;  /* per reason */
 	size_t nskips;
 	/* the file's kernel and launch rows, for rank_fixup: one run each when
 	 * readers are serial, one per batch at worst when they interleave;
 	 * and its ops sent with nest = 1, nested at source_end (op_nest.c) */
-	struct row_runs kernels, launches, ops;
-	struct op_stream opn;
+	struct profdb__row_runs kernels, launches, ops;
+	struct profdb__op_stream opn;
 };
 
 #define STORE_SLOTS 64 /* most parallel readers (ingest caps --jobs to this) */
@@ -77,8 +77,8 @@ struct profdb_store {
 	struct profdb_intern *str; /* owned: the str table's map */
 	struct profdb_sink sink;
 	struct profdb_err err;
-	struct source_state src[STORE_SLOTS]; /* per reader slot */
-	struct source_state *cur;  /* the slot records are coming from */
+	struct profdb__source_state src[STORE_SLOTS]; /* per reader slot */
+	struct profdb__source_state *cur;  /* the slot records are coming from */
 	char *format;              /* owned */
 	int64_t cache_was;         /* the connection's cache_size before the ingest */
 	int fk_off;                /* foreign keys were switched off for the ingest */
@@ -104,8 +104,8 @@ int profdb__store_ops_flush(struct profdb_store *st);
 /* After flush and op_link: steps and device times of the file's ops (the
  * step index registered by the caller). */
 int profdb__store_ops_finish(struct profdb_store *st);
-void profdb__store_ops_reset(struct op_stream *s);
-void profdb__store_ops_free(struct op_stream *s);
+void profdb__store_ops_reset(struct profdb__op_stream *s);
+void profdb__store_ops_free(struct profdb__op_stream *s);
 /* Insert the pending batches: before anything reads kernel or launch. */
 int profdb__store_flush(struct profdb_store *st);
 

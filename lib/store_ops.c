@@ -71,7 +71,7 @@ static void bind_id(sqlite3_stmt *q, int i, int64_t id)
 /* Note rowid id as the current file's (store.c's runs, for rank_fixup). */
 static int note_op_row(struct profdb_store *st, int64_t id)
 {
-	struct row_runs *r = &st->cur->ops;
+	struct profdb__row_runs *r = &st->cur->ops;
 	if (r->n && r->v[r->n - 1].hi + 1 == id) {
 		r->v[r->n - 1].hi = id;
 		return PROFDB_OK;
@@ -90,7 +90,7 @@ static int note_op_row(struct profdb_store *st, int64_t id)
 
 static int log_code(struct profdb_store *st, uint32_t code)
 {
-	struct op_stream *s = &st->cur->opn;
+	struct profdb__op_stream *s = &st->cur->opn;
 	if (s->unsorted)
 		return PROFDB_OK; /* the SQL pass needs no log */
 	if (s->nlog == s->caplog) {
@@ -144,7 +144,7 @@ static int insert(struct profdb_store *st, const struct op_pending *p, int64_t s
  */
 static int guess_and_insert(struct profdb_store *st, const struct op_pending *p, int64_t self)
 {
-	const struct op_stream *s = &st->cur->opn;
+	const struct profdb__op_stream *s = &st->cur->opn;
 	struct op_pending g = *p;
 	for (size_t i = s->nspans, k = 0; i > 0 && k < 8; i--, k++) {
 		const struct op_step_span *sp = &s->spans[i - 1];
@@ -157,9 +157,9 @@ static int guess_and_insert(struct profdb_store *st, const struct op_pending *p,
 /* Keep the span of a ProfilerStep#N op (what the reader makes a step of). */
 static int note_step_span(struct profdb_store *st, const char *name, int64_t start, int64_t dur)
 {
-	struct op_stream *s = &st->cur->opn;
+	struct profdb__op_stream *s = &st->cur->opn;
 	int64_t step;
-	if (strncmp(name, "ProfilerStep#", 13) != 0 || profdb_parse_i64(name + 13, strlen(name + 13), &step) != 0)
+	if (strncmp(name, "ProfilerStep#", 13) != 0 || profdb__parse_i64(name + 13, strlen(name + 13), &step) != 0)
 		return PROFDB_OK;
 	if (s->nspans == s->capspans) {
 		size_t cap = s->capspans ? s->capspans * 2 : 16;
@@ -176,7 +176,7 @@ static int note_step_span(struct profdb_store *st, const char *name, int64_t sta
 /* Slot i of the open ops is free again. */
 static int release(struct profdb_store *st, size_t i)
 {
-	struct op_stream *s = &st->cur->opn;
+	struct profdb__op_stream *s = &st->cur->opn;
 	if (s->nfree == s->capfree) {
 		size_t cap = s->capfree ? s->capfree * 2 : 64;
 		size_t *v = realloc(s->free_slots, cap * sizeof *v);
@@ -194,7 +194,7 @@ static int release(struct profdb_store *st, size_t i)
 static int closed(void *arg, const struct profdb_nest_op *o)
 {
 	struct profdb_store *st = arg;
-	struct op_stream *s = &st->cur->opn;
+	struct profdb__op_stream *s = &st->cur->opn;
 	const struct op_pending *p = &s->pend[o->tag];
 	int rc;
 	if (s->unsorted) /* emptying the stacks on the way to the SQL pass */
@@ -218,8 +218,8 @@ static int closed(void *arg, const struct profdb_nest_op *o)
  * is a thread of its own, as in the SQL pass). */
 static struct profdb_nest *thread_of(struct profdb_store *st, int64_t rank, int64_t tid)
 {
-	struct op_stream *s = &st->cur->opn;
-	struct op_thread *t;
+	struct profdb__op_stream *s = &st->cur->opn;
+	struct profdb__op_thread *t;
 	if (s->nthreads && s->threads[s->last].rank == rank && s->threads[s->last].tid == tid)
 		return &s->threads[s->last].nest;
 	for (size_t i = 0; i < s->nthreads; i++)
@@ -229,7 +229,7 @@ static struct profdb_nest *thread_of(struct profdb_store *st, int64_t rank, int6
 		}
 	if (s->nthreads == s->capthreads) {
 		size_t cap = s->capthreads ? s->capthreads * 2 : 8;
-		struct op_thread *v = realloc(s->threads, cap * sizeof *v);
+		struct profdb__op_thread *v = realloc(s->threads, cap * sizeof *v);
 		if (!v)
 			return NULL;
 		s->threads = v;
@@ -247,7 +247,7 @@ static struct profdb_nest *thread_of(struct profdb_store *st, int64_t rank, int6
 /* A slot for op p while it is open. */
 static int pend(struct profdb_store *st, const struct op_pending *p, size_t *slot)
 {
-	struct op_stream *s = &st->cur->opn;
+	struct profdb__op_stream *s = &st->cur->opn;
 	if (s->nfree) {
 		*slot = s->free_slots[--s->nfree];
 	} else {
@@ -267,7 +267,7 @@ static int pend(struct profdb_store *st, const struct op_pending *p, size_t *slo
 
 int profdb__store_ops_flush(struct profdb_store *st)
 {
-	struct op_stream *s = &st->cur->opn;
+	struct profdb__op_stream *s = &st->cur->opn;
 	int rc = PROFDB_OK;
 	for (size_t i = 0; i < s->nthreads && rc == PROFDB_OK; i++)
 		rc = profdb__nest_end(&s->threads[i].nest);
@@ -279,8 +279,8 @@ int profdb__store_ops_flush(struct profdb_store *st)
  * ops are nested after it by the SQL pass (profdb__op_nest). */
 static int go_unsorted(struct profdb_store *st)
 {
-	struct op_stream *s = &st->cur->opn;
-	const struct row_runs *r = &st->cur->ops;
+	struct profdb__op_stream *s = &st->cur->opn;
+	const struct profdb__row_runs *r = &st->cur->ops;
 	sqlite3_stmt *q = NULL;
 	int rc;
 	s->unsorted = 1;
@@ -316,7 +316,7 @@ static int64_t str_id(struct profdb_store *st, const char *s)
 
 int profdb__store_op_nest(struct profdb_store *st, const struct profdb_op_rec *o)
 {
-	struct op_stream *s = &st->cur->opn;
+	struct profdb__op_stream *s = &st->cur->opn;
 	struct op_pending p = { o->rank == PROFDB_NULL ? 0 : o->rank, o->step, str_id(st, o->name),
 	                        str_id(st, o->category), o->tid, o->start_ns, o->dur_ns, o->external_id,
 	                        o->seq, str_id(st, o->in_shapes), str_id(st, o->in_types),
@@ -460,7 +460,7 @@ static int pass_row(struct pass *p, uint32_t code)
 /* After the file: steps and device times of the ops nested as they came. */
 static int after_file(struct profdb_store *st)
 {
-	struct source_state *c = st->cur;
+	struct profdb__source_state *c = st->cur;
 	struct pass p = { .st = st };
 	size_t k = 0;
 	int rc = PROFDB_OK, step;
@@ -512,7 +512,7 @@ static int note_unsorted(struct profdb_store *st)
 
 int profdb__store_ops_finish(struct profdb_store *st)
 {
-	struct source_state *c = st->cur;
+	struct profdb__source_state *c = st->cur;
 	int rc;
 	if (!c->ops.n)
 		return PROFDB_OK;
@@ -524,7 +524,7 @@ int profdb__store_ops_finish(struct profdb_store *st)
 	return note_unsorted(st);
 }
 
-void profdb__store_ops_reset(struct op_stream *s)
+void profdb__store_ops_reset(struct profdb__op_stream *s)
 {
 	for (size_t i = 0; i < s->nthreads; i++)
 		profdb__nest_free(&s->threads[i].nest);
@@ -536,7 +536,7 @@ void profdb__store_ops_reset(struct op_stream *s)
 	s->closed_upto = INT64_MAX;
 }
 
-void profdb__store_ops_free(struct op_stream *s)
+void profdb__store_ops_free(struct profdb__op_stream *s)
 {
 	profdb__store_ops_reset(s);
 	free(s->threads);

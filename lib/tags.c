@@ -43,7 +43,7 @@ static int same_key(const char *a, const char *b)
 	return strcspn(b, "=") == n && memcmp(a, b, n) == 0;
 }
 
-void profdb__tags_where(struct qbuf *b, const struct profdb_filter *f, const char *run_col)
+void profdb__tags_where(struct profdb__qbuf *b, const struct profdb_filter *f, const char *run_col)
 {
 	for (size_t i = 0; i < f->ntags; i++) {
 		size_t j;
@@ -51,12 +51,12 @@ void profdb__tags_where(struct qbuf *b, const struct profdb_filter *f, const cha
 			;
 		if (j < i)
 			continue;              /* its key's condition is already there */
-		qbuf_addf(b, " AND %s IN (SELECT run_id FROM run_tag_all WHERE key = :tk%zu AND value IN (",
+		profdb__qbuf_addf(b, " AND %s IN (SELECT run_id FROM run_tag_all WHERE key = :tk%zu AND value IN (",
 		          run_col, i);
 		for (j = i; j < f->ntags; j++)
 			if (same_key(f->tags[j], f->tags[i]))
-				qbuf_addf(b, "%s:tv%zu", j == i ? "" : ", ", j);
-		qbuf_add(b, "))");
+				profdb__qbuf_addf(b, "%s:tv%zu", j == i ? "" : ", ", j);
+		profdb__qbuf_add(b, "))");
 	}
 }
 
@@ -166,7 +166,7 @@ int profdb_run_set_tag(profdb *db, const char *run, const char *key, const char 
 int profdb_query_tags(profdb *db, profdb_result **out, const struct profdb_filter *f)
 {
 	struct profdb_filter only;
-	struct qbuf b = { 0 };
+	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
 	int rc;
 
@@ -178,17 +178,17 @@ int profdb_query_tags(profdb *db, profdb_result **out, const struct profdb_filte
 		only.tags = f->tags;
 		only.ntags = f->ntags;
 	}
-	if ((rc = qfilter_check(db, &only)) != PROFDB_OK)
+	if ((rc = profdb__qfilter_check(db, &only)) != PROFDB_OK)
 		return rc;
-	qbuf_add(&b, "SELECT r.name AS run, t.key, t.value, t.origin FROM run_tag_all t"
+	profdb__qbuf_add(&b, "SELECT r.name AS run, t.key, t.value, t.origin FROM run_tag_all t"
 	             " JOIN (SELECT id AS run_id, name FROM run) r ON r.run_id = t.run_id WHERE 1");
-	qfilter_where(&b, &only, "t", QF_STEP, 1);
-	qbuf_add(&b, " ORDER BY t.run_id, t.key");
-	rc = qprepare(db, &b, &st, "cannot list tags");
-	qbuf_free(&b);
+	profdb__qfilter_where(&b, &only, "t", QF_STEP, 1);
+	profdb__qbuf_add(&b, " ORDER BY t.run_id, t.key");
+	rc = profdb__query_prepare(db, &b, &st, "cannot list tags");
+	profdb__qbuf_free(&b);
 	if (rc != PROFDB_OK)
 		return rc;
-	qfilter_bind(st, &only);
+	profdb__qfilter_bind(st, &only);
 	rc = profdb__result_from_stmt(db, out, st, NULL);
 	sqlite3_finalize(st);
 	return rc;
@@ -211,9 +211,9 @@ const char *profdb__tags_by_col(size_t i)
 	return cols[i < PROFDB_TAG_BY_MAX ? i : 0];
 }
 
-void profdb__tags_by_value(struct qbuf *b, const char *run_col, size_t i)
+void profdb__tags_by_value(struct profdb__qbuf *b, const char *run_col, size_t i)
 {
-	qbuf_addf(b, ", (SELECT t.value FROM run_tag_all t WHERE t.run_id = %s AND t.key = :byt%zu) AS %s",
+	profdb__qbuf_addf(b, ", (SELECT t.value FROM run_tag_all t WHERE t.run_id = %s AND t.key = :byt%zu) AS %s",
 	          run_col, i, profdb__tags_by_col(i));
 }
 

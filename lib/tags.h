@@ -13,7 +13,7 @@
 /* Every "key=value" of tags well-formed?  EUSAGE with a message on db. */
 int profdb__tags_check(profdb *db, const char *const *tags, size_t n);
 /* Append " AND run_col IN (...)" for f's tags (parameters :tkN, :tvN). */
-void profdb__tags_where(struct qbuf *b, const struct profdb_filter *f, const char *run_col);
+void profdb__tags_where(struct profdb__qbuf *b, const struct profdb_filter *f, const char *run_col);
 /* Bind the parameters profdb__tags_where used. */
 void profdb__tags_bind(sqlite3_stmt *st, const struct profdb_filter *f);
 #define PROFDB_TAG_KEY_MAX 200   /* longest tag key */
@@ -27,7 +27,7 @@ int profdb__tags_by_key(const char *s, size_t len, char *name);
 const char *profdb__tags_by_col(size_t i);
 /* Append ", (the run's value of tag :bytI) AS tagI" to a SELECT list;
  * run_col is the run id expression of the row. */
-void profdb__tags_by_value(struct qbuf *b, const char *run_col, size_t i);
+void profdb__tags_by_value(struct profdb__qbuf *b, const char *run_col, size_t i);
 /* Bind :bytI to key (static for the statement's life). */
 void profdb__tags_by_bind(sqlite3_stmt *st, size_t i, const char *key);
 /* Store "key=value" tags of run run_id (inside the caller's transaction). */

@@ -54,7 +54,7 @@ static double to_ns_precision(double v)
 }
 
 /* Add one check; tol is the absolute allowance in the values' unit. */
-int verify_add_check(struct verify *v, const char *check, const char *key,
+int profdb__verify_add_check(struct profdb__verify *v, const char *check, const char *key,
                      double expected, double actual, double tol)
 {
 	profdb_result *r = v->r;
@@ -79,10 +79,10 @@ int verify_add_check(struct verify *v, const char *check, const char *key,
 	expected = to_ns_precision(expected);
 	actual = to_ns_precision(actual);
 	i = r->nrows - 1;
-	rc = qresult_set_text(r, i, 0, check) | qresult_set_text(r, i, 1, key) |
-	     qresult_set_double(r, i, 2, expected) | qresult_set_double(r, i, 3, actual) |
-	     qresult_set_double(r, i, 4, to_ns_precision(actual - expected)) |
-	     qresult_set_text(r, i, 5, ok ? "ok" : "FAIL");
+	rc = profdb__result_set_text(r, i, 0, check) | profdb__result_set_text(r, i, 1, key) |
+	     profdb__result_set_double(r, i, 2, expected) | profdb__result_set_double(r, i, 3, actual) |
+	     profdb__result_set_double(r, i, 4, to_ns_precision(actual - expected)) |
+	     profdb__result_set_text(r, i, 5, ok ? "ok" : "FAIL");
 	if (rc != PROFDB_OK)
 		return profdb__error(v->db, PROFDB_ERROR, "out of memory");
 	if (!ok)
@@ -90,9 +90,9 @@ int verify_add_check(struct verify *v, const char *check, const char *key,
 	return PROFDB_OK;
 }
 
-int verify_parse_num(const char *s, double *out)
+int profdb__verify_parse_num(const char *s, double *out)
 {
-	return profdb_parse_double(s, strlen(s), out);
+	return profdb__parse_double(s, strlen(s), out);
 }
 
 /* ---------------------------------------------------------------- driver */
@@ -127,7 +127,7 @@ static int find_run(profdb *db, const char *run, int64_t *id)
  * nothing about profdb's arithmetic.  *has is 1 when it has kernels; else
  * 0, with a note on the result once per rank.
  */
-static int rank_has_kernels(struct verify *v, int64_t rank, int *has)
+static int rank_has_kernels(struct profdb__verify *v, int64_t rank, int *has)
 {
 	sqlite3_stmt *q = NULL;
 	char note[128];
@@ -161,7 +161,7 @@ int profdb_verify(profdb *db, profdb_result **out, const char *run, int *out_fai
 	static const enum profdb_coltype types[] = {
 		PROFDB_COL_TEXT, PROFDB_COL_TEXT, PROFDB_COL_REAL, PROFDB_COL_REAL, PROFDB_COL_REAL, PROFDB_COL_TEXT
 	};
-	struct verify v = { 0 };
+	struct profdb__verify v = { 0 };
 	sqlite3_stmt *q = NULL;
 	int rc, nsrc = 0, noted = 1;
 
@@ -192,8 +192,8 @@ int profdb_verify(profdb *db, profdb_result **out, const char *run, int *out_fai
 		int64_t rank = sqlite3_column_int64(q, 1);
 		const char *path = (const char *)sqlite3_column_text(q, 2);
 		const char *base = strrchr(path, '/');
-		struct verify_table t;
-		if (verify_table_parse(&t, (const char *)sqlite3_column_blob(q, 3), (size_t)sqlite3_column_bytes(q, 3)) != 0) {
+		struct profdb__verify_table t;
+		if (profdb__verify_table_parse(&t, (const char *)sqlite3_column_blob(q, 3), (size_t)sqlite3_column_bytes(q, 3)) != 0) {
 			rc = profdb__error(db, PROFDB_ERROR, "cannot read the stored summary '%s' (not CSV, or out of memory)",
 			                   path);
 			break;
@@ -203,10 +203,10 @@ int profdb_verify(profdb *db, profdb_result **out, const char *run, int *out_fai
 		if ((rc = rank_has_kernels(&v, rank, &noted)) != PROFDB_OK || noted == 0)
 			; /* an error, or a rank with nothing to check (noted once) */
 		else if (strcmp(role, "op_statistic") == 0)
-			rc = verify_op_statistic(&v, &t, rank, base);
+			rc = profdb__verify_op_statistic(&v, &t, rank, base);
 		else
-			rc = verify_step_trace(&v, &t, rank, base);
-		verify_table_free(&t);
+			rc = profdb__verify_step_trace(&v, &t, rank, base);
+		profdb__verify_table_free(&t);
 	}
 	sqlite3_finalize(q);
 	if (rc == PROFDB_OK && nsrc == 0 &&

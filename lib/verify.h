@@ -17,13 +17,13 @@
 #define ROUND_US 0.0005       /* half of the 0.001 us the CSV files print */
 
 /* One parsed CSV table (fields owned, rows of ncols fields). */
-struct verify_table {
+struct profdb__verify_table {
 	char **f;                  /* nrows * ncols fields (header is row 0) */
 	size_t nrows, ncols;
 };
 
 /* One verification: the run and the result rows so far. */
-struct verify {
+struct profdb__verify {
 	profdb *db;
 	profdb_result *r;
 	size_t cap;                /* rows allocated */
@@ -32,18 +32,18 @@ struct verify {
 };
 
 /* verify_table.c */
-void verify_table_free(struct verify_table *t);
-int verify_table_parse(struct verify_table *t, const char *s, size_t n);
-int verify_table_col(const struct verify_table *t, const char *name);
-const char *verify_cell(const struct verify_table *t, size_t row, int col);
+void profdb__verify_table_free(struct profdb__verify_table *t);
+int profdb__verify_table_parse(struct profdb__verify_table *t, const char *s, size_t n);
+int profdb__verify_table_col(const struct profdb__verify_table *t, const char *name);
+const char *profdb__verify_cell(const struct profdb__verify_table *t, size_t row, int col);
 
 /* verify.c: one result row per check; tol is the absolute allowance */
-int verify_add_check(struct verify *v, const char *check, const char *key,
+int profdb__verify_add_check(struct profdb__verify *v, const char *check, const char *key,
                      double expected, double actual, double tol);
-int verify_parse_num(const char *s, double *out);
+int profdb__verify_parse_num(const char *s, double *out);
 
 /* the checks of one stored file; label names it in messages */
-int verify_op_statistic(struct verify *v, const struct verify_table *t, int64_t rank, const char *label);
-int verify_step_trace(struct verify *v, const struct verify_table *t, int64_t rank, const char *label);
+int profdb__verify_op_statistic(struct profdb__verify *v, const struct profdb__verify_table *t, int64_t rank, const char *label);
+int profdb__verify_step_trace(struct profdb__verify *v, const struct profdb__verify_table *t, int64_t rank, const char *label);
 
 #endif

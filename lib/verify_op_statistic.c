@@ -26,7 +26,7 @@ static void aggs_free(struct agg *a, size_t n)
 	free(a);
 }
 
-static int load_aggs(struct verify *v, int64_t rank, int64_t device, struct agg **out, size_t *nout)
+static int load_aggs(struct profdb__verify *v, int64_t rank, int64_t device, struct agg **out, size_t *nout)
 {
 	sqlite3_stmt *q = NULL;
 	struct agg *a = NULL;
@@ -89,12 +89,12 @@ static void key_of(char *buf, size_t cap, int64_t rank, const char *device, cons
 }
 
 /* The checks of one op_statistic file (the rows of one device, or all). */
-int verify_op_statistic(struct verify *v, const struct verify_table *t, int64_t rank, const char *label)
+int profdb__verify_op_statistic(struct profdb__verify *v, const struct profdb__verify_table *t, int64_t rank, const char *label)
 {
-	int ct = verify_table_col(t, "OP Type"), cc = verify_table_col(t, "Core Type"), cn = verify_table_col(t, "Count");
-	int ctot = verify_table_col(t, "Total Time(us)"), cmin = verify_table_col(t, "Min Time(us)");
-	int cavg = verify_table_col(t, "Avg Time(us)"), cmax = verify_table_col(t, "Max Time(us)");
-	int cdev = verify_table_col(t, "Device_id");
+	int ct = profdb__verify_table_col(t, "OP Type"), cc = profdb__verify_table_col(t, "Core Type"), cn = profdb__verify_table_col(t, "Count");
+	int ctot = profdb__verify_table_col(t, "Total Time(us)"), cmin = profdb__verify_table_col(t, "Min Time(us)");
+	int cavg = profdb__verify_table_col(t, "Avg Time(us)"), cmax = profdb__verify_table_col(t, "Max Time(us)");
+	int cdev = profdb__verify_table_col(t, "Device_id");
 	int rc = PROFDB_OK;
 
 	if (ct < 0 || cc < 0 || cn < 0 || ctot < 0 || cmin < 0 || cmax < 0)
@@ -103,31 +103,31 @@ int verify_op_statistic(struct verify *v, const struct verify_table *t, int64_t 
 		                     " 'Max Time(us)' expected)", label);
 	/* one pass per device of the file (one pass when it has no Device_id) */
 	for (size_t first = 1; first < t->nrows && rc == PROFDB_OK; first++) {
-		const char *dev = verify_cell(t, first, cdev);
+		const char *dev = profdb__verify_cell(t, first, cdev);
 		int64_t device = PROFDB_NULL;
 		struct agg *a = NULL;
 		size_t na = 0;
 		int done = 0;
 
 		for (size_t j = 1; j < first; j++) /* this device was handled already */
-			done |= strcmp(verify_cell(t, j, cdev), dev) == 0;
+			done |= strcmp(profdb__verify_cell(t, j, cdev), dev) == 0;
 		if (done)
 			continue;
-		if (cdev >= 0 && profdb_parse_i64(dev, strlen(dev), &device) != 0)
+		if (cdev >= 0 && profdb__parse_i64(dev, strlen(dev), &device) != 0)
 			device = PROFDB_NULL;
 		if ((rc = load_aggs(v, rank, device, &a, &na)) != PROFDB_OK)
 			return rc;
 		for (size_t row = first; row < t->nrows && rc == PROFDB_OK; row++) {
-			const char *type = verify_cell(t, row, ct), *core = verify_cell(t, row, cc);
+			const char *type = profdb__verify_cell(t, row, ct), *core = profdb__verify_cell(t, row, cc);
 			double count, total, mn, avg = 0, mx;
 			struct agg zero = { NULL, NULL, 0, 0, 0, 0, 0 }, *g = &zero;
 			char key[512], line[64];
-			if (strcmp(verify_cell(t, row, cdev), dev) != 0)
+			if (strcmp(profdb__verify_cell(t, row, cdev), dev) != 0)
 				continue;
 			snprintf(line, sizeof line, "%s:%zu", label, row + 1);
-			if (verify_parse_num(verify_cell(t, row, cn), &count) || verify_parse_num(verify_cell(t, row, ctot), &total) ||
-			    verify_parse_num(verify_cell(t, row, cmin), &mn) || verify_parse_num(verify_cell(t, row, cmax), &mx) ||
-			    (cavg >= 0 && verify_parse_num(verify_cell(t, row, cavg), &avg))) {
+			if (profdb__verify_parse_num(profdb__verify_cell(t, row, cn), &count) || profdb__verify_parse_num(profdb__verify_cell(t, row, ctot), &total) ||
+			    profdb__verify_parse_num(profdb__verify_cell(t, row, cmin), &mn) || profdb__verify_parse_num(profdb__verify_cell(t, row, cmax), &mx) ||
+			    (cavg >= 0 && profdb__verify_parse_num(profdb__verify_cell(t, row, cavg), &avg))) {
 				rc = profdb__error(v->db, PROFDB_EFORMAT, "%s: a number was expected", line);
 				break;
 			}
@@ -136,17 +136,17 @@ int verify_op_statistic(struct verify *v, const struct verify_table *t, int64_t 
 					g = &a[i];
 			g->seen = 1;
 			key_of(key, sizeof key, rank, dev, type, core);
-			rc = verify_add_check(v, "op_statistic Count", key, count, (double)g->n, 0);
+			rc = profdb__verify_add_check(v, "op_statistic Count", key, count, (double)g->n, 0);
 			if (rc == PROFDB_OK)
-				rc = verify_add_check(v, "op_statistic Total Time(us)", key, total, g->sum / 1000.0,
+				rc = profdb__verify_add_check(v, "op_statistic Total Time(us)", key, total, g->sum / 1000.0,
 				               ROUND_US * (double)(g->n + 1));
 			if (rc == PROFDB_OK)
-				rc = verify_add_check(v, "op_statistic Min Time(us)", key, mn, g->min / 1000.0, 2 * ROUND_US);
+				rc = profdb__verify_add_check(v, "op_statistic Min Time(us)", key, mn, g->min / 1000.0, 2 * ROUND_US);
 			if (rc == PROFDB_OK && cavg >= 0)
-				rc = verify_add_check(v, "op_statistic Avg Time(us)", key, avg,
+				rc = profdb__verify_add_check(v, "op_statistic Avg Time(us)", key, avg,
 				               g->n ? g->sum / 1000.0 / (double)g->n : 0, 2 * ROUND_US);
 			if (rc == PROFDB_OK)
-				rc = verify_add_check(v, "op_statistic Max Time(us)", key, mx, g->max / 1000.0, 2 * ROUND_US);
+				rc = profdb__verify_add_check(v, "op_statistic Max Time(us)", key, mx, g->max / 1000.0, 2 * ROUND_US);
 		}
 		/* stored kernels of a (type, core) the profiler did not list */
 		for (size_t i = 0; i < na && rc == PROFDB_OK; i++) {
@@ -154,7 +154,7 @@ int verify_op_statistic(struct verify *v, const struct verify_table *t, int64_t 
 			if (a[i].seen)
 				continue;
 			key_of(key, sizeof key, rank, dev, a[i].type, a[i].core);
-			rc = verify_add_check(v, "op_statistic Count", key, 0, (double)a[i].n, 0);
+			rc = profdb__verify_add_check(v, "op_statistic Count", key, 0, (double)a[i].n, 0);
 		}
 		aggs_free(a, na);
 	}

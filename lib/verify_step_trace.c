@@ -17,14 +17,14 @@ struct step_fig {
 	size_t ncompute, ncomm;    /* kernels behind each figure */
 };
 
-static int step_figures(struct verify *v, int64_t rank, const char *step, int64_t device,
+static int step_figures(struct profdb__verify *v, int64_t rank, const char *step, int64_t device,
                         struct step_fig *f)
 {
 	sqlite3_stmt *q = NULL;
 	struct profdb_interval *c = NULL, *m = NULL;
 	size_t nc = 0, nm = 0, capc = 0, capm = 0;
 	int64_t sn = 0;
-	int rc = PROFDB_OK, has_step = *step && profdb_parse_i64(step, strlen(step), &sn) == 0;
+	int rc = PROFDB_OK, has_step = *step && profdb__parse_i64(step, strlen(step), &sn) == 0;
 
 	memset(f, 0, sizeof *f);
 	if (sqlite3_prepare_v2(v->db->sql, "SELECT start_ns, start_ns + dur_ns, kind = 3 FROM kernel"
@@ -71,25 +71,25 @@ static int step_figures(struct verify *v, int64_t rank, const char *step, int64_
 	return rc;
 }
 
-int verify_step_trace(struct verify *v, const struct verify_table *t, int64_t rank, const char *label)
+int profdb__verify_step_trace(struct profdb__verify *v, const struct profdb__verify_table *t, int64_t rank, const char *label)
 {
-	int cs = verify_table_col(t, "Step"), cc = verify_table_col(t, "Computing"), cdev = verify_table_col(t, "Device_id");
-	int co = verify_table_col(t, "Overlapped"), cm = verify_table_col(t, "Communication");
-	int cn = verify_table_col(t, "Communication(Not Overlapped)");
+	int cs = profdb__verify_table_col(t, "Step"), cc = profdb__verify_table_col(t, "Computing"), cdev = profdb__verify_table_col(t, "Device_id");
+	int co = profdb__verify_table_col(t, "Overlapped"), cm = profdb__verify_table_col(t, "Communication");
+	int cn = profdb__verify_table_col(t, "Communication(Not Overlapped)");
 	int rc = PROFDB_OK;
 
 	if (cc < 0)
 		return profdb__error(v->db, PROFDB_EFORMAT, "%s: not a step_trace_time table (no 'Computing' column)",
 		                     label);
 	for (size_t row = 1; row < t->nrows && rc == PROFDB_OK; row++) {
-		const char *step = verify_cell(t, row, cs), *dev = verify_cell(t, row, cdev);
+		const char *step = profdb__verify_cell(t, row, cs), *dev = profdb__verify_cell(t, row, cdev);
 		int64_t device = PROFDB_NULL;
 		struct step_fig f;
 		double want;
 		char key[256];
 		size_t nall;
 
-		if (cdev >= 0 && profdb_parse_i64(dev, strlen(dev), &device) != 0)
+		if (cdev >= 0 && profdb__parse_i64(dev, strlen(dev), &device) != 0)
 			device = PROFDB_NULL;
 		if ((rc = step_figures(v, rank, step, device, &f)) != PROFDB_OK)
 			break;
@@ -99,21 +99,21 @@ int verify_step_trace(struct verify *v, const struct verify_table *t, int64_t ra
 			         *step ? step : "(none)");
 		else
 			snprintf(key, sizeof key, "rank %lld / step %s", (long long)rank, *step ? step : "(none)");
-		if (verify_parse_num(verify_cell(t, row, cc), &want) != 0) {
+		if (profdb__verify_parse_num(profdb__verify_cell(t, row, cc), &want) != 0) {
 			rc = profdb__error(v->db, PROFDB_EFORMAT, "%s:%zu: Computing: a number was expected", label, row + 1);
 			break;
 		}
 		/* each interval end may move by the rounding of a start and a duration */
-		rc = verify_add_check(v, "step_trace_time Computing", key, want, f.computing / 1000.0,
+		rc = profdb__verify_add_check(v, "step_trace_time Computing", key, want, f.computing / 1000.0,
 		               2 * ROUND_US * (double)(f.ncompute + 1));
-		if (rc == PROFDB_OK && cm >= 0 && verify_parse_num(verify_cell(t, row, cm), &want) == 0)
-			rc = verify_add_check(v, "step_trace_time Communication", key, want, f.comm / 1000.0,
+		if (rc == PROFDB_OK && cm >= 0 && profdb__verify_parse_num(profdb__verify_cell(t, row, cm), &want) == 0)
+			rc = profdb__verify_add_check(v, "step_trace_time Communication", key, want, f.comm / 1000.0,
 			               2 * ROUND_US * (double)(f.ncomm + 1));
-		if (rc == PROFDB_OK && co >= 0 && verify_parse_num(verify_cell(t, row, co), &want) == 0)
-			rc = verify_add_check(v, "step_trace_time Overlapped", key, want, f.overlapped / 1000.0,
+		if (rc == PROFDB_OK && co >= 0 && profdb__verify_parse_num(profdb__verify_cell(t, row, co), &want) == 0)
+			rc = profdb__verify_add_check(v, "step_trace_time Overlapped", key, want, f.overlapped / 1000.0,
 			               2 * ROUND_US * (double)(nall + 1));
-		if (rc == PROFDB_OK && cn >= 0 && verify_parse_num(verify_cell(t, row, cn), &want) == 0)
-			rc = verify_add_check(v, "step_trace_time Communication(Not Overlapped)", key, want,
+		if (rc == PROFDB_OK && cn >= 0 && profdb__verify_parse_num(profdb__verify_cell(t, row, cn), &want) == 0)
+			rc = profdb__verify_add_check(v, "step_trace_time Communication(Not Overlapped)", key, want,
 			               (f.comm - f.overlapped) / 1000.0, 2 * ROUND_US * (double)(nall + 1));
 	}
 	return rc;

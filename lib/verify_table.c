@@ -9,7 +9,7 @@
 #include "csv_reader.h"
 #include "banned.h"
 
-void verify_table_free(struct verify_table *t)
+void profdb__verify_table_free(struct profdb__verify_table *t)
 {
 	for (size_t i = 0; i < t->nrows * t->ncols; i++)
 		free(t->f[i]);
@@ -21,7 +21,7 @@ void verify_table_free(struct verify_table *t)
  * width; shorter rows are padded with "", longer ones cut. */
 static int add_row(void *arg, const struct profdb_csv_row *row)
 {
-	struct verify_table *t = arg;
+	struct profdb__verify_table *t = arg;
 	size_t nc = t->nrows == 0 ? row->n : t->ncols;
 	char **f = realloc(t->f, (t->nrows + 1) * nc * sizeof *f);
 
@@ -47,21 +47,21 @@ static int add_row(void *arg, const struct profdb_csv_row *row)
  * did.  Returns 0, or -1 (out of memory, or text the reader refuses: it was
  * stored by an ingest that read it, so only a changed database gets here).
  */
-int verify_table_parse(struct verify_table *t, const char *s, size_t n)
+int profdb__verify_table_parse(struct profdb__verify_table *t, const char *s, size_t n)
 {
 	struct profdb_err err = { PROFDB_OK, "" };
 
 	memset(t, 0, sizeof *t);
 	if (n == 0)
 		return 0;
-	if (profdb_csv_read_mem(s, n, "summary", add_row, t, NULL, &err) != PROFDB_OK) {
-		verify_table_free(t);
+	if (profdb__csv_read_mem(s, n, "summary", add_row, t, NULL, &err) != PROFDB_OK) {
+		profdb__verify_table_free(t);
 		return -1;
 	}
 	return 0;
 }
 
-int verify_table_col(const struct verify_table *t, const char *name)
+int profdb__verify_table_col(const struct profdb__verify_table *t, const char *name)
 {
 	for (size_t c = 0; t->nrows > 0 && c < t->ncols; c++)
 		if (strcmp(t->f[c], name) == 0)
@@ -69,7 +69,7 @@ int verify_table_col(const struct verify_table *t, const char *name)
 	return -1;
 }
 
-const char *verify_cell(const struct verify_table *t, size_t row, int col)
+const char *profdb__verify_cell(const struct profdb__verify_table *t, size_t row, int col)
 {
 	return col < 0 ? "" : t->f[row * t->ncols + (size_t)col];
 }

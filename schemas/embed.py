@@ -4,7 +4,7 @@
 usage: embed.py [--table NAME] OUT.c FILE...
 
 Writes one `static const char profdb_sql_<stem>[]` per file and a
-NULL-terminated table `profdb_schema_files[]` (or NAME) of {name, text}
+NULL-terminated table `profdb__schema_files[]` (or NAME) of {name, text}
 declared in lib/schema_sql.h.  Byte arrays avoid every C string-escaping
 issue."""
 import os
@@ -12,7 +12,7 @@ import re
 import sys
 
 args = sys.argv[1:]
-table = "profdb_schema_files"
+table = "profdb__schema_files"
 if args[:1] == ["--table"]:  # a second set of files (schemas/clickhouse)
     table, args = args[1], args[2:]
 out, inputs = args[0], args[1:]

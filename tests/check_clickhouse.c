@@ -15,7 +15,7 @@
 
 START_TEST(rowbinary_bytes)
 {
-	struct ch_buf b = { 0 };
+	struct profdb__ch_buf b = { 0 };
 	static const unsigned char want[] = {
 		0x01, 0, 0, 0, 0, 0, 0, 0,             /* UInt64 1 */
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, /* Int64 -1 */
@@ -34,8 +34,8 @@ START_TEST(rowbinary_bytes)
 	ck_assert_uint_eq(b.len, sizeof want);
 	ck_assert_int_eq(memcmp(b.data, want, sizeof want), 0);
 
-	static const enum ch_type types[] = { CH_U64, CH_I64, CH_F64, CH_STR, CH_NI64, CH_NSTR };
-	struct ch_val v[6];
+	static const enum profdb__ch_type types[] = { CH_U64, CH_I64, CH_F64, CH_STR, CH_NI64, CH_NSTR };
+	struct profdb__ch_val v[6];
 	ck_assert_uint_eq(profdb__ch_get_row(b.data, b.len, types, 6, v), sizeof want);
 	ck_assert_int_eq(v[0].i, 1);
 	ck_assert_int_eq(v[1].i, -1);
@@ -55,15 +55,15 @@ END_TEST
 START_TEST(rowbinary_long_string)
 {
 	/* 300 = 0b10_0101100: LEB128 0xac 0x02 */
-	struct ch_buf b = { 0 };
+	struct profdb__ch_buf b = { 0 };
 	char s[300];
 	memset(s, 'x', sizeof s);
 	ck_assert_int_eq(profdb__ch_put_str(&b, s, sizeof s), 0);
 	ck_assert_uint_eq(b.len, 302);
 	ck_assert_uint_eq((unsigned char)b.data[0], 0xac);
 	ck_assert_uint_eq((unsigned char)b.data[1], 0x02);
-	enum ch_type t = CH_STR;
-	struct ch_val v;
+	enum profdb__ch_type t = CH_STR;
+	struct profdb__ch_val v;
 	ck_assert_uint_eq(profdb__ch_get_row(b.data, b.len, &t, 1, &v), 302);
 	ck_assert_uint_eq(v.n, 300);
 	profdb__ch_buf_free(&b);

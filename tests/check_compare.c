@@ -64,8 +64,8 @@ static void make_run(profdb *db, const char *name, const struct spec *sp, struct
 	struct profdb_sink *s;
 	uint64_t rng = sp->seed;
 	memset(sum, 0, sizeof *sum);
-	ck_assert_int_eq(profdb_store_begin(&st, db, name, "/gen", 0), PROFDB_OK);
-	s = profdb_store_sink(st);
+	ck_assert_int_eq(profdb__store_begin(&st, db, name, "/gen", 0), PROFDB_OK);
+	s = profdb__store_sink(st);
 	if (sp->device)
 		ck_assert_int_eq(s->meta(s->arg, PROFDB_NULL, "deviceProperties", sp->device), PROFDB_OK);
 	for (int i = 0; i < sp->nsteps; i++) {
@@ -77,7 +77,7 @@ static void make_run(profdb *db, const char *name, const struct spec *sp, struct
 			ck_assert_int_eq(s->step(s->arg, &sr), PROFDB_OK);
 			sum->span_total += span;
 		}
-		profdb_op_rec_init(&o);
+		profdb__op_rec_init(&o);
 		o.name = "aten::mm";
 		o.step = sp->with_steps ? step : PROFDB_NULL;
 		o.start_ns = t0;
@@ -95,7 +95,7 @@ static void make_run(profdb *db, const char *name, const struct spec *sp, struct
 				struct profdb_kernel_rec r;
 				double base = k < NK ? (double)kbase[k] * sp->scale[k] : 700;
 				int64_t dur = (int64_t)(base * (1 + sp->jitter * (2 * urand(&rng) - 1)) + 0.5);
-				profdb_kernel_rec_init(&r);
+				profdb__kernel_rec_init(&r);
 				r.name = kn;
 				r.start_ns = t;
 				r.dur_ns = dur;
@@ -110,7 +110,7 @@ static void make_run(profdb *db, const char *name, const struct spec *sp, struct
 			}
 		}
 	}
-	ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_commit(st, 0), PROFDB_OK);
 }
 
 static const struct profdb_cmp_line *find(const profdb_comparison *c, const char *key)

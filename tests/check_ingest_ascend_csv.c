@@ -30,7 +30,7 @@ static struct tu_sink *read_path(const char *path, int expect_rc)
 	struct profdb_reader_ctx c;
 	tu_sink_init(&s);
 	c = tu_ctx(&s, path);
-	ck_assert_msg(profdb_read_ascend_folder(&c) == expect_rc, "%s: %s", path, s.err.msg);
+	ck_assert_msg(profdb__read_ascend_folder(&c) == expect_rc, "%s: %s", path, s.err.msg);
 	return &s;
 }
 
@@ -256,7 +256,7 @@ START_TEST(lone_file_rank_from_ctx)
 	tu_sink_init(&s);
 	c = tu_ctx(&s, tu_testdata("ascend/edge/crlf/kernel_details.csv"));
 	c.rank = 5;
-	ck_assert_int_eq(profdb_read_kernel_details(&c), PROFDB_OK);
+	ck_assert_int_eq(profdb__read_kernel_details(&c), PROFDB_OK);
 	ck_assert_int_eq(s.kernels[0].rank, 5);
 	tu_sink_free(&s);
 }
@@ -297,7 +297,7 @@ START_TEST(progress_over_the_export)
 	c = tu_ctx(&s, tu_testdata("ascend/edge/folder/worker_ascend_pt"));
 	c.progress = on_progress;
 	c.progress_arg = &seen;
-	ck_assert_int_eq(profdb_read_ascend_folder(&c), PROFDB_OK);
+	ck_assert_int_eq(profdb__read_ascend_folder(&c), PROFDB_OK);
 	ck_assert_int_ge(seen.calls, 4);
 	ck_assert_int_eq(seen.backwards, 0);
 	ck_assert_uint_eq(seen.last, total);
@@ -411,7 +411,7 @@ static char *parse_log(const char *text, size_t n, size_t chunk, int libcsv_only
 	struct profdb_err err = { 0 };
 	int64_t rows = -1;
 	char tail[PROFDB_ERRMAX + 64];
-	int rc = profdb_csv_read_mem_opts(text, n, chunk, libcsv_only, "t.csv", log_row, &l, &rows, &err);
+	int rc = profdb__csv_read_mem_opts(text, n, chunk, libcsv_only, "t.csv", log_row, &l, &rows, &err);
 	int k = snprintf(tail, sizeof tail, "rc=%d rows=%lld %s", rc, (long long)rows, err.msg);
 	log_add(&l, "", 0);
 	log_add(&l, tail, (size_t)k);
@@ -519,7 +519,7 @@ START_TEST(csv_16mib_field)
 		text[n + i] = i % 4096 == 4095 ? '\n' : i % 7 == 0 ? ',' : 'x';
 	n += big;
 	n += (size_t)sprintf(text + n, "\"\nc,d\n");
-	ck_assert_int_eq(profdb_csv_read_mem_opts(text, n, 256 * 1024, 0, "t.csv", log_row, &l, &rows, &err),
+	ck_assert_int_eq(profdb__csv_read_mem_opts(text, n, 256 * 1024, 0, "t.csv", log_row, &l, &rows, &err),
 	                 PROFDB_OK);
 	ck_assert_int_eq(rows, 3);
 	/* rows "a,b" line 1, "1,<big>" line 2, "c,d" on line 2 + 4096 + 1

@@ -30,7 +30,7 @@ static void kernel(struct profdb_sink *s, int64_t rank, int64_t step, const char
                    int64_t start, int64_t dur, int64_t stream, int64_t bytes)
 {
 	struct profdb_kernel_rec k;
-	profdb_kernel_rec_init(&k);
+	profdb__kernel_rec_init(&k);
 	k.rank = rank;
 	k.step = step;
 	k.name = name;
@@ -45,7 +45,7 @@ static void kernel(struct profdb_sink *s, int64_t rank, int64_t step, const char
 static void op(struct profdb_sink *s, int64_t rank, int64_t step, const char *name, int64_t start)
 {
 	struct profdb_op_rec o;
-	profdb_op_rec_init(&o);
+	profdb__op_rec_init(&o);
 	o.rank = rank;
 	o.step = step;
 	o.name = name;
@@ -63,8 +63,8 @@ static profdb *make_db(void)
 	const int64_t N = PROFDB_NULL;
 
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
-	ck_assert_int_eq(profdb_store_begin(&st, db, "r", "/r", 0), PROFDB_OK);
-	s = profdb_store_sink(st);
+	ck_assert_int_eq(profdb__store_begin(&st, db, "r", "/r", 0), PROFDB_OK);
+	s = profdb__store_sink(st);
 	ck_assert_int_eq(s->source_begin(s->arg, "/r/t.json", "trace", 0, NULL, 0), PROFDB_OK);
 	for (int64_t rank = 0; rank < 2; rank++)
 		for (int64_t step = 1; step <= 2; step++) {
@@ -83,7 +83,7 @@ static profdb *make_db(void)
 	op(s, 0, 1, "aten::mm", 0);
 	op(s, 1, 2, "aten::add", 1000);
 	ck_assert_int_eq(s->source_end(s->arg, 9, NULL, 0), PROFDB_OK);
-	ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_commit(st, 0), PROFDB_OK);
 	return db;
 }
 

@@ -62,15 +62,15 @@ static int elements(const char *text, size_t chunk, char *out, size_t cap, struc
 	int rc, c;
 	size_t o = 0;
 	memset(err, 0, sizeof *err);
-	ck_assert_int_eq(profdb_json_scan_init(&s, mem_read, &m, "t.json", err), PROFDB_OK);
+	ck_assert_int_eq(profdb__json_scan_init(&s, mem_read, &m, "t.json", err), PROFDB_OK);
 	out[0] = '\0';
-	c = profdb_json_peek(&s);
+	c = profdb__json_peek(&s);
 	ck_assert_int_eq(c, '[');
-	profdb_json_advance(&s);
+	profdb__json_advance(&s);
 	for (;;) {
 		const char *v;
 		size_t n;
-		if ((rc = profdb_json_value(&s, &v, &n)) != PROFDB_OK)
+		if ((rc = profdb__json_value(&s, &v, &n)) != PROFDB_OK)
 			break;
 		ck_assert_uint_lt(o + n + 2, cap);
 		if (o)
@@ -78,10 +78,10 @@ static int elements(const char *text, size_t chunk, char *out, size_t cap, struc
 		memcpy(out + o, v, n);
 		o += n;
 		out[o] = '\0';
-		c = profdb_json_peek(&s);
-		profdb_json_advance(&s);
+		c = profdb__json_peek(&s);
+		profdb__json_advance(&s);
 		if (c == ']') {
-			rc = profdb_json_peek(&s) == PROFDB_JSON_END ? PROFDB_OK : -99;
+			rc = profdb__json_peek(&s) == PROFDB_JSON_END ? PROFDB_OK : -99;
 			break;
 		}
 		if (c != ',') {
@@ -89,7 +89,7 @@ static int elements(const char *text, size_t chunk, char *out, size_t cap, struc
 			break;
 		}
 	}
-	profdb_json_scan_free(&s);
+	profdb__json_scan_free(&s);
 	return rc;
 }
 
@@ -122,16 +122,16 @@ START_TEST(numbers_in_every_form)
 
 	ck_assert_int_eq(elements(in, 3, out, sizeof out, &err), PROFDB_OK);
 	ck_assert_str_eq(out, "0|-1|1.5|1e3|-2.5E-2|1736408883674584.732|\"1736408883674584.732\"|NaN|-Infinity|true|null");
-	while (profdb_json_element(in, strlen(in), &pos, &v) == 1) {
+	while (profdb__json_element(in, strlen(in), &pos, &v) == 1) {
 		types[i] = v.type;
 		if (i < 7) {
 			const char *p = v.type == PROFDB_J_STRING ? v.p + 1 : v.p;
 			size_t n = v.type == PROFDB_J_STRING ? v.n - 2 : v.n;
-			ck_assert_int_eq(profdb_parse_ns(p, n, 3, &ns), 0);
+			ck_assert_int_eq(profdb__parse_ns(p, n, 3, &ns), 0);
 			ck_assert_int_eq(ns, want_ns[i]);
 		} else if (i < 9) {
 			/* NaN / Infinity are tokens, not numbers: the caller rejects them */
-			ck_assert_int_eq(profdb_parse_ns(v.p, v.n, 3, &ns), -1);
+			ck_assert_int_eq(profdb__parse_ns(v.p, v.n, 3, &ns), -1);
 		}
 		i++;
 	}
@@ -182,25 +182,25 @@ START_TEST(deep_nesting)
 	struct profdb_err err = { 0 };
 	const char *v;
 	size_t n;
-	ck_assert_int_eq(profdb_json_scan_init(&s, gen_read, &g, "deep", &err), PROFDB_OK);
-	ck_assert_int_eq(profdb_json_value(&s, &v, &n), PROFDB_OK);
+	ck_assert_int_eq(profdb__json_scan_init(&s, gen_read, &g, "deep", &err), PROFDB_OK);
+	ck_assert_int_eq(profdb__json_value(&s, &v, &n), PROFDB_OK);
 	ck_assert_uint_eq(n, 2000001);
 	ck_assert_int_eq(v[1000000], '1');
-	ck_assert_int_eq(profdb_json_peek(&s), PROFDB_JSON_END);
-	profdb_json_scan_free(&s);
+	ck_assert_int_eq(profdb__json_peek(&s), PROFDB_JSON_END);
+	profdb__json_scan_free(&s);
 	/* skipping it keeps memory flat; a missing close bracket is truncation */
 	g = (struct gen_src){ '{', '}', ' ', 1000000, 0, 0 };
-	ck_assert_int_eq(profdb_json_scan_init(&s, gen_read, &g, "deep", &err), PROFDB_OK);
+	ck_assert_int_eq(profdb__json_scan_init(&s, gen_read, &g, "deep", &err), PROFDB_OK);
 	/* objects nested without keys are not JSON, but the scanner only matches
 	 * brackets: the extractor rejects the member list */
-	ck_assert_int_eq(profdb_json_skip(&s), PROFDB_OK);
-	profdb_json_scan_free(&s);
+	ck_assert_int_eq(profdb__json_skip(&s), PROFDB_OK);
+	profdb__json_scan_free(&s);
 	g = (struct gen_src){ '[', ']', ' ', 1000000, 0, 0 };
 	g.depth = 1000000;
-	ck_assert_int_eq(profdb_json_scan_init(&s, gen_read, &g, "deep", &err), PROFDB_OK);
+	ck_assert_int_eq(profdb__json_scan_init(&s, gen_read, &g, "deep", &err), PROFDB_OK);
 	s.max_value = 1000; /* the limit applies to kept values only */
-	ck_assert_int_eq(profdb_json_skip(&s), PROFDB_OK);
-	profdb_json_scan_free(&s);
+	ck_assert_int_eq(profdb__json_skip(&s), PROFDB_OK);
+	profdb__json_scan_free(&s);
 	/* the extractor bounds a deep value iteratively too */
 	{
 		size_t depth = 100000, pos = 0;
@@ -211,10 +211,10 @@ START_TEST(deep_nesting)
 		memset(t + 5, '[', depth);
 		memset(t + 5 + depth, ']', depth);
 		memcpy(t + 5 + 2 * depth, "}", 2);
-		ck_assert_int_eq(profdb_json_member(t, strlen(t), &pos, &k, &val), 1);
+		ck_assert_int_eq(profdb__json_member(t, strlen(t), &pos, &k, &val), 1);
 		ck_assert_int_eq(val.type, PROFDB_J_ARRAY);
 		ck_assert_uint_eq(val.n, 2 * depth);
-		ck_assert_int_eq(profdb_json_member(t, strlen(t), &pos, &k, &val), 0);
+		ck_assert_int_eq(profdb__json_member(t, strlen(t), &pos, &k, &val), 0);
 		free(t);
 	}
 }
@@ -230,24 +230,24 @@ START_TEST(long_values)
 	struct profdb_err err = { 0 };
 	const char *v;
 	size_t n;
-	ck_assert_int_eq(profdb_json_scan_init(&s, gen_read, &g, "big", &err), PROFDB_OK);
-	ck_assert_int_eq(profdb_json_value(&s, &v, &n), PROFDB_OK);
+	ck_assert_int_eq(profdb__json_scan_init(&s, gen_read, &g, "big", &err), PROFDB_OK);
+	ck_assert_int_eq(profdb__json_value(&s, &v, &n), PROFDB_OK);
 	ck_assert_uint_eq(n, PROFDB_JSON_MAX_STRING + 2);
 	ck_assert_int_eq(v[0], '"');
 	ck_assert_int_eq(v[1], 'a');
 	ck_assert_int_eq(v[n - 2], 'a');
 	ck_assert_int_eq(v[n - 1], '"');
 	ck_assert_int_eq(s.cut, 1);
-	ck_assert_uint_eq(profdb_json_offset(&s), ((size_t)64 << 20) + 2);
+	ck_assert_uint_eq(profdb__json_offset(&s), ((size_t)64 << 20) + 2);
 	ck_assert_uint_lt(s.cap, (size_t)4 << 20);
-	profdb_json_scan_free(&s);
+	profdb__json_scan_free(&s);
 	/* not a string (those are cut): a 4 MB number in an array */
 	g = (struct gen_src){ '[', ']', '1', 1, 4 << 20, 0 };
-	ck_assert_int_eq(profdb_json_scan_init(&s, gen_read, &g, "big", &err), PROFDB_OK);
+	ck_assert_int_eq(profdb__json_scan_init(&s, gen_read, &g, "big", &err), PROFDB_OK);
 	s.max_value = 1 << 20;
-	ck_assert_int_eq(profdb_json_value(&s, &v, &n), PROFDB_EFORMAT);
+	ck_assert_int_eq(profdb__json_value(&s, &v, &n), PROFDB_EFORMAT);
 	ck_assert_ptr_nonnull(strstr(err.msg, "big: byte 0: a single JSON value is larger than 1 MB"));
-	profdb_json_scan_free(&s);
+	profdb__json_scan_free(&s);
 }
 END_TEST
 
@@ -272,13 +272,13 @@ START_TEST(long_strings_cut)
 			struct profdb_err err = { 0 };
 			const char *v;
 			size_t n;
-			ck_assert_int_eq(profdb_json_scan_init(&s, mem_read, &m, "t.json", &err), PROFDB_OK);
+			ck_assert_int_eq(profdb__json_scan_init(&s, mem_read, &m, "t.json", &err), PROFDB_OK);
 			s.max_string = 10;
-			ck_assert_int_eq(profdb_json_value(&s, &v, &n), PROFDB_OK);
+			ck_assert_int_eq(profdb__json_value(&s, &v, &n), PROFDB_OK);
 			ck_assert_msg(n == strlen(c[i].want) && memcmp(v, c[i].want, n) == 0,
 			              "case %zu chunk %zu: got '%.*s'", i, chunk, (int)n, v);
-			ck_assert_uint_eq(profdb_json_offset(&s), strlen(c[i].in));
-			profdb_json_scan_free(&s);
+			ck_assert_uint_eq(profdb__json_offset(&s), strlen(c[i].in));
+			profdb__json_scan_free(&s);
 		}
 }
 END_TEST
@@ -291,41 +291,41 @@ START_TEST(members)
 	size_t pos = 0, apos = 0;
 	int n = 0;
 	char buf[64];
-	while (profdb_json_member(t, strlen(t), &pos, &k, &v) == 1) {
-		if (profdb_json_str_is(&k, "name")) {
+	while (profdb__json_member(t, strlen(t), &pos, &k, &v) == 1) {
+		if (profdb__json_str_is(&k, "name")) {
 			ck_assert_int_eq(v.type, PROFDB_J_STRING);
-			profdb_json_str_decode(&v, buf, sizeof buf);
+			profdb__json_str_decode(&v, buf, sizeof buf);
 			ck_assert_str_eq(buf, "a\"b");
 		}
-		if (profdb_json_str_is(&k, "args"))
+		if (profdb__json_str_is(&k, "args"))
 			args = v;
-		if (profdb_json_str_is(&k, "n"))
+		if (profdb__json_str_is(&k, "n"))
 			ck_assert_int_eq(strncmp(v.p, "-1.5e3", v.n), 0);
 		n++;
 	}
 	ck_assert_int_eq(n, 5);
 	ck_assert_int_eq(args.type, PROFDB_J_OBJECT);
-	ck_assert_int_eq(profdb_json_member(args.p, args.n, &apos, &k, &v), 1);
+	ck_assert_int_eq(profdb__json_member(args.p, args.n, &apos, &k, &v), 1);
 	ck_assert_int_eq(v.type, PROFDB_J_ARRAY);
-	profdb_json_compact(&v, buf, sizeof buf);
+	profdb__json_compact(&v, buf, sizeof buf);
 	ck_assert_str_eq(buf, "[1,{\"y\":\"]\"}]");
-	ck_assert_int_eq(profdb_json_member(args.p, args.n, &apos, &k, &v), 1);
-	ck_assert(profdb_json_str_is(&k, "External id"));
-	ck_assert_int_eq(profdb_json_member(args.p, args.n, &apos, &k, &v), 0);
+	ck_assert_int_eq(profdb__json_member(args.p, args.n, &apos, &k, &v), 1);
+	ck_assert(profdb__json_str_is(&k, "External id"));
+	ck_assert_int_eq(profdb__json_member(args.p, args.n, &apos, &k, &v), 0);
 	/* empty object, and malformed member lists */
 	pos = 0;
-	ck_assert_int_eq(profdb_json_member("{ }", 3, &pos, &k, &v), 0);
+	ck_assert_int_eq(profdb__json_member("{ }", 3, &pos, &k, &v), 0);
 	pos = 0;
-	ck_assert_int_eq(profdb_json_member("{\"a\" 1}", 7, &pos, &k, &v), -1);
+	ck_assert_int_eq(profdb__json_member("{\"a\" 1}", 7, &pos, &k, &v), -1);
 	pos = 0;
-	ck_assert_int_eq(profdb_json_member("{1: 2}", 6, &pos, &k, &v), -1);
+	ck_assert_int_eq(profdb__json_member("{1: 2}", 6, &pos, &k, &v), -1);
 	pos = 0;
-	ck_assert_int_eq(profdb_json_member("{\"a\": 1 \"b\": 2}", 15, &pos, &k, &v), 1);
-	ck_assert_int_eq(profdb_json_member("{\"a\": 1 \"b\": 2}", 15, &pos, &k, &v), -1);
+	ck_assert_int_eq(profdb__json_member("{\"a\": 1 \"b\": 2}", 15, &pos, &k, &v), 1);
+	ck_assert_int_eq(profdb__json_member("{\"a\": 1 \"b\": 2}", 15, &pos, &k, &v), -1);
 	pos = 0;
-	ck_assert_int_eq(profdb_json_member("{\"a\": \"open", 11, &pos, &k, &v), -1);
+	ck_assert_int_eq(profdb__json_member("{\"a\": \"open", 11, &pos, &k, &v), -1);
 	pos = 0;
-	ck_assert_int_eq(profdb_json_member("{\"a\": [1, 2", 11, &pos, &k, &v), -1);
+	ck_assert_int_eq(profdb__json_member("{\"a\": [1, 2", 11, &pos, &k, &v), -1);
 }
 END_TEST
 
@@ -336,13 +336,13 @@ START_TEST(decode)
 	const char *raw = "\"a\\n\\t\\/\\\\\\u00e9\\ud83d\\ude00\\u0000\\udc00z\"";
 	struct profdb_jval v = { PROFDB_J_STRING, raw, strlen(raw) };
 	char buf[64];
-	size_t n = profdb_json_str_decode(&v, buf, v.n);
+	size_t n = profdb__json_str_decode(&v, buf, v.n);
 	ck_assert_uint_eq(n, 18);
 	ck_assert_int_eq(memcmp(buf, "a\n\t/\\\xc3\xa9\xf0\x9f\x98\x80\xef\xbf\xbd\xef\xbf\xbdz", 19), 0);
 	/* the exact capacity (v.n) is enough even with escapes at the very end */
 	raw = "\"ab\\n\"";
 	v = (struct profdb_jval){ PROFDB_J_STRING, raw, strlen(raw) };
-	n = profdb_json_str_decode(&v, buf, v.n);
+	n = profdb__json_str_decode(&v, buf, v.n);
 	ck_assert_uint_eq(n, 3);
 	ck_assert_str_eq(buf, "ab\n");
 }
@@ -356,11 +356,11 @@ static const struct profdb_json_key top_keys[] = {
 	{ "a", 1, S_A }, { "b", 1, S_B }, { "args", 4, S_ARGS }, { "bb", 2, S_B },
 };
 static const struct profdb_json_key sub_keys[] = { { "x", 1, T_X }, { "y", 1, T_Y } };
-static struct profdb_json_pick spec = { top_keys, 4, NS, S_ARGS, sub_keys, 2, NT, { { 0 } } };
+static struct profdb__json_pick spec = { top_keys, 4, NS, S_ARGS, sub_keys, 2, NT, { { 0 } } };
 
 static void spec_ready(void)
 {
-	ck_assert_int_eq(profdb_json_pick_init(&spec), 0);
+	ck_assert_int_eq(profdb__json_pick_init(&spec), 0);
 }
 
 static int slice_is(const struct profdb_jval *v, int type, const char *text)
@@ -377,7 +377,7 @@ START_TEST(pick_by_hand)
 	                " \"bb\": -1.5e3 } trailing";
 	struct profdb_jval v[NS], a[NT];
 	size_t end = strlen(t) - strlen(" trailing");
-	ck_assert_uint_eq(profdb_json_pick(t, strlen(t), &spec, v, a), end);
+	ck_assert_uint_eq(profdb__json_pick(t, strlen(t), &spec, v, a), end);
 	ck_assert(slice_is(&v[S_A], PROFDB_J_STRING, "\"q\\\"}]\""));
 	ck_assert(slice_is(&v[S_B], PROFDB_J_NUMBER, "-1.5e3"));
 	ck_assert(slice_is(&v[S_ARGS], PROFDB_J_OBJECT, "{ \"y\" : [[2], {\"x\": 3}] , \"w\": null }"));
@@ -385,26 +385,26 @@ START_TEST(pick_by_hand)
 	ck_assert(slice_is(&a[T_Y], PROFDB_J_ARRAY, "[[2], {\"x\": 3}]"));
 	/* a last args that is not an object leaves no sub-members */
 	t = "{\"args\": {\"x\": 1}, \"args\": [1]}";
-	ck_assert_uint_eq(profdb_json_pick(t, strlen(t), &spec, v, a), strlen(t));
+	ck_assert_uint_eq(profdb__json_pick(t, strlen(t), &spec, v, a), strlen(t));
 	ck_assert(slice_is(&v[S_ARGS], PROFDB_J_ARRAY, "[1]"));
 	ck_assert_int_eq(a[T_X].type, PROFDB_J_NONE);
 	/* empty objects; literals */
-	ck_assert_uint_eq(profdb_json_pick("{}", 2, &spec, v, a), 2);
+	ck_assert_uint_eq(profdb__json_pick("{}", 2, &spec, v, a), 2);
 	ck_assert_int_eq(v[S_A].type, PROFDB_J_NONE);
 	t = "{\"a\": null, \"b\": false, \"args\": { }}";
-	ck_assert_uint_eq(profdb_json_pick(t, strlen(t), &spec, v, a), strlen(t));
+	ck_assert_uint_eq(profdb__json_pick(t, strlen(t), &spec, v, a), strlen(t));
 	ck_assert_int_eq(v[S_A].type, PROFDB_J_NULL);
 	ck_assert_int_eq(v[S_B].type, PROFDB_J_FALSE);
 	ck_assert(slice_is(&v[S_ARGS], PROFDB_J_OBJECT, "{ }"));
 	/* long white space runs (a new line and a deep indent) anywhere */
 	t = "{\r\n                      \"a\"\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t:\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n 1"
 	    "                                 ,\"b\":2                 }";
-	ck_assert_uint_eq(profdb_json_pick(t, strlen(t), &spec, v, a), strlen(t));
+	ck_assert_uint_eq(profdb__json_pick(t, strlen(t), &spec, v, a), strlen(t));
 	ck_assert(slice_is(&v[S_A], PROFDB_J_NUMBER, "1"));
 	ck_assert(slice_is(&v[S_B], PROFDB_J_NUMBER, "2"));
 	/* a key with an escape is not the plain key */
 	t = "{\"\\u0061\": 1}";
-	ck_assert_uint_eq(profdb_json_pick(t, strlen(t), &spec, v, a), strlen(t));
+	ck_assert_uint_eq(profdb__json_pick(t, strlen(t), &spec, v, a), strlen(t));
 	ck_assert_int_eq(v[S_A].type, PROFDB_J_NONE);
 }
 END_TEST
@@ -418,13 +418,13 @@ START_TEST(pick_index)
 	};
 	static const char *const names[] = { "aXa", "aYa", "aZa", "b", "aWa", "bb" };
 	struct profdb_json_key lots[33];
-	struct profdb_json_pick sp = { many, 4, 4, -1, NULL, 0, 0, { { 0 } } };
+	struct profdb__json_pick sp = { many, 4, 4, -1, NULL, 0, 0, { { 0 } } };
 	struct profdb_jval v[4];
 	char t[64];
-	ck_assert_int_eq(profdb_json_pick_init(&sp), 0);
+	ck_assert_int_eq(profdb__json_pick_init(&sp), 0);
 	for (int i = 0; i < 6; i++) {
 		snprintf(t, sizeof t, "{\"%s\": %d}", names[i], i);
-		ck_assert_uint_eq(profdb_json_pick(t, strlen(t), &sp, v, NULL), strlen(t));
+		ck_assert_uint_eq(profdb__json_pick(t, strlen(t), &sp, v, NULL), strlen(t));
 		for (int j = 0; j < 4; j++)
 			ck_assert_int_eq(v[j].type, j == i ? PROFDB_J_NUMBER : PROFDB_J_NONE);
 	}
@@ -432,9 +432,9 @@ START_TEST(pick_index)
 		lots[i] = (struct profdb_json_key){ "k", 1, 0 };
 	sp.keys = lots;
 	sp.nkeys = 32;
-	ck_assert_int_eq(profdb_json_pick_init(&sp), 0);
+	ck_assert_int_eq(profdb__json_pick_init(&sp), 0);
 	sp.nkeys = 33;
-	ck_assert_int_eq(profdb_json_pick_init(&sp), -1);
+	ck_assert_int_eq(profdb__json_pick_init(&sp), -1);
 }
 END_TEST
 
@@ -455,19 +455,19 @@ START_TEST(pick_refuses)
 	char deep[256];
 	size_t n = 0;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-		ck_assert_msg(profdb_json_pick(cases[i], strlen(cases[i]), &spec, v, a) == 0, "case %zu", i);
+		ck_assert_msg(profdb__json_pick(cases[i], strlen(cases[i]), &spec, v, a) == 0, "case %zu", i);
 	/* nesting: 64 levels inside a member are picked, 65 are left to the scan */
 	n = (size_t)snprintf(deep, sizeof deep, "{\"a\": ");
 	memset(deep + n, '[', 64), n += 64;
 	memset(deep + n, ']', 64), n += 64;
 	deep[n++] = '}';
-	ck_assert_uint_eq(profdb_json_pick(deep, n, &spec, v, a), n);
+	ck_assert_uint_eq(profdb__json_pick(deep, n, &spec, v, a), n);
 	ck_assert_uint_eq(v[S_A].n, 128);
 	n = (size_t)snprintf(deep, sizeof deep, "{\"a\": ");
 	memset(deep + n, '[', 65), n += 65;
 	memset(deep + n, ']', 65), n += 65;
 	deep[n++] = '}';
-	ck_assert_uint_eq(profdb_json_pick(deep, n, &spec, v, a), 0);
+	ck_assert_uint_eq(profdb__json_pick(deep, n, &spec, v, a), 0);
 }
 END_TEST
 
@@ -501,7 +501,7 @@ static size_t ref_end(const char *t, size_t n)
 	return 0;
 }
 
-/* What member walks give for t[0..n): the contract profdb_json_pick keeps. */
+/* What member walks give for t[0..n): the contract profdb__json_pick keeps. */
 static int walk_pick(const char *t, size_t n, const struct profdb_json_key *keys, size_t nkeys,
                      struct profdb_jval *v, size_t nslots)
 {
@@ -510,7 +510,7 @@ static int walk_pick(const char *t, size_t n, const struct profdb_json_key *keys
 	int rc;
 	for (size_t i = 0; i < nslots; i++)
 		v[i].type = PROFDB_J_NONE;
-	while ((rc = profdb_json_member(t, n, &pos, &k, &val)) == 1)
+	while ((rc = profdb__json_member(t, n, &pos, &k, &val)) == 1)
 		for (size_t i = 0; i < nkeys; i++)
 			if (k.n == keys[i].len + 2 && memcmp(k.p + 1, keys[i].name, keys[i].len) == 0)
 				v[keys[i].slot] = val;
@@ -585,7 +585,7 @@ START_TEST(pick_agrees_with_member_walks)
 			else
 				memmove(t + at, t + at + 1, n - at - 1), n--;
 		}
-		end = profdb_json_pick(t, n, &spec, v, a);
+		end = profdb__json_pick(t, n, &spec, v, a);
 		ref = ref_end(t, n);
 		if (!mutate && ref == n && end == 0) {
 			/* well-formed: refused only for nesting deeper than 64 */
@@ -623,7 +623,7 @@ START_TEST(pick_agrees_with_member_walks)
 				ck_assert(a[i].p == ra[i].p && a[i].n == ra[i].n);
 		}
 		/* cut anywhere before its end, it is refused */
-		ck_assert_uint_eq(profdb_json_pick(t, rnd(&st, (unsigned)end), &spec, v, a), 0);
+		ck_assert_uint_eq(profdb__json_pick(t, rnd(&st, (unsigned)end), &spec, v, a), 0);
 	}
 	/* not vacuous: most objects went the one-pass way */
 	ck_assert_uint_gt(whole_ok, 9000);
@@ -645,33 +645,33 @@ START_TEST(value_pick_at_every_boundary)
 		const char *text;
 		size_t len;
 		int picked;
-		ck_assert_int_eq(profdb_json_scan_init(&s, mem_read, &m, "t.json", &err), PROFDB_OK);
-		ck_assert_int_eq(profdb_json_peek(&s), '[');
-		profdb_json_advance(&s);
-		ck_assert_int_eq(profdb_json_value_pick(&s, &spec, v, a, &text, &len, &picked), PROFDB_OK);
+		ck_assert_int_eq(profdb__json_scan_init(&s, mem_read, &m, "t.json", &err), PROFDB_OK);
+		ck_assert_int_eq(profdb__json_peek(&s), '[');
+		profdb__json_advance(&s);
+		ck_assert_int_eq(profdb__json_value_pick(&s, &spec, v, a, &text, &len, &picked), PROFDB_OK);
 		ck_assert_int_eq(picked, 1);
 		ck_assert(slice_is(&v[S_A], PROFDB_J_STRING, "\"x\""));
 		ck_assert(slice_is(&a[T_Y], PROFDB_J_ARRAY, "[1, 2]"));
 		ck_assert_uint_eq(len, strlen("{\"a\": \"x\", \"args\": {\"y\": [1, 2]}}"));
-		ck_assert_int_eq(profdb_json_peek(&s), ',');
-		profdb_json_advance(&s);
-		ck_assert_int_eq(profdb_json_value_pick(&s, &spec, v, a, &text, &len, &picked), PROFDB_OK);
+		ck_assert_int_eq(profdb__json_peek(&s), ',');
+		profdb__json_advance(&s);
+		ck_assert_int_eq(profdb__json_value_pick(&s, &spec, v, a, &text, &len, &picked), PROFDB_OK);
 		ck_assert_int_eq(picked, 0);
 		ck_assert(len == 1 && text[0] == '7');
-		ck_assert_int_eq(profdb_json_peek(&s), ',');
-		profdb_json_advance(&s);
-		ck_assert_int_eq(profdb_json_value_pick(&s, &spec, v, a, &text, &len, &picked), PROFDB_OK);
+		ck_assert_int_eq(profdb__json_peek(&s), ',');
+		profdb__json_advance(&s);
+		ck_assert_int_eq(profdb__json_value_pick(&s, &spec, v, a, &text, &len, &picked), PROFDB_OK);
 		ck_assert_int_eq(picked, 0);
 		ck_assert_uint_eq(len, strlen("{\"b\": 1 \"a\": 2}"));
-		ck_assert_int_eq(profdb_json_peek(&s), ',');
-		profdb_json_advance(&s);
-		ck_assert_int_eq(profdb_json_value_pick(&s, &spec, v, a, &text, &len, &picked), PROFDB_OK);
+		ck_assert_int_eq(profdb__json_peek(&s), ',');
+		profdb__json_advance(&s);
+		ck_assert_int_eq(profdb__json_value_pick(&s, &spec, v, a, &text, &len, &picked), PROFDB_OK);
 		ck_assert_int_eq(picked, 1);
 		ck_assert(slice_is(&v[S_B], PROFDB_J_STRING, "\"}\""));
 		ck_assert(slice_is(&a[T_X], PROFDB_J_OBJECT, "{\"y\": 3}"));
 		ck_assert_int_eq(a[T_Y].type, PROFDB_J_NONE); /* not a member of args itself */
-		ck_assert_int_eq(profdb_json_peek(&s), ']');
-		profdb_json_scan_free(&s);
+		ck_assert_int_eq(profdb__json_peek(&s), ']');
+		profdb__json_scan_free(&s);
 	}
 }
 END_TEST
@@ -682,14 +682,14 @@ START_TEST(compact)
 	const char *raw = "[ \"a b\" ,\t\"c\\\" d\" ,\n {\"k\" : [1, 2]} ]";
 	struct profdb_jval v = { PROFDB_J_ARRAY, raw, strlen(raw) };
 	char buf[64];
-	ck_assert_uint_eq(profdb_json_compact(&v, buf, sizeof buf), 27);
+	ck_assert_uint_eq(profdb__json_compact(&v, buf, sizeof buf), 27);
 	ck_assert_str_eq(buf, "[\"a b\",\"c\\\" d\",{\"k\":[1,2]}]");
 	/* a short buffer: cut, still a C string */
-	ck_assert_uint_eq(profdb_json_compact(&v, buf, 5), 4);
+	ck_assert_uint_eq(profdb__json_compact(&v, buf, 5), 4);
 	ck_assert_str_eq(buf, "[\"a ");
 	/* a string left open runs to the end */
 	v = (struct profdb_jval){ PROFDB_J_ARRAY, "[\"x \\", 5 };
-	ck_assert_uint_eq(profdb_json_compact(&v, buf, sizeof buf), 5);
+	ck_assert_uint_eq(profdb__json_compact(&v, buf, sizeof buf), 5);
 	ck_assert_str_eq(buf, "[\"x \\");
 }
 END_TEST

@@ -17,7 +17,7 @@ static void add_kernel(struct profdb_sink *s, const char *name, int kind, int64_
                        const struct profdb_metric *m, size_t nm)
 {
 	struct profdb_kernel_rec k;
-	profdb_kernel_rec_init(&k);
+	profdb__kernel_rec_init(&k);
 	k.name = name;
 	k.kind = kind;
 	k.start_ns = 1000;
@@ -35,8 +35,8 @@ static profdb *ingest_abc(void)
 	struct profdb_store *st = NULL;
 	struct profdb_sink *s;
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
-	ck_assert_int_eq(profdb_store_begin(&st, db, "r", "/x", 0), PROFDB_OK);
-	s = profdb_store_sink(st);
+	ck_assert_int_eq(profdb__store_begin(&st, db, "r", "/x", 0), PROFDB_OK);
+	s = profdb__store_sink(st);
 	ck_assert_int_eq(s->source_begin(s->arg, "/x/k.csv", "kernel_details", 0, NULL, 0), PROFDB_OK);
 	add_kernel(s, "A", PROFDB_KIND_KERNEL, 30, NULL, 0);
 	add_kernel(s, "B", PROFDB_KIND_MEMCPY, 5, NULL, 0);
@@ -46,7 +46,7 @@ static profdb *ingest_abc(void)
 	add_kernel(s, "C", PROFDB_KIND_MEMCPY, 9, NULL, 0);
 	add_kernel(s, "A", PROFDB_KIND_KERNEL, 20, NULL, 0);
 	ck_assert_int_eq(s->source_end(s->arg, 7, NULL, 0), PROFDB_OK);
-	ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_commit(st, 0), PROFDB_OK);
 	return db;
 }
 
@@ -115,14 +115,14 @@ START_TEST(long_kernel_by_scans)
 	struct profdb_store *st = NULL;
 	struct profdb_sink *s;
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
-	ck_assert_int_eq(profdb_store_begin(&st, db, "r", "/x", 0), PROFDB_OK);
-	s = profdb_store_sink(st);
+	ck_assert_int_eq(profdb__store_begin(&st, db, "r", "/x", 0), PROFDB_OK);
+	s = profdb__store_sink(st);
 	ck_assert_int_eq(s->source_begin(s->arg, "/x/k.csv", "kernel_details", 0, NULL, 0), PROFDB_OK);
 	add_kernel(s, "Long", PROFDB_KIND_KERNEL, 10, NULL, 0);
 	add_kernel(s, "Long", PROFDB_KIND_KERNEL, 6000000000LL, NULL, 0);
 	add_kernel(s, "Short", PROFDB_KIND_KERNEL, 4, NULL, 0);
 	ck_assert_int_eq(s->source_end(s->arg, 3, NULL, 0), PROFDB_OK);
-	ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_commit(st, 0), PROFDB_OK);
 	/* median of 10 and 6e9: 3000000005; p90: 10 + 0.9 * (6e9 - 10) */
 	ck_assert_double_eq_tol(stat_of(db, "Long", "median_ns"), 3000000005.0, 1e-3);
 	ck_assert_double_eq_tol(stat_of(db, "Long", "p90_ns"), 10 + 0.9 * (6e9 - 10), 1e-3);
@@ -173,8 +173,8 @@ START_TEST(query_from_stats_equals_scan)
 	 * values and is read back 350 doubles a scan, one or two names at a time */
 	setenv("PROFDB_NAME_STATS_VALUES", "1400", 1);
 	for (int run = 0; run < 2; run++) {
-		ck_assert_int_eq(profdb_store_begin(&st, db, run ? "big" : "small", "/x", 0), PROFDB_OK);
-		s = profdb_store_sink(st);
+		ck_assert_int_eq(profdb__store_begin(&st, db, run ? "big" : "small", "/x", 0), PROFDB_OK);
+		s = profdb__store_sink(st);
 		ck_assert_int_eq(s->source_begin(s->arg, "/x/k.csv", "kernel_details", 0, NULL, 0), PROFDB_OK);
 		for (int i = 0; i < (run ? 2000 : 50); i++) {
 			x = x * 6364136223846793005ull + 1442695040888963407ull;
@@ -182,7 +182,7 @@ START_TEST(query_from_stats_equals_scan)
 			           1 + (int64_t)((x >> 20) % 100000), NULL, 0);
 		}
 		ck_assert_int_eq(s->source_end(s->arg, 0, NULL, 0), PROFDB_OK);
-		ck_assert_int_eq(profdb_store_commit(st, run ? 4 : 0), PROFDB_OK);
+		ck_assert_int_eq(profdb__store_commit(st, run ? 4 : 0), PROFDB_OK);
 	}
 	unsetenv("PROFDB_NAME_STATS_VALUES");
 	q = (struct profdb_kernel_query)PROFDB_KERNEL_QUERY_INIT;
@@ -237,13 +237,13 @@ START_TEST(metrics_json_round_trip)
 	m[11].name = "nan";
 	m[11].value = NAN; /* not representable in JSON: left out */
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
-	ck_assert_int_eq(profdb_store_begin(&st, db, "r", "/x", 0), PROFDB_OK);
-	s = profdb_store_sink(st);
+	ck_assert_int_eq(profdb__store_begin(&st, db, "r", "/x", 0), PROFDB_OK);
+	s = profdb__store_sink(st);
 	ck_assert_int_eq(s->source_begin(s->arg, "/x/k.csv", "kernel_details", 0, NULL, 0), PROFDB_OK);
 	add_kernel(s, "K", PROFDB_KIND_KERNEL, 10, m, 12);
 	add_kernel(s, "L", PROFDB_KIND_KERNEL, 10, NULL, 0);
 	ck_assert_int_eq(s->source_end(s->arg, 2, NULL, 0), PROFDB_OK);
-	ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_commit(st, 0), PROFDB_OK);
 	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_metric"), 10);
 	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel WHERE metrics IS NULL"), 1);
 	for (size_t i = 0; i < 10; i++) {
@@ -267,7 +267,7 @@ START_TEST(migrate_from_schema_2)
 
 	snprintf(path, sizeof path, "%s/v2.db", tu_tmpdir());
 	ck_assert_int_eq(sqlite3_open(path, &raw), SQLITE_OK);
-	for (const struct profdb_schema_file *f = profdb_schema_files; f->name; f++)
+	for (const struct profdb_schema_file *f = profdb__schema_files; f->name; f++)
 		if (strncmp(f->name, "001", 3) == 0 || strncmp(f->name, "002", 3) == 0)
 			ck_assert_int_eq(sqlite3_exec(raw, f->text, NULL, NULL, NULL), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_exec(raw,

@@ -12,14 +12,14 @@
 static int64_t ns(const char *s, int scale)
 {
 	int64_t v = -12345;
-	ck_assert_int_eq(profdb_parse_ns(s, strlen(s), scale, &v), 0);
+	ck_assert_int_eq(profdb__parse_ns(s, strlen(s), scale, &v), 0);
 	return v;
 }
 
 static int bad(const char *s)
 {
 	int64_t v;
-	return profdb_parse_ns(s, strlen(s), 3, &v) != 0;
+	return profdb__parse_ns(s, strlen(s), 3, &v) != 0;
 }
 
 START_TEST(ascend_start_times)
@@ -152,7 +152,7 @@ START_TEST(plain_form_random)
 		snprintf(text, sizeof text, "%s%s%s%s%s", neg ? "-" : "", ip, nf || (x >> 40) % 2 ? "." : "", fp,
 		         (x >> 41) % 3 == 0 ? "\t" : "");
 		want_rc = ref_ns(ip, fp, neg, scale, &want);
-		got_rc = profdb_parse_ns(text, strlen(text), scale, &got);
+		got_rc = profdb__parse_ns(text, strlen(text), scale, &got);
 		ck_assert_msg(got_rc == want_rc && (want_rc != 0 || got == want),
 		              "'%s' scale %d: got %d %lld, want %d %lld", text, scale, got_rc, (long long)got,
 		              want_rc, (long long)want);
@@ -164,15 +164,15 @@ START_TEST(integers_and_doubles)
 {
 	int64_t i;
 	double d;
-	ck_assert_int_eq(profdb_parse_i64(" 4294967295 ", 12, &i), 0);
+	ck_assert_int_eq(profdb__parse_i64(" 4294967295 ", 12, &i), 0);
 	ck_assert_int_eq(i, 4294967295LL);
-	ck_assert_int_ne(profdb_parse_i64("N/A", 3, &i), 0);
-	ck_assert_int_ne(profdb_parse_i64("1.5", 3, &i), 0);
-	ck_assert_int_eq(profdb_parse_double("79.295", 6, &d), 0);
+	ck_assert_int_ne(profdb__parse_i64("N/A", 3, &i), 0);
+	ck_assert_int_ne(profdb__parse_i64("1.5", 3, &i), 0);
+	ck_assert_int_eq(profdb__parse_double("79.295", 6, &d), 0);
 	ck_assert_double_eq_tol(d, 79.295, 1e-12);
-	ck_assert_int_ne(profdb_parse_double("NaN", 3, &d), 0);
-	ck_assert_int_ne(profdb_parse_double("Infinity", 8, &d), 0);
-	ck_assert_int_ne(profdb_parse_double("", 0, &d), 0);
+	ck_assert_int_ne(profdb__parse_double("NaN", 3, &d), 0);
+	ck_assert_int_ne(profdb__parse_double("Infinity", 8, &d), 0);
+	ck_assert_int_ne(profdb__parse_double("", 0, &d), 0);
 }
 END_TEST
 
@@ -181,17 +181,17 @@ START_TEST(sha256_vectors)
 	/* FIPS 180-4 examples */
 	struct profdb_sha256 s;
 	char hex[65];
-	profdb_sha256_init(&s);
-	profdb_sha256_hex(&s, hex);
+	profdb__sha256_init(&s);
+	profdb__sha256_hex(&s, hex);
 	ck_assert_str_eq(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-	profdb_sha256_update(&s, "abc", 3);
-	profdb_sha256_hex(&s, hex);
+	profdb__sha256_update(&s, "abc", 3);
+	profdb__sha256_hex(&s, hex);
 	ck_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-	profdb_sha256_init(&s);
+	profdb__sha256_init(&s);
 	const char *m = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
 	for (size_t i = 0; i < strlen(m); i++) /* byte by byte: exercises the buffer */
-		profdb_sha256_update(&s, m + i, 1);
-	profdb_sha256_hex(&s, hex);
+		profdb__sha256_update(&s, m + i, 1);
+	profdb__sha256_hex(&s, hex);
 	ck_assert_str_eq(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
 }
 END_TEST
@@ -210,16 +210,16 @@ START_TEST(sha256_paths_agree)
 	for (size_t len = 0; len < sizeof data; len += 61) {
 		struct profdb_sha256 s;
 		profdb__sha256_force_portable(1);
-		profdb_sha256_init(&s);
-		profdb_sha256_update(&s, data, len);
-		profdb_sha256_hex(&s, a);
+		profdb__sha256_init(&s);
+		profdb__sha256_update(&s, data, len);
+		profdb__sha256_hex(&s, a);
 		profdb__sha256_force_portable(0);
-		profdb_sha256_init(&s);
+		profdb__sha256_init(&s);
 		for (size_t off = 0; off < len; off += 1 + off % 200) {
 			size_t n = 1 + off % 200;
-			profdb_sha256_update(&s, data + off, n < len - off ? n : len - off);
+			profdb__sha256_update(&s, data + off, n < len - off ? n : len - off);
 		}
-		profdb_sha256_hex(&s, b);
+		profdb__sha256_hex(&s, b);
 		ck_assert_str_eq(a, b);
 	}
 }

@@ -40,13 +40,13 @@ static void *produce(void *arg)
 	char name[64], path[64];
 	struct profdb_metric m[2] = { { "aic_mac_ratio", 0.25 }, { "aiv_time(us)", 0 } };
 	static const unsigned char blob[4] = { 'a', 0, 'b', 'c' };
-	ck_assert_int_eq(profdb_qsink_new(&qs, p->q, p->slot), PROFDB_OK);
-	s = profdb_qsink_sink(qs);
+	ck_assert_int_eq(profdb__qsink_new(&qs, p->q, p->slot), PROFDB_OK);
+	s = profdb__qsink_sink(qs);
 	snprintf(path, sizeof path, "/f/%s.csv", p->prefix);
 	ck_assert_int_eq(s->source_begin(s->arg, path, "kernel_details", p->slot, blob, 4), PROFDB_OK);
 	for (int i = 0; i < NKERNELS; i++) {
 		struct profdb_kernel_rec k;
-		profdb_kernel_rec_init(&k);
+		profdb__kernel_rec_init(&k);
 		snprintf(name, sizeof name, "%s_kernel_%d", p->prefix, i % 7);
 		k.name = name;
 		k.rank = p->slot;
@@ -62,7 +62,7 @@ static void *produce(void *arg)
 			ck_assert_int_eq(s->skip(s->arg, "non-positive duration", i + 2), PROFDB_OK);
 	}
 	struct profdb_op_rec o;
-	profdb_op_rec_init(&o);
+	profdb__op_rec_init(&o);
 	o.name = "aten::mm";
 	o.self_ns = 7;
 	o.call_stack = "a.py(1): f;\r\nb.py(2): g";
@@ -70,9 +70,9 @@ static void *produce(void *arg)
 	ck_assert_int_eq(s->step_metric(s->arg, p->slot, 3, "Computing", 12.5), PROFDB_OK);
 	ck_assert_int_eq(s->meta(s->arg, p->slot, "cann_version", "8.3.RC1"), PROFDB_OK);
 	ck_assert_int_eq(s->source_end(s->arg, NKERNELS + 20, "feed", 99), PROFDB_OK);
-	ck_assert_int_eq(profdb_qsink_flush(qs), PROFDB_OK);
-	profdb_qsink_free(qs);
-	profdb_queue_producer_done(p->q);
+	ck_assert_int_eq(profdb__qsink_flush(qs), PROFDB_OK);
+	profdb__qsink_free(qs);
+	profdb__queue_producer_done(p->q);
 	return NULL;
 }
 
@@ -86,18 +86,18 @@ START_TEST(two_producers_one_writer)
 	char *s;
 
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
-	ck_assert_int_eq(profdb_store_begin(&st, db, "par", "/f", 0), PROFDB_OK);
-	ck_assert_int_eq(profdb_queue_new(&q, 2), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_begin(&st, db, "par", "/f", 0), PROFDB_OK);
+	ck_assert_int_eq(profdb__queue_new(&q, 2), PROFDB_OK);
 	for (int i = 0; i < 2; i++) {
 		p[i].q = q;
 		ck_assert_int_eq(pthread_create(&th[i], NULL, produce, &p[i]), 0);
 	}
-	ck_assert_int_eq(profdb_queue_drain(q, st, NULL, NULL), PROFDB_OK);
+	ck_assert_int_eq(profdb__queue_drain(q, st, NULL, NULL), PROFDB_OK);
 	for (int i = 0; i < 2; i++)
 		pthread_join(th[i], NULL);
-	profdb_queue_free(q);
-	profdb_store_select_slot(st, 0);
-	ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
+	profdb__queue_free(q);
+	profdb__store_select_slot(st, 0);
+	ck_assert_int_eq(profdb__store_commit(st, 0), PROFDB_OK);
 
 	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel"), 2 * NKERNELS);
 	/* sum of (i % 100 + 1) for i < 20000 = 200 * 5050 = 1010000, per producer */

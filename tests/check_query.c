@@ -30,7 +30,7 @@ static void kernel(struct profdb_sink *s, int64_t rank, int64_t step, const char
                    const char *type, int64_t start, int64_t dur, int64_t stream, int64_t ext)
 {
 	struct profdb_kernel_rec k;
-	profdb_kernel_rec_init(&k);
+	profdb__kernel_rec_init(&k);
 	k.rank = rank;
 	k.step = step;
 	k.name = name;
@@ -46,7 +46,7 @@ static void kernel(struct profdb_sink *s, int64_t rank, int64_t step, const char
 static void op(struct profdb_sink *s, const char *name, int64_t ext, int64_t dur, int64_t self)
 {
 	struct profdb_op_rec o;
-	profdb_op_rec_init(&o);
+	profdb__op_rec_init(&o);
 	o.rank = 0;
 	o.name = name;
 	o.external_id = ext;
@@ -63,8 +63,8 @@ static profdb *make_db(void)
 	struct profdb_step_rec sr = { 0, 1, 0, 1000 };
 
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
-	ck_assert_int_eq(profdb_store_begin(&st, db, "r1", "/r1", 0), PROFDB_OK);
-	s = profdb_store_sink(st);
+	ck_assert_int_eq(profdb__store_begin(&st, db, "r1", "/r1", 0), PROFDB_OK);
+	s = profdb__store_sink(st);
 	ck_assert_int_eq(s->source_begin(s->arg, "/r1/k.csv", "kernel_details", 0, NULL, 0), PROFDB_OK);
 	kernel(s, 0, 1, "MatMul1", PROFDB_KIND_KERNEL, "MatMul", 0, 100, 1, 11);
 	kernel(s, 0, 1, "MatMul2", PROFDB_KIND_KERNEL, "MatMul", 50, 30, 2, 11);
@@ -80,13 +80,13 @@ static profdb *make_db(void)
 	op(s, "aten::add", 13, 30, 30);
 	op(s, "aten::add", 14, 20, 20);
 	ck_assert_int_eq(s->source_end(s->arg, 13, NULL, 0), PROFDB_OK);
-	ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_commit(st, 0), PROFDB_OK);
 
-	ck_assert_int_eq(profdb_store_begin(&st, db, "r2", "/r2", 0), PROFDB_OK);
-	s = profdb_store_sink(st);
+	ck_assert_int_eq(profdb__store_begin(&st, db, "r2", "/r2", 0), PROFDB_OK);
+	s = profdb__store_sink(st);
 	ck_assert_int_eq(s->step(s->arg, &sr), PROFDB_OK);
 	kernel(s, 0, 1, "MatMul1", PROFDB_KIND_KERNEL, "MatMul", 100, 500, 1, PROFDB_NULL);
-	ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_commit(st, 0), PROFDB_OK);
 	return db;
 }
 

@@ -121,7 +121,7 @@ END_TEST
 static void base_is(const char *name, const char *want)
 {
 	char out[512];
-	profdb_base_name(name, out, sizeof out);
+	profdb__base_name(name, out, sizeof out);
 	ck_assert_msg(strcmp(out, want) == 0, "base_name('%s') = '%s', want '%s'", name, out, want);
 }
 
@@ -169,7 +169,7 @@ START_TEST(base_names)
 	base_is("void broken<int(int)", "void broken<int(int)"); /* unbalanced: unchanged */
 	{
 		char small[6];
-		profdb_base_name("ZerosLike46", small, sizeof small);
+		profdb__base_name("ZerosLike46", small, sizeof small);
 		ck_assert_str_eq(small, "Zeros"); /* truncated to the buffer, terminated */
 	}
 }

@@ -12,7 +12,7 @@
 static void add_kernel(struct profdb_sink *s, const char *name, int64_t start, int64_t dur, int64_t step)
 {
 	struct profdb_kernel_rec k;
-	profdb_kernel_rec_init(&k);
+	profdb__kernel_rec_init(&k);
 	k.name = name;
 	k.start_ns = start;
 	k.dur_ns = dur;
@@ -63,8 +63,8 @@ START_TEST(commit_derives_repeats_and_interns)
 	struct profdb_store *st = NULL;
 	struct profdb_sink *s;
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
-	ck_assert_int_eq(profdb_store_begin(&st, db, "r1", "/x", 0), PROFDB_OK);
-	s = profdb_store_sink(st);
+	ck_assert_int_eq(profdb__store_begin(&st, db, "r1", "/x", 0), PROFDB_OK);
+	s = profdb__store_sink(st);
 	ck_assert_int_eq(s->source_begin(s->arg, "/x/k.csv", "kernel_details", 0, NULL, 0), PROFDB_OK);
 	add_kernel(s, "MatMul", 1000, 10, 1);
 	add_kernel(s, "MatMul", 2000, 30, 2);
@@ -72,7 +72,7 @@ START_TEST(commit_derives_repeats_and_interns)
 	ck_assert_int_eq(s->skip(s->arg, "non-positive duration", 7), PROFDB_OK);
 	ck_assert_int_eq(s->skip(s->arg, "non-positive duration", 9), PROFDB_OK);
 	ck_assert_int_eq(s->source_end(s->arg, 5, "abc", 100), PROFDB_OK);
-	ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_commit(st, 0), PROFDB_OK);
 	/* two distinct steps -> repeats 2; MatMul interned once */
 	ck_assert_int_eq(tu_scalar(db, "SELECT repeats FROM run WHERE name='r1'"), 2);
 	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM str WHERE value='MatMul'"), 1);
@@ -83,9 +83,9 @@ START_TEST(commit_derives_repeats_and_interns)
 	ck_assert_int_eq(tu_scalar(db, "SELECT per_repeat_us * 1000 FROM kernel_summary WHERE name='MatMul'"), 20);
 	ck_assert_int_eq(tu_scalar(db, "SELECT total_device_us * 1000 FROM run_summary"), 45);
 	/* a second ingest of the same name fails without --replace */
-	ck_assert_int_eq(profdb_store_begin(&st, db, "r1", "/x", 0), PROFDB_EEXISTS);
-	ck_assert_int_eq(profdb_store_begin(&st, db, "r1", "/x", 1), PROFDB_OK);
-	profdb_store_abort(st);
+	ck_assert_int_eq(profdb__store_begin(&st, db, "r1", "/x", 0), PROFDB_EEXISTS);
+	ck_assert_int_eq(profdb__store_begin(&st, db, "r1", "/x", 1), PROFDB_OK);
+	profdb__store_abort(st);
 	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel"), 3); /* abort kept the old run */
 	ck_assert_int_eq(profdb_run_set_repeats(db, "r1", 4), PROFDB_OK);
 	ck_assert_int_eq(tu_scalar(db, "SELECT repeats FROM run"), 4);
@@ -107,17 +107,17 @@ START_TEST(steps_from_launches)
 	struct profdb_launch_rec l = { 0, 42, 1, 150, 5, PROFDB_NULL, "cudaLaunchKernel" };
 	struct profdb_kernel_rec k;
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
-	ck_assert_int_eq(profdb_store_begin(&st, db, "k", "/k", 0), PROFDB_OK);
-	s = profdb_store_sink(st);
+	ck_assert_int_eq(profdb__store_begin(&st, db, "k", "/k", 0), PROFDB_OK);
+	s = profdb__store_sink(st);
 	ck_assert_int_eq(s->step(s->arg, &sr), PROFDB_OK);
 	ck_assert_int_eq(s->launch(s->arg, &l), PROFDB_OK);
-	profdb_kernel_rec_init(&k);
+	profdb__kernel_rec_init(&k);
 	k.name = "gemm";
 	k.start_ns = 500; /* runs after the host span ended */
 	k.dur_ns = 10;
 	k.correlation = 42;
 	ck_assert_int_eq(s->kernel(s->arg, &k), PROFDB_OK);
-	ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_commit(st, 0), PROFDB_OK);
 	ck_assert_int_eq(tu_scalar(db, "SELECT step FROM kernel"), 7);
 	ck_assert_int_eq(tu_scalar(db, "SELECT repeats FROM run"), 1);
 	profdb_close(db);
@@ -127,7 +127,7 @@ END_TEST
 static void add_op(struct profdb_sink *s, const char *name, int64_t start)
 {
 	struct profdb_op_rec o;
-	profdb_op_rec_init(&o);
+	profdb__op_rec_init(&o);
 	o.name = name;
 	o.start_ns = start;
 	o.dur_ns = 1;
@@ -145,8 +145,8 @@ START_TEST(steps_overlapping_spans)
 	struct profdb_launch_rec l = { 0, 42, 1, 250, 5, PROFDB_NULL, "cudaLaunchKernel" };
 	struct profdb_kernel_rec k;
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
-	ck_assert_int_eq(profdb_store_begin(&st, db, "o", "/o", 0), PROFDB_OK);
-	s = profdb_store_sink(st);
+	ck_assert_int_eq(profdb__store_begin(&st, db, "o", "/o", 0), PROFDB_OK);
+	s = profdb__store_sink(st);
 	ck_assert_int_eq(s->step(s->arg, &s3), PROFDB_OK);
 	ck_assert_int_eq(s->step(s->arg, &s2), PROFDB_OK);
 	ck_assert_int_eq(s->step(s->arg, &s9), PROFDB_OK);
@@ -159,13 +159,13 @@ START_TEST(steps_overlapping_spans)
 	add_op(s, "a400", 400); /* end is outside */
 	add_op(s, "a55", 55);   /* rank 1's span, but this op is rank 0 */
 	ck_assert_int_eq(s->launch(s->arg, &l), PROFDB_OK);
-	profdb_kernel_rec_init(&k);
+	profdb__kernel_rec_init(&k);
 	k.name = "gemm";
 	k.start_ns = 5000;
 	k.dur_ns = 10;
 	k.correlation = 42;
 	ck_assert_int_eq(s->kernel(s->arg, &k), PROFDB_OK);
-	ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_commit(st, 0), PROFDB_OK);
 	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM op_v WHERE name = 'a99' AND step IS NULL"), 1);
 	ck_assert_int_eq(tu_scalar(db, "SELECT step FROM op_v WHERE name = 'a100'"), 3);
 	ck_assert_int_eq(tu_scalar(db, "SELECT step FROM op_v WHERE name = 'a199'"), 3);
@@ -190,10 +190,10 @@ START_TEST(replace_cascades_with_keys_on)
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
 	ck_assert_int_eq(tu_scalar(db, "PRAGMA foreign_keys"), 1);
 	for (int round = 0; round < 2; round++) {
-		ck_assert_int_eq(profdb_store_begin(&st, db, "r", "/r", 1), PROFDB_OK);
-		s = profdb_store_sink(st);
+		ck_assert_int_eq(profdb__store_begin(&st, db, "r", "/r", 1), PROFDB_OK);
+		s = profdb__store_sink(st);
 		ck_assert_int_eq(s->source_begin(s->arg, "/r/k.csv", "kernel_details", 0, NULL, 0), PROFDB_OK);
-		profdb_kernel_rec_init(&k);
+		profdb__kernel_rec_init(&k);
 		k.name = round ? "second" : "first";
 		k.start_ns = 1;
 		k.dur_ns = 2;
@@ -203,7 +203,7 @@ START_TEST(replace_cascades_with_keys_on)
 		if (!round)
 			ck_assert_int_eq(s->skip(s->arg, "bad row", 3), PROFDB_OK);
 		ck_assert_int_eq(s->source_end(s->arg, 2, NULL, 10), PROFDB_OK);
-		ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
+		ck_assert_int_eq(profdb__store_commit(st, 0), PROFDB_OK);
 		ck_assert_int_eq(tu_scalar(db, "PRAGMA foreign_keys"), 1);
 	}
 	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM run"), 1);
@@ -213,10 +213,10 @@ START_TEST(replace_cascades_with_keys_on)
 	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM source_skip"), 0);
 	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
 	/* a new name: keys off during the ingest, on again after, no orphans */
-	ck_assert_int_eq(profdb_store_begin(&st, db, "n", "/n", 1), PROFDB_OK);
-	s = profdb_store_sink(st);
+	ck_assert_int_eq(profdb__store_begin(&st, db, "n", "/n", 1), PROFDB_OK);
+	s = profdb__store_sink(st);
 	add_kernel(s, "third", 5, 1, PROFDB_NULL);
-	ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_commit(st, 0), PROFDB_OK);
 	ck_assert_int_eq(tu_scalar(db, "PRAGMA foreign_keys"), 1);
 	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
 	profdb_close(db);

@@ -22,7 +22,7 @@ static void send_kernels(struct profdb_sink *s, int n, int64_t base)
 	for (int i = 0; i < n; i++) {
 		struct profdb_kernel_rec k;
 		char name[32];
-		profdb_kernel_rec_init(&k);
+		profdb__kernel_rec_init(&k);
 		snprintf(name, sizeof name, "k%d", i % 7);
 		k.name = name;
 		k.start_ns = base + 10 * i;
@@ -59,14 +59,14 @@ static void ingest(profdb *db, const char *run, int n, int launches)
 {
 	struct profdb_store *st = NULL;
 	struct profdb_sink *s;
-	ck_assert_int_eq(profdb_store_begin(&st, db, run, "/x", 0), PROFDB_OK);
-	s = profdb_store_sink(st);
+	ck_assert_int_eq(profdb__store_begin(&st, db, run, "/x", 0), PROFDB_OK);
+	s = profdb__store_sink(st);
 	ck_assert_int_eq(s->source_begin(s->arg, "/x/k.csv", "kernel_details", 0, NULL, 0), PROFDB_OK);
 	send_kernels(s, n, 1000);
 	if (launches)
 		send_launches(s, NL);
 	ck_assert_int_eq(s->source_end(s->arg, n, NULL, 0), PROFDB_OK);
-	ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_commit(st, 0), PROFDB_OK);
 }
 
 START_TEST(rows_over_batches)
@@ -122,14 +122,14 @@ START_TEST(rank_fixup_sees_pending_rows)
 	struct profdb_sink *s;
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
 	ingest(db, "first", 3, 0);
-	ck_assert_int_eq(profdb_store_begin(&st, db, "second", "/x", 0), PROFDB_OK);
-	s = profdb_store_sink(st);
+	ck_assert_int_eq(profdb__store_begin(&st, db, "second", "/x", 0), PROFDB_OK);
+	s = profdb__store_sink(st);
 	ck_assert_int_eq(s->source_begin(s->arg, "/x/t.json", "kineto", 0, NULL, 0), PROFDB_OK);
 	send_kernels(s, 5000, 0);
 	send_launches(s, 100);
 	ck_assert_int_eq(s->rank_fixup(s->arg, 0, 3, 100), PROFDB_OK);
 	ck_assert_int_eq(s->source_end(s->arg, 5000, NULL, 0), PROFDB_OK);
-	ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_commit(st, 0), PROFDB_OK);
 	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel WHERE run_id = 2 AND rank = 3"), 5000);
 	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel WHERE run_id = 2"
 	                 " AND start_ns <> 100 + 10 * (id - 4)"), 0);
@@ -146,11 +146,11 @@ START_TEST(abort_drops_pending_rows)
 	struct profdb_store *st = NULL;
 	struct profdb_sink *s;
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
-	ck_assert_int_eq(profdb_store_begin(&st, db, "r", "/x", 0), PROFDB_OK);
-	s = profdb_store_sink(st);
+	ck_assert_int_eq(profdb__store_begin(&st, db, "r", "/x", 0), PROFDB_OK);
+	s = profdb__store_sink(st);
 	ck_assert_int_eq(s->source_begin(s->arg, "/x/k.csv", "kernel_details", 0, NULL, 0), PROFDB_OK);
 	send_kernels(s, 5000, 0);
-	profdb_store_abort(st);
+	profdb__store_abort(st);
 	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel"), 0);
 	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM run"), 0);
 	/* the connection is usable again: a new ingest starts its ids at 1 */
@@ -232,8 +232,8 @@ START_TEST(name_percentiles_sorted)
 	struct profdb_sink *s;
 	uint64_t x = 88172645463325252ull; /* xorshift64 */
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
-	ck_assert_int_eq(profdb_store_begin(&st, db, "r", "/x", 0), PROFDB_OK);
-	s = profdb_store_sink(st);
+	ck_assert_int_eq(profdb__store_begin(&st, db, "r", "/x", 0), PROFDB_OK);
+	s = profdb__store_sink(st);
 	ck_assert_int_eq(s->source_begin(s->arg, "/x/k.csv", "kernel_details", 0, NULL, 0), PROFDB_OK);
 	int64_t *want[3];
 	for (size_t i = 0; i < 3; i++) {
@@ -244,7 +244,7 @@ START_TEST(name_percentiles_sorted)
 			x ^= x << 13;
 			x ^= x >> 7;
 			x ^= x << 17;
-			profdb_kernel_rec_init(&k);
+			profdb__kernel_rec_init(&k);
 			k.name = g[i].name;
 			k.start_ns = (int64_t)j;
 			k.dur_ns = want[i][j] = (int64_t)(x & g[i].mask);
@@ -253,7 +253,7 @@ START_TEST(name_percentiles_sorted)
 		}
 	}
 	ck_assert_int_eq(s->source_end(s->arg, 0, NULL, 0), PROFDB_OK);
-	ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_commit(st, 0), PROFDB_OK);
 	for (size_t i = 0; i < 3; i++) {
 		static const double ps[3] = { 50, 90, 99 };
 		static const char *const col[3] = { "median_ns", "p90_ns", "p99_ns" };

@@ -16,13 +16,13 @@ static struct profdb_sink *sk;
 
 static void begin(const char *run)
 {
-	ck_assert_int_eq(profdb_store_begin(&st, db, run, "/x", 0), PROFDB_OK);
-	sk = profdb_store_sink(st);
+	ck_assert_int_eq(profdb__store_begin(&st, db, run, "/x", 0), PROFDB_OK);
+	sk = profdb__store_sink(st);
 }
 
 static void commit(void)
 {
-	ck_assert_int_eq(profdb_store_commit(st, 0), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_commit(st, 0), PROFDB_OK);
 }
 
 /* A kernel: times in ns. */
@@ -30,7 +30,7 @@ static void kernel(int64_t rank, int64_t step, const char *name, const char *typ
                    int kind, int64_t start, int64_t dur)
 {
 	struct profdb_kernel_rec k;
-	profdb_kernel_rec_init(&k);
+	profdb__kernel_rec_init(&k);
 	k.rank = rank;
 	k.step = step;
 	k.name = name;
@@ -171,7 +171,7 @@ START_TEST(device_and_no_step)
 	int failed = -1;
 	struct profdb_kernel_rec k;
 	begin("d");
-	profdb_kernel_rec_init(&k);
+	profdb__kernel_rec_init(&k);
 	k.rank = 0;
 	k.name = "x";
 	k.type = "Add";

@@ -14,17 +14,17 @@
 #include "schema_sql.h"
 
 /* schemas/clickhouse/NNN_*.sql, embedded by schemas/embed.py --table. */
-extern const struct profdb_schema_file profdb_ch_schema_files[];
+extern const struct profdb_schema_file profdb__ch_schema_files[];
 
 /* ---------------------------------------------------------------- buffer */
 
 /* A growable byte buffer; the owner frees data. */
-struct ch_buf {
+struct profdb__ch_buf {
 	char *data;                /* malloc'd, NULL when empty */
 	size_t len, cap;
 };
-int profdb__ch_buf_add(struct ch_buf *b, const void *p, size_t n); /* 0, -1 out of memory */
-void profdb__ch_buf_free(struct ch_buf *b);
+int profdb__ch_buf_add(struct profdb__ch_buf *b, const void *p, size_t n); /* 0, -1 out of memory */
+void profdb__ch_buf_free(struct profdb__ch_buf *b);
 
 /* ---------------------------------------------------------------- http */
 
@@ -65,7 +65,7 @@ typedef long (*ch_read_fn)(void *arg, char *buf, size_t cap);
 int profdb__ch_upload(struct profdb_ch *c, const char *sql, ch_read_fn read, void *arg,
                       struct profdb_err *err);
 /* Same, collecting the whole response into resp (appended). */
-int profdb__ch_query(struct profdb_ch *c, const char *sql, struct ch_buf *resp,
+int profdb__ch_query(struct profdb_ch *c, const char *sql, struct profdb__ch_buf *resp,
                      struct profdb_err *err);
 /* Create the database and apply the embedded schema files newer than the
  * version the server records (table profdb_schema).  Idempotent. */
@@ -74,7 +74,7 @@ int profdb__ch_ensure_schema(struct profdb_ch *c, struct profdb_err *err);
 /* ---------------------------------------------------------------- rowbinary */
 
 /* Column types of the copied tables (RowBinary encodings). */
-enum ch_type {
+enum profdb__ch_type {
 	CH_U64 = 0,                /* UInt64 (run ids) */
 	CH_I64,                    /* Int64 */
 	CH_NI64,                   /* Nullable(Int64) */
@@ -85,7 +85,7 @@ enum ch_type {
 };
 
 /* One decoded value; s points into the decoder's buffer. */
-struct ch_val {
+struct profdb__ch_val {
 	int null;                  /* 1: NULL */
 	int64_t i;                 /* CH_U64 (as bits), CH_I64, CH_NI64 */
 	double d;                  /* CH_F64, CH_NF64 */
@@ -93,16 +93,16 @@ struct ch_val {
 	size_t n;                  /* bytes at s */
 };
 
-int profdb__ch_put_u64(struct ch_buf *b, uint64_t v);
-int profdb__ch_put_f64(struct ch_buf *b, double v);
-int profdb__ch_put_str(struct ch_buf *b, const char *s, size_t n);
-int profdb__ch_put_null(struct ch_buf *b, int null); /* the Nullable flag byte */
+int profdb__ch_put_u64(struct profdb__ch_buf *b, uint64_t v);
+int profdb__ch_put_f64(struct profdb__ch_buf *b, double v);
+int profdb__ch_put_str(struct profdb__ch_buf *b, const char *s, size_t n);
+int profdb__ch_put_null(struct profdb__ch_buf *b, int null); /* the Nullable flag byte */
 /*
  * Decode one row of ncols columns of types from p[0..n).  Returns the bytes
  * it took, 0 when the row is not complete yet (more data needed).
  */
-size_t profdb__ch_get_row(const char *p, size_t n, const enum ch_type *types, size_t ncols,
-                          struct ch_val *vals);
+size_t profdb__ch_get_row(const char *p, size_t n, const enum profdb__ch_type *types, size_t ncols,
+                          struct profdb__ch_val *vals);
 
 /* ---------------------------------------------------------------- tables */
 
@@ -117,42 +117,42 @@ enum {
 	CHC_BLOB = 64              /* SQLite holds a BLOB (not TEXT): pulled back as one */
 };
 
-struct ch_col {
+struct profdb__ch_col {
 	const char *ch;            /* ClickHouse column */
-	enum ch_type type;
+	enum profdb__ch_type type;
 	const char *sq;            /* SQLite column (of alias t); NULL: none (server only) */
 	int flags;                 /* CHC_* */
 };
 
-struct ch_table {
+struct profdb__ch_table {
 	const char *name;          /* ClickHouse table = SQLite table */
 	const char *from;          /* SQLite FROM clause (alias t) */
 	const char *run_col;       /* SQLite expression of the run id */
 	const char *order;         /* SQLite ORDER BY of a push */
-	const struct ch_col *cols;
+	const struct profdb__ch_col *cols;
 	size_t ncols;
 };
 
 /* The run row (written last on push, first on pull). */
-extern const struct ch_table profdb__ch_run_table;
+extern const struct profdb__ch_table profdb__ch_run_table;
 /* The tables of a run's rows, in push order; ends with name == NULL. */
-extern const struct ch_table profdb__ch_tables[];
+extern const struct profdb__ch_table profdb__ch_tables[];
 
 /* The ClickHouse column list "a, b, c" of t into b (NUL-terminated). */
-int profdb__ch_col_list(struct ch_buf *b, const struct ch_table *t);
+int profdb__ch_col_list(struct profdb__ch_buf *b, const struct profdb__ch_table *t);
 
 /* ---------------------------------------------------------------- runs */
 
 /* A run stored on the server. */
-struct ch_run {
+struct profdb__ch_run {
 	uint64_t id;
 	char *name;                /* malloc'd */
 	char *hash;                /* malloc'd */
 };
 /* Every run row on the server in push order (pushed_at, then the id the
  * run had in its SQLite file), so the newest of equal names comes last; *out (malloc'd, with its strings) is freed by profdb__ch_runs_free. */
-int profdb__ch_runs(struct profdb_ch *c, struct ch_run **out, size_t *n, struct profdb_err *err);
-void profdb__ch_runs_free(struct ch_run *r, size_t n);
+int profdb__ch_runs(struct profdb_ch *c, struct profdb__ch_run **out, size_t *n, struct profdb_err *err);
+void profdb__ch_runs_free(struct profdb__ch_run *r, size_t n);
 
 /* ---------------------------------------------------------------- pull */
 

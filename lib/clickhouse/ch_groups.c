@@ -42,10 +42,10 @@
 
 /* Rows of a RowBinary answer, decoded and handed to row() one by one. */
 struct row_sink {
-	struct ch_buf pending;
-	const enum ch_type *types;
+	struct profdb__ch_buf pending;
+	const enum profdb__ch_type *types;
 	size_t ncols;
-	int (*row)(void *arg, const struct ch_val *v, struct profdb_err *err); /* 0, or -1 with err set */
+	int (*row)(void *arg, const struct profdb__ch_val *v, struct profdb_err *err); /* 0, or -1 with err set */
 	void *arg;
 	struct profdb_err *err;
 };
@@ -53,7 +53,7 @@ struct row_sink {
 static int row_sink(void *arg, const char *p, size_t n)
 {
 	struct row_sink *s = arg;
-	struct ch_val v[MAXK + 12];
+	struct profdb__ch_val v[MAXK + 12];
 	size_t off = 0, k;
 	if (profdb__ch_buf_add(&s->pending, p, n) != 0)
 		return profdb__err_set(s->err, PROFDB_ERROR, "out of memory"), -1;
@@ -68,8 +68,8 @@ static int row_sink(void *arg, const char *p, size_t n)
 }
 
 /* Send sql (ending in FORMAT RowBinary) and give each row to row(). */
-static int rows(profdb *db, const char *sql, const enum ch_type *types, size_t ncols,
-                int (*row)(void *, const struct ch_val *, struct profdb_err *), void *arg)
+static int rows(profdb *db, const char *sql, const enum profdb__ch_type *types, size_t ncols,
+                int (*row)(void *, const struct profdb__ch_val *, struct profdb_err *), void *arg)
 {
 	struct profdb_err err = { PROFDB_OK, "" };
 	struct profdb_ch *ch = NULL;
@@ -85,49 +85,49 @@ static int rows(profdb *db, const char *sql, const enum ch_type *types, size_t n
 
 /* s as a ClickHouse string literal.  18.16's HTTP interface has no query
  * parameters: every byte that could end or bend the literal is escaped. */
-static void add_literal(struct qbuf *b, const char *s)
+static void add_literal(struct profdb__qbuf *b, const char *s)
 {
 	char one[2] = { 0, 0 };
-	qbuf_add(b, "'");
+	profdb__qbuf_add(b, "'");
 	for (; *s; s++) {
 		if (*s == '\\' || *s == '\'')
-			qbuf_add(b, "\\");
+			profdb__qbuf_add(b, "\\");
 		one[0] = *s;
-		qbuf_add(b, one);
+		profdb__qbuf_add(b, one);
 	}
-	qbuf_add(b, "'");
+	profdb__qbuf_add(b, "'");
 }
 
 /* SQLite's GLOB (case-sensitive; * any text, ? one character) as an
  * anchored RE2 pattern; 0 when it has a [...] class (not translated). */
-static int glob_regex(const char *g, struct qbuf *re)
+static int glob_regex(const char *g, struct profdb__qbuf *re)
 {
 	char one[3] = { '\\', 0, 0 };
-	qbuf_add(re, "(?s)^");
+	profdb__qbuf_add(re, "(?s)^");
 	for (; *g; g++) {
 		if (*g == '[')
 			return 0;
 		if (*g == '*')
-			qbuf_add(re, ".*");
+			profdb__qbuf_add(re, ".*");
 		else if (*g == '?')
-			qbuf_add(re, ".");
+			profdb__qbuf_add(re, ".");
 		else if ((unsigned char)*g < 0x80 && ispunct((unsigned char)*g)) {
 			one[1] = *g;
-			qbuf_add(re, one);
+			profdb__qbuf_add(re, one);
 		} else {
 			one[1] = *g;
-			qbuf_add(re, one + 1);
+			profdb__qbuf_add(re, one + 1);
 		}
 	}
-	qbuf_add(re, "$");
+	profdb__qbuf_add(re, "$");
 	return 1;
 }
 
 /* " run_id IN (...)": the snapshot's runs that f's runs and tags select. */
-static int add_run_ids(profdb *db, struct qbuf *b, const struct profdb_filter *f)
+static int add_run_ids(profdb *db, struct profdb__qbuf *b, const struct profdb_filter *f)
 {
 	struct profdb_filter runs;
-	struct qbuf q = { 0 };
+	struct profdb__qbuf q = { 0 };
 	sqlite3_stmt *st = NULL;
 	int rc;
 	profdb_filter_init(&runs);
@@ -135,56 +135,56 @@ static int add_run_ids(profdb *db, struct qbuf *b, const struct profdb_filter *f
 	runs.nruns = f->nruns;
 	runs.tags = f->tags;
 	runs.ntags = f->ntags;
-	qbuf_add(&q, "SELECT c.remote_id FROM (SELECT local_id AS run_id, remote_id FROM temp.ch_run) c WHERE 1");
-	qfilter_where(&q, &runs, "c", QF_KERNEL, 1);
-	rc = qprepare(db, &q, &st, "cannot read the snapshot");
-	qbuf_free(&q);
+	profdb__qbuf_add(&q, "SELECT c.remote_id FROM (SELECT local_id AS run_id, remote_id FROM temp.ch_run) c WHERE 1");
+	profdb__qfilter_where(&q, &runs, "c", QF_KERNEL, 1);
+	rc = profdb__query_prepare(db, &q, &st, "cannot read the snapshot");
+	profdb__qbuf_free(&q);
 	if (rc != PROFDB_OK)
 		return rc;
-	qfilter_bind(st, &runs);
-	qbuf_add(b, " run_id IN (0");
+	profdb__qfilter_bind(st, &runs);
+	profdb__qbuf_add(b, " run_id IN (0");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		qbuf_addf(b, ", %lld", (long long)sqlite3_column_int64(st, 0));
-	qbuf_add(b, ")");
+		profdb__qbuf_addf(b, ", %lld", (long long)sqlite3_column_int64(st, 0));
+	profdb__qbuf_add(b, ")");
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "cannot read the snapshot");
 }
 
-/* " WHERE ..." of f on table kernel as qfilter_where: runs and tags by id,
+/* " WHERE ..." of f on table kernel as profdb__qfilter_where: runs and tags by id,
  * rank, step range; unless for_total, the name glob and the kind.  1 when
  * written, 0 when the server cannot apply f (a [...] glob), or an error. */
-static int add_where(profdb *db, struct qbuf *b, const struct profdb_filter *f, int for_total)
+static int add_where(profdb *db, struct profdb__qbuf *b, const struct profdb_filter *f, int for_total)
 {
 	int rc;
-	qbuf_add(b, " WHERE");
+	profdb__qbuf_add(b, " WHERE");
 	if ((rc = add_run_ids(db, b, f)) != PROFDB_OK)
 		return rc;
 	if (f->rank != PROFDB_NULL)
-		qbuf_addf(b, " AND rank = %lld", (long long)f->rank);
+		profdb__qbuf_addf(b, " AND rank = %lld", (long long)f->rank);
 	if (f->step_lo != PROFDB_NULL)
-		qbuf_addf(b, " AND step >= %lld", (long long)f->step_lo);
+		profdb__qbuf_addf(b, " AND step >= %lld", (long long)f->step_lo);
 	if (f->step_hi != PROFDB_NULL)
-		qbuf_addf(b, " AND step <= %lld", (long long)f->step_hi);
+		profdb__qbuf_addf(b, " AND step <= %lld", (long long)f->step_hi);
 	if (for_total)
 		return 1;
 	if (f->name_glob) {
-		struct qbuf re = { 0 };
+		struct profdb__qbuf re = { 0 };
 		int ok = glob_regex(f->name_glob, &re);
 		if (ok) {
-			qbuf_add(b, " AND match(name, ");
+			profdb__qbuf_add(b, " AND match(name, ");
 			add_literal(b, re.s);
-			qbuf_add(b, ")");
+			profdb__qbuf_add(b, ")");
 		}
-		qbuf_free(&re);
+		profdb__qbuf_free(&re);
 		if (!ok)
 			return 0;
 	}
 	if (f->kind) {
-		sqlite3_stmt *st = NULL; /* qfilter_check found it */
+		sqlite3_stmt *st = NULL; /* profdb__qfilter_check found it */
 		if (sqlite3_prepare_v2(db->sql, "SELECT id FROM kind WHERE name = ?1", -1, &st, NULL) != SQLITE_OK)
 			return profdb__sqlerror(db, "cannot look up kind '%s'", f->kind);
 		sqlite3_bind_text(st, 1, f->kind, -1, SQLITE_STATIC);
-		qbuf_addf(b, " AND kind = %lld", sqlite3_step(st) == SQLITE_ROW ? (long long)sqlite3_column_int64(st, 0) : -1LL);
+		profdb__qbuf_addf(b, " AND kind = %lld", sqlite3_step(st) == SQLITE_ROW ? (long long)sqlite3_column_int64(st, 0) : -1LL);
 		sqlite3_finalize(st);
 	}
 	return 1;
@@ -194,12 +194,12 @@ static int add_where(profdb *db, struct qbuf *b, const struct profdb_filter *f, 
 
 /* A grouping key: the kernel column on the server and its RowBinary type. */
 struct gkey {
-	const struct ch_col *col;
+	const struct profdb__ch_col *col;
 	int str;                   /* the snapshot wants a str id */
 };
 
 /* The server column of SQLite kernel column sq (ch_tables.c), or NULL. */
-static const struct ch_col *kernel_col(const char *sq)
+static const struct profdb__ch_col *kernel_col(const char *sq)
 {
 	for (size_t t = 0; profdb__ch_tables[t].name; t++)
 		if (strcmp(profdb__ch_tables[t].name, "kernel") == 0)
@@ -211,41 +211,41 @@ static const struct ch_col *kernel_col(const char *sq)
 
 /* The server's value of percentile p of a group, as stats.c computes it
  * over the sorted durations a of count calls (see the file comment). */
-static void add_percentile(struct qbuf *b, int p)
+static void add_percentile(struct profdb__qbuf *b, int p)
 {
-	qbuf_addf(b, ", toFloat64(a[toUInt64(floor(h%d)) + 1]) + (h%d - floor(h%d))"
+	profdb__qbuf_addf(b, ", toFloat64(a[toUInt64(floor(h%d)) + 1]) + (h%d - floor(h%d))"
 	          " * (toFloat64(a[toUInt64(floor(h%d)) + 2]) - toFloat64(a[toUInt64(floor(h%d)) + 1]))",
 	          p, p, p, p, p);
 }
 
 /* The GROUP BY of the plain statistics; 0 when the server cannot apply f. */
-static int group_sql(profdb *db, struct qbuf *b, const struct gkey *k, size_t nk,
+static int group_sql(profdb *db, struct profdb__qbuf *b, const struct gkey *k, size_t nk,
                      const struct profdb_filter *f)
 {
 	int rc;
-	qbuf_add(b, "SELECT run_id");
+	profdb__qbuf_add(b, "SELECT run_id");
 	for (size_t i = 0; i < nk; i++)
-		qbuf_addf(b, ", k%zu", i);
-	qbuf_add(b, ", total, calls, mn, mx, avg, sd");
+		profdb__qbuf_addf(b, ", k%zu", i);
+	profdb__qbuf_add(b, ", total, calls, mn, mx, avg, sd");
 	add_percentile(b, 50);
 	add_percentile(b, 90);
 	add_percentile(b, 99);
-	qbuf_add(b, " FROM (SELECT run_id");
+	profdb__qbuf_add(b, " FROM (SELECT run_id");
 	for (size_t i = 0; i < nk; i++)
-		qbuf_addf(b, ", %s AS k%zu", k[i].col->ch, i);
-	qbuf_add(b, ", toInt64(sum(dur_ns)) AS total, toInt64(count()) AS calls, toInt64(min(dur_ns)) AS mn,"
+		profdb__qbuf_addf(b, ", %s AS k%zu", k[i].col->ch, i);
+	profdb__qbuf_add(b, ", toInt64(sum(dur_ns)) AS total, toInt64(count()) AS calls, toInt64(min(dur_ns)) AS mn,"
 	            " toInt64(max(dur_ns)) AS mx, toFloat64(total) / toFloat64(calls) AS avg,"
 	            " if(calls < 2, NULL, stddevSamp(toFloat64(dur_ns))) AS sd,"
 	            " arraySort(groupArray(dur_ns)) AS a, (calls - 1) * 50 / 100 AS h50,"
 	            " (calls - 1) * 90 / 100 AS h90, (calls - 1) * 99 / 100 AS h99 FROM kernel");
 	if ((rc = add_where(db, b, f, 0)) != 1)
 		return rc;
-	qbuf_add(b, " GROUP BY run_id");
+	profdb__qbuf_add(b, " GROUP BY run_id");
 	for (size_t i = 0; i < nk; i++)
-		qbuf_addf(b, ", k%zu", i);
+		profdb__qbuf_addf(b, ", k%zu", i);
 	if (f->min_total_ns > 0)
-		qbuf_addf(b, " HAVING total >= %lld", (long long)f->min_total_ns);
-	qbuf_add(b, ") FORMAT RowBinary");
+		profdb__qbuf_addf(b, " HAVING total >= %lld", (long long)f->min_total_ns);
+	profdb__qbuf_add(b, ") FORMAT RowBinary");
 	return 1;
 }
 
@@ -258,7 +258,7 @@ struct gfill {
 };
 
 /* The snapshot's str id of text v (added when new); 0 on error. */
-static int64_t str_id(struct gfill *g, const struct ch_val *v)
+static int64_t str_id(struct gfill *g, const struct profdb__ch_val *v)
 {
 	int64_t id = 0;
 	sqlite3_reset(g->intern);
@@ -270,7 +270,7 @@ static int64_t str_id(struct gfill *g, const struct ch_val *v)
 	return id;
 }
 
-static int group_row(void *arg, const struct ch_val *v, struct profdb_err *err)
+static int group_row(void *arg, const struct profdb__ch_val *v, struct profdb_err *err)
 {
 	struct gfill *g = arg;
 	/* server order: total, calls, mn, mx, avg, sd, p50, p90, p99;
@@ -280,7 +280,7 @@ static int group_row(void *arg, const struct ch_val *v, struct profdb_err *err)
 	sqlite3_reset(g->put);
 	sqlite3_bind_int64(g->put, 1, v[0].i);
 	for (size_t i = 0; i < nk; i++) {
-		const struct ch_val *x = &v[1 + i];
+		const struct profdb__ch_val *x = &v[1 + i];
 		if (x->null)
 			sqlite3_bind_null(g->put, (int)i + 2);
 		else if (g->k[i].str) {
@@ -292,7 +292,7 @@ static int group_row(void *arg, const struct ch_val *v, struct profdb_err *err)
 			sqlite3_bind_int64(g->put, (int)i + 2, x->i);
 	}
 	for (size_t j = 0; j < 9; j++) {
-		const struct ch_val *x = &v[1 + nk + at[j]];
+		const struct profdb__ch_val *x = &v[1 + nk + at[j]];
 		int k = (int)(nk + 2 + j);
 		if (x->null)
 			sqlite3_bind_null(g->put, k);
@@ -307,7 +307,7 @@ static int group_row(void *arg, const struct ch_val *v, struct profdb_err *err)
 }
 
 /* (remote run id, integer) rows into an UPDATE of a temp table. */
-static int pair_row(void *arg, const struct ch_val *v, struct profdb_err *err)
+static int pair_row(void *arg, const struct profdb__ch_val *v, struct profdb_err *err)
 {
 	struct gfill *g = arg;
 	sqlite3_reset(g->put);
@@ -318,10 +318,10 @@ static int pair_row(void *arg, const struct ch_val *v, struct profdb_err *err)
 	return 0;
 }
 
-static const enum ch_type pair_types[] = { CH_U64, CH_I64 };
+static const enum profdb__ch_type pair_types[] = { CH_U64, CH_I64 };
 
 /* Run sql (rows of remote run id, integer) into put (?1 remote, ?2 value). */
-static int pairs(profdb *db, const struct qbuf *sql, const char *put)
+static int pairs(profdb *db, const struct profdb__qbuf *sql, const char *put)
 {
 	struct gfill g = { db, NULL, NULL, NULL, NULL, 0 };
 	int rc;
@@ -335,47 +335,47 @@ static int pairs(profdb *db, const struct qbuf *sql, const char *put)
 }
 
 /* temp.ch_den: each run's device time under f's run, rank and step
- * filters; temp.ch_rep: its repeat count (qfilter_repeats: with a step
+ * filters; temp.ch_rep: its repeat count (profdb__qfilter_repeats: with a step
  * range, the stored steps in it of a run whose kernels carry steps). */
 static int fill_den_rep(profdb *db, const struct profdb_filter *f)
 {
-	struct qbuf b = { 0 };
+	struct profdb__qbuf b = { 0 };
 	int rc;
 	if (sqlite3_exec(db->sql, "INSERT INTO temp.ch_rep SELECT r.id, r.repeats FROM run r", NULL, NULL, NULL) != SQLITE_OK)
 		return profdb__sqlerror(db, "cannot make the snapshot");
-	qbuf_add(&b, "SELECT run_id, toInt64(sum(dur_ns)) FROM kernel");
+	profdb__qbuf_add(&b, "SELECT run_id, toInt64(sum(dur_ns)) FROM kernel");
 	if ((rc = add_where(db, &b, f, 1)) == 1) {
-		qbuf_add(&b, " GROUP BY run_id FORMAT RowBinary");
+		profdb__qbuf_add(&b, " GROUP BY run_id FORMAT RowBinary");
 		rc = pairs(db, &b, "INSERT INTO temp.ch_den SELECT local_id, ?2 FROM temp.ch_run WHERE remote_id = ?1");
 	}
-	qbuf_free(&b);
-	if (rc != PROFDB_OK || !qfilter_has_steps(f))
+	profdb__qbuf_free(&b);
+	if (rc != PROFDB_OK || !profdb__qfilter_has_steps(f))
 		return rc;
 	if (sqlite3_exec(db->sql, "UPDATE temp.ch_rep SET n = 0", NULL, NULL, NULL) != SQLITE_OK)
 		return profdb__sqlerror(db, "cannot make the snapshot");
-	qbuf_add(&b, "SELECT run_id, toInt64(uniqExact(step)) FROM step");
+	profdb__qbuf_add(&b, "SELECT run_id, toInt64(uniqExact(step)) FROM step");
 	if ((rc = add_where(db, &b, f, 1)) == 1) {
-		qbuf_add(&b, " AND run_id IN (SELECT run_id FROM kernel WHERE");
+		profdb__qbuf_add(&b, " AND run_id IN (SELECT run_id FROM kernel WHERE");
 		rc = add_run_ids(db, &b, f);
-		qbuf_add(&b, " AND step IS NOT NULL) GROUP BY run_id FORMAT RowBinary");
+		profdb__qbuf_add(&b, " AND step IS NOT NULL) GROUP BY run_id FORMAT RowBinary");
 		if (rc == PROFDB_OK)
 			rc = pairs(db, &b, "UPDATE temp.ch_rep SET n = ?2"
 			           " WHERE run_id = (SELECT local_id FROM temp.ch_run WHERE remote_id = ?1)");
 	}
-	qbuf_free(&b);
+	profdb__qbuf_free(&b);
 	return rc;
 }
 
 /* temp.ch_g from the server's GROUP BY. */
 static int fill_groups(profdb *db, const struct gkey *k, size_t nk, const struct profdb_filter *f)
 {
-	enum ch_type types[MAXK + 10];
+	enum profdb__ch_type types[MAXK + 10];
 	struct gfill g = { db, NULL, NULL, NULL, k, nk };
-	struct qbuf b = { 0 }, put = { 0 };
+	struct profdb__qbuf b = { 0 }, put = { 0 };
 	size_t nt = 0;
 	int rc = group_sql(db, &b, k, nk, f);
 	if (rc != 1) {
-		qbuf_free(&b);
+		profdb__qbuf_free(&b);
 		return rc;
 	}
 	types[nt++] = CH_U64;
@@ -387,10 +387,10 @@ static int fill_groups(profdb *db, const struct gkey *k, size_t nk, const struct
 	types[nt++] = CH_NF64;
 	for (size_t i = 0; i < 3; i++)
 		types[nt++] = CH_F64;
-	qbuf_add(&put, "INSERT INTO temp.ch_g VALUES ((SELECT local_id FROM temp.ch_run WHERE remote_id = ?1)");
+	profdb__qbuf_add(&put, "INSERT INTO temp.ch_g VALUES ((SELECT local_id FROM temp.ch_run WHERE remote_id = ?1)");
 	for (size_t i = 0; i < nk + 9; i++)
-		qbuf_add(&put, ", ?");
-	qbuf_add(&put, ")");
+		profdb__qbuf_add(&put, ", ?");
+	profdb__qbuf_add(&put, ")");
 	if (b.oom || put.oom)
 		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
 	else if (sqlite3_prepare_v2(db->sql, put.s, -1, &g.put, NULL) != SQLITE_OK ||
@@ -402,28 +402,28 @@ static int fill_groups(profdb *db, const struct gkey *k, size_t nk, const struct
 	sqlite3_finalize(g.put);
 	sqlite3_finalize(g.intern);
 	sqlite3_finalize(g.id);
-	qbuf_free(&b);
-	qbuf_free(&put);
+	profdb__qbuf_free(&b);
+	profdb__qbuf_free(&put);
 	return rc == PROFDB_OK ? 1 : rc;
 }
 
 /* The TEMP tables, made afresh for nk keys. */
 static int make_tables(profdb *db, size_t nk)
 {
-	struct qbuf b = { 0 };
+	struct profdb__qbuf b = { 0 };
 	int rc;
-	qbuf_add(&b, "DROP TABLE IF EXISTS temp.ch_g; DROP TABLE IF EXISTS temp.ch_den;"
+	profdb__qbuf_add(&b, "DROP TABLE IF EXISTS temp.ch_g; DROP TABLE IF EXISTS temp.ch_den;"
 	             " DROP TABLE IF EXISTS temp.ch_rep; CREATE TEMP TABLE ch_den (run_id, t);"
 	             " CREATE TEMP TABLE ch_rep (run_id, n); CREATE TEMP TABLE ch_g (run_id");
 	/* no declared types: integers stay integers and doubles doubles, as
 	 * the cells of the SQLite file's own query */
 	for (size_t i = 0; i < nk; i++)
-		qbuf_addf(&b, ", k%zu", i);
-	qbuf_add(&b, ", total, calls, avg, median, min, max, stddev, p90, p99)");
+		profdb__qbuf_addf(&b, ", k%zu", i);
+	profdb__qbuf_add(&b, ", total, calls, avg, median, min, max, stddev, p90, p99)");
 	rc = b.oom ? profdb__error(db, PROFDB_ERROR, "out of memory") :
 	     sqlite3_exec(db->sql, b.s, NULL, NULL, NULL) != SQLITE_OK ? profdb__sqlerror(db, "cannot make the snapshot") :
 	     PROFDB_OK;
-	qbuf_free(&b);
+	profdb__qbuf_free(&b);
 	return rc;
 }
 
@@ -435,7 +435,7 @@ int profdb__ch_group_kernels(profdb *db, const struct profdb_kernel_query *q)
 	size_t nk = 0;
 	if (q->per_step)
 		return 0;
-	if ((rc = qfilter_check(db, &q->filter)) != PROFDB_OK ||
+	if ((rc = profdb__qfilter_check(db, &q->filter)) != PROFDB_OK ||
 	    (rc = profdb__kernels_keys(db, q->by, exprs, resolve, &nk)) != PROFDB_OK)
 		return rc;
 	for (size_t i = 0; i < nk; i++) {

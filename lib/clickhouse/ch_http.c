@@ -22,7 +22,7 @@ struct profdb_ch {
 	char *password;            /* NULL: none given */
 };
 
-int profdb__ch_buf_add(struct ch_buf *b, const void *p, size_t n)
+int profdb__ch_buf_add(struct profdb__ch_buf *b, const void *p, size_t n)
 {
 	if (b->len + n + 1 > b->cap) {
 		size_t cap = b->cap ? b->cap : 4096;
@@ -41,7 +41,7 @@ int profdb__ch_buf_add(struct ch_buf *b, const void *p, size_t n)
 	return 0;
 }
 
-void profdb__ch_buf_free(struct ch_buf *b)
+void profdb__ch_buf_free(struct profdb__ch_buf *b)
 {
 	free(b->data);
 	b->data = NULL;
@@ -201,7 +201,7 @@ struct req {
 	void *arg;
 	struct profdb_err *err;
 	long status;               /* HTTP status, read at the first chunk */
-	struct ch_buf errbody;     /* the body of a non-200 answer (bounded) */
+	struct profdb__ch_buf errbody;     /* the body of a non-200 answer (bounded) */
 	int sink_failed;           /* the sink said stop (err set by it) */
 };
 
@@ -254,7 +254,7 @@ static int server_error(struct req *r)
  * looks the login up then; with CURLOPT_USERNAME it does not). */
 static char *request_url(struct profdb_ch *c, const char *sql, int use_db)
 {
-	struct ch_buf u = { 0 };
+	struct profdb__ch_buf u = { 0 };
 	char *q = sql ? curl_easy_escape(c->curl, sql, 0) : NULL;
 	char *user = c->user && !c->password ? curl_easy_escape(c->curl, c->user, 0) : NULL;
 	int bad = (sql && !q) || (c->user && !c->password && !user) ||
@@ -396,7 +396,7 @@ static int collect(void *arg, const char *p, size_t n)
 	return profdb__ch_buf_add(arg, p, n);
 }
 
-int profdb__ch_query(struct profdb_ch *c, const char *sql, struct ch_buf *resp,
+int profdb__ch_query(struct profdb_ch *c, const char *sql, struct profdb__ch_buf *resp,
                      struct profdb_err *err)
 {
 	int rc = profdb__ch_send(c, sql, NULL, 0, 1, resp ? collect : NULL, resp, err);

@@ -54,7 +54,7 @@ static int pull_runs(profdb *db, const char *url, const char *const *runs, size_
 {
 	struct profdb_err err = { PROFDB_OK, "" };
 	struct profdb_ch *ch = NULL;
-	struct ch_run *list = NULL;
+	struct profdb__ch_run *list = NULL;
 	size_t n = 0;
 	int rc = PROFDB_OK;
 	if (profdb__ch_open(&ch, url, &err) != PROFDB_OK || profdb__ch_runs(ch, &list, &n, &err) != PROFDB_OK) {

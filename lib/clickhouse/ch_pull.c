@@ -25,20 +25,20 @@ struct id_map { int64_t *from, *to; size_t n, cap; };
 struct pull {
 	sqlite3 *sql;
 	struct profdb_intern *intern;
-	const struct ch_table *t;
+	const struct profdb__ch_table *t;
 	sqlite3_stmt *ins;         /* INSERT of t's SQLite columns */
-	enum ch_type types[64];    /* of t's columns */
-	struct ch_val vals[64];
+	enum profdb__ch_type types[64];    /* of t's columns */
+	struct profdb__ch_val vals[64];
 	int64_t run_id;            /* the local run id (0 while pulling the run row) */
 	struct id_map src;
-	struct ch_buf pending;     /* bytes of an incomplete row */
+	struct profdb__ch_buf pending;     /* bytes of an incomplete row */
 	char *text;                /* NUL-terminated copy for interning */
 	size_t textcap;
 	int64_t rows;
 	struct profdb_err *err;
 };
 
-static int pulled_col(const struct ch_col *c)
+static int pulled_col(const struct profdb__ch_col *c)
 {
 	return c->sq && !(c->flags & (CHC_SEQ | CHC_HASH | CHC_SRC_DEF));
 }
@@ -46,7 +46,7 @@ static int pulled_col(const struct ch_col *c)
 /* INSERT INTO t(cols pulled) VALUES (?, ...) */
 static int prepare_insert(struct pull *p)
 {
-	struct ch_buf q = { 0 };
+	struct profdb__ch_buf q = { 0 };
 	int bad = profdb__ch_buf_add(&q, "INSERT INTO ", 12) ||
 	          profdb__ch_buf_add(&q, p->t->name, strlen(p->t->name)) || profdb__ch_buf_add(&q, "(", 1);
 	int k = 0;
@@ -95,7 +95,7 @@ static int64_t map_get(const struct id_map *m, int64_t from)
 }
 
 /* The id of the text v in the local str table. */
-static int64_t intern_val(struct pull *p, const struct ch_val *v)
+static int64_t intern_val(struct pull *p, const struct profdb__ch_val *v)
 {
 	if (v->n + 1 > p->textcap) {
 		char *t = realloc(p->text, v->n + 1);
@@ -109,7 +109,7 @@ static int64_t intern_val(struct pull *p, const struct ch_val *v)
 	return profdb__intern(p->intern, p->text);
 }
 
-static int bind_col(struct pull *p, const struct ch_col *c, const struct ch_val *v, int k)
+static int bind_col(struct pull *p, const struct profdb__ch_col *c, const struct profdb__ch_val *v, int k)
 {
 	sqlite3_stmt *st = p->ins;
 	if (c->flags & CHC_RUN_ID)
@@ -140,7 +140,7 @@ static int insert_row(struct pull *p)
 {
 	int k = 0;
 	for (size_t i = 0; i < p->t->ncols; i++) {
-		const struct ch_col *c = &p->t->cols[i];
+		const struct profdb__ch_col *c = &p->t->cols[i];
 		if (pulled_col(c) && bind_col(p, c, &p->vals[i], ++k) != 0)
 			return profdb__err_set(p->err, PROFDB_ERROR, "storing %s: %s", p->t->name,
 			    p->err->code ? p->err->msg : sqlite3_errmsg(p->sql));
@@ -179,10 +179,10 @@ static int pull_sink(void *arg, const char *data, size_t n)
 
 
 /* SELECT t's columns of the remote run, in their original order. */
-static int pull_table(struct profdb_ch *ch, struct pull *p, const struct ch_table *t,
+static int pull_table(struct profdb_ch *ch, struct pull *p, const struct profdb__ch_table *t,
                       uint64_t remote_id)
 {
-	struct ch_buf q = { 0 };
+	struct profdb__ch_buf q = { 0 };
 	const char *order = t->cols[1].ch;
 	char where[120];
 	int rc;
@@ -219,7 +219,7 @@ static int pull_table(struct profdb_ch *ch, struct pull *p, const struct ch_tabl
 /* The newest run row of that name on the server. */
 static int find_remote(struct profdb_ch *ch, const char *run, uint64_t *id, struct profdb_err *err)
 {
-	struct ch_run *runs = NULL;
+	struct profdb__ch_run *runs = NULL;
 	size_t n = 0;
 	int rc = profdb__ch_runs(ch, &runs, &n, err);
 	*id = 0;
@@ -255,7 +255,7 @@ static void pull_tables(struct profdb_ch *ch, struct pull *p, uint64_t remote, u
                         struct profdb_push_stats *out)
 {
 	for (unsigned i = 0; profdb__ch_tables[i].name && p->err->code == PROFDB_OK; i++) {
-		const struct ch_table *t = &profdb__ch_tables[i];
+		const struct profdb__ch_table *t = &profdb__ch_tables[i];
 		if (!(mask & (1u << i)) || pull_table(ch, p, t, remote) != PROFDB_OK || !out)
 			continue;
 		out->rows += p->rows;

@@ -39,11 +39,11 @@ struct str_slot {
 
 /* One table being streamed. */
 struct stream {
-	const struct ch_table *t;
+	const struct profdb__ch_table *t;
 	sqlite3_stmt *st;
 	uint64_t remote_id;        /* the run id on the server */
 	const char *hash;          /* the content hash (run table) */
-	struct ch_buf pending;     /* encoded bytes not yet given to curl */
+	struct profdb__ch_buf pending;     /* encoded bytes not yet given to curl */
 	size_t given;              /* of pending, bytes already given */
 	int done;                  /* the statement has no more rows */
 	int64_t rows;
@@ -89,9 +89,9 @@ static int str_text(struct stream *s, int64_t id, const char **p, size_t *n)
 
 /* A str id column: its text, or NULL (Nullable) / "" for none, as the
  * correlated subquery it replaces gave. */
-static int put_str_ref(struct stream *s, const struct ch_col *c, int i)
+static int put_str_ref(struct stream *s, const struct profdb__ch_col *c, int i)
 {
-	struct ch_buf *b = &s->pending;
+	struct profdb__ch_buf *b = &s->pending;
 	const char *p = "";
 	size_t n = 0;
 	int found = 0;
@@ -105,9 +105,9 @@ static int put_str_ref(struct stream *s, const struct ch_col *c, int i)
 	return profdb__ch_put_str(b, p, n);
 }
 
-static int put_col(struct stream *s, const struct ch_col *c, int i)
+static int put_col(struct stream *s, const struct profdb__ch_col *c, int i)
 {
-	struct ch_buf *b = &s->pending;
+	struct profdb__ch_buf *b = &s->pending;
 	sqlite3_stmt *st = s->st;
 	int null = sqlite3_column_type(st, i) == SQLITE_NULL;
 	if (c->flags & CHC_RUN_ID)
@@ -174,11 +174,11 @@ static long stream_read(void *arg, char *buf, size_t cap)
 }
 
 /* SELECT of t's columns in column order (NULL for server-only ones). */
-static int build_select(struct ch_buf *q, const struct ch_table *t)
+static int build_select(struct profdb__ch_buf *q, const struct profdb__ch_table *t)
 {
 	int bad = profdb__ch_buf_add(q, "SELECT ", 7);
 	for (size_t i = 0; i < t->ncols && !bad; i++) {
-		const struct ch_col *c = &t->cols[i];
+		const struct profdb__ch_col *c = &t->cols[i];
 		char col[160];
 		if (c->flags & (CHC_RUN_ID | CHC_HASH))
 			snprintf(col, sizeof col, "%sNULL", i ? ", " : "");
@@ -192,10 +192,10 @@ static int build_select(struct ch_buf *q, const struct ch_table *t)
 }
 
 /* Stream the rows of run_id in t to the server. */
-static int push_table(struct profdb_ch *ch, sqlite3 *sql, const struct ch_table *t, int64_t run_id,
+static int push_table(struct profdb_ch *ch, sqlite3 *sql, const struct profdb__ch_table *t, int64_t run_id,
                       uint64_t remote_id, const char *hash, int64_t *rows, struct profdb_err *err)
 {
-	struct ch_buf q = { 0 }, ins = { 0 };
+	struct profdb__ch_buf q = { 0 }, ins = { 0 };
 	struct stream s = { t, NULL, remote_id, hash, { 0 }, 0, 0, 0, err, sql, NULL, NULL };
 	int rc;
 	if (build_select(&q, t) || profdb__ch_buf_add(&ins, "INSERT INTO ", 12) ||
@@ -253,7 +253,7 @@ static int content_hash(sqlite3 *sql, int64_t run_id, char hex[65], struct profd
 	struct profdb_sha256 h;
 	sqlite3_stmt *st = NULL;
 	int rc;
-	profdb_sha256_init(&h);
+	profdb__sha256_init(&h);
 	if (sqlite3_prepare_v2(sql, q, -1, &st, NULL) != SQLITE_OK)
 		return profdb__err_set(err, PROFDB_ERROR, "reading run: %s", sqlite3_errmsg(sql));
 	sqlite3_bind_int64(st, 1, run_id);
@@ -261,15 +261,15 @@ static int content_hash(sqlite3 *sql, int64_t run_id, char hex[65], struct profd
 		for (int i = 0; i < 5; i++) {
 			const unsigned char *v = sqlite3_column_text(st, i);
 			if (v)
-				profdb_sha256_update(&h, v, strlen((const char *)v));
-			profdb_sha256_update(&h, "\x1f", 1);
+				profdb__sha256_update(&h, v, strlen((const char *)v));
+			profdb__sha256_update(&h, "\x1f", 1);
 		}
-		profdb_sha256_update(&h, "\x1e", 1);
+		profdb__sha256_update(&h, "\x1e", 1);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return profdb__err_set(err, PROFDB_ERROR, "reading run: %s", sqlite3_errmsg(sql));
-	profdb_sha256_hex(&h, hex);
+	profdb__sha256_hex(&h, hex);
 	return PROFDB_OK;
 }
 
@@ -277,7 +277,7 @@ static int content_hash(sqlite3 *sql, int64_t run_id, char hex[65], struct profd
 static int delete_ids(struct profdb_ch *ch, const char *table, const char *col,
                       const uint64_t *ids, size_t n, struct profdb_err *err)
 {
-	struct ch_buf q = { 0 };
+	struct profdb__ch_buf q = { 0 };
 	char num[40];
 	int rc = PROFDB_OK;
 	if (n == 0)
@@ -298,7 +298,7 @@ static int delete_ids(struct profdb_ch *ch, const char *table, const char *col,
 static int delete_run_rows(struct profdb_ch *ch, const uint64_t *ids, size_t n, struct profdb_err *err)
 {
 	int rc = PROFDB_OK;
-	for (const struct ch_table *t = profdb__ch_tables; t->name && rc == PROFDB_OK; t++)
+	for (const struct profdb__ch_table *t = profdb__ch_tables; t->name && rc == PROFDB_OK; t++)
 		rc = delete_ids(ch, t->name, "run_id", ids, n, err);
 	return rc;
 }
@@ -312,7 +312,7 @@ static int wait_mutations(struct profdb_ch *ch, struct profdb_err *err)
 	snprintf(q, sizeof q, "SELECT count() FROM system.mutations WHERE database = '%s' "
 	    "AND table = 'run' AND is_done = 0", db);
 	for (int i = 0; i < 1200; i++) {
-		struct ch_buf r = { 0 };
+		struct profdb__ch_buf r = { 0 };
 		int rc = profdb__ch_query(ch, q, &r, err);
 		int pending = rc == PROFDB_OK ? (int)strtol(r.data, NULL, 10) : 0;
 		profdb__ch_buf_free(&r);
@@ -342,18 +342,18 @@ static int ids_add(struct ids *s, uint64_t v)
 }
 
 /* Attempts of this content whose run row never came: delete their rows. */
-static int clean_leftovers(struct profdb_ch *ch, const char *hash, const struct ch_run *runs,
+static int clean_leftovers(struct profdb_ch *ch, const char *hash, const struct profdb__ch_run *runs,
                            size_t nruns, struct profdb_err *err)
 {
 	char q[200];
-	struct ch_buf r = { 0 };
+	struct profdb__ch_buf r = { 0 };
 	struct ids dead = { 0 };
 	/* hash is hex digits we computed, safe in a literal */
 	snprintf(q, sizeof q, "SELECT run_id FROM push_log WHERE content_hash = '%s' FORMAT RowBinary", hash);
 	int rc = profdb__ch_query(ch, q, &r, err);
 	for (size_t off = 0; rc == PROFDB_OK && off + 8 <= r.len; off += 8) {
-		struct ch_val v;
-		enum ch_type t = CH_U64;
+		struct profdb__ch_val v;
+		enum profdb__ch_type t = CH_U64;
 		profdb__ch_get_row(r.data + off, 8, &t, 1, &v);
 		int live = 0;
 		for (size_t i = 0; i < nruns; i++)
@@ -373,7 +373,7 @@ static int clean_leftovers(struct profdb_ch *ch, const char *hash, const struct 
 /* Refuse a push the server already has, unless replacing by name; collect
  * the ids a replace removes. */
 static int check_existing(struct profdb_ch *ch, const char *run, const char *hash, int replace,
-                          const struct ch_run *runs, size_t n, struct ids *old, struct profdb_err *err)
+                          const struct profdb__ch_run *runs, size_t n, struct ids *old, struct profdb_err *err)
 {
 	for (size_t i = 0; i < n; i++) {
 		int same_name = strcmp(runs[i].name, run) == 0;
@@ -395,7 +395,7 @@ static int check_existing(struct profdb_ch *ch, const char *run, const char *has
 static int log_attempt(struct profdb_ch *ch, uint64_t id, const char *hash, const char *run,
                        struct profdb_err *err)
 {
-	struct ch_buf b = { 0 };
+	struct profdb__ch_buf b = { 0 };
 	int rc;
 	if (profdb__ch_put_u64(&b, id) || profdb__ch_put_str(&b, hash, strlen(hash)) ||
 	    profdb__ch_put_str(&b, run, strlen(run)))
@@ -413,7 +413,7 @@ static int push_rows(struct profdb_ch *ch, sqlite3 *sql, int64_t run_id, uint64_
                      struct profdb_err *err)
 {
 	int rc = PROFDB_OK;
-	for (const struct ch_table *t = profdb__ch_tables; t->name && rc == PROFDB_OK; t++) {
+	for (const struct profdb__ch_table *t = profdb__ch_tables; t->name && rc == PROFDB_OK; t++) {
 		int64_t rows = 0;
 		rc = push_table(ch, sql, t, run_id, id, hash, &rows, err);
 		st->rows += rows;
@@ -454,7 +454,7 @@ int profdb_run_push(profdb *db, const char *url, const char *run, int replace,
 	struct profdb_err err = { PROFDB_OK, "" };
 	struct profdb_push_stats st = { 0, 0 };
 	struct profdb_ch *ch = NULL;
-	struct ch_run *runs = NULL;
+	struct profdb__ch_run *runs = NULL;
 	struct ids old = { 0 };
 	size_t nruns = 0;
 	char hash[65];

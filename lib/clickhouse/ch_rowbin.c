@@ -11,7 +11,7 @@
 #include "ch.h"
 #include "banned.h"
 
-int profdb__ch_put_u64(struct ch_buf *b, uint64_t v)
+int profdb__ch_put_u64(struct profdb__ch_buf *b, uint64_t v)
 {
 	unsigned char le[8];
 	for (int i = 0; i < 8; i++)
@@ -19,14 +19,14 @@ int profdb__ch_put_u64(struct ch_buf *b, uint64_t v)
 	return profdb__ch_buf_add(b, le, 8);
 }
 
-int profdb__ch_put_f64(struct ch_buf *b, double v)
+int profdb__ch_put_f64(struct profdb__ch_buf *b, double v)
 {
 	uint64_t bits;
 	memcpy(&bits, &v, sizeof bits);
 	return profdb__ch_put_u64(b, bits);
 }
 
-int profdb__ch_put_str(struct ch_buf *b, const char *s, size_t n)
+int profdb__ch_put_str(struct profdb__ch_buf *b, const char *s, size_t n)
 {
 	unsigned char len[10];
 	size_t k = 0;
@@ -43,7 +43,7 @@ int profdb__ch_put_str(struct ch_buf *b, const char *s, size_t n)
 	return profdb__ch_buf_add(b, s, n);
 }
 
-int profdb__ch_put_null(struct ch_buf *b, int null)
+int profdb__ch_put_null(struct profdb__ch_buf *b, int null)
 {
 	unsigned char f = null ? 1 : 0;
 	return profdb__ch_buf_add(b, &f, 1);
@@ -58,7 +58,7 @@ static uint64_t get_u64(const unsigned char *p)
 }
 
 /* One value at p[0..n); bytes taken, 0 when incomplete. */
-static size_t get_val(const unsigned char *p, size_t n, enum ch_type t, struct ch_val *v)
+static size_t get_val(const unsigned char *p, size_t n, enum profdb__ch_type t, struct profdb__ch_val *v)
 {
 	size_t off = 0;
 	memset(v, 0, sizeof *v);
@@ -99,8 +99,8 @@ static size_t get_val(const unsigned char *p, size_t n, enum ch_type t, struct c
 	return off + 8;
 }
 
-size_t profdb__ch_get_row(const char *p, size_t n, const enum ch_type *types, size_t ncols,
-                          struct ch_val *vals)
+size_t profdb__ch_get_row(const char *p, size_t n, const enum profdb__ch_type *types, size_t ncols,
+                          struct profdb__ch_val *vals)
 {
 	const unsigned char *u = (const unsigned char *)p;
 	size_t off = 0;

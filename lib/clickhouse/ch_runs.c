@@ -19,19 +19,19 @@
 
 /* One run's figures, as the server answers them. */
 struct agg_acc {
-	struct ch_buf pending;
+	struct profdb__ch_buf pending;
 	sqlite3 *sql;
 	sqlite3_stmt *put;         /* UPDATE of temp.ch_agg */
 	int kind;                  /* 0: kernel figures, 1: op figures */
 	struct profdb_err *err;
 };
 
-static const enum ch_type agg_types[] = { CH_U64, CH_I64, CH_I64, CH_I64 };
+static const enum profdb__ch_type agg_types[] = { CH_U64, CH_I64, CH_I64, CH_I64 };
 
 static int agg_sink(void *arg, const char *p, size_t n)
 {
 	struct agg_acc *a = arg;
-	struct ch_val v[4];
+	struct profdb__ch_val v[4];
 	size_t off = 0, k, ncols = a->kind ? 3 : 4;
 	if (profdb__ch_buf_add(&a->pending, p, n) != 0)
 		return profdb__err_set(a->err, PROFDB_ERROR, "out of memory"), -1;
@@ -49,7 +49,7 @@ static int agg_sink(void *arg, const char *p, size_t n)
 }
 
 /* "IN (id, ...)" of the snapshot's runs on the server; 0 runs: "IN (0)". */
-static int id_list(sqlite3 *sql, struct ch_buf *b)
+static int id_list(sqlite3 *sql, struct profdb__ch_buf *b)
 {
 	sqlite3_stmt *st = NULL;
 	int bad = profdb__ch_buf_add(b, " IN (0", 6) != 0;
@@ -78,7 +78,7 @@ static int fetch(struct profdb_ch *ch, sqlite3 *sql, int kind, const char *ids, 
 		"UPDATE temp.ch_agg SET ops = ?2, total_cpu = ?3"
 		" WHERE local_id = (SELECT local_id FROM temp.ch_run WHERE remote_id = ?1)" };
 	struct agg_acc a = { { 0 }, sql, NULL, kind, err };
-	struct ch_buf text = { 0 };
+	struct profdb__ch_buf text = { 0 };
 	int rc;
 	if (profdb__ch_buf_add(&text, q[kind][0], strlen(q[kind][0])) || profdb__ch_buf_add(&text, ids, strlen(ids)) ||
 	    profdb__ch_buf_add(&text, q[kind][1], strlen(q[kind][1])))
@@ -98,7 +98,7 @@ static int aggregate(profdb *db)
 {
 	struct profdb_err err = { PROFDB_OK, "" };
 	struct profdb_ch *ch = NULL;
-	struct ch_buf ids = { 0 };
+	struct profdb__ch_buf ids = { 0 };
 	if (sqlite3_exec(db->sql, "DROP TABLE IF EXISTS temp.ch_agg;"
 	    " CREATE TEMP TABLE ch_agg (local_id INTEGER PRIMARY KEY, kernels INTEGER, total_device INTEGER,"
 	    " elapsed INTEGER, ops INTEGER, total_cpu INTEGER);"
@@ -121,28 +121,28 @@ static const enum profdb_coltype summary_types[] = {
 
 int profdb__ch_query_summary(profdb *db, profdb_result **out, const struct profdb_filter *f)
 {
-	struct qbuf b = { 0 };
+	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
 	int rc = aggregate(db);
 	*out = NULL;
 	if (rc != PROFDB_OK)
 		return rc;
-	qbuf_add(&b, "SELECT r.name AS run, r.repeats, coalesce(a.kernels, 0) AS kernels,"
+	profdb__qbuf_add(&b, "SELECT r.name AS run, r.repeats, coalesce(a.kernels, 0) AS kernels,"
 	    " coalesce(a.total_device, 0) AS total_device, coalesce(a.elapsed, 0) AS elapsed,"
 	    " coalesce(a.total_cpu, 0) AS total_cpu FROM run r LEFT JOIN temp.ch_agg a"
 	    " ON a.local_id = r.id WHERE 1");
 	if (f->nruns) {
-		qbuf_add(&b, " AND r.name IN (");
+		profdb__qbuf_add(&b, " AND r.name IN (");
 		for (size_t i = 0; i < f->nruns; i++)
-			qbuf_addf(&b, "%s:run%zu", i ? ", " : "", i);
-		qbuf_add(&b, ")");
+			profdb__qbuf_addf(&b, "%s:run%zu", i ? ", " : "", i);
+		profdb__qbuf_add(&b, ")");
 	}
-	qbuf_add(&b, " ORDER BY r.id");
-	rc = qprepare(db, &b, &st, "cannot summarise");
-	qbuf_free(&b);
+	profdb__qbuf_add(&b, " ORDER BY r.id");
+	rc = profdb__query_prepare(db, &b, &st, "cannot summarise");
+	profdb__qbuf_free(&b);
 	if (rc != PROFDB_OK)
 		return rc;
-	qfilter_bind(st, f);
+	profdb__qfilter_bind(st, f);
 	rc = profdb__result_from_stmt(db, out, st, summary_types);
 	sqlite3_finalize(st);
 	return rc;

@@ -66,7 +66,7 @@ static int apply_file(struct profdb_ch *c, const struct profdb_schema_file *f,
 
 int profdb__ch_ensure_schema(struct profdb_ch *c, struct profdb_err *err)
 {
-	struct ch_buf create = { 0 }, resp = { 0 };
+	struct profdb__ch_buf create = { 0 }, resp = { 0 };
 	int rc, want = 0, have;
 	const char *db = strstr(profdb__ch_where(c), "/") + 1;
 	if (profdb__ch_buf_add(&create, "CREATE DATABASE IF NOT EXISTS ", 30) != 0 ||
@@ -84,7 +84,7 @@ int profdb__ch_ensure_schema(struct profdb_ch *c, struct profdb_err *err)
 	if (rc != PROFDB_OK)
 		goto out;
 	have = (int)strtol(resp.data, NULL, 10);
-	for (const struct profdb_schema_file *f = profdb_ch_schema_files; f->name; f++)
+	for (const struct profdb_schema_file *f = profdb__ch_schema_files; f->name; f++)
 		if (file_version(f->name) > want)
 			want = file_version(f->name);
 	if (have > want) {
@@ -93,7 +93,7 @@ int profdb__ch_ensure_schema(struct profdb_ch *c, struct profdb_err *err)
 		    profdb__ch_where(c), have, want);
 		goto out;
 	}
-	for (const struct profdb_schema_file *f = profdb_ch_schema_files; f->name && rc == PROFDB_OK; f++)
+	for (const struct profdb_schema_file *f = profdb__ch_schema_files; f->name && rc == PROFDB_OK; f++)
 		if (file_version(f->name) > have)
 			rc = apply_file(c, f, err);
 out:
@@ -104,25 +104,25 @@ out:
 
 /* Decoding state of the run list. */
 struct runs_acc {
-	struct ch_buf pending;     /* bytes of an incomplete row */
-	struct ch_run *runs;
+	struct profdb__ch_buf pending;     /* bytes of an incomplete row */
+	struct profdb__ch_run *runs;
 	size_t n, cap;
 	struct profdb_err *err;
 };
 
-static const enum ch_type run_types[] = { CH_U64, CH_STR, CH_STR };
+static const enum profdb__ch_type run_types[] = { CH_U64, CH_STR, CH_STR };
 
-static int add_run(struct runs_acc *a, const struct ch_val *v)
+static int add_run(struct runs_acc *a, const struct profdb__ch_val *v)
 {
 	if (a->n == a->cap) {
 		size_t cap = a->cap ? 2 * a->cap : 16;
-		struct ch_run *r = realloc(a->runs, cap * sizeof *r);
+		struct profdb__ch_run *r = realloc(a->runs, cap * sizeof *r);
 		if (!r)
 			return -1;
 		a->runs = r;
 		a->cap = cap;
 	}
-	struct ch_run *r = &a->runs[a->n];
+	struct profdb__ch_run *r = &a->runs[a->n];
 	r->id = (uint64_t)v[0].i;
 	r->name = malloc(v[1].n + 1);
 	r->hash = malloc(v[2].n + 1);
@@ -142,7 +142,7 @@ static int add_run(struct runs_acc *a, const struct ch_val *v)
 static int runs_sink(void *arg, const char *p, size_t n)
 {
 	struct runs_acc *a = arg;
-	struct ch_val v[3];
+	struct profdb__ch_val v[3];
 	size_t off = 0, k;
 	if (profdb__ch_buf_add(&a->pending, p, n) != 0)
 		return profdb__err_set(a->err, PROFDB_ERROR, "out of memory"), -1;
@@ -156,7 +156,7 @@ static int runs_sink(void *arg, const char *p, size_t n)
 	return 0;
 }
 
-int profdb__ch_runs(struct profdb_ch *c, struct ch_run **out, size_t *n, struct profdb_err *err)
+int profdb__ch_runs(struct profdb_ch *c, struct profdb__ch_run **out, size_t *n, struct profdb_err *err)
 {
 	struct runs_acc a = { { 0 }, NULL, 0, 0, err };
 	int rc = profdb__ch_send(c, "SELECT id, name, content_hash FROM run "
@@ -176,7 +176,7 @@ int profdb__ch_runs(struct profdb_ch *c, struct ch_run **out, size_t *n, struct 
 	return PROFDB_OK;
 }
 
-void profdb__ch_runs_free(struct ch_run *r, size_t n)
+void profdb__ch_runs_free(struct profdb__ch_run *r, size_t n)
 {
 	for (size_t i = 0; i < n && r; i++) {
 		free(r[i].name);

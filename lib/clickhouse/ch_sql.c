@@ -151,7 +151,7 @@ int profdb__ch_query_sql(profdb *db, profdb_result **out, const char *sql)
 {
 	struct profdb_err err = { PROFDB_OK, "" };
 	struct profdb_ch *ch = NULL;
-	struct ch_buf q = { 0 }, resp = { 0 };
+	struct profdb__ch_buf q = { 0 }, resp = { 0 };
 	profdb_result *r = NULL;
 	int *types = NULL;
 	size_t len = strlen(sql);

@@ -13,7 +13,7 @@
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-static const struct ch_col run_cols[] = {
+static const struct profdb__ch_col run_cols[] = {
 	{ "id", CH_U64, NULL, CHC_RUN_ID },
 	{ "name", CH_STR, "name", 0 },
 	{ "content_hash", CH_STR, NULL, CHC_HASH },
@@ -27,18 +27,18 @@ static const struct ch_col run_cols[] = {
 	{ "name_stats", CH_I64, "name_stats", 0 },
 	{ "local_id", CH_I64, "id", CHC_SEQ },
 };
-const struct ch_table profdb__ch_run_table = {
+const struct profdb__ch_table profdb__ch_run_table = {
 	"run", "run t", "t.id", "t.id", run_cols, N(run_cols)
 };
 
-static const struct ch_col meta_cols[] = {
+static const struct profdb__ch_col meta_cols[] = {
 	{ "run_id", CH_U64, "run_id", CHC_RUN_ID },
 	{ "seq", CH_I64, "rowid", CHC_SEQ },
 	{ "rank", CH_NI64, "rank", 0 },
 	{ "key", CH_STR, "key", 0 },
 	{ "value", CH_NSTR, "value", 0 },
 };
-static const struct ch_col source_cols[] = {
+static const struct profdb__ch_col source_cols[] = {
 	{ "run_id", CH_U64, "run_id", CHC_RUN_ID },
 	{ "id", CH_I64, "id", CHC_SRC_DEF },
 	{ "rank", CH_NI64, "rank", 0 },
@@ -54,19 +54,19 @@ static const struct ch_col source_cols[] = {
 	{ "rows_launches", CH_I64, "rows_launches", 0 },
 	{ "content", CH_NSTR, "content", CHC_BLOB },
 };
-static const struct ch_col skip_cols[] = {
+static const struct profdb__ch_col skip_cols[] = {
 	{ "run_id", CH_U64, NULL, CHC_RUN_ID }, /* SQLite: through source_id */
 	{ "source_id", CH_I64, "source_id", CHC_SRC_REF },
 	{ "reason", CH_STR, "reason", 0 },
 	{ "count", CH_I64, "count", 0 },
 	{ "first_line", CH_NI64, "first_line", 0 },
 };
-static const struct ch_col note_cols[] = {
+static const struct profdb__ch_col note_cols[] = {
 	{ "run_id", CH_U64, "run_id", CHC_RUN_ID },
 	{ "seq", CH_I64, "rowid", CHC_SEQ },
 	{ "note", CH_STR, "note", 0 },
 };
-static const struct ch_col kernel_cols[] = {
+static const struct profdb__ch_col kernel_cols[] = {
 	{ "run_id", CH_U64, "run_id", CHC_RUN_ID },
 	{ "seq", CH_I64, "id", CHC_SEQ },
 	{ "rank", CH_I64, "rank", 0 },
@@ -104,7 +104,7 @@ static const struct ch_col kernel_cols[] = {
 	{ "launch_op", CH_NSTR, "launch_op_id", CHC_STR_REF },
 	{ "metrics", CH_NSTR, "metrics", 0 },
 };
-static const struct ch_col op_cols[] = {
+static const struct profdb__ch_col op_cols[] = {
 	{ "run_id", CH_U64, "run_id", CHC_RUN_ID },
 	{ "seq", CH_I64, "id", CHC_SEQ },
 	{ "rank", CH_I64, "rank", 0 },
@@ -125,7 +125,7 @@ static const struct ch_col op_cols[] = {
 	{ "in_types", CH_NSTR, "in_types_id", CHC_STR_REF },
 	{ "call_stack", CH_NSTR, "call_stack_id", CHC_STR_REF },
 };
-static const struct ch_col launch_cols[] = {
+static const struct profdb__ch_col launch_cols[] = {
 	{ "run_id", CH_U64, "run_id", CHC_RUN_ID },
 	{ "seq", CH_I64, "rowid", CHC_SEQ },
 	{ "rank", CH_I64, "rank", 0 },
@@ -136,14 +136,14 @@ static const struct ch_col launch_cols[] = {
 	{ "name", CH_NSTR, "name_id", CHC_STR_REF },
 	{ "external_id", CH_NI64, "external_id", 0 },
 };
-static const struct ch_col step_cols[] = {
+static const struct profdb__ch_col step_cols[] = {
 	{ "run_id", CH_U64, "run_id", CHC_RUN_ID },
 	{ "rank", CH_I64, "rank", 0 },
 	{ "step", CH_I64, "step", 0 },
 	{ "start_ns", CH_NI64, "start_ns", 0 },
 	{ "end_ns", CH_NI64, "end_ns", 0 },
 };
-static const struct ch_col step_metric_cols[] = {
+static const struct profdb__ch_col step_metric_cols[] = {
 	{ "run_id", CH_U64, "run_id", CHC_RUN_ID },
 	{ "seq", CH_I64, "rowid", CHC_SEQ },
 	{ "rank", CH_I64, "rank", 0 },
@@ -151,7 +151,7 @@ static const struct ch_col step_metric_cols[] = {
 	{ "metric", CH_STR, "metric", 0 },
 	{ "value", CH_NF64, "value", 0 },
 };
-static const struct ch_col name_stat_cols[] = {
+static const struct profdb__ch_col name_stat_cols[] = {
 	{ "run_id", CH_U64, "run_id", CHC_RUN_ID },
 	{ "name", CH_STR, "name_id", CHC_STR_REF },
 	{ "kinds", CH_I64, "kinds", 0 },
@@ -165,7 +165,7 @@ static const struct ch_col name_stat_cols[] = {
 	{ "p90_ns", CH_F64, "p90_ns", 0 },
 	{ "p99_ns", CH_F64, "p99_ns", 0 },
 };
-static const struct ch_col step_stat_cols[] = {
+static const struct profdb__ch_col step_stat_cols[] = {
 	{ "run_id", CH_U64, "run_id", CHC_RUN_ID },
 	{ "seq", CH_I64, "rowid", CHC_SEQ },
 	{ "rank", CH_I64, "rank", 0 },
@@ -177,14 +177,14 @@ static const struct ch_col step_stat_cols[] = {
 	{ "total_ns", CH_I64, "total_ns", 0 },
 };
 
-static const struct ch_col tag_cols[] = {
+static const struct profdb__ch_col tag_cols[] = {
 	{ "run_id", CH_U64, "run_id", CHC_RUN_ID },
 	{ "key", CH_STR, "key", 0 },
 	{ "value", CH_STR, "value", 0 },
 };
 
 /* source_file before source_skip: pull renumbers source ids in that order. */
-const struct ch_table profdb__ch_tables[] = {
+const struct profdb__ch_table profdb__ch_tables[] = {
 	{ "run_meta", "run_meta t", "t.run_id", "t.rowid", meta_cols, N(meta_cols) },
 	{ "source_file", "source_file t", "t.run_id", "t.id", source_cols, N(source_cols) },
 	{ "source_skip", "source_skip t JOIN source_file f ON f.id = t.source_id", "f.run_id",
@@ -205,7 +205,7 @@ const struct ch_table profdb__ch_tables[] = {
 	{ NULL, NULL, NULL, NULL, NULL, 0 }
 };
 
-int profdb__ch_col_list(struct ch_buf *b, const struct ch_table *t)
+int profdb__ch_col_list(struct profdb__ch_buf *b, const struct profdb__ch_table *t)
 {
 	for (size_t i = 0; i < t->ncols; i++) {
 		if (i && profdb__ch_buf_add(b, ", ", 2) != 0)
