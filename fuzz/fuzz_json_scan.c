@@ -1,5 +1,5 @@
 /*
- * fuzz_json_scan.c - fuzz the streaming JSON scanner (lib/json_scan.c) and
+ * fuzz_json_scan.c - fuzz the streaming JSON scanner (lib/read/json_scan.c) and
  * its in-place extractor: walk the input the way the Kineto reader does
  * (step into containers, capture or skip each value), with the source
  * handing out odd-sized chunks so values straddle window refills, then

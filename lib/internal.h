@@ -437,8 +437,8 @@ enum { PROFDB_SNIFF_NO = 0, PROFDB_SNIFF_YES = 1, PROFDB_SNIFF_MORE = 2 };
 #define PROFDB_READER_WALK 1u  /* the folder walk reads the files of this format it finds */
 
 /*
- * One input format: each lib/ingest_<format>.c defines one of these, and
- * lib/readers.c lists them all in profdb__readers (the one table: adding a
+ * One input format: each lib/read/ingest_<format>.c defines one of these, and
+ * lib/read/readers.c lists them all in profdb__readers (the one table: adding a
  * format is its file and one row there; see doc/DESIGN.md).
  */
 struct profdb_reader {

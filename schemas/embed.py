@@ -5,7 +5,7 @@ usage: embed.py [--table NAME] OUT.c FILE...
 
 Writes one `static const char profdb_sql_<stem>[]` per file and a
 NULL-terminated table `profdb__schema_files[]` (or NAME) of {name, text}
-declared in lib/schema_sql.h.  Byte arrays avoid every C string-escaping
+declared in lib/store/schema_sql.h.  Byte arrays avoid every C string-escaping
 issue."""
 import os
 import re

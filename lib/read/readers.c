@@ -1,6 +1,6 @@
 /*
  * readers.c - the one table of input formats.  Each row is defined in its
- * format's file (lib/ingest_<format>.c); detect.c shows a file's first
+ * format's file (lib/read/ingest_<format>.c); detect.c shows a file's first
  * bytes to the rows' sniffs in this order and the first "yes" reads it.
  * Adding a format: its file with one const struct profdb_reader, one
  * extern line in internal.h, one row here (doc/DESIGN.md).
