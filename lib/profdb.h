@@ -19,6 +19,11 @@
  *    filter is rank 0 and steps 0..0 and silently selects nothing).  The
  *    newer macros name their fields, so a field added later starts at its
  *    default (zero) without touching the callers.
+ *
+ * Over 600 lines on purpose: one public header is the whole API a program
+ * sees (as sqlite3.h, git2's include/ aside), and most of its lines are the
+ * comments that document each call; splitting it would send readers
+ * hunting.
  */
 #ifndef PROFDB_H
 #define PROFDB_H
