@@ -31,7 +31,7 @@ static void put(struct trace *t, const void *p, size_t n)
 	t->n += n;
 }
 
-static int on_row(void *arg, const struct profdb_csv_row *row)
+static int on_row(void *arg, const struct profdb__csv_row *row)
 {
 	struct trace *t = arg;
 	put(t, &row->line, sizeof row->line);

@@ -34,9 +34,9 @@ static long mem_read(void *arg, void *buf, size_t n, struct profdb_err *err)
 	return (long)k;
 }
 
-static void walk(const struct profdb_jval *v, int depth);
+static void walk(const struct profdb__jval *v, int depth);
 
-static void walk_string(const struct profdb_jval *v)
+static void walk_string(const struct profdb__jval *v)
 {
 	char *out = malloc(v->n + 1);
 	size_t got;
@@ -49,9 +49,9 @@ static void walk_string(const struct profdb_jval *v)
 	(void)profdb__json_str_is(v, "traceEvents");
 }
 
-static void walk(const struct profdb_jval *v, int depth)
+static void walk(const struct profdb__jval *v, int depth)
 {
-	struct profdb_jval key, val;
+	struct profdb__jval key, val;
 	size_t pos = 0;
 	int rc;
 
@@ -103,7 +103,7 @@ static int type_of(const char *p, size_t n)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct profdb_json_scan s;
+	struct profdb__json_scan s;
 	struct profdb_err err = { 0 };
 	struct mem_src m = { data, size, 0, 1 + size % 61 };
 	size_t values = 0;
@@ -136,7 +136,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			size_t n = 0;
 			rc = profdb__json_value(&s, &p, &n);
 			if (rc == PROFDB_OK) {
-				struct profdb_jval v;
+				struct profdb__jval v;
 				if (n > MAX_VALUE || (n && !p))
 					fuzz_die("value over the capture limit");
 				v.type = type_of(p, n);

@@ -27,7 +27,7 @@ for path in inputs:
     lines.append("static const char profdb_sql_%s[] = {%s%s0};" % (ident, body, "," if data else ""))
     names.append((stem, ident))
 lines.append("")
-lines.append("const struct profdb_schema_file %s[] = {" % table)
+lines.append("const struct profdb__schema_file %s[] = {" % table)
 for stem, ident in names:
     lines.append('\t{ "%s", profdb_sql_%s },' % (stem, ident))
 lines.append("\t{ 0, 0 }")

@@ -14,9 +14,9 @@
 START_TEST(merge_length_overlap)
 {
 	/* unsorted; [0,10) [5,20) overlap, [20,25) touches, [30,30) empty, [40,35) negative */
-	struct profdb_interval a[] = { { 20, 25 }, { 5, 20 }, { 30, 30 }, { 0, 10 }, { 40, 35 }, { 50, 60 } };
-	struct profdb_interval b[] = { { 15, 55 } };
-	struct profdb_interval u[8];
+	struct profdb__interval a[] = { { 20, 25 }, { 5, 20 }, { 30, 30 }, { 0, 10 }, { 40, 35 }, { 50, 60 } };
+	struct profdb__interval b[] = { { 15, 55 } };
+	struct profdb__interval u[8];
 	size_t n = profdb__ivals_merge(a, 6), nu;
 	ck_assert_uint_eq(n, 2);
 	ck_assert(a[0].start == 0 && a[0].end == 25 && a[1].start == 50 && a[1].end == 60);
@@ -41,11 +41,11 @@ END_TEST
 START_TEST(breakdown_figures)
 {
 	/* testdata/analyses README, Ascend step 1: C [0,20) [30,35) [50,60), M [15,40) */
-	struct profdb_interval c[] = { { 0, 20 }, { 30, 35 }, { 50, 60 } }, m[] = { { 15, 40 } };
+	struct profdb__interval c[] = { { 0, 20 }, { 30, 35 }, { 50, 60 } }, m[] = { { 15, 40 } };
 	/* Kineto step 2: C [150,170), Y [160,165) [175,185) */
-	struct profdb_interval c2[] = { { 150, 170 } }, y2[] = { { 160, 165 }, { 175, 185 } };
-	struct profdb_interval scratch[4];
-	struct profdb_breakdown b;
+	struct profdb__interval c2[] = { { 150, 170 } }, y2[] = { { 160, 165 }, { 175, 185 } };
+	struct profdb__interval scratch[4];
+	struct profdb__breakdown b;
 	profdb__breakdown_figures(&b, c, 3, m, 1, NULL, 0, scratch);
 	ck_assert_int_eq(b.compute, 35);
 	ck_assert_int_eq(b.comm, 25);

@@ -73,7 +73,7 @@ END_TEST
 static int open_err(const char *url, char *msg)
 {
 	struct profdb_err err = { PROFDB_OK, "" };
-	struct profdb_ch *c = NULL;
+	struct profdb__ch *c = NULL;
 	int rc = profdb__ch_open(&c, url, &err);
 	snprintf(msg, PROFDB_ERRMAX, "%s", rc == PROFDB_OK ? profdb__ch_where(c) : err.msg);
 	profdb__ch_close(c);
@@ -103,7 +103,7 @@ START_TEST(server_down)
 {
 	/* port 1 on loopback: nobody listens (needs no root to connect) */
 	struct profdb_err err = { PROFDB_OK, "" };
-	struct profdb_ch *c = NULL;
+	struct profdb__ch *c = NULL;
 	ck_assert_int_eq(profdb__ch_open(&c, "clickhouse://u:secretpw@127.0.0.1:1/db", &err), PROFDB_OK);
 	ck_assert_int_eq(profdb__ch_query(c, "SELECT 1", NULL, &err), PROFDB_ERROR);
 	ck_assert_msg(strncmp(err.msg, "clickhouse 127.0.0.1:1/db: ", 27) == 0, "%s", err.msg);

@@ -113,7 +113,7 @@ static void make_run(profdb *db, const char *name, const struct spec *sp, struct
 	ck_assert_int_eq(profdb__store_commit(st, 0), PROFDB_OK);
 }
 
-static const struct profdb_cmp_line *find(const profdb_comparison *c, const char *key)
+static const struct profdb__cmp_line *find(const profdb_comparison *c, const char *key)
 {
 	for (size_t i = 0; i < c->nkernels; i++)
 		if (strcmp(c->kernels[i].key, key) == 0)
@@ -121,7 +121,7 @@ static const struct profdb_cmp_line *find(const profdb_comparison *c, const char
 	return NULL;
 }
 
-static const struct profdb_cmp_line *find_run(const profdb_comparison *c, const char *key)
+static const struct profdb__cmp_line *find_run(const profdb_comparison *c, const char *key)
 {
 	for (size_t i = 0; i < c->nruns; i++)
 		if (strcmp(c->runs[i].key, key) == 0)
@@ -193,7 +193,7 @@ START_TEST(scaled_kernel_is_the_only_regression)
 	ck_assert_uint_eq(profdb_comparison_count(c, 1, PROFDB_VERDICT_REGRESSION), 1);
 	ck_assert_uint_eq(profdb_comparison_count(c, 1, PROFDB_VERDICT_IMPROVEMENT), 0);
 	for (int k = 0; k < NK; k++) {
-		const struct profdb_cmp_line *l = find(c, knames[k]);
+		const struct profdb__cmp_line *l = find(c, knames[k]);
 		double want_base = (double)sa.total[k] / 20, want_new = (double)sb.total[k] / 20;
 		ck_assert_ptr_nonnull(l);
 		/* per repeat = sum of the generated durations / 20 steps */
@@ -282,7 +282,7 @@ START_TEST(one_step_is_inconclusive)
 	struct sums sa, sb;
 	struct profdb_diff_opts o;
 	profdb_comparison *c;
-	const struct profdb_cmp_line *l;
+	const struct profdb__cmp_line *l;
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
 	spec_init(&sp, 3);
 	sp.nsteps = 1;
@@ -360,7 +360,7 @@ START_TEST(new_gone_and_zero_steps)
 	struct sums sa, sb;
 	struct profdb_diff_opts o;
 	profdb_comparison *c;
-	const struct profdb_cmp_line *l;
+	const struct profdb__cmp_line *l;
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
 	spec_init(&sp, 5);
 	sp.scale[3] = 0; /* D_copy only in the new run */

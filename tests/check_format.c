@@ -26,9 +26,9 @@ static profdb_result *make(size_t ncols, const char *const *names, const enum pr
 	return r;
 }
 
-static struct profdb_cell *add_row(profdb_result *r)
+static struct profdb__cell *add_row(profdb_result *r)
 {
-	struct profdb_cell *cells = realloc(r->cells, (r->nrows + 1) * r->ncols * sizeof *cells);
+	struct profdb__cell *cells = realloc(r->cells, (r->nrows + 1) * r->ncols * sizeof *cells);
 	ck_assert_ptr_nonnull(cells);
 	r->cells = cells;
 	memset(&cells[r->nrows * r->ncols], 0, r->ncols * sizeof *cells);
@@ -37,7 +37,7 @@ static struct profdb_cell *add_row(profdb_result *r)
 	return &cells[r->nrows++ * r->ncols];
 }
 
-static void set_int(struct profdb_cell *c, int64_t v)
+static void set_int(struct profdb__cell *c, int64_t v)
 {
 	char buf[32];
 	snprintf(buf, sizeof buf, "%lld", (long long)v);
@@ -46,7 +46,7 @@ static void set_int(struct profdb_cell *c, int64_t v)
 	c->text = strdup(buf);
 }
 
-static void set_real(struct profdb_cell *c, double v)
+static void set_real(struct profdb__cell *c, double v)
 {
 	char buf[64];
 	snprintf(buf, sizeof buf, "%.17g", v);
@@ -55,7 +55,7 @@ static void set_real(struct profdb_cell *c, double v)
 	c->text = strdup(buf);
 }
 
-static void set_text(struct profdb_cell *c, const char *t)
+static void set_text(struct profdb__cell *c, const char *t)
 {
 	c->type = SQLITE_TEXT;
 	c->text = strdup(t);
@@ -85,7 +85,7 @@ static const enum profdb_coltype types[] = {
 static profdb_result *sample(void)
 {
 	profdb_result *r = make(5, names, types);
-	struct profdb_cell *c = add_row(r);
+	struct profdb__cell *c = add_row(r);
 	set_text(&c[0], "a, \"b\"");
 	set_int(&c[1], 1234567);        /* ns */
 	set_int(&c[2], 3);
@@ -126,7 +126,7 @@ START_TEST(json_rows_and_escapes)
 {
 	profdb_result *r = sample();
 	struct profdb_format_opts o = { PROFDB_FMT_JSON, PROFDB_UNIT_AUTO, 0, 0, 0 };
-	struct profdb_cell *c;
+	struct profdb__cell *c;
 	ck_assert_str_eq(render(r, &o),
 	                 "[\n"
 	                 "  {\"name\": \"a, \\\"b\\\"\", \"total_us\": 1234.567, \"calls\": 3, \"avg_us\": 411.52275, \"share_pct\": 12.5},\n"
@@ -194,7 +194,7 @@ START_TEST(table_shortens_in_the_middle)
 	static const enum profdb_coltype t2[] = { PROFDB_COL_INT, PROFDB_COL_TEXT };
 	profdb_result *r = make(2, n2, t2);
 	struct profdb_format_opts o = { PROFDB_FMT_TABLE, PROFDB_UNIT_AUTO, 30, 0, 0 };
-	struct profdb_cell *c = add_row(r);
+	struct profdb__cell *c = add_row(r);
 	set_int(&c[0], 7);
 	set_text(&c[1], "void at::native::vectorized_elementwise_kernel<4>(int)");
 	/* 5 + 2 + 23 = 30: 23 = 10 head + "..." + 10 tail */
@@ -222,7 +222,7 @@ START_TEST(markdown)
 {
 	profdb_result *r = sample();
 	struct profdb_format_opts o = { PROFDB_FMT_MD, PROFDB_UNIT_AUTO, 0, 0, 0 };
-	struct profdb_cell *c = add_row(r);
+	struct profdb__cell *c = add_row(r);
 	set_text(&c[0], "a|b\nc");
 	set_int(&c[1], 20000000);   /* 20 ms: the log-average stays 10^3.94 ns, us */
 	set_int(&c[2], 2);

@@ -387,7 +387,7 @@ static void log_add(struct rowlog *l, const char *p, size_t n)
 	l->s[l->n] = '\0';
 }
 
-static int log_row(void *arg, const struct profdb_csv_row *row)
+static int log_row(void *arg, const struct profdb__csv_row *row)
 {
 	struct rowlog *l = arg;
 	char num[32];

@@ -58,7 +58,7 @@ static long gen_read(void *arg, void *buf, size_t n, struct profdb_err *err)
 static int elements(const char *text, size_t chunk, char *out, size_t cap, struct profdb_err *err)
 {
 	struct mem_src m = { text, strlen(text), 0, chunk };
-	struct profdb_json_scan s;
+	struct profdb__json_scan s;
 	int rc, c;
 	size_t o = 0;
 	memset(err, 0, sizeof *err);
@@ -113,7 +113,7 @@ START_TEST(numbers_in_every_form)
 	const char *in = "[0, -1, 1.5, 1e3, -2.5E-2, 1736408883674584.732, \"1736408883674584.732\", NaN, -Infinity, true, null]";
 	char out[512];
 	struct profdb_err err;
-	struct profdb_jval v;
+	struct profdb__jval v;
 	size_t pos = 0;
 	int64_t ns;
 	/* expected ns for the µs text (scale 3), computed by hand */
@@ -178,7 +178,7 @@ START_TEST(deep_nesting)
 {
 	/* a million levels: the scanner is iterative (a bit per level) */
 	struct gen_src g = { '[', ']', '1', 1000000, 1, 0 };
-	struct profdb_json_scan s;
+	struct profdb__json_scan s;
 	struct profdb_err err = { 0 };
 	const char *v;
 	size_t n;
@@ -205,7 +205,7 @@ START_TEST(deep_nesting)
 	{
 		size_t depth = 100000, pos = 0;
 		char *t = malloc(2 * depth + 16);
-		struct profdb_jval k, val;
+		struct profdb__jval k, val;
 		ck_assert_ptr_nonnull(t);
 		memcpy(t, "{\"a\":", 5);
 		memset(t + 5, '[', depth);
@@ -226,7 +226,7 @@ START_TEST(long_values)
 	 * bytes (issue 20: memory); offsets still count every byte.  A value
 	 * over the limit fails cleanly with a message */
 	struct gen_src g = { '"', '"', 'a', 1, (size_t)64 << 20, 0 };
-	struct profdb_json_scan s;
+	struct profdb__json_scan s;
 	struct profdb_err err = { 0 };
 	const char *v;
 	size_t n;
@@ -268,7 +268,7 @@ START_TEST(long_strings_cut)
 	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
 		for (size_t chunk = 1; chunk <= 64; chunk *= 4) {
 			struct mem_src m = { c[i].in, strlen(c[i].in), 0, chunk };
-			struct profdb_json_scan s;
+			struct profdb__json_scan s;
 			struct profdb_err err = { 0 };
 			const char *v;
 			size_t n;
@@ -287,7 +287,7 @@ START_TEST(members)
 {
 	const char *t = "{ \"name\" : \"a\\\"b\", \"args\": {\"x\": [1, {\"y\": \"]\"}], \"External id\": 7},"
 	                "\"n\": -1.5e3, \"t\": true, \"z\": null }";
-	struct profdb_jval k, v, args = { 0 };
+	struct profdb__jval k, v, args = { 0 };
 	size_t pos = 0, apos = 0;
 	int n = 0;
 	char buf[64];
@@ -334,14 +334,14 @@ START_TEST(decode)
 	/* \u00e9 is é (c3 a9); the surrogate pair d83d de00 is U+1F600 (f0 9f 98 80);
 	 * \u0000 and a lone surrogate become U+FFFD (ef bf bd) */
 	const char *raw = "\"a\\n\\t\\/\\\\\\u00e9\\ud83d\\ude00\\u0000\\udc00z\"";
-	struct profdb_jval v = { PROFDB_J_STRING, raw, strlen(raw) };
+	struct profdb__jval v = { PROFDB_J_STRING, raw, strlen(raw) };
 	char buf[64];
 	size_t n = profdb__json_str_decode(&v, buf, v.n);
 	ck_assert_uint_eq(n, 18);
 	ck_assert_int_eq(memcmp(buf, "a\n\t/\\\xc3\xa9\xf0\x9f\x98\x80\xef\xbf\xbd\xef\xbf\xbdz", 19), 0);
 	/* the exact capacity (v.n) is enough even with escapes at the very end */
 	raw = "\"ab\\n\"";
-	v = (struct profdb_jval){ PROFDB_J_STRING, raw, strlen(raw) };
+	v = (struct profdb__jval){ PROFDB_J_STRING, raw, strlen(raw) };
 	n = profdb__json_str_decode(&v, buf, v.n);
 	ck_assert_uint_eq(n, 3);
 	ck_assert_str_eq(buf, "ab\n");
@@ -352,10 +352,10 @@ END_TEST
 
 enum { S_A, S_B, S_ARGS, NS };
 enum { T_X, T_Y, NT };
-static const struct profdb_json_key top_keys[] = {
+static const struct profdb__json_key top_keys[] = {
 	{ "a", 1, S_A }, { "b", 1, S_B }, { "args", 4, S_ARGS }, { "bb", 2, S_B },
 };
-static const struct profdb_json_key sub_keys[] = { { "x", 1, T_X }, { "y", 1, T_Y } };
+static const struct profdb__json_key sub_keys[] = { { "x", 1, T_X }, { "y", 1, T_Y } };
 static struct profdb__json_pick spec = { top_keys, 4, NS, S_ARGS, sub_keys, 2, NT, { { 0 } } };
 
 static void spec_ready(void)
@@ -363,7 +363,7 @@ static void spec_ready(void)
 	ck_assert_int_eq(profdb__json_pick_init(&spec), 0);
 }
 
-static int slice_is(const struct profdb_jval *v, int type, const char *text)
+static int slice_is(const struct profdb__jval *v, int type, const char *text)
 {
 	return v->type == type && v->n == strlen(text) && memcmp(v->p, text, v->n) == 0;
 }
@@ -375,7 +375,7 @@ START_TEST(pick_by_hand)
 	const char *t = "{ \"a\" : \"q\\\"}]\" , \"args\": {\"x\": 1}, \"z\": [1, {\"y\": \"]\"}],"
 	                " \"b\": true, \"args\" : { \"y\" : [[2], {\"x\": 3}] , \"w\": null },"
 	                " \"bb\": -1.5e3 } trailing";
-	struct profdb_jval v[NS], a[NT];
+	struct profdb__jval v[NS], a[NT];
 	size_t end = strlen(t) - strlen(" trailing");
 	ck_assert_uint_eq(profdb__json_pick(t, strlen(t), &spec, v, a), end);
 	ck_assert(slice_is(&v[S_A], PROFDB_J_STRING, "\"q\\\"}]\""));
@@ -413,13 +413,13 @@ START_TEST(pick_index)
 {
 	/* keys that share a bucket (same length, first and last byte) are all
 	 * found by probing; a key that is not there is not; 33 keys are too many */
-	static const struct profdb_json_key many[] = {
+	static const struct profdb__json_key many[] = {
 		{ "aXa", 3, 0 }, { "aYa", 3, 1 }, { "aZa", 3, 2 }, { "b", 1, 3 },
 	};
 	static const char *const names[] = { "aXa", "aYa", "aZa", "b", "aWa", "bb" };
-	struct profdb_json_key lots[33];
+	struct profdb__json_key lots[33];
 	struct profdb__json_pick sp = { many, 4, 4, -1, NULL, 0, 0, { { 0 } } };
-	struct profdb_jval v[4];
+	struct profdb__jval v[4];
 	char t[64];
 	ck_assert_int_eq(profdb__json_pick_init(&sp), 0);
 	for (int i = 0; i < 6; i++) {
@@ -429,7 +429,7 @@ START_TEST(pick_index)
 			ck_assert_int_eq(v[j].type, j == i ? PROFDB_J_NUMBER : PROFDB_J_NONE);
 	}
 	for (int i = 0; i < 33; i++)
-		lots[i] = (struct profdb_json_key){ "k", 1, 0 };
+		lots[i] = (struct profdb__json_key){ "k", 1, 0 };
 	sp.keys = lots;
 	sp.nkeys = 32;
 	ck_assert_int_eq(profdb__json_pick_init(&sp), 0);
@@ -451,7 +451,7 @@ START_TEST(pick_refuses)
 		"{\"args\": {\"x\" 1}}",     /* a malformed walked object */
 		"{\"a\": }", "{\"a\": ]}", "",
 	};
-	struct profdb_jval v[NS], a[NT];
+	struct profdb__jval v[NS], a[NT];
 	char deep[256];
 	size_t n = 0;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
@@ -502,10 +502,10 @@ static size_t ref_end(const char *t, size_t n)
 }
 
 /* What member walks give for t[0..n): the contract profdb__json_pick keeps. */
-static int walk_pick(const char *t, size_t n, const struct profdb_json_key *keys, size_t nkeys,
-                     struct profdb_jval *v, size_t nslots)
+static int walk_pick(const char *t, size_t n, const struct profdb__json_key *keys, size_t nkeys,
+                     struct profdb__jval *v, size_t nslots)
 {
-	struct profdb_jval k, val;
+	struct profdb__jval k, val;
 	size_t pos = 0;
 	int rc;
 	for (size_t i = 0; i < nslots; i++)
@@ -563,7 +563,7 @@ START_TEST(pick_agrees_with_member_walks)
 	static char t[8192];
 	size_t picked = 0, whole_ok = 0;
 	for (int iter = 0; iter < 20000; iter++) {
-		struct profdb_jval v[NS], a[NT], rv[NS], ra[NT];
+		struct profdb__jval v[NS], a[NT], rv[NS], ra[NT];
 		size_t n = 0, end, ref;
 		int mutate = iter % 2;
 		/* an object; half of them then get one byte changed or dropped */
@@ -639,9 +639,9 @@ START_TEST(value_pick_at_every_boundary)
 	                 " {\"bb\": \"}\", \"args\": {\"x\": {\"y\": 3}}}]";
 	for (size_t chunk = 1; chunk <= strlen(in) + 1; chunk++) {
 		struct mem_src m = { in, strlen(in), 0, chunk };
-		struct profdb_json_scan s;
+		struct profdb__json_scan s;
 		struct profdb_err err = { 0 };
-		struct profdb_jval v[NS], a[NT];
+		struct profdb__jval v[NS], a[NT];
 		const char *text;
 		size_t len;
 		int picked;
@@ -680,7 +680,7 @@ START_TEST(compact)
 {
 	/* white space goes outside strings only; an escaped quote does not end one */
 	const char *raw = "[ \"a b\" ,\t\"c\\\" d\" ,\n {\"k\" : [1, 2]} ]";
-	struct profdb_jval v = { PROFDB_J_ARRAY, raw, strlen(raw) };
+	struct profdb__jval v = { PROFDB_J_ARRAY, raw, strlen(raw) };
 	char buf[64];
 	ck_assert_uint_eq(profdb__json_compact(&v, buf, sizeof buf), 27);
 	ck_assert_str_eq(buf, "[\"a b\",\"c\\\" d\",{\"k\":[1,2]}]");
@@ -688,7 +688,7 @@ START_TEST(compact)
 	ck_assert_uint_eq(profdb__json_compact(&v, buf, 5), 4);
 	ck_assert_str_eq(buf, "[\"a ");
 	/* a string left open runs to the end */
-	v = (struct profdb_jval){ PROFDB_J_ARRAY, "[\"x \\", 5 };
+	v = (struct profdb__jval){ PROFDB_J_ARRAY, "[\"x \\", 5 };
 	ck_assert_uint_eq(profdb__json_compact(&v, buf, sizeof buf), 5);
 	ck_assert_str_eq(buf, "[\"x \\");
 }

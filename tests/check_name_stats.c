@@ -267,7 +267,7 @@ START_TEST(migrate_from_schema_2)
 
 	snprintf(path, sizeof path, "%s/v2.db", tu_tmpdir());
 	ck_assert_int_eq(sqlite3_open(path, &raw), SQLITE_OK);
-	for (const struct profdb_schema_file *f = profdb__schema_files; f->name; f++)
+	for (const struct profdb__schema_file *f = profdb__schema_files; f->name; f++)
 		if (strncmp(f->name, "001", 3) == 0 || strncmp(f->name, "002", 3) == 0)
 			ck_assert_int_eq(sqlite3_exec(raw, f->text, NULL, NULL, NULL), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_exec(raw,

@@ -1,5 +1,5 @@
 /*
- * check_op_nest.c - the one host-op nesting (op_nest.c's profdb_nest) on
+ * check_op_nest.c - the one host-op nesting (op_nest.c's profdb__nest) on
  * hand-made op lists.  Every expected self, device total and emit order
  * is worked out by hand in the comment above its case, from torch's rule:
  * ops in (start, end descending, id) order; an op is a child of the
@@ -18,11 +18,11 @@
 
 /* What emit saw, in emit order. */
 struct got {
-	struct profdb_nest_op v[64];
+	struct profdb__nest_op v[64];
 	size_t n;
 };
 
-static int collect(void *arg, const struct profdb_nest_op *o)
+static int collect(void *arg, const struct profdb__nest_op *o)
 {
 	struct got *g = arg;
 	ck_assert_uint_lt(g->n, 64);
@@ -30,9 +30,9 @@ static int collect(void *arg, const struct profdb_nest_op *o)
 	return PROFDB_OK;
 }
 
-static struct profdb_nest_op op(int64_t id, int64_t start, int64_t dur, int64_t dev)
+static struct profdb__nest_op op(int64_t id, int64_t start, int64_t dur, int64_t dev)
 {
-	struct profdb_nest_op o;
+	struct profdb__nest_op o;
 	memset(&o, 0, sizeof o);
 	o.id = id;
 	o.start = start;
@@ -43,7 +43,7 @@ static struct profdb_nest_op op(int64_t id, int64_t start, int64_t dur, int64_t 
 }
 
 /* The op with id id as emitted (fails if absent). */
-static const struct profdb_nest_op *find(const struct got *g, int64_t id)
+static const struct profdb__nest_op *find(const struct got *g, int64_t id)
 {
 	for (size_t i = 0; i < g->n; i++)
 		if (g->v[i].id == id)
@@ -54,7 +54,7 @@ static const struct profdb_nest_op *find(const struct got *g, int64_t id)
 
 static void expect(const struct got *g, int64_t id, int64_t self, int64_t dev_total)
 {
-	const struct profdb_nest_op *o = find(g, id);
+	const struct profdb__nest_op *o = find(g, id);
 	ck_assert_msg(o->self == self, "op %lld: self %lld, want %lld", (long long)id, (long long)o->self,
 	              (long long)self);
 	ck_assert_msg(o->dev_total[0] == dev_total, "op %lld: device total %lld, want %lld", (long long)id,
@@ -62,9 +62,9 @@ static void expect(const struct got *g, int64_t id, int64_t self, int64_t dev_to
 }
 
 /* Feed ops[0..n) in the given order to one thread, then end it. */
-static void run(struct got *g, int overlap, const struct profdb_nest_op *ops, size_t n)
+static void run(struct got *g, int overlap, const struct profdb__nest_op *ops, size_t n)
 {
-	struct profdb_nest nest;
+	struct profdb__nest nest;
 	memset(&nest, 0, sizeof nest);
 	memset(g, 0, sizeof *g);
 	profdb__nest_init(&nest, overlap, collect, g);
@@ -84,7 +84,7 @@ static void run(struct got *g, int overlap, const struct profdb_nest_op *ops, si
  */
 START_TEST(nests_by_hand)
 {
-	struct profdb_nest_op ops[] = { op(1, 0, 100, 5), op(2, 10, 30, 7), op(3, 20, 10, 11), op(4, 50, 50, NOD) };
+	struct profdb__nest_op ops[] = { op(1, 0, 100, 5), op(2, 10, 30, 7), op(3, 20, 10, 11), op(4, 50, 50, NOD) };
 	struct got g;
 	run(&g, 0, ops, 4);
 	expect(&g, 1, 20, 23);
@@ -113,7 +113,7 @@ END_TEST
  */
 START_TEST(ties_at_equal_start)
 {
-	struct profdb_nest_op ops[] = { op(5, 0, 10, 3), op(7, 0, 50, 2), op(6, 0, 50, 1) };
+	struct profdb__nest_op ops[] = { op(5, 0, 10, 3), op(7, 0, 50, 2), op(6, 0, 50, 1) };
 	struct got g;
 	run(&g, 0, ops, 3);
 	expect(&g, 6, 0, 6);
@@ -133,7 +133,7 @@ END_TEST
  */
 START_TEST(zero_duration)
 {
-	struct profdb_nest_op ops[] = { op(1, 0, 10, NOD), op(2, 5, 0, 4), op(3, 10, 0, 6),
+	struct profdb__nest_op ops[] = { op(1, 0, 10, NOD), op(2, 5, 0, 4), op(3, 10, 0, 6),
 	                                op(8, 20, 0, NOD), op(9, 20, 0, 1) };
 	struct got g;
 	run(&g, 0, ops, 5);
@@ -153,7 +153,7 @@ END_TEST
  */
 START_TEST(outliving_child)
 {
-	struct profdb_nest_op ops[] = { op(1, 0, 10, 1), op(2, 5, 15, 2) };
+	struct profdb__nest_op ops[] = { op(1, 0, 10, 1), op(2, 5, 15, 2) };
 	struct got g;
 	run(&g, 0, ops, 2);
 	expect(&g, 1, 10, 1);
@@ -164,14 +164,14 @@ START_TEST(outliving_child)
 }
 END_TEST
 
-/* Two threads interleaved, one profdb_nest each: A: 1 [0,100) holds
+/* Two threads interleaved, one profdb__nest each: A: 1 [0,100) holds
  * 3 [10,20); B: 2 [5,50) holds 4 [15,60)? no: 4 ends after 2, a sibling.
  * self: 1 = 90, 3 = 10, 2 = 45, 4 = 45.  dev: 3 has 9 -> 1's total 9. */
 START_TEST(threads_interleaved)
 {
-	struct profdb_nest a, b;
+	struct profdb__nest a, b;
 	struct got ga, gb;
-	struct profdb_nest_op o1 = op(1, 0, 100, NOD), o2 = op(2, 5, 45, NOD), o3 = op(3, 10, 10, 9),
+	struct profdb__nest_op o1 = op(1, 0, 100, NOD), o2 = op(2, 5, 45, NOD), o3 = op(3, 10, 10, 9),
 	                      o4 = op(4, 15, 45, NOD);
 	memset(&a, 0, sizeof a);
 	memset(&b, 0, sizeof b);
@@ -200,9 +200,9 @@ END_TEST
  * after end() a new thread may start anywhere. */
 START_TEST(unsorted_refused)
 {
-	struct profdb_nest n;
+	struct profdb__nest n;
 	struct got g;
-	struct profdb_nest_op a = op(1, 100, 10, NOD), b = op(2, 50, 10, NOD);
+	struct profdb__nest_op a = op(1, 100, 10, NOD), b = op(2, 50, 10, NOD);
 	memset(&n, 0, sizeof n);
 	memset(&g, 0, sizeof g);
 	profdb__nest_init(&n, 0, collect, &g);
@@ -224,9 +224,9 @@ END_TEST
  */
 START_TEST(advance_to_a_time)
 {
-	struct profdb_nest n;
+	struct profdb__nest n;
 	struct got g;
-	struct profdb_nest_op o1 = op(1, 0, 100, NOD), o2 = op(2, 10, 10, NOD), o3 = op(3, 30, 5, NOD);
+	struct profdb__nest_op o1 = op(1, 0, 100, NOD), o2 = op(2, 10, 10, NOD), o3 = op(3, 30, 5, NOD);
 	memset(&n, 0, sizeof n);
 	memset(&g, 0, sizeof g);
 	profdb__nest_init(&n, 0, collect, &g);

@@ -25,7 +25,7 @@ static char *text(profdb *db, const char *sql)
 }
 
 struct producer {
-	struct profdb_queue *q;
+	struct profdb__queue *q;
 	int slot;
 	const char *prefix;        /* kernel names differ per producer */
 };
@@ -35,7 +35,7 @@ struct producer {
 static void *produce(void *arg)
 {
 	struct producer *p = arg;
-	struct profdb_qsink *qs = NULL;
+	struct profdb__qsink *qs = NULL;
 	struct profdb_sink *s;
 	char name[64], path[64];
 	struct profdb_metric m[2] = { { "aic_mac_ratio", 0.25 }, { "aiv_time(us)", 0 } };
@@ -80,7 +80,7 @@ START_TEST(two_producers_one_writer)
 {
 	profdb *db = NULL;
 	struct profdb_store *st = NULL;
-	struct profdb_queue *q = NULL;
+	struct profdb__queue *q = NULL;
 	struct producer p[2] = { { NULL, 1, "a" }, { NULL, 2, "b" } };
 	pthread_t th[2];
 	char *s;

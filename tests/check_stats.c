@@ -36,7 +36,7 @@ END_TEST
 
 START_TEST(stddev_sample)
 {
-	struct profdb_moments m = { 0, 0, 0 };
+	struct profdb__moments m = { 0, 0, 0 };
 	double v[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
 	ck_assert_double_eq(profdb__moments_stddev(&m), -1);
 	profdb__moments_add(&m, 3);
@@ -61,10 +61,10 @@ START_TEST(union_of_intervals)
 {
 	/* unsorted; [0,10)+[5,15) overlap -> 15; [1,2) inside; [20,30)+[30,35)
 	 * touch -> 15; [40,40) empty and [50,45) negative add nothing */
-	struct profdb_interval iv[] = {
+	struct profdb__interval iv[] = {
 		{ 20, 30 }, { 5, 15 }, { 40, 40 }, { 0, 10 }, { 30, 35 }, { 1, 2 }, { 50, 45 }
 	};
-	struct profdb_interval two[] = { { 100, 200 }, { 0, 50 } };
+	struct profdb__interval two[] = { { 100, 200 }, { 0, 50 } };
 	ck_assert_int_eq(profdb__union_ns(iv, 7), 30);
 	ck_assert_int_eq(profdb__union_ns(two, 2), 150);
 	ck_assert_int_eq(profdb__union_ns(NULL, 0), 0);

@@ -166,7 +166,7 @@ END_TEST
 START_TEST(batch_cells)
 {
 	sqlite3 *db = NULL;
-	struct profdb_batch *b = NULL;
+	struct profdb__batch *b = NULL;
 	sqlite3_stmt *q = NULL;
 	char text[16];
 	ck_assert_int_eq(sqlite3_open(":memory:", &db), SQLITE_OK);

@@ -14,7 +14,7 @@
 #include "schema_sql.h"
 
 /* schemas/clickhouse/NNN_*.sql, embedded by schemas/embed.py --table. */
-extern const struct profdb_schema_file profdb__ch_schema_files[];
+extern const struct profdb__schema_file profdb__ch_schema_files[];
 
 /* ---------------------------------------------------------------- buffer */
 
@@ -28,7 +28,7 @@ void profdb__ch_buf_free(struct profdb__ch_buf *b);
 
 /* ---------------------------------------------------------------- http */
 
-struct profdb_ch;                 /* one server connection (ch_http.c) */
+struct profdb__ch;                 /* one server connection (ch_http.c) */
 
 /*
  * Parse url (clickhouse://[user[:password]@]host[:port]/database, or
@@ -37,10 +37,10 @@ struct profdb_ch;                 /* one server connection (ch_http.c) */
  * $PROFDB_CLICKHOUSE_PASSWORD, else a netrc file ($NETRC or ~/.netrc).
  * Messages never contain the password.  Errors: PROFDB_EUSAGE (bad URL).
  */
-int profdb__ch_open(struct profdb_ch **out, const char *url, struct profdb_err *err);
-void profdb__ch_close(struct profdb_ch *c); /* NULL is a no-op */
+int profdb__ch_open(struct profdb__ch **out, const char *url, struct profdb_err *err);
+void profdb__ch_close(struct profdb__ch *c); /* NULL is a no-op */
 /* "host:port/database" for messages (borrowed). */
-const char *profdb__ch_where(const struct profdb_ch *c);
+const char *profdb__ch_where(const struct profdb__ch *c);
 /* Is url a clickhouse:// or clickhouses:// URL? */
 int profdb__ch_is_url(const char *url);
 
@@ -53,7 +53,7 @@ int profdb__ch_is_url(const char *url);
  * error: PROFDB_ERROR with one line naming the server.
  */
 typedef int (*ch_sink_fn)(void *arg, const char *p, size_t n);
-int profdb__ch_send(struct profdb_ch *c, const char *sql, const void *data, size_t ndata,
+int profdb__ch_send(struct profdb__ch *c, const char *sql, const void *data, size_t ndata,
                     int use_db, ch_sink_fn sink, void *arg, struct profdb_err *err);
 /*
  * Send sql (an INSERT ... FORMAT RowBinary) with a body that read produces
@@ -62,14 +62,14 @@ int profdb__ch_send(struct profdb_ch *c, const char *sql, const void *data, size
  * Memory stays bounded however many rows go.
  */
 typedef long (*ch_read_fn)(void *arg, char *buf, size_t cap);
-int profdb__ch_upload(struct profdb_ch *c, const char *sql, ch_read_fn read, void *arg,
+int profdb__ch_upload(struct profdb__ch *c, const char *sql, ch_read_fn read, void *arg,
                       struct profdb_err *err);
 /* Same, collecting the whole response into resp (appended). */
-int profdb__ch_query(struct profdb_ch *c, const char *sql, struct profdb__ch_buf *resp,
+int profdb__ch_query(struct profdb__ch *c, const char *sql, struct profdb__ch_buf *resp,
                      struct profdb_err *err);
 /* Create the database and apply the embedded schema files newer than the
  * version the server records (table profdb_schema).  Idempotent. */
-int profdb__ch_ensure_schema(struct profdb_ch *c, struct profdb_err *err);
+int profdb__ch_ensure_schema(struct profdb__ch *c, struct profdb_err *err);
 
 /* ---------------------------------------------------------------- rowbinary */
 
@@ -151,7 +151,7 @@ struct profdb__ch_run {
 };
 /* Every run row on the server in push order (pushed_at, then the id the
  * run had in its SQLite file), so the newest of equal names comes last; *out (malloc'd, with its strings) is freed by profdb__ch_runs_free. */
-int profdb__ch_runs(struct profdb_ch *c, struct profdb__ch_run **out, size_t *n, struct profdb_err *err);
+int profdb__ch_runs(struct profdb__ch *c, struct profdb__ch_run **out, size_t *n, struct profdb_err *err);
 void profdb__ch_runs_free(struct profdb__ch_run *r, size_t n);
 
 /* ---------------------------------------------------------------- pull */

@@ -72,7 +72,7 @@ static int rows(profdb *db, const char *sql, const enum profdb__ch_type *types, 
                 int (*row)(void *, const struct profdb__ch_val *, struct profdb_err *), void *arg)
 {
 	struct profdb_err err = { PROFDB_OK, "" };
-	struct profdb_ch *ch = NULL;
+	struct profdb__ch *ch = NULL;
 	struct row_sink s = { { 0 }, types, ncols, row, arg, &err };
 	if (profdb__ch_open(&ch, db->remote, &err) == PROFDB_OK)
 		profdb__ch_send(ch, sql, NULL, 0, 1, row_sink, &s, &err);

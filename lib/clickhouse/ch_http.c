@@ -12,7 +12,7 @@
 #include "ch.h"
 #include "banned.h"
 
-struct profdb_ch {
+struct profdb__ch {
 	CURL *curl;
 	char *base;                /* "http[s]://" */
 	char *hostport;            /* "host:port/" */
@@ -88,7 +88,7 @@ static int is_ident(const char *s)
 }
 
 /* user[:password]@ of the URL, if any, into c. */
-static int parse_userinfo(struct profdb_ch *c, const char *s, size_t n, struct profdb_err *err)
+static int parse_userinfo(struct profdb__ch *c, const char *s, size_t n, struct profdb_err *err)
 {
 	const char *colon = memchr(s, ':', n);
 	size_t ulen = colon ? (size_t)(colon - s) : n;
@@ -100,7 +100,7 @@ static int parse_userinfo(struct profdb_ch *c, const char *s, size_t n, struct p
 	return PROFDB_OK;
 }
 
-static int parse_url(struct profdb_ch *c, const char *url, struct profdb_err *err)
+static int parse_url(struct profdb__ch *c, const char *url, struct profdb_err *err)
 {
 	int tls = strncmp(url, "clickhouses://", 14) == 0;
 	const char *p = url + (tls ? 14 : 13), *slash = strchr(p, '/'), *at;
@@ -140,10 +140,10 @@ static int parse_url(struct profdb_ch *c, const char *url, struct profdb_err *er
 	return PROFDB_OK;
 }
 
-int profdb__ch_open(struct profdb_ch **out, const char *url, struct profdb_err *err)
+int profdb__ch_open(struct profdb__ch **out, const char *url, struct profdb_err *err)
 {
 	static int curl_ready;
-	struct profdb_ch *c = calloc(1, sizeof *c);
+	struct profdb__ch *c = calloc(1, sizeof *c);
 	*out = NULL;
 	if (!c)
 		return profdb__err_set(err, PROFDB_ERROR, "out of memory");
@@ -172,7 +172,7 @@ int profdb__ch_open(struct profdb_ch **out, const char *url, struct profdb_err *
 	return PROFDB_OK;
 }
 
-void profdb__ch_close(struct profdb_ch *c)
+void profdb__ch_close(struct profdb__ch *c)
 {
 	if (!c)
 		return;
@@ -189,14 +189,14 @@ void profdb__ch_close(struct profdb_ch *c)
 	free(c);
 }
 
-const char *profdb__ch_where(const struct profdb_ch *c)
+const char *profdb__ch_where(const struct profdb__ch *c)
 {
 	return c->where;
 }
 
 /* State of one request. */
 struct req {
-	struct profdb_ch *c;
+	struct profdb__ch *c;
 	ch_sink_fn sink;           /* where a 200 response goes */
 	void *arg;
 	struct profdb_err *err;
@@ -252,7 +252,7 @@ static int server_error(struct req *r)
 /* The request URL: http://[user@]host:port/?database=...&query=...; the
  * user goes in the URL only when netrc is to supply its password (curl
  * looks the login up then; with CURLOPT_USERNAME it does not). */
-static char *request_url(struct profdb_ch *c, const char *sql, int use_db)
+static char *request_url(struct profdb__ch *c, const char *sql, int use_db)
 {
 	struct profdb__ch_buf u = { 0 };
 	char *q = sql ? curl_easy_escape(c->curl, sql, 0) : NULL;
@@ -279,7 +279,7 @@ static char *request_url(struct profdb_ch *c, const char *sql, int use_db)
 	return u.data;
 }
 
-static void set_auth(struct profdb_ch *c)
+static void set_auth(struct profdb__ch *c)
 {
 	const char *netrc = getenv("NETRC");
 	if (c->password) /* the server's own default user when none is named */
@@ -296,7 +296,7 @@ static void set_auth(struct profdb_ch *c)
 /* clickhouses://: the server's certificate is checked (host and chain)
  * against the system's CAs, or only the PEM file(s) $PROFDB_CLICKHOUSE_CAINFO
  * names (a private CA or a self-signed server certificate). */
-static void set_tls(struct profdb_ch *c)
+static void set_tls(struct profdb__ch *c)
 {
 	const char *ca = getenv("PROFDB_CLICKHOUSE_CAINFO");
 	if (ca && *ca)
@@ -331,7 +331,7 @@ static size_t on_read(char *buf, size_t size, size_t nitems, void *arg)
 	return (size_t)n;
 }
 
-static int send_req(struct profdb_ch *c, const struct send_args *a, ch_sink_fn sink, void *arg,
+static int send_req(struct profdb__ch *c, const struct send_args *a, ch_sink_fn sink, void *arg,
                     struct profdb_err *err)
 {
 	struct req r = { c, sink, arg, err, 0, { 0 }, 0 };
@@ -377,14 +377,14 @@ static int send_req(struct profdb_ch *c, const struct send_args *a, ch_sink_fn s
 	return ret;
 }
 
-int profdb__ch_send(struct profdb_ch *c, const char *sql, const void *data, size_t ndata,
+int profdb__ch_send(struct profdb__ch *c, const char *sql, const void *data, size_t ndata,
                     int use_db, ch_sink_fn sink, void *arg, struct profdb_err *err)
 {
 	struct send_args a = { sql, data, ndata, NULL, NULL, use_db };
 	return send_req(c, &a, sink, arg, err);
 }
 
-int profdb__ch_upload(struct profdb_ch *c, const char *sql, ch_read_fn read, void *arg,
+int profdb__ch_upload(struct profdb__ch *c, const char *sql, ch_read_fn read, void *arg,
                       struct profdb_err *err)
 {
 	struct send_args a = { sql, NULL, 0, read, arg, 1 };
@@ -396,7 +396,7 @@ static int collect(void *arg, const char *p, size_t n)
 	return profdb__ch_buf_add(arg, p, n);
 }
 
-int profdb__ch_query(struct profdb_ch *c, const char *sql, struct profdb__ch_buf *resp,
+int profdb__ch_query(struct profdb__ch *c, const char *sql, struct profdb__ch_buf *resp,
                      struct profdb_err *err)
 {
 	int rc = profdb__ch_send(c, sql, NULL, 0, 1, resp ? collect : NULL, resp, err);

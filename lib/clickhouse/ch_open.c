@@ -53,7 +53,7 @@ static int pull_one(profdb *db, const char *url, const char *name, unsigned mask
 static int pull_runs(profdb *db, const char *url, const char *const *runs, size_t nruns, unsigned mask)
 {
 	struct profdb_err err = { PROFDB_OK, "" };
-	struct profdb_ch *ch = NULL;
+	struct profdb__ch *ch = NULL;
 	struct profdb__ch_run *list = NULL;
 	size_t n = 0;
 	int rc = PROFDB_OK;

@@ -24,7 +24,7 @@ struct id_map { int64_t *from, *to; size_t n, cap; };
 
 struct pull {
 	sqlite3 *sql;
-	struct profdb_intern *intern;
+	struct profdb__intern *intern;
 	const struct profdb__ch_table *t;
 	sqlite3_stmt *ins;         /* INSERT of t's SQLite columns */
 	enum profdb__ch_type types[64];    /* of t's columns */
@@ -179,7 +179,7 @@ static int pull_sink(void *arg, const char *data, size_t n)
 
 
 /* SELECT t's columns of the remote run, in their original order. */
-static int pull_table(struct profdb_ch *ch, struct pull *p, const struct profdb__ch_table *t,
+static int pull_table(struct profdb__ch *ch, struct pull *p, const struct profdb__ch_table *t,
                       uint64_t remote_id)
 {
 	struct profdb__ch_buf q = { 0 };
@@ -217,7 +217,7 @@ static int pull_table(struct profdb_ch *ch, struct pull *p, const struct profdb_
 }
 
 /* The newest run row of that name on the server. */
-static int find_remote(struct profdb_ch *ch, const char *run, uint64_t *id, struct profdb_err *err)
+static int find_remote(struct profdb__ch *ch, const char *run, uint64_t *id, struct profdb_err *err)
 {
 	struct profdb__ch_run *runs = NULL;
 	size_t n = 0;
@@ -251,7 +251,7 @@ static int clear_local(sqlite3 *sql, const char *run, int replace, struct profdb
 }
 
 /* The tables of mask (bit i: profdb__ch_tables[i]) of the remote run. */
-static void pull_tables(struct profdb_ch *ch, struct pull *p, uint64_t remote, unsigned mask,
+static void pull_tables(struct profdb__ch *ch, struct pull *p, uint64_t remote, unsigned mask,
                         struct profdb_push_stats *out)
 {
 	for (unsigned i = 0; profdb__ch_tables[i].name && p->err->code == PROFDB_OK; i++) {
@@ -279,7 +279,7 @@ int profdb__ch_pull_more(profdb *db, const char *url, uint64_t remote, int64_t l
 {
 	struct profdb_err err = { PROFDB_OK, "" };
 	struct pull p;
-	struct profdb_ch *ch = NULL;
+	struct profdb__ch *ch = NULL;
 	memset(&p, 0, sizeof p);
 	p.sql = db->sql;
 	p.err = &err;
@@ -305,7 +305,7 @@ int profdb__ch_pull(profdb *db, const char *url, const char *run, int replace, u
 {
 	struct profdb_err err = { PROFDB_OK, "" };
 	struct pull p;
-	struct profdb_ch *ch = NULL;
+	struct profdb__ch *ch = NULL;
 	uint64_t remote = 0;
 	memset(&p, 0, sizeof p);
 	p.sql = db->sql;

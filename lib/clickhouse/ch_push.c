@@ -192,7 +192,7 @@ static int build_select(struct profdb__ch_buf *q, const struct profdb__ch_table 
 }
 
 /* Stream the rows of run_id in t to the server. */
-static int push_table(struct profdb_ch *ch, sqlite3 *sql, const struct profdb__ch_table *t, int64_t run_id,
+static int push_table(struct profdb__ch *ch, sqlite3 *sql, const struct profdb__ch_table *t, int64_t run_id,
                       uint64_t remote_id, const char *hash, int64_t *rows, struct profdb_err *err)
 {
 	struct profdb__ch_buf q = { 0 }, ins = { 0 };
@@ -274,7 +274,7 @@ static int content_hash(sqlite3 *sql, int64_t run_id, char hex[65], struct profd
 }
 
 /* "ALTER TABLE <t> DELETE WHERE <col> IN (id, ...)" for every run table. */
-static int delete_ids(struct profdb_ch *ch, const char *table, const char *col,
+static int delete_ids(struct profdb__ch *ch, const char *table, const char *col,
                       const uint64_t *ids, size_t n, struct profdb_err *err)
 {
 	struct profdb__ch_buf q = { 0 };
@@ -295,7 +295,7 @@ static int delete_ids(struct profdb_ch *ch, const char *table, const char *col,
 	return rc;
 }
 
-static int delete_run_rows(struct profdb_ch *ch, const uint64_t *ids, size_t n, struct profdb_err *err)
+static int delete_run_rows(struct profdb__ch *ch, const uint64_t *ids, size_t n, struct profdb_err *err)
 {
 	int rc = PROFDB_OK;
 	for (const struct profdb__ch_table *t = profdb__ch_tables; t->name && rc == PROFDB_OK; t++)
@@ -305,7 +305,7 @@ static int delete_run_rows(struct profdb_ch *ch, const uint64_t *ids, size_t n, 
 
 /* Deletes are mutations, applied in the background: wait until run's are
  * done, so the replaced run row is gone before the new one appears. */
-static int wait_mutations(struct profdb_ch *ch, struct profdb_err *err)
+static int wait_mutations(struct profdb__ch *ch, struct profdb_err *err)
 {
 	char q[200];
 	const char *db = strchr(profdb__ch_where(ch), '/') + 1;
@@ -342,7 +342,7 @@ static int ids_add(struct ids *s, uint64_t v)
 }
 
 /* Attempts of this content whose run row never came: delete their rows. */
-static int clean_leftovers(struct profdb_ch *ch, const char *hash, const struct profdb__ch_run *runs,
+static int clean_leftovers(struct profdb__ch *ch, const char *hash, const struct profdb__ch_run *runs,
                            size_t nruns, struct profdb_err *err)
 {
 	char q[200];
@@ -372,7 +372,7 @@ static int clean_leftovers(struct profdb_ch *ch, const char *hash, const struct 
 
 /* Refuse a push the server already has, unless replacing by name; collect
  * the ids a replace removes. */
-static int check_existing(struct profdb_ch *ch, const char *run, const char *hash, int replace,
+static int check_existing(struct profdb__ch *ch, const char *run, const char *hash, int replace,
                           const struct profdb__ch_run *runs, size_t n, struct ids *old, struct profdb_err *err)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -392,7 +392,7 @@ static int check_existing(struct profdb_ch *ch, const char *run, const char *has
 	return PROFDB_OK;
 }
 
-static int log_attempt(struct profdb_ch *ch, uint64_t id, const char *hash, const char *run,
+static int log_attempt(struct profdb__ch *ch, uint64_t id, const char *hash, const char *run,
                        struct profdb_err *err)
 {
 	struct profdb__ch_buf b = { 0 };
@@ -408,7 +408,7 @@ static int log_attempt(struct profdb_ch *ch, uint64_t id, const char *hash, cons
 }
 
 /* The rows, then (after removing a replaced run's row) the run row. */
-static int push_rows(struct profdb_ch *ch, sqlite3 *sql, int64_t run_id, uint64_t id,
+static int push_rows(struct profdb__ch *ch, sqlite3 *sql, int64_t run_id, uint64_t id,
                      const char *hash, const struct ids *old, struct profdb_push_stats *st,
                      struct profdb_err *err)
 {
@@ -453,7 +453,7 @@ int profdb_run_push(profdb *db, const char *url, const char *run, int replace,
 {
 	struct profdb_err err = { PROFDB_OK, "" };
 	struct profdb_push_stats st = { 0, 0 };
-	struct profdb_ch *ch = NULL;
+	struct profdb__ch *ch = NULL;
 	struct profdb__ch_run *runs = NULL;
 	struct ids old = { 0 };
 	size_t nruns = 0;

@@ -64,7 +64,7 @@ static int id_list(sqlite3 *sql, struct profdb__ch_buf *b)
 	return bad || profdb__ch_buf_add(b, ")", 1) != 0 ? -1 : 0;
 }
 
-static int fetch(struct profdb_ch *ch, sqlite3 *sql, int kind, const char *ids, struct profdb_err *err)
+static int fetch(struct profdb__ch *ch, sqlite3 *sql, int kind, const char *ids, struct profdb_err *err)
 {
 	static const char *const q[2][2] = {
 		{ "SELECT run_id, sum(n), sum(t), max(span) FROM (SELECT run_id, rank, count() AS n,"
@@ -97,7 +97,7 @@ static int fetch(struct profdb_ch *ch, sqlite3 *sql, int kind, const char *ids, 
 static int aggregate(profdb *db)
 {
 	struct profdb_err err = { PROFDB_OK, "" };
-	struct profdb_ch *ch = NULL;
+	struct profdb__ch *ch = NULL;
 	struct profdb__ch_buf ids = { 0 };
 	if (sqlite3_exec(db->sql, "DROP TABLE IF EXISTS temp.ch_agg;"
 	    " CREATE TEMP TABLE ch_agg (local_id INTEGER PRIMARY KEY, kernels INTEGER, total_device INTEGER,"

@@ -38,7 +38,7 @@ static int has_sql(const char *s, size_t n)
 
 /* Send each statement of a file: they end with ';' at the end of a line,
  * and the HTTP interface takes one per request. */
-static int apply_file(struct profdb_ch *c, const struct profdb_schema_file *f,
+static int apply_file(struct profdb__ch *c, const struct profdb__schema_file *f,
                       struct profdb_err *err)
 {
 	const char *p = f->text;
@@ -64,7 +64,7 @@ static int apply_file(struct profdb_ch *c, const struct profdb_schema_file *f,
 	return profdb__ch_query(c, ins, NULL, err);
 }
 
-int profdb__ch_ensure_schema(struct profdb_ch *c, struct profdb_err *err)
+int profdb__ch_ensure_schema(struct profdb__ch *c, struct profdb_err *err)
 {
 	struct profdb__ch_buf create = { 0 }, resp = { 0 };
 	int rc, want = 0, have;
@@ -84,7 +84,7 @@ int profdb__ch_ensure_schema(struct profdb_ch *c, struct profdb_err *err)
 	if (rc != PROFDB_OK)
 		goto out;
 	have = (int)strtol(resp.data, NULL, 10);
-	for (const struct profdb_schema_file *f = profdb__ch_schema_files; f->name; f++)
+	for (const struct profdb__schema_file *f = profdb__ch_schema_files; f->name; f++)
 		if (file_version(f->name) > want)
 			want = file_version(f->name);
 	if (have > want) {
@@ -93,7 +93,7 @@ int profdb__ch_ensure_schema(struct profdb_ch *c, struct profdb_err *err)
 		    profdb__ch_where(c), have, want);
 		goto out;
 	}
-	for (const struct profdb_schema_file *f = profdb__ch_schema_files; f->name && rc == PROFDB_OK; f++)
+	for (const struct profdb__schema_file *f = profdb__ch_schema_files; f->name && rc == PROFDB_OK; f++)
 		if (file_version(f->name) > have)
 			rc = apply_file(c, f, err);
 out:
@@ -156,7 +156,7 @@ static int runs_sink(void *arg, const char *p, size_t n)
 	return 0;
 }
 
-int profdb__ch_runs(struct profdb_ch *c, struct profdb__ch_run **out, size_t *n, struct profdb_err *err)
+int profdb__ch_runs(struct profdb__ch *c, struct profdb__ch_run **out, size_t *n, struct profdb_err *err)
 {
 	struct runs_acc a = { { 0 }, NULL, 0, 0, err };
 	int rc = profdb__ch_send(c, "SELECT id, name, content_hash FROM run "

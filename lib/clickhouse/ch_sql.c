@@ -52,7 +52,7 @@ static int cell_type(const char *t)
 	return SQLITE_TEXT;
 }
 
-static int set_cell(struct profdb_cell *c, int type, char *text, int null)
+static int set_cell(struct profdb__cell *c, int type, char *text, int null)
 {
 	memset(c, 0, sizeof *c);
 	if (null) {
@@ -120,13 +120,13 @@ static int parse_answer(profdb_result *r, const char *p, const char *end, int *t
 	while (p < end) {
 		if (r->nrows == cap) {
 			size_t ncap = cap ? 2 * cap : 64;
-			struct profdb_cell *c = realloc(r->cells, ncap * n * sizeof *c);
+			struct profdb__cell *c = realloc(r->cells, ncap * n * sizeof *c);
 			if (!c)
 				goto out;
 			r->cells = c;
 			cap = ncap;
 		}
-		struct profdb_cell *row = &r->cells[r->nrows * n];
+		struct profdb__cell *row = &r->cells[r->nrows * n];
 		memset(row, 0, n * sizeof *row);
 		r->nrows++; /* the cells are zeroed, so a failure frees what is set */
 		if (split(&p, end, n, f, nulls) != 0)
@@ -150,7 +150,7 @@ out:
 int profdb__ch_query_sql(profdb *db, profdb_result **out, const char *sql)
 {
 	struct profdb_err err = { PROFDB_OK, "" };
-	struct profdb_ch *ch = NULL;
+	struct profdb__ch *ch = NULL;
 	struct profdb__ch_buf q = { 0 }, resp = { 0 };
 	profdb_result *r = NULL;
 	int *types = NULL;

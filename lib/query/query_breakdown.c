@@ -41,14 +41,14 @@ static const char *const names[C_COUNT] = {
 struct bline {
 	int64_t run, rank, step;   /* step INT64_MIN: NULL */
 	int64_t span, kernels;
-	struct profdb_breakdown b;
+	struct profdb__breakdown b;
 };
 
 /* The three interval classes of the group being read, and the groups done. */
 struct classes {
-	struct profdb_interval *iv[3]; /* compute, communication, memory */
+	struct profdb__interval *iv[3]; /* compute, communication, memory */
 	size_t n[3], cap[3];
-	struct profdb_interval *scratch;
+	struct profdb__interval *scratch;
 	size_t scap;
 	int64_t lo, hi, kernels;   /* the group's first start, last end, activities */
 	struct bline *l;           /* groups done */
@@ -68,7 +68,7 @@ static int class_add(struct classes *c, int k, int64_t s, int64_t e)
 {
 	if (c->n[k] == c->cap[k]) {
 		size_t ncap = c->cap[k] ? c->cap[k] * 2 : 1024;
-		struct profdb_interval *n = realloc(c->iv[k], ncap * sizeof *n);
+		struct profdb__interval *n = realloc(c->iv[k], ncap * sizeof *n);
 		if (!n)
 			return PROFDB_ERROR;
 		c->iv[k] = n;
@@ -93,7 +93,7 @@ static int close_group(struct classes *c, int64_t run, int64_t rank, int64_t ste
 	for (int k = 0; k < 3; k++)
 		c->n[k] = profdb__ivals_merge(c->iv[k], c->n[k]);
 	if (c->n[0] + c->n[1] > c->scap) {
-		struct profdb_interval *s = realloc(c->scratch, (c->n[0] + c->n[1]) * sizeof *s);
+		struct profdb__interval *s = realloc(c->scratch, (c->n[0] + c->n[1]) * sizeof *s);
 		if (!s)
 			return PROFDB_ERROR;
 		c->scratch = s;
@@ -118,7 +118,7 @@ static int close_group(struct classes *c, int64_t run, int64_t rank, int64_t ste
 /* Line l into row of r; the run's name through q (run by id). */
 static int fill_row(profdb_result *r, size_t row, const struct bline *l, sqlite3_stmt *q)
 {
-	const struct profdb_breakdown *b = &l->b;
+	const struct profdb__breakdown *b = &l->b;
 	int64_t span = l->span;
 	int rc = 0;
 

@@ -78,7 +78,7 @@ void profdb__result_drop_column(profdb_result *r, size_t col)
 	size_t o = 0;
 	for (size_t row = 0; row < r->nrows; row++)
 		for (size_t c = 0; c < r->ncols; c++) {
-			struct profdb_cell *cell = &r->cells[row * r->ncols + c];
+			struct profdb__cell *cell = &r->cells[row * r->ncols + c];
 			if (c == col)
 				free(cell->text);
 			else

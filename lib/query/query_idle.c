@@ -69,7 +69,7 @@ struct idle {
 	int keep_streams;
 	struct act *a;
 	size_t n, cap;
-	struct profdb_interval *iv; /* the other streams' union, scratch */
+	struct profdb__interval *iv; /* the other streams' union, scratch */
 	struct gap *g;             /* gaps (only when listing them) */
 	size_t ng, gcap;
 	int keep_gaps;
@@ -114,7 +114,7 @@ static int classify(struct idle *c, size_t nothers, size_t *cursor, int64_t a, i
                     const struct act *next, int64_t origin, int64_t sums[3])
 {
 	struct gap g = { c->run, c->rank, next->stream, origin, a, b, 0, 0, next->tid, next->name_id };
-	struct profdb_interval rest = { a, b };
+	struct profdb__interval rest = { a, b };
 	if (next->ls != INT64_MIN && next->ls > a) {
 		rest.start = next->ls < b ? next->ls : b;
 		g.host = rest.start - a;
@@ -132,7 +132,7 @@ static size_t others_union(struct idle *c, size_t lo, size_t hi)
 	size_t m = 0;
 	for (size_t i = 0; i < c->n; i++)
 		if (i < lo || i >= hi)
-			c->iv[m++] = (struct profdb_interval){ c->a[i].s, c->a[i].e };
+			c->iv[m++] = (struct profdb__interval){ c->a[i].s, c->a[i].e };
 	return profdb__ivals_merge(c->iv, m);
 }
 
@@ -212,7 +212,7 @@ static int act_add(struct idle *c, const struct act *a)
 	if (c->n == c->cap) {
 		size_t ncap = c->cap ? c->cap * 2 : 1024;
 		struct act *na = realloc(c->a, ncap * sizeof *na);
-		struct profdb_interval *ni = realloc(c->iv, ncap * sizeof *ni);
+		struct profdb__interval *ni = realloc(c->iv, ncap * sizeof *ni);
 		if (na)
 			c->a = na;
 		if (ni)

@@ -96,7 +96,7 @@ struct act {
 struct acts {
 	struct act *a;
 	size_t n, cap;
-	struct profdb_interval *iv; /* scratch for the step figures */
+	struct profdb__interval *iv; /* scratch for the step figures */
 	size_t ivcap;
 };
 
@@ -176,10 +176,10 @@ static int stream_rows(struct acts *c, profdb_result *r, size_t *row, int64_t ru
 }
 
 /* Merge [ls, end) of every activity (end = ks when started, else ke) into out. */
-static size_t launch_union(const struct acts *c, int started, struct profdb_interval *out)
+static size_t launch_union(const struct acts *c, int started, struct profdb__interval *out)
 {
 	for (size_t i = 0; i < c->n; i++)
-		out[i] = (struct profdb_interval){ c->a[i].ls, started ? c->a[i].ks : c->a[i].ke };
+		out[i] = (struct profdb__interval){ c->a[i].ls, started ? c->a[i].ks : c->a[i].ke };
 	return profdb__ivals_merge(out, c->n);
 }
 
@@ -187,7 +187,7 @@ static size_t launch_union(const struct acts *c, int started, struct profdb_inte
 static int step_rows(struct acts *c, profdb_result *r, size_t *row, int64_t run, int64_t rank)
 {
 	size_t first = *row, last = *row, nq, np;
-	struct profdb_interval *q, *p;
+	struct profdb__interval *q, *p;
 	int rc = PROFDB_OK;
 
 	while (last < r->nrows && profdb_result_int(r, last, T_RUN_ID) == run &&
@@ -195,7 +195,7 @@ static int step_rows(struct acts *c, profdb_result *r, size_t *row, int64_t run,
 		last++;
 	*row = last;
 	if (2 * c->n > c->ivcap) {
-		struct profdb_interval *n = realloc(c->iv, 2 * c->n * sizeof *n);
+		struct profdb__interval *n = realloc(c->iv, 2 * c->n * sizeof *n);
 		if (!n)
 			return PROFDB_ERROR;
 		c->iv = n;
@@ -207,7 +207,7 @@ static int step_rows(struct acts *c, profdb_result *r, size_t *row, int64_t run,
 	nq = launch_union(c, 0, q);
 	np = launch_union(c, 1, p);
 	for (size_t i = first; i < last; i++) {
-		struct profdb_interval span = { profdb_result_int(r, i, T_S0), profdb_result_int(r, i, T_S1) };
+		struct profdb__interval span = { profdb_result_int(r, i, T_S0), profdb_result_int(r, i, T_S1) };
 		int64_t len = span.end - span.start;
 		int64_t hw = len - profdb__ivals_overlap(q, nq, &span, 1);
 		int64_t qd = profdb__ivals_overlap(p, np, &span, 1);

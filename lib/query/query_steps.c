@@ -90,7 +90,7 @@ static struct gkey row_key(const profdb_result *r, size_t row)
 struct sweep {
 	profdb_result *r;
 	size_t row;                /* next result row to match */
-	struct profdb_interval *iv;
+	struct profdb__interval *iv;
 	size_t n, cap;
 	struct gkey key;           /* group of the collected intervals */
 };
@@ -118,7 +118,7 @@ static int add_interval(struct sweep *s, int64_t start, int64_t end)
 {
 	if (s->n == s->cap) {
 		size_t ncap = s->cap ? s->cap * 2 : 1024;
-		struct profdb_interval *niv = realloc(s->iv, ncap * sizeof *niv);
+		struct profdb__interval *niv = realloc(s->iv, ncap * sizeof *niv);
 		if (!niv)
 			return PROFDB_ERROR;
 		s->iv = niv;

@@ -18,7 +18,7 @@ enum profdb_coltype profdb_result_coltype(const profdb_result *r, size_t c) { re
 size_t profdb_result_nnotes(const profdb_result *r) { return r->nnotes; }
 const char *profdb_result_note(const profdb_result *r, size_t i) { return r->notes[i]; }
 
-static const struct profdb_cell *cell(const profdb_result *r, size_t row, size_t col)
+static const struct profdb__cell *cell(const profdb_result *r, size_t row, size_t col)
 {
 	return &r->cells[row * r->ncols + col];
 }
@@ -35,14 +35,14 @@ const char *profdb_result_text(const profdb_result *r, size_t row, size_t col)
 
 double profdb_result_double(const profdb_result *r, size_t row, size_t col)
 {
-	const struct profdb_cell *c = cell(r, row, col);
+	const struct profdb__cell *c = cell(r, row, col);
 	return c->type == SQLITE_INTEGER ? (double)c->i : c->type == SQLITE_FLOAT ? c->d :
 	       c->text ? strtod(c->text, NULL) : 0.0;
 }
 
 int64_t profdb_result_int(const profdb_result *r, size_t row, size_t col)
 {
-	const struct profdb_cell *c = cell(r, row, col);
+	const struct profdb__cell *c = cell(r, row, col);
 	return c->type == SQLITE_INTEGER ? c->i : c->type == SQLITE_FLOAT ? (int64_t)c->d :
 	       c->text ? strtoll(c->text, NULL, 10) : 0;
 }
@@ -66,7 +66,7 @@ void profdb_result_free(profdb_result *r)
 
 /* The cell's new value: type, numbers and its own copy of text (NULL for
  * NULL); the old text is freed. */
-static int put_cell(struct profdb_cell *c, int type, int64_t i, double d, const char *text)
+static int put_cell(struct profdb__cell *c, int type, int64_t i, double d, const char *text)
 {
 	char *t = text ? strdup(text) : NULL;
 	if (type == SQLITE_TEXT && !text)
@@ -123,14 +123,14 @@ int profdb__result_add_row(profdb_result *r, sqlite3_stmt *st, size_t *cap)
 {
 	if (r->nrows == *cap) {
 		size_t ncap = *cap ? *cap * 2 : 64;
-		struct profdb_cell *c = realloc(r->cells, ncap * r->ncols * sizeof *c);
+		struct profdb__cell *c = realloc(r->cells, ncap * r->ncols * sizeof *c);
 		if (!c)
 			return PROFDB_ERROR;
 		r->cells = c;
 		*cap = ncap;
 	}
 	for (size_t i = 0; i < r->ncols; i++) {
-		struct profdb_cell *c = &r->cells[r->nrows * r->ncols + i];
+		struct profdb__cell *c = &r->cells[r->nrows * r->ncols + i];
 		const unsigned char *t;
 		c->type = sqlite3_column_type(st, (int)i);
 		c->i = 0;

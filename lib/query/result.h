@@ -9,7 +9,7 @@
 
 #include "internal.h"
 
-struct profdb_cell {
+struct profdb__cell {
 	int type;                  /* SQLITE_NULL, _INTEGER, _FLOAT or _TEXT */
 	int64_t i;                 /* value when INTEGER */
 	double d;                  /* value when FLOAT */
@@ -20,7 +20,7 @@ struct profdb_result {
 	size_t ncols, nrows;
 	char **names;              /* ncols owned column names */
 	enum profdb_coltype *types; /* ncols render types */
-	struct profdb_cell *cells; /* nrows * ncols, row-major */
+	struct profdb__cell *cells; /* nrows * ncols, row-major */
 	char **notes;              /* owned warnings for formats to show */
 	size_t nnotes;
 	/* streamed (result_stream.c): earlier rows were written already; the

@@ -122,7 +122,7 @@ static void percentile_final(sqlite3_context *ctx)
 
 static void stddev_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-	struct profdb_moments *m = sqlite3_aggregate_context(ctx, sizeof *m);
+	struct profdb__moments *m = sqlite3_aggregate_context(ctx, sizeof *m);
 	double x;
 	(void)argc;
 	if (!m) {
@@ -135,7 +135,7 @@ static void stddev_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 
 static void stddev_final(sqlite3_context *ctx)
 {
-	struct profdb_moments *m = sqlite3_aggregate_context(ctx, 0);
+	struct profdb__moments *m = sqlite3_aggregate_context(ctx, 0);
 	double sd = m ? profdb__moments_stddev(m) : -1;
 	if (sd < 0)
 		sqlite3_result_null(ctx);

@@ -51,11 +51,11 @@ int profdb__ascend_read_meta(struct profdb__ascend_src *src, const char *folder)
  * (source_begin, rows, source_end with the row count less the header).
  * "PATH: empty file" when it has no row at all. */
 int profdb__ascend_stream_csv(const struct profdb__ascend_src *src, const char *path, const char *role,
-                      profdb_csv_row_fn fn, void *arg);
+                      profdb__csv_row_fn fn, void *arg);
 /* The same for a small summary file whose bytes are kept as the source's
  * content (up to ASCEND_CONTENT_MAX; larger files are streamed). */
 int profdb__ascend_small_csv(const struct profdb__ascend_src *src, const char *path, const char *role,
-                     profdb_csv_row_fn fn, void *arg);
+                     profdb__csv_row_fn fn, void *arg);
 
 /* Read a whole small file (at most max bytes) with its SHA-256; *out is the
  * caller's (free) and NUL-terminated.  Returns 1, reading nothing and

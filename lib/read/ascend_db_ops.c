@@ -97,8 +97,8 @@ int profdb__adb_read_ops(struct profdb__adb *r)
 	return PROFDB_OK;
 }
 
-/* profdb_nest hands back each op when its children are all in. */
-static int adb_closed(void *arg, const struct profdb_nest_op *n)
+/* profdb__nest hands back each op when its children are all in. */
+static int adb_closed(void *arg, const struct profdb__nest_op *n)
 {
 	struct profdb__adb_hop *h = &((struct profdb__adb *)arg)->ops[n->id];
 	h->self = n->self;
@@ -108,7 +108,7 @@ static int adb_closed(void *arg, const struct profdb_nest_op *n)
 }
 
 /*
- * Self times need the nesting per thread (op_nest.c's profdb_nest), in
+ * Self times need the nesting per thread (op_nest.c's profdb__nest), in
  * (thread, start, longest first) order, with the PYTORCH_API rule: an
  * op's parent is the innermost open op that holds its start, and a child
  * that outlives its parent costs it only the overlap.  Device totals (all
@@ -117,7 +117,7 @@ static int adb_closed(void *arg, const struct profdb_nest_op *n)
 int profdb__adb_nest_ops(struct profdb__adb *r)
 {
 	struct profdb__adb_okey *ord = malloc((r->nops ? r->nops : 1) * sizeof *ord);
-	struct profdb_nest n = { 0 };
+	struct profdb__nest n = { 0 };
 	int rc = PROFDB_OK;
 
 	if (!ord)
@@ -128,7 +128,7 @@ int profdb__adb_nest_ops(struct profdb__adb *r)
 	profdb__nest_init(&n, 1, adb_closed, r);
 	for (size_t k = 0; k < r->nops && rc == PROFDB_OK; k++) {
 		const struct profdb__adb_hop *h = &r->ops[ord[k].i];
-		struct profdb_nest_op o = { .id = (int64_t)ord[k].i, .start = h->start, .dur = h->end - h->start,
+		struct profdb__nest_op o = { .id = (int64_t)ord[k].i, .start = h->start, .dur = h->end - h->start,
 		                            .dev_self = { h->dev_self, h->ai_self } };
 		if (k > 0 && ord[k].a != ord[k - 1].a)
 			rc = profdb__nest_end(&n); /* another thread */

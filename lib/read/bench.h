@@ -94,7 +94,7 @@ int profdb__bench_parse_ns(const char *s, size_t n, int scale_exp, int64_t *out)
 /* The value of member key of object obj: 1 found (the last of that key),
  * 0 absent or obj not an object, -1 obj malformed; *bad (may be NULL) gets
  * the byte where the walk failed. */
-int profdb__bench_jget(const struct profdb_jval *obj, const char *key, struct profdb_jval *out,
+int profdb__bench_jget(const struct profdb__jval *obj, const char *key, struct profdb__jval *out,
                        const char **bad);
 /* Is p[0, n) exactly one well-formed JSON object (white space around it
  * allowed)?  -1 yes, else the byte offset in p where it goes wrong. */
@@ -105,8 +105,8 @@ long profdb__bench_jobject_bad(const char *p, size_t n);
 int profdb__bench_jcheck_file(struct profdb__bench_out *o, const char *buf, size_t len);
 /* A malloc'd copy of a string value (decoded) or of a number/true/false
  * token as written; NULL for other types or out of memory (*oom set). */
-char *profdb__bench_jtext(const struct profdb_jval *v, int *oom);
+char *profdb__bench_jtext(const struct profdb__jval *v, int *oom);
 /* A number value as a finite double: 0 ok, -1 not a finite number. */
-int profdb__bench_jdouble(const struct profdb_jval *v, double *out);
+int profdb__bench_jdouble(const struct profdb__jval *v, double *out);
 
 #endif

@@ -39,7 +39,7 @@
 struct csv_state {
 	struct csv_parser p;
 	const char *label;         /* file name for messages */
-	profdb_csv_row_fn fn;
+	profdb__csv_row_fn fn;
 	void *arg;
 	struct profdb_err *err;
 	char *buf;                 /* field bytes of the current row, each NUL-terminated */
@@ -123,7 +123,7 @@ static int grow_buf(struct csv_state *st, size_t need)
 /* Hand the row in ptr/flen (n fields, starting on line) to fn. */
 static void emit(struct csv_state *st, size_t n, int64_t line)
 {
-	struct profdb_csv_row row;
+	struct profdb__csv_row row;
 	row.field = st->ptr;
 	row.len = st->flen;
 	row.n = n;
@@ -389,7 +389,7 @@ static long split_line(struct csv_state *st, const char *s, size_t n)
 
 /* ---------------------------------------------------------------- reading */
 
-static int state_init(struct csv_state *st, const char *label, profdb_csv_row_fn fn, void *arg,
+static int state_init(struct csv_state *st, const char *label, profdb__csv_row_fn fn, void *arg,
                       struct profdb_err *err)
 {
 	memset(st, 0, sizeof *st);
@@ -495,7 +495,7 @@ static int finish(struct csv_state *st, int64_t *rows)
 	return PROFDB_OK;
 }
 
-int profdb__csv_read(struct profdb_input *in, const char *label, profdb_csv_row_fn fn, void *arg,
+int profdb__csv_read(struct profdb_input *in, const char *label, profdb__csv_row_fn fn, void *arg,
                     int64_t *rows, struct profdb_err *err, profdb_progress_fn progress,
                     void *progress_arg)
 {
@@ -530,14 +530,14 @@ out:
 	return rc;
 }
 
-int profdb__csv_read_mem(const void *buf, size_t n, const char *label, profdb_csv_row_fn fn,
+int profdb__csv_read_mem(const void *buf, size_t n, const char *label, profdb__csv_row_fn fn,
                         void *arg, int64_t *rows, struct profdb_err *err)
 {
 	return profdb__csv_read_mem_opts(buf, n, n, 0, label, fn, arg, rows, err);
 }
 
 int profdb__csv_read_mem_opts(const void *buf, size_t n, size_t chunk, int libcsv_only,
-                             const char *label, profdb_csv_row_fn fn, void *arg, int64_t *rows,
+                             const char *label, profdb__csv_row_fn fn, void *arg, int64_t *rows,
                              struct profdb_err *err)
 {
 	struct csv_state st;
@@ -566,7 +566,7 @@ int profdb__csv_read_mem_opts(const void *buf, size_t n, size_t chunk, int libcs
 
 /* ---------------------------------------------------------------- header */
 
-int profdb__csv_header_copy(struct profdb_csv_header *h, const struct profdb_csv_row *row,
+int profdb__csv_header_copy(struct profdb__csv_header *h, const struct profdb__csv_row *row,
                            struct profdb_err *err)
 {
 	size_t total = 0, at = 0;
@@ -588,7 +588,7 @@ int profdb__csv_header_copy(struct profdb_csv_header *h, const struct profdb_csv
 	return PROFDB_OK;
 }
 
-int profdb__csv_header_find(const struct profdb_csv_header *h, const char *name)
+int profdb__csv_header_find(const struct profdb__csv_header *h, const char *name)
 {
 	for (size_t i = 0; i < h->n; i++)
 		if (strcmp(h->name[i], name) == 0)
@@ -609,7 +609,7 @@ static int cmp_name_ref(const void *a, const void *b)
  * Sorting references to the names makes it n log n: a header of 100 000
  * columns took 14 s by pairs.  Small headers, or no memory, use pairs.
  */
-const char *profdb__csv_header_dup(const struct profdb_csv_header *h)
+const char *profdb__csv_header_dup(const struct profdb__csv_header *h)
 {
 	char *const **ref;
 	size_t best = h->n;
@@ -632,7 +632,7 @@ const char *profdb__csv_header_dup(const struct profdb_csv_header *h)
 	return best < h->n ? h->name[best] : NULL;
 }
 
-void profdb__csv_header_free(struct profdb_csv_header *h)
+void profdb__csv_header_free(struct profdb__csv_header *h)
 {
 	free(h->name);
 	free(h->buf);

@@ -14,7 +14,7 @@
 /* One row as the callback sees it.  Everything is borrowed and valid only
  * during the callback; fields are NUL-terminated and writable, so callers
  * may trim or split them in place. */
-struct profdb_csv_row {
+struct profdb__csv_row {
 	char **field;              /* n fields */
 	size_t *len;               /* their lengths in bytes */
 	size_t n;                  /* number of fields (never 0) */
@@ -24,7 +24,7 @@ struct profdb_csv_row {
 
 /* Called once per non-empty row; returns PROFDB_OK to go on, any other code
  * (with err filled) to stop reading. */
-typedef int (*profdb_csv_row_fn)(void *arg, const struct profdb_csv_row *row);
+typedef int (*profdb__csv_row_fn)(void *arg, const struct profdb__csv_row *row);
 
 /*
  * Read CSV text from in to its end, calling fn for every non-empty row.
@@ -37,12 +37,12 @@ typedef int (*profdb_csv_row_fn)(void *arg, const struct profdb_csv_row *row);
  * for I/O; or whatever fn returned.  progress (may be NULL) is called per
  * chunk with bytes of the file read so far.
  */
-int profdb__csv_read(struct profdb_input *in, const char *label, profdb_csv_row_fn fn, void *arg,
+int profdb__csv_read(struct profdb_input *in, const char *label, profdb__csv_row_fn fn, void *arg,
                     int64_t *rows, struct profdb_err *err, profdb_progress_fn progress,
                     void *progress_arg);
 
 /* The same over bytes already in memory. */
-int profdb__csv_read_mem(const void *buf, size_t n, const char *label, profdb_csv_row_fn fn,
+int profdb__csv_read_mem(const void *buf, size_t n, const char *label, profdb__csv_row_fn fn,
                         void *arg, int64_t *rows, struct profdb_err *err);
 
 /* For tests: the same, the bytes handed to the parser chunk at a time (as
@@ -50,25 +50,25 @@ int profdb__csv_read_mem(const void *buf, size_t n, const char *label, profdb_cs
  * libcsv_only through libcsv alone, without the line fast path; rows must
  * come out the same either way. */
 int profdb__csv_read_mem_opts(const void *buf, size_t n, size_t chunk, int libcsv_only,
-                             const char *label, profdb_csv_row_fn fn, void *arg, int64_t *rows,
+                             const char *label, profdb__csv_row_fn fn, void *arg, int64_t *rows,
                              struct profdb_err *err);
 
 /* A copy of a header row, kept for the whole file (metric names point into it). */
-struct profdb_csv_header {
+struct profdb__csv_header {
 	char **name;               /* n column names, owned through buf */
 	size_t n;
 	char *buf;                 /* all names, NUL-separated */
 };
 
 /* Copy row into h (h zeroed or freed before).  Returns PROFDB_OK or PROFDB_ERROR. */
-int profdb__csv_header_copy(struct profdb_csv_header *h, const struct profdb_csv_row *row,
+int profdb__csv_header_copy(struct profdb__csv_header *h, const struct profdb__csv_row *row,
                            struct profdb_err *err);
 /* Index of the column called name, or -1. */
-int profdb__csv_header_find(const struct profdb_csv_header *h, const char *name);
+int profdb__csv_header_find(const struct profdb__csv_header *h, const char *name);
 /* The first column name that appears twice, or NULL. */
-const char *profdb__csv_header_dup(const struct profdb_csv_header *h);
+const char *profdb__csv_header_dup(const struct profdb__csv_header *h);
 /* Free the copy.  A zeroed header is fine. */
-void profdb__csv_header_free(struct profdb_csv_header *h);
+void profdb__csv_header_free(struct profdb__csv_header *h);
 
 /* Write a printable excerpt of s (at most max bytes, non-printable bytes as
  * '?') into out (cap bytes).  For quoting input in messages. */

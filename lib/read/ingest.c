@@ -95,7 +95,7 @@ struct pool {
 	pthread_mutex_t mu;        /* guards next, done_before, slot_done */
 	size_t next;               /* next unit to read */
 	struct profdb__walk *w;
-	struct profdb_queue *q;
+	struct profdb__queue *q;
 	struct progress *prog;
 	uint64_t done_before;      /* bytes of finished units */
 	uint64_t slot_done[MAX_WORKERS]; /* bytes of each worker's current unit */
@@ -105,7 +105,7 @@ struct worker {
 	pthread_t thread;
 	int slot;                  /* 1..: slot 0 stays the serial path's */
 	struct pool *pool;
-	struct profdb_qsink *qs;
+	struct profdb__qsink *qs;
 	int rc;                    /* first error of this worker */
 };
 

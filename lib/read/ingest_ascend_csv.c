@@ -61,7 +61,7 @@ static const enum kcol required[] = { K_NAME, K_START, K_DUR };
 struct kreader {
 	const struct profdb__ascend_src *src;
 	const char *label;         /* the file, for messages */
-	struct profdb_csv_header hdr;
+	struct profdb__csv_header hdr;
 	int col[K_NCOL];           /* column index, -1 when absent */
 	size_t nfixed;             /* columns from here on are metrics */
 	struct profdb_metric *metrics; /* hdr.n - nfixed slots, reused per row */
@@ -199,7 +199,7 @@ int profdb__ascend_refuse_cambricon(char *const *field, size_t n, const char *la
 
 /* ---------------------------------------------------------------- header */
 
-static int kernel_header(struct kreader *r, const struct profdb_csv_row *row)
+static int kernel_header(struct kreader *r, const struct profdb__csv_row *row)
 {
 	struct profdb_err *err = r->src->ctx->err;
 	const char *dup;
@@ -250,7 +250,7 @@ static int kernel_header(struct kreader *r, const struct profdb_csv_row *row)
 /* ---------------------------------------------------------------- rows */
 
 /* The field of column k in this row, or NULL (column absent or row short). */
-static char *fld(const struct kreader *r, const struct profdb_csv_row *row, enum kcol k)
+static char *fld(const struct kreader *r, const struct profdb__csv_row *row, enum kcol k)
 {
 	int c = r->col[k];
 	return c >= 0 && (size_t)c < row->n ? row->field[c] : NULL;
@@ -258,7 +258,7 @@ static char *fld(const struct kreader *r, const struct profdb_csv_row *row, enum
 
 /* The same with its length in *n (0 for NULL): rows carry the lengths, so
  * the number parsers need no strlen. */
-static char *fldn(const struct kreader *r, const struct profdb_csv_row *row, enum kcol k, size_t *n)
+static char *fldn(const struct kreader *r, const struct profdb__csv_row *row, enum kcol k, size_t *n)
 {
 	int c = r->col[k];
 	if (c >= 0 && (size_t)c < row->n) {
@@ -269,7 +269,7 @@ static char *fldn(const struct kreader *r, const struct profdb_csv_row *row, enu
 	return NULL;
 }
 
-static int64_t col_i64(const struct kreader *r, const struct profdb_csv_row *row, enum kcol k)
+static int64_t col_i64(const struct kreader *r, const struct profdb__csv_row *row, enum kcol k)
 {
 	size_t n;
 	const char *s = fldn(r, row, k, &n);
@@ -277,7 +277,7 @@ static int64_t col_i64(const struct kreader *r, const struct profdb_csv_row *row
 }
 
 /* A shape/type/format column, its literal quotes dropped; NULL for N/A. */
-static const char *col_text(const struct kreader *r, const struct profdb_csv_row *row, enum kcol k)
+static const char *col_text(const struct kreader *r, const struct profdb__csv_row *row, enum kcol k)
 {
 	size_t n;
 	char *s = fldn(r, row, k, &n);
@@ -303,7 +303,7 @@ static int num_or_na(const char *s)
  * (The 2023 test_rank_0 FlashAttentionScore row lacks its Duration: its
  * Wait lands in Duration and "NO" in Mix Block Dim, so it is skipped.)
  */
-static int fixed_columns_plausible(const struct kreader *r, const struct profdb_csv_row *row)
+static int fixed_columns_plausible(const struct kreader *r, const struct profdb__csv_row *row)
 {
 	static const enum kcol ints[] = { K_STEP, K_DEVICE, K_MODEL, K_TASK, K_STREAM, K_BLOCK,
 	                                  K_MIX, K_CONTEXT };
@@ -334,7 +334,7 @@ static int skip(const struct kreader *r, const char *reason, int64_t line)
 	return profdb__sink_skip(s, reason, line);
 }
 
-static int kernel_row(struct kreader *r, const struct profdb_csv_row *row)
+static int kernel_row(struct kreader *r, const struct profdb__csv_row *row)
 {
 	struct profdb_sink *s = r->src->ctx->sink;
 	struct profdb_kernel_rec k;
@@ -406,7 +406,7 @@ static int kernel_row(struct kreader *r, const struct profdb_csv_row *row)
 	return profdb__sink_kernel(s, &k);
 }
 
-static int on_kernel_row(void *arg, const struct profdb_csv_row *row)
+static int on_kernel_row(void *arg, const struct profdb__csv_row *row)
 {
 	struct kreader *r = arg;
 	return row->index == 0 ? kernel_header(r, row) : kernel_row(r, row);
@@ -422,7 +422,7 @@ static void relay_progress(void *arg, uint64_t done, uint64_t total)
 }
 
 int profdb__ascend_stream_csv(const struct profdb__ascend_src *src, const char *path, const char *role,
-                      profdb_csv_row_fn fn, void *arg)
+                      profdb__csv_row_fn fn, void *arg)
 {
 	const struct profdb_reader_ctx *ctx = src->ctx;
 	struct profdb_sink *s = ctx->sink;

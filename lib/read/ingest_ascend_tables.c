@@ -17,8 +17,8 @@ static int skip(const struct profdb__ascend_src *src, const char *reason, int64_
 	return profdb__sink_skip(s, reason, line);
 }
 
-static int header_checks(const struct profdb__ascend_src *src, const struct profdb_csv_row *row,
-                         struct profdb_csv_header *hdr, const char *label, const char *what)
+static int header_checks(const struct profdb__ascend_src *src, const struct profdb__csv_row *row,
+                         struct profdb__csv_header *hdr, const char *label, const char *what)
 {
 	struct profdb_err *err = src->ctx->err;
 	const char *dup;
@@ -59,12 +59,12 @@ static const char *const ocol_names[O_NCOL] = {
 struct oreader {
 	const struct profdb__ascend_src *src;
 	const char *label;
-	struct profdb_csv_header hdr;
+	struct profdb__csv_header hdr;
 	int col[O_NCOL];           /* column index, -1 when absent */
 	size_t need;               /* fields a row needs: past the required columns */
 };
 
-static char *ofld(const struct oreader *r, const struct profdb_csv_row *row, enum ocol k)
+static char *ofld(const struct oreader *r, const struct profdb__csv_row *row, enum ocol k)
 {
 	int c = r->col[k];
 	return c >= 0 && (size_t)c < row->n ? row->field[c] : NULL;
@@ -83,7 +83,7 @@ static const char *text_or_null(const char *s)
 	return !s || !s[0] || strcmp(s, "N/A") == 0 ? NULL : s;
 }
 
-static int op_header(struct oreader *r, const struct profdb_csv_row *row)
+static int op_header(struct oreader *r, const struct profdb__csv_row *row)
 {
 	static const enum ocol required[] = { O_NAME, O_HOST_SELF };
 	int rc = header_checks(r->src, row, &r->hdr, r->label, "operator_details.csv");
@@ -102,7 +102,7 @@ static int op_header(struct oreader *r, const struct profdb_csv_row *row)
 	return PROFDB_OK;
 }
 
-static int op_row(struct oreader *r, const struct profdb_csv_row *row)
+static int op_row(struct oreader *r, const struct profdb__csv_row *row)
 {
 	struct profdb_sink *s = r->src->ctx->sink;
 	struct profdb_op_rec o;
@@ -134,7 +134,7 @@ static int op_row(struct oreader *r, const struct profdb_csv_row *row)
 	return profdb__sink_op(s, &o);
 }
 
-static int on_op_row(void *arg, const struct profdb_csv_row *row)
+static int on_op_row(void *arg, const struct profdb__csv_row *row)
 {
 	struct oreader *r = arg;
 	return row->index == 0 ? op_header(r, row) : op_row(r, row);
@@ -157,12 +157,12 @@ int profdb__ascend_read_operators(const struct profdb__ascend_src *src, const ch
 struct sreader {
 	const struct profdb__ascend_src *src;
 	const char *label;
-	struct profdb_csv_header hdr;
+	struct profdb__csv_header hdr;
 	int step_col;              /* "Step" */
 	int device_col;            /* "Device_id" (2025-06+), -1 if absent */
 };
 
-static int step_header(struct sreader *r, const struct profdb_csv_row *row)
+static int step_header(struct sreader *r, const struct profdb__csv_row *row)
 {
 	int rc = header_checks(r->src, row, &r->hdr, r->label, "step_trace_time.csv");
 	if (rc != PROFDB_OK)
@@ -175,7 +175,7 @@ static int step_header(struct sreader *r, const struct profdb_csv_row *row)
 	return PROFDB_OK;
 }
 
-static int step_row(struct sreader *r, const struct profdb_csv_row *row)
+static int step_row(struct sreader *r, const struct profdb__csv_row *row)
 {
 	struct profdb_sink *s = r->src->ctx->sink;
 	int64_t step = PROFDB_NULL;
@@ -201,7 +201,7 @@ static int step_row(struct sreader *r, const struct profdb_csv_row *row)
 	return PROFDB_OK;
 }
 
-static int on_step_row(void *arg, const struct profdb_csv_row *row)
+static int on_step_row(void *arg, const struct profdb__csv_row *row)
 {
 	struct sreader *r = arg;
 	return row->index == 0 ? step_header(r, row) : step_row(r, row);
@@ -229,7 +229,7 @@ struct streader {
 	const char *label;
 };
 
-static int on_stat_row(void *arg, const struct profdb_csv_row *row)
+static int on_stat_row(void *arg, const struct profdb__csv_row *row)
 {
 	const struct streader *r = arg;
 	if (row->index == 0)
@@ -247,7 +247,7 @@ int profdb__ascend_read_op_statistic(const struct profdb__ascend_src *src, const
 /* ---------------------------------------------------------------- small files */
 
 int profdb__ascend_small_csv(const struct profdb__ascend_src *src, const char *path, const char *role,
-                     profdb_csv_row_fn fn, void *arg)
+                     profdb__csv_row_fn fn, void *arg)
 {
 	const struct profdb_reader_ctx *ctx = src->ctx;
 	struct profdb_sink *s = ctx->sink;

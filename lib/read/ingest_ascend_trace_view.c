@@ -55,7 +55,7 @@ struct tv {
 
 /* The fields of one event; absent ones have type PROFDB_J_NONE. */
 struct tv_event {
-	struct profdb_jval ph, name, pid, tid, ts, dur, cat, args;
+	struct profdb__jval ph, name, pid, tid, ts, dur, cat, args;
 };
 
 static long tv_read(void *arg, void *buf, size_t n, struct profdb_err *err)
@@ -65,11 +65,11 @@ static long tv_read(void *arg, void *buf, size_t n, struct profdb_err *err)
 
 static void event_fields(const char *text, size_t len, struct tv_event *e)
 {
-	struct profdb_jval k, v;
+	struct profdb__jval k, v;
 	size_t pos = 0;
 	memset(e, 0, sizeof *e);
 	while (profdb__json_member(text, len, &pos, &k, &v) == 1) {
-		struct profdb_jval *slot = profdb__json_str_is(&k, "ph") ? &e->ph
+		struct profdb__jval *slot = profdb__json_str_is(&k, "ph") ? &e->ph
 		    : profdb__json_str_is(&k, "name") ? &e->name : profdb__json_str_is(&k, "pid") ? &e->pid
 		    : profdb__json_str_is(&k, "tid") ? &e->tid : profdb__json_str_is(&k, "ts") ? &e->ts
 		    : profdb__json_str_is(&k, "dur") ? &e->dur : profdb__json_str_is(&k, "cat") ? &e->cat
@@ -80,9 +80,9 @@ static void event_fields(const char *text, size_t len, struct tv_event *e)
 }
 
 /* The member key of object value obj, or a NONE value. */
-static struct profdb_jval member(const struct profdb_jval *obj, const char *key)
+static struct profdb__jval member(const struct profdb__jval *obj, const char *key)
 {
-	struct profdb_jval k, v, none = { PROFDB_J_NONE, NULL, 0 };
+	struct profdb__jval k, v, none = { PROFDB_J_NONE, NULL, 0 };
 	size_t pos = 0;
 	if (obj->type != PROFDB_J_OBJECT)
 		return none;
@@ -93,7 +93,7 @@ static struct profdb_jval member(const struct profdb_jval *obj, const char *key)
 }
 
 /* A number or a numeric string ("ts": "1736408883674584.732") in ns. */
-static int num_ns(const struct profdb_jval *v, int scale, int64_t *out)
+static int num_ns(const struct profdb__jval *v, int scale, int64_t *out)
 {
 	if (v->type == PROFDB_J_NUMBER)
 		return profdb__parse_ns(v->p, v->n, scale, out);
@@ -103,7 +103,7 @@ static int num_ns(const struct profdb_jval *v, int scale, int64_t *out)
 }
 
 /* Decode string v into t->name (grown); NULL when v is not a string. */
-static const char *text_of(struct tv *t, const struct profdb_jval *v)
+static const char *text_of(struct tv *t, const struct profdb__jval *v)
 {
 	if (v->type != PROFDB_J_STRING)
 		return NULL;
@@ -137,7 +137,7 @@ static int is_comm_thread(const struct tv *t, int64_t pid, int64_t tid)
 /* Pass 1: an M event naming a process or an HCCL thread. */
 static int learn_names(struct tv *t, const struct tv_event *e)
 {
-	struct profdb_jval nm = member(&e->args, "name");
+	struct profdb__jval nm = member(&e->args, "name");
 	const char *name;
 	int64_t pid, tid = 0;
 	if (!profdb__json_str_is(&e->ph, "M") || num_ns(&e->pid, 0, &pid) != 0)
@@ -194,7 +194,7 @@ static int hardware_kind(const char *task_type, const char *name)
 static int emit_event(struct tv *t, const struct tv_event *e)
 {
 	struct profdb_kernel_rec k;
-	struct profdb_jval tt = member(&e->args, "Task Type"), task = member(&e->args, "Task Id");
+	struct profdb__jval tt = member(&e->args, "Task Type"), task = member(&e->args, "Task Id");
 	char type_buf[64] = "";
 	int64_t pid, tid = PROFDB_NULL, v;
 	int what, kind;
@@ -241,7 +241,7 @@ static int emit_event(struct tv *t, const struct tv_event *e)
 /* One pass over the array: fn on every event. */
 static int each_event(struct tv *t, int (*fn)(struct tv *, const struct tv_event *))
 {
-	struct profdb_json_scan js;
+	struct profdb__json_scan js;
 	int c, rc;
 	if ((rc = profdb__json_scan_init(&js, tv_read, t->in, t->path, t->err)) != PROFDB_OK)
 		return rc;

@@ -303,10 +303,10 @@ const struct profdb_reader *profdb__bench_detect(const char *buf, size_t n)
 	return csv_header_is_ours(buf + i, nl) ? &profdb__reader_wallclock_csv : NULL;
 }
 
-int profdb__bench_jget(const struct profdb_jval *obj, const char *key, struct profdb_jval *out,
+int profdb__bench_jget(const struct profdb__jval *obj, const char *key, struct profdb__jval *out,
                        const char **bad)
 {
-	struct profdb_jval k, v;
+	struct profdb__jval k, v;
 	size_t pos = 0;
 	int found = 0, rc;
 	if (obj->type != PROFDB_J_OBJECT)
@@ -321,7 +321,7 @@ int profdb__bench_jget(const struct profdb_jval *obj, const char *key, struct pr
 	return rc < 0 ? -1 : found;
 }
 
-char *profdb__bench_jtext(const struct profdb_jval *v, int *oom)
+char *profdb__bench_jtext(const struct profdb__jval *v, int *oom)
 {
 	char *s;
 	if (v->type != PROFDB_J_STRING && v->type != PROFDB_J_NUMBER && v->type != PROFDB_J_TRUE &&
@@ -341,7 +341,7 @@ char *profdb__bench_jtext(const struct profdb_jval *v, int *oom)
 	return s;
 }
 
-int profdb__bench_jdouble(const struct profdb_jval *v, double *out)
+int profdb__bench_jdouble(const struct profdb__jval *v, double *out)
 {
 	if (v->type != PROFDB_J_NUMBER)
 		return -1;
@@ -357,7 +357,7 @@ static size_t ws(const char *p, size_t n, size_t i)
 
 long profdb__bench_jobject_bad(const char *p, size_t n)
 {
-	struct profdb_jval k, v;
+	struct profdb__jval k, v;
 	size_t start = ws(p, n, 0), pos = 0, last, i;
 	int e;
 	if (start >= n || p[start] != '{')
@@ -395,7 +395,7 @@ static long mem_read(void *arg, void *buf, size_t n, struct profdb_err *err)
 
 int profdb__bench_jcheck_file(struct profdb__bench_out *o, const char *buf, size_t len)
 {
-	struct profdb_json_scan s;
+	struct profdb__json_scan s;
 	struct memsrc m = { buf, len, 0 };
 	int rc, c;
 	if ((rc = profdb__json_scan_init(&s, mem_read, &m, o->path, o->ctx->err)) != PROFDB_OK)

@@ -24,9 +24,9 @@ static const struct { const char *key, *tag; } context_tags[] = {
 	{ "library_build_type", "build_type" }, { "library_version", "gbench_version" },
 };
 
-static int file_tags(struct profdb__bench_out *o, const struct profdb_jval *top, const char *buf)
+static int file_tags(struct profdb__bench_out *o, const struct profdb__jval *top, const char *buf)
 {
-	struct profdb_jval ctxv, v;
+	struct profdb__jval ctxv, v;
 	if (profdb__bench_jget(top, "context", &ctxv, NULL) != 1)
 		return PROFDB_OK;
 	for (size_t i = 0; i < sizeof context_tags / sizeof context_tags[0]; i++) {
@@ -48,10 +48,10 @@ static int file_tags(struct profdb__bench_out *o, const struct profdb_jval *top,
 }
 
 /* scale_exp of a time_unit (absent: ns, Google Benchmark's default); -1 unknown. */
-static int unit_scale(const struct profdb_jval *b)
+static int unit_scale(const struct profdb__jval *b)
 {
 	static const struct { const char *u; int e; } units[] = { { "ns", 0 }, { "us", 3 }, { "ms", 6 }, { "s", 9 } };
-	struct profdb_jval v;
+	struct profdb__jval v;
 	if (profdb__bench_jget(b, "time_unit", &v, NULL) != 1)
 		return 0;
 	for (size_t i = 0; i < 4; i++)
@@ -61,9 +61,9 @@ static int unit_scale(const struct profdb_jval *b)
 }
 
 /* One entry's text member (decoded) or NULL; *oom set on failure. */
-static char *text_of(const struct profdb_jval *b, const char *key, int *oom)
+static char *text_of(const struct profdb__jval *b, const char *key, int *oom)
 {
-	struct profdb_jval v;
+	struct profdb__jval v;
 	return profdb__bench_jget(b, key, &v, NULL) == 1 ? profdb__bench_jtext(&v, oom) : NULL;
 }
 
@@ -103,9 +103,9 @@ static struct agg *agg_of(struct gb *g, const char *api, int64_t where)
 	return a;
 }
 
-static int aggregate(struct gb *g, const struct profdb_jval *b, const char *api, int64_t ns, int64_t where)
+static int aggregate(struct gb *g, const struct profdb__jval *b, const char *api, int64_t ns, int64_t where)
 {
-	struct profdb_jval v;
+	struct profdb__jval v;
 	struct agg *a = agg_of(g, api, where);
 	double d;
 	if (!a)
@@ -127,10 +127,10 @@ static int aggregate(struct gb *g, const struct profdb_jval *b, const char *api,
 }
 
 /* One entry of "benchmarks". */
-static int entry(struct gb *g, const struct profdb_jval *b)
+static int entry(struct gb *g, const struct profdb__jval *b)
 {
 	struct profdb__bench_out *o = g->o;
-	struct profdb_jval v;
+	struct profdb__jval v;
 	int64_t where = (int64_t)(b->p - g->buf), ns = 0;
 	char *api;
 	int oom = 0, rc = PROFDB_OK, scale, p = -1;
@@ -196,7 +196,7 @@ int profdb__read_gbench(const struct profdb_reader_ctx *ctx)
 	struct profdb__bench_out o;
 	struct gb g = { 0 };
 	struct profdb_input *in = NULL;
-	struct profdb_jval top, list, b;
+	struct profdb__jval top, list, b;
 	char *buf = NULL;
 	size_t len = 0, pos = 0, i = 0;
 	int rc, e;
@@ -207,7 +207,7 @@ int profdb__read_gbench(const struct profdb_reader_ctx *ctx)
 	g.buf = buf;
 	while (i < len && (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\t'))
 		i++;
-	top = (struct profdb_jval){ PROFDB_J_OBJECT, buf + i, len - i };
+	top = (struct profdb__jval){ PROFDB_J_OBJECT, buf + i, len - i };
 	if ((rc = profdb__bench_jcheck_file(&o, buf, len)) != PROFDB_OK)
 		goto fail;
 	if (profdb__bench_jget(&top, "benchmarks", &list, NULL) != 1 || list.type != PROFDB_J_ARRAY) {

@@ -29,7 +29,7 @@ struct profdb__walk {
 	dev_t *dev;                /* folders on the current path (loop guard) */
 	ino_t *ino;
 	size_t depth;
-	struct profdb_walk_seen *seen; /* folders entered, by device and inode (walk_seen.c) */
+	struct profdb__walk_seen *seen; /* folders entered, by device and inode (walk_seen.c) */
 	struct profdb_err *err;
 };
 

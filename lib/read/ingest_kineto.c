@@ -55,7 +55,7 @@ static int64_t rank_from_name(const char *path)
 
 /* Decide the rank from what has been read; note_it: say so when it is
  * only the file's place in the folder. */
-static int decide_rank(struct profdb_kreader *r, int note_it)
+static int decide_rank(struct profdb__kreader *r, int note_it)
 {
 	int64_t from_name = rank_from_name(r->path);
 	if (r->dist_rank != PROFDB_NULL) {
@@ -77,7 +77,7 @@ static int decide_rank(struct profdb_kreader *r, int note_it)
 
 /* Decide the rank (or guess it: provisional) and open the source: before
  * the first record. */
-static int begin_records(struct profdb_kreader *r, int provisional)
+static int begin_records(struct profdb__kreader *r, int provisional)
 {
 	int rc;
 	if (r->begun)
@@ -92,7 +92,7 @@ static int begin_records(struct profdb_kreader *r, int provisional)
 
 /* After the whole object: the real rank, and what to add to the times the
  * records were read with; moves the kernels and launches already sent. */
-static int fix_rank(struct profdb_kreader *r, int64_t *time_off)
+static int fix_rank(struct profdb__kreader *r, int64_t *time_off)
 {
 	int64_t guess = r->rank, off;
 	int rc;
@@ -113,7 +113,7 @@ static int fix_rank(struct profdb_kreader *r, int64_t *time_off)
 }
 
 /* Host step spans held back while the rank or base time was a guess. */
-static int send_held_steps(struct profdb_kreader *r, int64_t time_off)
+static int send_held_steps(struct profdb__kreader *r, int64_t time_off)
 {
 	for (size_t i = 0; i < r->nhsteps && r->sink->step; i++) {
 		struct profdb_step_rec s = r->hsteps[i];
@@ -131,7 +131,7 @@ static int send_held_steps(struct profdb_kreader *r, int64_t time_off)
 
 static long kread(void *arg, void *buf, size_t n, struct profdb_err *err)
 {
-	struct profdb_kreader *r = arg;
+	struct profdb__kreader *r = arg;
 	long got = profdb__input_read(r->in, buf, n, err);
 	if (got > 0 && r->ctx->progress) {
 		uint64_t size = profdb__input_size(r->in), done = profdb__input_raw_offset(r->in);
@@ -145,7 +145,7 @@ static long kread(void *arg, void *buf, size_t n, struct profdb_err *err)
 
 /* The elements of the traceEvents array (or of a bare array); provisional:
  * the rank and base time may still change (keys after the array). */
-static int read_events(struct profdb_kreader *r, struct profdb_json_scan *js, int provisional)
+static int read_events(struct profdb__kreader *r, struct profdb__json_scan *js, int provisional)
 {
 	int c, rc;
 	if ((rc = begin_records(r, provisional)) != PROFDB_OK)
@@ -173,10 +173,10 @@ static int read_events(struct profdb_kreader *r, struct profdb_json_scan *js, in
 	}
 }
 
-static int add_meta(struct profdb_kreader *r, const char *key, const char *text, size_t len)
+static int add_meta(struct profdb__kreader *r, const char *key, const char *text, size_t len)
 {
-	struct profdb_jval v = { PROFDB_J_NONE, text, len };
-	struct profdb_kmeta *m = realloc(r->meta, (r->nmeta + 1) * sizeof *m);
+	struct profdb__jval v = { PROFDB_J_NONE, text, len };
+	struct profdb__kmeta *m = realloc(r->meta, (r->nmeta + 1) * sizeof *m);
 	size_t pos = 0;
 	if (!m)
 		return profdb__err_set(r->err, PROFDB_ERROR, "out of memory");
@@ -198,7 +198,7 @@ static int add_meta(struct profdb_kreader *r, const char *key, const char *text,
 			r->have_base = 1;
 		}
 	} else if (strcmp(key, "distributedInfo") == 0) {
-		struct profdb_jval k, val;
+		struct profdb__jval k, val;
 		r->have_dist = 1;
 		while (profdb__json_member(text, len, &pos, &k, &val) == 1)
 			if (profdb__json_str_is(&k, "rank"))
@@ -207,21 +207,21 @@ static int add_meta(struct profdb_kreader *r, const char *key, const char *text,
 	return PROFDB_OK;
 }
 
-static int bad(struct profdb_kreader *r, struct profdb_json_scan *js, const char *what)
+static int bad(struct profdb__kreader *r, struct profdb__json_scan *js, const char *what)
 {
 	return profdb__err_set(r->err, PROFDB_EFORMAT, "%s: byte %llu: %s", r->path,
 	                       (unsigned long long)profdb__json_offset(js), what);
 }
 
 /* The members of the top-level object; js is just past its '{'. */
-static int read_object(struct profdb_kreader *r, struct profdb_json_scan *js)
+static int read_object(struct profdb__kreader *r, struct profdb__json_scan *js)
 {
 	int c, rc, first = 1;
 	char key[256];
 	for (;;) {
 		const char *text;
 		size_t len;
-		struct profdb_jval kv;
+		struct profdb__jval kv;
 		c = profdb__json_peek(js);
 		if (c == PROFDB_JSON_FAIL)
 			return r->err->code;
@@ -234,7 +234,7 @@ static int read_object(struct profdb_kreader *r, struct profdb_json_scan *js)
 			                                       : "expected a key in the top-level object");
 		if ((rc = profdb__json_value(js, &text, &len)) != PROFDB_OK)
 			return rc;
-		kv = (struct profdb_jval){ PROFDB_J_STRING, text, len };
+		kv = (struct profdb__jval){ PROFDB_J_STRING, text, len };
 		if (len > sizeof key) /* long keys are user metadata: keep a prefix */
 			kv.n = sizeof key;
 		profdb__json_str_decode(&kv, key, sizeof key);
@@ -284,9 +284,9 @@ static int read_object(struct profdb_kreader *r, struct profdb_json_scan *js)
 }
 
 /* One pass over the file. */
-static int read_pass(struct profdb_kreader *r, int pass)
+static int read_pass(struct profdb__kreader *r, int pass)
 {
-	struct profdb_json_scan js;
+	struct profdb__json_scan js;
 	int rc, c;
 	r->pass = pass;
 	if ((rc = profdb__input_open(&r->in, r->path, r->err)) != PROFDB_OK)
@@ -331,7 +331,7 @@ out:
  * [[step, start_ns, end_ns], ...]): they are not host steps, only where
  * the store places kernels whose launch is not in the trace.
  */
-static int send_device_steps(struct profdb_kreader *r, int64_t time_off)
+static int send_device_steps(struct profdb__kreader *r, int64_t time_off)
 {
 	size_t cap = 2 + r->ndsteps * 72, n = 0;
 	char *text;
@@ -353,7 +353,7 @@ static int send_device_steps(struct profdb_kreader *r, int64_t time_off)
 	return rc;
 }
 
-static int finish(struct profdb_kreader *r)
+static int finish(struct profdb__kreader *r)
 {
 	struct profdb_sink *s = r->sink;
 	int64_t off;
@@ -374,7 +374,7 @@ static int finish(struct profdb_kreader *r)
 
 int profdb__read_kineto(const struct profdb_reader_ctx *ctx)
 {
-	struct profdb_kreader r;
+	struct profdb__kreader r;
 	int rc;
 	memset(&r, 0, sizeof r);
 	r.ctx = ctx;

@@ -20,7 +20,7 @@
 #define SECONDS 9 /* scale_exp of seconds */
 
 /* machine_info.node, python_version, cpu.brand_raw; commit_info.id, branch */
-static int file_tags(struct profdb__bench_out *o, const struct profdb_jval *top, const char *buf)
+static int file_tags(struct profdb__bench_out *o, const struct profdb__jval *top, const char *buf)
 {
 	static const struct { const char *obj, *sub, *key, *tag; } picks[] = {
 		{ "machine_info", NULL, "node", "host" },
@@ -30,7 +30,7 @@ static int file_tags(struct profdb__bench_out *o, const struct profdb_jval *top,
 		{ "commit_info", NULL, "branch", "branch" },
 	};
 	for (size_t i = 0; i < sizeof picks / sizeof picks[0]; i++) {
-		struct profdb_jval a, b, v;
+		struct profdb__jval a, b, v;
 		char *text;
 		int oom = 0, rc;
 		if (profdb__bench_jget(top, picks[i].obj, &a, NULL) != 1)
@@ -55,9 +55,9 @@ static int file_tags(struct profdb__bench_out *o, const struct profdb_jval *top,
 }
 
 /* A stats member in seconds as ns (PROFDB_NULL if absent or bad). */
-static int64_t stat_ns(const struct profdb_jval *stats, const char *key)
+static int64_t stat_ns(const struct profdb__jval *stats, const char *key)
 {
-	struct profdb_jval v;
+	struct profdb__jval v;
 	int64_t ns;
 	if (profdb__bench_jget(stats, key, &v, NULL) != 1 || v.type != PROFDB_J_NUMBER ||
 	    profdb__bench_parse_ns(v.p, v.n, SECONDS, &ns) != 0)
@@ -66,12 +66,12 @@ static int64_t stat_ns(const struct profdb_jval *stats, const char *key)
 }
 
 /* The stats object without data: summary statistics. */
-static int summary(struct profdb__bench_out *o, const char *api, const struct profdb_jval *stats,
+static int summary(struct profdb__bench_out *o, const char *api, const struct profdb__jval *stats,
                    int64_t where)
 {
 	struct profdb__bench_stats s = { PROFDB_NULL, 0, -1, PROFDB_NULL, PROFDB_NULL, -1,
 	                         "pytest-benchmark stats" };
-	struct profdb_jval v;
+	struct profdb__jval v;
 	double d;
 	int64_t mean = stat_ns(stats, "mean"), sd = stat_ns(stats, "stddev"), med = stat_ns(stats, "median");
 	if (mean == PROFDB_NULL)
@@ -88,10 +88,10 @@ static int summary(struct profdb__bench_out *o, const char *api, const struct pr
 }
 
 /* The rounds of "data": one repeat each. */
-static int rounds(struct profdb__bench_out *o, const char *api, const struct profdb_jval *data,
+static int rounds(struct profdb__bench_out *o, const char *api, const struct profdb__jval *data,
                   const char *buf)
 {
-	struct profdb_jval v;
+	struct profdb__jval v;
 	size_t pos = 0;
 	int rc, e;
 	while ((e = profdb__json_element(data->p, data->n, &pos, &v)) == 1) {
@@ -112,9 +112,9 @@ static int rounds(struct profdb__bench_out *o, const char *api, const struct pro
 	return PROFDB_OK;
 }
 
-static int one_benchmark(struct profdb__bench_out *o, const struct profdb_jval *b, const char *buf)
+static int one_benchmark(struct profdb__bench_out *o, const struct profdb__jval *b, const char *buf)
 {
-	struct profdb_jval name, stats, data;
+	struct profdb__jval name, stats, data;
 	int64_t where = (int64_t)(b->p - buf);
 	char *api;
 	int oom = 0, rc;
@@ -143,7 +143,7 @@ int profdb__read_pytest_benchmark(const struct profdb_reader_ctx *ctx)
 {
 	struct profdb__bench_out o;
 	struct profdb_input *in = NULL;
-	struct profdb_jval top, list, b;
+	struct profdb__jval top, list, b;
 	char *buf = NULL;
 	size_t len = 0, pos = 0, i = 0;
 	int rc, e;
@@ -152,7 +152,7 @@ int profdb__read_pytest_benchmark(const struct profdb_reader_ctx *ctx)
 		return rc;
 	while (i < len && (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\t'))
 		i++;
-	top = (struct profdb_jval){ PROFDB_J_OBJECT, buf + i, len - i };
+	top = (struct profdb__jval){ PROFDB_J_OBJECT, buf + i, len - i };
 	if ((rc = profdb__bench_jcheck_file(&o, buf, len)) != PROFDB_OK)
 		goto fail;
 	if (profdb__bench_jget(&top, "benchmarks", &list, NULL) != 1 || list.type != PROFDB_J_ARRAY) {

@@ -20,11 +20,11 @@
 
 struct wcsv {
 	struct profdb__bench_out *o;
-	struct profdb_csv_header h;
+	struct profdb__csv_header h;
 	int api, elapsed, repeat;  /* column indexes; repeat -1 if absent */
 };
 
-static int header(struct wcsv *w, const struct profdb_csv_row *row)
+static int header(struct wcsv *w, const struct profdb__csv_row *row)
 {
 	const char *dup;
 	int rc = profdb__csv_header_copy(&w->h, row, w->o->ctx->err);
@@ -43,7 +43,7 @@ static int header(struct wcsv *w, const struct profdb_csv_row *row)
 	return PROFDB_OK;
 }
 
-static int on_row(void *arg, const struct profdb_csv_row *row)
+static int on_row(void *arg, const struct profdb__csv_row *row)
 {
 	struct wcsv *w = arg;
 	struct profdb__bench_out *o = w->o;

@@ -18,9 +18,9 @@
 #include "banned.h"
 
 /* The tags of one line: members other than api, elapsed_us and repeat. */
-static int line_tags(struct profdb__bench_out *o, const struct profdb_jval *obj, int64_t line)
+static int line_tags(struct profdb__bench_out *o, const struct profdb__jval *obj, int64_t line)
 {
-	struct profdb_jval k, v;
+	struct profdb__jval k, v;
 	size_t pos = 0;
 	int e;
 	while ((e = profdb__json_member(obj->p, obj->n, &pos, &k, &v)) == 1) {
@@ -43,7 +43,7 @@ static int line_tags(struct profdb__bench_out *o, const struct profdb_jval *obj,
 
 static int one_line(struct profdb__bench_out *o, const char *p, size_t n, int64_t line)
 {
-	struct profdb_jval obj = { PROFDB_J_OBJECT, p, n }, api, el, rep;
+	struct profdb__jval obj = { PROFDB_J_OBJECT, p, n }, api, el, rep;
 	int64_t ns, r = PROFDB_NULL;
 	char *name;
 	int oom = 0, rc, e;

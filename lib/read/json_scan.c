@@ -21,7 +21,7 @@
 
 #define CHUNK (256 * 1024) /* bytes asked of the source at a time */
 
-int profdb__json_scan_init(struct profdb_json_scan *s, profdb_json_read_fn read, void *arg,
+int profdb__json_scan_init(struct profdb__json_scan *s, profdb__json_read_fn read, void *arg,
                           const char *name, struct profdb_err *err)
 {
 	memset(s, 0, sizeof *s);
@@ -42,7 +42,7 @@ int profdb__json_scan_init(struct profdb_json_scan *s, profdb_json_read_fn read,
 	return PROFDB_OK;
 }
 
-void profdb__json_scan_free(struct profdb_json_scan *s)
+void profdb__json_scan_free(struct profdb__json_scan *s)
 {
 	free(s->buf);
 	free(s->nest);
@@ -50,12 +50,12 @@ void profdb__json_scan_free(struct profdb_json_scan *s)
 	s->nest = NULL;
 }
 
-uint64_t profdb__json_offset(const struct profdb_json_scan *s)
+uint64_t profdb__json_offset(const struct profdb__json_scan *s)
 {
 	return s->base + s->pos + s->elided;
 }
 
-static int fail(struct profdb_json_scan *s, uint64_t at, const char *what)
+static int fail(struct profdb__json_scan *s, uint64_t at, const char *what)
 {
 	return profdb__err_set(s->err, PROFDB_EFORMAT, "%s: byte %llu: %s", s->name,
 	                       (unsigned long long)at, what);
@@ -65,7 +65,7 @@ static int fail(struct profdb_json_scan *s, uint64_t at, const char *what)
  * Drop the bytes before buf[keep], then read more.  Returns bytes added,
  * 0 at the end of the stream, -1 on error (err set).
  */
-static long refill(struct profdb_json_scan *s, size_t keep)
+static long refill(struct profdb__json_scan *s, size_t keep)
 {
 	long got;
 	if (keep > 0) {
@@ -144,7 +144,7 @@ static size_t str_end(const char *p, size_t n, size_t i)
 	return n;
 }
 
-int profdb__json_peek(struct profdb_json_scan *s)
+int profdb__json_peek(struct profdb__json_scan *s)
 {
 	for (;;) {
 		long got;
@@ -160,7 +160,7 @@ int profdb__json_peek(struct profdb_json_scan *s)
 	}
 }
 
-void profdb__json_advance(struct profdb_json_scan *s)
+void profdb__json_advance(struct profdb__json_scan *s)
 {
 	if (s->pos < s->len)
 		s->pos++;
@@ -173,7 +173,7 @@ static int is_scalar_char(char c)
 }
 
 /* Push a container on the bit stack (1 = object).  -1: out of memory. */
-static int push(struct profdb_json_scan *s, uint64_t depth, int is_obj)
+static int push(struct profdb__json_scan *s, uint64_t depth, int is_obj)
 {
 	size_t byte = (size_t)(depth >> 3);
 	if (byte >= s->nest_cap) {
@@ -191,7 +191,7 @@ static int push(struct profdb_json_scan *s, uint64_t depth, int is_obj)
 	return PROFDB_OK;
 }
 
-static int top_is_obj(const struct profdb_json_scan *s, uint64_t depth)
+static int top_is_obj(const struct profdb__json_scan *s, uint64_t depth)
 {
 	return (s->nest[depth >> 3] >> (depth & 7)) & 1;
 }
@@ -210,7 +210,7 @@ struct scan_state {
 
 /* The string's closing quote is at buf[pos - 1]: move it (and what
  * follows) down to where the dropped tail began. */
-static void close_drop(struct profdb_json_scan *s, struct scan_state *t)
+static void close_drop(struct profdb__json_scan *s, struct scan_state *t)
 {
 	size_t d = (size_t)(t->drop - s->base), q = s->pos - 1;
 	memmove(s->buf + d, s->buf + q, s->len - q);
@@ -227,7 +227,7 @@ static void close_drop(struct profdb_json_scan *s, struct scan_state *t)
  * cut before a whole character or escape: the rest is dropped as it is
  * read, so a 200 MB name or argument costs max_string bytes, not 200 MB.
  */
-static int str_byte(struct profdb_json_scan *s, struct scan_state *t, int keep, char b)
+static int str_byte(struct profdb__json_scan *s, struct scan_state *t, int keep, char b)
 {
 	if (t->esc) {
 		t->esc = 0;
@@ -251,7 +251,7 @@ static int str_byte(struct profdb_json_scan *s, struct scan_state *t, int keep, 
 
 /* One byte b outside strings, at buf[pos - 1]: 1 when it ends the value,
  * -1 on error (err set). */
-static int struct_byte(struct profdb_json_scan *s, struct scan_state *t, char b)
+static int struct_byte(struct profdb__json_scan *s, struct scan_state *t, char b)
 {
 	if (b == '"') {
 		t->in_str = 1;
@@ -272,7 +272,7 @@ static int struct_byte(struct profdb_json_scan *s, struct scan_state *t, char b)
 }
 
 /* The first byte c of a value: sets up t.  -1 on error (err set). */
-static int scan_first(struct profdb_json_scan *s, struct scan_state *t, int c)
+static int scan_first(struct profdb__json_scan *s, struct scan_state *t, int c)
 {
 	memset(t, 0, sizeof *t);
 	t->drop = NO_DROP;
@@ -300,7 +300,7 @@ static int scan_first(struct profdb_json_scan *s, struct scan_state *t, int c)
  * Scan one value.  keep: keep its bytes in the window (capture).  On
  * success *start is the value's index in buf and s->pos is one past it.
  */
-static int scan(struct profdb_json_scan *s, int keep, size_t *start)
+static int scan(struct profdb__json_scan *s, int keep, size_t *start)
 {
 	struct scan_state t;
 	uint64_t begin, braw;
@@ -363,7 +363,7 @@ done:
 	return PROFDB_OK;
 }
 
-int profdb__json_value(struct profdb_json_scan *s, const char **out, size_t *len)
+int profdb__json_value(struct profdb__json_scan *s, const char **out, size_t *len)
 {
 	size_t start = 0;
 	int rc = scan(s, 1, &start);
@@ -374,7 +374,7 @@ int profdb__json_value(struct profdb_json_scan *s, const char **out, size_t *len
 	return PROFDB_OK;
 }
 
-int profdb__json_skip(struct profdb_json_scan *s)
+int profdb__json_skip(struct profdb__json_scan *s)
 {
 	size_t start;
 	return scan(s, 0, &start);
@@ -434,7 +434,7 @@ static size_t digits_end(const char *p, size_t n, size_t i)
 }
 
 /* Bound the value that starts at p[*i] (after white space); advance *i. */
-static int value_at(const char *p, size_t n, size_t *i, struct profdb_jval *v)
+static int value_at(const char *p, size_t n, size_t *i, struct profdb__jval *v)
 {
 	size_t j = skip_ws(p, n, *i), k;
 	if (j >= n)
@@ -489,7 +489,7 @@ static int value_at(const char *p, size_t n, size_t *i, struct profdb_jval *v)
 
 /* Shared by member and element: open/close bytes, with or without keys. */
 static int next_item(const char *p, size_t n, size_t *pos, char open, char close,
-                     struct profdb_jval *key, struct profdb_jval *val)
+                     struct profdb__jval *key, struct profdb__jval *val)
 {
 	size_t i = skip_ws(p, n, *pos);
 	if (*pos == 0) {
@@ -526,17 +526,17 @@ static int next_item(const char *p, size_t n, size_t *pos, char open, char close
 }
 
 int profdb__json_member(const char *obj, size_t len, size_t *pos,
-                       struct profdb_jval *key, struct profdb_jval *val)
+                       struct profdb__jval *key, struct profdb__jval *val)
 {
 	return next_item(obj, len, pos, '{', '}', key, val);
 }
 
-int profdb__json_element(const char *arr, size_t len, size_t *pos, struct profdb_jval *val)
+int profdb__json_element(const char *arr, size_t len, size_t *pos, struct profdb__jval *val)
 {
 	return next_item(arr, len, pos, '[', ']', NULL, val);
 }
 
-int profdb__json_str_is(const struct profdb_jval *v, const char *lit)
+int profdb__json_str_is(const struct profdb__jval *v, const char *lit)
 {
 	size_t n = strlen(lit);
 	return v->type == PROFDB_J_STRING && v->n == n + 2 && memcmp(v->p + 1, lit, n) == 0;
@@ -587,7 +587,7 @@ static size_t put_utf8(char *o, unsigned cp)
 	return 4;
 }
 
-size_t profdb__json_str_decode(const struct profdb_jval *v, char *out, size_t cap)
+size_t profdb__json_str_decode(const struct profdb__jval *v, char *out, size_t cap)
 {
 	const char *p = v->p + 1;
 	size_t n = v->n >= 2 ? v->n - 2 : 0, o = 0;
@@ -639,7 +639,7 @@ size_t profdb__json_str_decode(const struct profdb_jval *v, char *out, size_t ca
 	return o;
 }
 
-size_t profdb__json_compact(const struct profdb_jval *v, char *out, size_t cap)
+size_t profdb__json_compact(const struct profdb__jval *v, char *out, size_t cap)
 {
 	size_t o = 0;
 	int in_str = 0, esc = 0;
@@ -735,7 +735,7 @@ static size_t container_end(const char *p, size_t n, size_t i)
 
 /* Bound the value at p[i] (white space already skipped) as value_at does;
  * returns the index past it, NO_END if there is none. */
-static size_t pick_value(const char *p, size_t n, size_t i, struct profdb_jval *v)
+static size_t pick_value(const char *p, size_t n, size_t i, struct profdb__jval *v)
 {
 	size_t k = i;
 	if (i >= n)
@@ -810,7 +810,7 @@ int profdb__json_pick_init(struct profdb__json_pick *spec)
 {
 	memset(spec->index, 0, sizeof spec->index);
 	for (int level = 0; level < 2; level++) {
-		const struct profdb_json_key *keys = level ? spec->sub_keys : spec->keys;
+		const struct profdb__json_key *keys = level ? spec->sub_keys : spec->keys;
 		size_t nkeys = level ? spec->nsub_keys : spec->nkeys;
 		if (nkeys > PROFDB_JSON_PICK_MAX)
 			return -1;
@@ -830,12 +830,12 @@ int profdb__json_pick_init(struct profdb__json_pick *spec)
 /* Slot of key text k[0..len) (between its quotes) in a level's keys, or -1. */
 static int key_slot(const struct profdb__json_pick *spec, int level, const char *k, size_t len)
 {
-	const struct profdb_json_key *keys = level ? spec->sub_keys : spec->keys;
+	const struct profdb__json_key *keys = level ? spec->sub_keys : spec->keys;
 	const unsigned char *index = spec->index[level];
 	unsigned b = key_hash(k, len), j;
 	/* at most half the buckets are taken: a miss ends at an empty one soon */
 	while ((j = index[b]) != 0) {
-		const struct profdb_json_key *key = &keys[j - 1];
+		const struct profdb__json_key *key = &keys[j - 1];
 		if (key->len == len && key_eq(key->name, k, len))
 			return key->slot;
 		b = (b + 1) & 63;
@@ -846,8 +846,8 @@ static int key_slot(const struct profdb__json_pick *spec, int level, const char 
 /* The members of the object at p[i] ('{'); sub != NULL: the inner slot's
  * object is walked too.  Returns the index past its '}', or NO_END. */
 static size_t pick_object(const char *p, size_t n, size_t i, int level,
-                          const struct profdb__json_pick *spec, struct profdb_jval *vals,
-                          struct profdb_jval *sub)
+                          const struct profdb__json_pick *spec, struct profdb__jval *vals,
+                          struct profdb__jval *sub)
 {
 	i = skip_ws(p, n, i + 1);
 	if (i < n && p[i] == '}')
@@ -855,7 +855,7 @@ static size_t pick_object(const char *p, size_t n, size_t i, int level,
 	for (;;) {
 		size_t ke, vend;
 		int slot;
-		struct profdb_jval unused, *v;
+		struct profdb__jval unused, *v;
 		if (i >= n || p[i] != '"')
 			return NO_END;
 		ke = str_end(p, n, i + 1);
@@ -871,7 +871,7 @@ static size_t pick_object(const char *p, size_t n, size_t i, int level,
 		v = slot >= 0 ? &vals[slot] : &unused;
 		if (sub && slot == spec->inner) {
 			for (size_t j = 0; j < spec->nsub_slots; j++)
-				sub[j] = (struct profdb_jval){ PROFDB_J_NONE, NULL, 0 };
+				sub[j] = (struct profdb__jval){ PROFDB_J_NONE, NULL, 0 };
 			if (i < n && p[i] == '{') {
 				vend = pick_object(p, n, i, 1, spec, sub, NULL);
 				if (vend == NO_END)
@@ -899,9 +899,9 @@ static size_t pick_object(const char *p, size_t n, size_t i, int level,
 }
 
 size_t profdb__json_pick(const char *p, size_t n, const struct profdb__json_pick *spec,
-                        struct profdb_jval *vals, struct profdb_jval *sub)
+                        struct profdb__jval *vals, struct profdb__jval *sub)
 {
-	static const struct profdb_jval none = { PROFDB_J_NONE, NULL, 0 };
+	static const struct profdb__jval none = { PROFDB_J_NONE, NULL, 0 };
 	size_t end;
 	for (size_t j = 0; j < spec->nslots; j++)
 		vals[j] = none;
@@ -913,8 +913,8 @@ size_t profdb__json_pick(const char *p, size_t n, const struct profdb__json_pick
 	return end == NO_END ? 0 : end;
 }
 
-int profdb__json_value_pick(struct profdb_json_scan *s, const struct profdb__json_pick *spec,
-                           struct profdb_jval *vals, struct profdb_jval *sub,
+int profdb__json_value_pick(struct profdb__json_scan *s, const struct profdb__json_pick *spec,
+                           struct profdb__jval *vals, struct profdb__jval *sub,
                            const char **out, size_t *len, int *picked)
 {
 	int c = profdb__json_peek(s), rc;

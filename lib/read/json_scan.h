@@ -18,7 +18,7 @@
 
 /* Where the scanner gets bytes: returns bytes read, 0 at end, -1 on error
  * (err filled).  profdb__input_read has this shape. */
-typedef long (*profdb_json_read_fn)(void *arg, void *buf, size_t n, struct profdb_err *err);
+typedef long (*profdb__json_read_fn)(void *arg, void *buf, size_t n, struct profdb_err *err);
 
 /* Largest single value the scanner captures (an event, a metadata value). */
 #define PROFDB_JSON_MAX_VALUE ((size_t)256 << 20)
@@ -29,8 +29,8 @@ typedef long (*profdb_json_read_fn)(void *arg, void *buf, size_t n, struct profd
  * is cut, marked and counted once more where it is stored. */
 #define PROFDB_JSON_MAX_STRING ((size_t)512 << 10)
 
-struct profdb_json_scan {
-	profdb_json_read_fn read;  /* the byte source */
+struct profdb__json_scan {
+	profdb__json_read_fn read;  /* the byte source */
 	void *arg;                 /* its argument */
 	struct profdb_err *err;    /* where errors go */
 	const char *name;          /* file name for messages */
@@ -48,21 +48,21 @@ struct profdb_json_scan {
 
 /* Set up s over a source.  name is borrowed.  Returns PROFDB_OK or
  * PROFDB_ERROR (out of memory). */
-int profdb__json_scan_init(struct profdb_json_scan *s, profdb_json_read_fn read, void *arg,
+int profdb__json_scan_init(struct profdb__json_scan *s, profdb__json_read_fn read, void *arg,
                           const char *name, struct profdb_err *err);
 /* Free s's buffers (s itself is the caller's).  Safe on a zeroed s. */
-void profdb__json_scan_free(struct profdb_json_scan *s);
+void profdb__json_scan_free(struct profdb__json_scan *s);
 /* Stream offset of the next byte (for messages). */
-uint64_t profdb__json_offset(const struct profdb_json_scan *s);
+uint64_t profdb__json_offset(const struct profdb__json_scan *s);
 /*
  * Skip white space and return the next byte without consuming it: 0..255,
  * PROFDB_JSON_END at the end of the stream, or PROFDB_JSON_FAIL (err set).
  */
 #define PROFDB_JSON_END (-1)
 #define PROFDB_JSON_FAIL (-2)
-int profdb__json_peek(struct profdb_json_scan *s);
+int profdb__json_peek(struct profdb__json_scan *s);
 /* Consume one byte (after profdb__json_peek said what it is). */
-void profdb__json_advance(struct profdb_json_scan *s);
+void profdb__json_advance(struct profdb__json_scan *s);
 /*
  * Read the next value (after white space) and point *out at its text,
  * *len bytes, valid until the next call on s.  Brackets and strings are
@@ -70,20 +70,20 @@ void profdb__json_advance(struct profdb_json_scan *s);
  * (PROFDB_EFORMAT, message with the byte offset): truncated input, a
  * mismatched bracket, a value over max_value bytes.
  */
-int profdb__json_value(struct profdb_json_scan *s, const char **out, size_t *len);
+int profdb__json_value(struct profdb__json_scan *s, const char **out, size_t *len);
 /* The same, without keeping the value: memory stays flat whatever its size. */
-int profdb__json_skip(struct profdb_json_scan *s);
+int profdb__json_skip(struct profdb__json_scan *s);
 
 /* ---------------------------------------------------------------- in place */
 
-enum profdb_jtype {
+enum profdb__jtype {
 	PROFDB_J_NONE = 0, PROFDB_J_STRING, PROFDB_J_NUMBER, PROFDB_J_OBJECT,
 	PROFDB_J_ARRAY, PROFDB_J_TRUE, PROFDB_J_FALSE, PROFDB_J_NULL
 };
 
 /* A slice of JSON text: a whole value (strings keep their quotes). */
-struct profdb_jval {
-	int type;                  /* enum profdb_jtype */
+struct profdb__jval {
+	int type;                  /* enum profdb__jtype */
 	const char *p;             /* first byte */
 	size_t n;                  /* bytes */
 };
@@ -96,26 +96,26 @@ struct profdb_jval {
  * parses them.
  */
 int profdb__json_member(const char *obj, size_t len, size_t *pos,
-                       struct profdb_jval *key, struct profdb_jval *val);
+                       struct profdb__jval *key, struct profdb__jval *val);
 /* Iterate the elements of an array text the same way. */
-int profdb__json_element(const char *arr, size_t len, size_t *pos, struct profdb_jval *val);
+int profdb__json_element(const char *arr, size_t len, size_t *pos, struct profdb__jval *val);
 /* Does the string value v equal the plain (escape-free) text lit? */
-int profdb__json_str_is(const struct profdb_jval *v, const char *lit);
+int profdb__json_str_is(const struct profdb__jval *v, const char *lit);
 /*
  * Decode string value v into out (cap bytes, NUL-terminated; cap must be
  * at least v->n): escapes become UTF-8, \u0000 and broken surrogates become
  * U+FFFD.  Returns the decoded length.
  */
-size_t profdb__json_str_decode(const struct profdb_jval *v, char *out, size_t cap);
+size_t profdb__json_str_decode(const struct profdb__jval *v, char *out, size_t cap);
 /* Copy value v into out (cap >= v->n + 1) without white space outside
  * strings: compact JSON text.  Returns its length. */
-size_t profdb__json_compact(const struct profdb_jval *v, char *out, size_t cap);
+size_t profdb__json_compact(const struct profdb__jval *v, char *out, size_t cap);
 
 /* ------------------------------------------------------------ one pass */
 
 /* A member key to pick: escape-free text (len bytes) and the slot its
  * value goes to; two names may share a slot (the later member wins). */
-struct profdb_json_key {
+struct profdb__json_key {
 	const char *name;
 	size_t len;
 	int slot;
@@ -128,10 +128,10 @@ struct profdb_json_key {
  */
 #define PROFDB_JSON_PICK_MAX 32    /* keys per level */
 struct profdb__json_pick {
-	const struct profdb_json_key *keys;
+	const struct profdb__json_key *keys;
 	size_t nkeys, nslots;
 	int inner;                 /* slot walked for sub_keys, -1 for none */
-	const struct profdb_json_key *sub_keys;
+	const struct profdb__json_key *sub_keys;
 	size_t nsub_keys, nsub_slots;
 	unsigned char index[2][64]; /* by profdb__json_pick_init: keys by hash */
 };
@@ -154,14 +154,14 @@ int profdb__json_pick_init(struct profdb__json_pick *spec);
  * Then the caller takes the general path.
  */
 size_t profdb__json_pick(const char *p, size_t n, const struct profdb__json_pick *spec,
-                        struct profdb_jval *vals, struct profdb_jval *sub);
+                        struct profdb__jval *vals, struct profdb__jval *sub);
 /*
  * profdb__json_value, with the value picked in the same pass when it is an
  * object that profdb__json_pick accepts (*picked = 1; else 0, vals and sub
  * undefined): the bytes are read once, not once to bound and again to walk.
  */
-int profdb__json_value_pick(struct profdb_json_scan *s, const struct profdb__json_pick *spec,
-                           struct profdb_jval *vals, struct profdb_jval *sub,
+int profdb__json_value_pick(struct profdb__json_scan *s, const struct profdb__json_pick *spec,
+                           struct profdb__jval *vals, struct profdb__jval *sub,
                            const char **out, size_t *len, int *picked);
 
 #endif /* PROFDB_JSON_SCAN_H */

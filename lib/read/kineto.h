@@ -13,11 +13,11 @@
 #include "json_scan.h"
 #include "kineto_ops.h"
 
-struct profdb_kmeta {
+struct profdb__kmeta {
 	char *key, *value;         /* owned; value is compact JSON text */
 };
 
-struct profdb_kreader {
+struct profdb__kreader {
 	const struct profdb_reader_ctx *ctx;
 	struct profdb_sink *sink;
 	struct profdb_err *err;
@@ -29,9 +29,9 @@ struct profdb_kreader {
 	int64_t dist_rank;         /* distributedInfo.rank, PROFDB_NULL if none */
 	int have_dist, have_base;  /* the key was seen */
 	int64_t base_ns;           /* baseTimeNanoseconds, 0 if none */
-	struct profdb_kmeta *meta;
+	struct profdb__kmeta *meta;
 	size_t nmeta;
-	struct profdb_kops *ops;
+	struct profdb__kops *ops;
 	char *scratch;             /* decoded strings of the current event */
 	size_t scratch_cap, scratch_used;
 	int64_t nevents;           /* elements of traceEvents seen */
@@ -58,9 +58,9 @@ void profdb__kineto_pick_init(struct profdb__json_pick *pick);
 
 /* Read the next element of traceEvents from js: records to r->sink, or a
  * skip for an unusable event.  Returns a scan, sink or memory error only. */
-int profdb__kineto_event(struct profdb_kreader *r, struct profdb_json_scan *js);
+int profdb__kineto_event(struct profdb__kreader *r, struct profdb__json_scan *js);
 /* An integer written as a number or a string ("2560", "0x0": ROCm args);
  * PROFDB_NULL if it is neither. */
-int64_t profdb__kineto_jint(const struct profdb_jval *v);
+int64_t profdb__kineto_jint(const struct profdb__jval *v);
 
 #endif /* PROFDB_KINETO_H */

@@ -68,12 +68,12 @@ enum ev_arg {
 #define KEY(name, slot) { name, sizeof name - 1, slot }
 #define COUNT(a) (sizeof a / sizeof a[0])
 
-static const struct profdb_json_key ev_keys[] = {
+static const struct profdb__json_key ev_keys[] = {
 	KEY("ph", F_PH), KEY("cat", F_CAT), KEY("name", F_NAME), KEY("pid", F_PID), KEY("tid", F_TID),
 	KEY("ts", F_TS), KEY("dur", F_DUR), KEY("args", F_ARGS),
 };
 
-static const struct profdb_json_key arg_keys[] = {
+static const struct profdb__json_key arg_keys[] = {
 	KEY("External id", A_EXT), KEY("Input Dims", A_DIMS), KEY("Input type", A_TYPES),
 	KEY("Sequence number", A_SEQ), KEY("Call stack", A_STACK), KEY("correlation", A_CORRELATION),
 	KEY("device", A_DEVICE), KEY("stream", A_STREAM), KEY("context", A_CONTEXT),
@@ -120,7 +120,7 @@ static int64_t parse_hex(const char *p, size_t n)
 }
 
 /* An integer written as a number or a string ("2560", "0x0": ROCm args). */
-int64_t profdb__kineto_jint(const struct profdb_jval *v)
+int64_t profdb__kineto_jint(const struct profdb__jval *v)
 {
 	const char *p;
 	size_t n;
@@ -149,18 +149,18 @@ int64_t profdb__kineto_jint(const struct profdb_jval *v)
 }
 
 /* A pid/tid: an int, a numeric string, or "stream 7" (2021 traces). */
-static int64_t jid(const struct profdb_jval *v)
+static int64_t jid(const struct profdb__jval *v)
 {
 	int64_t x = profdb__kineto_jint(v);
 	if (x == PROFDB_NULL && v->type == PROFDB_J_STRING && v->n > 9 && memcmp(v->p + 1, "stream ", 7) == 0) {
-		struct profdb_jval rest = { PROFDB_J_NUMBER, v->p + 8, v->n - 9 };
+		struct profdb__jval rest = { PROFDB_J_NUMBER, v->p + 8, v->n - 9 };
 		x = profdb__kineto_jint(&rest);
 	}
 	return x;
 }
 
 /* A time in µs (number or string, any precision) to ns; -1 if not one. */
-static int jns(const struct profdb_jval *v, int64_t *out)
+static int jns(const struct profdb__jval *v, int64_t *out)
 {
 	const char *p;
 	size_t n, i, int_end;
@@ -196,7 +196,7 @@ static int jns(const struct profdb_jval *v, int64_t *out)
 	return profdb__parse_ns(p, n, 3, out);
 }
 
-static uint64_t hash_slice(uint64_t h, const struct profdb_jval *v)
+static uint64_t hash_slice(uint64_t h, const struct profdb__jval *v)
 {
 	for (size_t i = 0; i < v->n; i++)
 		h = (h ^ (unsigned char)v->p[i]) * 1099511628211ull;
@@ -205,14 +205,14 @@ static uint64_t hash_slice(uint64_t h, const struct profdb_jval *v)
 
 /* The key of an event's (pid, tid), as the raw text: ops and runtime
  * calls nest per thread, whatever pid and tid are written as. */
-static uint64_t thread_key(const struct profdb_jval *e)
+static uint64_t thread_key(const struct profdb__jval *e)
 {
 	return hash_slice(hash_slice(1469598103934665603ull, &e[F_PID]), &e[F_TID]);
 }
 
 /* Room for n bytes of decoded text in the event's scratch; NULL if none
  * (never happens for the fields of one event: see handle_event). */
-static char *scratch(struct profdb_kreader *r, size_t n)
+static char *scratch(struct profdb__kreader *r, size_t n)
 {
 	char *p;
 	if (r->scratch_used + n > r->scratch_cap)
@@ -223,7 +223,7 @@ static char *scratch(struct profdb_kreader *r, size_t n)
 }
 
 /* Decoded string value, or NULL if v is not a string. */
-static const char *jstr(struct profdb_kreader *r, const struct profdb_jval *v)
+static const char *jstr(struct profdb__kreader *r, const struct profdb__jval *v)
 {
 	char *out;
 	if (v->type != PROFDB_J_STRING || !(out = scratch(r, v->n)))
@@ -233,7 +233,7 @@ static const char *jstr(struct profdb_kreader *r, const struct profdb_jval *v)
 }
 
 /* A value as text: strings decoded, anything else as compact JSON. */
-static const char *jtext(struct profdb_kreader *r, const struct profdb_jval *v)
+static const char *jtext(struct profdb__kreader *r, const struct profdb__jval *v)
 {
 	char *out;
 	if (v->type == PROFDB_J_NONE || v->type == PROFDB_J_NULL)
@@ -248,7 +248,7 @@ static const char *jtext(struct profdb_kreader *r, const struct profdb_jval *v)
 
 /* ---------------------------------------------------------------- records */
 
-static int skip(struct profdb_kreader *r, const char *reason)
+static int skip(struct profdb__kreader *r, const char *reason)
 {
 	if (!r->sink->skip)
 		return PROFDB_OK;
@@ -258,14 +258,14 @@ static int skip(struct profdb_kreader *r, const char *reason)
 /* The picked members of object text[0..len) into v[slot] (all NONE
  * first); -1 if it is malformed.  The general path for what
  * profdb__json_pick leaves (same keys, same answers). */
-static int walk_members(const char *text, size_t len, const struct profdb_json_key *keys, size_t nkeys,
-                        struct profdb_jval *v, size_t nslots)
+static int walk_members(const char *text, size_t len, const struct profdb__json_key *keys, size_t nkeys,
+                        struct profdb__jval *v, size_t nslots)
 {
-	struct profdb_jval k, val;
+	struct profdb__jval k, val;
 	size_t pos = 0;
 	int rc;
 	for (size_t i = 0; i < nslots; i++)
-		v[i] = (struct profdb_jval){ PROFDB_J_NONE, NULL, 0 };
+		v[i] = (struct profdb__jval){ PROFDB_J_NONE, NULL, 0 };
 	while ((rc = profdb__json_member(text, len, &pos, &k, &val)) == 1)
 		for (size_t i = 0; i < nkeys; i++)
 			if (k.n == keys[i].len + 2 && memcmp(k.p + 1, keys[i].name, keys[i].len) == 0) {
@@ -277,7 +277,7 @@ static int walk_members(const char *text, size_t len, const struct profdb_json_k
 
 /* The collective args of a communication kernel into *c; NULL when it has
  * neither a collective name nor a message size (older traces, non-NCCL). */
-static const struct profdb_coll_rec *coll_args(struct profdb_kreader *r, const struct profdb_jval *a,
+static const struct profdb_coll_rec *coll_args(struct profdb__kreader *r, const struct profdb__jval *a,
                                                struct profdb_coll_rec *c)
 {
 	if (!a[A_COLL].type && !a[A_IN_NELEMS].type && !a[A_OUT_NELEMS].type)
@@ -295,7 +295,7 @@ static const struct profdb_coll_rec *coll_args(struct profdb_kreader *r, const s
 	return c;
 }
 
-static int emit_device(struct profdb_kreader *r, const struct profdb_jval *e, const struct profdb_jval *a, int kind,
+static int emit_device(struct profdb__kreader *r, const struct profdb__jval *e, const struct profdb__jval *a, int kind,
                        const char *name, const char *cat, int64_t start, int64_t dur)
 {
 	struct profdb_kernel_rec k;
@@ -328,10 +328,10 @@ static int emit_device(struct profdb_kreader *r, const struct profdb_jval *e, co
 	return r->sink->kernel ? r->sink->kernel(r->sink->arg, &k) : PROFDB_OK;
 }
 
-static int emit_op(struct profdb_kreader *r, const struct profdb_jval *e, const struct profdb_jval *a,
+static int emit_op(struct profdb__kreader *r, const struct profdb__jval *e, const struct profdb__jval *a,
                    const char *name, const char *cat, int64_t start, int64_t dur)
 {
-	struct profdb_kop_in o = {
+	struct profdb__kop_in o = {
 		.name = name, .category = cat,
 		.thread = thread_key(e),
 		.tid = jid(&e[F_TID]), .start_ns = start, .dur_ns = dur,
@@ -365,7 +365,7 @@ static int emit_op(struct profdb_kreader *r, const struct profdb_jval *e, const 
 	return r->sink->op(r->sink->arg, &rec);
 }
 
-static int emit_launch(struct profdb_kreader *r, const struct profdb_jval *e, const struct profdb_jval *a,
+static int emit_launch(struct profdb__kreader *r, const struct profdb__jval *e, const struct profdb__jval *a,
                        const char *name, int64_t start, int64_t dur)
 {
 	struct profdb_launch_rec l = {
@@ -394,7 +394,7 @@ static int64_t step_number(const char *name)
 }
 
 /* Append a step span to a list the reader keeps (*v, *n). */
-static int keep_step(struct profdb_kreader *r, struct profdb_step_rec **v, size_t *n,
+static int keep_step(struct profdb__kreader *r, struct profdb_step_rec **v, size_t *n,
                      int64_t step, int64_t start, int64_t end)
 {
 	struct profdb_step_rec *s = realloc(*v, (*n + 1) * sizeof *s);
@@ -406,12 +406,12 @@ static int keep_step(struct profdb_kreader *r, struct profdb_step_rec **v, size_
 }
 
 /* Is string value v the escape-free text lit (len bytes)? */
-static int str_eq(const struct profdb_jval *v, const char *lit, size_t len)
+static int str_eq(const struct profdb__jval *v, const char *lit, size_t len)
 {
 	return v->type == PROFDB_J_STRING && v->n == len + 2 && memcmp(v->p + 1, lit, len) == 0;
 }
 
-static int classify(const struct profdb_jval *e, int *kind)
+static int classify(const struct profdb__jval *e, int *kind)
 {
 	*kind = 0;
 	if (e[F_CAT].type == PROFDB_J_NONE)
@@ -428,14 +428,14 @@ static int classify(const struct profdb_jval *e, int *kind)
 /* The args of an X event we keep into a (unless args_read), and scratch
  * room for its decoded text: NULL, or the reason to skip it; *rc is set
  * when out of memory. */
-static const char *event_prepare(struct profdb_kreader *r, size_t len, const struct profdb_jval *e,
-                                 struct profdb_jval *a, int args_read, int *rc)
+static const char *event_prepare(struct profdb__kreader *r, size_t len, const struct profdb__jval *e,
+                                 struct profdb__jval *a, int args_read, int *rc)
 {
 	*rc = PROFDB_OK;
 	if (!args_read) {
 		if (e[F_ARGS].type != PROFDB_J_OBJECT) {
 			for (size_t i = 0; i < NARGS; i++)
-				a[i] = (struct profdb_jval){ PROFDB_J_NONE, NULL, 0 };
+				a[i] = (struct profdb__jval){ PROFDB_J_NONE, NULL, 0 };
 		} else if (walk_members(e[F_ARGS].p, e[F_ARGS].n, arg_keys, COUNT(arg_keys), a, NARGS) < 0) {
 			return "malformed args object";
 		}
@@ -458,7 +458,7 @@ static const char *event_prepare(struct profdb_kreader *r, size_t len, const str
 
 /* The event's start (base time added) and duration: NULL, or the reason
  * to skip it.  Widens the range of times sent. */
-static const char *event_times(struct profdb_kreader *r, const struct profdb_jval *e, int64_t *start,
+static const char *event_times(struct profdb__kreader *r, const struct profdb__jval *e, int64_t *start,
                                int64_t *dur)
 {
 	int64_t ts;
@@ -496,8 +496,8 @@ static const char *event_times(struct profdb_kreader *r, const struct profdb_jva
  * args_read; else they are read here, only for events we keep): records
  * or a skip.
  */
-static int handle_event(struct profdb_kreader *r, size_t len,
-                        const struct profdb_jval *e, struct profdb_jval *a, int args_read)
+static int handle_event(struct profdb__kreader *r, size_t len,
+                        const struct profdb__jval *e, struct profdb__jval *a, int args_read)
 {
 	int rc, cls, kind;
 	int64_t dur, start, step;
@@ -545,9 +545,9 @@ static int handle_event(struct profdb_kreader *r, size_t len,
 }
 
 /* The next element of traceEvents, read from js. */
-int profdb__kineto_event(struct profdb_kreader *r, struct profdb_json_scan *js)
+int profdb__kineto_event(struct profdb__kreader *r, struct profdb__json_scan *js)
 {
-	struct profdb_jval e[NFIELDS], a[NARGS];
+	struct profdb__jval e[NFIELDS], a[NARGS];
 	const char *text;
 	size_t len;
 	int rc, picked;

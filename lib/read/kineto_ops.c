@@ -1,12 +1,12 @@
 /*
  * kineto_ops.c - host ops of one Kineto trace: kept compactly (strings
  * interned, about 130 bytes an op), sorted per thread and nested by
- * op_nest.c's profdb_nest (torch's key_averages rule), then sent to the
+ * op_nest.c's profdb__nest (torch's key_averages rule), then sent to the
  * sink with self times.
  *
  * Memory is O(host ops + distinct strings) per file, so only for sinks
  * without nests_ops; the store nests ops as they arrive (store.c, the same
- * profdb_nest) and memory stays flat.  A file whose device events carry
+ * profdb__nest) and memory stays flat.  A file whose device events carry
  * correlation ids as External ids is linked through the launches here
  * too, by op_link.c's rule (read its comment).
  */
@@ -40,7 +40,7 @@ struct extmap {
 	size_t cap, used;
 };
 
-struct profdb_kops {
+struct profdb__kops {
 	struct kop *ops;
 	size_t n, cap;
 	char *pool;                /* interned strings; offset 0 is "" = NULL */
@@ -54,9 +54,9 @@ struct profdb_kops {
 	size_t nlaunch, caplaunch;
 };
 
-int profdb__kops_new(struct profdb_kops **out)
+int profdb__kops_new(struct profdb__kops **out)
 {
-	struct profdb_kops *k = calloc(1, sizeof *k);
+	struct profdb__kops *k = calloc(1, sizeof *k);
 	*out = NULL;
 	if (!k)
 		return PROFDB_ERROR;
@@ -74,7 +74,7 @@ int profdb__kops_new(struct profdb_kops **out)
 	return PROFDB_OK;
 }
 
-void profdb__kops_free(struct profdb_kops *k)
+void profdb__kops_free(struct profdb__kops *k)
 {
 	if (!k)
 		return;
@@ -89,7 +89,7 @@ void profdb__kops_free(struct profdb_kops *k)
 	free(k);
 }
 
-size_t profdb__kops_count(const struct profdb_kops *k)
+size_t profdb__kops_count(const struct profdb__kops *k)
 {
 	return k->n;
 }
@@ -102,7 +102,7 @@ static uint64_t hash_bytes(const char *s)
 	return h;
 }
 
-static int rehash(struct profdb_kops *k)
+static int rehash(struct profdb__kops *k)
 {
 	size_t n = k->nslots * 2;
 	size_t *s = calloc(n, sizeof *s);
@@ -124,7 +124,7 @@ static int rehash(struct profdb_kops *k)
 }
 
 /* Pool offset of s (added if new); 0 for NULL; NONE when out of memory. */
-static size_t intern(struct profdb_kops *k, const char *s)
+static size_t intern(struct profdb__kops *k, const char *s)
 {
 	size_t j, len;
 	if (!s)
@@ -153,7 +153,7 @@ static size_t intern(struct profdb_kops *k, const char *s)
 	return k->slots[j];
 }
 
-int profdb__kops_add(struct profdb_kops *k, const struct profdb_kop_in *in)
+int profdb__kops_add(struct profdb__kops *k, const struct profdb__kop_in *in)
 {
 	struct kop *o;
 	if (k->n == k->cap) {
@@ -244,7 +244,7 @@ static int64_t ext_get(const struct extmap *m, int64_t key)
 	return m->key[j] == key ? m->val[j] : 0;
 }
 
-int profdb__kops_device(struct profdb_kops *k, int64_t external_id, int64_t correlation, int64_t dur_ns)
+int profdb__kops_device(struct profdb__kops *k, int64_t external_id, int64_t correlation, int64_t dur_ns)
 {
 	if (external_id != PROFDB_NULL && correlation != PROFDB_NULL) {
 		k->both++;
@@ -256,7 +256,7 @@ int profdb__kops_device(struct profdb_kops *k, int64_t external_id, int64_t corr
 	return PROFDB_OK;
 }
 
-int profdb__kops_launch(struct profdb_kops *k, uint64_t thread, int64_t start_ns, int64_t correlation)
+int profdb__kops_launch(struct profdb__kops *k, uint64_t thread, int64_t start_ns, int64_t correlation)
 {
 	if (correlation == PROFDB_NULL)
 		return PROFDB_OK;
@@ -280,7 +280,7 @@ static int cmp_launch(const void *pa, const void *pb)
 	return (a->start > b->start) - (a->start < b->start);
 }
 
-static int is_annotation(const struct profdb_kops *k, const struct kop *o)
+static int is_annotation(const struct profdb__kops *k, const struct kop *o)
 {
 	return o->cat && strcmp(k->pool + o->cat, "user_annotation") == 0;
 }
@@ -288,9 +288,9 @@ static int is_annotation(const struct profdb_kops *k, const struct kop *o)
 /* Give launch l's device time to the innermost operator open at its start
  * on its thread (user annotations are passed over); one without an
  * External id links nothing, as in the store (op_link.c). */
-static int link_launch(struct profdb_kops *k, struct profdb_nest *n, const struct klaunch *l)
+static int link_launch(struct profdb__kops *k, struct profdb__nest *n, const struct klaunch *l)
 {
-	struct profdb_nest_op *o;
+	struct profdb__nest_op *o;
 	int rc = profdb__nest_advance(n, l->start);
 	for (size_t i = 0; rc == PROFDB_OK && (o = profdb__nest_open(n, i)) != NULL; i++) {
 		if (is_annotation(k, &k->ops[o->id]))
@@ -302,10 +302,10 @@ static int link_launch(struct profdb_kops *k, struct profdb_nest *n, const struc
 	return rc;
 }
 
-/* profdb_nest hands back each op when its children are all in. */
-static int closed(void *arg, const struct profdb_nest_op *n)
+/* profdb__nest hands back each op when its children are all in. */
+static int closed(void *arg, const struct profdb__nest_op *n)
 {
-	struct kop *o = &((struct profdb_kops *)arg)->ops[n->id];
+	struct kop *o = &((struct profdb__kops *)arg)->ops[n->id];
 	o->self = n->self;
 	o->dev_self = n->dev_self[0];
 	o->dev_total = n->dev_total[0];
@@ -333,8 +333,8 @@ static int cmp_order(const void *pa, const void *pb)
 
 /* The nesting of one file's ops, thread after thread. */
 struct feeder {
-	struct profdb_kops *k;
-	struct profdb_nest n;
+	struct profdb__kops *k;
+	struct profdb__nest n;
 	size_t li;                 /* next launch to link */
 	int by_launch;
 	int have;                  /* thread is the thread of the ops being nested */
@@ -358,7 +358,7 @@ static int link_before(struct feeder *f, uint64_t thread, int64_t t, int last)
 static int feed(struct feeder *f, size_t i)
 {
 	const struct kop *o = &f->k->ops[i];
-	struct profdb_nest_op in = { .id = (int64_t)i, .start = o->start, .dur = o->dur };
+	struct profdb__nest_op in = { .id = (int64_t)i, .start = o->start, .dur = o->dur };
 	int rc = link_before(f, o->thread, o->start, 0);
 	if (rc == PROFDB_OK && f->have && f->thread != o->thread)
 		rc = profdb__nest_end(&f->n);
@@ -370,11 +370,11 @@ static int feed(struct feeder *f, size_t i)
 }
 
 /*
- * Nest ops per thread (profdb_nest, torch's EventList._populate_cpu_children
+ * Nest ops per thread (profdb__nest, torch's EventList._populate_cpu_children
  * rule) in (thread, start, end descending, file order) order.  Returns
  * PROFDB_ERROR when out of memory.
  */
-static int nest(struct profdb_kops *k)
+static int nest(struct profdb__kops *k)
 {
 	struct order *ord = malloc((k->n ? k->n : 1) * sizeof *ord);
 	struct feeder f = { .k = k, .by_launch = k->both > 0 && k->differ == 0 };
@@ -400,12 +400,12 @@ static int nest(struct profdb_kops *k)
 	return rc;
 }
 
-static const char *str_at(const struct profdb_kops *k, size_t off)
+static const char *str_at(const struct profdb__kops *k, size_t off)
 {
 	return off ? k->pool + off : NULL;
 }
 
-int profdb__kops_emit(struct profdb_kops *k, int64_t rank, int64_t time_offset_ns,
+int profdb__kops_emit(struct profdb__kops *k, int64_t rank, int64_t time_offset_ns,
                       struct profdb_sink *sink)
 {
 	if (nest(k) != 0)

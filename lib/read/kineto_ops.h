@@ -14,7 +14,7 @@
 #include "internal.h"
 
 /* One host op as the reader found it.  Strings are borrowed for the call. */
-struct profdb_kop_in {
+struct profdb__kop_in {
 	const char *name;          /* required */
 	const char *category;      /* cpu_op, user_annotation, Operator */
 	uint64_t thread;           /* key of its (pid, tid): ops nest per thread */
@@ -24,20 +24,20 @@ struct profdb_kop_in {
 	const char *in_shapes, *in_types, *call_stack; /* NULL if absent */
 };
 
-struct profdb_kops;
+struct profdb__kops;
 /* CONSTRUCTOR.  PROFDB_ERROR when out of memory. */
-int profdb__kops_new(struct profdb_kops **out);
+int profdb__kops_new(struct profdb__kops **out);
 /* DESTRUCTOR.  NULL is a no-op. */
-void profdb__kops_free(struct profdb_kops *k);
+void profdb__kops_free(struct profdb__kops *k);
 /* Keep an op (its strings are interned in k).  PROFDB_ERROR: out of memory. */
-int profdb__kops_add(struct profdb_kops *k, const struct profdb_kop_in *op);
+int profdb__kops_add(struct profdb__kops *k, const struct profdb__kop_in *op);
 /* Add a device activity's duration to the ops of its External id (or,
  * in a file whose External ids are correlation ids, of its launch). */
-int profdb__kops_device(struct profdb_kops *k, int64_t external_id, int64_t correlation, int64_t dur_ns);
-/* Keep a runtime call (thread key as profdb_kop_in's) for that link. */
-int profdb__kops_launch(struct profdb_kops *k, uint64_t thread, int64_t start_ns, int64_t correlation);
+int profdb__kops_device(struct profdb__kops *k, int64_t external_id, int64_t correlation, int64_t dur_ns);
+/* Keep a runtime call (thread key as profdb__kop_in's) for that link. */
+int profdb__kops_launch(struct profdb__kops *k, uint64_t thread, int64_t start_ns, int64_t correlation);
 /* Ops kept so far. */
-size_t profdb__kops_count(const struct profdb_kops *k);
+size_t profdb__kops_count(const struct profdb__kops *k);
 /*
  * Compute every op's self time (duration minus its direct children's on the
  * same thread, children found as torch's key_averages does), its device
@@ -45,7 +45,7 @@ size_t profdb__kops_count(const struct profdb_kops *k);
  * (its own plus its children's), then send the ops to sink with rank, in
  * file order, time_offset_ns added to their start times.  Returns the first sink error.
  */
-int profdb__kops_emit(struct profdb_kops *k, int64_t rank, int64_t time_offset_ns,
+int profdb__kops_emit(struct profdb__kops *k, int64_t rank, int64_t time_offset_ns,
                       struct profdb_sink *sink);
 
 #endif /* PROFDB_KINETO_OPS_H */

@@ -53,7 +53,7 @@ static int lk_fail(struct linker *l, const char *what)
 	return profdb__err_set(l->err, PROFDB_ERROR, "kernel links: %s: %s", what, sqlite3_errmsg(l->db));
 }
 
-static int in_runs(const struct profdb_row_run *r, size_t n, int64_t id)
+static int in_runs(const struct profdb__row_run *r, size_t n, int64_t id)
 {
 	size_t lo = 0, hi = n;
 	while (lo < hi) {
@@ -70,7 +70,7 @@ static int in_runs(const struct profdb_row_run *r, size_t n, int64_t id)
 
 /* Whether some kernel row in kr[0..nk) matches cond; -1 on an SQL error.
  * EXISTS stops at the first: a current trace answers at its first kernel. */
-static int any_kernel(struct linker *l, const struct profdb_row_run *kr, size_t nk, const char *sql)
+static int any_kernel(struct linker *l, const struct profdb__row_run *kr, size_t nk, const char *sql)
 {
 	sqlite3_stmt *q = NULL;
 	int found = 0;
@@ -95,7 +95,7 @@ static int any_kernel(struct linker *l, const struct profdb_row_run *kr, size_t 
  * External ids: some have both, and all that have both have them equal.
  * -1 on an SQL error.
  */
-static int ext_is_correlation(struct linker *l, const struct profdb_row_run *kr, size_t nk)
+static int ext_is_correlation(struct linker *l, const struct profdb__row_run *kr, size_t nk)
 {
 	int differ = any_kernel(l, kr, nk, "SELECT EXISTS (SELECT 1 FROM kernel WHERE id BETWEEN ?1 AND ?2"
 	                        " AND external_id != correlation)");
@@ -139,8 +139,8 @@ static int add_link(struct linker *l, int64_t rank, int64_t corr, int64_t ext)
  * with a stack of open ops: a call belongs to the innermost op still open
  * at its start.  Ops open and close by op_nest.c's rule.
  */
-static int sweep(struct linker *l, int64_t run_id, const struct profdb_row_run *ops, size_t nops,
-                 int64_t closed_upto, const struct profdb_row_run *la, size_t nl)
+static int sweep(struct linker *l, int64_t run_id, const struct profdb__row_run *ops, size_t nops,
+                 int64_t closed_upto, const struct profdb__row_run *la, size_t nl)
 {
 	sqlite3_stmt *q = NULL;
 	int64_t rank = 0, tid = 0;
@@ -201,7 +201,7 @@ static int sweep(struct linker *l, int64_t run_id, const struct profdb_row_run *
 }
 
 /* Rewrite the file's kernels' External ids from the links found. */
-static int rewrite(struct linker *l, int64_t run_id, const struct profdb_row_run *kr, size_t nk)
+static int rewrite(struct linker *l, int64_t run_id, const struct profdb__row_run *kr, size_t nk)
 {
 	sqlite3_stmt *clear = NULL, *set = NULL;
 	int rc = PROFDB_OK;
@@ -261,9 +261,9 @@ static int add_note(struct linker *l, int64_t run_id, int64_t source_id)
 	return rc == SQLITE_DONE ? PROFDB_OK : lk_fail(l, "note");
 }
 
-int profdb__op_link(sqlite3 *db, int64_t run_id, int64_t source_id, const struct profdb_row_run *ops,
-                    size_t nops, int64_t closed_upto, const struct profdb_row_run *launches, size_t nl,
-                    const struct profdb_row_run *kernels, size_t nk, struct profdb_err *err)
+int profdb__op_link(sqlite3 *db, int64_t run_id, int64_t source_id, const struct profdb__row_run *ops,
+                    size_t nops, int64_t closed_upto, const struct profdb__row_run *launches, size_t nl,
+                    const struct profdb__row_run *kernels, size_t nk, struct profdb_err *err)
 {
 	struct linker l = { .db = db, .err = err };
 	int rc, copy;

@@ -15,7 +15,7 @@ struct slot {
 	int used;                  /* 0: empty */
 };
 
-struct profdb_walk_seen {
+struct profdb__walk_seen {
 	struct slot *slots;        /* cap entries */
 	size_t cap;                /* a power of two */
 	size_t n;                  /* used slots */
@@ -39,7 +39,7 @@ static struct slot *find(struct slot *slots, size_t cap, dev_t dev, ino_t ino)
 	return &slots[i];
 }
 
-static int grow(struct profdb_walk_seen *s)
+static int grow(struct profdb__walk_seen *s)
 {
 	size_t cap = s->cap ? s->cap * 2 : 64;
 	struct slot *slots = calloc(cap, sizeof *slots);
@@ -54,9 +54,9 @@ static int grow(struct profdb_walk_seen *s)
 	return 0;
 }
 
-int profdb__walk_seen_add(struct profdb_walk_seen **set, dev_t dev, ino_t ino)
+int profdb__walk_seen_add(struct profdb__walk_seen **set, dev_t dev, ino_t ino)
 {
-	struct profdb_walk_seen *s = *set;
+	struct profdb__walk_seen *s = *set;
 	struct slot *sl;
 	if (!s) {
 		s = calloc(1, sizeof *s);
@@ -76,7 +76,7 @@ int profdb__walk_seen_add(struct profdb_walk_seen **set, dev_t dev, ino_t ino)
 	return 0;
 }
 
-void profdb__walk_seen_free(struct profdb_walk_seen *set)
+void profdb__walk_seen_free(struct profdb__walk_seen *set)
 {
 	if (!set)
 		return;

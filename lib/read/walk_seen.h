@@ -9,13 +9,13 @@
 
 #include <sys/types.h>
 
-struct profdb_walk_seen;
+struct profdb__walk_seen;
 
 /* Add (dev, ino) to *set, creating the set on first use.  Returns 0 if it
  * is new, 1 if it was there already, -1 out of memory. */
-int profdb__walk_seen_add(struct profdb_walk_seen **set, dev_t dev, ino_t ino);
+int profdb__walk_seen_add(struct profdb__walk_seen **set, dev_t dev, ino_t ino);
 
 /* DESTRUCTOR.  NULL is a no-op. */
-void profdb__walk_seen_free(struct profdb_walk_seen *set);
+void profdb__walk_seen_free(struct profdb__walk_seen *set);
 
 #endif

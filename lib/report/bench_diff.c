@@ -269,7 +269,7 @@ static int load_bench(profdb *db, struct apis *A, int si, int64_t id, int per_ro
 
 /* Everything run name contributes to side si, grouped by tag key tkey. */
 static int load_run(profdb *db, struct apis *A, int si, const char *name, const char *tkey,
-                    struct profdb_cmp_run *cr)
+                    struct profdb__cmp_run *cr)
 {
 	sqlite3_stmt *q = NULL;
 	char *key = NULL;
@@ -328,7 +328,7 @@ static void side_summary(const struct api_side *s, double *n, double *mean, doub
 }
 
 /* The line of one API: the verdict as profdb diff decides kernels. */
-static int api_line(profdb_comparison *c, struct profdb_cmp_line *l, const struct api *a)
+static int api_line(profdb_comparison *c, struct profdb__cmp_line *l, const struct api *a)
 {
 	const struct api_side *b = &a->side[0], *w = &a->side[1];
 	int in0 = b->n || b->sn > 0, in1 = w->n || w->sn > 0;
@@ -373,7 +373,7 @@ static int api_line(profdb_comparison *c, struct profdb_cmp_line *l, const struc
 
 static int cmp_lines(const void *x, const void *y)
 {
-	const struct profdb_cmp_line *a = x, *b = y;
+	const struct profdb__cmp_line *a = x, *b = y;
 	double da = isnan(a->delta) ? -1 : fabs(a->delta), dbb = isnan(b->delta) ? -1 : fabs(b->delta);
 	if (da != dbb)
 		return da > dbb ? -1 : 1;
@@ -405,7 +405,7 @@ static char **copy_names(const struct names *ns)
 
 /* Read both sides' runs into A and their run facts into cr[0..1]. */
 static int load_sides(profdb *db, struct apis *A, const struct names *side, const char *tkey,
-                      struct profdb_cmp_run **cr)
+                      struct profdb__cmp_run **cr)
 {
 	int rc = PROFDB_OK;
 	for (int si = 0; si < 2 && rc == PROFDB_OK; si++) {
@@ -422,7 +422,7 @@ static int api_compare(profdb *db, profdb_comparison *c, const struct names *sid
                        const char *glob)
 {
 	struct apis A = { NULL, 0, 0, glob };
-	struct profdb_cmp_run *cr[2] = { NULL, NULL };
+	struct profdb__cmp_run *cr[2] = { NULL, NULL };
 	int rc = load_sides(db, &A, side, tkey, cr);
 	if (rc == PROFDB_OK && !(c->kernels = calloc(A.n ? A.n : 1, sizeof *c->kernels)))
 		rc = profdb__error(db, PROFDB_ERROR, "out of memory");

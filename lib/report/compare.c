@@ -200,7 +200,7 @@ const char *profdb_comparison_warning(const profdb_comparison *c, size_t i) { re
 
 size_t profdb_comparison_count(const profdb_comparison *c, int kernels, enum profdb_verdict v)
 {
-	const struct profdb_cmp_line *l = kernels ? c->kernels : c->runs;
+	const struct profdb__cmp_line *l = kernels ? c->kernels : c->runs;
 	size_t n = kernels ? c->nkernels : c->nruns, k = 0;
 	for (size_t i = 0; i < n; i++)
 		k += l[i].verdict == v;

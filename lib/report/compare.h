@@ -12,7 +12,7 @@
 #include "internal.h"
 
 /* One compared item: a kernel group or a whole-run figure. */
-struct profdb_cmp_line {
+struct profdb__cmp_line {
 	char *key;                 /* group key text, or the figure's name */
 	enum profdb_verdict verdict;
 	int is_count;              /* values are counts, not nanoseconds */
@@ -36,16 +36,16 @@ struct profdb_comparison {
 	int resamples;
 	uint64_t seed;
 	size_t top;                /* kernel table rows; 0: all */
-	struct profdb_cmp_line *kernels; /* sorted by |delta| descending */
+	struct profdb__cmp_line *kernels; /* sorted by |delta| descending */
 	size_t nkernels;
-	struct profdb_cmp_line *runs;    /* whole-run figures */
+	struct profdb__cmp_line *runs;    /* whole-run figures */
 	size_t nruns;
 	char **warnings;           /* comparability warnings, owned */
 	size_t nwarnings;
 };
 
 /* One stored run as the comparison sees it. */
-struct profdb_cmp_run {
+struct profdb__cmp_run {
 	int64_t id, ranks;
 	int64_t repeats;           /* the per-repeat divisor: run.repeats, or the
 	                              selected steps under a step range */
@@ -60,8 +60,8 @@ struct profdb_cmp_run {
  * from run and run_meta (compare_meta.c).  rank: PROFDB_NULL or the one
  * rank compared.
  */
-int profdb__compare_warnings(profdb *db, profdb_comparison *c, const struct profdb_cmp_run *base,
-                             size_t nbase, const struct profdb_cmp_run *next, size_t nnext,
+int profdb__compare_warnings(profdb *db, profdb_comparison *c, const struct profdb__cmp_run *base,
+                             size_t nbase, const struct profdb__cmp_run *next, size_t nnext,
                              int64_t rank);
 
 /* Append a warning (printf-style) to c.  PROFDB_OK or PROFDB_ERROR (memory). */
@@ -76,10 +76,10 @@ const char *profdb__test_name(enum profdb_diff_test t);
 
 /* Number text shared by the renderers (report.c): "" for NaN. */
 void profdb__fmt_us(char *out, size_t cap, double ns);       /* "%.3f" microseconds */
-void profdb__fmt_value(char *out, size_t cap, const struct profdb_cmp_line *l, double v);
+void profdb__fmt_value(char *out, size_t cap, const struct profdb__cmp_line *l, double v);
                                                             /* us, or a count */
 void profdb__fmt_pct(char *out, size_t cap, double frac);   /* "+12.34%" */
-void profdb__fmt_ci(char *out, size_t cap, const struct profdb_cmp_line *l);
+void profdb__fmt_ci(char *out, size_t cap, const struct profdb__cmp_line *l);
                                                             /* "[-1.00%, +2.00%]" */
 void profdb__fmt_p(char *out, size_t cap, double p);        /* "0.00123" / "1.2e-07" */
 /* "a, b" of run names (truncated to cap). */

@@ -62,7 +62,7 @@ static double mean(const double *x, size_t n)
 
 /* Decide line l (base and next set); a larger value is the regression
  * unless higher_better. */
-static void decide(const profdb_comparison *c, struct profdb_cmp_line *l, const double *x, size_t nx,
+static void decide(const profdb_comparison *c, struct profdb__cmp_line *l, const double *x, size_t nx,
                    const double *y, size_t ny, int higher_better)
 {
 	profdb__compare_decide(c, l, x, nx, y, ny, nx > 0, ny > 0, !l->is_count, NAN);
@@ -73,9 +73,9 @@ static void decide(const profdb_comparison *c, struct profdb_cmp_line *l, const 
 }
 
 /* The next whole-run line of c, keyed key (copied); NULL out of memory. */
-static struct profdb_cmp_line *new_line(profdb_comparison *c, const char *key, int is_count)
+static struct profdb__cmp_line *new_line(profdb_comparison *c, const char *key, int is_count)
 {
-	struct profdb_cmp_line *l = &c->runs[c->nruns];
+	struct profdb__cmp_line *l = &c->runs[c->nruns];
 	if (!(l->key = strdup(key)))
 		return NULL;
 	c->nruns++;
@@ -115,7 +115,7 @@ static int breakdown_lines(profdb *db, profdb_comparison *c, const struct profdb
 		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
 	for (size_t f = 0; f < NFIG && rc == PROFDB_OK; f++) {
 		size_t n[2];
-		struct profdb_cmp_line *l;
+		struct profdb__cmp_line *l;
 		for (int si = 0; si < 2; si++) {
 			size_t col = col_of(r[si], figures[f].col);
 			n[si] = col == (size_t)-1 ? 0 : samples(r[si], col, x[si]);
@@ -182,7 +182,7 @@ static int collective_line(profdb_comparison *c, const profdb_result *const *r, 
 {
 	char key[512];
 	size_t na, nb;
-	struct profdb_cmp_line *l;
+	struct profdb__cmp_line *l;
 	snprintf(key, sizeof key, "%s busbw_gbps", a ? a->key : b->key);
 	if (!(l = new_line(c, key, 1)))
 		return PROFDB_ERROR;

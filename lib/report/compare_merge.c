@@ -41,7 +41,7 @@ struct merge {
 
 static int cmp_lines(const void *a, const void *b)
 {
-	const struct profdb_cmp_line *x = a, *y = b;
+	const struct profdb__cmp_line *x = a, *y = b;
 	double dx = fabs(x->delta), dy = fabs(y->delta);
 	if (dx != dy)
 		return dx > dy ? -1 : 1;
@@ -142,7 +142,7 @@ static int read_key(struct merge *m, const char *key)
 }
 
 /* The line of key (owned by the line from here) at c->kernels[n]. */
-static void key_line(struct merge *m, profdb_comparison *c, struct profdb_cmp_line *l, char *key)
+static void key_line(struct merge *m, profdb_comparison *c, struct profdb__cmp_line *l, char *key)
 {
 	const struct profdb__compare_side *b = &m->s->side[0], *nw = &m->s->side[1];
 	/* from PROFDB_BOOTSTRAP_MAX_N samples a side, one pass (delta method) */
@@ -195,7 +195,7 @@ int profdb__compare_merge_kernels(struct profdb__compare_state *s, profdb_compar
 		}
 		if (c->nkernels == cap) {
 			size_t ncap = cap ? cap * 2 : 256;
-			struct profdb_cmp_line *t = realloc(c->kernels, ncap * sizeof *t);
+			struct profdb__cmp_line *t = realloc(c->kernels, ncap * sizeof *t);
 			if (!t) {
 				rc = profdb__error(s->db, PROFDB_ERROR, "out of memory");
 				goto out;

@@ -206,7 +206,7 @@ static int meta_fact(struct facts *fs, const char *key, const char *value)
 	return PROFDB_OK;
 }
 
-static int run_facts(profdb *db, struct facts *fs, const struct profdb_cmp_run *r, int64_t rank)
+static int run_facts(profdb *db, struct facts *fs, const struct profdb__cmp_run *r, int64_t rank)
 {
 	sqlite3_stmt *q = NULL;
 	char buf[64];
@@ -291,8 +291,8 @@ static int cmp_fact(const void *a, const void *b)
  * is on one side and not on the other, and the warning shows, per side,
  * just the keys that differ, so it never reads "X vs X".
  */
-int profdb__compare_warnings(profdb *db, profdb_comparison *c, const struct profdb_cmp_run *base,
-                             size_t nbase, const struct profdb_cmp_run *next, size_t nnext,
+int profdb__compare_warnings(profdb *db, profdb_comparison *c, const struct profdb__cmp_run *base,
+                             size_t nbase, const struct profdb__cmp_run *next, size_t nnext,
                              int64_t rank)
 {
 	struct facts fs[2] = { { NULL, 0, 0 }, { NULL, 0, 0 } };

@@ -85,7 +85,7 @@ static void bind_filter(sqlite3_stmt *q, const struct profdb_filter *f)
 #define RANK_STEP_WHERE " AND (?2 IS NULL OR rank = ?2) AND (?3 IS NULL OR step >= ?3)" \
                         " AND (?4 IS NULL OR step <= ?4)"
 
-static int load_run(profdb *db, struct profdb_cmp_run *r, const char *name)
+static int load_run(profdb *db, struct profdb__cmp_run *r, const char *name)
 {
 	sqlite3_stmt *q = NULL;
 	int rc;

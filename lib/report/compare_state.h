@@ -15,7 +15,7 @@
 
 /* Per side: its runs and where each run's samples start. */
 struct profdb__compare_side {
-	struct profdb_cmp_run *runs;
+	struct profdb__cmp_run *runs;
 	size_t n;
 	size_t *offset;            /* first sample of each run */
 	int64_t **steps;           /* sorted step numbers per run; NULL: no steps */
@@ -64,7 +64,7 @@ int profdb__bench_compare(profdb *db, profdb_comparison **out, const struct prof
 
 /* compare_verdict.c: the kernel lines and the whole-run lines of c, and
  * the verdict of one line (also for bench_diff.c's per-API lines) */
-void profdb__compare_decide(const struct profdb_comparison *c, struct profdb_cmp_line *l,
+void profdb__compare_decide(const struct profdb_comparison *c, struct profdb__cmp_line *l,
                     const double *x, size_t nx, const double *y, size_t ny,
                     int in_base, int in_next, int use_min_delta, double p_given);
 /* compare_merge.c: c->kernels, one line per key, keys merged in order */

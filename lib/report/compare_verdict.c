@@ -34,7 +34,7 @@ static void fmt_amount(char *out, size_t cap, double v, int is_count)
  * (times only).  p_given: NaN, or the p-value already known (a test from
  * summary statistics, bench_diff.c: then x and y may be NULL, no interval).
  */
-void profdb__compare_decide(const struct profdb_comparison *c, struct profdb_cmp_line *l,
+void profdb__compare_decide(const struct profdb_comparison *c, struct profdb__cmp_line *l,
                     const double *x, size_t nx, const double *y, size_t ny,
                     int in_base, int in_next, int use_min_delta, double p_given)
 {
@@ -101,7 +101,7 @@ static int add_run_line(struct profdb__compare_state *s, profdb_comparison *c, c
                         double base, double next, const double *x, size_t nx,
                         const double *y, size_t ny, int in_base, int in_next)
 {
-	struct profdb_cmp_line *l = &c->runs[c->nruns];
+	struct profdb__cmp_line *l = &c->runs[c->nruns];
 	if (!in_base && !in_next)
 		return PROFDB_OK; /* e.g. no host operators recorded: no line */
 	l->key = strdup(name);

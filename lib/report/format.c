@@ -60,7 +60,7 @@ static int unit_exp(enum profdb_unit u)
 	}
 }
 
-static const struct profdb_cell *cell_at(const profdb_result *r, size_t row, size_t col)
+static const struct profdb__cell *cell_at(const profdb_result *r, size_t row, size_t col)
 {
 	return &r->cells[row * r->ncols + col];
 }
@@ -121,7 +121,7 @@ int profdb__fmt_decimals(const profdb_result *r, size_t col, enum profdb_unit u)
 	int e = unit_exp(u), fractional = 0, d;
 
 	for (size_t row = 0; row < r->nrows; row++) {
-		const struct profdb_cell *c = &r->cells[row * r->ncols + col];
+		const struct profdb__cell *c = &r->cells[row * r->ncols + col];
 		double v;
 		if (c->type != SQLITE_INTEGER && c->type != SQLITE_FLOAT)
 			continue;
@@ -181,7 +181,7 @@ static void exact_ns(int64_t v, int e, char *buf, size_t cap)
 	trim_zeros(buf);
 }
 
-static void format_ns(const struct profdb_cell *c, enum profdb_unit u, int human, char *buf, size_t cap)
+static void format_ns(const struct profdb__cell *c, enum profdb_unit u, int human, char *buf, size_t cap)
 {
 	int e = unit_exp(u);
 	double scaled = (c->type == SQLITE_INTEGER ? (double)c->i : c->d) / pow(10, e);
@@ -209,7 +209,7 @@ static void format_ns(const struct profdb_cell *c, enum profdb_unit u, int human
 int profdb__fmt_cell(const profdb_result *r, size_t row, size_t col, enum profdb_unit u, int human,
                      char *buf, size_t cap)
 {
-	const struct profdb_cell *c = cell_at(r, row, col);
+	const struct profdb__cell *c = cell_at(r, row, col);
 	buf[0] = '\0';
 	if (c->type == SQLITE_NULL)
 		return 0;

@@ -22,7 +22,7 @@ void profdb__fmt_us(char *out, size_t cap, double ns)
 		snprintf(out, cap, "%.3f", ns / 1000);
 }
 
-void profdb__fmt_value(char *out, size_t cap, const struct profdb_cmp_line *l, double v)
+void profdb__fmt_value(char *out, size_t cap, const struct profdb__cmp_line *l, double v)
 {
 	if (isnan(v))
 		snprintf(out, cap, "%s", "");
@@ -40,7 +40,7 @@ void profdb__fmt_pct(char *out, size_t cap, double frac)
 		snprintf(out, cap, "%+.2f%%", 100 * frac);
 }
 
-void profdb__fmt_ci(char *out, size_t cap, const struct profdb_cmp_line *l)
+void profdb__fmt_ci(char *out, size_t cap, const struct profdb__cmp_line *l)
 {
 	char lo[32], hi[32];
 	profdb__fmt_pct(lo, sizeof lo, l->ci_lo);
@@ -98,7 +98,7 @@ static void csv_field(FILE *out, const char *text, int last)
 	fputc(last ? '\n' : ',', out);
 }
 
-static void csv_line(FILE *out, const char *scope, const struct profdb_cmp_line *l)
+static void csv_line(FILE *out, const char *scope, const struct profdb__cmp_line *l)
 {
 	char b[64];
 	csv_field(out, scope, 0);
@@ -167,7 +167,7 @@ enum { C_KEY, C_VERDICT, C_BASE, C_NEW, C_DELTA, C_CHANGE, C_CI_LO, C_CI_HI, C_P
        C_BASE_CALLS, C_NEW_CALLS, C_NBASE, C_NNEW, C_WHY, C_COUNT };
 
 /* The cells of one line of the table (see profdb_comparison_table). */
-static int fill_row(profdb_result *r, size_t i, const struct profdb_cmp_line *l, int kernels,
+static int fill_row(profdb_result *r, size_t i, const struct profdb__cmp_line *l, int kernels,
                     unsigned flags)
 {
 	/* the whole-run figures are plain numbers in us or counts; kernel
@@ -206,7 +206,7 @@ int profdb_comparison_table(const profdb_comparison *c, profdb_result **out, uns
 		PROFDB_COL_PCT, PROFDB_COL_PCT, PROFDB_COL_PCT, PROFDB_COL_REAL, PROFDB_COL_REAL,
 		PROFDB_COL_REAL, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_TEXT
 	};
-	const struct profdb_cmp_line *lines = kernels ? c->kernels : c->runs;
+	const struct profdb__cmp_line *lines = kernels ? c->kernels : c->runs;
 	size_t n = kernels ? c->nkernels : c->nruns, all = n;
 	profdb_result *r = NULL;
 	int rc = PROFDB_OK;

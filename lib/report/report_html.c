@@ -47,7 +47,7 @@ static void h(FILE *out, const char *s)
 	profdb__xml_text(out, s);
 }
 
-static void row(FILE *out, const struct profdb_cmp_line *l, const char *label, int kernel)
+static void row(FILE *out, const struct profdb__cmp_line *l, const char *label, int kernel)
 {
 	char a[64], b[64], d[64], pct[32], ci[80];
 	const char *v = profdb__verdict_name(l->verdict);
@@ -89,12 +89,12 @@ static void table_head(FILE *out, const char *first, int kernel)
 	        kernel ? "<th>calls base → new</th>" : "");
 }
 
-static int make_labels(char (*lab)[LABEL_CAP], const struct profdb_cmp_line *const *lines, size_t n,
+static int make_labels(char (*lab)[LABEL_CAP], const struct profdb__cmp_line *const *lines, size_t n,
                        size_t max);
 
 /* A kernel table of n lines, names shortened to NAME_MAX and numbered
  * where they would read alike.  PROFDB_ERROR when out of memory. */
-static int kernel_table(FILE *out, const struct profdb_cmp_line *const *lines, size_t n)
+static int kernel_table(FILE *out, const struct profdb__cmp_line *const *lines, size_t n)
 {
 	char (*lab)[LABEL_CAP] = calloc(n ? n : 1, sizeof *lab);
 	if (!lab || make_labels(lab, lines, n, NAME_MAX) != PROFDB_OK) {
@@ -113,7 +113,7 @@ static int kernel_table(FILE *out, const struct profdb_cmp_line *const *lines, s
  * sorted). */
 static int top_table(FILE *out, const profdb_comparison *c, enum profdb_verdict v, const char *title)
 {
-	const struct profdb_cmp_line *top[TOP_ROWS];
+	const struct profdb__cmp_line *top[TOP_ROWS];
 	size_t shown = 0;
 	fprintf(out, "<h2>%s</h2>\n", title);
 	for (size_t i = 0; i < c->nkernels && shown < TOP_ROWS; i++)
@@ -129,7 +129,7 @@ static int top_table(FILE *out, const profdb_comparison *c, enum profdb_verdict 
 /* Every kernel, collapsed. */
 static int all_table(FILE *out, const profdb_comparison *c)
 {
-	const struct profdb_cmp_line **all = calloc(c->nkernels ? c->nkernels : 1, sizeof *all);
+	const struct profdb__cmp_line **all = calloc(c->nkernels ? c->nkernels : 1, sizeof *all);
 	int rc;
 	if (!all)
 		return PROFDB_ERROR;
@@ -178,7 +178,7 @@ static int cmp_label_ref(const void *a, const void *b)
  * has the whole key.  Sorted, not pairwise: a table may hold every kernel.
  * PROFDB_ERROR when out of memory.
  */
-static int make_labels(char (*lab)[LABEL_CAP], const struct profdb_cmp_line *const *lines, size_t n,
+static int make_labels(char (*lab)[LABEL_CAP], const struct profdb__cmp_line *const *lines, size_t n,
                        size_t max)
 {
 	struct label_ref *ref = calloc(n ? n : 1, sizeof *ref);
@@ -210,7 +210,7 @@ static int chart(FILE *out, const profdb_comparison *c)
 {
 	const int W = 1100, LBL = 420, ROW = 22, TOP = 24;
 	size_t idx[CHART_BARS], n = 0;
-	const struct profdb_cmp_line *bar[CHART_BARS];
+	const struct profdb__cmp_line *bar[CHART_BARS];
 	char lab[CHART_BARS][LABEL_CAP];
 	double maxd = 0, x0, half;
 	for (size_t i = 0; i < c->nkernels && n < CHART_BARS; i++)
@@ -240,7 +240,7 @@ static int chart(FILE *out, const profdb_comparison *c)
 	fprintf(out, "<text x=\"%.1f\" y=\"14\" text-anchor=\"end\" fill=\"#1a7f37\">faster</text>"
 	        "<text x=\"%.1f\" y=\"14\" fill=\"#cf222e\">slower</text>\n", x0 - 6, x0 + 6);
 	for (size_t j = 0; j < n; j++) {
-		const struct profdb_cmp_line *l = &c->kernels[idx[j]];
+		const struct profdb__cmp_line *l = &c->kernels[idx[j]];
 		double w = fabs(l->delta) / maxd * (half - 140), y = TOP + (double)j * ROW;
 		const char *col = l->verdict == PROFDB_VERDICT_REGRESSION ? BAR_REGRESSION :
 		                  l->verdict == PROFDB_VERDICT_IMPROVEMENT ? BAR_IMPROVEMENT :

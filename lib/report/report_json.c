@@ -23,7 +23,7 @@ static void add_num(cJSON *o, const char *k, double v)
 		cJSON_AddNumberToObject(o, k, v);
 }
 
-static cJSON *line_json(const struct profdb_cmp_line *l)
+static cJSON *line_json(const struct profdb__cmp_line *l)
 {
 	cJSON *o = cJSON_CreateObject();
 	double s = l->is_count ? 1 : 1000; /* ns -> us */

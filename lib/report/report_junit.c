@@ -11,7 +11,7 @@
 #include "escape.h"
 #include "banned.h"
 
-static void testcase(FILE *out, const char *cls, const struct profdb_cmp_line *l)
+static void testcase(FILE *out, const char *cls, const struct profdb__cmp_line *l)
 {
 	char a[64], b[64], pct[32];
 	profdb__fmt_value(a, sizeof a, l, l->base);
@@ -37,7 +37,7 @@ static void testcase(FILE *out, const char *cls, const struct profdb_cmp_line *l
 }
 
 static void suite(FILE *out, const profdb_comparison *c, const char *name, const char *cls,
-                  const struct profdb_cmp_line *lines, size_t n)
+                  const struct profdb__cmp_line *lines, size_t n)
 {
 	size_t fail = 0, skip = 0;
 	for (size_t i = 0; i < n; i++) {

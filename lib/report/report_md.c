@@ -48,7 +48,7 @@ static const char *mark(enum profdb_verdict v)
 	}
 }
 
-static void md_row(FILE *out, const struct profdb_cmp_line *l, int kernel)
+static void md_row(FILE *out, const struct profdb__cmp_line *l, int kernel)
 {
 	char a[64], b[64], d[64], pct[32], ci[80], p[32];
 	profdb__fmt_value(a, sizeof a, l, l->base);

@@ -277,7 +277,7 @@ static double normal_upper_quantile(double p)
 static int delta_rel(const double *x, size_t n, const double *y, size_t m, double level,
                      double *lo, double *hi)
 {
-	struct profdb_moments mx = { 0 }, my = { 0 };
+	struct profdb__moments mx = { 0 }, my = { 0 };
 	double r, se, z;
 	for (size_t i = 0; i < n; i++)
 		profdb__moments_add(&mx, x[i]);

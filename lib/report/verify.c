@@ -58,7 +58,7 @@ int profdb__verify_add_check(struct profdb__verify *v, const char *check, const 
                      double expected, double actual, double tol)
 {
 	profdb_result *r = v->r;
-	struct profdb_cell *row;
+	struct profdb__cell *row;
 	size_t i;
 	double diff = actual - expected;
 	int ok = fabs(diff) <= fmax(REL_TOL * fabs(expected), tol);
@@ -66,7 +66,7 @@ int profdb__verify_add_check(struct profdb__verify *v, const char *check, const 
 
 	if (r->nrows == v->cap) {
 		size_t cap = v->cap ? v->cap * 2 : 64;
-		struct profdb_cell *c = realloc(r->cells, cap * r->ncols * sizeof *c);
+		struct profdb__cell *c = realloc(r->cells, cap * r->ncols * sizeof *c);
 		if (!c)
 			return profdb__error(v->db, PROFDB_ERROR, "out of memory");
 		r->cells = c;

@@ -21,7 +21,7 @@ static int step_figures(struct profdb__verify *v, int64_t rank, const char *step
                         struct step_fig *f)
 {
 	sqlite3_stmt *q = NULL;
-	struct profdb_interval *c = NULL, *m = NULL;
+	struct profdb__interval *c = NULL, *m = NULL;
 	size_t nc = 0, nm = 0, capc = 0, capm = 0;
 	int64_t sn = 0;
 	int rc = PROFDB_OK, has_step = *step && profdb__parse_i64(step, strlen(step), &sn) == 0;
@@ -43,17 +43,17 @@ static int step_figures(struct profdb__verify *v, int64_t rank, const char *step
 		sqlite3_bind_int64(q, 4, device);
 	while (sqlite3_step(q) == SQLITE_ROW) {
 		int comm = sqlite3_column_int(q, 2);
-		struct profdb_interval **a = comm ? &m : &c;
+		struct profdb__interval **a = comm ? &m : &c;
 		size_t *n = comm ? &nm : &nc, *cap = comm ? &capm : &capc;
 		if (*n == *cap) {
-			struct profdb_interval *na = realloc(*a, (*cap = *cap ? *cap * 2 : 256) * sizeof *na);
+			struct profdb__interval *na = realloc(*a, (*cap = *cap ? *cap * 2 : 256) * sizeof *na);
 			if (!na) {
 				rc = profdb__error(v->db, PROFDB_ERROR, "out of memory");
 				break;
 			}
 			*a = na;
 		}
-		(*a)[(*n)++] = (struct profdb_interval){ sqlite3_column_int64(q, 0), sqlite3_column_int64(q, 1) };
+		(*a)[(*n)++] = (struct profdb__interval){ sqlite3_column_int64(q, 0), sqlite3_column_int64(q, 1) };
 	}
 	sqlite3_finalize(q);
 	if (rc == PROFDB_OK) {

@@ -19,7 +19,7 @@ void profdb__verify_table_free(struct profdb__verify_table *t)
 
 /* Append one row to the table being built (arg): the header fixes the
  * width; shorter rows are padded with "", longer ones cut. */
-static int add_row(void *arg, const struct profdb_csv_row *row)
+static int add_row(void *arg, const struct profdb__csv_row *row)
 {
 	struct profdb__verify_table *t = arg;
 	size_t nc = t->nrows == 0 ? row->n : t->ncols;

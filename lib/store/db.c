@@ -166,7 +166,7 @@ static int is_sql_file(const char *name)
 int profdb_schema_version(void)
 {
 	int v = 0;
-	for (const struct profdb_schema_file *f = profdb__schema_files; f->name; f++)
+	for (const struct profdb__schema_file *f = profdb__schema_files; f->name; f++)
 		if (is_sql_file(f->name) && file_version(f->name) > v)
 			v = file_version(f->name);
 	return v;
@@ -178,13 +178,13 @@ const char *profdb_schema_sql(void)
 	size_t len = 0, off = 0;
 	if (all)
 		return all;
-	for (const struct profdb_schema_file *f = profdb__schema_files; f->name; f++)
+	for (const struct profdb__schema_file *f = profdb__schema_files; f->name; f++)
 		if (is_sql_file(f->name))
 			len += strlen(f->text) + 1;
 	all = malloc(len + 1);
 	if (!all)
 		return "";
-	for (const struct profdb_schema_file *f = profdb__schema_files; f->name; f++) {
+	for (const struct profdb__schema_file *f = profdb__schema_files; f->name; f++) {
 		if (!is_sql_file(f->name))
 			continue;
 		size_t n = strlen(f->text);
@@ -263,7 +263,7 @@ static int migrate(profdb *db, const char *path)
 	/* another process may have migrated while we waited for the lock */
 	if ((rc = read_user_version(db, &have)) != PROFDB_OK)
 		goto out;
-	for (const struct profdb_schema_file *f = profdb__schema_files; f->name; f++) {
+	for (const struct profdb__schema_file *f = profdb__schema_files; f->name; f++) {
 		if (!is_sql_file(f->name) || file_version(f->name) <= have)
 			continue;
 		if (sqlite3_exec(db->sql, f->text, NULL, NULL, &err) != SQLITE_OK) {

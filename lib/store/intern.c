@@ -20,7 +20,7 @@ struct intern_slot {
 	int64_t base_id;           /* str.id of its base name, 0 = not computed */
 };
 
-struct profdb_intern {
+struct profdb__intern {
 	sqlite3 *db;
 	sqlite3_stmt *get, *put;
 	struct intern_slot *slots; /* open addressing, power-of-two size; owned */
@@ -38,7 +38,7 @@ struct profdb_intern {
  * and every query row.  Cutting keeps the row (skipping it would lose its
  * time); cut texts are counted for the run's note.
  */
-static const char *capped(struct profdb_intern *t, const char *s)
+static const char *capped(struct profdb__intern *t, const char *s)
 {
 	size_t keep = PROFDB_TEXT_MAX - (sizeof PROFDB_TEXT_CUT_MARK - 1);
 	if (strnlen(s, PROFDB_TEXT_MAX + 1) <= PROFDB_TEXT_MAX)
@@ -56,7 +56,7 @@ static const char *capped(struct profdb_intern *t, const char *s)
 	return t->cut;
 }
 
-int64_t profdb__intern_cut(const struct profdb_intern *t)
+int64_t profdb__intern_cut(const struct profdb__intern *t)
 {
 	return t->ncut;
 }
@@ -69,7 +69,7 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
-static int grow(struct profdb_intern *t)
+static int grow(struct profdb__intern *t)
 {
 	size_t n = t->nslots ? t->nslots * 2 : 4096;
 	struct intern_slot *s = calloc(n, sizeof *s);
@@ -89,9 +89,9 @@ static int grow(struct profdb_intern *t)
 	return PROFDB_OK;
 }
 
-struct profdb_intern *profdb__intern_new(sqlite3 *db, struct profdb_err *err)
+struct profdb__intern *profdb__intern_new(sqlite3 *db, struct profdb_err *err)
 {
-	struct profdb_intern *t = calloc(1, sizeof *t);
+	struct profdb__intern *t = calloc(1, sizeof *t);
 	if (!t) {
 		profdb__err_set(err, PROFDB_ERROR, "out of memory");
 		return NULL;
@@ -113,7 +113,7 @@ struct profdb_intern *profdb__intern_new(sqlite3 *db, struct profdb_err *err)
 	return t;
 }
 
-void profdb__intern_free(struct profdb_intern *t)
+void profdb__intern_free(struct profdb__intern *t)
 {
 	if (!t)
 		return;
@@ -126,7 +126,7 @@ void profdb__intern_free(struct profdb_intern *t)
 	free(t);
 }
 
-static struct intern_slot *slot_of(struct profdb_intern *t, const char *s)
+static struct intern_slot *slot_of(struct profdb__intern *t, const char *s)
 {
 	uint64_t h;
 	size_t j;
@@ -165,7 +165,7 @@ static struct intern_slot *slot_of(struct profdb_intern *t, const char *s)
 	return &t->slots[j];
 }
 
-int64_t profdb__intern(struct profdb_intern *t, const char *s)
+int64_t profdb__intern(struct profdb__intern *t, const char *s)
 {
 	struct intern_slot *slot;
 	s = capped(t, s);
@@ -173,7 +173,7 @@ int64_t profdb__intern(struct profdb_intern *t, const char *s)
 	return slot ? slot->id : 0;
 }
 
-int profdb__intern_name(struct profdb_intern *t, const char *name, int64_t *id, int64_t *base)
+int profdb__intern_name(struct profdb__intern *t, const char *name, int64_t *id, int64_t *base)
 {
 	struct intern_slot *slot;
 	char buf[4096];

@@ -11,13 +11,13 @@
 
 #include "internal.h"
 
-struct profdb_intern;
+struct profdb__intern;
 
 /* A map in front of db's str table; errors go to err.  NULL when out of
  * memory or the statements cannot be prepared (err set).  Free with
  * profdb__intern_free. */
-struct profdb_intern *profdb__intern_new(sqlite3 *db, struct profdb_err *err);
-void profdb__intern_free(struct profdb_intern *t);
+struct profdb__intern *profdb__intern_new(sqlite3 *db, struct profdb_err *err);
+void profdb__intern_free(struct profdb__intern *t);
 
 /* Longest text stored, in bytes; a longer one is cut and ends with the
  * mark (README "Limits and guarantees"). */
@@ -25,13 +25,13 @@ void profdb__intern_free(struct profdb_intern *t);
 #define PROFDB_TEXT_CUT_MARK "...[truncated]"
 
 /* How many texts were cut to PROFDB_TEXT_MAX bytes so far. */
-int64_t profdb__intern_cut(const struct profdb_intern *t);
+int64_t profdb__intern_cut(const struct profdb__intern *t);
 
 /* The str id of s (found or added), or 0 with err set.  s is not NULL. */
-int64_t profdb__intern(struct profdb_intern *t, const char *s);
+int64_t profdb__intern(struct profdb__intern *t, const char *s);
 
 /* The ids of name and of its base name (basename.c), the base computed
  * once per name.  0, or -1 with err set. */
-int profdb__intern_name(struct profdb_intern *t, const char *name, int64_t *id, int64_t *base);
+int profdb__intern_name(struct profdb__intern *t, const char *name, int64_t *id, int64_t *base);
 
 #endif

@@ -23,14 +23,14 @@ struct name_group {
 	int64_t name_id;
 	unsigned kinds;            /* bit (1 << kind) per kind seen */
 	int64_t calls, total, min, max;
-	struct profdb_moments mom; /* in arrival order, as stddev() sees rows */
+	struct profdb__moments mom; /* in arrival order, as stddev() sees rows */
 	uint32_t *dur;             /* owned; NULL once over the budget */
 	size_t ndur, capdur;
 	double *v;                 /* owned: its durations read back by a scan */
 	size_t nv;
 };
 
-struct profdb_name_stats {
+struct profdb__name_stats {
 	struct name_group *g;      /* owned */
 	size_t ng, capg;
 	size_t *map;               /* name_id hash -> group index + 1; owned */
@@ -41,9 +41,9 @@ struct profdb_name_stats {
 	int64_t lo, hi;            /* kernel rowids of the run */
 };
 
-struct profdb_name_stats *profdb__name_stats_new(void)
+struct profdb__name_stats *profdb__name_stats_new(void)
 {
-	struct profdb_name_stats *ns = calloc(1, sizeof *ns);
+	struct profdb__name_stats *ns = calloc(1, sizeof *ns);
 
 	if (!ns)
 		return NULL;
@@ -51,7 +51,7 @@ struct profdb_name_stats *profdb__name_stats_new(void)
 	return ns;
 }
 
-static void drop_durations(struct profdb_name_stats *ns)
+static void drop_durations(struct profdb__name_stats *ns)
 {
 	for (size_t i = 0; i < ns->ng; i++) {
 		free(ns->g[i].dur);
@@ -62,7 +62,7 @@ static void drop_durations(struct profdb_name_stats *ns)
 	ns->over = 1;
 }
 
-static void free_values(struct profdb_name_stats *ns)
+static void free_values(struct profdb__name_stats *ns)
 {
 	for (size_t i = 0; i < ns->ng; i++) {
 		free(ns->g[i].v);
@@ -71,7 +71,7 @@ static void free_values(struct profdb_name_stats *ns)
 	}
 }
 
-void profdb__name_stats_free(struct profdb_name_stats *ns)
+void profdb__name_stats_free(struct profdb__name_stats *ns)
 {
 	if (!ns)
 		return;
@@ -87,7 +87,7 @@ static size_t slot_of(int64_t name_id, size_t nmap)
 	return (size_t)(((uint64_t)name_id * 0x9E3779B97F4A7C15ull) >> 20) & (nmap - 1);
 }
 
-static int grow_map(struct profdb_name_stats *ns)
+static int grow_map(struct profdb__name_stats *ns)
 {
 	size_t n = ns->nmap ? ns->nmap * 2 : 256;
 	size_t *m = calloc(n, sizeof *m);
@@ -105,7 +105,7 @@ static int grow_map(struct profdb_name_stats *ns)
 	return 0;
 }
 
-static struct name_group *group_of(struct profdb_name_stats *ns, int64_t name_id)
+static struct name_group *group_of(struct profdb__name_stats *ns, int64_t name_id)
 {
 	size_t j;
 
@@ -128,7 +128,7 @@ static struct name_group *group_of(struct profdb_name_stats *ns, int64_t name_id
 	return &ns->g[ns->ng - 1];
 }
 
-int profdb__name_stats_add(struct profdb_name_stats *ns, int64_t kernel_id, int64_t name_id, int kind,
+int profdb__name_stats_add(struct profdb__name_stats *ns, int64_t kernel_id, int64_t name_id, int kind,
                            int64_t dur_ns)
 {
 	struct name_group *g = group_of(ns, name_id);
@@ -251,7 +251,7 @@ static void sort_u32(uint32_t *a, size_t n, uint32_t *tmp)
 }
 
 /* Every name's durations were kept: sort each and write its row. */
-static int write_kept(struct profdb_name_stats *ns, sqlite3_stmt *q, int64_t run_id)
+static int write_kept(struct profdb__name_stats *ns, sqlite3_stmt *q, int64_t run_id)
 {
 	double *v = NULL;
 	size_t capv = 0;
@@ -282,7 +282,7 @@ static int write_kept(struct profdb_name_stats *ns, sqlite3_stmt *q, int64_t run
 	return rc;
 }
 
-static struct name_group *group_find(struct profdb_name_stats *ns, int64_t name_id)
+static struct name_group *group_find(struct profdb__name_stats *ns, int64_t name_id)
 {
 	for (size_t j = slot_of(name_id, ns->nmap); ns->map[j]; j = (j + 1) & (ns->nmap - 1))
 		if (ns->g[ns->map[j] - 1].name_id == name_id)
@@ -298,7 +298,7 @@ static struct name_group *group_find(struct profdb_name_stats *ns, int64_t name_
  * budget, and without the sort of every row an SQL GROUP BY would make
  * (it held a 10 M-kernel run in 150 MB).
  */
-static int write_scanned(struct profdb_name_stats *ns, sqlite3 *db, sqlite3_stmt *ins, int64_t run_id)
+static int write_scanned(struct profdb__name_stats *ns, sqlite3 *db, sqlite3_stmt *ins, int64_t run_id)
 {
 	/* half the bytes of the in-memory budget: qsort's merge sort takes a
 	 * copy of the group it sorts, and the page cache is full by now */
@@ -456,7 +456,7 @@ out:
 	return rc;
 }
 
-int profdb__name_stats_write(struct profdb_name_stats *ns, sqlite3 *db, int64_t run_id)
+int profdb__name_stats_write(struct profdb__name_stats *ns, sqlite3 *db, int64_t run_id)
 {
 	sqlite3_stmt *q = NULL;
 	int rc = sqlite3_prepare_v2(db, insert_sql, -1, &q, NULL);

@@ -22,16 +22,16 @@
  */
 #define PROFDB_NAME_STATS_VALUES (8u << 20)
 
-struct profdb_name_stats;
+struct profdb__name_stats;
 
 /* A new, empty accumulator, or NULL when out of memory.  Free with
  * profdb__name_stats_free. */
-struct profdb_name_stats *profdb__name_stats_new(void);
-void profdb__name_stats_free(struct profdb_name_stats *ns);
+struct profdb__name_stats *profdb__name_stats_new(void);
+void profdb__name_stats_free(struct profdb__name_stats *ns);
 
 /* Count one kernel (row kernel_id); -1 when out of memory (the caller
  * fails the ingest). */
-int profdb__name_stats_add(struct profdb_name_stats *ns, int64_t kernel_id, int64_t name_id, int kind,
+int profdb__name_stats_add(struct profdb__name_stats *ns, int64_t kernel_id, int64_t name_id, int kind,
                            int64_t dur_ns);
 
 /*
@@ -41,6 +41,6 @@ int profdb__name_stats_add(struct profdb_name_stats *ns, int64_t kernel_id, int6
  * back from the run's kernel rows, a budget's worth of names per scan.
  * Returns an SQLite result code.
  */
-int profdb__name_stats_write(struct profdb_name_stats *ns, sqlite3 *db, int64_t run_id);
+int profdb__name_stats_write(struct profdb__name_stats *ns, sqlite3 *db, int64_t run_id);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * op_nest.c - host-op nesting (profdb_nest: self, device self and total
+ * op_nest.c - host-op nesting (profdb__nest: self, device self and total
  * times of one thread's ops, torch's key_averages rule), and the store's
  * pass that nests a file's op rows when they did not arrive in start order.
  *
@@ -8,14 +8,14 @@
  * caller runs this one implementation: the store as ops arrive, the
  * in-memory readers (kineto_ops.c, ascend_db_ops.c) after sorting, and
  * the SQL fallback below through an ORDER BY.  Threads are the caller's:
- * one profdb_nest per thread, or profdb__nest_end between threads.
+ * one profdb__nest per thread, or profdb__nest_end between threads.
  */
 #include <stdlib.h>
 
 #include "op_nest.h"
 #include "banned.h"
 
-void profdb__nest_init(struct profdb_nest *n, int overlap, profdb_nest_emit_fn emit, void *arg)
+void profdb__nest_init(struct profdb__nest *n, int overlap, profdb__nest_emit_fn emit, void *arg)
 {
 	n->overlap = overlap;
 	n->emit = emit;
@@ -24,7 +24,7 @@ void profdb__nest_init(struct profdb_nest *n, int overlap, profdb_nest_emit_fn e
 	n->started = 0;
 }
 
-void profdb__nest_free(struct profdb_nest *n)
+void profdb__nest_free(struct profdb__nest *n)
 {
 	if (!n)
 		return;
@@ -39,15 +39,15 @@ static int64_t or0(int64_t v)
 	return v == PROFDB_NULL ? 0 : v;
 }
 
-static int64_t end_of(const struct profdb_nest_op *o)
+static int64_t end_of(const struct profdb__nest_op *o)
 {
 	return o->start + o->dur;
 }
 
 /* Close the innermost open op: its subtree is complete. */
-static int close_top(struct profdb_nest *n)
+static int close_top(struct profdb__nest *n)
 {
-	struct profdb_nest_op o = n->stack[--n->top];
+	struct profdb__nest_op o = n->stack[--n->top];
 	/* its own time is read now: a caller may charge an open op (advance) */
 	o.dev_total[0] += or0(o.dev_self[0]);
 	o.dev_total[1] += or0(o.dev_self[1]);
@@ -61,25 +61,25 @@ static int close_top(struct profdb_nest *n)
 }
 
 /* Whether open op p holds o, o coming after p in the order. */
-static int holds(const struct profdb_nest *n, const struct profdb_nest_op *p, const struct profdb_nest_op *o)
+static int holds(const struct profdb__nest *n, const struct profdb__nest_op *p, const struct profdb__nest_op *o)
 {
 	return o->start < end_of(p) && (n->overlap || end_of(o) <= end_of(p));
 }
 
-static int open_op(struct profdb_nest *n, const struct profdb_nest_op *in)
+static int open_op(struct profdb__nest *n, const struct profdb__nest_op *in)
 {
-	struct profdb_nest_op o = *in;
+	struct profdb__nest_op o = *in;
 	int rc;
 	while (n->top > 0 && !holds(n, &n->stack[n->top - 1], &o))
 		if ((rc = close_top(n)) != PROFDB_OK)
 			return rc;
 	if (n->top > 0) { /* a child that outlives its parent costs it only the overlap */
-		struct profdb_nest_op *p = &n->stack[n->top - 1];
+		struct profdb__nest_op *p = &n->stack[n->top - 1];
 		p->self -= (end_of(&o) < end_of(p) ? end_of(&o) : end_of(p)) - o.start;
 	}
 	if (n->top == n->cap) {
 		size_t cap = n->cap ? n->cap * 2 : 64;
-		struct profdb_nest_op *s = realloc(n->stack, cap * sizeof *s);
+		struct profdb__nest_op *s = realloc(n->stack, cap * sizeof *s);
 		if (!s)
 			return PROFDB_ERROR;
 		n->stack = s;
@@ -95,13 +95,13 @@ static int open_op(struct profdb_nest *n, const struct profdb_nest_op *in)
 /* Ops of equal start: the longer one first (it is the parent), then id. */
 static int cmp_tie(const void *pa, const void *pb)
 {
-	const struct profdb_nest_op *a = pa, *b = pb;
+	const struct profdb__nest_op *a = pa, *b = pb;
 	if (a->dur != b->dur)
 		return a->dur > b->dur ? -1 : 1;
 	return (a->id > b->id) - (a->id < b->id);
 }
 
-static int open_ties(struct profdb_nest *n)
+static int open_ties(struct profdb__nest *n)
 {
 	size_t k = n->nties;
 	int rc;
@@ -114,7 +114,7 @@ static int open_ties(struct profdb_nest *n)
 	return PROFDB_OK;
 }
 
-int profdb__nest_add(struct profdb_nest *n, const struct profdb_nest_op *op)
+int profdb__nest_add(struct profdb__nest *n, const struct profdb__nest_op *op)
 {
 	int rc;
 	if (n->started && op->start < n->last_start)
@@ -123,7 +123,7 @@ int profdb__nest_add(struct profdb_nest *n, const struct profdb_nest_op *op)
 		return rc;
 	if (n->nties == n->capties) {
 		size_t cap = n->capties ? n->capties * 2 : 16;
-		struct profdb_nest_op *t = realloc(n->ties, cap * sizeof *t);
+		struct profdb__nest_op *t = realloc(n->ties, cap * sizeof *t);
 		if (!t)
 			return PROFDB_ERROR;
 		n->ties = t;
@@ -135,7 +135,7 @@ int profdb__nest_add(struct profdb_nest *n, const struct profdb_nest_op *op)
 	return PROFDB_OK;
 }
 
-int profdb__nest_advance(struct profdb_nest *n, int64_t t)
+int profdb__nest_advance(struct profdb__nest *n, int64_t t)
 {
 	int rc;
 	if (n->nties > 0 && n->last_start <= t && (rc = open_ties(n)) != PROFDB_OK)
@@ -146,12 +146,12 @@ int profdb__nest_advance(struct profdb_nest *n, int64_t t)
 	return PROFDB_OK;
 }
 
-struct profdb_nest_op *profdb__nest_open(struct profdb_nest *n, size_t i)
+struct profdb__nest_op *profdb__nest_open(struct profdb__nest *n, size_t i)
 {
 	return i < n->top ? &n->stack[n->top - 1 - i] : NULL;
 }
 
-int profdb__nest_end(struct profdb_nest *n)
+int profdb__nest_end(struct profdb__nest *n)
 {
 	int rc = n->nties > 0 ? open_ties(n) : PROFDB_OK;
 	while (rc == PROFDB_OK && n->top > 0)
@@ -167,12 +167,12 @@ struct nest {
 	sqlite3 *db;
 	int64_t run_id;
 	sqlite3_stmt *upd;
-	struct profdb_dev_times dev;
-	struct profdb_nest nest;
+	struct profdb__dev_times dev;
+	struct profdb__nest nest;
 	struct profdb_err *err;
 };
 
-int profdb__row_runs_has(const struct profdb_row_run *r, size_t n, int64_t id)
+int profdb__row_runs_has(const struct profdb__row_run *r, size_t n, int64_t id)
 {
 	size_t lo = 0, hi = n;
 	while (lo < hi) {
@@ -194,17 +194,17 @@ static int sql_fail(struct nest *n, const char *what)
 
 static int cmp_dev(const void *a, const void *b)
 {
-	const struct profdb_dev_time *x = a, *y = b;
+	const struct profdb__dev_time *x = a, *y = b;
 	if (x->rank != y->rank)
 		return x->rank < y->rank ? -1 : 1;
 	return (x->ext > y->ext) - (x->ext < y->ext);
 }
 
-static void sift_down(struct profdb_dev_time *d, size_t i, size_t n)
+static void sift_down(struct profdb__dev_time *d, size_t i, size_t n)
 {
 	for (;;) {
 		size_t c = 2 * i + 1;
-		struct profdb_dev_time t;
+		struct profdb__dev_time t;
 		if (c >= n)
 			return;
 		if (c + 1 < n && cmp_dev(&d[c], &d[c + 1]) < 0)
@@ -220,12 +220,12 @@ static void sift_down(struct profdb_dev_time *d, size_t i, size_t n)
 
 /* Heapsort: in place.  glibc's qsort is a merge sort with a copy of the
  * array, which on a 4 GB trace (1.1 M kernels) was 26 MB more at peak. */
-static void sort_dev(struct profdb_dev_time *d, size_t n)
+static void sort_dev(struct profdb__dev_time *d, size_t n)
 {
 	for (size_t i = n / 2; i-- > 0;)
 		sift_down(d, i, n);
 	for (size_t end = n; end > 1; end--) {
-		struct profdb_dev_time t = d[0];
+		struct profdb__dev_time t = d[0];
 		d[0] = d[end - 1];
 		d[end - 1] = t;
 		sift_down(d, 0, end - 1);
@@ -239,7 +239,7 @@ static void sort_dev(struct profdb_dev_time *d, size_t n)
  * key), searched by bisection: a hash map of the 1 GB trace's 274 k
  * kernels took 32-48 MB.
  */
-int profdb__dev_times_load(struct profdb_dev_times *d, sqlite3 *db, const struct profdb_row_run *kr, size_t nk,
+int profdb__dev_times_load(struct profdb__dev_times *d, sqlite3 *db, const struct profdb__row_run *kr, size_t nk,
                            struct profdb_err *err)
 {
 	sqlite3_stmt *q = NULL;
@@ -257,7 +257,7 @@ int profdb__dev_times_load(struct profdb_dev_times *d, sqlite3 *db, const struct
 			continue; /* another file's, written in between */
 		if (d->n == d->cap) {
 			size_t cap = d->cap ? d->cap * 2 : 1024;
-			struct profdb_dev_time *v = realloc(d->v, cap * sizeof *v);
+			struct profdb__dev_time *v = realloc(d->v, cap * sizeof *v);
 			if (!v) {
 				sqlite3_finalize(q);
 				return profdb__err_set(err, PROFDB_ERROR, "out of memory");
@@ -265,7 +265,7 @@ int profdb__dev_times_load(struct profdb_dev_times *d, sqlite3 *db, const struct
 			d->v = v;
 			d->cap = cap;
 		}
-		d->v[d->n++] = (struct profdb_dev_time){ sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2),
+		d->v[d->n++] = (struct profdb__dev_time){ sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2),
 		                                         sqlite3_column_int64(q, 3) };
 	}
 	sqlite3_finalize(q);
@@ -281,14 +281,14 @@ int profdb__dev_times_load(struct profdb_dev_times *d, sqlite3 *db, const struct
 	return PROFDB_OK;
 }
 
-int64_t profdb__dev_times_get(const struct profdb_dev_times *d, int64_t rank, int64_t ext)
+int64_t profdb__dev_times_get(const struct profdb__dev_times *d, int64_t rank, int64_t ext)
 {
-	struct profdb_dev_time key = { rank, ext, 0 };
-	const struct profdb_dev_time *f = d->n ? bsearch(&key, d->v, d->n, sizeof key, cmp_dev) : NULL;
+	struct profdb__dev_time key = { rank, ext, 0 };
+	const struct profdb__dev_time *f = d->n ? bsearch(&key, d->v, d->n, sizeof key, cmp_dev) : NULL;
 	return f ? f->dur : 0;
 }
 
-void profdb__dev_times_free(struct profdb_dev_times *d)
+void profdb__dev_times_free(struct profdb__dev_times *d)
 {
 	free(d->v);
 	d->v = NULL;
@@ -296,7 +296,7 @@ void profdb__dev_times_free(struct profdb_dev_times *d)
 }
 
 /* A closed op's row gets its times. */
-static int write_times(void *arg, const struct profdb_nest_op *o)
+static int write_times(void *arg, const struct profdb__nest_op *o)
 {
 	struct nest *n = arg;
 	int rc;
@@ -312,7 +312,7 @@ static int write_times(void *arg, const struct profdb_nest_op *o)
 	return rc == SQLITE_DONE ? PROFDB_OK : sql_fail(n, "update");
 }
 
-/* profdb_nest's PROFDB_ERROR without a message is memory; write_times set its own. */
+/* profdb__nest's PROFDB_ERROR without a message is memory; write_times set its own. */
 static int nest_fail(struct nest *n, int rc)
 {
 	if (n->err->code == PROFDB_OK)
@@ -321,8 +321,8 @@ static int nest_fail(struct nest *n, int rc)
 	return n->err->code;
 }
 
-int profdb__op_nest(sqlite3 *db, int64_t run_id, const struct profdb_row_run *ops, size_t nops,
-                    int64_t closed_upto, const struct profdb_row_run *kernels, size_t nk, struct profdb_err *err)
+int profdb__op_nest(sqlite3 *db, int64_t run_id, const struct profdb__row_run *ops, size_t nops,
+                    int64_t closed_upto, const struct profdb__row_run *kernels, size_t nk, struct profdb_err *err)
 {
 	struct nest n = { .db = db, .run_id = run_id, .err = err };
 	sqlite3_stmt *sel = NULL;
@@ -350,7 +350,7 @@ int profdb__op_nest(sqlite3 *db, int64_t run_id, const struct profdb_row_run *op
 	sqlite3_bind_int64(sel, 3, ops[nops - 1].hi);
 	sqlite3_bind_int64(sel, 4, closed_upto);
 	while ((step = sqlite3_step(sel)) == SQLITE_ROW) {
-		struct profdb_nest_op o = { 0 };
+		struct profdb__nest_op o = { 0 };
 		int64_t r = sqlite3_column_int64(sel, 1), t = sqlite3_column_int64(sel, 2);
 		int tn = sqlite3_column_type(sel, 2) == SQLITE_NULL;
 		o.tag = sqlite3_column_int64(sel, 0);

@@ -16,7 +16,7 @@
 
 /* One host op.  The caller sets id, start, dur, dev_self and tag; the
  * nester sets self and dev_total before handing the op back to emit. */
-struct profdb_nest_op {
+struct profdb__nest_op {
 	int64_t id;                /* the caller's; orders ops of equal start and end (file order) */
 	int64_t start, dur;        /* dur >= 0 */
 	int64_t dev_self[2];       /* its own device time ([1]: Ascend AI core part); PROFDB_NULL: none */
@@ -29,7 +29,7 @@ struct profdb_nest_op {
 
 /* Receives each op when it closes (its children before it).  A non-zero
  * return stops the nesting and is returned by the call that closed it. */
-typedef int (*profdb_nest_emit_fn)(void *arg, const struct profdb_nest_op *op);
+typedef int (*profdb__nest_emit_fn)(void *arg, const struct profdb__nest_op *op);
 
 /* profdb__nest_add: op starts before the previous one (input not in start order) */
 #define PROFDB__NEST_UNSORTED 1
@@ -46,61 +46,61 @@ typedef int (*profdb_nest_emit_fn)(void *arg, const struct profdb_nest_op *op);
  * depth plus the ops of one start.  Zero-initialise, then
  * profdb__nest_init.
  */
-struct profdb_nest {
+struct profdb__nest {
 	int overlap;
-	profdb_nest_emit_fn emit;
+	profdb__nest_emit_fn emit;
 	void *arg;
-	struct profdb_nest_op *stack;      /* open ops, outermost first; owned */
+	struct profdb__nest_op *stack;      /* open ops, outermost first; owned */
 	size_t top, cap;
-	struct profdb_nest_op *ties;       /* ops of the latest start, not yet opened; owned */
+	struct profdb__nest_op *ties;       /* ops of the latest start, not yet opened; owned */
 	size_t nties, capties;
 	int64_t last_start;                /* of the latest op added */
 	int started;                       /* an op was added since init or end */
 };
 
-void profdb__nest_init(struct profdb_nest *n, int overlap, profdb_nest_emit_fn emit, void *arg);
+void profdb__nest_init(struct profdb__nest *n, int overlap, profdb__nest_emit_fn emit, void *arg);
 /* Frees the buffers (no ops are emitted).  NULL is a no-op. */
-void profdb__nest_free(struct profdb_nest *n);
+void profdb__nest_free(struct profdb__nest *n);
 /* Add op (copied).  PROFDB_OK, PROFDB__NEST_UNSORTED (nothing done),
  * PROFDB_ERROR when out of memory, or emit's return. */
-int profdb__nest_add(struct profdb_nest *n, const struct profdb_nest_op *op);
+int profdb__nest_add(struct profdb__nest *n, const struct profdb__nest_op *op);
 /* Close the open ops that end by t, after opening waiting ops that start
  * by t: what is open afterwards holds time t (a runtime call at t). */
-int profdb__nest_advance(struct profdb_nest *n, int64_t t);
+int profdb__nest_advance(struct profdb__nest *n, int64_t t);
 /* The i-th open op from the innermost (0), NULL past the outermost. */
-struct profdb_nest_op *profdb__nest_open(struct profdb_nest *n, size_t i);
+struct profdb__nest_op *profdb__nest_open(struct profdb__nest *n, size_t i);
 /* Close every op (the thread's ops are all in); n is ready for another thread. */
-int profdb__nest_end(struct profdb_nest *n);
+int profdb__nest_end(struct profdb__nest *n);
 
 /* Consecutive rowids [lo, hi] of one table written for one file. */
-struct profdb_row_run {
+struct profdb__row_run {
 	int64_t lo, hi;
 };
 
 /* Whether rowid id is in the ascending runs r[0..n). */
-int profdb__row_runs_has(const struct profdb_row_run *r, size_t n, int64_t id);
+int profdb__row_runs_has(const struct profdb__row_run *r, size_t n, int64_t id);
 
 /* Device time of a file's kernels per (rank, External id): a sorted array
  * (24 bytes a kernel with an External id while loading, then one per key),
  * searched by bisection.  Zero-initialise. */
-struct profdb_dev_time {
+struct profdb__dev_time {
 	int64_t rank, ext, dur;
 };
-struct profdb_dev_times {
-	struct profdb_dev_time *v; /* owned */
+struct profdb__dev_times {
+	struct profdb__dev_time *v; /* owned */
 	size_t n, cap;
 };
 /* Sum the kernel rows in kernels[0..nk) with an External id, in one pass
  * over their rows.  PROFDB_OK or PROFDB_ERROR with err set. */
-int profdb__dev_times_load(struct profdb_dev_times *d, sqlite3 *db, const struct profdb_row_run *kernels,
+int profdb__dev_times_load(struct profdb__dev_times *d, sqlite3 *db, const struct profdb__row_run *kernels,
                            size_t nk, struct profdb_err *err);
 /* Their summed duration for (rank, ext), 0 if none. */
-int64_t profdb__dev_times_get(const struct profdb_dev_times *d, int64_t rank, int64_t ext);
-void profdb__dev_times_free(struct profdb_dev_times *d);
+int64_t profdb__dev_times_get(const struct profdb__dev_times *d, int64_t rank, int64_t ext);
+void profdb__dev_times_free(struct profdb__dev_times *d);
 
 /*
  * For the op rows in ops[0..nops) (ascending, one file's) whose self_ns is
- * NULL and that have times: nest them per (rank, tid) (profdb_nest, torch's
+ * NULL and that have times: nest them per (rank, tid) (profdb__nest, torch's
  * rule, fed by an SQL sort) and set self_ns, device_self_ns (durations of
  * the kernel rows in kernels[0..nk) with its External id; NULL without
  * one) and device_total_ns; an op without a step takes
@@ -112,8 +112,8 @@ void profdb__dev_times_free(struct profdb_dev_times *d);
  * 24 bytes per kernel of the file with an External id; SQLite sorts.
  * Returns PROFDB_OK or PROFDB_ERROR with err set.
  */
-int profdb__op_nest(sqlite3 *db, int64_t run_id, const struct profdb_row_run *ops, size_t nops,
-                    int64_t closed_upto, const struct profdb_row_run *kernels, size_t nk, struct profdb_err *err);
+int profdb__op_nest(sqlite3 *db, int64_t run_id, const struct profdb__row_run *ops, size_t nops,
+                    int64_t closed_upto, const struct profdb__row_run *kernels, size_t nk, struct profdb_err *err);
 
 /*
  * Before profdb__op_nest, for a Kineto file whose device events carry
@@ -127,8 +127,8 @@ int profdb__op_nest(sqlite3 *db, int64_t run_id, const struct profdb_row_run *op
  * as they are.  Memory: 24 bytes per runtime call of the file, for such
  * files only.  Returns PROFDB_OK or PROFDB_ERROR with err set.
  */
-int profdb__op_link(sqlite3 *db, int64_t run_id, int64_t source_id, const struct profdb_row_run *ops,
-                    size_t nops, int64_t closed_upto, const struct profdb_row_run *launches, size_t nl,
-                    const struct profdb_row_run *kernels, size_t nk, struct profdb_err *err);
+int profdb__op_link(sqlite3 *db, int64_t run_id, int64_t source_id, const struct profdb__row_run *ops,
+                    size_t nops, int64_t closed_upto, const struct profdb__row_run *launches, size_t nl,
+                    const struct profdb__row_run *kernels, size_t nk, struct profdb_err *err);
 
 #endif /* PROFDB_OP_NEST_H */

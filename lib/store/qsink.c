@@ -33,7 +33,7 @@ struct batch {
 	unsigned char *data;       /* owned */
 };
 
-struct profdb_queue {
+struct profdb__queue {
 	pthread_mutex_t mu;
 	pthread_cond_t nonempty, nonfull;
 	struct batch *head, *tail;
@@ -69,9 +69,9 @@ static const size_t coll_strs[] = {
 
 /* ---------------------------------------------------------------- queue */
 
-int profdb__queue_new(struct profdb_queue **out, int producers)
+int profdb__queue_new(struct profdb__queue **out, int producers)
 {
-	struct profdb_queue *q = calloc(1, sizeof *q);
+	struct profdb__queue *q = calloc(1, sizeof *q);
 	*out = NULL;
 	if (!q)
 		return PROFDB_ERROR;
@@ -91,7 +91,7 @@ static void batch_free(struct batch *b)
 	}
 }
 
-void profdb__queue_free(struct profdb_queue *q)
+void profdb__queue_free(struct profdb__queue *q)
 {
 	if (!q)
 		return;
@@ -106,7 +106,7 @@ void profdb__queue_free(struct profdb_queue *q)
 	free(q);
 }
 
-void profdb__queue_abort(struct profdb_queue *q)
+void profdb__queue_abort(struct profdb__queue *q)
 {
 	pthread_mutex_lock(&q->mu);
 	q->abort = 1;
@@ -115,7 +115,7 @@ void profdb__queue_abort(struct profdb_queue *q)
 	pthread_mutex_unlock(&q->mu);
 }
 
-void profdb__queue_producer_done(struct profdb_queue *q)
+void profdb__queue_producer_done(struct profdb__queue *q)
 {
 	pthread_mutex_lock(&q->mu);
 	q->producers--;
@@ -124,7 +124,7 @@ void profdb__queue_producer_done(struct profdb_queue *q)
 }
 
 /* Hand b to the writer; waits while the queue is full.  Frees b on abort. */
-static int push(struct profdb_queue *q, struct batch *b)
+static int push(struct profdb__queue *q, struct batch *b)
 {
 	pthread_mutex_lock(&q->mu);
 	while (q->count >= QUEUE_MAX && !q->abort)
@@ -146,7 +146,7 @@ static int push(struct profdb_queue *q, struct batch *b)
 }
 
 /* The next batch, or NULL when every producer is done (or on abort). */
-static struct batch *pop(struct profdb_queue *q)
+static struct batch *pop(struct profdb__queue *q)
 {
 	struct batch *b = NULL;
 	pthread_mutex_lock(&q->mu);
@@ -166,15 +166,15 @@ static struct batch *pop(struct profdb_queue *q)
 
 /* ---------------------------------------------------------------- encoding */
 
-struct profdb_qsink {
+struct profdb__qsink {
 	struct profdb_sink sink;   /* what the reader calls */
 	struct profdb_err err;     /* the reader's errors */
-	struct profdb_queue *q;
+	struct profdb__queue *q;
 	int slot;
 	struct batch *cur;         /* being filled */
 };
 
-static int flush(struct profdb_qsink *s)
+static int flush(struct profdb__qsink *s)
 {
 	struct batch *b = s->cur;
 	s->cur = NULL;
@@ -188,7 +188,7 @@ static int flush(struct profdb_qsink *s)
 }
 
 /* Make room for n more bytes in the current batch. */
-static unsigned char *reserve(struct profdb_qsink *s, size_t n)
+static unsigned char *reserve(struct profdb__qsink *s, size_t n)
 {
 	struct batch *b = s->cur;
 	if (b && b->len + n > b->cap && flush(s) != PROFDB_OK)
@@ -249,7 +249,7 @@ static void record_write(unsigned char *p, const void *rec, size_t size, const s
 	}
 }
 
-static int put_record(struct profdb_qsink *s, int type, const void *rec, size_t size,
+static int put_record(struct profdb__qsink *s, int type, const void *rec, size_t size,
                       const size_t *strs, size_t nstrs, const struct profdb_metric *m, size_t nm)
 {
 	unsigned char *p = reserve(s, 1 + record_size(rec, size, strs, nstrs, m, nm));
@@ -275,7 +275,7 @@ static const char *get_str(const unsigned char *d, size_t *off)
 }
 
 /* Simple records: scalars and strings packed one after another. */
-static int put_simple(struct profdb_qsink *s, int type, const int64_t *nums, size_t nn,
+static int put_simple(struct profdb__qsink *s, int type, const int64_t *nums, size_t nn,
                       const char *const *strs, size_t ns, const void *blob, size_t blob_len)
 {
 	size_t need = 1 + nn * 8 + 8, off = 1;
@@ -328,7 +328,7 @@ static int q_skip(void *arg, const char *reason, int64_t where)
 
 static int q_kernel(void *arg, const struct profdb_kernel_rec *k)
 {
-	struct profdb_qsink *s = arg;
+	struct profdb__qsink *s = arg;
 	size_t kn, cn;
 	unsigned char *p;
 	if (!k->coll)
@@ -385,9 +385,9 @@ static int q_rank_fixup(void *arg, int64_t provisional, int64_t rank, int64_t of
 	return put_simple(arg, R_RANK_FIXUP, nums, 3, NULL, 0, NULL, 0);
 }
 
-int profdb__qsink_new(struct profdb_qsink **out, struct profdb_queue *q, int slot)
+int profdb__qsink_new(struct profdb__qsink **out, struct profdb__queue *q, int slot)
 {
-	struct profdb_qsink *s = calloc(1, sizeof *s);
+	struct profdb__qsink *s = calloc(1, sizeof *s);
 	*out = NULL;
 	if (!s)
 		return PROFDB_ERROR;
@@ -405,10 +405,10 @@ int profdb__qsink_new(struct profdb_qsink **out, struct profdb_queue *q, int slo
 	return PROFDB_OK;
 }
 
-struct profdb_sink *profdb__qsink_sink(struct profdb_qsink *s) { return &s->sink; }
-int profdb__qsink_flush(struct profdb_qsink *s) { return flush(s); }
+struct profdb_sink *profdb__qsink_sink(struct profdb__qsink *s) { return &s->sink; }
+int profdb__qsink_flush(struct profdb__qsink *s) { return flush(s); }
 
-void profdb__qsink_free(struct profdb_qsink *s)
+void profdb__qsink_free(struct profdb__qsink *s)
 {
 	if (s) {
 		batch_free(s->cur);
@@ -591,7 +591,7 @@ static int replay_batch(const struct batch *b, struct profdb_sink *out)
 	return rc;
 }
 
-int profdb__queue_drain(struct profdb_queue *q, struct profdb_store *st,
+int profdb__queue_drain(struct profdb__queue *q, struct profdb_store *st,
                        void (*after_batch)(void *arg), void *arg)
 {
 	struct profdb_sink *out = profdb__store_sink(st);

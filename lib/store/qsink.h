@@ -7,31 +7,31 @@
 
 #include "internal.h"
 
-struct profdb_queue;
-struct profdb_qsink;
+struct profdb__queue;
+struct profdb__qsink;
 
 /* CONSTRUCTOR: a queue that producers workers will feed. */
-int profdb__queue_new(struct profdb_queue **out, int producers);
+int profdb__queue_new(struct profdb__queue **out, int producers);
 /* DESTRUCTOR: frees batches still queued.  NULL is a no-op. */
-void profdb__queue_free(struct profdb_queue *q);
+void profdb__queue_free(struct profdb__queue *q);
 /* Make every producer and the writer stop (after an error). */
-void profdb__queue_abort(struct profdb_queue *q);
+void profdb__queue_abort(struct profdb__queue *q);
 /* A worker calls this once when it has flushed its last batch. */
-void profdb__queue_producer_done(struct profdb_queue *q);
+void profdb__queue_producer_done(struct profdb__queue *q);
 /*
  * Writer side: replay batches into st until every producer is done.  After
  * each batch calls after_batch(arg) (may be NULL).  Returns the first store
  * error (the store's err holds the message); aborts the queue on error.
  */
-int profdb__queue_drain(struct profdb_queue *q, struct profdb_store *st,
+int profdb__queue_drain(struct profdb__queue *q, struct profdb_store *st,
                        void (*after_batch)(void *arg), void *arg);
 
 /* CONSTRUCTOR: a sink for one worker thread (slot 0..63). */
-int profdb__qsink_new(struct profdb_qsink **out, struct profdb_queue *q, int slot);
-struct profdb_sink *profdb__qsink_sink(struct profdb_qsink *s);
+int profdb__qsink_new(struct profdb__qsink **out, struct profdb__queue *q, int slot);
+struct profdb_sink *profdb__qsink_sink(struct profdb__qsink *s);
 /* Hand the partly filled batch to the writer. */
-int profdb__qsink_flush(struct profdb_qsink *s);
+int profdb__qsink_flush(struct profdb__qsink *s);
 /* DESTRUCTOR.  NULL is a no-op. */
-void profdb__qsink_free(struct profdb_qsink *s);
+void profdb__qsink_free(struct profdb__qsink *s);
 
 #endif

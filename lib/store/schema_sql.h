@@ -5,12 +5,12 @@
 #ifndef PROFDB_SCHEMA_SQL_H
 #define PROFDB_SCHEMA_SQL_H
 
-struct profdb_schema_file {
+struct profdb__schema_file {
 	const char *name;          /* file name, e.g. "001_core.sql" */
 	const char *text;          /* its bytes, NUL-terminated */
 };
 
 /* In file order; ends with { NULL, NULL }. */
-extern const struct profdb_schema_file profdb__schema_files[];
+extern const struct profdb__schema_file profdb__schema_files[];
 
 #endif

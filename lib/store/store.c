@@ -148,13 +148,13 @@ static int note_row(struct profdb_store *st, struct profdb__row_runs *r, int64_t
 	}
 	if (r->n == r->cap) {
 		size_t cap = r->cap ? r->cap * 2 : 16;
-		struct profdb_row_run *v = realloc(r->v, cap * sizeof *v);
+		struct profdb__row_run *v = realloc(r->v, cap * sizeof *v);
 		if (!v)
 			return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
 		r->v = v;
 		r->cap = cap;
 	}
-	r->v[r->n++] = (struct profdb_row_run){ id, id };
+	r->v[r->n++] = (struct profdb__row_run){ id, id };
 	return PROFDB_OK;
 }
 
@@ -281,7 +281,7 @@ static int on_skip(void *arg, const char *reason, int64_t where)
 }
 
 /* Set an interned optional string in column col; -1 on error. */
-static int batch_str(struct profdb_store *st, struct profdb_batch *b, int col, const char *s)
+static int batch_str(struct profdb_store *st, struct profdb__batch *b, int col, const char *s)
 {
 	int64_t id;
 	if (!s)
@@ -293,7 +293,7 @@ static int batch_str(struct profdb_store *st, struct profdb_batch *b, int col, c
 }
 
 /* The kernel's text columns (interned) and metrics; -1 on error. */
-static int kernel_texts(struct profdb_store *st, struct profdb_batch *b, const struct profdb_kernel_rec *k)
+static int kernel_texts(struct profdb_store *st, struct profdb__batch *b, const struct profdb_kernel_rec *k)
 {
 	int bad = 0;
 	bad |= batch_str(st, b, 9, k->type);
@@ -325,7 +325,7 @@ static int kernel_texts(struct profdb_store *st, struct profdb_batch *b, const s
  * kernels: a full coll batch first flushes the kernels it refers to. */
 static int store_coll(struct profdb_store *st, int64_t kid, const struct profdb_coll_rec *c)
 {
-	struct profdb_batch *b = st->colls;
+	struct profdb__batch *b = st->colls;
 	const char *text[] = { c->collective, c->dtype, c->pg_name, c->pg_desc, c->pg_ranks };
 	const int slot[] = { 1, 4, 6, 7, 8 };
 	if (profdb__batch_pending(b) >= PROFDB_BATCH_ROWS && profdb__store_flush(st) != PROFDB_OK)
@@ -345,7 +345,7 @@ static int store_coll(struct profdb_store *st, int64_t kid, const struct profdb_
 static int on_kernel(void *arg, const struct profdb_kernel_rec *k)
 {
 	struct profdb_store *st = arg;
-	struct profdb_batch *b = st->kernels;
+	struct profdb__batch *b = st->kernels;
 	int64_t name_id, base_id, kid;
 
 	if (profdb__intern_name(st->str, k->name, &name_id, &base_id) != 0)
@@ -432,7 +432,7 @@ static int on_op(void *arg, const struct profdb_op_rec *o)
 static int on_launch(void *arg, const struct profdb_launch_rec *l)
 {
 	struct profdb_store *st = arg;
-	struct profdb_batch *b = st->launches;
+	struct profdb__batch *b = st->launches;
 	int64_t id;
 	if (profdb__batch_row(b) != SQLITE_OK)
 		return st_fail(st, "launch");

@@ -26,7 +26,7 @@ struct cell {
 	uint8_t type;              /* CELL_* */
 };
 
-struct profdb_batch {
+struct profdb__batch {
 	sqlite3 *db;
 	char *module;              /* owned: "profdb_batch_<table>" */
 	sqlite3_stmt *insert;      /* INSERT INTO table(cols) SELECT * FROM module */
@@ -39,7 +39,7 @@ struct profdb_batch {
 
 struct bvtab {
 	sqlite3_vtab base;
-	struct profdb_batch *b;
+	struct profdb__batch *b;
 };
 
 struct bcur {
@@ -52,7 +52,7 @@ struct bcur {
 static int b_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out,
                      char **err)
 {
-	struct profdb_batch *b = aux;
+	struct profdb__batch *b = aux;
 	struct bvtab *t;
 	char *decl;
 	size_t cap = 32 + (size_t)b->ncols * 12, off;
@@ -134,7 +134,7 @@ static int b_eof(sqlite3_vtab_cursor *c)
 
 static int b_column(sqlite3_vtab_cursor *c, sqlite3_context *ctx, int col)
 {
-	const struct profdb_batch *b = ((struct bvtab *)c->pVtab)->b;
+	const struct profdb__batch *b = ((struct bvtab *)c->pVtab)->b;
 	const struct cell *x = &b->cells[((struct bcur *)c)->row * (size_t)b->ncols + (size_t)col];
 	if (x->type == CELL_INT)
 		sqlite3_result_int64(ctx, x->v);
@@ -168,10 +168,10 @@ static const sqlite3_module batch_module = {
 
 /* ---------------------------------------------------------------- the batch */
 
-int profdb__batch_new(struct profdb_batch **out, sqlite3 *db, const char *table, const char *cols,
+int profdb__batch_new(struct profdb__batch **out, sqlite3 *db, const char *table, const char *cols,
                       int ncols)
 {
-	struct profdb_batch *b;
+	struct profdb__batch *b;
 	char *sql;
 	size_t cap;
 	int rc;
@@ -212,7 +212,7 @@ int profdb__batch_new(struct profdb_batch **out, sqlite3 *db, const char *table,
 	return SQLITE_OK;
 }
 
-void profdb__batch_free(struct profdb_batch *b)
+void profdb__batch_free(struct profdb__batch *b)
 {
 	if (!b)
 		return;
@@ -227,7 +227,7 @@ void profdb__batch_free(struct profdb_batch *b)
 	free(b);
 }
 
-int profdb__batch_flush(struct profdb_batch *b)
+int profdb__batch_flush(struct profdb__batch *b)
 {
 	int rc;
 	if (b->n == 0)
@@ -239,7 +239,7 @@ int profdb__batch_flush(struct profdb_batch *b)
 	return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-int profdb__batch_row(struct profdb_batch *b)
+int profdb__batch_row(struct profdb__batch *b)
 {
 	int rc;
 	struct cell *row;
@@ -251,19 +251,19 @@ int profdb__batch_row(struct profdb_batch *b)
 	return SQLITE_OK;
 }
 
-static struct cell *cell_of(struct profdb_batch *b, int col)
+static struct cell *cell_of(struct profdb__batch *b, int col)
 {
 	return &b->cells[(b->n - 1) * (size_t)b->ncols + (size_t)col];
 }
 
-void profdb__batch_int(struct profdb_batch *b, int col, int64_t v)
+void profdb__batch_int(struct profdb__batch *b, int col, int64_t v)
 {
 	struct cell *x = cell_of(b, col);
 	x->type = CELL_INT;
 	x->v = v;
 }
 
-void profdb__batch_i64(struct profdb_batch *b, int col, int64_t v)
+void profdb__batch_i64(struct profdb__batch *b, int col, int64_t v)
 {
 	if (v != PROFDB_NULL)
 		profdb__batch_int(b, col, v);
@@ -271,12 +271,12 @@ void profdb__batch_i64(struct profdb_batch *b, int col, int64_t v)
 		cell_of(b, col)->type = CELL_NULL;
 }
 
-void profdb__batch_null(struct profdb_batch *b, int col)
+void profdb__batch_null(struct profdb__batch *b, int col)
 {
 	cell_of(b, col)->type = CELL_NULL;
 }
 
-int profdb__batch_text(struct profdb_batch *b, int col, const char *s)
+int profdb__batch_text(struct profdb__batch *b, int col, const char *s)
 {
 	size_t len = strlen(s);
 	struct cell *x;
@@ -301,7 +301,7 @@ int profdb__batch_text(struct profdb_batch *b, int col, const char *s)
 	return 0;
 }
 
-size_t profdb__batch_pending(const struct profdb_batch *b)
+size_t profdb__batch_pending(const struct profdb__batch *b)
 {
 	return b->n;
 }

@@ -24,7 +24,7 @@
 
 #define PROFDB_BATCH_ROWS 4096 /* 256 .. 65536 measured the same: issue 15 */
 
-struct profdb_batch;
+struct profdb__batch;
 
 /*
  * A batch for table's columns cols (a comma-separated list of ncols names,
@@ -32,25 +32,25 @@ struct profdb_batch;
  * "profdb_batch_<table>".  Returns an SQLite result code; *out is NULL on
  * error.  The batch must be freed before db is closed.
  */
-int profdb__batch_new(struct profdb_batch **out, sqlite3 *db, const char *table, const char *cols,
+int profdb__batch_new(struct profdb__batch **out, sqlite3 *db, const char *table, const char *cols,
                       int ncols);
 /* Discard the pending rows, finalize the INSERT, drop the virtual table.
  * NULL is a no-op. */
-void profdb__batch_free(struct profdb_batch *b);
+void profdb__batch_free(struct profdb__batch *b);
 
 /* Start a row (all columns NULL); flushes first when the batch is full.
  * Returns an SQLite result code (of that flush; SQLITE_NOMEM). */
-int profdb__batch_row(struct profdb_batch *b);
+int profdb__batch_row(struct profdb__batch *b);
 /* Set column col (0-based) of the current row. */
-void profdb__batch_int(struct profdb_batch *b, int col, int64_t v);
-void profdb__batch_i64(struct profdb_batch *b, int col, int64_t v); /* PROFDB_NULL: NULL */
-void profdb__batch_null(struct profdb_batch *b, int col);
+void profdb__batch_int(struct profdb__batch *b, int col, int64_t v);
+void profdb__batch_i64(struct profdb__batch *b, int col, int64_t v); /* PROFDB_NULL: NULL */
+void profdb__batch_null(struct profdb__batch *b, int col);
 /* Text, copied; -1 when out of memory. */
-int profdb__batch_text(struct profdb_batch *b, int col, const char *s);
+int profdb__batch_text(struct profdb__batch *b, int col, const char *s);
 
 /* Insert the pending rows; SQLite result code (the message is on db). */
-int profdb__batch_flush(struct profdb_batch *b);
+int profdb__batch_flush(struct profdb__batch *b);
 /* Rows added and not yet inserted. */
-size_t profdb__batch_pending(const struct profdb_batch *b);
+size_t profdb__batch_pending(const struct profdb__batch *b);
 
 #endif

@@ -28,7 +28,7 @@ struct profdb__skip_count {
 /* What the store tracks about a source file being read.  One per reader
  * slot: with parallel readers, records of several files interleave. */
 struct profdb__row_runs {
-	struct profdb_row_run *v;
+	struct profdb__row_run *v;
 	size_t n, cap;
 };
 
@@ -36,7 +36,7 @@ struct profdb__row_runs {
  * per (rank, tid) as they arrive and stored when they close. */
 struct profdb__op_thread {
 	int64_t rank, tid;
-	struct profdb_nest nest;   /* owns its buffers */
+	struct profdb__nest nest;   /* owns its buffers */
 };
 
 struct profdb__op_stream {
@@ -74,7 +74,7 @@ struct profdb_store {
 	profdb *db;
 	int64_t run_id;
 	sqlite3_stmt *stmt[S_COUNT];
-	struct profdb_intern *str; /* owned: the str table's map */
+	struct profdb__intern *str; /* owned: the str table's map */
 	struct profdb_sink sink;
 	struct profdb_err err;
 	struct profdb__source_state src[STORE_SLOTS]; /* per reader slot */
@@ -82,7 +82,7 @@ struct profdb_store {
 	char *format;              /* owned */
 	int64_t cache_was;         /* the connection's cache_size before the ingest */
 	int fk_off;                /* foreign keys were switched off for the ingest */
-	struct profdb_name_stats *names; /* owned: kernel_name_stat of the run */
+	struct profdb__name_stats *names; /* owned: kernel_name_stat of the run */
 	void (*phase)(void *arg, const char *what); /* what the commit is doing; may be NULL */
 	void *phase_arg;
 	char *metrics;             /* owned: JSON text of the current kernel's metrics */
@@ -90,10 +90,10 @@ struct profdb_store {
 	/* kernel and launch rows, inserted a batch at a time (store_batch.c)
 	 * with ids counted from the tables' max(id) at BEGIN IMMEDIATE: the
 	 * transaction holds the write lock, so nothing else takes one */
-	struct profdb_batch *kernels, *launches; /* owned */
+	struct profdb__batch *kernels, *launches; /* owned */
 	/* kernel_coll rows (schema 007), flushed after their kernels: the
 	 * foreign key is checked at once when a run is replaced */
-	struct profdb_batch *colls;  /* owned */
+	struct profdb__batch *colls;  /* owned */
 	int64_t next_kernel_id, next_launch_id;
 };
 

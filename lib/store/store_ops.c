@@ -1,6 +1,6 @@
 /*
  * store_ops.c - the store's host ops that the reader sent with nest = 1
- * (Kineto): nested as they arrive (op_nest.c's profdb_nest, one per
+ * (Kineto): nested as they arrive (op_nest.c's profdb__nest, one per
  * (rank, tid) of the file) and inserted once, when they close, with their
  * final self time (issue 15: the sort and one UPDATE per op cost 3-4 s of
  * CPU per 2 M ops).
@@ -78,13 +78,13 @@ static int note_op_row(struct profdb_store *st, int64_t id)
 	}
 	if (r->n == r->cap) {
 		size_t cap = r->cap ? r->cap * 2 : 16;
-		struct profdb_row_run *v = realloc(r->v, cap * sizeof *v);
+		struct profdb__row_run *v = realloc(r->v, cap * sizeof *v);
 		if (!v)
 			return oom(st);
 		r->v = v;
 		r->cap = cap;
 	}
-	r->v[r->n++] = (struct profdb_row_run){ id, id };
+	r->v[r->n++] = (struct profdb__row_run){ id, id };
 	return PROFDB_OK;
 }
 
@@ -189,9 +189,9 @@ static int release(struct profdb_store *st, size_t i)
 	return PROFDB_OK;
 }
 
-/* profdb_nest's emit: the op closed.  Its device times wait for the pass
+/* profdb__nest's emit: the op closed.  Its device times wait for the pass
  * after the file (0 and NULL-or-0 now, what an op without kernels has). */
-static int closed(void *arg, const struct profdb_nest_op *o)
+static int closed(void *arg, const struct profdb__nest_op *o)
 {
 	struct profdb_store *st = arg;
 	struct profdb__op_stream *s = &st->cur->opn;
@@ -216,7 +216,7 @@ static int closed(void *arg, const struct profdb_nest_op *o)
 
 /* The nesting of thread (rank, tid) of the current file (tid PROFDB_NULL
  * is a thread of its own, as in the SQL pass). */
-static struct profdb_nest *thread_of(struct profdb_store *st, int64_t rank, int64_t tid)
+static struct profdb__nest *thread_of(struct profdb_store *st, int64_t rank, int64_t tid)
 {
 	struct profdb__op_stream *s = &st->cur->opn;
 	struct profdb__op_thread *t;
@@ -238,7 +238,7 @@ static struct profdb_nest *thread_of(struct profdb_store *st, int64_t rank, int6
 	t = &s->threads[s->nthreads];
 	t->rank = rank;
 	t->tid = tid;
-	t->nest = (struct profdb_nest){ 0 };
+	t->nest = (struct profdb__nest){ 0 };
 	profdb__nest_init(&t->nest, 0, closed, st);
 	s->last = s->nthreads++;
 	return &t->nest;
@@ -321,8 +321,8 @@ int profdb__store_op_nest(struct profdb_store *st, const struct profdb_op_rec *o
 	                        str_id(st, o->category), o->tid, o->start_ns, o->dur_ns, o->external_id,
 	                        o->seq, str_id(st, o->in_shapes), str_id(st, o->in_types),
 	                        str_id(st, o->call_stack) };
-	struct profdb_nest_op n = { 0 };
-	struct profdb_nest *t;
+	struct profdb__nest_op n = { 0 };
+	struct profdb__nest *t;
 	size_t slot = 0;
 	int rc;
 	if (!o->name || p.name_id <= 0 || p.cat_id < 0 || p.shapes_id < 0 || p.types_id < 0 || p.stack_id < 0)
@@ -368,7 +368,7 @@ struct pass_thread {
 
 struct pass {
 	struct profdb_store *st;
-	struct profdb_dev_times dev;
+	struct profdb__dev_times dev;
 	struct pass_thread *threads; /* owned */
 	size_t nthreads, capthreads;
 	sqlite3_stmt *sel, *upd;

@@ -11,13 +11,13 @@
 
 static int cmp_interval(const void *a, const void *b)
 {
-	const struct profdb_interval *x = a, *y = b;
+	const struct profdb__interval *x = a, *y = b;
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
 	return x->end < y->end ? -1 : x->end > y->end ? 1 : 0;
 }
 
-size_t profdb__ivals_merge(struct profdb_interval *iv, size_t n)
+size_t profdb__ivals_merge(struct profdb__interval *iv, size_t n)
 {
 	size_t m = 0;
 
@@ -37,7 +37,7 @@ size_t profdb__ivals_merge(struct profdb_interval *iv, size_t n)
 	return m;
 }
 
-int64_t profdb__ivals_length(const struct profdb_interval *iv, size_t n)
+int64_t profdb__ivals_length(const struct profdb__interval *iv, size_t n)
 {
 	int64_t t = 0;
 	for (size_t i = 0; i < n; i++)
@@ -45,8 +45,8 @@ int64_t profdb__ivals_length(const struct profdb_interval *iv, size_t n)
 	return t;
 }
 
-int64_t profdb__ivals_overlap(const struct profdb_interval *a, size_t na,
-                              const struct profdb_interval *b, size_t nb)
+int64_t profdb__ivals_overlap(const struct profdb__interval *a, size_t na,
+                              const struct profdb__interval *b, size_t nb)
 {
 	size_t i = 0, j = 0;
 	int64_t t = 0;
@@ -63,7 +63,7 @@ int64_t profdb__ivals_overlap(const struct profdb_interval *a, size_t na,
 	return t;
 }
 
-int64_t profdb__ivals_overlap_at(const struct profdb_interval *a, size_t na, size_t *cursor,
+int64_t profdb__ivals_overlap_at(const struct profdb__interval *a, size_t na, size_t *cursor,
                                  int64_t lo, int64_t hi)
 {
 	int64_t t = 0;
@@ -78,13 +78,13 @@ int64_t profdb__ivals_overlap_at(const struct profdb_interval *a, size_t na, siz
 	return t;
 }
 
-size_t profdb__ivals_union(struct profdb_interval *out, const struct profdb_interval *a, size_t na,
-                           const struct profdb_interval *b, size_t nb)
+size_t profdb__ivals_union(struct profdb__interval *out, const struct profdb__interval *a, size_t na,
+                           const struct profdb__interval *b, size_t nb)
 {
 	size_t i = 0, j = 0, m = 0;
 	/* both inputs are sorted: a two-way merge by start, joining as we go */
 	while (i < na || j < nb) {
-		struct profdb_interval x = (j >= nb || (i < na && a[i].start <= b[j].start)) ? a[i++] : b[j++];
+		struct profdb__interval x = (j >= nb || (i < na && a[i].start <= b[j].start)) ? a[i++] : b[j++];
 		if (m > 0 && x.start <= out[m - 1].end) {
 			if (x.end > out[m - 1].end)
 				out[m - 1].end = x.end;
@@ -95,11 +95,11 @@ size_t profdb__ivals_union(struct profdb_interval *out, const struct profdb_inte
 	return m;
 }
 
-void profdb__breakdown_figures(struct profdb_breakdown *b,
-                               const struct profdb_interval *c, size_t nc,
-                               const struct profdb_interval *m, size_t nm,
-                               const struct profdb_interval *y, size_t ny,
-                               struct profdb_interval *scratch)
+void profdb__breakdown_figures(struct profdb__breakdown *b,
+                               const struct profdb__interval *c, size_t nc,
+                               const struct profdb__interval *m, size_t nm,
+                               const struct profdb__interval *y, size_t ny,
+                               struct profdb__interval *scratch)
 {
 	size_t ncm;
 

@@ -19,25 +19,25 @@
  * order (overlapping or touching intervals join; empty or negative ones are
  * dropped).  Returns the number of merged intervals (<= n).
  */
-size_t profdb__ivals_merge(struct profdb_interval *iv, size_t n);
+size_t profdb__ivals_merge(struct profdb__interval *iv, size_t n);
 /* Total length of merged intervals. */
-int64_t profdb__ivals_length(const struct profdb_interval *iv, size_t n);
+int64_t profdb__ivals_length(const struct profdb__interval *iv, size_t n);
 /* Length of the intersection of two merged lists. */
-int64_t profdb__ivals_overlap(const struct profdb_interval *a, size_t na,
-                              const struct profdb_interval *b, size_t nb);
+int64_t profdb__ivals_overlap(const struct profdb__interval *a, size_t na,
+                              const struct profdb__interval *b, size_t nb);
 /* Length of the intersection of merged a with [lo, hi), for queries made in
  * ascending lo: *cursor (start at 0) keeps where the last one began, so a
  * sweep of many queries is linear, not quadratic. */
-int64_t profdb__ivals_overlap_at(const struct profdb_interval *a, size_t na, size_t *cursor,
+int64_t profdb__ivals_overlap_at(const struct profdb__interval *a, size_t na, size_t *cursor,
                                  int64_t lo, int64_t hi);
 /* The union of two merged lists into out (room for na + nb), merged;
  * returns its count. */
-size_t profdb__ivals_union(struct profdb_interval *out, const struct profdb_interval *a, size_t na,
-                           const struct profdb_interval *b, size_t nb);
+size_t profdb__ivals_union(struct profdb__interval *out, const struct profdb__interval *a, size_t na,
+                           const struct profdb__interval *b, size_t nb);
 
 /* The time breakdown of one rank's device activities (ns); the README's
  * "## Analyses / breakdown" defines each figure. */
-struct profdb_breakdown {
+struct profdb__breakdown {
 	int64_t compute;           /* |C|: union of compute kernels (kernel, other) */
 	int64_t comm;              /* |M|: union of communication kernels */
 	int64_t memory;            /* |Y|: union of memcpy and memset */
@@ -53,10 +53,10 @@ struct profdb_breakdown {
  * Compute b from the three merged lists; scratch has room for nc + nm
  * intervals.  Pure arithmetic: no allocation, cannot fail.
  */
-void profdb__breakdown_figures(struct profdb_breakdown *b,
-                               const struct profdb_interval *c, size_t nc,
-                               const struct profdb_interval *m, size_t nm,
-                               const struct profdb_interval *y, size_t ny,
-                               struct profdb_interval *scratch);
+void profdb__breakdown_figures(struct profdb__breakdown *b,
+                               const struct profdb__interval *c, size_t nc,
+                               const struct profdb__interval *m, size_t nm,
+                               const struct profdb__interval *y, size_t ny,
+                               struct profdb__interval *scratch);
 
 #endif

@@ -44,7 +44,7 @@ double profdb__percentile_sorted(const double *v, size_t n, double p)
 	return v[lo] + frac * (v[lo + 1] - v[lo]);
 }
 
-void profdb__moments_add(struct profdb_moments *m, double x)
+void profdb__moments_add(struct profdb__moments *m, double x)
 {
 	double d = x - m->mean;
 	m->n++;
@@ -52,7 +52,7 @@ void profdb__moments_add(struct profdb_moments *m, double x)
 	m->m2 += d * (x - m->mean);
 }
 
-double profdb__moments_stddev(const struct profdb_moments *m)
+double profdb__moments_stddev(const struct profdb__moments *m)
 {
 	if (m->n < 2)
 		return -1;
@@ -60,7 +60,7 @@ double profdb__moments_stddev(const struct profdb_moments *m)
 	return m->m2 > 0 ? sqrt(m->m2 / (double)(m->n - 1)) : 0.0;
 }
 
-int64_t profdb__union_ns(struct profdb_interval *iv, size_t n)
+int64_t profdb__union_ns(struct profdb__interval *iv, size_t n)
 {
 	/* one merge for every figure built on intervals (interval.c) */
 	return profdb__ivals_length(iv, profdb__ivals_merge(iv, n));

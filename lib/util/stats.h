@@ -27,17 +27,17 @@ double profdb__percentile_sorted(const double *v, size_t n, double p);
  * Running mean and sum of squared deviations (Welford), so the sample
  * standard deviation needs one pass and no stored values.
  */
-struct profdb_moments {
+struct profdb__moments {
 	int64_t n;                 /* values added */
 	double mean;               /* running mean */
 	double m2;                 /* sum of squared deviations from the mean */
 };
-void profdb__moments_add(struct profdb_moments *m, double x);
+void profdb__moments_add(struct profdb__moments *m, double x);
 /* Sample standard deviation (divisor n - 1); returns -1 when n < 2 (undefined). */
-double profdb__moments_stddev(const struct profdb_moments *m);
+double profdb__moments_stddev(const struct profdb__moments *m);
 
 /* A half-open time interval [start, end) in ns. */
-struct profdb_interval {
+struct profdb__interval {
 	int64_t start, end;
 };
 
@@ -46,6 +46,6 @@ struct profdb_interval {
  * is active): sorts iv by start in place, then sweeps merging overlaps.
  * Empty or negative intervals add nothing.
  */
-int64_t profdb__union_ns(struct profdb_interval *iv, size_t n);
+int64_t profdb__union_ns(struct profdb__interval *iv, size_t n);
 
 #endif
