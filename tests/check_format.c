@@ -188,6 +188,37 @@ START_TEST(table_units_and_nulls)
 }
 END_TEST
 
+/* A note longer than the width breaks at spaces, later lines indented under
+ * its text ("note: " is 6 wide); a word longer than a line stays whole;
+ * --wide keeps it on one line.  Width 30 worked by hand: "note: alpha beta
+ * gamma delta" is 28, " epsilon" would make 36. */
+START_TEST(table_notes_wrap)
+{
+	static const char *const n1[] = { "calls" };
+	static const enum profdb_coltype t1[] = { PROFDB_COL_INT };
+	profdb_result *r = make(1, n1, t1);
+	struct profdb_format_opts o = { PROFDB_FMT_TABLE, PROFDB_UNIT_AUTO, 30, 0, 0 };
+	set_int(&add_row(r)[0], 7);
+	ck_assert_int_eq(profdb__result_add_note(r, "alpha beta gamma delta epsilon "
+	                                         "a_word_longer_than_thirty_characters z"), 0);
+	ck_assert_str_eq(render(r, &o),
+	                 "calls\n"
+	                 "-----\n"
+	                 "    7\n"
+	                 "note: alpha beta gamma delta\n"
+	                 "      epsilon\n"
+	                 "      a_word_longer_than_thirty_characters\n"
+	                 "      z\n");
+	o.wide = 1;
+	ck_assert_str_eq(render(r, &o),
+	                 "calls\n"
+	                 "-----\n"
+	                 "    7\n"
+	                 "note: alpha beta gamma delta epsilon a_word_longer_than_thirty_characters z\n");
+	profdb_result_free(r);
+}
+END_TEST
+
 START_TEST(table_shortens_in_the_middle)
 {
 	static const char *const n2[] = { "calls", "name" };
@@ -282,6 +313,7 @@ int main(void)
 	tcase_add_test(tc, json_rows_and_escapes);
 	tcase_add_test(tc, table_units_and_nulls);
 	tcase_add_test(tc, table_shortens_in_the_middle);
+	tcase_add_test(tc, table_notes_wrap);
 	tcase_add_test(tc, markdown);
 	tcase_add_test(tc, parse_names);
 	tcase_add_test(tc, utf8_replacement);

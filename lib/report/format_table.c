@@ -5,7 +5,9 @@
  * text columns are narrowed and their values shortened in the middle with
  * "...", so both the start and the end of a long kernel name stay visible;
  * a name is never dropped.  If that is not enough, spread statistics (p99,
- * p90, stddev, ...) are left out one by one, and a line names them.
+ * p90, stddev, ...) and each table's lesser columns (hide_order), then
+ * number columns from the right, are left out one by one, and a line names
+ * them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -94,8 +96,19 @@ static const char *const hide_order[] = {
 	"host_avg", "device_total", "host_total", "device_self_pct", "top_kernels",
 	"ingested_at", "repeats_source", "source_path", "no_kernel_ranks",   /* runs */
 	"n_base|n_new", "base_calls|new_calls", "ci_low|ci_high", "p", "why", /* diff */
+	/* the analyses: at 80 columns their keys and headline figures stay
+	 * (breakdown: busy, compute, communication, idle; collectives: calls,
+	 * total, bytes, algbw, busbw; launches: calls, delay median and max) */
+	"comm_overlap_pct", "compute_memory_overlap|comm_memory_overlap", "compute_comm_overlap",
+	"exposed_memory", "memory_pct", "compute_pct|communication_pct",
+	"exposed_communication_pct", "idle_pct", "memory", "exposed_communication", "avg_msg_bytes", "group_size", "compute_median", "top_excess",
+	"delay_p99", "launch_max", "delay_p90", "launch_total", "launch_avg", "intensity", "gflop",
+	"total_min|total_max", "dtype", "bytes", "process_group", "ranks",
 	NULL
 };
+
+/* Never hidden by fit_rest: the columns that say what a row is. */
+static const char *const key_cols[] = { "run", "rank", "step", "stream", "name", "collective", NULL };
 
 /* Is column name one of the '|'-separated names of a hide_order entry (a
  * pair such as ci_low|ci_high goes together)? */
@@ -231,10 +244,43 @@ static void set_hidden(struct table *t, const profdb_result *r, const char *e, i
 			t->hidden[c] = hide;
 }
 
+static int is_key(const profdb_result *r, size_t c)
+{
+	for (size_t i = 0; key_cols[i]; i++)
+		if (strcmp(profdb_result_colname(r, c), key_cols[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* A number column fit_rest may leave out: not a key, and not one of the
+ * table's first two figures (its headline: a table of names alone says
+ * nothing, so a terminal too narrow for them gets a wider table). */
+static int rest_hideable(const struct table *t, const profdb_result *r, size_t c)
+{
+	size_t before = 0;
+	if (t->hidden[c] || is_key(r, c) || profdb_result_coltype(r, c) == PROFDB_COL_TEXT)
+		return 0;
+	for (size_t i = 0; i < c; i++)
+		if (!is_key(r, i) && profdb_result_coltype(r, i) != PROFDB_COL_TEXT)
+			before++;
+	return before >= 2;
+}
+
+/* Still too wide with hide_order spent (a table it does not list): leave
+ * out number columns from the right, as a table lists its figures most
+ * important first; the hidden line names them. */
+static void fit_rest(struct table *t, const profdb_result *r, int width)
+{
+	for (size_t c = t->ncols; c-- > 0 && shown_width(t, r, 1) > (size_t)width;)
+		if (rest_hideable(t, r, c))
+			t->hidden[c] = 1;
+}
+
 /*
  * Make the table fit in width: first leave out spread statistics (in
- * hide_order) while even the narrowest names would not fit, then narrow the
- * widest text columns, shortening their values in the middle.
+ * hide_order) while even the narrowest names would not fit, then other
+ * number columns from the right (fit_rest), then narrow the widest text
+ * columns, shortening their values in the middle.
  */
 static void fit(struct table *t, const profdb_result *r, int width)
 {
@@ -248,6 +294,7 @@ static void fit(struct table *t, const profdb_result *r, int width)
 		if (shown_width(t, r, 1) > (size_t)width)
 			set_hidden(t, r, hide_order[h - 1], 1);
 	}
+	fit_rest(t, r, width);
 	total = shown_width(t, r, 0);
 	while (total > (size_t)width) {
 		size_t best = t->ncols, cut;
@@ -391,6 +438,29 @@ static size_t last_shown(const struct table *t)
 	return last;
 }
 
+/* "note: " and the note, broken at spaces to stay within width (0: one
+ * line), the later lines indented under the text.  A word longer than the
+ * line (a kernel name) stays whole. */
+static void put_note(FILE *out, const char *note, int width)
+{
+	const size_t indent = 6; /* strlen("note: ") */
+	size_t col = indent;
+	fputs("note: ", out);
+	while (*note) {
+		size_t sp = strspn(note, " "), w = strcspn(note + sp, " ");
+		if (col > indent && width > 0 && col + sp + w > (size_t)width) {
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = indent;
+			note += sp;
+			sp = 0;
+		}
+		fwrite(note, 1, sp + w, out);
+		col += sp + w;
+		note += sp + w;
+	}
+	fputc('\n', out);
+}
+
 /* The line naming the hidden columns, broken after a comma to stay within
  * width (it is the one line the table adds that could be wider). */
 static void put_hidden(FILE *out, const struct table *t, const profdb_result *r, int width)
@@ -405,7 +475,8 @@ static void put_hidden(FILE *out, const struct table *t, const profdb_result *r,
 			n--;
 			continue;
 		}
-		if (n > 1 && width > 0 && col + w > (size_t)width) {
+		/* (+ 1: the comma that ends a broken line) */
+		if (n > 1 && width > 0 && col + w + (c != last_hidden(t)) > (size_t)width) {
 			fputs(",\n ", out);
 			lead = "";
 			col = 1;
@@ -477,7 +548,7 @@ int profdb__write_table(const profdb_result *r, FILE *out, const struct profdb_f
 	for (size_t i = 0; i < t.nfoot; i++)
 		fprintf(out, "[%zu] %s\n", i + 1, t.foot[i]);
 	for (size_t i = 0; i < profdb_result_nnotes(r); i++)
-		fprintf(out, "note: %s\n", profdb_result_note(r, i));
+		put_note(out, profdb_result_note(r, i), opts->wide ? 0 : opts->width);
 out:
 	table_free(&t);
 	if (rc != PROFDB_OK)

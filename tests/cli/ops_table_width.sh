@@ -14,7 +14,10 @@ for f, w in zip(sys.argv[1:], (80, 120, 200)):
     end = next((i for i, l in enumerate(lines) if l.startswith(("(hidden", "note:"))), len(lines))
     table = lines[:end]
     cols = [c.strip() for c in table[0].split("  ") if c.strip()]
-    hidden = [l.strip() for l in lines[end:] if not l.startswith("note:")]
+    # the hidden line and its continuations (" "), not notes ("note:" and
+    # their continuations, indented six)
+    hidden = [l.strip() for l in lines[end:]
+              if not l.startswith("note:") and not l.startswith("      ")]
     widest = max(len(l) for l in table)
     assert widest <= w, (f, widest)
     for keep in ("calls", "host_self (us)", "host_self (%)", "device_self (us)", "name"):
