@@ -53,21 +53,6 @@ static int lk_fail(struct linker *l, const char *what)
 	return profdb__err_set(l->err, PROFDB_ERROR, "kernel links: %s: %s", what, sqlite3_errmsg(l->db));
 }
 
-static int in_runs(const struct profdb__row_run *r, size_t n, int64_t id)
-{
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (r[mid].hi < id)
-			lo = mid + 1;
-		else if (r[mid].lo > id)
-			hi = mid;
-		else
-			return 1;
-	}
-	return 0;
-}
-
 /* Whether some kernel row in kr[0..nk) matches cond; -1 on an SQL error.
  * EXISTS stops at the first: a current trace answers at its first kernel. */
 static int any_kernel(struct linker *l, const struct profdb__row_run *kr, size_t nk, const char *sql)
@@ -172,7 +157,7 @@ static int sweep(struct linker *l, int64_t run_id, const struct profdb__row_run 
 		int64_t end = start + sqlite3_column_int64(q, 5);
 		int64_t v = sqlite3_column_type(q, 6) == SQLITE_NULL ? PROFDB_NULL : sqlite3_column_int64(q, 6);
 		int tn = sqlite3_column_type(q, 3) == SQLITE_NULL;
-		if (!(is_call ? in_runs(la, nl, id) : in_runs(ops, nops, id)))
+		if (!(is_call ? profdb__row_runs_has(la, nl, id) : profdb__row_runs_has(ops, nops, id)))
 			continue; /* another file's, written in between */
 		if (first || r != rank || tn != tid_null || (!tn && t != tid)) {
 			l->top = 0;
