@@ -3,7 +3,8 @@
  * (Kineto): nested as they arrive (op_nest.c's profdb__nest, one per
  * (rank, tid) of the file) and inserted once, when they close, with their
  * final self time (issue 15: the sort and one UPDATE per op cost 3-4 s of
- * CPU per 2 M ops).
+ * CPU per 2 M ops); inserted into the op batch (store_batch.c), which
+ * profdb__store_ops_flush empties before anything reads the file's ops.
  *
  * Two things are not known when an op closes.  A Kineto file writes its
  * kernels after all its ops, and its steps (and, for old traces, the
