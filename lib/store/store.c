@@ -2,9 +2,10 @@
  * store.c - the only writer: turns sink records into rows of one run.
  *
  * The whole ingest is one transaction (BEGIN IMMEDIATE .. COMMIT): on any
- * error the caller aborts and the database is exactly as before.  Kernel and
- * launch rows, the bulk of a run, go in a batch at a time (store_batch.c);
- * every other table has one prepared INSERT, bound and reset per row.  Text
+ * error the caller aborts and the database is exactly as before.  Kernel,
+ * launch and op rows, the bulk of a run, go in a batch at a time
+ * (store_batch.c); every other table has one prepared INSERT, bound and
+ * reset per row.  Text
  * is interned through an in-memory hash map in front of the str table
  * (intern.c); the ingest ends in store_commit.c.
  *
@@ -29,10 +30,6 @@ static const char *const stmt_sql[S_COUNT] = {
 	                 " size = coalesce(?6, size), rows_kernels = ?7, rows_ops = ?8,"
 	                 " rows_launches = ?9 WHERE id = ?1",
 	[S_SKIP] = "INSERT INTO source_skip(source_id, reason, count, first_line) VALUES (?1, ?2, ?3, ?4)",
-	[S_OP] = "INSERT INTO op(run_id, rank, step, name_id, category_id, tid, start_ns, dur_ns,"
-	         " self_ns, device_self_ns, device_total_ns, device_self_aicore_ns,"
-	         " device_total_aicore_ns, external_id, seq, in_shapes_id, in_types_id, call_stack_id)"
-	         " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)",
 	[S_STEP] = "INSERT INTO step(run_id, rank, step, start_ns, end_ns) VALUES (?1,?2,?3,?4,?5)"
 	           " ON CONFLICT(run_id, rank, step) DO UPDATE SET"
 	           " start_ns = CASE WHEN start_ns IS NULL OR excluded.start_ns < start_ns"
@@ -44,7 +41,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_NOTE] = "INSERT INTO run_note(run_id, note) VALUES (?1, ?2)",
 };
 
-/* Kernel and launch rows go through batches (store_batch.c), ids first. */
+/* Kernel, launch and op rows go through batches (store_batch.c), ids first. */
 static const char kernel_cols[] =
 	"id, run_id, rank, device, stream, step, name_id, base_id, kind, type_id, core_id, start_ns,"
 	" dur_ns, wait_ns, task_id, model_id, context_id, correlation, external_id, block_dim,"
@@ -54,6 +51,11 @@ static const char kernel_cols[] =
 #define KERNEL_NCOLS 36
 static const char launch_cols[] = "rowid, run_id, rank, correlation, tid, start_ns, dur_ns, name_id, external_id";
 #define LAUNCH_NCOLS 9
+static const char op_cols[] =
+	"id, run_id, rank, step, name_id, category_id, tid, start_ns, dur_ns, self_ns, device_self_ns,"
+	" device_total_ns, device_self_aicore_ns, device_total_aicore_ns, external_id, seq, in_shapes_id,"
+	" in_types_id, call_stack_id";
+#define OP_NCOLS 19
 static const char coll_cols[] =
 	"kernel_id, collective, in_nelems, out_nelems, dtype, group_size, pg_name, pg_desc, pg_ranks";
 #define COLL_NCOLS 9
@@ -103,38 +105,12 @@ static void bind_i64(sqlite3_stmt *q, int i, int64_t v)
 		sqlite3_bind_int64(q, i, v);
 }
 
-/* Bind an interned optional string; returns -1 on error. */
-static int bind_str(struct profdb_store *st, sqlite3_stmt *q, int i, const char *s)
-{
-	int64_t id;
-	if (!s) {
-		sqlite3_bind_null(q, i);
-		return 0;
-	}
-	id = intern(st, s);
-	if (!id)
-		return -1;
-	sqlite3_bind_int64(q, i, id);
-	return 0;
-}
-
 static int step_done(struct profdb_store *st, sqlite3_stmt *q, const char *what)
 {
 	int rc = sqlite3_step(q);
 	sqlite3_reset(q);
 	sqlite3_clear_bindings(q);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-		return st_fail(st, what);
-	return PROFDB_OK;
-}
-
-/* step_done for the per-row INSERTs, which bind every parameter of every
- * row: clearing the bindings would only cost time. */
-static int step_row(struct profdb_store *st, sqlite3_stmt *q, const char *what)
-{
-	int rc = sqlite3_step(q);
-	sqlite3_reset(q);
-	if (rc != SQLITE_DONE)
 		return st_fail(st, what);
 	return PROFDB_OK;
 }
@@ -392,38 +368,38 @@ static int on_kernel(void *arg, const struct profdb_kernel_rec *k)
 static int on_op(void *arg, const struct profdb_op_rec *o)
 {
 	struct profdb_store *st = arg;
-	sqlite3_stmt *q = st->stmt[S_OP];
+	struct profdb__batch *b = st->ops;
 	int64_t name_id;
 	int bad = 0;
 	if (o->nest) /* nested as it comes, stored when it closes */
 		return profdb__store_op_nest(st, o);
+	if (profdb__batch_row(b) != SQLITE_OK)
+		return st_fail(st, "op");
+	/* interned in the order the per-row INSERT bound them: same str ids */
 	name_id = intern(st, o->name);
 	if (!name_id)
 		return st->err.code ? st->err.code : st_fail(st, "op name");
-	sqlite3_bind_int64(q, 1, st->run_id);
-	sqlite3_bind_int64(q, 2, rank_of(o->rank));
-	bind_i64(q, 3, o->step);
-	sqlite3_bind_int64(q, 4, name_id);
-	bad |= bind_str(st, q, 5, o->category);
-	bind_i64(q, 6, o->tid);
-	bind_i64(q, 7, o->start_ns);
-	bind_i64(q, 8, o->dur_ns);
-	bind_i64(q, 9, o->self_ns);
-	bind_i64(q, 10, o->device_self_ns);
-	bind_i64(q, 11, o->device_total_ns);
-	bind_i64(q, 12, o->device_self_aicore_ns);
-	bind_i64(q, 13, o->device_total_aicore_ns);
-	bind_i64(q, 14, o->external_id);
-	bind_i64(q, 15, o->seq);
-	bad |= bind_str(st, q, 16, o->in_shapes);
-	bad |= bind_str(st, q, 17, o->in_types);
-	bad |= bind_str(st, q, 18, o->call_stack);
-	if (bad) {
-		sqlite3_reset(q);
+	profdb__batch_int(b, 0, st->next_op_id++);
+	profdb__batch_int(b, 1, st->run_id);
+	profdb__batch_int(b, 2, rank_of(o->rank));
+	profdb__batch_i64(b, 3, o->step);
+	profdb__batch_int(b, 4, name_id);
+	bad |= batch_str(st, b, 5, o->category);
+	profdb__batch_i64(b, 6, o->tid);
+	profdb__batch_i64(b, 7, o->start_ns);
+	profdb__batch_i64(b, 8, o->dur_ns);
+	profdb__batch_i64(b, 9, o->self_ns);
+	profdb__batch_i64(b, 10, o->device_self_ns);
+	profdb__batch_i64(b, 11, o->device_total_ns);
+	profdb__batch_i64(b, 12, o->device_self_aicore_ns);
+	profdb__batch_i64(b, 13, o->device_total_aicore_ns);
+	profdb__batch_i64(b, 14, o->external_id);
+	profdb__batch_i64(b, 15, o->seq);
+	bad |= batch_str(st, b, 16, o->in_shapes);
+	bad |= batch_str(st, b, 17, o->in_types);
+	bad |= batch_str(st, b, 18, o->call_stack);
+	if (bad)
 		return st->err.code ? st->err.code : st_fail(st, "op");
-	}
-	if (step_row(st, q, "op") != PROFDB_OK)
-		return st->err.code;
 	st->cur->stored++;
 	st->cur->nops++;
 	return PROFDB_OK;
@@ -453,6 +429,8 @@ static int on_launch(void *arg, const struct profdb_launch_rec *l)
 
 int profdb__store_flush(struct profdb_store *st)
 {
+	if (profdb__batch_flush(st->ops) != SQLITE_OK)
+		return st_fail(st, "op");
 	if (profdb__batch_flush(st->kernels) != SQLITE_OK)
 		return st_fail(st, "kernel");
 	if (profdb__batch_flush(st->launches) != SQLITE_OK)
@@ -585,6 +563,7 @@ void profdb__store_free(struct profdb_store *st)
 	profdb__batch_free(st->kernels);
 	profdb__batch_free(st->launches);
 	profdb__batch_free(st->colls);
+	profdb__batch_free(st->ops);
 	profdb__intern_free(st->str);
 	for (size_t j = 0; j < STORE_SLOTS; j++) {
 		for (size_t i = 0; i < st->src[j].nskips; i++)
@@ -730,6 +709,8 @@ static int prepare_writers(struct profdb_store *st)
 	if (profdb__batch_new(&st->kernels, db->sql, "kernel", kernel_cols, KERNEL_NCOLS) != SQLITE_OK ||
 	    profdb__batch_new(&st->launches, db->sql, "launch", launch_cols, LAUNCH_NCOLS) != SQLITE_OK ||
 	    profdb__batch_new(&st->colls, db->sql, "kernel_coll", coll_cols, COLL_NCOLS) != SQLITE_OK ||
+	    profdb__batch_new(&st->ops, db->sql, "op", op_cols, OP_NCOLS) != SQLITE_OK ||
+	    next_id(db->sql, "op", &st->next_op_id) != 0 ||
 	    next_id(db->sql, "kernel", &st->next_kernel_id) != 0 ||
 	    next_id(db->sql, "launch", &st->next_launch_id) != 0)
 		return profdb__sqlerror(db, "cannot prepare store");

@@ -166,7 +166,8 @@ int profdb__store_commit(struct profdb_store *st, int64_t repeats)
 	profdb__batch_free(st->kernels);
 	profdb__batch_free(st->launches);
 	profdb__batch_free(st->colls);
-	st->kernels = st->launches = st->colls = NULL;
+	profdb__batch_free(st->ops);
+	st->kernels = st->launches = st->colls = st->ops = NULL;
 	say_phase(st, "committing");
 	if ((rc = profdb__store_exec(db, "COMMIT")) != PROFDB_OK)
 		goto fail;

@@ -17,7 +17,7 @@
 /* Statements, one per table; indexes into st->stmt. */
 enum {
 	S_SOURCE, S_SOURCE_END, S_SKIP,
-	S_OP, S_STEP, S_STEP_METRIC, S_META, S_NOTE, S_COUNT
+	S_STEP, S_STEP_METRIC, S_META, S_NOTE, S_COUNT
 };
 
 struct profdb__skip_count {
@@ -95,18 +95,24 @@ struct profdb_store {
 	 * foreign key is checked at once when a run is replaced */
 	struct profdb__batch *colls;  /* owned */
 	int64_t next_kernel_id, next_launch_id;
+	/* op rows likewise (both the nested ones, store_ops.c, and the rest):
+	 * flushed by profdb__store_flush and profdb__store_ops_flush, before
+	 * anything reads or updates op */
+	struct profdb__batch *ops;    /* owned */
+	int64_t next_op_id;
 };
 
 /* store_ops.c.  An op sent with nest = 1 (counted, stored when it closes). */
 int profdb__store_op_nest(struct profdb_store *st, const struct profdb_op_rec *o);
-/* Store the current file's open ops (its ops are all in: rank_fixup, source_end). */
+/* Store the current file's open ops (its ops are all in: rank_fixup, source_end)
+ * and insert the op batch, so that the op table can be read. */
 int profdb__store_ops_flush(struct profdb_store *st);
 /* After flush and op_link: steps and device times of the file's ops (the
  * step index registered by the caller). */
 int profdb__store_ops_finish(struct profdb_store *st);
 void profdb__store_ops_reset(struct profdb__op_stream *s);
 void profdb__store_ops_free(struct profdb__op_stream *s);
-/* Insert the pending batches: before anything reads kernel or launch. */
+/* Insert the pending batches: before anything reads op, kernel or launch. */
 int profdb__store_flush(struct profdb_store *st);
 
 /* Free st and put the connection's settings back (no ROLLBACK). */

@@ -3,7 +3,8 @@
  * (Kineto): nested as they arrive (op_nest.c's profdb__nest, one per
  * (rank, tid) of the file) and inserted once, when they close, with their
  * final self time (issue 15: the sort and one UPDATE per op cost 3-4 s of
- * CPU per 2 M ops).
+ * CPU per 2 M ops); inserted into the op batch (store_batch.c), which
+ * profdb__store_ops_flush empties before anything reads the file's ops.
  *
  * Two things are not known when an op closes.  A Kineto file writes its
  * kernels after all its ops, and its steps (and, for old traces, the
@@ -60,14 +61,6 @@ static void bind_v(sqlite3_stmt *q, int i, int64_t v)
 		sqlite3_bind_int64(q, i, v);
 }
 
-static void bind_id(sqlite3_stmt *q, int i, int64_t id)
-{
-	if (id)
-		sqlite3_bind_int64(q, i, id);
-	else
-		sqlite3_bind_null(q, i);
-}
-
 /* Note rowid id as the current file's (store.c's runs, for rank_fixup). */
 static int note_op_row(struct profdb_store *st, int64_t id)
 {
@@ -105,35 +98,35 @@ static int log_code(struct profdb_store *st, uint32_t code)
 	return PROFDB_OK;
 }
 
-/* One op row; self, dev_self and dev_total PROFDB_NULL for the SQL pass. */
+/* One op row, into the op batch with the next op id (store.c);
+ * self, dev_self and dev_total PROFDB_NULL for the SQL pass. */
 static int insert(struct profdb_store *st, const struct op_pending *p, int64_t self, int64_t dev_self,
                   int64_t dev_total)
 {
-	sqlite3_stmt *q = st->stmt[S_OP];
-	int rc;
-	sqlite3_bind_int64(q, 1, st->run_id);
-	sqlite3_bind_int64(q, 2, p->rank);
-	bind_v(q, 3, p->step);
-	sqlite3_bind_int64(q, 4, p->name_id);
-	bind_id(q, 5, p->cat_id);
-	bind_v(q, 6, p->tid);
-	bind_v(q, 7, p->start);
-	bind_v(q, 8, p->dur);
-	bind_v(q, 9, self);
-	bind_v(q, 10, dev_self);
-	bind_v(q, 11, dev_total);
-	sqlite3_bind_null(q, 12);
-	sqlite3_bind_null(q, 13);
-	bind_v(q, 14, p->ext);
-	bind_v(q, 15, p->seq);
-	bind_id(q, 16, p->shapes_id);
-	bind_id(q, 17, p->types_id);
-	bind_id(q, 18, p->stack_id);
-	rc = sqlite3_step(q);
-	sqlite3_reset(q);
-	if (rc != SQLITE_DONE)
+	struct profdb__batch *b = st->ops;
+	const int64_t ids[] = { p->cat_id, p->shapes_id, p->types_id, p->stack_id };
+	const int cols[] = { 5, 16, 17, 18 };
+	int64_t id;
+	if (profdb__batch_row(b) != SQLITE_OK)
 		return os_fail(st, "op");
-	return note_op_row(st, sqlite3_last_insert_rowid(st->db->sql));
+	id = st->next_op_id++;
+	profdb__batch_int(b, 0, id);
+	profdb__batch_int(b, 1, st->run_id);
+	profdb__batch_int(b, 2, p->rank);
+	profdb__batch_i64(b, 3, p->step);
+	profdb__batch_int(b, 4, p->name_id);
+	profdb__batch_i64(b, 6, p->tid);
+	profdb__batch_i64(b, 7, p->start);
+	profdb__batch_i64(b, 8, p->dur);
+	profdb__batch_i64(b, 9, self);
+	profdb__batch_i64(b, 10, dev_self);
+	profdb__batch_i64(b, 11, dev_total);
+	profdb__batch_i64(b, 14, p->ext);
+	profdb__batch_i64(b, 15, p->seq);
+	for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
+		if (ids[i]) /* 0: NULL, a new row's cells are */
+			profdb__batch_int(b, cols[i], ids[i]);
+	return note_op_row(st, id);
 }
 
 /*
@@ -271,6 +264,8 @@ int profdb__store_ops_flush(struct profdb_store *st)
 	int rc = PROFDB_OK;
 	for (size_t i = 0; i < s->nthreads && rc == PROFDB_OK; i++)
 		rc = profdb__nest_end(&s->threads[i].nest);
+	if (rc == PROFDB_OK && profdb__batch_flush(st->ops) != SQLITE_OK)
+		rc = os_fail(st, "op");
 	return rc;
 }
 
