@@ -31,8 +31,8 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_SKIP] = "INSERT INTO source_skip(source_id, reason, count, first_line) VALUES (?1, ?2, ?3, ?4)",
 	[S_OP] = "INSERT INTO op(run_id, rank, step, name_id, category_id, tid, start_ns, dur_ns,"
 	         " self_ns, device_self_ns, device_total_ns, device_self_aicore_ns,"
-	         " device_total_aicore_ns, external_id, seq, in_shapes_id, in_types_id, call_stack_id)"
-	         " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)",
+	         " device_total_aicore_ns, external_id, seq, in_shapes_id, in_types_id, call_stack_id,"
+	         " in_concrete_id) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19)",
 	[S_STEP] = "INSERT INTO step(run_id, rank, step, start_ns, end_ns) VALUES (?1,?2,?3,?4,?5)"
 	           " ON CONFLICT(run_id, rank, step) DO UPDATE SET"
 	           " start_ns = CASE WHEN start_ns IS NULL OR excluded.start_ns < start_ns"
@@ -418,6 +418,7 @@ static int on_op(void *arg, const struct profdb_op_rec *o)
 	bad |= bind_str(st, q, 16, o->in_shapes);
 	bad |= bind_str(st, q, 17, o->in_types);
 	bad |= bind_str(st, q, 18, o->call_stack);
+	bad |= bind_str(st, q, 19, o->in_concrete);
 	if (bad) {
 		sqlite3_reset(q);
 		return st->err.code ? st->err.code : st_fail(st, "op");

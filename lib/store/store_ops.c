@@ -40,6 +40,7 @@ struct op_step_span {
 /* An op waiting for its children; string ids 0 = NULL. */
 struct op_pending {
 	int64_t rank, step, name_id, cat_id, tid, start, dur, ext, seq, shapes_id, types_id, stack_id;
+	int64_t concrete_id;
 };
 
 static int os_fail(struct profdb_store *st, const char *what)
@@ -129,6 +130,7 @@ static int insert(struct profdb_store *st, const struct op_pending *p, int64_t s
 	bind_id(q, 16, p->shapes_id);
 	bind_id(q, 17, p->types_id);
 	bind_id(q, 18, p->stack_id);
+	bind_id(q, 19, p->concrete_id);
 	rc = sqlite3_step(q);
 	sqlite3_reset(q);
 	if (rc != SQLITE_DONE)
@@ -320,12 +322,13 @@ int profdb__store_op_nest(struct profdb_store *st, const struct profdb_op_rec *o
 	struct op_pending p = { o->rank == PROFDB_NULL ? 0 : o->rank, o->step, str_id(st, o->name),
 	                        str_id(st, o->category), o->tid, o->start_ns, o->dur_ns, o->external_id,
 	                        o->seq, str_id(st, o->in_shapes), str_id(st, o->in_types),
-	                        str_id(st, o->call_stack) };
+	                        str_id(st, o->call_stack), str_id(st, o->in_concrete) };
 	struct profdb__nest_op n = { 0 };
 	struct profdb__nest *t;
 	size_t slot = 0;
 	int rc;
-	if (!o->name || p.name_id <= 0 || p.cat_id < 0 || p.shapes_id < 0 || p.types_id < 0 || p.stack_id < 0)
+	if (!o->name || p.name_id <= 0 || p.cat_id < 0 || p.shapes_id < 0 || p.types_id < 0 || p.stack_id < 0 ||
+	    p.concrete_id < 0)
 		return st->err.code ? st->err.code : os_fail(st, "op");
 	st->cur->stored++;
 	st->cur->nops++;

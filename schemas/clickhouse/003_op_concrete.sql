@@ -1,0 +1,5 @@
+-- 003_op_concrete.sql - an op's "Concrete Inputs" travel (SQLite
+-- schemas/008_op_concrete.sql: op.in_concrete_id), so `profdb flops` counts
+-- convolutions on a pulled run too.  Runs pushed before it have NULL.
+
+ALTER TABLE op ADD COLUMN IF NOT EXISTS in_concrete Nullable(String) AFTER in_types;
