@@ -159,10 +159,11 @@ static int whole(double v, double lo)
 }
 
 /* "[2, 2]" or "2" (torch repeats one value over the dims) into out[0..n),
- * each a whole number >= lo; -1 otherwise. */
+ * each a whole number >= lo; -1 otherwise ("2x" too: the whole text must
+ * parse). */
 static int int_list(const cJSON *arg, int n, double lo, double *out)
 {
-	cJSON *v = cJSON_IsString(arg) ? cJSON_Parse(arg->valuestring) : NULL, *x;
+	cJSON *v = cJSON_IsString(arg) ? cJSON_ParseWithOpts(arg->valuestring, NULL, 1) : NULL, *x;
 	int k = 0, len = cJSON_IsArray(v) ? cJSON_GetArraySize(v) : -1, rc = 0;
 	if (cJSON_IsNumber(v))
 		for (k = 0; k < n; k++)

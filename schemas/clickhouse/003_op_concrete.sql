@@ -2,4 +2,4 @@
 -- schemas/008_op_concrete.sql: op.in_concrete_id), so `profdb flops` counts
 -- convolutions on a pulled run too.  Runs pushed before it have NULL.
 
-ALTER TABLE op ADD COLUMN IF NOT EXISTS in_concrete Nullable(String) AFTER in_types;
+ALTER TABLE op ADD COLUMN in_concrete Nullable(String) AFTER in_types;
