@@ -26,11 +26,13 @@ static const struct cli_opt opts[] = {
 };
 
 static const char desc[] =
-	"GEMM and attention efficiency per operator and input shapes (traces recorded\n"
-	"with record_shapes): aten::mm, addmm, bmm, baddbmm, linear, matmul and\n"
-	"scaled-dot-product attention.\n"
+	"GEMM, attention and convolution efficiency per operator and input shapes\n"
+	"(traces recorded with record_shapes): aten::mm, addmm, bmm, baddbmm, linear,\n"
+	"matmul, scaled-dot-product attention and convolution (the outermost conv op).\n"
+	"  args       a convolution's recorded arguments (Concrete Inputs, torch >= 2.1)\n"
 	"  gflop      FLOPs of one call from the shapes (2 M N K per GEMM; attention\n"
-	"             2 B H L S (E + Ev)); empty when the shapes do not fit\n"
+	"             2 B H L S (E + Ev); convolution 2 N Cout prod(out) Cin/groups\n"
+	"             prod(kernel)); empty when the shapes or args do not fit\n"
 	"  tflops     gflop x calls / device time (the ops' kernels and children's)\n"
 	"  bytes      inputs and output of one call at the first input's dtype size\n"
 	"  intensity  FLOP per byte\n"

@@ -26,7 +26,7 @@ static const struct profdb_cmd cmds[] = {
 	{ "breakdown", cmd_breakdown, "Per rank and step: compute, communication, memory, overlap, exposed, idle" },
 	{ "collectives", cmd_collectives, "Communication kernels per collective and rank; per step skew across ranks" },
 	{ "diff", cmd_diff, "Compare runs kernel by kernel: regressions, improvements, noise" },
-	{ "flops", cmd_flops, "GEMM/attention FLOPs, TFLOP/s, bytes, intensity per operator and shape" },
+	{ "flops", cmd_flops, "GEMM/attention/conv FLOPs, TFLOP/s, bytes, intensity per operator and shape" },
 	{ "idle", cmd_idle, "Per stream: idle time waiting on the host, on another stream, other; longest gaps" },
 	{ "ingest", cmd_ingest, "Read profiler dumps into the database as one run" },
 	{ "kernels", cmd_kernels, "Device time per kernel: share, total, calls, mean, median, p90/p99, stddev" },

@@ -158,6 +158,7 @@ struct profdb_op_rec {
 	int64_t device_self_aicore_ns, device_total_aicore_ns;
 	int64_t external_id, seq;
 	const char *in_shapes, *in_types, *call_stack;
+	const char *in_concrete;   /* Kineto "Concrete Inputs" as written */
 	/* 1: self_ns, device_self_ns and device_total_ns are for the sink to
 	 * compute once the file has ended (sinks with nests_ops only) */
 	int nest;

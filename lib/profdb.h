@@ -438,13 +438,15 @@ struct profdb_flops_query {
 	{ PROFDB_FILTER_INIT, 0, 0 }
 
 /*
- * METHOD: GEMM / attention efficiency per (run, operator, input shapes,
- * input types) for aten::mm, addmm, bmm, baddbmm, linear, matmul and the
- * scaled-dot-product attention ops with recorded shapes: [run] name shapes
- * dtypes calls device (sum of the ops' device_total, ns) gflop (per call)
+ * METHOD: GEMM / attention / convolution efficiency per (run, operator,
+ * input shapes, input types, conv arguments) for aten::mm, addmm, bmm,
+ * baddbmm, linear, matmul, the scaled-dot-product attention ops and the
+ * outermost convolution ops with recorded shapes: [run] name shapes
+ * dtypes args (a convolution's "Concrete Inputs", else NULL) calls device (sum of the ops' device_total, ns) gflop (per call)
  * tflops (gflop x calls / device) bytes (per call: inputs and output at
  * the first input's element size) intensity (FLOP per byte) peak_pct
- * bw_pct.  Figures are NULL when the shapes do not fit the formula
+ * bw_pct.  Figures are NULL when the shapes (or a convolution's
+ * arguments) do not fit the formula
  * (README "### flops").  Errors: PROFDB_ENOTFOUND, PROFDB_EUSAGE.
  */
 int profdb_query_flops(profdb *db, profdb_result **out, const struct profdb_flops_query *q);

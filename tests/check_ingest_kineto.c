@@ -135,6 +135,32 @@ START_TEST(nested_trace)
 END_TEST
 
 /*
+ * testdata/flops/conv.json (its README): "Concrete Inputs" reach the op
+ * record as the array's compact JSON text, strings inside as written; the
+ * one conv2d without the arg (External id 13) has NULL.
+ */
+START_TEST(concrete_inputs)
+{
+	struct tu_sink s;
+	struct profdb_reader_ctx ctx;
+
+	tu_sink_init(&s);
+	ctx = tu_ctx(&s, tu_testdata("flops/conv.json"));
+	ck_assert_int_eq(profdb__read_kineto(&ctx), PROFDB_OK);
+	ck_assert_str_eq(op_named(&s, "aten::conv_transpose2d")->in_concrete,
+	                 "[\"\",\"\",\"\",\"[2, 2]\",\"[1, 1]\",\"[0, 0]\",\"1\",\"[1, 1]\"]");
+	ck_assert_str_eq(op_named(&s, "aten::_convolution_mode")->in_concrete,
+	                 "[\"\",\"\",\"\",\"[1, 1]\",\"same\",\"[1, 1]\",\"4\"]");
+	for (size_t i = 0; i < s.nops; i++)
+		if (s.ops[i].external_id == 13)
+			ck_assert_ptr_null(s.ops[i].in_concrete);
+		else
+			ck_assert_ptr_nonnull(s.ops[i].in_concrete);
+	tu_sink_free(&s);
+}
+END_TEST
+
+/*
  * testdata/kineto/bad_events.json: a bare array (legacy / trace_view shape)
  * of 15 elements, 8 of them unusable: no name, ts "abc", negative dur, ts NaN,
  * ts 1e400 (out of range), no dur, a bare number, a member without its comma.
@@ -845,6 +871,7 @@ int main(void)
 	int failed;
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, nested_trace);
+	tcase_add_test(tc, concrete_inputs);
 	tcase_add_test(tc, bad_events);
 	tcase_add_test(tc, truncated_and_gzip);
 	tcase_add_test(tc, bad_documents);

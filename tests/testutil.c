@@ -148,7 +148,7 @@ static int on_op(void *arg, const struct profdb_op_rec *o)
 	t->dur_ns = o->dur_ns; t->self_ns = o->self_ns; t->device_self_ns = o->device_self_ns;
 	t->device_total_ns = o->device_total_ns; t->external_id = o->external_id;
 	t->name = dup_or_null(o->name); t->in_shapes = dup_or_null(o->in_shapes);
-	t->call_stack = dup_or_null(o->call_stack);
+	t->call_stack = dup_or_null(o->call_stack); t->in_concrete = dup_or_null(o->in_concrete);
 	return PROFDB_OK;
 }
 
@@ -207,6 +207,7 @@ void tu_sink_free(struct tu_sink *s)
 	free(s->kernels);
 	for (size_t i = 0; i < s->nops; i++) {
 		free(s->ops[i].name); free(s->ops[i].in_shapes); free(s->ops[i].call_stack);
+		free(s->ops[i].in_concrete);
 	}
 	free(s->ops);
 	free(s->steps);

@@ -40,7 +40,7 @@ struct tu_kernel {
 };
 struct tu_op {
 	int64_t rank, step, tid, start_ns, dur_ns, self_ns, device_self_ns, device_total_ns, external_id;
-	char *name, *in_shapes, *call_stack;
+	char *name, *in_shapes, *call_stack, *in_concrete;
 };
 
 /* A sink that keeps everything in memory. */

@@ -123,6 +123,7 @@ static const struct profdb__ch_col op_cols[] = {
 	{ "op_seq", CH_NI64, "seq", 0 },
 	{ "in_shapes", CH_NSTR, "in_shapes_id", CHC_STR_REF },
 	{ "in_types", CH_NSTR, "in_types_id", CHC_STR_REF },
+	{ "in_concrete", CH_NSTR, "in_concrete_id", CHC_STR_REF },
 	{ "call_stack", CH_NSTR, "call_stack_id", CHC_STR_REF },
 };
 static const struct profdb__ch_col launch_cols[] = {

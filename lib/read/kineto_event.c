@@ -59,7 +59,7 @@ static const struct {
 enum ev_field { F_NAME, F_PH, F_CAT, F_TS, F_DUR, F_PID, F_TID, F_ARGS, NFIELDS };
 enum ev_arg {
 	A_CORRELATION, A_EXT, A_DEVICE, A_STREAM, A_CONTEXT, A_GRID, A_BLOCK, A_REGISTERS, A_SHMEM,
-	A_BYTES, A_SEQ, A_DIMS, A_TYPES, A_STACK,
+	A_BYTES, A_SEQ, A_DIMS, A_TYPES, A_CONCRETE, A_STACK,
 	/* collective args of NCCL kernels (coll_args) */
 	A_COLL, A_IN_NELEMS, A_OUT_NELEMS, A_DTYPE, A_GROUP_SIZE, A_PG_NAME, A_PG_DESC, A_PG_RANKS,
 	NARGS
@@ -75,6 +75,7 @@ static const struct profdb__json_key ev_keys[] = {
 
 static const struct profdb__json_key arg_keys[] = {
 	KEY("External id", A_EXT), KEY("Input Dims", A_DIMS), KEY("Input type", A_TYPES),
+	KEY("Concrete Inputs", A_CONCRETE),
 	KEY("Sequence number", A_SEQ), KEY("Call stack", A_STACK), KEY("correlation", A_CORRELATION),
 	KEY("device", A_DEVICE), KEY("stream", A_STREAM), KEY("context", A_CONTEXT),
 	KEY("grid", A_GRID), KEY("block", A_BLOCK), KEY("registers per thread", A_REGISTERS),
@@ -337,6 +338,7 @@ static int emit_op(struct profdb__kreader *r, const struct profdb__jval *e, cons
 		.tid = jid(&e[F_TID]), .start_ns = start, .dur_ns = dur,
 		.external_id = profdb__kineto_jint(&a[A_EXT]), .seq = profdb__kineto_jint(&a[A_SEQ]),
 		.in_shapes = jtext(r, &a[A_DIMS]), .in_types = jtext(r, &a[A_TYPES]),
+		.in_concrete = jtext(r, &a[A_CONCRETE]),
 		.call_stack = jtext(r, &a[A_STACK]),
 	};
 	struct profdb_op_rec rec;
@@ -360,6 +362,7 @@ static int emit_op(struct profdb__kreader *r, const struct profdb__jval *e, cons
 	rec.seq = o.seq;
 	rec.in_shapes = o.in_shapes;
 	rec.in_types = o.in_types;
+	rec.in_concrete = o.in_concrete;
 	rec.call_stack = o.call_stack;
 	rec.nest = 1;
 	return r->sink->op(r->sink->arg, &rec);

@@ -22,7 +22,7 @@
 struct kop {
 	int64_t start, dur, ext, seq, tid;
 	uint64_t thread;
-	size_t name, cat, shapes, types, stack; /* pool offsets, 0 = NULL */
+	size_t name, cat, shapes, types, concrete, stack; /* pool offsets, 0 = NULL */
 	int64_t self;              /* duration minus its direct children's */
 	int64_t dev_self;          /* its device time, PROFDB_NULL without an External id */
 	int64_t dev_total;         /* device time of it and its children */
@@ -176,9 +176,10 @@ int profdb__kops_add(struct profdb__kops *k, const struct profdb__kop_in *in)
 	o->cat = intern(k, in->category);
 	o->shapes = intern(k, in->in_shapes);
 	o->types = intern(k, in->in_types);
+	o->concrete = intern(k, in->in_concrete);
 	o->stack = intern(k, in->call_stack);
 	if (o->name == NONE || o->cat == NONE || o->shapes == NONE || o->types == NONE ||
-	    o->stack == NONE)
+	    o->concrete == NONE || o->stack == NONE)
 		return PROFDB_ERROR;
 	k->n++;
 	return PROFDB_OK;
@@ -430,6 +431,7 @@ int profdb__kops_emit(struct profdb__kops *k, int64_t rank, int64_t time_offset_
 		r.seq = o->seq;
 		r.in_shapes = str_at(k, o->shapes);
 		r.in_types = str_at(k, o->types);
+		r.in_concrete = str_at(k, o->concrete);
 		r.call_stack = str_at(k, o->stack);
 		if ((rc = sink->op(sink->arg, &r)) != PROFDB_OK)
 			return rc;

@@ -22,6 +22,7 @@ struct profdb__kop_in {
 	int64_t start_ns, dur_ns;
 	int64_t external_id, seq;  /* PROFDB_NULL if absent */
 	const char *in_shapes, *in_types, *call_stack; /* NULL if absent */
+	const char *in_concrete;   /* "Concrete Inputs"; NULL if absent */
 };
 
 struct profdb__kops;

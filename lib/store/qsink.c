@@ -55,6 +55,7 @@ static const size_t kernel_strs[] = {
 static const size_t op_strs[] = {
 	offsetof(struct profdb_op_rec, name), offsetof(struct profdb_op_rec, category),
 	offsetof(struct profdb_op_rec, in_shapes), offsetof(struct profdb_op_rec, in_types),
+	offsetof(struct profdb_op_rec, in_concrete),
 	offsetof(struct profdb_op_rec, call_stack)
 };
 static const size_t launch_strs[] = { offsetof(struct profdb_launch_rec, name) };

@@ -54,8 +54,8 @@ static const char launch_cols[] = "rowid, run_id, rank, correlation, tid, start_
 static const char op_cols[] =
 	"id, run_id, rank, step, name_id, category_id, tid, start_ns, dur_ns, self_ns, device_self_ns,"
 	" device_total_ns, device_self_aicore_ns, device_total_aicore_ns, external_id, seq, in_shapes_id,"
-	" in_types_id, call_stack_id";
-#define OP_NCOLS 19
+	" in_types_id, call_stack_id, in_concrete_id";
+#define OP_NCOLS 20
 static const char coll_cols[] =
 	"kernel_id, collective, in_nelems, out_nelems, dtype, group_size, pg_name, pg_desc, pg_ranks";
 #define COLL_NCOLS 9
@@ -398,6 +398,7 @@ static int on_op(void *arg, const struct profdb_op_rec *o)
 	bad |= batch_str(st, b, 16, o->in_shapes);
 	bad |= batch_str(st, b, 17, o->in_types);
 	bad |= batch_str(st, b, 18, o->call_stack);
+	bad |= batch_str(st, b, 19, o->in_concrete);
 	if (bad)
 		return st->err.code ? st->err.code : st_fail(st, "op");
 	st->cur->stored++;

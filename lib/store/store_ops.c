@@ -41,6 +41,7 @@ struct op_step_span {
 /* An op waiting for its children; string ids 0 = NULL. */
 struct op_pending {
 	int64_t rank, step, name_id, cat_id, tid, start, dur, ext, seq, shapes_id, types_id, stack_id;
+	int64_t concrete_id;
 };
 
 static int os_fail(struct profdb_store *st, const char *what)
@@ -104,8 +105,8 @@ static int insert(struct profdb_store *st, const struct op_pending *p, int64_t s
                   int64_t dev_total)
 {
 	struct profdb__batch *b = st->ops;
-	const int64_t ids[] = { p->cat_id, p->shapes_id, p->types_id, p->stack_id };
-	const int cols[] = { 5, 16, 17, 18 };
+	const int64_t ids[] = { p->cat_id, p->shapes_id, p->types_id, p->stack_id, p->concrete_id };
+	const int cols[] = { 5, 16, 17, 18, 19 };
 	int64_t id;
 	if (profdb__batch_row(b) != SQLITE_OK)
 		return os_fail(st, "op");
@@ -315,12 +316,13 @@ int profdb__store_op_nest(struct profdb_store *st, const struct profdb_op_rec *o
 	struct op_pending p = { o->rank == PROFDB_NULL ? 0 : o->rank, o->step, str_id(st, o->name),
 	                        str_id(st, o->category), o->tid, o->start_ns, o->dur_ns, o->external_id,
 	                        o->seq, str_id(st, o->in_shapes), str_id(st, o->in_types),
-	                        str_id(st, o->call_stack) };
+	                        str_id(st, o->call_stack), str_id(st, o->in_concrete) };
 	struct profdb__nest_op n = { 0 };
 	struct profdb__nest *t;
 	size_t slot = 0;
 	int rc;
-	if (!o->name || p.name_id <= 0 || p.cat_id < 0 || p.shapes_id < 0 || p.types_id < 0 || p.stack_id < 0)
+	if (!o->name || p.name_id <= 0 || p.cat_id < 0 || p.shapes_id < 0 || p.types_id < 0 || p.stack_id < 0 ||
+	    p.concrete_id < 0)
 		return st->err.code ? st->err.code : os_fail(st, "op");
 	st->cur->stored++;
 	st->cur->nops++;

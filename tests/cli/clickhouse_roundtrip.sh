@@ -6,7 +6,8 @@
 # by clickhouse_ref.py (python sqlite3 + HTTP, no profdb code): the server
 # holds exactly the local rows of every table, and the pulled database
 # holds the same rows as the original, every column (statistics to the
-# bit).  Then verify runs on the pulled Ascend run, and a second push of
+# bit; the conv run's "Concrete Inputs" too, so flops on the pulled run
+# counts its first conv2d: 0.001769472 GFLOP, testdata/flops/README.md).  Then verify runs on the pulled Ascend run, and a second push of
 # the same content is refused.
 . "$HERE/clickhouse_lib.sh"
 ch_start 1
@@ -19,12 +20,16 @@ mkdir mixed
 cp "$PROFDB_TESTDATA/bad/negative_zero_dur_kernel_details.csv" mixed/kernel_details.csv
 cp "$PROFDB_TESTDATA/bad/sql_names_trace.json" mixed/t.json
 $PROFDB ingest -q --db a.db --run mixed mixed || exit 1
+# ops with "Concrete Inputs" (op.in_concrete_id, ClickHouse op.in_concrete)
+$PROFDB ingest -q --db a.db --run conv "$PROFDB_TESTDATA/flops/conv.json" || exit 1
 URL=$(ch_url 1 "" prof)
 $PROFDB push --db a.db --to "$URL" || exit 1
 python3 "$HERE/clickhouse_ref.py" counts "http://127.0.0.1:$CH_PORT_1/" prof a.db || exit 1
 $PROFDB pull --db b.db --from "$URL" --run level1 --run control --run "$ODD" \
-  --run mixed || exit 1
+  --run mixed --run conv || exit 1
 python3 "$HERE/clickhouse_ref.py" same a.db b.db || exit 1
+$PROFDB flops --db b.db --run conv --name 'aten::conv2d' --format csv |
+  python3 -c 'import csv, sys; r = list(csv.DictReader(sys.stdin))[0]; print(r["name"], r["args"], r["gflop"], r["bytes"])'
 $PROFDB verify --db b.db --run level1 >/dev/null && echo "verify on the pulled run: ok"
 echo "--- the same content again:"
 $PROFDB push --db a.db --to "$URL" --run control 2>err
