@@ -63,10 +63,14 @@ struct profdb__bench_stats {
  */
 int profdb__bench_begin(struct profdb__bench_out *o, const struct profdb_reader_ctx *ctx, const char *role,
                         struct profdb_input **in, char **buf, size_t *len);
-/* End the source (source_end with o->rows, the file's digest, size; a
- * note when some APIs have summary statistics only) and free o's state.
- * in is closed. */
-int profdb__bench_end(struct profdb__bench_out *o, struct profdb_input *in);
+/* The reader's last call, with its result so far rc: when PROFDB_OK, end
+ * the source (source_end with o->rows, the file's digest, size; a note when
+ * some APIs have summary statistics only); in both cases close in, free
+ * o's state and return the result. */
+int profdb__bench_end(struct profdb__bench_out *o, struct profdb_input *in, int rc);
+/* The sniff of every wall-clock reader: yes when profdb__bench_detect
+ * (which tells the four forms apart) names self. */
+int profdb__bench_sniff(const struct profdb_sniff *s, const struct profdb_reader *self);
 /* Free o's state without ending the source (error paths). */
 void profdb__bench_free(struct profdb__bench_out *o);
 /*
@@ -103,6 +107,15 @@ long profdb__bench_jobject_bad(const char *p, size_t n);
  * streaming scanner's messages (byte offset, "truncated JSON: ...").
  * PROFDB_OK or PROFDB_EFORMAT on o->ctx->err. */
 int profdb__bench_jcheck_file(struct profdb__bench_out *o, const char *buf, size_t len);
+/* A JSON result file's checks and its "benchmarks" array, as pytest-benchmark
+ * and Google Benchmark both write it: *top the document, *list the array.
+ * PROFDB_OK or PROFDB_EFORMAT on o->ctx->err. */
+int profdb__bench_jlist(struct profdb__bench_out *o, const char *buf, size_t len,
+                        struct profdb__jval *top, struct profdb__jval *list);
+/* Call fn on each element of list (from profdb__bench_jlist); stops at the
+ * first error; a malformed array is PROFDB_EFORMAT naming its byte. */
+int profdb__bench_jeach(struct profdb__bench_out *o, const char *buf, const struct profdb__jval *list,
+                        int (*fn)(void *arg, const struct profdb__jval *b), void *arg);
 /* A malloc'd copy of a string value (decoded) or of a number/true/false
  * token as written; NULL for other types or out of memory (*oom set). */
 char *profdb__bench_jtext(const struct profdb__jval *v, int *oom);

@@ -109,11 +109,15 @@ void profdb__bench_free(struct profdb__bench_out *o)
 	o->napis = o->ntags = 0;
 }
 
-int profdb__bench_end(struct profdb__bench_out *o, struct profdb_input *in)
+int profdb__bench_end(struct profdb__bench_out *o, struct profdb_input *in, int rc)
 {
 	struct profdb_sink *s = o->ctx->sink;
 	char sha[65], note[PROFDB_ERRMAX];
-	int rc = PROFDB_OK;
+	if (rc != PROFDB_OK) {
+		profdb__input_close(in);
+		profdb__bench_free(o);
+		return rc;
+	}
 	profdb__input_sha256(in, sha);
 	rc = profdb__sink_source_end(s, o->rows, sha, profdb__input_size(in));
 	if (rc == PROFDB_OK && o->summaries) {
@@ -391,6 +395,42 @@ static long mem_read(void *arg, void *buf, size_t n, struct profdb_err *err)
 	memcpy(buf, m->p + m->at, n);
 	m->at += n;
 	return (long)n;
+}
+
+int profdb__bench_sniff(const struct profdb_sniff *s, const struct profdb_reader *self)
+{
+	return profdb__bench_detect(s->buf, s->n) == self ? PROFDB_SNIFF_YES : PROFDB_SNIFF_NO;
+}
+
+int profdb__bench_jlist(struct profdb__bench_out *o, const char *buf, size_t len,
+                        struct profdb__jval *top, struct profdb__jval *list)
+{
+	size_t i = 0;
+	int rc;
+	while (i < len && (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\t'))
+		i++;
+	*top = (struct profdb__jval){ PROFDB_J_OBJECT, buf + i, len - i };
+	if ((rc = profdb__bench_jcheck_file(o, buf, len)) != PROFDB_OK)
+		return rc;
+	if (profdb__bench_jget(top, "benchmarks", list, NULL) != 1 || list->type != PROFDB_J_ARRAY)
+		return profdb__err_set(o->ctx->err, PROFDB_EFORMAT, "%s: \"benchmarks\" is not an array",
+		                       o->ctx->path);
+	return PROFDB_OK;
+}
+
+int profdb__bench_jeach(struct profdb__bench_out *o, const char *buf, const struct profdb__jval *list,
+                        int (*fn)(void *arg, const struct profdb__jval *b), void *arg)
+{
+	struct profdb__jval b;
+	size_t pos = 0;
+	int rc, e;
+	while ((e = profdb__json_element(list->p, list->n, &pos, &b)) == 1)
+		if ((rc = fn(arg, &b)) != PROFDB_OK)
+			return rc;
+	if (e < 0)
+		return profdb__err_set(o->ctx->err, PROFDB_EFORMAT, "%s: byte %lld: malformed \"benchmarks\" array",
+		                       o->ctx->path, (long long)(list->p + pos - buf));
+	return PROFDB_OK;
 }
 
 int profdb__bench_jcheck_file(struct profdb__bench_out *o, const char *buf, size_t len)

@@ -127,6 +127,14 @@ static int aggregate(struct gb *g, const struct profdb__jval *b, const char *api
 }
 
 /* One entry of "benchmarks". */
+static int entry(struct gb *g, const struct profdb__jval *b);
+
+/* entry as profdb__bench_jeach calls it. */
+static int entry_fn(void *arg, const struct profdb__jval *b)
+{
+	return entry(arg, b);
+}
+
 static int entry(struct gb *g, const struct profdb__jval *b)
 {
 	struct profdb__bench_out *o = g->o;
@@ -196,52 +204,28 @@ int profdb__read_gbench(const struct profdb_reader_ctx *ctx)
 	struct profdb__bench_out o;
 	struct gb g = { 0 };
 	struct profdb_input *in = NULL;
-	struct profdb__jval top, list, b;
+	struct profdb__jval top, list;
 	char *buf = NULL;
-	size_t len = 0, pos = 0, i = 0;
-	int rc, e;
+	size_t len = 0;
+	int rc;
 
 	if ((rc = profdb__bench_begin(&o, ctx, "gbench", &in, &buf, &len)) != PROFDB_OK)
 		return rc;
 	g.o = &o;
 	g.buf = buf;
-	while (i < len && (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\t'))
-		i++;
-	top = (struct profdb__jval){ PROFDB_J_OBJECT, buf + i, len - i };
-	if ((rc = profdb__bench_jcheck_file(&o, buf, len)) != PROFDB_OK)
-		goto fail;
-	if (profdb__bench_jget(&top, "benchmarks", &list, NULL) != 1 || list.type != PROFDB_J_ARRAY) {
-		rc = profdb__err_set(ctx->err, PROFDB_EFORMAT, "%s: \"benchmarks\" is not an array", ctx->path);
-		goto fail;
-	}
-	if ((rc = file_tags(&o, &top, buf)) != PROFDB_OK)
-		goto fail;
-	while ((e = profdb__json_element(list.p, list.n, &pos, &b)) == 1)
-		if ((rc = entry(&g, &b)) != PROFDB_OK)
-			goto fail;
-	if (e < 0) {
-		rc = profdb__err_set(ctx->err, PROFDB_EFORMAT, "%s: byte %lld: malformed \"benchmarks\" array",
-		                     ctx->path, (long long)(list.p + pos - buf));
-		goto fail;
-	}
-	if ((rc = flush_aggregates(&g)) != PROFDB_OK)
-		goto fail;
+	if ((rc = profdb__bench_jlist(&o, buf, len, &top, &list)) == PROFDB_OK &&
+	    (rc = file_tags(&o, &top, buf)) == PROFDB_OK &&
+	    (rc = profdb__bench_jeach(&o, buf, &list, entry_fn, &g)) == PROFDB_OK)
+		rc = flush_aggregates(&g);
 	gb_free(&g);
 	free(buf);
-	return profdb__bench_end(&o, in);
-fail:
-	gb_free(&g);
-	free(buf);
-	profdb__input_close(in);
-	profdb__bench_free(&o);
-	return rc;
+	return profdb__bench_end(&o, in, rc);
 }
 
 /* A Google Benchmark JSON result (ingest_bench.c tells the four wall-clock forms apart). */
 static int sniff(const struct profdb_sniff *s)
 {
-	const struct profdb_reader *r = profdb__bench_detect(s->buf, s->n);
-	return r == &profdb__reader_gbench ? PROFDB_SNIFF_YES : PROFDB_SNIFF_NO;
+	return profdb__bench_sniff(s, &profdb__reader_gbench);
 }
 
 const struct profdb_reader profdb__reader_gbench = {

@@ -139,50 +139,42 @@ static int one_benchmark(struct profdb__bench_out *o, const struct profdb__jval 
 	return rc;
 }
 
+/* one_benchmark as profdb__bench_jeach calls it: the output and the file. */
+struct bench_file {
+	struct profdb__bench_out *o;
+	const char *buf;
+};
+
+static int one_benchmark_fn(void *arg, const struct profdb__jval *b)
+{
+	const struct bench_file *f = arg;
+	return one_benchmark(f->o, b, f->buf);
+}
+
 int profdb__read_pytest_benchmark(const struct profdb_reader_ctx *ctx)
 {
 	struct profdb__bench_out o;
 	struct profdb_input *in = NULL;
-	struct profdb__jval top, list, b;
+	struct profdb__jval top, list;
+	struct bench_file f;
 	char *buf = NULL;
-	size_t len = 0, pos = 0, i = 0;
-	int rc, e;
+	size_t len = 0;
+	int rc;
 
 	if ((rc = profdb__bench_begin(&o, ctx, "pytest_benchmark", &in, &buf, &len)) != PROFDB_OK)
 		return rc;
-	while (i < len && (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\t'))
-		i++;
-	top = (struct profdb__jval){ PROFDB_J_OBJECT, buf + i, len - i };
-	if ((rc = profdb__bench_jcheck_file(&o, buf, len)) != PROFDB_OK)
-		goto fail;
-	if (profdb__bench_jget(&top, "benchmarks", &list, NULL) != 1 || list.type != PROFDB_J_ARRAY) {
-		rc = profdb__err_set(ctx->err, PROFDB_EFORMAT, "%s: \"benchmarks\" is not an array", ctx->path);
-		goto fail;
-	}
-	if ((rc = file_tags(&o, &top, buf)) != PROFDB_OK)
-		goto fail;
-	while ((e = profdb__json_element(list.p, list.n, &pos, &b)) == 1)
-		if ((rc = one_benchmark(&o, &b, buf)) != PROFDB_OK)
-			goto fail;
-	if (e < 0) {
-		rc = profdb__err_set(ctx->err, PROFDB_EFORMAT, "%s: byte %lld: malformed \"benchmarks\" array",
-		                     ctx->path, (long long)(list.p + pos - buf));
-		goto fail;
-	}
+	f = (struct bench_file){ &o, buf };
+	if ((rc = profdb__bench_jlist(&o, buf, len, &top, &list)) == PROFDB_OK &&
+	    (rc = file_tags(&o, &top, buf)) == PROFDB_OK)
+		rc = profdb__bench_jeach(&o, buf, &list, one_benchmark_fn, &f);
 	free(buf);
-	return profdb__bench_end(&o, in);
-fail:
-	free(buf);
-	profdb__input_close(in);
-	profdb__bench_free(&o);
-	return rc;
+	return profdb__bench_end(&o, in, rc);
 }
 
 /* A pytest-benchmark JSON result (ingest_bench.c tells the four wall-clock forms apart). */
 static int sniff(const struct profdb_sniff *s)
 {
-	const struct profdb_reader *r = profdb__bench_detect(s->buf, s->n);
-	return r == &profdb__reader_pytest_benchmark ? PROFDB_SNIFF_YES : PROFDB_SNIFF_NO;
+	return profdb__bench_sniff(s, &profdb__reader_pytest_benchmark);
 }
 
 const struct profdb_reader profdb__reader_pytest_benchmark = {

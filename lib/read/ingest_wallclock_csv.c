@@ -84,12 +84,7 @@ int profdb__read_wallclock_csv(const struct profdb_reader_ctx *ctx)
 	profdb__csv_header_free(&w.h);
 	if (rc == PROFDB_OK && w.api < 0)
 		rc = profdb__err_set(ctx->err, PROFDB_EFORMAT, "%s: no header", ctx->path);
-	if (rc != PROFDB_OK) {
-		profdb__input_close(in);
-		profdb__bench_free(&o);
-		return rc;
-	}
-	return profdb__bench_end(&o, in);
+	return profdb__bench_end(&o, in, rc);
 }
 
 /* A CSV with api and elapsed_us columns (ingest_bench.c).  Read only when
@@ -97,8 +92,7 @@ int profdb__read_wallclock_csv(const struct profdb_reader_ctx *ctx)
  * analysis outputs more often than as captures. */
 static int sniff(const struct profdb_sniff *s)
 {
-	const struct profdb_reader *r = profdb__bench_detect(s->buf, s->n);
-	return r == &profdb__reader_wallclock_csv ? PROFDB_SNIFF_YES : PROFDB_SNIFF_NO;
+	return profdb__bench_sniff(s, &profdb__reader_wallclock_csv);
 }
 
 const struct profdb_reader profdb__reader_wallclock_csv = {

@@ -95,20 +95,14 @@ int profdb__read_wallclock_jsonl(const struct profdb_reader_ctx *ctx)
 		at = end + 1;
 	}
 	free(buf);
-	if (rc != PROFDB_OK) {
-		profdb__input_close(in);
-		profdb__bench_free(&o);
-		return rc;
-	}
-	return profdb__bench_end(&o, in);
+	return profdb__bench_end(&o, in, rc);
 }
 
 /* JSON lines naming an api and its elapsed_us (ingest_bench.c).  Read only
  * when named, as the CSV form. */
 static int sniff(const struct profdb_sniff *s)
 {
-	const struct profdb_reader *r = profdb__bench_detect(s->buf, s->n);
-	return r == &profdb__reader_wallclock_jsonl ? PROFDB_SNIFF_YES : PROFDB_SNIFF_NO;
+	return profdb__bench_sniff(s, &profdb__reader_wallclock_jsonl);
 }
 
 const struct profdb_reader profdb__reader_wallclock_jsonl = {
