@@ -173,12 +173,11 @@ int profdb__result_new(profdb_result **out, size_t ncols)
 	return PROFDB_OK;
 }
 
-int profdb__result_from_stmt(profdb *db, profdb_result **out, sqlite3_stmt *st,
-                             const enum profdb_coltype *types)
+int profdb__result_for_stmt(profdb *db, profdb_result **out, sqlite3_stmt *st,
+                            const enum profdb_coltype *types)
 {
 	profdb_result *r = NULL;
-	size_t cap = 0, ncols = (size_t)sqlite3_column_count(st);
-	int rc;
+	size_t ncols = (size_t)sqlite3_column_count(st);
 
 	*out = NULL;
 	if (profdb__result_new(&r, ncols) != PROFDB_OK)
@@ -191,6 +190,20 @@ int profdb__result_from_stmt(profdb *db, profdb_result **out, sqlite3_stmt *st,
 		}
 		r->types[i] = types ? types[i] : PROFDB_COL_TEXT;
 	}
+	*out = r;
+	return PROFDB_OK;
+}
+
+int profdb__result_from_stmt(profdb *db, profdb_result **out, sqlite3_stmt *st,
+                             const enum profdb_coltype *types)
+{
+	profdb_result *r = NULL;
+	size_t cap = 0, ncols = (size_t)sqlite3_column_count(st);
+	int rc;
+
+	*out = NULL;
+	if ((rc = profdb__result_for_stmt(db, &r, st, types)) != PROFDB_OK)
+		return rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		if (profdb__result_add_row(r, st, &cap) != PROFDB_OK) {
 			profdb_result_free(r);

@@ -33,6 +33,10 @@ struct profdb_result {
 
 /* CONSTRUCTOR: an empty result with ncols unnamed TEXT columns. */
 int profdb__result_new(profdb_result **out, size_t ncols);
+/* CONSTRUCTOR: an empty result with st's columns, named as st names them,
+ * of types (NULL: TEXT until the rows say).  Errors on db. */
+int profdb__result_for_stmt(profdb *db, profdb_result **out, sqlite3_stmt *st,
+                            const enum profdb_coltype *types);
 
 /* Copy the current row of st into the next cells of r; *cap is the rows
  * r->cells has room for (0 at first).  -1 (PROFDB_ERROR) out of memory. */

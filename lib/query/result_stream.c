@@ -132,7 +132,6 @@ int profdb__result_from_stmt_stream(profdb *db, profdb_result **out, sqlite3_stm
 	FILE *f = db->stream_out;
 	const struct profdb_format_opts *fmt = db->stream_fmt;
 	profdb_result *r = NULL;
-	size_t ncols = (size_t)sqlite3_column_count(st);
 	int rc;
 
 	/* one use: whatever the next query does, a later one answers whole */
@@ -141,16 +140,8 @@ int profdb__result_from_stmt_stream(profdb *db, profdb_result **out, sqlite3_stm
 	*out = NULL;
 	if (!f)
 		return profdb__result_from_stmt(db, out, st, types);
-	if (profdb__result_new(&r, ncols) != PROFDB_OK)
-		return profdb__error(db, PROFDB_ERROR, "out of memory");
-	for (size_t i = 0; i < ncols; i++) {
-		r->names[i] = strdup(sqlite3_column_name(st, (int)i));
-		if (!r->names[i]) {
-			profdb_result_free(r);
-			return profdb__error(db, PROFDB_ERROR, "out of memory");
-		}
-		r->types[i] = types ? types[i] : PROFDB_COL_TEXT;
-	}
+	if ((rc = profdb__result_for_stmt(db, &r, st, types)) != PROFDB_OK)
+		return rc;
 	rc = profdb__result_stream_rows(db, st, r, profdb__part_writer(fmt), f, fmt, types != NULL, 1);
 	if (rc != PROFDB_OK) {
 		profdb_result_free(r);

@@ -212,11 +212,8 @@ int profdb_sql_write(profdb *db, const char *sql, const struct profdb_sql_opts *
 	}
 	guard_begin(db, &g, o);
 	rc = profdb__sql_prepare_one(db, sql, &st);
-	if (rc == PROFDB_OK && profdb__result_new(&r, (size_t)sqlite3_column_count(st)) != PROFDB_OK)
-		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
-	for (size_t i = 0; rc == PROFDB_OK && i < r->ncols; i++)
-		if (!(r->names[i] = strdup(sqlite3_column_name(st, (int)i))))
-			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
+	if (rc == PROFDB_OK)
+		rc = profdb__result_for_stmt(db, &r, st, NULL);
 	if (rc == PROFDB_OK)
 		rc = profdb__result_stream_rows(db, st, r, write, out, fmt, 0, 0);
 	sqlite3_finalize(st);

@@ -197,14 +197,9 @@ static int rewrite(struct linker *l, int64_t run_id, const struct profdb__row_ru
 		rc = lk_fail(l, "prepare");
 		goto out;
 	}
-	for (size_t i = 0; i < nk; i++) {
-		sqlite3_bind_int64(clear, 1, kr[i].lo);
-		sqlite3_bind_int64(clear, 2, kr[i].hi);
-		if (sqlite3_step(clear) != SQLITE_DONE) {
-			rc = lk_fail(l, "update");
-			goto out;
-		}
-		sqlite3_reset(clear);
+	if (profdb__row_runs_exec(clear, 1, kr, nk) != SQLITE_DONE) {
+		rc = lk_fail(l, "update");
+		goto out;
 	}
 	sqlite3_bind_int64(set, 1, run_id);
 	for (size_t j = 0; j < l->nlinks; j++) {
@@ -213,14 +208,9 @@ static int rewrite(struct linker *l, int64_t run_id, const struct profdb__row_ru
 		sqlite3_bind_int64(set, 2, l->links[j].rank);
 		sqlite3_bind_int64(set, 3, l->links[j].corr);
 		sqlite3_bind_int64(set, 4, l->links[j].ext);
-		for (size_t i = 0; i < nk; i++) {
-			sqlite3_bind_int64(set, 5, kr[i].lo);
-			sqlite3_bind_int64(set, 6, kr[i].hi);
-			if (sqlite3_step(set) != SQLITE_DONE) {
-				rc = lk_fail(l, "update");
-				goto out;
-			}
-			sqlite3_reset(set);
+		if (profdb__row_runs_exec(set, 5, kr, nk) != SQLITE_DONE) {
+			rc = lk_fail(l, "update");
+			goto out;
 		}
 	}
 out:

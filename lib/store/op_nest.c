@@ -187,6 +187,20 @@ int profdb__row_runs_has(const struct profdb__row_run *r, size_t n, int64_t id)
 	return 0;
 }
 
+int profdb__row_runs_exec(sqlite3_stmt *q, int lo, const struct profdb__row_run *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int rc;
+		sqlite3_bind_int64(q, lo, r[i].lo);
+		sqlite3_bind_int64(q, lo + 1, r[i].hi);
+		rc = sqlite3_step(q);
+		sqlite3_reset(q);
+		if (rc != SQLITE_DONE)
+			return rc;
+	}
+	return SQLITE_DONE;
+}
+
 static int sql_fail(struct nest *n, const char *what)
 {
 	return profdb__err_set(n->err, PROFDB_ERROR, "op times: %s: %s", what, sqlite3_errmsg(n->db));

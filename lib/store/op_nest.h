@@ -80,6 +80,12 @@ struct profdb__row_run {
 /* Whether rowid id is in the ascending runs r[0..n). */
 int profdb__row_runs_has(const struct profdb__row_run *r, size_t n, int64_t id);
 
+/* Step q once per run of r[0..n), its parameters lo and lo + 1 bound to the
+ * run's bounds (the others as the caller bound them, kept across resets).
+ * SQLITE_DONE when every step was, else the failing step's code (the
+ * message is on q's connection); q is reset either way. */
+int profdb__row_runs_exec(sqlite3_stmt *q, int lo, const struct profdb__row_run *r, size_t n);
+
 /* Device time of a file's kernels per (rank, External id): a sorted array
  * (24 bytes a kernel with an External id while loading, then one per key),
  * searched by bisection.  Zero-initialise. */

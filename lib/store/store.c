@@ -500,19 +500,14 @@ static int fixup_runs(struct profdb_store *st, const char *table, const struct p
 	         rank != guessed ? "rank = ?3," : "");
 	if (sqlite3_prepare_v2(st->db->sql, sql, -1, &q, NULL) != SQLITE_OK)
 		return st_fail(st, "rank");
-	for (size_t i = 0; i < r->n; i++) {
-		sqlite3_bind_int64(q, 1, st->run_id);
-		sqlite3_bind_int64(q, 2, guessed);
-		if (rank != guessed)
-			sqlite3_bind_int64(q, 3, rank);
-		sqlite3_bind_int64(q, 4, offset);
-		sqlite3_bind_int64(q, 5, r->v[i].lo);
-		sqlite3_bind_int64(q, 6, r->v[i].hi);
-		if (sqlite3_step(q) != SQLITE_DONE) {
-			sqlite3_finalize(q);
-			return st_fail(st, "rank");
-		}
-		sqlite3_reset(q);
+	sqlite3_bind_int64(q, 1, st->run_id);
+	sqlite3_bind_int64(q, 2, guessed);
+	if (rank != guessed)
+		sqlite3_bind_int64(q, 3, rank);
+	sqlite3_bind_int64(q, 4, offset);
+	if (profdb__row_runs_exec(q, 5, r->v, r->n) != SQLITE_DONE) {
+		sqlite3_finalize(q);
+		return st_fail(st, "rank");
 	}
 	sqlite3_finalize(q);
 	return PROFDB_OK;

@@ -287,14 +287,9 @@ static int go_unsorted(struct profdb_store *st)
 	if (sqlite3_prepare_v2(st->db->sql, "UPDATE op SET self_ns = NULL, device_self_ns = NULL,"
 	                       " device_total_ns = NULL WHERE id BETWEEN ?1 AND ?2", -1, &q, NULL) != SQLITE_OK)
 		return os_fail(st, "op");
-	for (size_t i = 0; i < r->n; i++) {
-		sqlite3_bind_int64(q, 1, r->v[i].lo);
-		sqlite3_bind_int64(q, 2, r->v[i].hi);
-		if (sqlite3_step(q) != SQLITE_DONE) {
-			sqlite3_finalize(q);
-			return os_fail(st, "op");
-		}
-		sqlite3_reset(q);
+	if (profdb__row_runs_exec(q, 1, r->v, r->n) != SQLITE_DONE) {
+		sqlite3_finalize(q);
+		return os_fail(st, "op");
 	}
 	sqlite3_finalize(q);
 	return PROFDB_OK;
