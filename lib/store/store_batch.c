@@ -251,6 +251,19 @@ int profdb__batch_row(struct profdb__batch *b)
 	return SQLITE_OK;
 }
 
+int64_t profdb__batch_get(const struct profdb__batch *b, size_t row, int col)
+{
+	const struct cell *x = &b->cells[row * (size_t)b->ncols + (size_t)col];
+	return x->type == CELL_INT ? x->v : PROFDB_NULL;
+}
+
+void profdb__batch_set(struct profdb__batch *b, size_t row, int col, int64_t v)
+{
+	struct cell *x = &b->cells[row * (size_t)b->ncols + (size_t)col];
+	x->type = CELL_INT;
+	x->v = v;
+}
+
 static struct cell *cell_of(struct profdb__batch *b, int col)
 {
 	return &b->cells[(b->n - 1) * (size_t)b->ncols + (size_t)col];

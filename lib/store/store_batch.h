@@ -52,5 +52,10 @@ int profdb__batch_text(struct profdb__batch *b, int col, const char *s);
 int profdb__batch_flush(struct profdb__batch *b);
 /* Rows added and not yet inserted. */
 size_t profdb__batch_pending(const struct profdb__batch *b);
+/* Integer column col of pending row row (0 .. pending - 1, in the order
+ * added); PROFDB_NULL when it is NULL (or text).  And set it: so that the
+ * store can change rows that are not in the table yet without an UPDATE. */
+int64_t profdb__batch_get(const struct profdb__batch *b, size_t row, int col);
+void profdb__batch_set(struct profdb__batch *b, size_t row, int col, int64_t v);
 
 #endif

@@ -104,8 +104,10 @@ struct profdb_store {
 
 /* store_ops.c.  An op sent with nest = 1 (counted, stored when it closes). */
 int profdb__store_op_nest(struct profdb_store *st, const struct profdb_op_rec *o);
-/* Store the current file's open ops (its ops are all in: rank_fixup, source_end)
- * and insert the op batch, so that the op table can be read. */
+/* Store the current file's open ops (its ops are all in: rank_fixup,
+ * source_end): into the op batch (close), and the batch into the table
+ * (flush), so that the op table can be read. */
+int profdb__store_ops_close(struct profdb_store *st);
 int profdb__store_ops_flush(struct profdb_store *st);
 /* After flush and op_link: steps and device times of the file's ops (the
  * step index registered by the caller). */

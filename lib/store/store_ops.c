@@ -259,12 +259,18 @@ static int pend(struct profdb_store *st, const struct op_pending *p, size_t *slo
 	return PROFDB_OK;
 }
 
-int profdb__store_ops_flush(struct profdb_store *st)
+int profdb__store_ops_close(struct profdb_store *st)
 {
 	struct profdb__op_stream *s = &st->cur->opn;
 	int rc = PROFDB_OK;
 	for (size_t i = 0; i < s->nthreads && rc == PROFDB_OK; i++)
 		rc = profdb__nest_end(&s->threads[i].nest);
+	return rc;
+}
+
+int profdb__store_ops_flush(struct profdb_store *st)
+{
+	int rc = profdb__store_ops_close(st);
 	if (rc == PROFDB_OK && profdb__batch_flush(st->ops) != SQLITE_OK)
 		rc = os_fail(st, "op");
 	return rc;

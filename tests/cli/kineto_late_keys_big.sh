@@ -1,0 +1,61 @@
+# Keys after "traceEvents" on a file larger than a batch (store_batch.h:
+# 4096 rows): when the real rank and base time are read, part of the late
+# file's kernels, launches and ops are in the table (moved by UPDATE) and
+# the rest still in the writer's batches (moved there, issue 15).  Both
+# must end at the rank and times of the raw JSON (base + ts * 1000), and
+# the early file's rows (really rank 1, read beside it with -j 2) must not
+# move.  Expected values are computed here from the JSON.
+mkdir -p in
+python3 - <<'PY'
+import json
+def ev(name, cat, ts, dur, tid, **args):
+    return {"ph": "X", "name": name, "cat": cat, "ts": ts, "dur": dur, "pid": 1, "tid": tid, "args": args}
+N = 6000
+late = [ev("ProfilerStep#5", "user_annotation", 100, 10 * N + 100, 1)]
+for i in range(N):
+    late.append(ev("op%d" % i, "cpu_op", 110 + 10 * i, 5, 1, **{"External id": i + 1}))
+    late.append(ev("launch%d" % i, "cuda_runtime", 111 + 10 * i, 2, 1, correlation=i + 1))
+for i in range(N):
+    late.append(ev("k%d" % i, "kernel", 150 + 10 * i, 3, 7, correlation=i + 1, **{"External id": i + 1}))
+early = [ev("ProfilerStep#1", "user_annotation", 1, 10 * N + 10, 1)]
+for i in range(N):
+    early.append(ev("eop%d" % i, "cpu_op", 2 + 10 * i, 5, 1, **{"External id": i + 1}))
+    early.append(ev("elaunch%d" % i, "cuda_runtime", 3 + 10 * i, 1, 1, correlation=i + 1))
+    early.append(ev("ek%d" % i, "kernel", 4 + 10 * i, 3, 7, correlation=i + 1, **{"External id": i + 1}))
+json.dump({"schemaVersion": 1, "traceEvents": late, "distributedInfo": {"rank": 3, "world_size": 4},
+           "baseTimeNanoseconds": 1000000000}, open("in/late.json", "w"))
+json.dump({"distributedInfo": {"rank": 1}, "baseTimeNanoseconds": 5000, "traceEvents": early},
+          open("in/early.json", "w"))
+PY
+for j in 1 2; do
+  $PROFDB ingest -q -j $j --db t$j.db --run r in || echo "ingest -j $j failed"
+  python3 - t$j.db $j <<'PY'
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+want = {}
+for f in ("in/late.json", "in/early.json"):
+    d = json.load(open(f))
+    base, rank = d["baseTimeNanoseconds"], d["distributedInfo"]["rank"]
+    for e in d["traceEvents"]:
+        t = base + e["ts"] * 1000
+        want[e["name"]] = (rank, t, t + e["dur"] * 1000)
+rows = db.execute("SELECT s.value, k.rank, k.start_ns, k.start_ns + k.dur_ns FROM kernel k"
+                  " JOIN str s ON s.id = k.name_id UNION ALL"
+                  " SELECT s.value, l.rank, l.start_ns, l.start_ns + l.dur_ns"
+                  " FROM launch l JOIN str s ON s.id = l.name_id UNION ALL"
+                  " SELECT s.value, o.rank, o.start_ns, o.start_ns + o.dur_ns"
+                  " FROM op o JOIN str s ON s.id = o.name_id").fetchall()
+bad = 0
+for name, rank, start, end in rows:
+    if want.get(name) != (rank, start, end):
+        if bad < 5:
+            print("-j", sys.argv[2], name, "stored", (rank, start, end), "expected", want.get(name))
+        bad += 1
+if len(rows) != len(want):
+    print("-j", sys.argv[2], "rows", len(rows), "expected", len(want)); bad += 1
+per_rank = db.execute("SELECT rank, count(*) FROM kernel GROUP BY rank ORDER BY rank").fetchall()
+src = sorted(db.execute("SELECT rank FROM source_file").fetchall())
+print("-j", sys.argv[2], "rows", len(rows), "kernels per rank", per_rank, "source ranks", src,
+      "ok" if not bad else "FAILED (%d)" % bad)
+PY
+done
