@@ -124,6 +124,55 @@ START_TEST(steps_from_launches)
 }
 END_TEST
 
+START_TEST(commit_op_device_times_and_ranks)
+{
+	/* ops stored with an External id and no device time take the sum of
+	 * their kernels' durations at commit (5 + 7 = 12; 0 for none), an op
+	 * with its own device time keeps it; run.ranks counts the distinct
+	 * ranks of kernels and ops: 0, 3 (kernels) and 5 (an op) */
+	profdb *db = NULL;
+	struct profdb_store *st = NULL;
+	struct profdb_sink *s;
+	struct profdb_kernel_rec k;
+	struct profdb_op_rec o;
+	const int64_t kext[] = { 11, 11, 22 }, krank[] = { 3, 3, 0 }, kdur[] = { 5, 7, 9 };
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_begin(&st, db, "d", "/d", 0), PROFDB_OK);
+	s = profdb__store_sink(st);
+	for (int i = 0; i < 3; i++) {
+		profdb__kernel_rec_init(&k);
+		k.name = "gemm";
+		k.rank = krank[i];
+		k.start_ns = 100 * i;
+		k.dur_ns = kdur[i];
+		k.external_id = kext[i];
+		ck_assert_int_eq(s->kernel(s->arg, &k), PROFDB_OK);
+	}
+	profdb__op_rec_init(&o);
+	o.name = "aten::mm";
+	o.rank = 3;
+	o.external_id = 11;
+	ck_assert_int_eq(s->op(s->arg, &o), PROFDB_OK);
+	o.name = "aten::add";
+	o.rank = 5;
+	o.external_id = 22; /* rank 5 has no kernels: 0 */
+	ck_assert_int_eq(s->op(s->arg, &o), PROFDB_OK);
+	o.name = "aten::own";
+	o.rank = 3;
+	o.device_self_ns = 40;
+	ck_assert_int_eq(s->op(s->arg, &o), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_commit(st, 0), PROFDB_OK);
+	ck_assert_int_eq(tu_scalar(db, "SELECT o.device_self_ns FROM op o JOIN str s ON s.id = o.name_id"
+	                           " WHERE s.value = 'aten::mm'"), 12);
+	ck_assert_int_eq(tu_scalar(db, "SELECT o.device_self_ns FROM op o JOIN str s ON s.id = o.name_id"
+	                           " WHERE s.value = 'aten::add'"), 0);
+	ck_assert_int_eq(tu_scalar(db, "SELECT o.device_self_ns FROM op o JOIN str s ON s.id = o.name_id"
+	                           " WHERE s.value = 'aten::own'"), 40);
+	ck_assert_int_eq(tu_scalar(db, "SELECT ranks FROM run"), 3);
+	profdb_close(db);
+}
+END_TEST
+
 static void add_op(struct profdb_sink *s, const char *name, int64_t start)
 {
 	struct profdb_op_rec o;
@@ -234,6 +283,7 @@ int main(void)
 	tc = tcase_create("ingest");
 	tcase_add_test(tc, commit_derives_repeats_and_interns);
 	tcase_add_test(tc, steps_from_launches);
+	tcase_add_test(tc, commit_op_device_times_and_ranks);
 	tcase_add_test(tc, steps_overlapping_spans);
 	tcase_add_test(tc, replace_cascades_with_keys_on);
 	suite_add_tcase(s, tc);

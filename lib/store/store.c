@@ -395,6 +395,8 @@ static int on_op(void *arg, const struct profdb_op_rec *o)
 	profdb__batch_i64(b, 13, o->device_total_aicore_ns);
 	profdb__batch_i64(b, 14, o->external_id);
 	profdb__batch_i64(b, 15, o->seq);
+	if (o->device_self_ns == PROFDB_NULL && o->external_id != PROFDB_NULL)
+		st->ops_no_device++;
 	bad |= batch_str(st, b, 16, o->in_shapes);
 	bad |= batch_str(st, b, 17, o->in_types);
 	bad |= batch_str(st, b, 18, o->call_stack);

@@ -100,6 +100,10 @@ struct profdb_store {
 	 * anything reads or updates op */
 	struct profdb__batch *ops;    /* owned */
 	int64_t next_op_id;
+	/* op rows stored, or set, with an External id and no device_self_ns
+	 * (or more: it only has to be 0 when there are none): the commit's
+	 * device-time UPDATE, a scan of all the run's ops, runs only if > 0 */
+	int64_t ops_no_device;
 };
 
 /* store_ops.c.  An op sent with nest = 1 (counted, stored when it closes). */

@@ -124,6 +124,8 @@ static int insert(struct profdb_store *st, const struct op_pending *p, int64_t s
 	profdb__batch_i64(b, 11, dev_total);
 	profdb__batch_i64(b, 14, p->ext);
 	profdb__batch_i64(b, 15, p->seq);
+	if (dev_self == PROFDB_NULL && p->ext != PROFDB_NULL)
+		st->ops_no_device++;
 	for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
 		if (ids[i]) /* 0: NULL, a new row's cells are */
 			profdb__batch_int(b, cols[i], ids[i]);
@@ -286,6 +288,7 @@ static int go_unsorted(struct profdb_store *st)
 	sqlite3_stmt *q = NULL;
 	int rc;
 	s->unsorted = 1;
+	st->ops_no_device++; /* the UPDATE below takes device times away */
 	if ((rc = profdb__store_ops_flush(st)) != PROFDB_OK)
 		return rc;
 	s->closed_upto = r->n ? r->v[r->n - 1].hi : 0;
