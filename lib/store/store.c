@@ -115,8 +115,7 @@ static int step_done(struct profdb_store *st, sqlite3_stmt *q, const char *what)
 	return PROFDB_OK;
 }
 
-/* Note rowid id as written for the current file. */
-static int note_row(struct profdb_store *st, struct profdb__row_runs *r, int64_t id)
+int profdb__store_note_row(struct profdb_store *st, struct profdb__row_runs *r, int64_t id)
 {
 	if (r->n && r->v[r->n - 1].hi + 1 == id) {
 		r->v[r->n - 1].hi = id;
@@ -363,7 +362,7 @@ static int on_kernel(void *arg, const struct profdb_kernel_rec *k)
 	profdb__batch_i64(b, 27, k->hf32);
 	if (kernel_texts(st, b, k) != 0)
 		return st->err.code ? st->err.code : st_fail(st, "kernel");
-	if (note_row(st, &st->cur->kernels, kid) != PROFDB_OK)
+	if (profdb__store_note_row(st, &st->cur->kernels, kid) != PROFDB_OK)
 		return st->err.code;
 	if (k->coll && store_coll(st, kid, k->coll) != PROFDB_OK)
 		return st->err.code;
@@ -436,7 +435,7 @@ static int on_launch(void *arg, const struct profdb_launch_rec *l)
 		return st->err.code ? st->err.code : st_fail(st, "launch");
 	profdb__batch_i64(b, 8, l->external_id);
 	st->cur->nlaunches++;
-	return note_row(st, &st->cur->launches, id);
+	return profdb__store_note_row(st, &st->cur->launches, id);
 }
 
 int profdb__store_flush(struct profdb_store *st)

@@ -106,6 +106,10 @@ struct profdb_store {
 	int64_t ops_no_device;
 };
 
+/* Note rowid id as written for the current file, in its runs r (for
+ * rank_fixup, op_link and the op pass). */
+int profdb__store_note_row(struct profdb_store *st, struct profdb__row_runs *r, int64_t id);
+
 /* store_ops.c.  An op sent with nest = 1 (counted, stored when it closes). */
 int profdb__store_op_nest(struct profdb_store *st, const struct profdb_op_rec *o);
 /* Store the current file's open ops (its ops are all in: rank_fixup,

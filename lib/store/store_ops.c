@@ -62,26 +62,6 @@ static void bind_v(sqlite3_stmt *q, int i, int64_t v)
 		sqlite3_bind_int64(q, i, v);
 }
 
-/* Note rowid id as the current file's (store.c's runs, for rank_fixup). */
-static int note_op_row(struct profdb_store *st, int64_t id)
-{
-	struct profdb__row_runs *r = &st->cur->ops;
-	if (r->n && r->v[r->n - 1].hi + 1 == id) {
-		r->v[r->n - 1].hi = id;
-		return PROFDB_OK;
-	}
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 16;
-		struct profdb__row_run *v = realloc(r->v, cap * sizeof *v);
-		if (!v)
-			return oom(st);
-		r->v = v;
-		r->cap = cap;
-	}
-	r->v[r->n++] = (struct profdb__row_run){ id, id };
-	return PROFDB_OK;
-}
-
 static int log_code(struct profdb_store *st, uint32_t code)
 {
 	struct profdb__op_stream *s = &st->cur->opn;
@@ -129,7 +109,7 @@ static int insert(struct profdb_store *st, const struct op_pending *p, int64_t s
 	for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
 		if (ids[i]) /* 0: NULL, a new row's cells are */
 			profdb__batch_int(b, cols[i], ids[i]);
-	return note_op_row(st, id);
+	return profdb__store_note_row(st, &st->cur->ops, id);
 }
 
 /*
