@@ -13,7 +13,10 @@
  * message bytes (larger of in / out nelems x dtype size: the NCCL-tests
  * size), algorithm bandwidth (bytes / time of the calls with a size) and
  * bus bandwidth (algbw x the NCCL-tests factor of the collective and group
- * size n: BUS_FACTOR_SQL; README "### collectives").
+ * size n: BUS_FACTOR_SQL; README "### collectives").  Ascend HCCL kernels
+ * take the group, bytes per transport and wait / synchronization times of
+ * their op in communication.json (comm_op, schema 009, linked by
+ * comm_op_kernel_v); --by link lists communication_matrix.json's links.
  */
 #include "query.h"
 #include "analyses.h"
@@ -42,11 +45,19 @@
 	"  THEN 1.0 * (group_size - 1) / group_size END"
 
 enum { C_RUN, C_COLL, C_PG, C_RANK, C_CALLS, C_TOTAL, C_AVG, C_MEDIAN, C_MAX, C_GROUP, C_DTYPE, C_BYTES,
-	C_MSG, C_ALGBW, C_BUSBW, C_N };
+	C_MSG, C_ALGBW, C_BUSBW, C_TBYTES, C_TGBPS, C_WAIT, C_SYNC, C_N };
 static const enum profdb_coltype rank_types[C_N] = {
 	PROFDB_COL_TEXT, PROFDB_COL_TEXT, PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_NS,
 	PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_INT, PROFDB_COL_TEXT, PROFDB_COL_INT,
-	PROFDB_COL_REAL, PROFDB_COL_REAL, PROFDB_COL_REAL
+	PROFDB_COL_REAL, PROFDB_COL_REAL, PROFDB_COL_REAL, PROFDB_COL_INT, PROFDB_COL_REAL, PROFDB_COL_NS,
+	PROFDB_COL_NS
+};
+enum { L_RUN, L_RANK, L_STEP, L_SCOPE, L_PG, L_MATRIX, L_SRC, L_DST, L_TRANSPORT, L_OP, L_BYTES, L_TRANSIT,
+	L_GBPS, L_N };
+static const enum profdb_coltype link_types[L_N] = {
+	PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_TEXT, PROFDB_COL_TEXT, PROFDB_COL_TEXT,
+	PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_TEXT, PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_NS,
+	PROFDB_COL_REAL
 };
 enum { T_RUN, T_STEP, T_COLL, T_RANKS, T_CALLS, T_MIN, T_MEDIAN, T_MAX, T_SKEW, T_WAITED, T_N };
 static const enum profdb_coltype step_types[T_N] = {
@@ -67,11 +78,15 @@ static void c_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
  * and by diff --table collectives (profdb__collective_calls). */
 static void calls_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 {
-	profdb__qbuf_add(b, "WITH c0 AS (SELECT k.run_id, k.rank, k.dur_ns, lower(s.value) AS n, a.pg_name, a.pg_desc,"
+	profdb__qbuf_add(b, "WITH c0 AS (SELECT k.run_id, k.rank, k.dur_ns, lower(s.value) AS n,"
+	         " coalesce(a.pg_name, o.group_name) AS pg_name, a.pg_desc,"
 	         " a.group_size, a.dtype, max(coalesce(a.in_nelems, a.out_nelems),"
-	         " coalesce(a.out_nelems, a.in_nelems)) * d.bytes AS msg"
+	         " coalesce(a.out_nelems, a.in_nelems)) * d.bytes AS msg,"
+	         " o.bytes AS tbytes, o.bytes_transit_ns AS tns, o.wait_ns, o.sync_ns"
 	         " FROM kernel k JOIN str s ON s.id = k.name_id LEFT JOIN kernel_coll a ON a.kernel_id = k.id"
-	         " LEFT JOIN dtype_size d ON d.dtype = a.dtype WHERE k.kind = 3");
+	         " LEFT JOIN dtype_size d ON d.dtype = a.dtype"
+	         " LEFT JOIN comm_op_kernel_v v ON v.kernel_id = k.id"
+	         " LEFT JOIN comm_op_v o ON o.comm_op_id = v.comm_op_id WHERE k.kind = 3");
 	profdb__qfilter_where(b, f, "k", QF_KERNEL, 0);
 	profdb__qbuf_add(b, "),\n c1 AS (SELECT *, " COLLECTIVE_SQL " AS collective FROM c0),\n"
 	         " c AS (SELECT *, " BUS_FACTOR_SQL " AS factor,"
@@ -92,7 +107,12 @@ static void rank_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 	         " avg(c.msg) AS avg_msg_bytes,"
 	         " total(c.msg) / nullif(sum(CASE WHEN c.msg IS NOT NULL THEN c.dur_ns END), 0) AS algbw_gbps,"
 	         " CASE WHEN count(c.msg * c.factor) > 0 THEN total(c.msg * c.factor)"
-	         "  / nullif(sum(CASE WHEN c.msg IS NOT NULL THEN c.dur_ns END), 0) END AS busbw_gbps"
+	         "  / nullif(sum(CASE WHEN c.msg IS NOT NULL THEN c.dur_ns END), 0) END AS busbw_gbps,"
+	         /* Ascend (communication.json): bytes over the transports'
+	          * transit time, the export's own Bandwidth(GB/s) */
+	         " CASE WHEN count(c.tbytes) > 0 THEN CAST(total(c.tbytes) AS INTEGER) END AS transit_bytes,"
+	         " total(c.tbytes) / nullif(sum(CASE WHEN c.tbytes IS NOT NULL THEN c.tns END), 0) AS transit_gbps,"
+	         " sum(c.wait_ns) AS wait, sum(c.sync_ns) AS sync"
 	         " FROM c JOIN run r ON r.id = c.run_id"
 	         " GROUP BY c.run_id, c.collective, c.pg_name, c.pg_desc, c.rank"
 	         " ORDER BY c.run_id, c.collective, c.pg_name, c.pg_desc, c.rank");
@@ -132,22 +152,38 @@ static void step_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 	         " ORDER BY w.run_id, w.step, w.collective");
 }
 
+/* The links of Ascend communication_matrix.json (comm_link), as stored. */
+static void link_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
+{
+	profdb__qbuf_add(b, "SELECT r.name AS run, l.rank, l.step, l.scope, l.group_name AS process_group, l.matrix_op,"
+	         " l.src_rank, l.dst_rank, l.transport, l.op_name, l.bytes, l.transit_ns AS transit, l.bandwidth_gbps"
+	         " FROM comm_link l JOIN run r ON r.id = l.run_id WHERE 1");
+	profdb__qfilter_where(b, f, "l", QF_STEP, 0);
+	if (f->name_glob)
+		profdb__qbuf_add(b, " AND l.op_name GLOB :glob");
+	profdb__qbuf_add(b, " ORDER BY l.run_id, l.rank, l.step, l.scope, l.group_name, l.matrix_op, l.src_rank,"
+	         " l.dst_rank, l.rowid");
+}
+
 int profdb_query_collectives(profdb *db, profdb_result **out, const struct profdb_collective_query *q)
 {
 	struct profdb__qbuf b = { 0 };
+	const enum profdb_coltype *types = q->by_link ? link_types : q->by_step ? step_types : rank_types;
 	int rc;
 
 	*out = NULL;
 	if ((rc = profdb__qfilter_check_no_kind(db, &q->filter, "collectives reads communication kernels only")) != PROFDB_OK)
 		return rc;
-	if (q->by_step)
+	if (q->by_link)
+		link_sql(&b, &q->filter);
+	else if (q->by_step)
 		step_sql(&b, &q->filter);
 	else
 		rank_sql(&b, &q->filter);
-	rc = profdb__result_query(db, out, &b, &q->filter, q->by_step ? step_types : rank_types, "cannot query collectives");
+	rc = profdb__result_query(db, out, &b, &q->filter, types, "cannot query collectives");
 	if (rc != PROFDB_OK)
 		return rc;
 	if (!profdb__qfilter_run_column(&q->filter))
-		profdb__result_drop_column(*out, 0); /* run is column 0 in both shapes */
+		profdb__result_drop_column(*out, 0); /* run is column 0 in every shape */
 	return PROFDB_OK;
 }
