@@ -130,9 +130,16 @@ int profdb__collective_calls(profdb *db, profdb_result **out, const struct profd
 	if ((rc = profdb__qfilter_check(db, f)) != PROFDB_OK)
 		return rc;
 	calls_sql(&b, f);
-	profdb__qbuf_add(&b, "SELECT c.collective || coalesce(' ' || c.process_group, '') AS key, c.dur_ns,"
-	         " c.msg, c.msg * c.factor FROM c WHERE c.msg IS NOT NULL AND c.factor IS NOT NULL"
-	         " ORDER BY key, c.run_id, c.rank, c.dur_ns");
+	/* the figure is part of the key: NCCL calls give bus bandwidth, Ascend
+	 * calls (communication.json) transit bandwidth, bytes over the time
+	 * of their transports */
+	profdb__qbuf_add(&b, "SELECT key, dur, msg, bus FROM ("
+	         "SELECT c.collective || coalesce(' ' || c.process_group, '') || ' busbw_gbps' AS key,"
+	         " c.dur_ns AS dur, c.msg, c.msg * c.factor AS bus, c.run_id, c.rank FROM c"
+	         " WHERE c.msg IS NOT NULL AND c.factor IS NOT NULL"
+	         " UNION ALL SELECT c.collective || coalesce(' ' || c.process_group, '') || ' transit_gbps',"
+	         " c.tns, NULL, c.tbytes, c.run_id, c.rank FROM c WHERE c.tbytes IS NOT NULL AND c.tns > 0)"
+	         " ORDER BY key, run_id, rank, dur");
 	return profdb__result_query(db, out, &b, f, types, "cannot query collectives");
 }
 

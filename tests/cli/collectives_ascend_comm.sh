@@ -115,6 +115,12 @@ print("--by link: %d links of %d matrices, %d bytes in all" % (
     len(links), len({l[:6] for l in links}), sum(l[10] for l in links)))
 sys.exit(bad)
 PY
+# diff --table collectives compares Ascend calls by their transit
+# bandwidth: rank 0 against rank 1 of Level1 (one group), the totals
+# 15.6539 and 15.5016 GB/s printed above.
+$PROFDB ingest -q --db d.db --run r0 "$A/level1/rank0_ascend_pt" || exit 1
+$PROFDB ingest -q --db d.db --run r1 "$A/level1/rank1_ascend_pt" || exit 1
+$PROFDB diff --db d.db --table collectives --format csv r0 r1 || exit 1
 SCHEMA="$HERE/../../schemas/collectives.schema.json"
 $PROFDB collectives --db a.db --run l1 --format json >r.json || exit 1
 python3 "$HERE/json_schema_check.py" "$SCHEMA" r.json || exit 1
