@@ -51,12 +51,11 @@ static int own_opt(void *arg, int key, const char *val)
 	struct profdb_collective_query *cq = arg;
 	if (key != OPT_BY)
 		return PROFDB_EXIT_USAGE; /* cli_next printed why */
+	cq->by_step = strcmp(val, "step") == 0;
 	cq->by_link = strcmp(val, "link") == 0;
-	if (cq->by_link) {
-		cq->by_step = 0;
-		return 0;
-	}
-	return qcli_by_choice("collectives", val, "rank", "step", &cq->by_step);
+	if (!cq->by_step && !cq->by_link && strcmp(val, "rank") != 0)
+		return cli_usage_error("collectives", "--by: 'rank', 'step' or 'link', not '%s'", val);
+	return 0;
 }
 
 static int run(profdb *db, profdb_result **out, void *query)

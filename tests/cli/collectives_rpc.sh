@@ -79,3 +79,23 @@ for key, r in sorted(rows.items()):
 bad += len(got) != len(rows)
 sys.exit(bad)
 PY
+# The link's limits, by hand on a tiny trace: the all_reduce kernel takes
+# its op's args (1000 Float elements = 4000 bytes in 4 us: algbw 1 GB/s,
+# busbw 1 x 2(4-1)/4 = 1.5); the all_gather kernel's External id equals its
+# correlation id (a 2022-2023 trace's, naming no op): no args; the
+# broadcast kernel starts (150) before the op of its id (200): no args; the
+# reduce_scatter kernel comes before its op in the file: no args.
+cat >tiny.json <<'JSON'
+{"traceEvents": [
+{"ph": "X", "cat": "cpu_op", "name": "record_param_comms", "pid": 1, "tid": 1, "ts": 10, "dur": 50, "args": {"External id": 5, "Collective name": "allreduce", "In msg nelems": 1000, "Out msg nelems": 1000, "dtype": "Float", "Group size": 4, "Process Group Name": "0", "Process Group Description": "default_pg"}},
+{"ph": "X", "cat": "cpu_op", "name": "record_param_comms", "pid": 1, "tid": 1, "ts": 100, "dur": 10, "args": {"External id": 7, "Collective name": "allgather", "In msg nelems": 10, "Out msg nelems": 40, "dtype": "BFloat16", "Group size": 4, "Process Group Name": "1"}},
+{"ph": "X", "cat": "cpu_op", "name": "record_param_comms", "pid": 1, "tid": 1, "ts": 200, "dur": 10, "args": {"External id": 8, "Collective name": "broadcast", "In msg nelems": 10, "Out msg nelems": 10, "dtype": "Float", "Group size": 2, "Process Group Name": "2"}},
+{"ph": "X", "cat": "kernel", "name": "ncclDevKernel_ReduceScatter_Sum_f32_RING_LL", "pid": 0, "tid": 7, "ts": 320, "dur": 3, "args": {"External id": 9, "correlation": 12}},
+{"ph": "X", "cat": "cpu_op", "name": "record_param_comms", "pid": 1, "tid": 1, "ts": 300, "dur": 10, "args": {"External id": 9, "Collective name": "reduce_scatter", "In msg nelems": 40, "Out msg nelems": 10, "dtype": "Float", "Group size": 4, "Process Group Name": "3"}},
+{"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL", "pid": 0, "tid": 7, "ts": 20, "dur": 4, "args": {"External id": 5, "correlation": 9}},
+{"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllGather_RING_LL", "pid": 0, "tid": 7, "ts": 120, "dur": 2, "args": {"External id": 7, "correlation": 7}},
+{"ph": "X", "cat": "kernel", "name": "ncclDevKernel_Broadcast_RING_LL", "pid": 0, "tid": 7, "ts": 150, "dur": 1, "args": {"External id": 8, "correlation": 11}}
+]}
+JSON
+$PROFDB ingest -q --db t.db --run t tiny.json || exit 1
+$PROFDB collectives --db t.db --format csv
