@@ -83,9 +83,10 @@ static void calls_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 	         " a.group_size, a.dtype, max(coalesce(a.in_nelems, a.out_nelems),"
 	         " coalesce(a.out_nelems, a.in_nelems)) * d.bytes AS msg,"
 	         " o.bytes AS tbytes, o.bytes_transit_ns AS tns, o.wait_ns, o.sync_ns"
-	         " FROM kernel k JOIN str s ON s.id = k.name_id LEFT JOIN kernel_coll a ON a.kernel_id = k.id"
-	         " LEFT JOIN dtype_size d ON d.dtype = a.dtype"
-	         " LEFT JOIN comm_op_kernel_v v ON v.kernel_id = k.id"
+	         /* the view drives (its kernel scan is the only one: flattened,
+	          * the filters reach it), its op found only for a kernel */
+	         " FROM comm_op_kernel_v v JOIN kernel k ON k.id = v.kernel_id JOIN str s ON s.id = k.name_id"
+	         " LEFT JOIN kernel_coll a ON a.kernel_id = k.id LEFT JOIN dtype_size d ON d.dtype = a.dtype"
 	         " LEFT JOIN comm_op_v o ON o.comm_op_id = v.comm_op_id WHERE k.kind = 3");
 	profdb__qfilter_where(b, f, "k", QF_KERNEL, 0);
 	profdb__qbuf_add(b, "),\n c1 AS (SELECT *, " COLLECTIVE_SQL " AS collective FROM c0),\n"
