@@ -88,8 +88,9 @@ static int skip(struct comm_file *f, const char *reason)
 	return profdb__sink_skip(f->src->ctx->sink, reason, f->rows);
 }
 
-/* "<name>@<group>" split at its last '@' into name (copied into buf) and
- * group (NULL without '@'). */
+/* "<name>@<group>" split at its last '@' into name (copied into buf, cut
+ * to cap - 1 bytes: HCCL names are far shorter) and group (NULL without
+ * '@'). */
 static void split_at(const char *key, char *buf, size_t cap, const char **group)
 {
 	const char *at = strrchr(key, '@');
@@ -113,7 +114,7 @@ static int send_transports(struct comm_file *f, const struct profdb_comm_rec *op
 		const cJSON *dist = cJSON_GetObjectItemCaseSensitive(t, "Size Distribution");
 		char *dist_text = NULL;
 		if (!cJSON_IsObject(t) || !t->string)
-			continue; /* checked by op_ok */
+			continue; /* refused by op_bad */
 		c.what = PROFDB_COMM_TRANSPORT;
 		c.transport = t->string;
 		c.bytes = scaled(t, "Transit Size(MB)", MB_BYTES);
