@@ -354,6 +354,10 @@ void profdb__sha256_force_portable(int on);
 int profdb__parse_ns(const char *s, size_t n, int scale_exp, int64_t *out);
 /* Parse an integer (optional sign, white space); 0 ok, -1 bad. */
 int profdb__parse_i64(const char *s, size_t n, int64_t *out);
+/* The shortest text of v that reads back as v, into out (size bytes, 32
+ * are enough; not always NUL-terminated); +-Inf as +-9e999.  Returns its
+ * length (metrics_json.c). */
+int profdb__number_text(char *out, size_t size, double v);
 /* Parse a finite double; 0 ok, -1 bad (N/A, empty, NaN, Inf). */
 int profdb__parse_double(const char *s, size_t n, double *out);
 /*

@@ -35,30 +35,33 @@ struct comm_file {
 	int64_t rows;
 };
 
-/* The export's units: MB is 10^6 bytes (msprof COMMUNICATION_B_to_MB =
- * 1000 ** 2), times are ms or µs. */
-#define MB_BYTES 1000000
-#define MS_NS 1000000
-#define US_NS 1000
+/* The export's units as powers of ten of ours: MB is 10^6 bytes (msprof
+ * COMMUNICATION_B_to_MB = 1000 ** 2), times are ms or µs. */
+#define MB_BYTES 6
+#define MS_NS 6
+#define US_NS 3
 
 /* Out-of-range values make the whole op or link a skip. */
 #define BAD (INT64_MIN + 1) /* not PROFDB_NULL (INT64_MIN) */
 
-/* A number member of o scaled by mul (a power of ten), rounded:
- * PROFDB_NULL when absent or not a number, BAD when negative or too large
- * for int64.  The whole part is scaled in integers: a µs timestamp
- * (1736408883732241.5) times 1000 is past a double's exact integers. */
-static int64_t scaled(const cJSON *o, const char *key, int64_t mul)
+/* A number member of o in units 10^-exp of it (exp 6: ms -> ns, MB ->
+ * bytes; 3: us -> ns), rounded: PROFDB_NULL when absent or not a number,
+ * BAD when negative or out of int64.  Scaled from the shortest text that
+ * reads back as the double, i.e. what the export's writer printed (Python
+ * json: repr): 1736408883811334.8 us is 1736408883811334800 ns, where the
+ * double (...334.75) times 1000 is neither. */
+static int64_t scaled(const cJSON *o, const char *key, int exp)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	double x, whole;
+	char text[40];
+	int64_t x;
+	int n;
 	if (!cJSON_IsNumber(v))
 		return PROFDB_NULL;
-	x = v->valuedouble;
-	if (!(x >= 0 && x < 9.2e18 / (double)mul))
+	if (!(v->valuedouble >= 0))
 		return BAD;
-	whole = floor(x);
-	return (int64_t)whole * mul + llround((x - whole) * (double)mul);
+	n = profdb__number_text(text, sizeof text, v->valuedouble);
+	return n > 0 && profdb__parse_ns(text, (size_t)n, exp, &x) == 0 ? x : BAD;
 }
 
 /* A number member of o as written; NAN when absent or not finite. */

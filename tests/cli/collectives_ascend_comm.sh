@@ -20,8 +20,11 @@ $PROFDB ingest -q --db a.db --run l1 "$A/level1" || exit 1
 $PROFDB ingest -q --db a.db --run l2 "$A/level2" || exit 1
 $PROFDB collectives --db a.db --format csv --unit ns >r.csv || exit 1
 $PROFDB collectives --db a.db --format csv --unit ns --by link >l.csv || exit 1
-python3 - "$A" r.csv l.csv <<'PY' || exit 1
+$PROFDB sql --db a.db --format csv "SELECT r.name, o.rank, o.step, o.op_name, o.start_ns, o.elapse_ns,
+  o.transit_ns, o.idle_ns FROM comm_op o JOIN run r ON r.id = o.run_id" >o.csv || exit 1
+python3 - "$A" r.csv l.csv o.csv <<'PY' || exit 1
 import csv, glob, json, os, sys
+from decimal import Decimal, ROUND_HALF_UP
 A = sys.argv[1]
 exports = {"l1": ["level1/rank0_ascend_pt", "level1/rank1_ascend_pt"], "l2": ["level2/rank0_ascend_pt"]}
 bad = 0
@@ -39,11 +42,14 @@ def collective(name):
         if any(p in n for p in pats):
             return c
     return "other"
+# exactly as written: the shortest repr of the float is the file's text
+def scaled(v, exp):
+    return int((Decimal(repr(v)) * 10 ** exp).quantize(Decimal(1), ROUND_HALF_UP))
 def ms_ns(v):
-    return round(v * 1e6)
+    return scaled(v, 6)
 def mb_bytes(v):
-    return round(v * 1e6)
-want, links = {}, []
+    return scaled(v, 6)
+want, links, op_rows = {}, [], []
 for run, dirs in exports.items():
     for d in dirs:
         top = os.path.join(A, d)
@@ -58,6 +64,9 @@ for run, dirs in exports.items():
                         continue
                     name, group = key.rsplit("@", 1)
                     ops[(int(step[4:]), name)] = (group, v)
+                    ti = v["Communication Time Info"]
+                    op_rows.append((run, rank, int(step[4:]), name, scaled(ti["Start Timestamp(us)"], 3),
+                                    ms_ns(ti["Elapse Time(ms)"]), ms_ns(ti["Transit Time(ms)"]), ms_ns(ti["Idle Time(ms)"])))
                     bw = v["Communication Bandwidth Info"]
                     intra = sum(bw[t]["Transit Size(MB)"] for t in ("HCCS", "PCIE", "SIO"))
                     check(abs(bw["SDMA"]["Transit Size(MB)"] - intra) < 1e-9, "%s SDMA = HCCS + PCIE + SIO" % key)
@@ -99,9 +108,8 @@ for key, w in sorted(want.items()):
     check(int(g["calls"]) == w["calls"] and int(float(g["total_ns"])) == w["total"], "%s calls, total" % (key,))
     check(int(g["transit_bytes"]) == w["bytes"], "%s transit_bytes %s, want %d" % (key, g["transit_bytes"], w["bytes"]))
     check(abs(float(g["transit_gbps"]) - gbps) < 1e-6 * gbps, "%s transit_gbps %s, want %r" % (key, g["transit_gbps"], gbps))
-    # each op's ms -> ns may round either way by one
     for col in ("wait", "sync"):
-        check(abs(float(g[col + "_ns"]) - w[col]) <= w["ops"], "%s %s %s, want %d" % (key, col, g[col + "_ns"], w[col]))
+        check(int(float(g[col + "_ns"])) == w[col], "%s %s %s, want %d" % (key, col, g[col + "_ns"], w[col]))
     check(g["bytes"] == g["algbw_gbps"] == g["group_size"] == "", "%s: no message size on Ascend" % (key,))
     print("%s %s group %s rank %d: %d calls, transit_bytes %d, transit_gbps %.4f, wait %.3f ms, sync %.3f ms"
           % (key[0], key[1], key[2], key[3], w["calls"], w["bytes"], gbps, w["wait"] / 1e6, w["sync"] / 1e6))
@@ -113,6 +121,10 @@ for r in csv.DictReader(open(sys.argv[3])):
 check(sorted(rows) == sorted(links), "--by link: %d rows, reference %d" % (len(rows), len(links)))
 print("--by link: %d links of %d matrices, %d bytes in all" % (
     len(links), len({l[:6] for l in links}), sum(l[10] for l in links)))
+got_ops = sorted((r[0], int(r[1]), int(r[2]), r[3]) + tuple(int(x) for x in r[4:])
+                 for r in list(csv.reader(open(sys.argv[4])))[1:])
+check(got_ops == sorted(op_rows), "comm_op start / elapse / transit / idle: %s, want %s" % (got_ops, sorted(op_rows)))
+print("comm_op: %d ops, times exact to the ns as written (first start %d ns)" % (len(op_rows), min(o[4] for o in op_rows)))
 sys.exit(bad)
 PY
 # diff --table collectives compares Ascend calls by their transit
