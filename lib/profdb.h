@@ -427,9 +427,10 @@ struct profdb_collective_query {
  * sync (Ascend communication.json; README "### collectives").  by_step:
  * [run] step collective ranks calls total_min total_median total_max skew
  * (max - min of the ranks' totals) waited_on_rank (the rank with the least
- * total: it arrived last).  by_link: [run] rank step scope process_group
- * matrix_op src_rank dst_rank transport op_name bytes transit
- * bandwidth_gbps (Ascend communication_matrix.json).
+ * total: it arrived last) wait_max (Ascend: the largest rank's summed
+ * wait).  by_link: [run] rank step scope process_group matrix_op src_rank
+ * dst_rank transport op_name bytes transit bandwidth_gbps (Ascend
+ * communication_matrix.json).
  * Errors: PROFDB_ENOTFOUND (a run), PROFDB_EUSAGE (kind filter, steps).
  */
 int profdb_query_collectives(profdb *db, profdb_result **out, const struct profdb_collective_query *q);

@@ -59,18 +59,20 @@ static const enum profdb_coltype link_types[L_N] = {
 	PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_TEXT, PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_NS,
 	PROFDB_COL_REAL
 };
-enum { T_RUN, T_STEP, T_COLL, T_RANKS, T_CALLS, T_MIN, T_MEDIAN, T_MAX, T_SKEW, T_WAITED, T_N };
+enum { T_RUN, T_STEP, T_COLL, T_RANKS, T_CALLS, T_MIN, T_MEDIAN, T_MAX, T_SKEW, T_WAITED, T_WAIT_MAX, T_N };
 static const enum profdb_coltype step_types[T_N] = {
 	PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_NS,
-	PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_INT
+	PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_INT, PROFDB_COL_NS
 };
 
 static void c_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 {
-	profdb__qbuf_add(b, "WITH c0 AS (SELECT k.run_id, k.rank, k.step, k.dur_ns, lower(s.value) AS n FROM kernel k"
-	         " JOIN str s ON s.id = k.name_id WHERE k.kind = 3");
+	profdb__qbuf_add(b, "WITH c0 AS (SELECT k.run_id, k.rank, k.step, k.dur_ns, lower(s.value) AS n, o.wait_ns"
+	         " FROM comm_op_kernel_v v JOIN kernel k ON k.id = v.kernel_id JOIN str s ON s.id = k.name_id"
+	         " LEFT JOIN comm_op o ON o.id = v.comm_op_id WHERE k.kind = 3");
 	profdb__qfilter_where(b, f, "k", QF_KERNEL, 0);
-	profdb__qbuf_add(b, "),\n c AS (SELECT run_id, rank, step, dur_ns, " COLLECTIVE_SQL " AS collective FROM c0)\n");
+	profdb__qbuf_add(b, "),\n c AS (SELECT run_id, rank, step, dur_ns, wait_ns, " COLLECTIVE_SQL " AS collective"
+	         " FROM c0)\n");
 }
 
 /* The CTE c: one row per communication kernel of f with its collective,
@@ -149,13 +151,15 @@ static void step_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 	c_sql(b, f);
 	/* waited_on_rank by a window, not a subquery per group (that one
 	 * re-read the kernel table for every step: 1.9 s on 2.4 M kernels) */
-	profdb__qbuf_add(b, ", t AS (SELECT run_id, step, collective, rank, count(*) AS n, sum(dur_ns) AS tot FROM c"
-	         " GROUP BY run_id, step, collective, rank),\n"
+	profdb__qbuf_add(b, ", t AS (SELECT run_id, step, collective, rank, count(*) AS n, sum(dur_ns) AS tot,"
+	         " sum(wait_ns) AS wait FROM c GROUP BY run_id, step, collective, rank),\n"
 	         " w AS (SELECT *, first_value(rank) OVER (PARTITION BY run_id, step, collective"
 	         "  ORDER BY tot, rank) AS waited FROM t)\n"
 	         "SELECT r.name AS run, w.step, w.collective, count(*) AS ranks, sum(w.n) AS calls,"
 	         " min(w.tot) AS total_min, median(w.tot) AS total_median, max(w.tot) AS total_max,"
-	         " max(w.tot) - min(w.tot) AS skew, min(w.waited) AS waited_on_rank"
+	         " max(w.tot) - min(w.tot) AS skew, min(w.waited) AS waited_on_rank,"
+	         /* Ascend: the profiler's own measure, the longest a rank waited */
+	         " max(w.wait) AS wait_max"
 	         " FROM w JOIN run r ON r.id = w.run_id GROUP BY w.run_id, w.step, w.collective"
 	         " ORDER BY w.run_id, w.step, w.collective");
 }

@@ -20,9 +20,10 @@ $PROFDB ingest -q --db a.db --run l1 "$A/level1" || exit 1
 $PROFDB ingest -q --db a.db --run l2 "$A/level2" || exit 1
 $PROFDB collectives --db a.db --format csv --unit ns >r.csv || exit 1
 $PROFDB collectives --db a.db --format csv --unit ns --by link >l.csv || exit 1
+$PROFDB collectives --db a.db --format csv --unit ns --by step >s.csv || exit 1
 $PROFDB sql --db a.db --format csv "SELECT r.name, o.rank, o.step, o.op_name, o.start_ns, o.elapse_ns,
   o.transit_ns, o.idle_ns FROM comm_op o JOIN run r ON r.id = o.run_id" >o.csv || exit 1
-python3 - "$A" r.csv l.csv o.csv <<'PY' || exit 1
+python3 - "$A" r.csv l.csv o.csv s.csv <<'PY' || exit 1
 import csv, glob, json, os, sys
 from decimal import Decimal, ROUND_HALF_UP
 A = sys.argv[1]
@@ -125,6 +126,12 @@ got_ops = sorted((r[0], int(r[1]), int(r[2]), r[3]) + tuple(int(x) for x in r[4:
                  for r in list(csv.reader(open(sys.argv[4])))[1:])
 check(got_ops == sorted(op_rows), "comm_op start / elapse / transit / idle: %s, want %s" % (got_ops, sorted(op_rows)))
 print("comm_op: %d ops, times exact to the ns as written (first start %d ns)" % (len(op_rows), min(o[4] for o in op_rows)))
+# --by step: wait_max = the largest rank's summed Wait Time of the step
+# (one step, one collective per run here)
+for r in csv.DictReader(open(sys.argv[5])):
+    waits = [w["wait"] for k, w in want.items() if k[0] == r["run"] and k[1] == r["collective"]]
+    check(int(float(r["wait_max_ns"])) == max(waits), "%s step %s wait_max %s, want %d" % (r["run"], r["step"], r["wait_max_ns"], max(waits)))
+    print("%s step %s %s: wait_max %.6f ms of %d ranks" % (r["run"], r["step"], r["collective"], max(waits) / 1e6, len(waits)))
 sys.exit(bad)
 PY
 # diff --table collectives compares Ascend calls by their transit
