@@ -4,6 +4,7 @@
  * the others waited for (profdb_query_collectives).
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "query_cli.h"
 
@@ -13,7 +14,7 @@ static const struct cli_opt opts[] = {
 	QCLI_OPT_RANK,
 	QCLI_OPT_STEPS,
 	QCLI_OPT_NAME,
-	{ "by", 1, OPT_BY, "KEY", "rank (default: per collective and rank) or step (per step across ranks)" },
+	{ "by", 1, OPT_BY, "KEY", "rank (default: per collective and rank), step (per step across ranks) or link (Ascend)" },
 	QCLI_OPT_FORMAT,
 	QCLI_OPT_UNIT,
 	QCLI_OPT_WIDE,
@@ -30,11 +31,18 @@ static const char desc[] =
 	"              median, max; from NCCL kernel args: group_size, dtype, bytes\n"
 	"              (max(in, out nelems) x dtype size), avg_msg_bytes, algbw_gbps\n"
 	"              (bytes / time) and busbw_gbps (algbw x 2(n-1)/n all_reduce,\n"
-	"              (n-1)/n all_gather / reduce_scatter / all_to_all, 1 others)\n"
+	"              (n-1)/n all_gather / reduce_scatter / all_to_all, 1 others);\n"
+	"              from Ascend communication.json: the group, transit_bytes\n"
+	"              (RDMA + SDMA, MB = 10^6 bytes), transit_gbps (bytes / their\n"
+	"              transit time), wait and sync (wait / synchronization time)\n"
 	"  --by step   per step and collective across ranks: ranks, calls, min,\n"
 	"              median and max of the ranks' totals; skew = max - min, the\n"
 	"              time ranks waited inside the collective; waited_on_rank = the\n"
-	"              rank with the least collective time (it arrived last)\n"
+	"              rank with the least collective time (it arrived last);\n"
+	"              Ascend: wait_max, the largest rank's summed wait time\n"
+	"  --by link   Ascend communication_matrix.json: per step, group, op\n"
+	"              (allreduce-top1 ... -total) and link src_rank -> dst_rank:\n"
+	"              transport, op_name, bytes, transit time, bandwidth_gbps\n"
 	"Examples:\n"
 	"  profdb collectives --run r1\n"
 	"  profdb collectives --run r1 --by step --format csv";
@@ -44,7 +52,11 @@ static int own_opt(void *arg, int key, const char *val)
 	struct profdb_collective_query *cq = arg;
 	if (key != OPT_BY)
 		return PROFDB_EXIT_USAGE; /* cli_next printed why */
-	return qcli_by_choice("collectives", val, "rank", "step", &cq->by_step);
+	cq->by_step = strcmp(val, "step") == 0;
+	cq->by_link = strcmp(val, "link") == 0;
+	if (!cq->by_step && !cq->by_link && strcmp(val, "rank") != 0)
+		return cli_usage_error("collectives", "--by: 'rank', 'step' or 'link', not '%s'", val);
+	return 0;
 }
 
 static int run(profdb *db, profdb_result **out, void *query)

@@ -127,6 +127,10 @@ static const char *rest_label(const char *role)
 		return "other events (metadata, flows, annotations, counters, instants: not rows)";
 	if (strcmp(role, "step_trace_time") == 0 || strcmp(role, "op_statistic") == 0)
 		return "summary rows (kept whole for verify)";
+	if (strcmp(role, "communication") == 0)
+		return "communication ops (table comm_op)";
+	if (strcmp(role, "communication_matrix") == 0)
+		return "communication links (table comm_link)";
 	return "other rows (not kernels or ops)";
 }
 

@@ -180,6 +180,32 @@ struct profdb_step_rec {
  * the store places kernels whose launch is unknown with them. */
 #define PROFDB_META_DEVICE_STEPS "device_step_spans"
 
+/*
+ * One record of Ascend communication.json / communication_matrix.json
+ * (ingest_ascend_comm.c; tables comm_op, comm_transport, comm_link of
+ * schema 009).  An OP opens the op that the TRANSPORT records after it (in
+ * the same file) belong to.  Strings borrowed for the call; int64 fields
+ * PROFDB_NULL and doubles NAN when absent.  Sizes are bytes (the export's
+ * MB x 10^6), times ns.
+ */
+enum profdb_comm_what { PROFDB_COMM_OP = 1, PROFDB_COMM_TRANSPORT, PROFDB_COMM_LINK };
+struct profdb_comm_rec {
+	int what;                  /* enum profdb_comm_what */
+	int64_t rank, step;
+	const char *scope;         /* collective or p2p */
+	const char *op_name;       /* OP: the HCCL op; LINK: its Op Name */
+	const char *group;         /* OP, LINK: the communication group (after '@') */
+	const char *matrix_op;     /* LINK: allreduce-top1, allreduce-total, ... */
+	const char *transport;     /* TRANSPORT, LINK: RDMA, HCCS, SDMA, ..., LOCAL */
+	const char *size_dist;     /* TRANSPORT: Size Distribution as JSON */
+	int64_t src_rank, dst_rank;                         /* LINK */
+	int64_t start_ns, elapse_ns, wait_ns, sync_ns, idle_ns; /* OP */
+	int64_t transit_ns;        /* all three */
+	int64_t bytes;             /* TRANSPORT, LINK */
+	double wait_ratio, sync_ratio;                      /* OP */
+	double bandwidth_gbps, large_packet_ratio;          /* TRANSPORT, LINK; LINK: bandwidth only */
+};
+
 /* ---------------------------------------------------------------- sink */
 
 /*
@@ -206,6 +232,7 @@ struct profdb_sink {
 	int (*step_metric)(void *arg, int64_t rank, int64_t step, const char *metric, double value);
 	int (*meta)(void *arg, int64_t rank, const char *key, const char *value);
 	int (*note)(void *arg, const char *note);
+	int (*comm)(void *arg, const struct profdb_comm_rec *c);
 	/*
 	 * Kernels, launches and ops (nest = 1) of the current file sent before
 	 * its rank and base time were sure (Kineto keys after traceEvents)
@@ -274,6 +301,10 @@ static inline int profdb__sink_note(struct profdb_sink *s, const char *note)
 {
 	return s->note ? s->note(s->arg, note) : PROFDB_OK;
 }
+static inline int profdb__sink_comm(struct profdb_sink *s, const struct profdb_comm_rec *c)
+{
+	return s->comm ? s->comm(s->arg, c) : PROFDB_OK;
+}
 
 /* ---------------------------------------------------------------- input */
 
@@ -323,6 +354,10 @@ void profdb__sha256_force_portable(int on);
 int profdb__parse_ns(const char *s, size_t n, int scale_exp, int64_t *out);
 /* Parse an integer (optional sign, white space); 0 ok, -1 bad. */
 int profdb__parse_i64(const char *s, size_t n, int64_t *out);
+/* The shortest text of v that reads back as v, into out (size bytes, 32
+ * are enough; not always NUL-terminated); +-Inf as +-9e999.  Returns its
+ * length (metrics_json.c). */
+int profdb__number_text(char *out, size_t size, double v);
 /* Parse a finite double; 0 ok, -1 bad (N/A, empty, NaN, Inf). */
 int profdb__parse_double(const char *s, size_t n, double *out);
 /*

@@ -412,9 +412,10 @@ int profdb_query_ranks(profdb *db, profdb_result **out, const struct profdb_rank
 struct profdb_collective_query {
 	struct profdb_filter filter; /* runs, rank, steps, name; no kind */
 	int by_step;           /* non-zero: per step and collective across ranks */
+	int by_link;           /* non-zero: Ascend communication_matrix.json links */
 };
 #define PROFDB_COLLECTIVE_QUERY_INIT \
-	{ PROFDB_FILTER_INIT, 0 }
+	{ PROFDB_FILTER_INIT, 0, 0 }
 
 /*
  * METHOD: communication kernels (kind communication) per collective (from
@@ -422,9 +423,14 @@ struct profdb_collective_query {
  * send_recv, send, recv, reduce, barrier, other), process group and rank:
  * [run] collective process_group rank calls total avg median max group_size
  * dtype bytes avg_msg_bytes algbw_gbps busbw_gbps (the last six from the
- * kernels' collective args where stored; README "### collectives").  by_step: [run] step collective ranks
- * calls total_min total_median total_max skew (max - min of the ranks'
- * totals) waited_on_rank (the rank with the least total: it arrived last).
+ * kernels' collective args where stored) transit_bytes transit_gbps wait
+ * sync (Ascend communication.json; README "### collectives").  by_step:
+ * [run] step collective ranks calls total_min total_median total_max skew
+ * (max - min of the ranks' totals) waited_on_rank (the rank with the least
+ * total: it arrived last) wait_max (Ascend: the largest rank's summed
+ * wait).  by_link: [run] rank step scope process_group matrix_op src_rank
+ * dst_rank transport op_name bytes transit bandwidth_gbps (Ascend
+ * communication_matrix.json).
  * Errors: PROFDB_ENOTFOUND (a run), PROFDB_EUSAGE (kind filter, steps).
  */
 int profdb_query_collectives(profdb *db, profdb_result **out, const struct profdb_collective_query *q);

@@ -11,9 +11,12 @@
 
 /*
  * One row per communication kernel of f that has a message size and a bus
- * factor (query_collectives.c, README "### collectives"): key (collective
- * and process group, "all_reduce 0 (default_pg)"), dur (ns), msg (bytes),
- * bus_bytes (msg x the NCCL-tests factor), ordered by key.  *out is the
+ * factor (query_collectives.c, README "### collectives"): key (collective,
+ * process group and figure, "all_reduce 0 (default_pg) busbw_gbps"), dur
+ * (ns), msg (bytes), bus_bytes (msg x the NCCL-tests factor); and one per
+ * Ascend kernel with communication.json bytes: key "... transit_gbps", dur
+ * the transit time of those bytes, msg NULL, bus_bytes the bytes.  Ordered
+ * by key.  *out is the
  * caller's.  Errors: PROFDB_ENOTFOUND (a run), PROFDB_ERROR.
  */
 int profdb__collective_calls(profdb *db, profdb_result **out, const struct profdb_filter *f);

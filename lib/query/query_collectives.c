@@ -13,7 +13,10 @@
  * message bytes (larger of in / out nelems x dtype size: the NCCL-tests
  * size), algorithm bandwidth (bytes / time of the calls with a size) and
  * bus bandwidth (algbw x the NCCL-tests factor of the collective and group
- * size n: BUS_FACTOR_SQL; README "### collectives").
+ * size n: BUS_FACTOR_SQL; README "### collectives").  Ascend HCCL kernels
+ * take the group, bytes per transport and wait / synchronization times of
+ * their op in communication.json (comm_op, schema 009, linked by
+ * comm_op_kernel_v); --by link lists communication_matrix.json's links.
  */
 #include "query.h"
 #include "analyses.h"
@@ -42,24 +45,34 @@
 	"  THEN 1.0 * (group_size - 1) / group_size END"
 
 enum { C_RUN, C_COLL, C_PG, C_RANK, C_CALLS, C_TOTAL, C_AVG, C_MEDIAN, C_MAX, C_GROUP, C_DTYPE, C_BYTES,
-	C_MSG, C_ALGBW, C_BUSBW, C_N };
+	C_MSG, C_ALGBW, C_BUSBW, C_TBYTES, C_TGBPS, C_WAIT, C_SYNC, C_N };
 static const enum profdb_coltype rank_types[C_N] = {
 	PROFDB_COL_TEXT, PROFDB_COL_TEXT, PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_NS,
 	PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_INT, PROFDB_COL_TEXT, PROFDB_COL_INT,
-	PROFDB_COL_REAL, PROFDB_COL_REAL, PROFDB_COL_REAL
+	PROFDB_COL_REAL, PROFDB_COL_REAL, PROFDB_COL_REAL, PROFDB_COL_INT, PROFDB_COL_REAL, PROFDB_COL_NS,
+	PROFDB_COL_NS
 };
-enum { T_RUN, T_STEP, T_COLL, T_RANKS, T_CALLS, T_MIN, T_MEDIAN, T_MAX, T_SKEW, T_WAITED, T_N };
+enum { L_RUN, L_RANK, L_STEP, L_SCOPE, L_PG, L_MATRIX, L_SRC, L_DST, L_TRANSPORT, L_OP, L_BYTES, L_TRANSIT,
+	L_GBPS, L_N };
+static const enum profdb_coltype link_types[L_N] = {
+	PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_TEXT, PROFDB_COL_TEXT, PROFDB_COL_TEXT,
+	PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_TEXT, PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_NS,
+	PROFDB_COL_REAL
+};
+enum { T_RUN, T_STEP, T_COLL, T_RANKS, T_CALLS, T_MIN, T_MEDIAN, T_MAX, T_SKEW, T_WAITED, T_WAIT_MAX, T_N };
 static const enum profdb_coltype step_types[T_N] = {
 	PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_NS,
-	PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_INT
+	PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_INT, PROFDB_COL_NS
 };
 
 static void c_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 {
-	profdb__qbuf_add(b, "WITH c0 AS (SELECT k.run_id, k.rank, k.step, k.dur_ns, lower(s.value) AS n FROM kernel k"
-	         " JOIN str s ON s.id = k.name_id WHERE k.kind = 3");
+	profdb__qbuf_add(b, "WITH c0 AS (SELECT k.run_id, k.rank, k.step, k.dur_ns, lower(s.value) AS n, o.wait_ns"
+	         " FROM comm_op_kernel_v v JOIN kernel k ON k.id = v.kernel_id JOIN str s ON s.id = k.name_id"
+	         " LEFT JOIN comm_op o ON o.id = v.comm_op_id WHERE k.kind = 3");
 	profdb__qfilter_where(b, f, "k", QF_KERNEL, 0);
-	profdb__qbuf_add(b, "),\n c AS (SELECT run_id, rank, step, dur_ns, " COLLECTIVE_SQL " AS collective FROM c0)\n");
+	profdb__qbuf_add(b, "),\n c AS (SELECT run_id, rank, step, dur_ns, wait_ns, " COLLECTIVE_SQL " AS collective"
+	         " FROM c0)\n");
 }
 
 /* The CTE c: one row per communication kernel of f with its collective,
@@ -67,11 +80,16 @@ static void c_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
  * and by diff --table collectives (profdb__collective_calls). */
 static void calls_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 {
-	profdb__qbuf_add(b, "WITH c0 AS (SELECT k.run_id, k.rank, k.dur_ns, lower(s.value) AS n, a.pg_name, a.pg_desc,"
+	profdb__qbuf_add(b, "WITH c0 AS (SELECT k.run_id, k.rank, k.dur_ns, lower(s.value) AS n,"
+	         " coalesce(a.pg_name, o.group_name) AS pg_name, a.pg_desc,"
 	         " a.group_size, a.dtype, max(coalesce(a.in_nelems, a.out_nelems),"
-	         " coalesce(a.out_nelems, a.in_nelems)) * d.bytes AS msg"
-	         " FROM kernel k JOIN str s ON s.id = k.name_id LEFT JOIN kernel_coll a ON a.kernel_id = k.id"
-	         " LEFT JOIN dtype_size d ON d.dtype = a.dtype WHERE k.kind = 3");
+	         " coalesce(a.out_nelems, a.in_nelems)) * d.bytes AS msg,"
+	         " o.bytes AS tbytes, o.bytes_transit_ns AS tns, o.wait_ns, o.sync_ns"
+	         /* the view drives (its kernel scan is the only one: flattened,
+	          * the filters reach it), its op found only for a kernel */
+	         " FROM comm_op_kernel_v v JOIN kernel k ON k.id = v.kernel_id JOIN str s ON s.id = k.name_id"
+	         " LEFT JOIN kernel_coll a ON a.kernel_id = k.id LEFT JOIN dtype_size d ON d.dtype = a.dtype"
+	         " LEFT JOIN comm_op_v o ON o.comm_op_id = v.comm_op_id WHERE k.kind = 3");
 	profdb__qfilter_where(b, f, "k", QF_KERNEL, 0);
 	profdb__qbuf_add(b, "),\n c1 AS (SELECT *, " COLLECTIVE_SQL " AS collective FROM c0),\n"
 	         " c AS (SELECT *, " BUS_FACTOR_SQL " AS factor,"
@@ -92,7 +110,12 @@ static void rank_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 	         " avg(c.msg) AS avg_msg_bytes,"
 	         " total(c.msg) / nullif(sum(CASE WHEN c.msg IS NOT NULL THEN c.dur_ns END), 0) AS algbw_gbps,"
 	         " CASE WHEN count(c.msg * c.factor) > 0 THEN total(c.msg * c.factor)"
-	         "  / nullif(sum(CASE WHEN c.msg IS NOT NULL THEN c.dur_ns END), 0) END AS busbw_gbps"
+	         "  / nullif(sum(CASE WHEN c.msg IS NOT NULL THEN c.dur_ns END), 0) END AS busbw_gbps,"
+	         /* Ascend (communication.json): bytes over the transports'
+	          * transit time, the export's own Bandwidth(GB/s) */
+	         " CASE WHEN count(c.tbytes) > 0 THEN CAST(total(c.tbytes) AS INTEGER) END AS transit_bytes,"
+	         " total(c.tbytes) / nullif(sum(CASE WHEN c.tbytes IS NOT NULL THEN c.tns END), 0) AS transit_gbps,"
+	         " sum(c.wait_ns) AS wait, sum(c.sync_ns) AS sync"
 	         " FROM c JOIN run r ON r.id = c.run_id"
 	         " GROUP BY c.run_id, c.collective, c.pg_name, c.pg_desc, c.rank"
 	         " ORDER BY c.run_id, c.collective, c.pg_name, c.pg_desc, c.rank");
@@ -110,9 +133,16 @@ int profdb__collective_calls(profdb *db, profdb_result **out, const struct profd
 	if ((rc = profdb__qfilter_check(db, f)) != PROFDB_OK)
 		return rc;
 	calls_sql(&b, f);
-	profdb__qbuf_add(&b, "SELECT c.collective || coalesce(' ' || c.process_group, '') AS key, c.dur_ns,"
-	         " c.msg, c.msg * c.factor FROM c WHERE c.msg IS NOT NULL AND c.factor IS NOT NULL"
-	         " ORDER BY key, c.run_id, c.rank, c.dur_ns");
+	/* the figure is part of the key: NCCL calls give bus bandwidth, Ascend
+	 * calls (communication.json) transit bandwidth, bytes over the time
+	 * of their transports */
+	profdb__qbuf_add(&b, "SELECT key, dur, msg, bus FROM ("
+	         "SELECT c.collective || coalesce(' ' || c.process_group, '') || ' busbw_gbps' AS key,"
+	         " c.dur_ns AS dur, c.msg, c.msg * c.factor AS bus, c.run_id, c.rank FROM c"
+	         " WHERE c.msg IS NOT NULL AND c.factor IS NOT NULL"
+	         " UNION ALL SELECT c.collective || coalesce(' ' || c.process_group, '') || ' transit_gbps',"
+	         " c.tns, NULL, c.tbytes, c.run_id, c.rank FROM c WHERE c.tbytes IS NOT NULL AND c.tns > 0)"
+	         " ORDER BY key, run_id, rank, dur");
 	return profdb__result_query(db, out, &b, f, types, "cannot query collectives");
 }
 
@@ -121,33 +151,51 @@ static void step_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 	c_sql(b, f);
 	/* waited_on_rank by a window, not a subquery per group (that one
 	 * re-read the kernel table for every step: 1.9 s on 2.4 M kernels) */
-	profdb__qbuf_add(b, ", t AS (SELECT run_id, step, collective, rank, count(*) AS n, sum(dur_ns) AS tot FROM c"
-	         " GROUP BY run_id, step, collective, rank),\n"
+	profdb__qbuf_add(b, ", t AS (SELECT run_id, step, collective, rank, count(*) AS n, sum(dur_ns) AS tot,"
+	         " sum(wait_ns) AS wait FROM c GROUP BY run_id, step, collective, rank),\n"
 	         " w AS (SELECT *, first_value(rank) OVER (PARTITION BY run_id, step, collective"
 	         "  ORDER BY tot, rank) AS waited FROM t)\n"
 	         "SELECT r.name AS run, w.step, w.collective, count(*) AS ranks, sum(w.n) AS calls,"
 	         " min(w.tot) AS total_min, median(w.tot) AS total_median, max(w.tot) AS total_max,"
-	         " max(w.tot) - min(w.tot) AS skew, min(w.waited) AS waited_on_rank"
+	         " max(w.tot) - min(w.tot) AS skew, min(w.waited) AS waited_on_rank,"
+	         /* Ascend: the profiler's own measure, the longest a rank waited */
+	         " max(w.wait) AS wait_max"
 	         " FROM w JOIN run r ON r.id = w.run_id GROUP BY w.run_id, w.step, w.collective"
 	         " ORDER BY w.run_id, w.step, w.collective");
+}
+
+/* The links of Ascend communication_matrix.json (comm_link), as stored. */
+static void link_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
+{
+	profdb__qbuf_add(b, "SELECT r.name AS run, l.rank, l.step, l.scope, l.group_name AS process_group, l.matrix_op,"
+	         " l.src_rank, l.dst_rank, l.transport, l.op_name, l.bytes, l.transit_ns AS transit, l.bandwidth_gbps"
+	         " FROM comm_link l JOIN run r ON r.id = l.run_id WHERE 1");
+	profdb__qfilter_where(b, f, "l", QF_STEP, 0);
+	if (f->name_glob)
+		profdb__qbuf_add(b, " AND l.op_name GLOB :glob");
+	profdb__qbuf_add(b, " ORDER BY l.run_id, l.rank, l.step, l.scope, l.group_name, l.matrix_op, l.src_rank,"
+	         " l.dst_rank, l.rowid");
 }
 
 int profdb_query_collectives(profdb *db, profdb_result **out, const struct profdb_collective_query *q)
 {
 	struct profdb__qbuf b = { 0 };
+	const enum profdb_coltype *types = q->by_link ? link_types : q->by_step ? step_types : rank_types;
 	int rc;
 
 	*out = NULL;
 	if ((rc = profdb__qfilter_check_no_kind(db, &q->filter, "collectives reads communication kernels only")) != PROFDB_OK)
 		return rc;
-	if (q->by_step)
+	if (q->by_link)
+		link_sql(&b, &q->filter);
+	else if (q->by_step)
 		step_sql(&b, &q->filter);
 	else
 		rank_sql(&b, &q->filter);
-	rc = profdb__result_query(db, out, &b, &q->filter, q->by_step ? step_types : rank_types, "cannot query collectives");
+	rc = profdb__result_query(db, out, &b, &q->filter, types, "cannot query collectives");
 	if (rc != PROFDB_OK)
 		return rc;
 	if (!profdb__qfilter_run_column(&q->filter))
-		profdb__result_drop_column(*out, 0); /* run is column 0 in both shapes */
+		profdb__result_drop_column(*out, 0); /* run is column 0 in every shape */
 	return PROFDB_OK;
 }

@@ -2,7 +2,8 @@
  * ascend_csv.h - what the files of the Ascend text-export reader share:
  * ingest_ascend_csv.c (folder + kernel_details.csv), ingest_ascend_tables.c
  * (operator_details, step_trace_time, op_statistic) and
- * ingest_ascend_meta.c (profiler_info / profiler_metadata, rank).
+ * ingest_ascend_meta.c (profiler_info / profiler_metadata, rank) and
+ * ingest_ascend_comm.c (communication.json, communication_matrix.json).
  */
 #ifndef PROFDB_ASCEND_CSV_H
 #define PROFDB_ASCEND_CSV_H
@@ -34,6 +35,11 @@ int profdb__ascend_read_operators(const struct profdb__ascend_src *src, const ch
 int profdb__ascend_read_step_trace(const struct profdb__ascend_src *src, const char *path);
 /* op_statistic.csv: kept whole (content) for verify, rows counted. */
 int profdb__ascend_read_op_statistic(const struct profdb__ascend_src *src, const char *path);
+/* communication.json and communication_matrix.json: the HCCL ops' times
+ * and bytes per transport, and the links between ranks
+ * (ingest_ascend_comm.c). */
+int profdb__ascend_read_comm(const struct profdb__ascend_src *src, const char *path);
+int profdb__ascend_read_comm_matrix(const struct profdb__ascend_src *src, const char *path);
 /* trace_view.json: its device events, when the export has no kernel
  * table (ingest_ascend_trace_view.c). */
 int profdb__ascend_read_trace_view(const struct profdb__ascend_src *src, const char *path);

@@ -486,6 +486,8 @@ int profdb__read_ascend_folder(const struct profdb_reader_ctx *ctx)
 		{ "operator_details.csv", profdb__ascend_read_operators },
 		{ "step_trace_time.csv", profdb__ascend_read_step_trace },
 		{ "op_statistic.csv", profdb__ascend_read_op_statistic },
+		{ "communication.json", profdb__ascend_read_comm },
+		{ "communication_matrix.json", profdb__ascend_read_comm_matrix },
 	};
 	struct profdb__ascend_src src = { ctx, 0, 0, 0 };
 	char folder[4096], out[4200], file[4300];

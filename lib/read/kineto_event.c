@@ -60,7 +60,7 @@ enum ev_field { F_NAME, F_PH, F_CAT, F_TS, F_DUR, F_PID, F_TID, F_ARGS, NFIELDS 
 enum ev_arg {
 	A_CORRELATION, A_EXT, A_DEVICE, A_STREAM, A_CONTEXT, A_GRID, A_BLOCK, A_REGISTERS, A_SHMEM,
 	A_BYTES, A_SEQ, A_DIMS, A_TYPES, A_CONCRETE, A_STACK,
-	/* collective args of NCCL kernels (coll_args) */
+	/* collective args of NCCL kernels and record_param_comms ops (coll_args) */
 	A_COLL, A_IN_NELEMS, A_OUT_NELEMS, A_DTYPE, A_GROUP_SIZE, A_PG_NAME, A_PG_DESC, A_PG_RANKS,
 	NARGS
 };
@@ -276,8 +276,9 @@ static int walk_members(const char *text, size_t len, const struct profdb__json_
 	return rc;
 }
 
-/* The collective args of a communication kernel into *c; NULL when it has
- * neither a collective name nor a message size (older traces, non-NCCL). */
+/* The collective args of an NCCL kernel or a record_param_comms op into
+ * *c; NULL when it has neither a collective name nor a message size (older
+ * traces, non-NCCL). */
 static const struct profdb_coll_rec *coll_args(struct profdb__kreader *r, const struct profdb__jval *a,
                                                struct profdb_coll_rec *c)
 {
@@ -321,8 +322,9 @@ static int emit_device(struct profdb__kreader *r, const struct profdb__jval *e, 
 	k.registers = profdb__kineto_jint(&a[A_REGISTERS]);
 	k.shared_mem = profdb__kineto_jint(&a[A_SHMEM]);
 	k.bytes = profdb__kineto_jint(&a[A_BYTES]);
-	if (k.kind == PROFDB_KIND_COMM)
-		k.coll = coll_args(r, a, &coll);
+	/* args of its own, else those of the record_param_comms op it names */
+	if (k.kind == PROFDB_KIND_COMM && !(k.coll = coll_args(r, a, &coll)))
+		k.coll = profdb__kops_coll_find(r->ops, ext, k.correlation, start, &coll);
 	/* a sink that nests ops finds device times from the kernels it stored */
 	if (!r->sink->nests_ops && profdb__kops_device(r->ops, ext, k.correlation, dur) != PROFDB_OK)
 		return profdb__err_set(r->err, PROFDB_ERROR, "out of memory");
@@ -342,6 +344,11 @@ static int emit_op(struct profdb__kreader *r, const struct profdb__jval *e, cons
 		.call_stack = jtext(r, &a[A_STACK]),
 	};
 	struct profdb_op_rec rec;
+	struct profdb_coll_rec coll;
+	/* the collective it runs, for the kernels it launches (emit_device) */
+	if (strcmp(name, "record_param_comms") == 0 && coll_args(r, a, &coll) &&
+	    profdb__kops_coll_keep(r->ops, o.external_id, start, &coll) != PROFDB_OK)
+		return profdb__err_set(r->err, PROFDB_ERROR, "out of memory");
 	if (!r->sink->nests_ops) {
 		if (profdb__kops_add(r->ops, &o) != PROFDB_OK)
 			return profdb__err_set(r->err, PROFDB_ERROR, "out of memory");

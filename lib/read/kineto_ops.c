@@ -34,6 +34,13 @@ struct klaunch {
 	int64_t start, corr;
 };
 
+/* The collective args of a record_param_comms op (strings: pool offsets). */
+struct kcoll {
+	int64_t start;             /* the op's start: its kernels start later */
+	int64_t in_nelems, out_nelems, group_size;
+	size_t collective, dtype, pg_name, pg_desc, pg_ranks;
+};
+
 /* Device time per External id: open addressing, PROFDB_NULL = empty. */
 struct extmap {
 	int64_t *key, *val;
@@ -52,6 +59,9 @@ struct profdb__kops {
 	int64_t both, differ;      /* device events with both ids; with them unequal */
 	struct klaunch *launches;
 	size_t nlaunch, caplaunch;
+	struct kcoll *colls;       /* record_param_comms args, in file order */
+	size_t ncoll, capcoll;
+	struct extmap coll_ix;     /* External id -> index in colls + 1 */
 };
 
 int profdb__kops_new(struct profdb__kops **out)
@@ -86,6 +96,9 @@ void profdb__kops_free(struct profdb__kops *k)
 	free(k->dev_corr.key);
 	free(k->dev_corr.val);
 	free(k->launches);
+	free(k->colls);
+	free(k->coll_ix.key);
+	free(k->coll_ix.val);
 	free(k);
 }
 
@@ -404,6 +417,58 @@ static int nest(struct profdb__kops *k)
 static const char *str_at(const struct profdb__kops *k, size_t off)
 {
 	return off ? k->pool + off : NULL;
+}
+
+int profdb__kops_coll_keep(struct profdb__kops *k, int64_t external_id, int64_t start_ns,
+                           const struct profdb_coll_rec *c)
+{
+	struct kcoll *e;
+	/* the first op of an External id keeps it (ids are unique per file) */
+	if (external_id == PROFDB_NULL || ext_get(&k->coll_ix, external_id) != 0)
+		return PROFDB_OK;
+	if (k->ncoll == k->capcoll) {
+		size_t cap = k->capcoll ? k->capcoll * 2 : 64;
+		struct kcoll *v = realloc(k->colls, cap * sizeof *v);
+		if (!v)
+			return PROFDB_ERROR;
+		k->colls = v;
+		k->capcoll = cap;
+	}
+	e = &k->colls[k->ncoll];
+	*e = (struct kcoll){
+		.start = start_ns, .in_nelems = c->in_nelems, .out_nelems = c->out_nelems,
+		.group_size = c->group_size, .collective = intern(k, c->collective), .dtype = intern(k, c->dtype),
+		.pg_name = intern(k, c->pg_name), .pg_desc = intern(k, c->pg_desc), .pg_ranks = intern(k, c->pg_ranks),
+	};
+	if (e->collective == NONE || e->dtype == NONE || e->pg_name == NONE || e->pg_desc == NONE ||
+	    e->pg_ranks == NONE)
+		return PROFDB_ERROR;
+	k->ncoll++;
+	return ext_add(&k->coll_ix, external_id, (int64_t)k->ncoll);
+}
+
+const struct profdb_coll_rec *profdb__kops_coll_find(const struct profdb__kops *k, int64_t external_id,
+                                                     int64_t correlation, int64_t start_ns,
+                                                     struct profdb_coll_rec *out)
+{
+	int64_t i;
+	const struct kcoll *e;
+	/* equal ids: the file writes correlation ids as External ids
+	 * (op_link.c), which name no op */
+	if (external_id == PROFDB_NULL || external_id == correlation)
+		return NULL;
+	i = ext_get(&k->coll_ix, external_id);
+	if (i <= 0)
+		return NULL;
+	e = &k->colls[i - 1];
+	if (start_ns < e->start)
+		return NULL; /* not launched by it: a kernel runs after its launch */
+	*out = (struct profdb_coll_rec){
+		.collective = str_at(k, e->collective), .in_nelems = e->in_nelems, .out_nelems = e->out_nelems,
+		.dtype = str_at(k, e->dtype), .group_size = e->group_size, .pg_name = str_at(k, e->pg_name),
+		.pg_desc = str_at(k, e->pg_desc), .pg_ranks = str_at(k, e->pg_ranks),
+	};
+	return out;
 }
 
 int profdb__kops_emit(struct profdb__kops *k, int64_t rank, int64_t time_offset_ns,

@@ -37,6 +37,22 @@ int profdb__kops_add(struct profdb__kops *k, const struct profdb__kop_in *op);
 int profdb__kops_device(struct profdb__kops *k, int64_t external_id, int64_t correlation, int64_t dur_ns);
 /* Keep a runtime call (thread key as profdb__kop_in's) for that link. */
 int profdb__kops_launch(struct profdb__kops *k, uint64_t thread, int64_t start_ns, int64_t correlation);
+/*
+ * The collective args of record_param_comms ops, for the NCCL kernels they
+ * launched that have none of their own (traces where only the op has
+ * them; README "### collectives").  keep: the args of the op with that
+ * External id starting at start_ns (copied; the first op of an id wins);
+ * PROFDB_ERROR out of memory.  find: the args of the op a communication
+ * kernel names by its External id, into *out (strings borrowed from k
+ * until the next keep or add), or NULL: no such op, the id is the kernel's
+ * correlation id (op_link.c), or the kernel starts before the op.  The
+ * op must come before its kernels in the file, as Kineto writes them.
+ */
+int profdb__kops_coll_keep(struct profdb__kops *k, int64_t external_id, int64_t start_ns,
+                           const struct profdb_coll_rec *c);
+const struct profdb_coll_rec *profdb__kops_coll_find(const struct profdb__kops *k, int64_t external_id,
+                                                     int64_t correlation, int64_t start_ns,
+                                                     struct profdb_coll_rec *out);
 /* Ops kept so far. */
 size_t profdb__kops_count(const struct profdb__kops *k);
 /*

@@ -10,7 +10,8 @@
  * step left out when the side has steps), the value their mean.
  * collectives: one line per collective and process group; its samples are
  * each call's bus bandwidth, the value the bytes-weighted bus bandwidth of
- * the table (bus bytes / time).  README "### diff of the analysis tables".
+ * the table (bus bytes / time); on Ascend each call's transit bandwidth
+ * (communication.json bytes / their transit time), likewise.  README "### diff of the analysis tables".
  */
 #include <math.h>
 #include <stdio.h>
@@ -183,7 +184,8 @@ static int collective_line(profdb_comparison *c, const profdb_result *const *r, 
 	char key[512];
 	size_t na, nb;
 	struct profdb__cmp_line *l;
-	snprintf(key, sizeof key, "%s busbw_gbps", a ? a->key : b->key);
+	/* "<collective> <group> busbw_gbps" (or transit_gbps: Ascend) */
+	snprintf(key, sizeof key, "%s", a ? a->key : b->key);
 	if (!(l = new_line(c, key, 1)))
 		return PROFDB_ERROR;
 	na = call_samples(r[0], a, x[0], &l->base);

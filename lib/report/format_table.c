@@ -101,7 +101,9 @@ static const char *const hide_order[] = {
 	 * total, bytes, algbw, busbw; launches: calls, delay median and max) */
 	"comm_overlap_pct", "compute_memory_overlap|comm_memory_overlap", "compute_comm_overlap",
 	"exposed_memory", "memory_pct", "compute_pct|communication_pct",
-	"exposed_communication_pct", "idle_pct", "memory", "exposed_communication", "avg_msg_bytes", "group_size", "compute_median", "top_excess",
+	"exposed_communication_pct", "idle_pct", "memory", "exposed_communication",
+	"sync", "wait", "transit_gbps", "transit_bytes", /* collectives' Ascend figures */
+	"avg_msg_bytes", "group_size", "compute_median", "top_excess",
 	"delay_p99", "launch_max", "delay_p90", "launch_total", "launch_avg", "intensity", "gflop",
 	"total_min|total_max", "dtype", "bytes", "process_group", "ranks",
 	NULL

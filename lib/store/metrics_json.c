@@ -77,8 +77,7 @@ static int decimal_text(char *out, double v)
 	return 0;
 }
 
-/* The shortest text of v that reads back as v. */
-static int number_text(char *out, size_t size, double v)
+int profdb__number_text(char *out, size_t size, double v)
 {
 	int n;
 	if (isinf(v))
@@ -137,7 +136,7 @@ int profdb__metrics_json(const struct profdb_metric *m, size_t n, char **buf, si
 				break;
 		if (j < n)
 			continue;
-		nl = number_text(num, sizeof num, m[i].value);
+		nl = profdb__number_text(num, sizeof num, m[i].value);
 		if (reserve(buf, cap, len + 6 * strlen(m[i].name) + (size_t)nl + 8) != 0)
 			return -1;
 		if (len > 1)

@@ -24,7 +24,7 @@
 #define QUEUE_MAX 16             /* batches in flight: bounds memory at ~4 MB */
 
 enum rec_type { R_SOURCE_BEGIN = 1, R_SOURCE_END, R_SKIP, R_KERNEL, R_OP, R_LAUNCH, R_STEP,
-	R_STEP_METRIC, R_META, R_NOTE, R_RANK_FIXUP, R_KERNEL_COLL };
+	R_STEP_METRIC, R_META, R_NOTE, R_RANK_FIXUP, R_KERNEL_COLL, R_COMM };
 
 struct batch {
 	struct batch *next;
@@ -64,6 +64,11 @@ static const size_t coll_strs[] = {
 	offsetof(struct profdb_coll_rec, collective), offsetof(struct profdb_coll_rec, dtype),
 	offsetof(struct profdb_coll_rec, pg_name), offsetof(struct profdb_coll_rec, pg_desc),
 	offsetof(struct profdb_coll_rec, pg_ranks)
+};
+static const size_t comm_strs[] = {
+	offsetof(struct profdb_comm_rec, scope), offsetof(struct profdb_comm_rec, op_name),
+	offsetof(struct profdb_comm_rec, group), offsetof(struct profdb_comm_rec, matrix_op),
+	offsetof(struct profdb_comm_rec, transport), offsetof(struct profdb_comm_rec, size_dist)
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -361,6 +366,11 @@ static int q_step(void *arg, const struct profdb_step_rec *st)
 	return put_record(arg, R_STEP, st, sizeof *st, NULL, 0, NULL, 0);
 }
 
+static int q_comm(void *arg, const struct profdb_comm_rec *c)
+{
+	return put_record(arg, R_COMM, c, sizeof *c, comm_strs, NELEM(comm_strs), NULL, 0);
+}
+
 static int q_step_metric(void *arg, int64_t rank, int64_t step, const char *metric, double value)
 {
 	int64_t nums[3] = { rank, step, 0 };
@@ -398,7 +408,7 @@ int profdb__qsink_new(struct profdb__qsink **out, struct profdb__queue *q, int s
 		.arg = s, .err = &s->err,
 		.source_begin = q_source_begin, .source_end = q_source_end, .skip = q_skip,
 		.kernel = q_kernel, .op = q_op, .launch = q_launch, .step = q_step,
-		.step_metric = q_step_metric, .meta = q_meta, .note = q_note,
+		.step_metric = q_step_metric, .meta = q_meta, .note = q_note, .comm = q_comm,
 		.rank_fixup = q_rank_fixup,
 		.nests_ops = 1, /* replayed into the store, which nests ops */
 	};
@@ -468,14 +478,19 @@ static int replay_kernel(struct replay *p, int type)
 	return p->out->kernel(p->out->arg, &k);
 }
 
-/* The records copied as their struct: op, launch, step. */
+/* The records copied as their struct: op, launch, step, communication. */
 static int replay_struct(struct replay *p, int type)
 {
 	const unsigned char *d = p->d;
 	struct profdb_op_rec o;
 	struct profdb_launch_rec l;
 	struct profdb_step_rec st;
+	struct profdb_comm_rec c;
 	switch (type) {
+	case R_COMM:
+		memcpy(&c, d + p->off, sizeof c);
+		p->off = load_strs(&c, comm_strs, NELEM(comm_strs), d, p->off + sizeof c);
+		return p->out->comm(p->out->arg, &c);
 	case R_OP:
 		memcpy(&o, d + p->off, sizeof o);
 		p->off = load_strs(&o, op_strs, NELEM(op_strs), d, p->off + sizeof o);
@@ -575,7 +590,7 @@ static int replay_batch(const struct batch *b, struct profdb_sink *out)
 		case R_KERNEL_COLL:
 			rc = replay_kernel(&p, type);
 			break;
-		case R_OP: case R_LAUNCH: case R_STEP:
+		case R_OP: case R_LAUNCH: case R_STEP: case R_COMM:
 			rc = replay_struct(&p, type);
 			break;
 		case R_SOURCE_BEGIN: case R_SOURCE_END: case R_SKIP: case R_NOTE:

@@ -39,6 +39,19 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_STEP_METRIC] = "INSERT INTO step_metric(run_id, rank, step, metric, value) VALUES (?1,?2,?3,?4,?5)",
 	[S_META] = "INSERT INTO run_meta(run_id, rank, key, value) VALUES (?1, ?2, ?3, ?4)",
 	[S_NOTE] = "INSERT INTO run_note(run_id, note) VALUES (?1, ?2)",
+	/* Ascend communication.json / _matrix.json (schema 009): a transport
+	 * row belongs to the op its file sent last (the one of that name on
+	 * that rank with the highest id: files of one rank are never read
+	 * side by side) */
+	[S_COMM_OP] = "INSERT INTO comm_op(run_id, rank, step, scope, op_name, group_name, start_ns, elapse_ns,"
+	              " transit_ns, wait_ns, sync_ns, idle_ns, wait_ratio, sync_ratio)"
+	              " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)",
+	[S_COMM_TRANSPORT] = "INSERT INTO comm_transport(comm_op_id, transport, bytes, transit_ns, bandwidth_gbps,"
+	                     " large_packet_ratio, size_distribution) SELECT max(id), ?4, ?5, ?6, ?7, ?8, ?9"
+	                     " FROM comm_op WHERE run_id = ?1 AND rank = ?2 AND op_name = ?3 HAVING max(id)",
+	[S_COMM_LINK] = "INSERT INTO comm_link(run_id, rank, step, scope, matrix_op, group_name, src_rank,"
+	                " dst_rank, transport, bytes, transit_ns, bandwidth_gbps, op_name)"
+	                " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)",
 };
 
 /* Kernel, launch and op rows go through batches (store_batch.c), ids first. */
@@ -475,6 +488,61 @@ static int on_step_metric(void *arg, int64_t rank, int64_t step, const char *met
 	return step_done(st, q, "step metric");
 }
 
+static void bind_real(sqlite3_stmt *q, int i, double v)
+{
+	if (v != v) /* NAN: absent */
+		sqlite3_bind_null(q, i);
+	else
+		sqlite3_bind_double(q, i, v);
+}
+
+/* One record of Ascend communication.json / _matrix.json (schema 009). */
+static int on_comm(void *arg, const struct profdb_comm_rec *c)
+{
+	struct profdb_store *st = arg;
+	sqlite3_stmt *q;
+	if (c->what == PROFDB_COMM_OP) {
+		const int64_t v[] = { c->start_ns, c->elapse_ns, c->transit_ns, c->wait_ns, c->sync_ns, c->idle_ns };
+		q = st->stmt[S_COMM_OP];
+		sqlite3_bind_text(q, 5, c->op_name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 6, c->group, -1, SQLITE_STATIC);
+		for (int i = 0; i < 6; i++)
+			bind_i64(q, 7 + i, v[i]);
+		bind_real(q, 13, c->wait_ratio);
+		bind_real(q, 14, c->sync_ratio);
+	} else if (c->what == PROFDB_COMM_TRANSPORT) {
+		q = st->stmt[S_COMM_TRANSPORT];
+		sqlite3_bind_int64(q, 1, st->run_id);
+		sqlite3_bind_int64(q, 2, rank_of(c->rank));
+		sqlite3_bind_text(q, 3, c->op_name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 4, c->transport, -1, SQLITE_STATIC);
+		bind_i64(q, 5, c->bytes);
+		bind_i64(q, 6, c->transit_ns);
+		bind_real(q, 7, c->bandwidth_gbps);
+		bind_real(q, 8, c->large_packet_ratio);
+		sqlite3_bind_text(q, 9, c->size_dist, -1, SQLITE_STATIC);
+		return step_done(st, q, "communication transport");
+	} else {
+		q = st->stmt[S_COMM_LINK];
+		sqlite3_bind_text(q, 5, c->matrix_op, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 6, c->group, -1, SQLITE_STATIC);
+		bind_i64(q, 7, c->src_rank);
+		bind_i64(q, 8, c->dst_rank);
+		sqlite3_bind_text(q, 9, c->transport, -1, SQLITE_STATIC);
+		bind_i64(q, 10, c->bytes);
+		bind_i64(q, 11, c->transit_ns);
+		bind_real(q, 12, c->bandwidth_gbps);
+		sqlite3_bind_text(q, 13, c->op_name, -1, SQLITE_STATIC);
+	}
+	/* OP and LINK share their first four columns; they are the file's rows */
+	st->cur->stored++;
+	sqlite3_bind_int64(q, 1, st->run_id);
+	sqlite3_bind_int64(q, 2, rank_of(c->rank));
+	bind_i64(q, 3, c->step);
+	sqlite3_bind_text(q, 4, c->scope, -1, SQLITE_STATIC);
+	return step_done(st, q, "communication");
+}
+
 static int on_meta(void *arg, int64_t rank, const char *key, const char *value)
 {
 	struct profdb_store *st = arg;
@@ -778,7 +846,7 @@ int profdb__store_begin(struct profdb_store **out, profdb *db, const char *run,
 		.arg = st, .err = &st->err,
 		.source_begin = on_source_begin, .source_end = on_source_end, .skip = on_skip,
 		.kernel = on_kernel, .op = on_op, .launch = on_launch, .step = on_step,
-		.step_metric = on_step_metric, .meta = on_meta, .note = on_note,
+		.step_metric = on_step_metric, .meta = on_meta, .note = on_note, .comm = on_comm,
 		.rank_fixup = on_rank_fixup, .nests_ops = 1,
 	};
 	*out = st;

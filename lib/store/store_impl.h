@@ -17,7 +17,8 @@
 /* Statements, one per table; indexes into st->stmt. */
 enum {
 	S_SOURCE, S_SOURCE_END, S_SKIP,
-	S_STEP, S_STEP_METRIC, S_META, S_NOTE, S_COUNT
+	S_STEP, S_STEP_METRIC, S_META, S_NOTE,
+	S_COMM_OP, S_COMM_TRANSPORT, S_COMM_LINK, S_COUNT
 };
 
 struct profdb__skip_count {

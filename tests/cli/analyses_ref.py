@@ -153,12 +153,20 @@ def load_ascend(path):
         top = os.path.dirname(os.path.dirname(kd))
         info = glob.glob(os.path.join(top, "profiler_info_*.json"))
         rank = int(os.path.basename(info[0])[len("profiler_info_"):-len(".json")]) if info else 0
+        # communication.json keys its ops "<op name>@<group>": the group
+        groups = {}
+        cj = os.path.join(os.path.dirname(kd), "communication.json")
+        for scopes in (json.load(open(cj)).values() if os.path.exists(cj) else ()):
+            for ops in scopes.values():
+                groups.update(k.rsplit("@", 1) for k in ops if "@" in k)
         with open(kd, newline="", encoding="utf-8") as f:
             for row in csv.DictReader(f):
                 s = ns(row["Start Time(us)"])
                 step = row.get("Step Id", "").strip()
-                out.append((rank, int(step) if step else None, "m" if ascend_comm(row) else "c",
-                            s, s + ns(row["Duration(us)"]), row["Name"], {}))
+                m = ascend_comm(row)
+                a = {"Process Group Name": groups[row["Name"]]} if m and row["Name"] in groups else {}
+                out.append((rank, int(step) if step else None, "m" if m else "c",
+                            s, s + ns(row["Duration(us)"]), row["Name"], a))
     return out
 
 
