@@ -118,6 +118,9 @@ int profdb_compare(profdb *db, profdb_comparison **out, const struct profdb_diff
 	int rc, own_txn = 0;
 
 	*out = NULL;
+	/* a clickhouse:// snapshot: tag sides read kernel rows */
+	if (profdb__bench_diff_wanted(o) && db->remote && (rc = profdb__ch_ensure(db, CH_ALL_TABLES)) != PROFDB_OK)
+		return rc;
 	if (profdb__bench_diff_wanted(o))
 		return profdb__bench_compare(db, out, o); /* tag: sides or keys, bench_diff.c */
 	memset(&s, 0, sizeof s);
@@ -125,6 +128,8 @@ int profdb_compare(profdb *db, profdb_comparison **out, const struct profdb_diff
 	s.o = o;
 	if ((rc = check_opts(db, o)) != PROFDB_OK || (rc = profdb__compare_key_sql(db, by, keyexpr, sizeof keyexpr,
 	                                                   &s.key_in_step_stat)) != PROFDB_OK)
+		return rc;
+	if (db->remote && (rc = profdb__ch_compare_prepare(db, s.key_in_step_stat)) != PROFDB_OK)
 		return rc;
 	c = calloc(1, sizeof *c);
 	if (!c)
