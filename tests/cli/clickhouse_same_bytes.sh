@@ -53,7 +53,7 @@ same kernels --run test --rank 1 --by stream,core --steps ..1012 --top 3 --sort 
 same kernels --run control --run test --by kind --per-step --sort max_step
 same kernels --run nosuch
 same kernels --by nosuch --run overlap
-same steps --run control --rank 0 --steps 1010..1012
+same steps --run control --rank 3 --steps 1010..1012
 same summary --run twice --run overlap
 same diff control test --fail-on-regression
 same diff overlap twice --by base-name --threshold 10
@@ -118,11 +118,22 @@ for f in md html json junit csv; do
   same report control test --format $f
 done
 same report control test --format junit --fail-on-regression
-echo "--- keys of type, shape or core and --table need kernel rows: pulled then"
 ch_query 1 "DROP TABLE prof.op" || exit 1
-ch_query 1 "RENAME TABLE prof.kernel_away TO prof.kernel, prof.op_away TO prof.op,
-  prof.launch_away TO prof.launch" || exit 1
+ch_query 1 "RENAME TABLE prof.kernel_away TO prof.kernel, prof.op_away TO prof.op" || exit 1
+echo "--- steps pulls no kernel rows (lib/clickhouse/ch_steps.c: the server groups them; launch is still away):"
+for f in table csv json md; do
+  same steps --format $f --run overlap --run twice
+  same steps --format $f --run control --run test
+done
+same steps --run control --rank 3 --steps 1010..1012
+same steps --run test --rank 1 --name '*gemm*' --kind kernel --format csv
+same steps --run level1 --steps 2.. --format json
+same steps --run overlap --name 'nc?l*' --format csv
+echo "--- keys of type, shape or core, --table and steps' empty answers need kernel rows: pulled then"
+ch_query 1 "RENAME TABLE prof.launch_away TO prof.launch" || exit 1
 same diff control test --by type
+same steps --run control --name '*[g]emm*'
+same steps --run overlap --steps 40..
 same diff control test --by type+core --format csv --fail-on-regression
 same diff level1 level1 --by shape --format json
 same diff control test --table breakdown
