@@ -143,8 +143,8 @@ static int add_interval(struct sweep *s, int64_t start, int64_t end)
 	return PROFDB_OK;
 }
 
-/* Fill the busy column: one pass over the filtered kernels in group order. */
-static int fill_busy(profdb *db, profdb_result *r, const struct profdb_filter *f)
+/* The busy column from one pass over the filtered kernels in group order. */
+static int sweep_busy(profdb *db, profdb_result *r, const struct profdb_filter *f)
 {
 	struct profdb__qbuf b = { 0 };
 	struct sweep s = { 0 };
@@ -152,8 +152,6 @@ static int fill_busy(profdb *db, profdb_result *r, const struct profdb_filter *f
 	int rc;
 
 	s.r = r;
-	if (db->ch_steps) /* the server summed them (ch_steps.c) */
-		goto fill;
 	profdb__qbuf_add(&b, "SELECT k.run_id, k.rank, k.step, k.start_ns, k.start_ns + k.dur_ns FROM kernel k WHERE 1");
 	profdb__qfilter_where(&b, f, "k", QF_KERNEL, 0);
 	profdb__qbuf_add(&b, " ORDER BY k.run_id, k.rank, k.step");
@@ -180,7 +178,16 @@ static int fill_busy(profdb *db, profdb_result *r, const struct profdb_filter *f
 		       profdb__sqlerror(db, "cannot read kernel intervals");
 	}
 	free(s.iv);
-fill:
+	return PROFDB_OK;
+}
+
+/* Fill the busy column (computed by the server on a clickhouse://
+ * snapshot: ch_steps.c) and the share of the device span. */
+static int fill_busy(profdb *db, profdb_result *r, const struct profdb_filter *f)
+{
+	int rc;
+	if (!db->ch_steps && (rc = sweep_busy(db, r, f)) != PROFDB_OK)
+		return rc;
 	/* steps without kernels are idle; then the share of the device span */
 	for (size_t row = 0; row < r->nrows; row++) {
 		int64_t busy, span;
