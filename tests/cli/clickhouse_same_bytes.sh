@@ -138,3 +138,10 @@ same diff control test --by type+core --format csv --fail-on-regression
 same diff level1 level1 --by shape --format json
 same diff control test --table breakdown
 same diff control test --by tag:api
+echo "--- a run without the stat tables (ingested before they existed): diff pulls its rows"
+ch_query 1 "ALTER TABLE prof.run UPDATE name_stats = 0 WHERE name = 'control'" || exit 1
+ch_mutations_done 1
+same diff control test --format csv --fail-on-regression
+same diff control test --by kind --format json
+same steps --run nosuch
+same diff overlap twice --by type+nosuch
