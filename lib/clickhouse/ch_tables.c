@@ -191,7 +191,10 @@ const struct profdb__ch_table profdb__ch_tables[] = {
 	{ "source_skip", "source_skip t JOIN source_file f ON f.id = t.source_id", "f.run_id",
 	  "t.source_id, t.reason", skip_cols, N(skip_cols) },
 	{ "run_note", "run_note t", "t.run_id", "t.rowid", note_cols, N(note_cols) },
-	{ "kernel", "kernel t", "t.run_id", "t.id", kernel_cols, N(kernel_cols) },
+	/* the order of the kernel_run_step index: "t.id" made SQLite sort
+	 * every row of the run in a temporary B-tree first (the server sorts
+	 * them anyway; pull restores the order by seq) */
+	{ "kernel", "kernel t", "t.run_id", "t.rank, t.step, t.id", kernel_cols, N(kernel_cols) },
 	{ "op", "op t", "t.run_id", "t.id", op_cols, N(op_cols) },
 	{ "launch", "launch t", "t.run_id", "t.rowid", launch_cols, N(launch_cols) },
 	{ "step", "step t", "t.run_id", "t.rank, t.step", step_cols, N(step_cols) },
