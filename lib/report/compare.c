@@ -118,11 +118,12 @@ int profdb_compare(profdb *db, profdb_comparison **out, const struct profdb_diff
 	int rc, own_txn = 0;
 
 	*out = NULL;
-	/* a clickhouse:// snapshot: tag sides read kernel rows */
-	if (profdb__bench_diff_wanted(o) && db->remote && (rc = profdb__ch_ensure(db, CH_ALL_TABLES)) != PROFDB_OK)
-		return rc;
-	if (profdb__bench_diff_wanted(o))
-		return profdb__bench_compare(db, out, o); /* tag: sides or keys, bench_diff.c */
+	if (profdb__bench_diff_wanted(o)) { /* tag: sides or keys, bench_diff.c */
+		/* on a clickhouse:// snapshot they read kernel rows */
+		if (db->remote && (rc = profdb__ch_ensure(db, CH_ALL_TABLES)) != PROFDB_OK)
+			return rc;
+		return profdb__bench_compare(db, out, o);
+	}
 	memset(&s, 0, sizeof s);
 	s.db = db;
 	s.o = o;
