@@ -314,7 +314,8 @@ static profdb *open_sides(const struct diff_cli *d)
 		}
 		runs[n++] = r;
 	}
-	rc = profdb_open_clickhouse(&db, d->q.db, n ? runs : NULL, n, 0);
+	/* the run rows only: the comparison pulls what its samples read */
+	rc = profdb_open_clickhouse(&db, d->q.db, n ? runs : NULL, n, PROFDB_CH_RUNS_ONLY);
 	if (rc == PROFDB_OK)
 		return db;
 	cli_lib_error(db, rc);

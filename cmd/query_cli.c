@@ -218,10 +218,10 @@ profdb *qcli_open(const struct qcli *q)
 	if (!profdb_is_clickhouse_url(q->db))
 		return cli_open_db(q->db, PROFDB_OPEN_READONLY);
 	/* clickhouse://: only the --run runs (all when none) are fetched; for
-	 * runs, summary and kernels only their run rows at first (the queries
-	 * fetch what else they need) */
+	 * runs, summary, kernels and steps only their run rows at first (the
+	 * queries fetch what else they need) */
 	int light = strcmp(q->name, "runs") == 0 || strcmp(q->name, "summary") == 0 ||
-	            strcmp(q->name, "kernels") == 0;
+	            strcmp(q->name, "kernels") == 0 || strcmp(q->name, "steps") == 0;
 	int rc = profdb_open_clickhouse(&db, q->db, q->filter.runs, q->filter.nruns,
 	                                light ? PROFDB_CH_RUNS_ONLY : 0);
 	if (rc == PROFDB_OK)

@@ -29,6 +29,8 @@ struct profdb {
 	FILE *stream_out;          /* profdb_result_stream: the next streamed query writes here */
 	const struct profdb_format_opts *stream_fmt; /* ... in this format (borrowed) */
 	int ch_groups;             /* kernels: groups computed by the server, in temp.ch_g/ch_den/ch_rep */
+	int ch_op_steps;           /* diff: host op sums per run, rank and step in temp.ch_op_step */
+	int ch_steps;              /* steps: kernel groups computed by the server, in temp.ch_kg */
 };
 
 /* Switch a new file to WAL once its first ingest has committed (db.c). */
@@ -41,6 +43,10 @@ int profdb__ch_query_sql(profdb *db, profdb_result **out, const char *sql);
  * CH_ALL_TABLES) that its runs lack, so the SQLite query can run on it. */
 int profdb__ch_ensure(profdb *db, unsigned want);
 unsigned profdb__ch_table_bit(const char *name);
+/* profdb_query_steps on a snapshot: the server groups, or the rows are pulled. */
+int profdb__ch_query_steps(profdb *db, profdb_result **out, const struct profdb_filter *f);
+/* Before profdb_compare on a snapshot: pull what its samples read (ch_compare.c). */
+int profdb__ch_compare_prepare(profdb *db, int key_in_step_stat);
 #define CH_ALL_TABLES 0xffffu
 int profdb__ch_query_summary(profdb *db, profdb_result **out, const struct profdb_filter *f);
 /* profdb_query_kernels on a snapshot: fetches what it needs, then answers. */

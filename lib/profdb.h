@@ -685,7 +685,8 @@ int profdb_run_pull(profdb *db, const char *url, const char *run, int replace,
                     struct profdb_push_stats *out);
 
 /* profdb_open_clickhouse: fetch the run rows only (enough for runs and
- * summary, which the server computes) */
+ * summary, which the server computes; kernels, steps and profdb_compare
+ * then fetch what they read) */
 #define PROFDB_CH_RUNS_ONLY 0x1u
 
 /*

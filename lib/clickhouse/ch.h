@@ -168,6 +168,25 @@ int profdb__ch_pull_more(profdb *db, const char *url, uint64_t remote, int64_t l
 
 /* ---------------------------------------------------------------- groups */
 
+/*
+ * Send sql (ending in FORMAT RowBinary) to the snapshot's server and give
+ * each row, decoded as types, to row (0, or -1 with err set).  Errors are
+ * set on db.  At most 22 columns.
+ */
+typedef int (*ch_row_fn)(void *arg, const struct profdb__ch_val *v, struct profdb_err *err);
+int profdb__ch_rows(profdb *db, const char *sql, const enum profdb__ch_type *types, size_t ncols,
+                    ch_row_fn row, void *arg);
+
+/*
+ * " WHERE ..." of f on the server's kernel table as profdb__qfilter_where
+ * writes it for SQLite: runs and tags (by the snapshot's ids), rank, step
+ * range; unless for_total, the name glob and the kind.  1 when written, 0
+ * when the server cannot apply f (a glob with [...]), or an error code
+ * (set on db).  Values are integers or escaped literals (ch_groups.c).
+ */
+struct profdb__qbuf;
+int profdb__ch_kernel_where(profdb *db, struct profdb__qbuf *b, const struct profdb_filter *f, int for_total);
+
 /* profdb kernels grouped by the server (ch_groups.c): fills the TEMP
  * tables query_kernels.c then reads (ch_g, ch_den, ch_rep).  1 done, 0
  * when the server does not group this query (the rows are pulled), or an

@@ -45,7 +45,7 @@ struct row_sink {
 	struct profdb__ch_buf pending;
 	const enum profdb__ch_type *types;
 	size_t ncols;
-	int (*row)(void *arg, const struct profdb__ch_val *v, struct profdb_err *err); /* 0, or -1 with err set */
+	ch_row_fn row;
 	void *arg;
 	struct profdb_err *err;
 };
@@ -67,9 +67,8 @@ static int row_sink(void *arg, const char *p, size_t n)
 	return 0;
 }
 
-/* Send sql (ending in FORMAT RowBinary) and give each row to row(). */
-static int rows(profdb *db, const char *sql, const enum profdb__ch_type *types, size_t ncols,
-                int (*row)(void *, const struct profdb__ch_val *, struct profdb_err *), void *arg)
+int profdb__ch_rows(profdb *db, const char *sql, const enum profdb__ch_type *types, size_t ncols,
+                    ch_row_fn row, void *arg)
 {
 	struct profdb_err err = { PROFDB_OK, "" };
 	struct profdb__ch *ch = NULL;
@@ -150,10 +149,7 @@ static int add_run_ids(profdb *db, struct profdb__qbuf *b, const struct profdb_f
 	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "cannot read the snapshot");
 }
 
-/* " WHERE ..." of f on table kernel as profdb__qfilter_where: runs and tags by id,
- * rank, step range; unless for_total, the name glob and the kind.  1 when
- * written, 0 when the server cannot apply f (a [...] glob), or an error. */
-static int add_where(profdb *db, struct profdb__qbuf *b, const struct profdb_filter *f, int for_total)
+int profdb__ch_kernel_where(profdb *db, struct profdb__qbuf *b, const struct profdb_filter *f, int for_total)
 {
 	int rc;
 	profdb__qbuf_add(b, " WHERE");
@@ -238,7 +234,7 @@ static int group_sql(profdb *db, struct profdb__qbuf *b, const struct gkey *k, s
 	            " if(calls < 2, NULL, stddevSamp(toFloat64(dur_ns))) AS sd,"
 	            " arraySort(groupArray(dur_ns)) AS a, (calls - 1) * 50 / 100 AS h50,"
 	            " (calls - 1) * 90 / 100 AS h90, (calls - 1) * 99 / 100 AS h99 FROM kernel");
-	if ((rc = add_where(db, b, f, 0)) != 1)
+	if ((rc = profdb__ch_kernel_where(db, b, f, 0)) != 1)
 		return rc;
 	profdb__qbuf_add(b, " GROUP BY run_id");
 	for (size_t i = 0; i < nk; i++)
@@ -329,7 +325,7 @@ static int pairs(profdb *db, const struct profdb__qbuf *sql, const char *put)
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	if (sqlite3_prepare_v2(db->sql, put, -1, &g.put, NULL) != SQLITE_OK)
 		return profdb__sqlerror(db, "cannot make the snapshot");
-	rc = rows(db, sql->s, pair_types, 2, pair_row, &g);
+	rc = profdb__ch_rows(db, sql->s, pair_types, 2, pair_row, &g);
 	sqlite3_finalize(g.put);
 	return rc;
 }
@@ -344,7 +340,7 @@ static int fill_den_rep(profdb *db, const struct profdb_filter *f)
 	if (sqlite3_exec(db->sql, "INSERT INTO temp.ch_rep SELECT r.id, r.repeats FROM run r", NULL, NULL, NULL) != SQLITE_OK)
 		return profdb__sqlerror(db, "cannot make the snapshot");
 	profdb__qbuf_add(&b, "SELECT run_id, toInt64(sum(dur_ns)) FROM kernel");
-	if ((rc = add_where(db, &b, f, 1)) == 1) {
+	if ((rc = profdb__ch_kernel_where(db, &b, f, 1)) == 1) {
 		profdb__qbuf_add(&b, " GROUP BY run_id FORMAT RowBinary");
 		rc = pairs(db, &b, "INSERT INTO temp.ch_den SELECT local_id, ?2 FROM temp.ch_run WHERE remote_id = ?1");
 	}
@@ -354,7 +350,7 @@ static int fill_den_rep(profdb *db, const struct profdb_filter *f)
 	if (sqlite3_exec(db->sql, "UPDATE temp.ch_rep SET n = 0", NULL, NULL, NULL) != SQLITE_OK)
 		return profdb__sqlerror(db, "cannot make the snapshot");
 	profdb__qbuf_add(&b, "SELECT run_id, toInt64(uniqExact(step)) FROM step");
-	if ((rc = add_where(db, &b, f, 1)) == 1) {
+	if ((rc = profdb__ch_kernel_where(db, &b, f, 1)) == 1) {
 		profdb__qbuf_add(&b, " AND run_id IN (SELECT run_id FROM kernel WHERE");
 		rc = add_run_ids(db, &b, f);
 		profdb__qbuf_add(&b, " AND step IS NOT NULL) GROUP BY run_id FORMAT RowBinary");
@@ -398,7 +394,7 @@ static int fill_groups(profdb *db, const struct gkey *k, size_t nk, const struct
 	         sqlite3_prepare_v2(db->sql, "SELECT id FROM str WHERE value = ?1", -1, &g.id, NULL) != SQLITE_OK)
 		rc = profdb__sqlerror(db, "cannot make the snapshot");
 	else
-		rc = rows(db, b.s, types, nt, group_row, &g);
+		rc = profdb__ch_rows(db, b.s, types, nt, group_row, &g);
 	sqlite3_finalize(g.put);
 	sqlite3_finalize(g.intern);
 	sqlite3_finalize(g.id);

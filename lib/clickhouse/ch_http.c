@@ -347,6 +347,9 @@ static int send_req(struct profdb__ch *c, const struct send_args *a, ch_sink_fn 
 	if (a->read) {
 		curl_easy_setopt(c->curl, CURLOPT_READFUNCTION, on_read);
 		curl_easy_setopt(c->curl, CURLOPT_READDATA, &up);
+		/* 1 MiB chunks instead of curl's 64 KiB: 16 times fewer read
+		 * callbacks, sends and chunk headers; memory stays bounded */
+		curl_easy_setopt(c->curl, CURLOPT_UPLOAD_BUFFERSIZE, 1L << 20);
 	} else {
 		curl_easy_setopt(c->curl, CURLOPT_POSTFIELDS, a->data ? (const char *)a->data : a->sql);
 		curl_easy_setopt(c->curl, CURLOPT_POSTFIELDSIZE_LARGE,

@@ -191,15 +191,18 @@ const struct profdb__ch_table profdb__ch_tables[] = {
 	{ "source_skip", "source_skip t JOIN source_file f ON f.id = t.source_id", "f.run_id",
 	  "t.source_id, t.reason", skip_cols, N(skip_cols) },
 	{ "run_note", "run_note t", "t.run_id", "t.rowid", note_cols, N(note_cols) },
-	{ "kernel", "kernel t", "t.run_id", "t.id", kernel_cols, N(kernel_cols) },
-	{ "op", "op t", "t.run_id", "t.id", op_cols, N(op_cols) },
-	{ "launch", "launch t", "t.run_id", "t.rowid", launch_cols, N(launch_cols) },
+	/* the big tables in the order of an index on the run id: "t.id" made
+	 * SQLite sort every row of the run in a temporary B-tree first (the
+	 * server sorts them anyway; pull restores the order by seq) */
+	{ "kernel", "kernel t", "t.run_id", "t.rank, t.step, t.id", kernel_cols, N(kernel_cols) },
+	{ "op", "op t", "t.run_id", "t.rank, t.external_id, t.id", op_cols, N(op_cols) },
+	{ "launch", "launch t", "t.run_id", "t.rank, t.correlation, t.rowid", launch_cols, N(launch_cols) },
 	{ "step", "step t", "t.run_id", "t.rank, t.step", step_cols, N(step_cols) },
 	{ "step_metric", "step_metric t", "t.run_id", "t.rowid", step_metric_cols,
 	  N(step_metric_cols) },
 	{ "kernel_name_stat", "kernel_name_stat t", "t.run_id", "t.name_id", name_stat_cols,
 	  N(name_stat_cols) },
-	{ "kernel_step_stat", "kernel_step_stat t", "t.run_id", "t.rowid", step_stat_cols,
+	{ "kernel_step_stat", "kernel_step_stat t", "t.run_id", "t.rank, t.step, t.rowid", step_stat_cols,
 	  N(step_stat_cols) },
 	/* last: a server of schema 1 gains the table on the next push */
 	{ "run_tag", "run_tag t", "t.run_id", "t.key", tag_cols, N(tag_cols) },

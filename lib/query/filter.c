@@ -130,9 +130,13 @@ int profdb__qfilter_has_steps(const struct profdb_filter *f)
 void profdb__qfilter_selected_steps(struct profdb__qbuf *b, const struct profdb_filter *f)
 {
 	/* a run whose kernels carry no step (steps known only on the host)
-	 * cannot be split by step: it has no selected steps */
-	profdb__qbuf_add(b, "SELECT s.run_id, s.step FROM step s WHERE EXISTS (SELECT 1 FROM kernel k0"
-	            " WHERE k0.run_id = s.run_id AND k0.step IS NOT NULL)");
+	 * cannot be split by step: it has no selected steps.  kernel_step_stat
+	 * answers that from a few rows where the run has it (it is written
+	 * from every kernel of the run once steps are final), and is all a
+	 * clickhouse:// diff snapshot holds (ch_compare.c); kernel otherwise */
+	profdb__qbuf_add(b, "SELECT s.run_id, s.step FROM step s WHERE (EXISTS (SELECT 1 FROM kernel_step_stat k0"
+	            " WHERE k0.run_id = s.run_id AND k0.step IS NOT NULL) OR EXISTS (SELECT 1 FROM kernel k0"
+	            " WHERE k0.run_id = s.run_id AND k0.step IS NOT NULL))");
 	profdb__qfilter_where(b, f, "s", QF_STEP, 1);
 	profdb__qbuf_add(b, " GROUP BY s.run_id, s.step");
 }

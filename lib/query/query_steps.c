@@ -30,13 +30,21 @@ static const enum profdb_coltype step_types[C_COUNT] = {
 	PROFDB_COL_NS, PROFDB_COL_PCT, PROFDB_COL_INT, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_TEXT
 };
 
-static void main_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
+/* kg and tk: the kernel groups (busy filled later) and each group's top
+ * kernel, grouped here or, on a clickhouse:// snapshot, by the server
+ * (lib/clickhouse/ch_steps.c, busy included) */
+static void kernel_groups_sql(profdb *db, struct profdb__qbuf *b, const struct profdb_filter *f)
 {
+	if (db->ch_steps) {
+		profdb__qbuf_add(b, "WITH kg AS (SELECT run_id, rank, step, n, tot, s0, s1, busy FROM temp.ch_kg),\n"
+		    " tk AS (SELECT run_id, rank, step, top AS name, top_total AS t FROM temp.ch_kg),\n");
+		return;
+	}
 	profdb__qbuf_add(b, "WITH f AS (SELECT k.* FROM kernel k WHERE 1");
 	profdb__qfilter_where(b, f, "k", QF_KERNEL, 0);
 	profdb__qbuf_add(b, "),\n"
 	    " kg AS (SELECT run_id, rank, step, count(*) AS n, sum(dur_ns) AS tot, min(start_ns) AS s0,"
-	    "  max(start_ns + dur_ns) AS s1 FROM f GROUP BY run_id, rank, step),\n"
+	    "  max(start_ns + dur_ns) AS s1, NULL AS busy FROM f GROUP BY run_id, rank, step),\n"
 	    /* the top kernel by plain aggregates, not a row_number() window:
 	     * SQLite gives a window's result no automatic index, so joining it
 	     * scanned it once per step (17 406 steps: 492 s) */
@@ -45,15 +53,20 @@ static void main_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 	    " pm AS (SELECT run_id, rank, step, max(t) AS t FROM pn GROUP BY run_id, rank, step),\n"
 	    " tk AS (SELECT p.run_id, p.rank, p.step, min(s.value) AS name, p.t FROM pn p"
 	    "  JOIN pm m ON m.run_id = p.run_id AND m.rank = p.rank AND m.step IS p.step AND m.t = p.t"
-	    "  JOIN str s ON s.id = p.name_id GROUP BY p.run_id, p.rank, p.step),\n"
-	    " ks AS (SELECT run_id, rank, step FROM kg UNION SELECT s.run_id, s.rank, s.step"
+	    "  JOIN str s ON s.id = p.name_id GROUP BY p.run_id, p.rank, p.step),\n");
+}
+
+static void main_sql(profdb *db, struct profdb__qbuf *b, const struct profdb_filter *f)
+{
+	kernel_groups_sql(db, b, f);
+	profdb__qbuf_add(b, " ks AS (SELECT run_id, rank, step FROM kg UNION SELECT s.run_id, s.rank, s.step"
 	    "  FROM step s WHERE 1");
 	profdb__qfilter_where(b, f, "s", QF_STEP, 0);
 	profdb__qbuf_add(b, ")\n"
 	    "SELECT ks.run_id, r.name AS run, ks.rank, ks.step,"
 	    " CASE WHEN sp.start_ns IS NOT NULL AND sp.end_ns IS NOT NULL THEN sp.end_ns - sp.start_ns"
 	    "  ELSE kg.s1 - kg.s0 END AS wall, kg.s1 - kg.s0 AS span,"
-	    " NULL AS busy, NULL AS busy_pct, coalesce(kg.n, 0) AS kernels,"
+	    " kg.busy AS busy, NULL AS busy_pct, coalesce(kg.n, 0) AS kernels,"
 	    " coalesce(kg.tot, 0) AS device_total, tk.t AS top_total, tk.name AS top_kernel"
 	    " FROM ks JOIN run r ON r.id = ks.run_id"
 	    " LEFT JOIN step sp ON sp.run_id = ks.run_id AND sp.rank = ks.rank AND sp.step = ks.step"
@@ -130,8 +143,8 @@ static int add_interval(struct sweep *s, int64_t start, int64_t end)
 	return PROFDB_OK;
 }
 
-/* Fill the busy column: one pass over the filtered kernels in group order. */
-static int fill_busy(profdb *db, profdb_result *r, const struct profdb_filter *f)
+/* The busy column from one pass over the filtered kernels in group order. */
+static int sweep_busy(profdb *db, profdb_result *r, const struct profdb_filter *f)
 {
 	struct profdb__qbuf b = { 0 };
 	struct sweep s = { 0 };
@@ -165,6 +178,16 @@ static int fill_busy(profdb *db, profdb_result *r, const struct profdb_filter *f
 		       profdb__sqlerror(db, "cannot read kernel intervals");
 	}
 	free(s.iv);
+	return PROFDB_OK;
+}
+
+/* Fill the busy column (computed by the server on a clickhouse://
+ * snapshot: ch_steps.c) and the share of the device span. */
+static int fill_busy(profdb *db, profdb_result *r, const struct profdb_filter *f)
+{
+	int rc;
+	if (!db->ch_steps && (rc = sweep_busy(db, r, f)) != PROFDB_OK)
+		return rc;
 	/* steps without kernels are idle; then the share of the device span */
 	for (size_t row = 0; row < r->nrows; row++) {
 		int64_t busy, span;
@@ -185,9 +208,11 @@ int profdb_query_steps(profdb *db, profdb_result **out, const struct profdb_filt
 	int rc;
 
 	*out = NULL;
+	if (db->remote) /* a clickhouse:// snapshot: grouped by the server */
+		return profdb__ch_query_steps(db, out, f);
 	if ((rc = profdb__qfilter_check(db, f)) != PROFDB_OK)
 		return rc;
-	main_sql(&b, f);
+	main_sql(db, &b, f);
 	rc = profdb__query_prepare(db, &b, &st, "cannot query steps");
 	profdb__qbuf_free(&b);
 	if (rc != PROFDB_OK)

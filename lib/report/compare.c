@@ -118,13 +118,19 @@ int profdb_compare(profdb *db, profdb_comparison **out, const struct profdb_diff
 	int rc, own_txn = 0;
 
 	*out = NULL;
-	if (profdb__bench_diff_wanted(o))
-		return profdb__bench_compare(db, out, o); /* tag: sides or keys, bench_diff.c */
+	if (profdb__bench_diff_wanted(o)) { /* tag: sides or keys, bench_diff.c */
+		/* on a clickhouse:// snapshot they read kernel rows */
+		if (db->remote && (rc = profdb__ch_ensure(db, CH_ALL_TABLES)) != PROFDB_OK)
+			return rc;
+		return profdb__bench_compare(db, out, o);
+	}
 	memset(&s, 0, sizeof s);
 	s.db = db;
 	s.o = o;
 	if ((rc = check_opts(db, o)) != PROFDB_OK || (rc = profdb__compare_key_sql(db, by, keyexpr, sizeof keyexpr,
 	                                                   &s.key_in_step_stat)) != PROFDB_OK)
+		return rc;
+	if (db->remote && (rc = profdb__ch_compare_prepare(db, s.key_in_step_stat)) != PROFDB_OK)
 		return rc;
 	c = calloc(1, sizeof *c);
 	if (!c)

@@ -255,6 +255,9 @@ int profdb_compare_analysis(profdb *db, profdb_comparison **out, const struct pr
 	if (o->filter.name_glob || o->filter.kind)
 		return profdb__error(db, PROFDB_EUSAGE, "--table %s compares a whole table: no --name or --kind",
 		                     table);
+	/* a clickhouse:// snapshot: the analyses read every table */
+	if (db->remote && (rc = profdb__ch_ensure(db, CH_ALL_TABLES)) != PROFDB_OK)
+		return rc;
 	if (!(c = calloc(1, sizeof *c)))
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	c->base_runs = copy_names(o->base_runs, o->nbase);

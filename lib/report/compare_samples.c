@@ -297,7 +297,12 @@ int profdb__compare_read_host(struct profdb__compare_state *s, int si, size_t i)
 	sqlite3_stmt *q = NULL;
 	int rc;
 
-	if (sqlite3_prepare_v2(s->db->sql, "SELECT step, sum(coalesce(self_ns, 0)), count(*) FROM op"
+	/* on a clickhouse:// snapshot the server summed op per rank and step
+	 * (ch_compare.c): the same integer sums, without moving every op */
+	if (sqlite3_prepare_v2(s->db->sql, s->db->ch_op_steps ?
+	    "SELECT step, sum(self_ns), sum(ops) FROM temp.ch_op_step"
+	    " WHERE run_id = ?1" RANK_STEP_WHERE " GROUP BY step" :
+	    "SELECT step, sum(coalesce(self_ns, 0)), count(*) FROM op"
 	    " WHERE run_id = ?1" RANK_STEP_WHERE " GROUP BY step", -1, &q, NULL) != SQLITE_OK)
 		return profdb__sqlerror(s->db, "cannot read host operators");
 	sqlite3_bind_int64(q, 1, sd->runs[i].id);

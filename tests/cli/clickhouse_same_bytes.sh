@@ -53,7 +53,7 @@ same kernels --run test --rank 1 --by stream,core --steps ..1012 --top 3 --sort 
 same kernels --run control --run test --by kind --per-step --sort max_step
 same kernels --run nosuch
 same kernels --by nosuch --run overlap
-same steps --run control --rank 0 --steps 1010..1012
+same steps --run control --rank 3 --steps 1010..1012
 same summary --run twice --run overlap
 same diff control test --fail-on-regression
 same diff overlap twice --by base-name --threshold 10
@@ -97,3 +97,51 @@ same kernels --run control --name '*gemm*' --by rank,stream --sort median --asc
 same kernels --run test --rank 1 --by stream,core --steps ..1012 --top 3 --sort median
 same kernels --run test --rank 1 --kind kernel --by shape --format csv
 # (an empty answer pulls the rows for its notes: tested above)
+echo "--- diff and report read no kernel or op rows (lib/clickhouse/ch_compare.c):"
+# name, base-name and kind keys sample kernel_step_stat; the server sums
+# the host ops per rank and step: with kernel gone, and op a view of the
+# four columns that sum reads (a pull of op rows would fail), they work
+ch_query 1 "RENAME TABLE prof.kernel TO prof.kernel_away, prof.op TO prof.op_away" || exit 1
+ch_query 1 "CREATE VIEW prof.op AS SELECT run_id, rank, step, self_ns FROM prof.op_away" || exit 1
+for f in table csv json md; do
+  same diff control test --format $f
+  same diff overlap twice --format $f --by kind
+done
+same diff control test --fail-on-regression
+same diff control test --fail-on-regression --threshold 90
+same diff control test --by base-name --steps 1010..1012 --rank 1 --format csv
+same diff control test --name '*gemm*' --kind kernel --format json
+same diff overlap twice --by base-name+kind --threshold 10 --fail-on-regression
+same diff --base overlap,twice --new control,test --format csv
+same diff control nosuch
+for f in md html json junit csv; do
+  same report control test --format $f
+done
+same report control test --format junit --fail-on-regression
+ch_query 1 "DROP TABLE prof.op" || exit 1
+ch_query 1 "RENAME TABLE prof.kernel_away TO prof.kernel, prof.op_away TO prof.op" || exit 1
+echo "--- steps pulls no kernel rows (lib/clickhouse/ch_steps.c: the server groups them; launch is still away):"
+for f in table csv json md; do
+  same steps --format $f --run overlap --run twice
+  same steps --format $f --run control --run test
+done
+same steps --run control --rank 3 --steps 1010..1012
+same steps --run test --rank 1 --name '*gemm*' --kind kernel --format csv
+same steps --run level1 --steps 2.. --format json
+same steps --run overlap --name 'nc?l*' --format csv
+echo "--- keys of type, shape or core, --table and steps' empty answers need kernel rows: pulled then"
+ch_query 1 "RENAME TABLE prof.launch_away TO prof.launch" || exit 1
+same diff control test --by type
+same steps --run control --name '*[g]emm*'
+same steps --run overlap --steps 40..
+same diff control test --by type+core --format csv --fail-on-regression
+same diff level1 level1 --by shape --format json
+same diff control test --table breakdown
+same diff control test --by tag:api
+echo "--- a run without the stat tables (ingested before they existed): diff pulls its rows"
+ch_query 1 "ALTER TABLE prof.run UPDATE name_stats = 0 WHERE name = 'control'" || exit 1
+ch_mutations_done 1
+same diff control test --format csv --fail-on-regression
+same diff control test --by kind --format json
+same steps --run nosuch
+same diff overlap twice --by type+nosuch
