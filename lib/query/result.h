@@ -29,6 +29,8 @@ struct profdb_result {
 	                  unsigned part, size_t before); /* NULL: the result is whole */
 	unsigned part;             /* PROFDB__PART_FIRST while nothing was written */
 	size_t written;            /* rows the earlier parts wrote */
+	struct profdb__fmt_plan *plan; /* owned: a streamed table's or md's layout
+	                              (format.h), NULL when whole */
 };
 
 /* CONSTRUCTOR: an empty result with ncols unnamed TEXT columns. */
