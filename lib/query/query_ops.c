@@ -213,22 +213,33 @@ static int listed(const char *list, const char *name)
 	return 0;
 }
 
-/* The note on operators whose device time is all their children's. */
-static int note_child_device_time(profdb *db, profdb_result *r)
+/* The note on operators whose device time is all their children's.  Its
+ * rows are read from a second run of the answer's statement (sql), as the
+ * answer itself may have been streamed rather than held. */
+static int note_child_device_time(profdb *db, profdb_result *r, const struct profdb__qbuf *sql,
+                                  const struct profdb_op_query *q)
 {
-	size_t self = col_named(r, "device_self"), total = col_named(r, "device_total");
-	size_t name = col_named(r, "name"), n = 0, nshown = 0, len = 0;
-	int more = 0;
+	struct profdb__qbuf b = { 0 };
+	sqlite3_stmt *st = NULL;
+	size_t n = 0, nshown = 0, len = 0;
+	int more = 0, rc;
 	char list[256] = "", note[PROFDB_ERRMAX];
-	if (self == (size_t)-1 || total == (size_t)-1 || name == (size_t)-1)
+	if (col_named(r, "device_self") == (size_t)-1 || col_named(r, "device_total") == (size_t)-1 ||
+	    col_named(r, "name") == (size_t)-1)
 		return PROFDB_OK;
-	for (size_t i = 0; i < profdb_result_nrows(r); i++) {
-		const char *nm;
+	profdb__qbuf_add(&b, "SELECT name FROM (");
+	profdb__qbuf_add(&b, sql->s);
+	profdb__qbuf_add(&b, ") WHERE device_total > 0 AND (device_self IS NULL OR device_self <= 0)");
+	rc = profdb__query_prepare(db, &b, &st, "cannot query operators");
+	profdb__qbuf_free(&b);
+	if (rc != PROFDB_OK)
+		return rc;
+	profdb__qfilter_bind(st, &q->filter);
+	if (q->top > 0)
+		sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":top"), q->top);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *nm = (const char *)sqlite3_column_text(st, 0);
 		int w;
-		if (profdb_result_isnull(r, i, total) || profdb_result_int(r, i, total) <= 0 ||
-		    (!profdb_result_isnull(r, i, self) && profdb_result_int(r, i, self) > 0))
-			continue;
-		nm = profdb_result_text(r, i, name);
 		n++;
 		if (listed(list, nm))
 			continue;
@@ -240,6 +251,9 @@ static int note_child_device_time(profdb *db, profdb_result *r)
 			len += w > 0 ? (size_t)w : 0;
 		}
 	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return profdb__sqlerror(db, "cannot query operators");
 	if (!n)
 		return PROFDB_OK;
 	snprintf(note, sizeof note, "%zu row%s (%s%s): the operator launched no kernels itself, its device"
@@ -324,9 +338,11 @@ int profdb_query_ops(profdb *db, profdb_result **out, const struct profdb_op_que
 	profdb__qfilter_bind(st, &q->filter);
 	if (q->top > 0)
 		sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":top"), q->top);
-	rc = profdb__result_from_stmt(db, out, st, types);
+	/* streamed when the CLI asked (profdb_result_stream): the notes read
+	 * the database, not the rows */
+	rc = profdb__result_from_stmt_stream(db, out, st, types);
 	if (rc == PROFDB_OK && (rc = note_totals(db, *out, q, &nruns)) == PROFDB_OK &&
-	    (rc = note_child_device_time(db, *out)) == PROFDB_OK)
+	    (rc = note_child_device_time(db, *out, &b, q)) == PROFDB_OK)
 		rc = note_empty(db, *out, q, nruns);
 	if (rc != PROFDB_OK) {
 		profdb_result_free(*out);

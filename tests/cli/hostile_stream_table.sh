@@ -1,8 +1,8 @@
 # A table or md answer past the hold budget (8 MiB, lowered here to 1 byte
 # with PROFDB_HOLD_BYTES) is written in two passes over its statement
 # (result_stream.c): the bytes must be those of the answer held whole
-# and written with --wide (names whole, as a streamed table shows them),
-# for kernels (table, md, --by name,step, --unit) and sql (table); and
+# (for a terminal, held whole and written with --wide: names whole),
+# for kernels (table, md, --by name,step, --unit), ops and sql (table); and
 # python checks the streamed table itself: each name's calls and total
 # against the file it wrote, and every row cut at the header's dashes.
 . "$HERE/hostile_lib.sh"
@@ -22,16 +22,18 @@ with open(sys.argv[1], "w", newline="") as f:
 PY
 pd ingest --db "$DB" --run many "$WORK/many/kernel_details.csv" || echo "FAIL ingest: $(cat "$WORK/err")"
 
-# same_bytes NAME ARGS...: streamed output == whole output with --wide
-# (a streamed table shows names whole: shortening them to the terminal
-# needs every name at once), exit 0 both
+# same_bytes NAME [VAR=VALUE] ARGS...: streamed output == whole output,
+# exit 0 both; output not to a terminal (COLUMNS empty: no width), unless
+# VAR sets one
 same_bytes() {
 	name=$1
 	shift
-	pd "$@" --wide
+	cols=
+	case $1 in COLUMNS=*) cols=${1#COLUMNS=}; shift ;; esac
+	COLUMNS=$cols pd "$@" $([ -n "$cols" ] && echo --wide)
 	st1=$?
 	cp "$WORK/out" "$WORK/whole"
-	PROFDB_HOLD_BYTES=1 pd "$@"
+	COLUMNS=$cols PROFDB_HOLD_BYTES=1 pd "$@"
 	st2=$?
 	cp "$WORK/out" "$WORK/streamed"
 	if [ $st1 != 0 ] || [ $st2 != 0 ]; then
@@ -43,9 +45,19 @@ same_bytes() {
 	fi
 }
 same_bytes stream_table kernels --db "$DB" --run many
+# for a terminal: as --wide writes it (a streamed table shows names whole:
+# shortening them needs every name at once to keep them apart)
+same_bytes stream_table_terminal COLUMNS=80 kernels --db "$DB" --run many
 same_bytes stream_table_ms kernels --db "$DB" --run many --unit ms
 same_bytes stream_table_steps kernels --db "$DB" --run many --by name,step
 same_bytes stream_md kernels --db "$DB" --run many --format md
+# ops (its notes read the database: the child-device-time note and the
+# run totals come out the same streamed)
+pd ingest --db "$DB" --run ops "$PROFDB_TESTDATA/query/trace.json" || echo "FAIL ingest ops: $(cat "$WORK/err")"
+same_bytes stream_ops ops --db "$DB" --run ops
+same_bytes stream_ops_md ops --db "$DB" --run ops --format md
+grep -q 'launched no kernels itself' "$WORK/streamed" && echo "ok stream_ops_note" ||
+	echo "FAIL stream_ops_note: $(cat "$WORK/streamed")"
 same_bytes stream_sql_table sql --db "$DB" "SELECT k.id, s.value AS name, k.dur_ns FROM kernel k JOIN str s ON s.id = k.name_id ORDER BY k.id"
 
 # the streamed table itself, against python's sums (run many, in us)
