@@ -210,6 +210,11 @@ int profdb__result_two_pass(profdb *db, sqlite3_stmt *st, profdb_result *r, FILE
 	return err;
 }
 
+int profdb__result_streamed(const profdb_result *r)
+{
+	return r->write_rest && r->written > 0;
+}
+
 int profdb_result_stream(profdb *db, FILE *out, const struct profdb_format_opts *fmt)
 {
 	db->stream_out = NULL;

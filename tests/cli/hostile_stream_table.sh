@@ -58,6 +58,39 @@ same_bytes stream_ops ops --db "$DB" --run ops
 same_bytes stream_ops_md ops --db "$DB" --run ops --format md
 grep -q 'launched no kernels itself' "$WORK/streamed" && echo "ok stream_ops_note" ||
 	echo "FAIL stream_ops_note: $(cat "$WORK/streamed")"
+# past 1 024 rows csv has written rows before the note is made: the note
+# comes from the database, the same as from held rows (md, whole).  1 500
+# operators with a kernel each, 3 of them inside a parent that launches
+# nothing itself: the note counts the 3 parents (python wrote them).
+python3 - "$WORK/opsmany.json" <<'PY'
+import json, sys
+ev = []
+for i in range(1500):
+    ts = 1000 + 100 * i
+    if i < 3:
+        ev.append({"ph": "X", "cat": "cpu_op", "name": "parent_%d" % i, "pid": 1, "tid": 1, "ts": ts - 5,
+                   "dur": 40, "args": {"External id": 10000 + i}})
+    ev.append({"ph": "X", "cat": "cpu_op", "name": "op_%d" % i, "pid": 1, "tid": 1, "ts": ts, "dur": 20,
+               "args": {"External id": i + 1}})
+    ev.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": ts + 1,
+               "dur": 2, "args": {"correlation": i + 1, "External id": i + 1}})
+    ev.append({"ph": "X", "cat": "kernel", "name": "kern_%d" % i, "pid": 0, "tid": 7, "ts": ts + 4, "dur": 3,
+               "args": {"correlation": i + 1, "External id": i + 1, "device": 0, "stream": 7}})
+json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+pd ingest --db "$DB" --run opsmany "$WORK/opsmany.json" || echo "FAIL ingest opsmany: $(cat "$WORK/err")"
+COLUMNS= pd ops --db "$DB" --run opsmany --format md
+held=$(grep '^Note: .*launched no kernels itself' "$WORK/out" | sed 's/^Note: //')
+COLUMNS= pd ops --db "$DB" --run opsmany --format csv
+streamed=$(grep 'launched no kernels itself' "$WORK/err" | sed 's/^profdb: note: //')
+case $held in
+"3 rows (parent_"*) [ "$held" = "$streamed" ] && echo "ok stream_ops_note_sql" ||
+	echo "FAIL stream_ops_note_sql: held '$held', streamed '$streamed'" ;;
+*) echo "FAIL stream_ops_note_sql: held note '$held'" ;;
+esac
+for n in 0 1 2; do
+	case $streamed in *parent_$n*) ;; *) echo "FAIL stream_ops_note_sql_name: parent_$n not in '$streamed'" ;; esac
+done
 same_bytes stream_sql_table sql --db "$DB" "SELECT k.id, s.value AS name, k.dur_ns FROM kernel k JOIN str s ON s.id = k.name_id ORDER BY k.id"
 
 # the streamed table itself, against python's sums (run many, in us)
