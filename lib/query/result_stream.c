@@ -141,9 +141,10 @@ static int plan_pass(profdb *db, sqlite3_stmt *st, profdb_result *r, size_t *cap
 	if (profdb__fmt_plan_new(&plan, r->ncols) != PROFDB_OK)
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	for (;;) {
-		if (!all)
-			all = infer_types(r, known, 0);
 		if (r->nrows >= STREAM_ROWS || rc != SQLITE_ROW) {
+			/* (a column's type: its first non-NULL value, in any part) */
+			if (!all)
+				all = infer_types(r, known, 0);
 			if (profdb__fmt_plan_add(plan, r) != PROFDB_OK) {
 				profdb__fmt_plan_free(plan);
 				return profdb__error(db, PROFDB_ERROR, "out of memory");
