@@ -75,6 +75,8 @@ int cmd_ops(int argc, char **argv)
 	oq.top_json = q.fmt.format == PROFDB_FMT_JSON;
 	if (!(db = qcli_open(&q)))
 		return PROFDB_EXIT_ERROR;
+	/* rows go out as they come (a table in two passes past its budget) */
+	(void)profdb_result_stream(db, stdout, &q.fmt);
 	rc = profdb_query_ops(db, &r, &oq);
 	return qcli_finish(&q, db, rc, r);
 }

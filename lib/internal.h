@@ -35,6 +35,10 @@ struct profdb {
 
 /* Switch a new file to WAL once its first ingest has committed (db.c). */
 void profdb__db_wal_now(profdb *db);
+/* The name of the VFS that opens SQLite files of any path length (the
+ * unix one, with long paths named through their folder: vfs_longpath.c),
+ * registered on first use; NULL (the default VFS) if it cannot be. */
+const char *profdb__vfs_longpath(void);
 
 /* profdb_query_sql, _runs and _summary on a clickhouse snapshot: the SQL
  * goes to the server, which computes the figures (lib/clickhouse). */

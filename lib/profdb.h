@@ -510,14 +510,17 @@ int profdb_unit_parse(const char *s);
 int profdb_result_write(const profdb_result *r, FILE *out,
                         const struct profdb_format_opts *opts);
 /*
- * METHOD: the next query that can stream (profdb_query_kernels today:
- * the others post-process their rows) writes its rows to out in fmt (csv or json) as they come, a
- * thousand at a time, instead of holding the whole answer: the result it
- * returns holds only the last rows, and profdb_result_write on it writes
- * them and the end of the output.  Call profdb_result_write with the same
- * out and fmt (borrowed until then).  One use: later queries answer whole.
- * Returns PROFDB_OK, or PROFDB_ENOTFOUND (nothing armed) for a format
- * that needs every value first (table, md: unit and widths).
+ * METHOD: the next query that can stream (profdb_query_kernels and
+ * profdb_query_ops today: the others post-process their rows) writes its
+ * rows to out in fmt as they come, a thousand at a time, instead of
+ * holding the whole answer: the result it returns holds only the last
+ * rows, and profdb_result_write on it writes them and the end of the
+ * output.  csv and json rows go out at once; a table or md answer is held
+ * up to 8 MiB of rows, and past that written in two passes over the query
+ * (the first fixes unit, decimals and widths; names are then shown whole
+ * as with opts->wide).  Call profdb_result_write with the same out and fmt
+ * (borrowed until then).  One use: later queries answer whole.  Returns
+ * PROFDB_OK, or PROFDB_ENOTFOUND (nothing armed) for a json object.
  */
 int profdb_result_stream(profdb *db, FILE *out, const struct profdb_format_opts *fmt);
 

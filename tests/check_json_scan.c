@@ -246,7 +246,20 @@ START_TEST(long_values)
 	ck_assert_int_eq(profdb__json_scan_init(&s, gen_read, &g, "big", &err), PROFDB_OK);
 	s.max_value = 1 << 20;
 	ck_assert_int_eq(profdb__json_value(&s, &v, &n), PROFDB_EFORMAT);
-	ck_assert_ptr_nonnull(strstr(err.msg, "big: byte 0: a single JSON value is larger than 1 MB"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "big: byte 0: a single JSON value is larger than 1 MiB"));
+	profdb__json_scan_free(&s);
+	/* the same with skip_big (events): read to its end, handed back
+	 * empty and marked, the window never past the bound and a chunk */
+	g = (struct gen_src){ '[', ']', '1', 1, 4 << 20, 0 };
+	ck_assert_int_eq(profdb__json_scan_init(&s, gen_read, &g, "big", &err), PROFDB_OK);
+	s.max_value = 1 << 20;
+	s.skip_big = 1;
+	ck_assert_int_eq(profdb__json_value(&s, &v, &n), PROFDB_OK);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_int_eq(s.big, 1);
+	ck_assert_uint_eq(profdb__json_offset(&s), (4u << 20) + 2);
+	ck_assert_uint_le(s.cap, (1u << 20) + (256u << 10));
+	ck_assert_int_eq(profdb__json_peek(&s), PROFDB_JSON_END);
 	profdb__json_scan_free(&s);
 }
 END_TEST

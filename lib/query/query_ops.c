@@ -213,39 +213,80 @@ static int listed(const char *list, const char *name)
 	return 0;
 }
 
-/* The note on operators whose device time is all their children's. */
-static int note_child_device_time(profdb *db, profdb_result *r)
+/* The rows of the child-device-time note, named as they come. */
+struct child_rows {
+	size_t n, nshown, len;
+	int more;
+	char list[256];            /* the first three names, ", " between */
+};
+
+static void child_row(struct child_rows *c, const char *nm)
+{
+	int w;
+	c->n++;
+	if (listed(c->list, nm))
+		return;
+	if (c->nshown == 3 || c->len >= sizeof c->list) {
+		c->more = 1;
+		return;
+	}
+	c->nshown++;
+	w = snprintf(c->list + c->len, sizeof c->list - c->len, "%s%s", c->len ? ", " : "", nm ? nm : "");
+	c->len += w > 0 ? (size_t)w : 0;
+}
+
+/* The same rows from a second run of the answer's statement (sql), for an
+ * answer that was streamed rather than held; the same test as the held
+ * rows' loop below, in SQL. */
+static int child_rows_sql(profdb *db, struct child_rows *c, const struct profdb__qbuf *sql,
+                          const struct profdb_op_query *q)
+{
+	struct profdb__qbuf b = { 0 };
+	sqlite3_stmt *st = NULL;
+	int rc;
+	profdb__qbuf_add(&b, "SELECT name FROM (");
+	profdb__qbuf_add(&b, sql->s);
+	profdb__qbuf_add(&b, ") WHERE device_total > 0 AND (device_self IS NULL OR device_self <= 0)");
+	rc = profdb__query_prepare(db, &b, &st, "cannot query operators");
+	profdb__qbuf_free(&b);
+	if (rc != PROFDB_OK)
+		return rc;
+	profdb__qfilter_bind(st, &q->filter);
+	if (q->top > 0)
+		sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":top"), q->top);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		child_row(c, (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "cannot query operators");
+}
+
+/* The note on operators whose device time is all their children's: from
+ * the rows r holds, or when they were streamed from the database. */
+static int note_child_device_time(profdb *db, profdb_result *r, const struct profdb__qbuf *sql,
+                                  const struct profdb_op_query *q)
 {
 	size_t self = col_named(r, "device_self"), total = col_named(r, "device_total");
-	size_t name = col_named(r, "name"), n = 0, nshown = 0, len = 0;
-	int more = 0;
-	char list[256] = "", note[PROFDB_ERRMAX];
+	size_t name = col_named(r, "name");
+	struct child_rows c = { 0 };
+	char note[PROFDB_ERRMAX];
+	int rc;
 	if (self == (size_t)-1 || total == (size_t)-1 || name == (size_t)-1)
 		return PROFDB_OK;
-	for (size_t i = 0; i < profdb_result_nrows(r); i++) {
-		const char *nm;
-		int w;
-		if (profdb_result_isnull(r, i, total) || profdb_result_int(r, i, total) <= 0 ||
-		    (!profdb_result_isnull(r, i, self) && profdb_result_int(r, i, self) > 0))
-			continue;
-		nm = profdb_result_text(r, i, name);
-		n++;
-		if (listed(list, nm))
-			continue;
-		if (nshown == 3 || len >= sizeof list) {
-			more = 1;
-		} else {
-			nshown++;
-			w = snprintf(list + len, sizeof list - len, "%s%s", len ? ", " : "", nm ? nm : "");
-			len += w > 0 ? (size_t)w : 0;
-		}
+	if (profdb__result_streamed(r)) {
+		if ((rc = child_rows_sql(db, &c, sql, q)) != PROFDB_OK)
+			return rc;
+	} else {
+		for (size_t i = 0; i < profdb_result_nrows(r); i++)
+			if (!profdb_result_isnull(r, i, total) && profdb_result_int(r, i, total) > 0 &&
+			    (profdb_result_isnull(r, i, self) || profdb_result_int(r, i, self) <= 0))
+				child_row(&c, profdb_result_text(r, i, name));
 	}
-	if (!n)
+	if (!c.n)
 		return PROFDB_OK;
 	snprintf(note, sizeof note, "%zu row%s (%s%s): the operator launched no kernels itself, its device"
 	         " time is its child operators' (device_total), so top_kernels is empty; device_self counts"
-	         " only kernels an operator launched itself", n, n == 1 ? "" : "s", list,
-	         more ? ", ..." : "");
+	         " only kernels an operator launched itself", c.n, c.n == 1 ? "" : "s", c.list,
+	         c.more ? ", ..." : "");
 	if (profdb__result_add_note(r, note) != PROFDB_OK)
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	return PROFDB_OK;
@@ -324,9 +365,11 @@ int profdb_query_ops(profdb *db, profdb_result **out, const struct profdb_op_que
 	profdb__qfilter_bind(st, &q->filter);
 	if (q->top > 0)
 		sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":top"), q->top);
-	rc = profdb__result_from_stmt(db, out, st, types);
+	/* streamed when the CLI asked (profdb_result_stream): the notes read
+	 * the database, not the rows */
+	rc = profdb__result_from_stmt_stream(db, out, st, types);
 	if (rc == PROFDB_OK && (rc = note_totals(db, *out, q, &nruns)) == PROFDB_OK &&
-	    (rc = note_child_device_time(db, *out)) == PROFDB_OK)
+	    (rc = note_child_device_time(db, *out, &b, q)) == PROFDB_OK)
 		rc = note_empty(db, *out, q, nruns);
 	if (rc != PROFDB_OK) {
 		profdb_result_free(*out);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "format.h"
 #include "result.h"
 #include "banned.h"
 
@@ -61,6 +62,7 @@ void profdb_result_free(profdb_result *r)
 	for (size_t i = 0; i < r->nnotes; i++)
 		free(r->notes[i]);
 	free(r->notes);
+	profdb__fmt_plan_free(r->plan);
 	free(r);
 }
 

@@ -29,6 +29,8 @@ struct profdb_result {
 	                  unsigned part, size_t before); /* NULL: the result is whole */
 	unsigned part;             /* PROFDB__PART_FIRST while nothing was written */
 	size_t written;            /* rows the earlier parts wrote */
+	struct profdb__fmt_plan *plan; /* owned: a streamed table's or md's layout
+	                              (format.h), NULL when whole */
 };
 
 /* CONSTRUCTOR: an empty result with ncols unnamed TEXT columns. */
@@ -54,6 +56,9 @@ int profdb__result_set_null(profdb_result *r, size_t row, size_t col);
 int profdb__result_set_int(profdb_result *r, size_t row, size_t col, int64_t v);
 int profdb__result_set_double(profdb_result *r, size_t row, size_t col, double v);
 int profdb__result_set_text(profdb_result *r, size_t row, size_t col, const char *v);
+/* Were some of r's rows written already (r holds the last part only)?
+ * Then what needs every row asks the database again. */
+int profdb__result_streamed(const profdb_result *r);
 /* profdb__result_from_stmt, but when profdb_result_stream armed db (and
  * disarmed by this call) the rows go out as they come and *out holds the
  * last part only.  For queries whose statement's rows are the answer. */

@@ -1,10 +1,12 @@
 /*
  * result_stream.c - query rows written as they come, a thousand at a time,
- * for the formats that can: `sql` (csv, json, md) and the query commands
- * whose result is final as SQLite returns it (csv, json: see
- * profdb_result_stream) hold a bounded number of rows whatever the size of
- * the answer.  A table, and md with times, choose a unit and decimals from
- * every value, so they stay whole.
+ * so memory stays flat whatever the size of the answer.  csv, json and
+ * `sql`'s md write each part as it comes.  A table (widths, unit,
+ * decimals) and md with times (unit, decimals) hold the answer up to
+ * HOLD_BYTES and are written whole, as always; past that they make two
+ * passes over the statement inside one read transaction (both see the
+ * same rows): the first folds every row into a layout (format.h,
+ * profdb__fmt_plan), the second writes the rows in parts along it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +19,10 @@
 #include "banned.h"
 
 #define STREAM_ROWS 1024 /* rows held between writes: memory stays flat */
+/* A table or md answer held whole up to this (cells and text, about a
+ * third of what the table writer then uses); PROFDB_HOLD_BYTES lowers it
+ * for tests. */
+#define HOLD_BYTES ((uint64_t)8 << 20)
 
 profdb__part_fn profdb__part_writer(const struct profdb_format_opts *fmt)
 {
@@ -113,13 +119,109 @@ fail:
 	return err;
 }
 
+/* Memory a held row of r takes, about. */
+static size_t row_bytes(const profdb_result *r, size_t row)
+{
+	size_t n = r->ncols * sizeof *r->cells;
+	for (size_t c = 0; c < r->ncols; c++)
+		if (r->cells[row * r->ncols + c].text)
+			n += strlen(r->cells[row * r->ncols + c].text) + 32; /* + the allocator's */
+	return n;
+}
+
+/* The first pass: every row (those r holds, then the rest of st) folded
+ * into a new layout, fixed and given to r; r is left without rows.  *cap:
+ * the rows r->cells has room for. */
+static int plan_pass(profdb *db, sqlite3_stmt *st, profdb_result *r, size_t *cap,
+                     const struct profdb_format_opts *fmt, int *known, int all)
+{
+	struct profdb__fmt_plan *plan = NULL;
+	int rc = SQLITE_ROW;
+
+	if (profdb__fmt_plan_new(&plan, r->ncols) != PROFDB_OK)
+		return profdb__error(db, PROFDB_ERROR, "out of memory");
+	for (;;) {
+		if (r->nrows >= STREAM_ROWS || rc != SQLITE_ROW) {
+			/* (a column's type: its first non-NULL value, in any part) */
+			if (!all)
+				all = infer_types(r, known, 0);
+			if (profdb__fmt_plan_add(plan, r) != PROFDB_OK) {
+				profdb__fmt_plan_free(plan);
+				return profdb__error(db, PROFDB_ERROR, "out of memory");
+			}
+			clear_rows(r);
+		}
+		if (rc != SQLITE_ROW)
+			break;
+		if ((rc = sqlite3_step(st)) == SQLITE_ROW && profdb__result_add_row(r, st, cap) != PROFDB_OK) {
+			profdb__fmt_plan_free(plan);
+			return profdb__error(db, PROFDB_ERROR, "out of memory");
+		}
+	}
+	if (rc != SQLITE_DONE) {
+		profdb__fmt_plan_free(plan);
+		return profdb__sqlerror(db, "query failed");
+	}
+	profdb__fmt_plan_fix(plan, r, fmt);
+	r->plan = plan;
+	return PROFDB_OK;
+}
+
+int profdb__result_two_pass(profdb *db, sqlite3_stmt *st, profdb_result *r, FILE *out,
+                            const struct profdb_format_opts *fmt, int types_known)
+{
+	uint64_t budget = profdb__env_limit("PROFDB_HOLD_BYTES", HOLD_BYTES), held = 0;
+	size_t cap = 0;
+	int *known = calloc(r->ncols + 1, sizeof *known), rc, began = 0, err;
+
+	if (!known)
+		return profdb__error(db, PROFDB_ERROR, "out of memory");
+	while (held <= budget && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (profdb__result_add_row(r, st, &cap) != PROFDB_OK) {
+			free(known);
+			return profdb__error(db, PROFDB_ERROR, "out of memory");
+		}
+		held += row_bytes(r, r->nrows - 1);
+	}
+	if (held <= budget) {
+		/* whole: written by profdb_result_write as it always was */
+		if (rc == SQLITE_DONE && !types_known)
+			infer_types(r, known, 0);
+		free(known);
+		return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "query failed");
+	}
+	/* the statement's snapshot stays for the second pass (BEGIN while it
+	 * runs keeps its read transaction open past the reset) */
+	if (sqlite3_get_autocommit(db->sql)) {
+		if (sqlite3_exec(db->sql, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+			free(known);
+			return profdb__sqlerror(db, "query failed");
+		}
+		began = 1;
+	}
+	err = plan_pass(db, st, r, &cap, fmt, known, types_known);
+	free(known);
+	if (err == PROFDB_OK) {
+		sqlite3_reset(st);
+		err = profdb__result_stream_rows(db, st, r, fmt->format == PROFDB_FMT_MD ? profdb__write_md_part :
+		                                 profdb__write_table_part, out, fmt, 1, 1);
+	}
+	if (began)
+		sqlite3_exec(db->sql, err == PROFDB_OK ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL);
+	return err;
+}
+
+int profdb__result_streamed(const profdb_result *r)
+{
+	return r->write_rest && r->written > 0;
+}
+
 int profdb_result_stream(profdb *db, FILE *out, const struct profdb_format_opts *fmt)
 {
 	db->stream_out = NULL;
 	db->stream_fmt = NULL;
-	/* md and tables choose their unit and decimals from every value */
-	if (!out || !fmt || (fmt->format != PROFDB_FMT_CSV && fmt->format != PROFDB_FMT_JSON) ||
-	    !profdb__part_writer(fmt))
+	/* a json object (one key per run) is built whole */
+	if (!out || !fmt || (fmt->format == PROFDB_FMT_JSON && fmt->json_object))
 		return PROFDB_ENOTFOUND;
 	db->stream_out = out;
 	db->stream_fmt = fmt;
@@ -142,7 +244,10 @@ int profdb__result_from_stmt_stream(profdb *db, profdb_result **out, sqlite3_stm
 		return profdb__result_from_stmt(db, out, st, types);
 	if ((rc = profdb__result_for_stmt(db, &r, st, types)) != PROFDB_OK)
 		return rc;
-	rc = profdb__result_stream_rows(db, st, r, profdb__part_writer(fmt), f, fmt, types != NULL, 1);
+	if (fmt->format == PROFDB_FMT_TABLE || fmt->format == PROFDB_FMT_MD)
+		rc = profdb__result_two_pass(db, st, r, f, fmt, types != NULL);
+	else
+		rc = profdb__result_stream_rows(db, st, r, profdb__part_writer(fmt), f, fmt, types != NULL, 1);
 	if (rc != PROFDB_OK) {
 		profdb_result_free(r);
 		return rc;

@@ -19,6 +19,7 @@
 /* What the authorizer and the progress handler saw during one statement. */
 struct guard {
 	int write;                 /* --write: the authorizer allows everything */
+	int own_txn;               /* profdb's BEGIN for a table's two passes */
 	int64_t deadline_ns;       /* CLOCK_MONOTONIC; 0: no time limit */
 	int timed_out;             /* the progress handler interrupted */
 	char denied[96];           /* the first action refused, "" if none */
@@ -90,6 +91,10 @@ static int authorize(void *arg, int action, const char *a1, const char *a2,
 	case SQLITE_FUNCTION:
 	case SQLITE_RECURSIVE:
 		return SQLITE_OK;
+	case SQLITE_TRANSACTION:
+		if (g->own_txn)
+			return SQLITE_OK;
+		break;
 	case SQLITE_PRAGMA:
 		if (pragma_reads(a1, a2))
 			return SQLITE_OK;
@@ -198,13 +203,14 @@ int profdb_sql_write(profdb *db, const char *sql, const struct profdb_sql_opts *
 	profdb_result *r = NULL;
 	sqlite3_stmt *st = NULL;
 	struct guard g;
-	int rc;
+	int rc, began = 0;
 
 	if (!o)
 		o = &def;
-	if (!write || db->remote) {
-		/* a table sizes its columns by every value: whole result first;
-		 * ClickHouse SQL (a clickhouse:// snapshot) answers whole too */
+	if ((!write && (fmt->format != PROFDB_FMT_TABLE || o->write)) || db->remote) {
+		/* a json object is built whole, and a table with --write (a
+		 * second pass would run its changes twice); ClickHouse SQL (a
+		 * clickhouse:// snapshot) answers whole too */
 		if ((rc = profdb_sql_run(db, &r, sql, o)) == PROFDB_OK && profdb_result_write(r, out, fmt) != PROFDB_OK)
 			rc = profdb__error(db, PROFDB_ERROR, "cannot write the output: %s", strerror(errno));
 		profdb_result_free(r);
@@ -212,13 +218,32 @@ int profdb_sql_write(profdb *db, const char *sql, const struct profdb_sql_opts *
 	}
 	guard_begin(db, &g, o);
 	rc = profdb__sql_prepare_one(db, sql, &st);
+	/* a table's two passes read one snapshot: our own transaction, once
+	 * the guard has passed the user's statement (it refuses theirs); not
+	 * around one that writes (VACUUM: the guard refuses it as it runs) */
+	if (rc == PROFDB_OK && !write && sqlite3_stmt_readonly(st) && sqlite3_get_autocommit(db->sql)) {
+		g.own_txn = 1;
+		if (sqlite3_exec(db->sql, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+			rc = profdb__sqlerror(db, "sql failed");
+		g.own_txn = 0;
+		began = rc == PROFDB_OK;
+	}
 	if (rc == PROFDB_OK)
 		rc = profdb__result_for_stmt(db, &r, st, NULL);
-	if (rc == PROFDB_OK)
+	if (rc == PROFDB_OK && write)
 		rc = profdb__result_stream_rows(db, st, r, write, out, fmt, 0, 0);
+	else if (rc == PROFDB_OK) {
+		/* a table: whole up to a budget, else two passes (result_stream.c) */
+		rc = profdb__result_two_pass(db, st, r, out, fmt, 0);
+		if (rc == PROFDB_OK && profdb_result_write(r, out, fmt) != PROFDB_OK)
+			rc = profdb__error(db, PROFDB_ERROR, "cannot write the output: %s", strerror(errno));
+	}
 	sqlite3_finalize(st);
 	profdb_result_free(r);
-	return guard_end(db, &g, o, rc);
+	rc = guard_end(db, &g, o, rc);
+	if (began)
+		sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL);
+	return rc;
 }
 
 /* Any view in the file, by name (a view can hide an endless recursive

@@ -137,7 +137,7 @@ static int open_readonly(const char *file, sqlite3 **out)
 	uri[n] = '\0';
 	snprintf(uri + n, sizeof uri - n, "%s",
 	         stat(wal, &sb) == 0 && sb.st_size > 0 ? "?mode=ro" : "?immutable=1");
-	return sqlite3_open_v2(uri, out, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	return sqlite3_open_v2(uri, out, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, profdb__vfs_longpath());
 }
 
 static const char not_ascend[] = "no STRING_IDS, COMPUTE_TASK_INFO, COMMUNICATION_OP or PYTORCH_API"

@@ -78,11 +78,12 @@ static long refill(struct profdb__json_scan *s, size_t keep)
 		return 0;
 	if (s->cap - s->len < CHUNK / 4) {
 		/* the kept value fills the window: grow it, up to the limit */
-		size_t ncap = s->cap * 2;
+		/* never past the bound and a chunk: the window stays that size */
+		size_t ncap = s->cap * 2 < s->max_value + CHUNK ? s->cap * 2 : s->max_value + CHUNK;
 		char *nb;
 		if (s->len > s->max_value) {
 			char msg[128];
-			snprintf(msg, sizeof msg, "a single JSON value is larger than %zu MB",
+			snprintf(msg, sizeof msg, "a single JSON value is larger than %zu MiB",
 			         s->max_value >> 20);
 			fail(s, s->base, msg);
 			return -1;
@@ -313,6 +314,7 @@ static int scan(struct profdb__json_scan *s, int keep, size_t *start)
 		return fail(s, profdb__json_offset(s), "truncated JSON: expected a value");
 	begin = profdb__json_offset(s);
 	braw = s->base + s->pos;
+	s->big = 0;
 	if (scan_first(s, &t, c) != 0)
 		return s->err->code;
 	for (;;) {
@@ -346,6 +348,12 @@ static int scan(struct profdb__json_scan *s, int keep, size_t *start)
 			s->elided += s->len - d;
 			s->len = s->pos = d;
 		}
+		if (keep && s->skip_big && s->len - (size_t)(braw - s->base) > s->max_value) {
+			/* too large to hold: the rest is read as a skip reads it */
+			keep = 0;
+			s->big = 1;
+			t.drop = NO_DROP;
+		}
 		got = refill(s, keep ? (size_t)(braw - s->base) : s->pos);
 		if (got < 0)
 			return s->err->code;
@@ -359,7 +367,7 @@ static int scan(struct profdb__json_scan *s, int keep, size_t *start)
 		}
 	}
 done:
-	*start = (size_t)(braw - s->base);
+	*start = s->big ? s->pos : (size_t)(braw - s->base);
 	return PROFDB_OK;
 }
 
@@ -920,6 +928,7 @@ int profdb__json_value_pick(struct profdb__json_scan *s, const struct profdb__js
 	int c = profdb__json_peek(s), rc;
 	size_t end;
 	*picked = 0;
+	s->big = 0;
 	if (c == '{') {
 		/* most values lie whole in the window: one pass, no scan */
 		end = profdb__json_pick(s->buf + s->pos, s->len - s->pos, spec, vals, sub);

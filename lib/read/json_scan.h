@@ -20,8 +20,12 @@
  * (err filled).  profdb__input_read has this shape. */
 typedef long (*profdb__json_read_fn)(void *arg, void *buf, size_t n, struct profdb_err *err);
 
-/* Largest single value the scanner captures (an event, a metadata value). */
-#define PROFDB_JSON_MAX_VALUE ((size_t)256 << 20)
+/* Largest single value the scanner captures (an event, a metadata value),
+ * not counting the dropped tails of long strings: the window holds it and
+ * may double past it once, so ingest stays under 100 MB whatever the
+ * value (a 200 MB number, an args array of 10^7 elements).  No profiler
+ * writes an event near this size. */
+#define PROFDB_JSON_MAX_VALUE ((size_t)16 << 20)
 /* Longest string kept whole inside a captured value: a longer one keeps
  * its first bytes (a complete character or escape at the end) and the rest
  * is dropped as it is read.  8 x the stored text cap (intern.h), so even
@@ -42,6 +46,10 @@ struct profdb__json_scan {
 	size_t max_string;         /* string kept whole (PROFDB_JSON_MAX_STRING) */
 	uint64_t elided;           /* bytes of long strings dropped (offset = base + pos + elided) */
 	int64_t cut;               /* strings cut to max_string */
+	int skip_big;              /* a value over max_value is read to its end
+	                              without being held and handed back empty
+	                              (big set), rather than refused */
+	int big;                   /* the last value was such a one */
 	unsigned char *nest;       /* bit stack of open containers: 1 = object */
 	size_t nest_cap;           /* bytes in nest */
 };
@@ -68,7 +76,8 @@ void profdb__json_advance(struct profdb__json_scan *s);
  * *len bytes, valid until the next call on s.  Brackets and strings are
  * checked to match; scalar tokens are only delimited.  Errors
  * (PROFDB_EFORMAT, message with the byte offset): truncated input, a
- * mismatched bracket, a value over max_value bytes.
+ * mismatched bracket, a value over max_value bytes (unless skip_big:
+ * then *len is 0 and s->big is set).
  */
 int profdb__json_value(struct profdb__json_scan *s, const char **out, size_t *len);
 /* The same, without keeping the value: memory stays flat whatever its size. */

@@ -562,9 +562,16 @@ int profdb__kineto_event(struct profdb__kreader *r, struct profdb__json_scan *js
 	size_t len;
 	int rc, picked;
 
-	if ((rc = profdb__json_value_pick(js, &r->pick, e, a, &text, &len, &picked)) != PROFDB_OK)
+	/* an event past the capture bound (a 200 MB number, an args array of
+	 * 10^7 elements) is skipped and counted, the rest of the trace read */
+	js->skip_big = 1;
+	rc = profdb__json_value_pick(js, &r->pick, e, a, &text, &len, &picked);
+	js->skip_big = 0;
+	if (rc != PROFDB_OK)
 		return rc;
 	r->nevents++;
+	if (js->big)
+		return skip(r, "event over 16 MiB (strings past 512 KiB not counted)");
 	if (picked)
 		return handle_event(r, len, e, a, 1);
 	/* what the one pass leaves: member by member, with the same answers */

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -75,33 +76,50 @@ enum profdb_unit profdb__fmt_unit(const profdb_result *r, size_t col,
 	return profdb__fmt_table_unit(r, opts);
 }
 
+void profdb__col_acc_init(struct profdb__col_acc *a)
+{
+	memset(a, 0, sizeof *a);
+	a->smallest = INFINITY;
+}
+
+/* What unit and decimals need of one time cell (NULL and text add nothing). */
+void profdb__col_acc_add(struct profdb__col_acc *a, const struct profdb__cell *c)
+{
+	double v;
+	if (c->type != SQLITE_INTEGER && c->type != SQLITE_FLOAT)
+		return;
+	v = fabs(c->type == SQLITE_INTEGER ? (double)c->i : c->d);
+	if (!isfinite(v))
+		return;
+	if (v > 0) {
+		a->logsum += log10(v);
+		a->nlog++;
+	}
+	if (c->type == SQLITE_FLOAT && v != floor(v))
+		a->fractional = 1;
+	if (v > 0 && v < a->smallest)
+		a->smallest = v;
+}
+
 /*
  * One unit for every time column of a table, as nsys stats uses one per
  * report: a row that says "avg (us)" next to "min (ns)" makes the reader
  * convert.  The log-average of the table's nonzero times decides, so the
  * typical value has one to three digits before the point; totals then grow
- * wider rather than per-call times shrinking to 0.00x.
+ * wider rather than per-call times shrinking to 0.00x.  acc: ncols
+ * columns' sums (those of columns that are not times are empty).
  */
-enum profdb_unit profdb__fmt_table_unit(const profdb_result *r, const struct profdb_format_opts *opts)
+enum profdb_unit profdb__col_acc_unit(const struct profdb__col_acc *acc, size_t ncols,
+                                      const struct profdb_format_opts *opts)
 {
 	double logsum = 0;
 	size_t n = 0;
 
 	if (opts->unit != PROFDB_UNIT_AUTO)
 		return opts->unit;
-	for (size_t col = 0; col < r->ncols; col++) {
-		if (r->types[col] != PROFDB_COL_NS)
-			continue;
-		for (size_t row = 0; row < r->nrows; row++) {
-			double v;
-			if (profdb_result_isnull(r, row, col))
-				continue;
-			v = fabs(profdb_result_double(r, row, col));
-			if (v > 0 && isfinite(v)) {
-				logsum += log10(v);
-				n++;
-			}
-		}
+	for (size_t c = 0; c < ncols; c++) {
+		logsum += acc[c].logsum;
+		n += acc[c].nlog;
 	}
 	if (n == 0)
 		return PROFDB_UNIT_US; /* nothing to show: the usual unit */
@@ -115,30 +133,54 @@ enum profdb_unit profdb__fmt_table_unit(const profdb_result *r, const struct pro
  * not 0.001), never finer than the stored ns (a tenth of a ns for means in
  * a ns table).
  */
+int profdb__col_acc_decimals(const struct profdb__col_acc *a, enum profdb_unit u)
+{
+	int e = unit_exp(u), d;
+	if (!isfinite(a->smallest))
+		return 0;
+	d = 2 - (int)floor(log10(a->smallest / pow(10, e)));
+	if (d > (e > 0 ? e : a->fractional))
+		d = e > 0 ? e : a->fractional;
+	return d < 0 ? 0 : d;
+}
+
+/* A time column's sums over the rows r holds. */
+static void col_acc_rows(const profdb_result *r, size_t col, struct profdb__col_acc *a)
+{
+	profdb__col_acc_init(a);
+	for (size_t row = 0; row < r->nrows; row++)
+		profdb__col_acc_add(a, cell_at(r, row, col));
+}
+
+enum profdb_unit profdb__fmt_table_unit(const profdb_result *r, const struct profdb_format_opts *opts)
+{
+	struct profdb__col_acc *acc;
+	enum profdb_unit u;
+
+	if (opts->unit != PROFDB_UNIT_AUTO)
+		return opts->unit;
+	/* streamed: fixed from every row before the first was written */
+	if (r->plan)
+		return r->plan->unit;
+	if (!(acc = calloc(r->ncols + 1, sizeof *acc)))
+		return PROFDB_UNIT_US;
+	for (size_t col = 0; col < r->ncols; col++) {
+		profdb__col_acc_init(&acc[col]);
+		if (r->types[col] == PROFDB_COL_NS)
+			col_acc_rows(r, col, &acc[col]);
+	}
+	u = profdb__col_acc_unit(acc, r->ncols, opts);
+	free(acc);
+	return u;
+}
+
 int profdb__fmt_decimals(const profdb_result *r, size_t col, enum profdb_unit u)
 {
-	double smallest = INFINITY;
-	int e = unit_exp(u), fractional = 0, d;
-
-	for (size_t row = 0; row < r->nrows; row++) {
-		const struct profdb__cell *c = &r->cells[row * r->ncols + col];
-		double v;
-		if (c->type != SQLITE_INTEGER && c->type != SQLITE_FLOAT)
-			continue;
-		v = fabs(c->type == SQLITE_INTEGER ? (double)c->i : c->d);
-		if (!isfinite(v))
-			continue;
-		if (c->type == SQLITE_FLOAT && v != floor(v))
-			fractional = 1;
-		if (v > 0 && v < smallest)
-			smallest = v;
-	}
-	if (!isfinite(smallest))
-		return 0;
-	d = 2 - (int)floor(log10(smallest / pow(10, e)));
-	if (d > (e > 0 ? e : fractional))
-		d = e > 0 ? e : fractional;
-	return d < 0 ? 0 : d;
+	struct profdb__col_acc a;
+	if (r->plan)
+		return r->plan->decimals[col];
+	col_acc_rows(r, col, &a);
+	return profdb__col_acc_decimals(&a, u);
 }
 
 void profdb__fmt_header(const profdb_result *r, size_t col, enum profdb_unit u, int human,
@@ -181,7 +223,7 @@ static void exact_ns(int64_t v, int e, char *buf, size_t cap)
 	trim_zeros(buf);
 }
 
-static void format_ns(const struct profdb__cell *c, enum profdb_unit u, int human, char *buf, size_t cap)
+void profdb__fmt_ns(const struct profdb__cell *c, enum profdb_unit u, int human, char *buf, size_t cap)
 {
 	int e = unit_exp(u);
 	double scaled = (c->type == SQLITE_INTEGER ? (double)c->i : c->d) / pow(10, e);
@@ -219,7 +261,7 @@ int profdb__fmt_cell(const profdb_result *r, size_t row, size_t col, enum profdb
 		return 0;
 	switch (r->types[col]) {
 	case PROFDB_COL_NS:
-		format_ns(c, u, human, buf, cap);
+		profdb__fmt_ns(c, u, human, buf, cap);
 		return 1;
 	case PROFDB_COL_PCT:
 		if (human)

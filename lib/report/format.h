@@ -19,6 +19,53 @@
  * people, the table's one unit (profdb__fmt_table_unit). */
 enum profdb_unit profdb__fmt_unit(const profdb_result *r, size_t col,
                                   const struct profdb_format_opts *opts, int human);
+struct profdb__cell;
+
+/* What a time column's unit and decimals depend on, summed over its rows
+ * (profdb__col_acc_add one cell at a time): whole or streamed, one rule. */
+struct profdb__col_acc {
+	double logsum;             /* log10 of the nonzero |values| */
+	size_t nlog;               /* ... how many */
+	double smallest;           /* least nonzero |value| (INFINITY: none) */
+	int fractional;            /* a value with a fraction */
+};
+void profdb__col_acc_init(struct profdb__col_acc *a);
+void profdb__col_acc_add(struct profdb__col_acc *a, const struct profdb__cell *c);
+/* The table's unit from its ncols columns' sums (opts->unit when set). */
+enum profdb_unit profdb__col_acc_unit(const struct profdb__col_acc *acc, size_t ncols,
+                                      const struct profdb_format_opts *opts);
+int profdb__col_acc_decimals(const struct profdb__col_acc *a, enum profdb_unit u);
+/* A finite number cell of a time column as profdb__fmt_cell writes it. */
+void profdb__fmt_ns(const struct profdb__cell *c, enum profdb_unit u, int human, char *buf, size_t cap);
+
+/*
+ * The layout of a table or md written in parts (result_stream.c): a first
+ * pass over every row (profdb__fmt_plan_add on each part, then _fix) sets
+ * the unit, the decimals and the column widths, so the parts written in
+ * the second pass line up as one table.  Owned by the result (r->plan).
+ */
+struct profdb__fmt_plan {
+	size_t ncols, nrows;       /* rows seen */
+	struct profdb__col_acc *acc; /* time columns' sums */
+	struct profdb__cell *lo, *hi; /* time columns: least and greatest value */
+	int *seen;                 /* time columns: lo/hi set */
+	size_t *width;             /* widest cell as shown (time columns: at fix) */
+	int copies_differ;         /* per_repeat differs from total in some row */
+	int fixed;                 /* _fix done: unit, decimals, widths final */
+	enum profdb_unit unit;     /* the table's unit */
+	int *decimals;             /* per time column */
+};
+int profdb__fmt_plan_new(struct profdb__fmt_plan **out, size_t ncols);
+/* Fold the rows r holds into p; -1 out of memory. */
+int profdb__fmt_plan_add(struct profdb__fmt_plan *p, const profdb_result *r);
+/* Fix unit, decimals and widths from every row added. */
+void profdb__fmt_plan_fix(struct profdb__fmt_plan *p, const profdb_result *r,
+                          const struct profdb_format_opts *opts);
+void profdb__fmt_plan_free(struct profdb__fmt_plan *p);
+/* A part of a table whose r->plan is fixed (as --wide: names whole). */
+int profdb__write_table_part(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts,
+                             unsigned part, size_t before);
+
 /* The one unit of every time column of a table for people (never AUTO). */
 enum profdb_unit profdb__fmt_table_unit(const profdb_result *r, const struct profdb_format_opts *opts);
 /* Decimals of time column col for people: three significant digits of its
@@ -61,6 +108,12 @@ profdb__part_fn profdb__part_writer(const struct profdb_format_opts *fmt);
 int profdb__result_stream_rows(profdb *db, sqlite3_stmt *st, profdb_result *r, profdb__part_fn write,
                                FILE *out, const struct profdb_format_opts *fmt, int types_known,
                                int hold_last);
+/* A table or md answer of st into r: held whole (r->write_rest NULL) up
+ * to a memory budget, past it written in two passes (the first fixes
+ * r->plan) with the last part left in r.  Types of r from st's values
+ * unless types_known. */
+int profdb__result_two_pass(profdb *db, sqlite3_stmt *st, profdb_result *r, FILE *out,
+                            const struct profdb_format_opts *fmt, int types_known);
 int profdb__write_csv_part(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts,
                            unsigned part, size_t before);
 int profdb__write_json_part(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts,

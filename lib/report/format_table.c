@@ -8,12 +8,21 @@
  * p90, stddev, ...) and each table's lesser columns (hide_order), then
  * number columns from the right, are left out one by one, and a line names
  * them.
+ *
+ * A table too large to hold (result_stream.c) is written in parts along a
+ * layout from a first pass (profdb__fmt_plan): the same cells, widths and
+ * hidden copy column as the whole table written with --wide (names are
+ * not shortened: telling shortened names apart needs all of them).  Over
+ * 600 lines on purpose: both paths share table_fill, put_rows, put_tail
+ * and hide_copies, which would otherwise become cross-file functions.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 #include "format.h"
+#include "result.h"
 #include "utf8.h"
 #include "banned.h"
 
@@ -223,17 +232,27 @@ static size_t col_index(const profdb_result *r, const char *name)
 	return c;
 }
 
-/* per_repeat equal to total in every row (one repeat) says nothing twice:
- * a table for people leaves it out (csv and json keep their columns). */
-static void hide_copies(struct table *t, const profdb_result *r)
+/* Does per_repeat (column pr) differ from total (tot) in a row of r? */
+static int copy_differs(const profdb_result *r, size_t pr, size_t tot)
 {
-	size_t pr = col_index(r, "per_repeat"), tot = col_index(r, "total");
-	if (pr == t->ncols || tot == t->ncols || t->nrows == 0)
-		return;
-	for (size_t row = 0; row < t->nrows; row++)
+	if (pr >= profdb_result_ncols(r) || tot >= profdb_result_ncols(r))
+		return 0;
+	for (size_t row = 0; row < profdb_result_nrows(r); row++)
 		if (profdb_result_isnull(r, row, pr) != profdb_result_isnull(r, row, tot) ||
 		    profdb_result_double(r, row, pr) != profdb_result_double(r, row, tot))
-			return;
+			return 1;
+	return 0;
+}
+
+/* per_repeat equal to total in every row (one repeat) says nothing twice:
+ * a table for people leaves it out (csv and json keep their columns).
+ * differ: that some row differs (a streamed table's first pass saw it),
+ * nrows the rows of the whole table. */
+static void hide_copies(struct table *t, const profdb_result *r, int differ, size_t nrows)
+{
+	size_t pr = col_index(r, "per_repeat"), tot = col_index(r, "total");
+	if (pr == t->ncols || tot == t->ncols || nrows == 0 || differ)
+		return;
 	t->copy_hidden = pr + 1;
 	t->hidden[pr] = 1;
 }
@@ -503,6 +522,49 @@ static void put_padded(FILE *out, const char *s, size_t w, int right, int last)
 			fputc(' ', out);
 }
 
+/* Rows from..t->nrows of t (row 0, the header, with its dashes). */
+static void put_rows(FILE *out, const struct table *t, size_t from)
+{
+	for (size_t row = from; row <= t->nrows; row++) {
+		int first = 1;
+		for (size_t c = 0; c < t->ncols; c++) {
+			if (t->hidden[c])
+				continue;
+			if (!first)
+				fputs("  ", out);
+			first = 0;
+			put_padded(out, t->cells[row * t->ncols + c], t->width[c], t->right[c], c == last_shown(t));
+		}
+		fputc('\n', out);
+		if (row == 0) {
+			first = 1;
+			for (size_t c = 0; c < t->ncols; c++) {
+				if (t->hidden[c])
+					continue;
+				if (!first)
+					fputs("  ", out);
+				first = 0;
+				for (size_t i = 0; i < t->width[c]; i++)
+					fputc('-', out);
+			}
+			fputc('\n', out);
+		}
+	}
+}
+
+/* What follows the rows: "(no rows)", the hidden line, footnotes, notes. */
+static void put_tail(FILE *out, const struct table *t, const profdb_result *r,
+                     const struct profdb_format_opts *opts, size_t nrows)
+{
+	if (nrows == 0)
+		fputs("(no rows)\n", out);
+	put_hidden(out, t, r, opts->width);
+	for (size_t i = 0; i < t->nfoot; i++)
+		fprintf(out, "[%zu] %s\n", i + 1, t->foot[i]);
+	for (size_t i = 0; i < profdb_result_nnotes(r); i++)
+		put_note(out, profdb_result_note(r, i), opts->wide ? 0 : opts->width);
+}
+
 int profdb__write_table(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts)
 {
 	struct table t = { 0 };
@@ -510,7 +572,7 @@ int profdb__write_table(const profdb_result *r, FILE *out, const struct profdb_f
 
 	if (rc != PROFDB_OK)
 		goto out;
-	hide_copies(&t, r);
+	hide_copies(&t, r, copy_differs(r, col_index(r, "per_repeat"), col_index(r, "total")), t.nrows);
 	if (opts->width > 0 && !opts->wide) {
 		fit(&t, r, opts->width);
 		for (size_t c = 0; c < t.ncols && rc == PROFDB_OK; c++)
@@ -519,38 +581,145 @@ int profdb__write_table(const profdb_result *r, FILE *out, const struct profdb_f
 		if (rc != PROFDB_OK)
 			goto out;
 	}
-	for (size_t row = 0; row <= t.nrows; row++) {
-		int first = 1;
-		for (size_t c = 0; c < t.ncols; c++) {
-			if (t.hidden[c])
-				continue;
-			if (!first)
-				fputs("  ", out);
-			first = 0;
-			put_padded(out, t.cells[row * t.ncols + c], t.width[c], t.right[c], c == last_shown(&t));
-		}
-		fputc('\n', out);
-		if (row == 0) {
-			first = 1;
-			for (size_t c = 0; c < t.ncols; c++) {
-				if (t.hidden[c])
-					continue;
-				if (!first)
-					fputs("  ", out);
-				first = 0;
-				for (size_t i = 0; i < t.width[c]; i++)
-					fputc('-', out);
-			}
-			fputc('\n', out);
+	put_rows(out, &t, 0);
+	put_tail(out, &t, r, opts, t.nrows);
+out:
+	table_free(&t);
+	if (rc != PROFDB_OK)
+		return rc;
+	return ferror(out) ? PROFDB_ERROR : PROFDB_OK;
+}
+
+/* ------------------------------------------------------------ streamed */
+
+int profdb__fmt_plan_new(struct profdb__fmt_plan **out, size_t ncols)
+{
+	struct profdb__fmt_plan *p = calloc(1, sizeof *p);
+	*out = NULL;
+	if (!p)
+		return PROFDB_ERROR;
+	p->ncols = ncols;
+	p->acc = calloc(ncols + 1, sizeof *p->acc);
+	p->lo = calloc(ncols + 1, sizeof *p->lo);
+	p->hi = calloc(ncols + 1, sizeof *p->hi);
+	p->seen = calloc(ncols + 1, sizeof *p->seen);
+	p->width = calloc(ncols + 1, sizeof *p->width);
+	p->decimals = calloc(ncols + 1, sizeof *p->decimals);
+	if (!p->acc || !p->lo || !p->hi || !p->seen || !p->width || !p->decimals) {
+		profdb__fmt_plan_free(p);
+		return PROFDB_ERROR;
+	}
+	for (size_t c = 0; c < ncols; c++)
+		profdb__col_acc_init(&p->acc[c]);
+	*out = p;
+	return PROFDB_OK;
+}
+
+void profdb__fmt_plan_free(struct profdb__fmt_plan *p)
+{
+	if (!p)
+		return;
+	free(p->acc);
+	free(p->lo);
+	free(p->hi);
+	free(p->seen);
+	free(p->width);
+	free(p->decimals);
+	free(p);
+}
+
+/* The value of a number cell for ordering (exact for integers). */
+static int cell_less(const struct profdb__cell *a, const struct profdb__cell *b)
+{
+	if (a->type == SQLITE_INTEGER && b->type == SQLITE_INTEGER)
+		return a->i < b->i;
+	return (a->type == SQLITE_INTEGER ? (double)a->i : a->d) < (b->type == SQLITE_INTEGER ? (double)b->i : b->d);
+}
+
+/*
+ * A time cell's shown width grows with its distance from zero on either
+ * side (its decimals are the column's), so the least and the greatest
+ * value give the column's width once the unit is known; every other cell
+ * is measured as it will be shown.
+ */
+static int plan_cell(struct profdb__fmt_plan *p, const profdb_result *r, size_t row, size_t c)
+{
+	const struct profdb__cell *cell = &r->cells[row * r->ncols + c];
+	char buf[512], *text = NULL;
+	size_t w;
+	int k;
+
+	if (r->types[c] == PROFDB_COL_NS && (cell->type == SQLITE_INTEGER ||
+	    (cell->type == SQLITE_FLOAT && isfinite(cell->d)))) {
+		profdb__col_acc_add(&p->acc[c], cell);
+		if (!p->seen[c] || cell_less(cell, &p->lo[c]))
+			p->lo[c] = (struct profdb__cell){ cell->type, cell->i, cell->d, NULL };
+		if (!p->seen[c] || cell_less(&p->hi[c], cell))
+			p->hi[c] = (struct profdb__cell){ cell->type, cell->i, cell->d, NULL };
+		p->seen[c] = 1;
+		return PROFDB_OK;
+	}
+	k = profdb__fmt_cell(r, row, c, PROFDB_UNIT_US, 1, buf, sizeof buf);
+	if (k == 2 && !(text = clean_text(profdb_result_text(r, row, c))))
+		return PROFDB_ERROR;
+	w = dwidth(k == 2 ? text : k == 0 ? "-" : buf);
+	free(text);
+	if (w > p->width[c])
+		p->width[c] = w;
+	return PROFDB_OK;
+}
+
+int profdb__fmt_plan_add(struct profdb__fmt_plan *p, const profdb_result *r)
+{
+	size_t pr = col_index(r, "per_repeat"), tot = col_index(r, "total");
+	for (size_t row = 0; row < r->nrows; row++)
+		for (size_t c = 0; c < r->ncols; c++)
+			if (plan_cell(p, r, row, c) != PROFDB_OK)
+				return PROFDB_ERROR;
+	if (copy_differs(r, pr, tot))
+		p->copies_differ = 1;
+	p->nrows += r->nrows;
+	return PROFDB_OK;
+}
+
+void profdb__fmt_plan_fix(struct profdb__fmt_plan *p, const profdb_result *r,
+                          const struct profdb_format_opts *opts)
+{
+	char buf[512];
+	p->unit = profdb__col_acc_unit(p->acc, p->ncols, opts);
+	for (size_t c = 0; c < p->ncols; c++) {
+		enum profdb_unit u = p->unit; /* opts->unit when set */
+		size_t w;
+		if (r->types[c] != PROFDB_COL_NS)
+			continue;
+		p->decimals[c] = profdb__col_acc_decimals(&p->acc[c], u);
+		for (int side = 0; side < 2 && p->seen[c]; side++) {
+			profdb__fmt_ns(side ? &p->hi[c] : &p->lo[c], u, 1 + p->decimals[c], buf, sizeof buf);
+			if ((w = dwidth(buf)) > p->width[c])
+				p->width[c] = w;
 		}
 	}
-	if (t.nrows == 0)
-		fputs("(no rows)\n", out);
-	put_hidden(out, &t, r, opts->width);
-	for (size_t i = 0; i < t.nfoot; i++)
-		fprintf(out, "[%zu] %s\n", i + 1, t.foot[i]);
-	for (size_t i = 0; i < profdb_result_nnotes(r); i++)
-		put_note(out, profdb_result_note(r, i), opts->wide ? 0 : opts->width);
+	p->fixed = 1;
+}
+
+int profdb__write_table_part(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts,
+                             unsigned part, size_t before)
+{
+	const struct profdb__fmt_plan *p = r->plan;
+	struct table t = { 0 };
+	int rc = table_fill(&t, r, opts);
+
+	(void)before;
+	if (rc != PROFDB_OK)
+		goto out;
+	/* every row's widths, as the whole table would have them */
+	for (size_t c = 0; c < t.ncols; c++)
+		if (p->width[c] > t.width[c])
+			t.width[c] = p->width[c];
+	hide_copies(&t, r, p->copies_differ, p->nrows);
+	put_rows(out, &t, (part & PROFDB__PART_FIRST) ? 0 : 1);
+	if (part & PROFDB__PART_LAST)
+		put_tail(out, &t, r, opts, p->nrows);
 out:
 	table_free(&t);
 	if (rc != PROFDB_OK)

@@ -6,6 +6,7 @@
  * and profdb's SQL functions.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -375,7 +376,7 @@ static int open_connection(profdb *db, const char *path, int mem)
 	uri = mem ? NULL : path_uri(path, query);
 	if (!mem && !uri)
 		return profdb__error(db, PROFDB_ERROR, "cannot open '%s': out of memory", path);
-	rc = sqlite3_open_v2(mem ? path : uri, &db->sql, oflags, NULL);
+	rc = sqlite3_open_v2(mem ? path : uri, &db->sql, oflags, mem ? NULL : profdb__vfs_longpath());
 	free(uri);
 	if (rc != SQLITE_OK)
 		return profdb__sqlerror(db, "cannot open '%s'", path);
@@ -383,22 +384,6 @@ static int open_connection(profdb *db, const char *path, int mem)
 	    sqlite3_exec(db->sql, "PRAGMA query_only = 1", NULL, NULL, NULL) != SQLITE_OK)
 		return profdb__sqlerror(db, "cannot open '%s'", path);
 	return PROFDB_OK;
-}
-
-/*
- * SQLite's unix VFS keeps full paths in 512-byte buffers (MAX_PATHNAME):
- * a longer one fails with a bare "unable to open database file", or
- * worse, overruns a buffer when the -wal is created.  Refuse it first,
- * with the reason.  0 if the path is short enough.
- */
-#define SQLITE_PATH_MAX 500 /* 512 less room for "-journal" */
-static size_t too_long(const char *path)
-{
-	size_t len = strlen(path);
-	char cwd[4096];
-	if (path[0] != '/' && len < SQLITE_PATH_MAX && getcwd(cwd, sizeof cwd))
-		len += strlen(cwd) + 1;
-	return len >= SQLITE_PATH_MAX ? len : 0;
 }
 
 int profdb_open(profdb **out, const char *path, unsigned flags)
@@ -423,10 +408,11 @@ int profdb_open(profdb **out, const char *path, unsigned flags)
 	} else if (!mem && !S_ISREG(sb.st_mode)) {
 		return profdb__error(db, PROFDB_ERROR, "cannot open '%s': not a regular file", path);
 	}
-	if (!mem && too_long(path))
-		return profdb__error(db, PROFDB_ERROR,
-		    "cannot open '%s': its full path is %zu bytes, SQLite's limit is %d: use a shorter path",
-		    path, too_long(path), SQLITE_PATH_MAX);
+	/* the kernel's own bound (ENAMETOOLONG): say it rather than SQLite's
+	 * "unable to open"; a longer full path is fine (vfs_longpath.c) */
+	if (strlen(path) >= PATH_MAX)
+		return profdb__error(db, PROFDB_ERROR, "cannot open '%s': the path is %zu bytes, the system's limit is %d",
+		                     path, strlen(path), PATH_MAX - 1);
 	if ((rc = open_connection(db, path, mem)) != PROFDB_OK)
 		return rc;
 	/* the environment may shorten the wait (tests of a locked database) */
