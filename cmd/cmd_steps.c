@@ -46,6 +46,8 @@ int cmd_steps(int argc, char **argv)
 		return rc;
 	if (!(db = qcli_open(&q)))
 		return PROFDB_EXIT_ERROR;
+	/* rows written as they come: memory stays flat however many steps */
+	(void)profdb_result_stream(db, stdout, &q.fmt);
 	rc = profdb_query_steps(db, &r, &q.filter);
 	return qcli_finish(&q, db, rc, r);
 }

@@ -114,6 +114,9 @@ static int local_steps(profdb *db, profdb_result **out, const struct profdb_filt
 
 int profdb__ch_query_steps(profdb *db, profdb_result **out, const struct profdb_filter *f)
 {
+	/* an empty first answer wrote nothing: the second streams in its place */
+	FILE *stream_out = db->stream_out;
+	const struct profdb_format_opts *stream_fmt = db->stream_fmt;
 	int rc;
 	*out = NULL;
 	if ((rc = profdb__qfilter_check(db, f)) != PROFDB_OK ||
@@ -127,6 +130,8 @@ int profdb__ch_query_steps(profdb *db, profdb_result **out, const struct profdb_
 		/* an empty answer's notes say what the runs' rows lack */
 		profdb_result_free(*out);
 		*out = NULL;
+		db->stream_out = stream_out;
+		db->stream_fmt = stream_fmt;
 	}
 	if ((rc = profdb__ch_ensure(db, CH_ALL_TABLES)) != PROFDB_OK)
 		return rc;

@@ -8,9 +8,13 @@
  *   stddev(x)          aggregate: sample standard deviation (n - 1); NULL
  *                      for fewer than two values
  *   base_name(s)       scalar: the normalised kernel name (basename.c)
+ *   union_ns(a, b)     aggregate: the length of the union of the intervals
+ *                      [a, b) of the group, as INTEGER (overlaps count
+ *                      once; stats.c profdb__union_ns): steps' busy time
  *
  * The aggregates skip NULLs and values that are not numbers (as sum() skips
- * NULLs) and return NULL for an empty group.  They return REAL.  The
+ * NULLs) and return NULL for an empty group.  They return REAL (union_ns:
+ * INTEGER, and it skips a row unless both ends are integers).  The
  * definitions live in stats.c so that queries and SQL agree.
  */
 #ifdef PROFDB_SQLITE_EXTENSION
@@ -143,6 +147,50 @@ static void stddev_final(sqlite3_context *ctx)
 		sqlite3_result_double(ctx, sd);
 }
 
+/* The intervals of one group, merged at the end.  Held one group at a
+ * time when the GROUP BY runs in order (query_steps.c's busy column). */
+struct ivals {
+	struct profdb__interval *iv;
+	size_t n, cap;
+};
+
+static void union_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	struct ivals *c = sqlite3_aggregate_context(ctx, sizeof *c);
+	(void)argc;
+	if (!c) {
+		sqlite3_result_error_nomem(ctx);
+		return;
+	}
+	if (sqlite3_value_numeric_type(argv[0]) != SQLITE_INTEGER ||
+	    sqlite3_value_numeric_type(argv[1]) != SQLITE_INTEGER)
+		return;
+	if (c->n == c->cap) {
+		size_t ncap = c->cap ? c->cap * 2 : 64;
+		struct profdb__interval *niv = sqlite3_realloc64(c->iv, ncap * sizeof *niv);
+		if (!niv) {
+			sqlite3_result_error_nomem(ctx);
+			return;
+		}
+		c->iv = niv;
+		c->cap = ncap;
+	}
+	c->iv[c->n].start = sqlite3_value_int64(argv[0]);
+	c->iv[c->n].end = sqlite3_value_int64(argv[1]);
+	c->n++;
+}
+
+static void union_final(sqlite3_context *ctx)
+{
+	struct ivals *c = sqlite3_aggregate_context(ctx, 0);
+	if (!c || c->n == 0)
+		sqlite3_result_null(ctx);
+	else
+		sqlite3_result_int64(ctx, profdb__union_ns(c->iv, c->n));
+	if (c)
+		sqlite3_free(c->iv);
+}
+
 static void base_name_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
 	const char *s = (const char *)sqlite3_value_text(argv[0]);
@@ -175,5 +223,7 @@ int profdb__register_functions(sqlite3 *db)
 		rc = sqlite3_create_function(db, "stddev", 1, flags, NULL, NULL, stddev_step, stddev_final);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_create_function(db, "base_name", 1, flags, NULL, base_name_fn, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_function(db, "union_ns", 2, flags, NULL, NULL, union_step, union_final);
 	return rc;
 }
