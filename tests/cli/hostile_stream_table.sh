@@ -22,28 +22,6 @@ with open(sys.argv[1], "w", newline="") as f:
 PY
 pd ingest --db "$DB" --run many "$WORK/many/kernel_details.csv" || echo "FAIL ingest: $(cat "$WORK/err")"
 
-# same_bytes NAME [VAR=VALUE] ARGS...: streamed output == whole output,
-# exit 0 both; output not to a terminal (COLUMNS empty: no width), unless
-# VAR sets one
-same_bytes() {
-	name=$1
-	shift
-	cols=
-	case $1 in COLUMNS=*) cols=${1#COLUMNS=}; shift ;; esac
-	COLUMNS=$cols pd "$@" $([ -n "$cols" ] && echo --wide)
-	st1=$?
-	cp "$WORK/out" "$WORK/whole"
-	COLUMNS=$cols PROFDB_HOLD_BYTES=1 pd "$@"
-	st2=$?
-	cp "$WORK/out" "$WORK/streamed"
-	if [ $st1 != 0 ] || [ $st2 != 0 ]; then
-		report "$name" "exit $st1/$st2: $(cat "$WORK/err")"
-	elif ! cmp -s "$WORK/whole" "$WORK/streamed"; then
-		report "$name" "streamed bytes differ: $(diff "$WORK/whole" "$WORK/streamed" | head -5)"
-	else
-		report "$name" ""
-	fi
-}
 same_bytes stream_table kernels --db "$DB" --run many
 # for a terminal: as --wide writes it (a streamed table shows names whole:
 # shortening them needs every name at once to keep them apart)
