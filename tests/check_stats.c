@@ -114,6 +114,19 @@ START_TEST(sql_functions)
 	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
 	ck_assert_str_eq((const char *)sqlite3_column_text(st, 0), "ZerosLike");
 	sqlite3_finalize(st);
+	/* union_ns: union_of_intervals' set by hand (30), with rows it skips
+	 * (NULL, text); per group; INTEGER; NULL for no interval */
+	ck_assert_double_eq(sql_double(db, "WITH t(a, b) AS (VALUES (20,30),(5,15),(40,40),(0,10),(30,35),(1,2),"
+	                               "(50,45),(NULL,99),(60,'x')) SELECT union_ns(a, b) FROM t", &null), 30);
+	ck_assert_double_eq(sql_double(db, "SELECT sum(u) FROM (SELECT g, union_ns(a, b) AS u FROM (SELECT 1 AS g,"
+	                               " 0 AS a, 10 AS b UNION ALL SELECT 1, 5, 12 UNION ALL SELECT 2, 100, 103)"
+	                               " GROUP BY g)", &null), 15);
+	ck_assert_int_eq(sqlite3_prepare_v2(db->sql, "SELECT typeof(union_ns(0, 7))", -1, &st, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	ck_assert_str_eq((const char *)sqlite3_column_text(st, 0), "integer");
+	sqlite3_finalize(st);
+	sql_double(db, "SELECT union_ns(a, b) FROM (SELECT 1 AS a, 2 AS b) WHERE a > 1", &null);
+	ck_assert(null); /* empty group */
 	profdb_close(db);
 }
 END_TEST
