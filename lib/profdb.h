@@ -226,7 +226,8 @@ int profdb_query_ops(profdb *db, profdb_result **out, const struct profdb_op_que
  * busy_pct kernels device_total top_total top_kernel.  wall is the step's
  * host span when stored, else span (first kernel start to last kernel end);
  * busy is the union of the step's kernel intervals; busy_pct = busy / span.
- * Kernels outside every step give a row with step NULL. */
+ * Kernels outside every step give a row with step NULL.  Streams when
+ * profdb_result_stream armed db. */
 int profdb_query_steps(profdb *db, profdb_result **out, const struct profdb_filter *f);
 
 /* METHOD: the run_summary rows of the runs in f (all when none; f's rank
@@ -510,17 +511,18 @@ int profdb_unit_parse(const char *s);
 int profdb_result_write(const profdb_result *r, FILE *out,
                         const struct profdb_format_opts *opts);
 /*
- * METHOD: the next query that can stream (profdb_query_kernels and
- * profdb_query_ops today: the others post-process their rows) writes its
- * rows to out in fmt as they come, a thousand at a time, instead of
- * holding the whole answer: the result it returns holds only the last
- * rows, and profdb_result_write on it writes them and the end of the
- * output.  csv and json rows go out at once; a table or md answer is held
- * up to 8 MiB of rows, and past that written in two passes over the query
- * (the first fixes unit, decimals and widths; names are then shown whole
- * as with opts->wide).  Call profdb_result_write with the same out and fmt
- * (borrowed until then).  One use: later queries answer whole.  Returns
- * PROFDB_OK, or PROFDB_ENOTFOUND (nothing armed) for a json object.
+ * METHOD: the next query that can stream (profdb_query_kernels,
+ * profdb_query_ops and profdb_query_steps today: the others post-process
+ * their rows) writes its rows to out in fmt as they come, a thousand at
+ * a time, instead of holding the whole answer: the result it returns
+ * holds only the last rows, and profdb_result_write on it writes them and
+ * the end of the output.  csv and json rows go out at once; a table or md
+ * answer is held up to 8 MiB of rows, and past that written in two passes
+ * over the query (the first fixes unit, decimals and widths; names are
+ * then shown whole as with opts->wide).  Call profdb_result_write with the
+ * same out and fmt (borrowed until then).  One use: later queries answer
+ * whole.  Returns PROFDB_OK, or PROFDB_ENOTFOUND (nothing armed) for a
+ * json object.
  */
 int profdb_result_stream(profdb *db, FILE *out, const struct profdb_format_opts *fmt);
 
