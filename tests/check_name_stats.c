@@ -303,6 +303,62 @@ START_TEST(migrate_from_schema_2)
 }
 END_TEST
 
+/* kernel_step_stat of abc's one step, in first-seen order: A kernel 4
+ * calls 100 ns, B memcpy 5, C kernel 7, C memcpy 9 (C's second kind
+ * chained to its first cell). */
+START_TEST(step_stats_by_hand)
+{
+	profdb *db = ingest_abc();
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_step_stat"), 4);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_step_stat s JOIN str n ON n.id = s.name_id"
+	                               " WHERE (n.value, s.calls, s.total_ns) IN (VALUES ('A', 4, 100), ('B', 1, 5),"
+	                               " ('C', 1, 7), ('C', 1, 9))"), 4);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM (SELECT row_number() OVER (ORDER BY s.rowid) AS i,"
+	                               " n.value AS v, s.kind AS k FROM kernel_step_stat s JOIN str n ON n.id = s.name_id)"
+	                               " WHERE (i, v, k) IN (VALUES (1, 'A', 0), (2, 'B', 1), (3, 'C', 0), (4, 'C', 1))"), 4);
+	profdb_close(db);
+}
+END_TEST
+
+/* One step of 5 000 names (the cell lookup was a linear search: quadratic
+ * in a step's names): name i once as a kernel of i + 1 ns, then again as a
+ * kernel of 2 ns and a memcpy of 3 ns.  By hand: 10 000 rows, the 5 000
+ * kernel cells first (first seen), kernel totals sum(i + 3) = 4999 * 5000 / 2
+ * + 15 000 = 12 512 500 in 10 000 calls, memcpy 15 000 in 5 000. */
+START_TEST(step_stats_many_names)
+{
+	profdb *db = NULL;
+	struct profdb_store *st = NULL;
+	struct profdb_sink *s;
+	char name[32];
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_begin(&st, db, "r", "/x", 0), PROFDB_OK);
+	s = profdb__store_sink(st);
+	ck_assert_int_eq(s->source_begin(s->arg, "/x/k.csv", "kernel_details", 0, NULL, 0), PROFDB_OK);
+	for (int i = 0; i < 5000; i++) {
+		snprintf(name, sizeof name, "N%d", i);
+		add_kernel(s, name, PROFDB_KIND_KERNEL, i + 1, NULL, 0);
+	}
+	for (int i = 0; i < 5000; i++) {
+		snprintf(name, sizeof name, "N%d", i);
+		add_kernel(s, name, PROFDB_KIND_KERNEL, 2, NULL, 0);
+		add_kernel(s, name, PROFDB_KIND_MEMCPY, 3, NULL, 0);
+	}
+	ck_assert_int_eq(s->source_end(s->arg, 15000, NULL, 0), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_commit(st, 0), PROFDB_OK);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_step_stat"), 10000);
+	ck_assert_int_eq(tu_scalar(db, "SELECT sum(calls) FROM kernel_step_stat WHERE kind = 0"), 10000);
+	ck_assert_int_eq(tu_scalar(db, "SELECT sum(total_ns) FROM kernel_step_stat WHERE kind = 0"), 12512500);
+	ck_assert_int_eq(tu_scalar(db, "SELECT sum(calls) FROM kernel_step_stat WHERE kind <> 0"), 5000);
+	ck_assert_int_eq(tu_scalar(db, "SELECT sum(total_ns) FROM kernel_step_stat WHERE kind <> 0"), 15000);
+	ck_assert_int_eq(tu_scalar(db, "SELECT max(rowid) - min(rowid) FROM (SELECT rowid FROM kernel_step_stat"
+	                               " WHERE kind = 0)"), 4999);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_step_stat s JOIN str n ON n.id = s.name_id"
+	                               " WHERE s.kind = 0 AND s.total_ns <> CAST(substr(n.value, 2) AS INTEGER) + 3"), 0);
+	profdb_close(db);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("name_stats");
@@ -313,6 +369,8 @@ int main(void)
 	tcase_add_test(tc, query_from_stats_equals_scan);
 	tcase_add_test(tc, metrics_json_round_trip);
 	tcase_add_test(tc, migrate_from_schema_2);
+	tcase_add_test(tc, step_stats_by_hand);
+	tcase_add_test(tc, step_stats_many_names);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

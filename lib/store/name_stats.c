@@ -28,6 +28,7 @@ struct name_group {
 	size_t ndur, capdur;
 	double *v;                 /* owned: its durations read back by a scan */
 	size_t nv;
+	size_t cell;               /* write_step_stats: its first cell in the step, if valid */
 };
 
 struct profdb__name_stats {
@@ -358,6 +359,7 @@ out:
 struct step_cell {
 	int64_t name_id, base_id, calls, total;
 	int kind;
+	size_t next;               /* the name's next cell (another kind) + 1, 0 = none */
 };
 
 static int flush_step(sqlite3_stmt *ins, int64_t run_id, int64_t rank, int step_null, int64_t step,
@@ -384,6 +386,50 @@ static int flush_step(sqlite3_stmt *ins, int64_t run_id, int64_t rank, int step_
 	return SQLITE_OK;
 }
 
+/* The step's cells: c[0..n) in first-seen order (the rows' order). */
+struct step_cells {
+	struct step_cell *c;       /* owned */
+	size_t n, cap;
+};
+
+/*
+ * The cell of (name_id, kind) in the step, added when new; NULL when out
+ * of memory.  A name's group holds the index of its first cell, valid when
+ * it is below n and names that cell (a sparse set: nothing to clear between
+ * steps).  A linear search over the step's cells was quadratic in a step's
+ * names: one step of 200 000 names took 10 s, 1 M never finished.
+ */
+static struct step_cell *step_cell_of(struct profdb__name_stats *ns, struct step_cells *sc, int64_t name_id,
+                                      int kind, int64_t base_id)
+{
+	struct name_group *g = ns->map ? group_find(ns, name_id) : NULL;
+	size_t i = SIZE_MAX, prev = SIZE_MAX;
+	if (g && g->cell < sc->n && sc->c[g->cell].name_id == name_id)
+		for (i = g->cell; sc->c[i].kind != kind && sc->c[i].next; i = sc->c[i].next - 1)
+			;
+	else if (!g) /* not counted by name_stats_add: search (never met) */
+		for (i = 0; i < sc->n && (sc->c[i].name_id != name_id || sc->c[i].kind != kind); i++)
+			;
+	if (i < sc->n && sc->c[i].name_id == name_id && sc->c[i].kind == kind)
+		return &sc->c[i];
+	if (g && i < sc->n)
+		prev = i; /* the name's last cell: chain the new kind to it */
+	if (sc->n == sc->cap) {
+		size_t nc = sc->cap ? sc->cap * 2 : 64;
+		struct step_cell *t = realloc(sc->c, nc * sizeof *t);
+		if (!t)
+			return NULL;
+		sc->c = t;
+		sc->cap = nc;
+	}
+	sc->c[sc->n] = (struct step_cell){ name_id, base_id, 0, 0, kind, 0 };
+	if (prev != SIZE_MAX)
+		sc->c[prev].next = sc->n + 1;
+	else if (g)
+		g->cell = sc->n;
+	return &sc->c[sc->n++];
+}
+
 /*
  * kernel_step_stat: the run's kernels in (rank, step) order, which the
  * kernel_run_step index gives without sorting, summed per name and kind
@@ -392,11 +438,10 @@ static int flush_step(sqlite3_stmt *ins, int64_t run_id, int64_t rank, int step_
  * temporary B-tree of every group of the run instead: memory grew with
  * the run.  Here it is the names of one step.
  */
-static int write_step_stats(sqlite3 *db, int64_t run_id)
+static int write_step_stats(struct profdb__name_stats *ns, sqlite3 *db, int64_t run_id)
 {
 	sqlite3_stmt *sel = NULL, *ins = NULL;
-	struct step_cell *c = NULL;
-	size_t n = 0, cap = 0;
+	struct step_cells sc = { 0 };
 	int64_t rank = 0, step = 0;
 	int first = 1, step_null = 0, rc;
 
@@ -411,46 +456,33 @@ static int write_step_stats(sqlite3 *db, int64_t run_id)
 	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
 		int64_t r = sqlite3_column_int64(sel, 0), s = sqlite3_column_int64(sel, 1);
 		int sn = sqlite3_column_type(sel, 1) == SQLITE_NULL;
-		int64_t name_id = sqlite3_column_int64(sel, 2);
-		int kind = sqlite3_column_int(sel, 4);
-		size_t i;
+		struct step_cell *c;
 
 		if (first || r != rank || sn != step_null || (!sn && s != step)) {
-			if (!first && (rc = flush_step(ins, run_id, rank, step_null, step, c, n)) != SQLITE_OK)
+			if (!first && (rc = flush_step(ins, run_id, rank, step_null, step, sc.c, sc.n)) != SQLITE_OK)
 				goto out;
 			rank = r;
 			step = s;
 			step_null = sn;
 			first = 0;
-			n = 0;
+			sc.n = 0;
 		}
-		/* a step has a few hundred names at most: a linear search is cheap */
-		for (i = 0; i < n; i++)
-			if (c[i].name_id == name_id && c[i].kind == kind)
-				break;
-		if (i == n) {
-			if (n == cap) {
-				size_t nc = cap ? cap * 2 : 64;
-				struct step_cell *t = realloc(c, nc * sizeof *t);
-				if (!t) {
-					rc = SQLITE_NOMEM;
-					goto out;
-				}
-				c = t;
-				cap = nc;
-			}
-			c[n++] = (struct step_cell){ name_id, sqlite3_column_int64(sel, 3), 0, 0, kind };
+		c = step_cell_of(ns, &sc, sqlite3_column_int64(sel, 2), sqlite3_column_int(sel, 4),
+		                 sqlite3_column_int64(sel, 3));
+		if (!c) {
+			rc = SQLITE_NOMEM;
+			goto out;
 		}
-		c[i].calls++;
-		c[i].total += sqlite3_column_int64(sel, 5);
-		if (sqlite3_column_int64(sel, 3) < c[i].base_id)
-			c[i].base_id = sqlite3_column_int64(sel, 3);
+		c->calls++;
+		c->total += sqlite3_column_int64(sel, 5);
+		if (sqlite3_column_int64(sel, 3) < c->base_id)
+			c->base_id = sqlite3_column_int64(sel, 3);
 	}
 	if (rc != SQLITE_DONE)
 		goto out;
-	rc = first ? SQLITE_OK : flush_step(ins, run_id, rank, step_null, step, c, n);
+	rc = first ? SQLITE_OK : flush_step(ins, run_id, rank, step_null, step, sc.c, sc.n);
 out:
-	free(c);
+	free(sc.c);
 	sqlite3_finalize(sel);
 	sqlite3_finalize(ins);
 	return rc;
@@ -468,7 +500,7 @@ int profdb__name_stats_write(struct profdb__name_stats *ns, sqlite3 *db, int64_t
 	q = NULL;
 	if (rc != SQLITE_OK)
 		return rc;
-	if ((rc = write_step_stats(db, run_id)) != SQLITE_OK)
+	if ((rc = write_step_stats(ns, db, run_id)) != SQLITE_OK)
 		return rc;
 	rc = sqlite3_prepare_v2(db, "UPDATE run SET name_stats = 1 WHERE id = ?1", -1, &q, NULL);
 	if (rc != SQLITE_OK)
