@@ -359,6 +359,41 @@ START_TEST(step_stats_many_names)
 }
 END_TEST
 
+/* The intern map emptied every 3 texts (PROFDB_INTERN_CACHED): 10 names
+ * N0..N9 in turn, 5 rounds, kernel i lasting i ns.  Each name is stored
+ * once and every row keeps its own name: Nk has 5 calls of k, k + 10, ...,
+ * k + 40 ns, total 5k + 100.  Their base name is "N" (basename.c's A2:
+ * digits glued to a CamelCase name go), stored once too: 11 texts. */
+START_TEST(intern_map_emptied)
+{
+	profdb *db = NULL;
+	struct profdb_store *st = NULL;
+	struct profdb_sink *s;
+	char name[32];
+	setenv("PROFDB_INTERN_CACHED", "3", 1);
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_begin(&st, db, "r", "/x", 0), PROFDB_OK);
+	s = profdb__store_sink(st);
+	ck_assert_int_eq(s->source_begin(s->arg, "/x/k.csv", "kernel_details", 0, NULL, 0), PROFDB_OK);
+	for (int i = 0; i < 50; i++) {
+		snprintf(name, sizeof name, "N%d", i % 10);
+		add_kernel(s, name, PROFDB_KIND_KERNEL, i, NULL, 0);
+	}
+	ck_assert_int_eq(s->source_end(s->arg, 50, NULL, 0), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_commit(st, 0), PROFDB_OK);
+	unsetenv("PROFDB_INTERN_CACHED");
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM str WHERE value GLOB 'N*'"), 11);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel k JOIN str n ON n.id = k.name_id"
+	                               " WHERE n.value = 'N' || (k.dur_ns % 10)"), 50);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_name_stat s JOIN str n ON n.id = s.name_id"
+	                               " WHERE s.calls = 5 AND s.total_ns = 5 * CAST(substr(n.value, 2) AS INTEGER)"
+	                               " + 100"), 10);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel k JOIN str b ON b.id = k.base_id"
+	                               " WHERE b.value = 'N'"), 50);
+	profdb_close(db);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("name_stats");
@@ -371,6 +406,7 @@ int main(void)
 	tcase_add_test(tc, migrate_from_schema_2);
 	tcase_add_test(tc, step_stats_by_hand);
 	tcase_add_test(tc, step_stats_many_names);
+	tcase_add_test(tc, intern_map_emptied);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }
