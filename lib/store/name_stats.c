@@ -24,10 +24,17 @@ struct name_group {
 	unsigned kinds;            /* bit (1 << kind) per kind seen */
 	int64_t calls, total, min, max;
 	struct profdb__moments mom; /* in arrival order, as stddev() sees rows */
-	uint32_t *dur;             /* owned; NULL once over the budget */
-	size_t ndur, capdur;
-	double *v;                 /* owned: its durations read back by a scan */
-	size_t nv;
+	/* one of the two: dur while the run's durations fit, v in the scans
+	 * after dur was dropped (16 bytes a name less: 1 M names) */
+	union {
+		uint32_t *dur;         /* owned; NULL once over the budget */
+		double *v;             /* owned: its durations read back by a scan */
+	};
+	union {
+		size_t ndur;           /* values in dur */
+		size_t nv;             /* values in v */
+	};
+	size_t capdur;
 	size_t cell;               /* write_step_stats: its first cell in the step, if valid */
 };
 
@@ -158,7 +165,9 @@ int profdb__name_stats_add(struct profdb__name_stats *ns, int64_t kernel_id, int
 	if (g->ndur == g->capdur) {
 		/* the budget counts room, not values: doubling arrays can hold
 		 * twice what they use, and that is what the process holds */
-		size_t cap = g->capdur ? g->capdur * 2 : 16;
+		/* 4 to start: most of a run's names are called a few times, and
+		 * a run of 1 M names held 80 MB of arrays of 16 */
+		size_t cap = g->capdur ? g->capdur * 2 : 4;
 		uint32_t *d;
 		if (ns->capvalues - g->capdur + cap > ns->max_values) {
 			drop_durations(ns);
