@@ -394,6 +394,71 @@ START_TEST(intern_map_emptied)
 }
 END_TEST
 
+/* Run r of 600 kernels over 40 names: 3 ranks, steps 1..4 and none, two
+ * kinds, durations spread (some over the percentile interpolation's
+ * ties); i = 0..599: name K<i % 40>, kind i % 7 == 0 ? memcpy : kernel,
+ * rank i % 3, step (i / 7) % 5 (0: none), dur (i * 7919) % 1000 + 1. */
+static void ingest_mixed(profdb *db, const char *run)
+{
+	struct profdb_store *st = NULL;
+	struct profdb_sink *s;
+	char name[32];
+	ck_assert_int_eq(profdb__store_begin(&st, db, run, "/x", 0), PROFDB_OK);
+	s = profdb__store_sink(st);
+	ck_assert_int_eq(s->source_begin(s->arg, "/x/k.csv", "kernel_details", 0, NULL, 0), PROFDB_OK);
+	for (int i = 0; i < 600; i++) {
+		struct profdb_kernel_rec k;
+		profdb__kernel_rec_init(&k);
+		snprintf(name, sizeof name, "K%d", i % 40);
+		k.name = name;
+		k.kind = i % 7 == 0 ? PROFDB_KIND_MEMCPY : PROFDB_KIND_KERNEL;
+		k.rank = i % 3;
+		k.step = (i / 7) % 5 ? (i / 7) % 5 : PROFDB_NULL;
+		k.start_ns = 1000 + i;
+		k.dur_ns = (i * 7919) % 1000 + 1;
+		ck_assert_int_eq(s->kernel(s->arg, &k), PROFDB_OK);
+	}
+	ck_assert_int_eq(s->source_end(s->arg, 600, NULL, 0), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_commit(st, 0), PROFDB_OK);
+}
+
+/* Past PROFDB_NAME_STATS_NAMES (here 5 of the 40) the statistics come from
+ * ordered scans at commit: run b's kernel_name_stat and kernel_step_stat
+ * rows, in order, are run a's (kept in memory), every column. */
+START_TEST(spilled_equals_kept)
+{
+	profdb *db = NULL;
+	const char *cols = "name_id, kinds, calls, total_ns, min_ns, max_ns, avg_ns, median_ns, stddev_ns, p90_ns, p99_ns";
+	const char *scols = "rank, step, name_id, base_id, kind, calls, total_ns";
+	char sql[1024];
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	ingest_mixed(db, "a");
+	setenv("PROFDB_NAME_STATS_NAMES", "5", 1);
+	ingest_mixed(db, "b");
+	unsetenv("PROFDB_NAME_STATS_NAMES");
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_name_stat WHERE run_id = 1"), 40);
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM (SELECT %s FROM kernel_name_stat WHERE run_id = 1 EXCEPT"
+	         " SELECT %s FROM kernel_name_stat WHERE run_id = 2)", cols, cols);
+	ck_assert_int_eq(tu_scalar(db, sql), 0);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_name_stat WHERE run_id = 2"), 40);
+	ck_assert_int_gt(tu_scalar(db, "SELECT count(*) FROM kernel_step_stat WHERE run_id = 1"), 100);
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM (SELECT row_number() OVER (ORDER BY rowid) AS i, %s FROM"
+	         " kernel_step_stat WHERE run_id = 1 EXCEPT SELECT row_number() OVER (ORDER BY rowid), %s FROM"
+	         " kernel_step_stat WHERE run_id = 2)", scols, scols);
+	ck_assert_int_eq(tu_scalar(db, sql), 0);
+	ck_assert_int_eq(tu_scalar(db, "SELECT (SELECT count(*) FROM kernel_step_stat WHERE run_id = 1) -"
+	                               " (SELECT count(*) FROM kernel_step_stat WHERE run_id = 2)"), 0);
+	/* by hand: K0 is i = 0, 40, ..., 560 (15 calls); i = 0, 280 and 560
+	 * are memcpys (i % 7 == 0 and i % 40 == 0: multiples of 280), the
+	 * rest kernels: kinds 1 | 2 */
+	ck_assert_int_eq(tu_scalar(db, "SELECT calls FROM kernel_name_stat s JOIN str n ON n.id = s.name_id"
+	                               " WHERE s.run_id = 2 AND n.value = 'K0'"), 15);
+	ck_assert_int_eq(tu_scalar(db, "SELECT kinds FROM kernel_name_stat s JOIN str n ON n.id = s.name_id"
+	                               " WHERE s.run_id = 2 AND n.value = 'K0'"), 3);
+	profdb_close(db);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("name_stats");
@@ -407,6 +472,7 @@ int main(void)
 	tcase_add_test(tc, step_stats_by_hand);
 	tcase_add_test(tc, step_stats_many_names);
 	tcase_add_test(tc, intern_map_emptied);
+	tcase_add_test(tc, spilled_equals_kept);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

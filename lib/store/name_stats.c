@@ -10,6 +10,11 @@
  * stats.h, the same code the SQL functions use, so both paths agree.
  * At commit it also writes kernel_step_stat (per rank, step, name and kind
  * totals), which `profdb diff` samples instead of every kernel row.
+ *
+ * Past PROFDB_NAME_STATS_NAMES names the per-name state is dropped and
+ * both tables are computed by ordered scans of the run's rows at commit
+ * (the "spilled" path at the end).  One file past 600 lines: the three
+ * paths share the group, its counting and its row writer.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +51,8 @@ struct profdb__name_stats {
 	size_t capvalues;          /* durations the arrays have room for */
 	size_t max_values;         /* ... at most: the memory budget */
 	int over;                  /* durations dropped: read back by scans */
+	size_t max_names;          /* groups kept at most (PROFDB_NAME_STATS_NAMES) */
+	int spilled;               /* groups dropped: both tables by ordered scans */
 	int64_t lo, hi;            /* kernel rowids of the run */
 };
 
@@ -56,6 +63,7 @@ struct profdb__name_stats *profdb__name_stats_new(void)
 	if (!ns)
 		return NULL;
 	ns->max_values = (size_t)profdb__env_limit("PROFDB_NAME_STATS_VALUES", PROFDB_NAME_STATS_VALUES);
+	ns->max_names = (size_t)profdb__env_limit("PROFDB_NAME_STATS_NAMES", PROFDB_NAME_STATS_NAMES);
 	return ns;
 }
 
@@ -90,6 +98,18 @@ void profdb__name_stats_free(struct profdb__name_stats *ns)
 	free(ns);
 }
 
+/* Too many names: drop every group (the commit scans the rows instead). */
+static void spill(struct profdb__name_stats *ns)
+{
+	drop_durations(ns);
+	free(ns->g);
+	free(ns->map);
+	ns->g = NULL;
+	ns->map = NULL;
+	ns->ng = ns->capg = ns->nmap = 0;
+	ns->spilled = 1;
+}
+
 static size_t slot_of(int64_t name_id, size_t nmap)
 {
 	return (size_t)(((uint64_t)name_id * 0x9E3779B97F4A7C15ull) >> 20) & (nmap - 1);
@@ -122,6 +142,10 @@ static struct name_group *group_of(struct profdb__name_stats *ns, int64_t name_i
 	for (j = slot_of(name_id, ns->nmap); ns->map[j]; j = (j + 1) & (ns->nmap - 1))
 		if (ns->g[ns->map[j] - 1].name_id == name_id)
 			return &ns->g[ns->map[j] - 1];
+	if (ns->ng >= ns->max_names) {
+		spill(ns);
+		return NULL;
+	}
 	if (ns->ng == ns->capg) {
 		size_t cap = ns->capg ? ns->capg * 2 : 64;
 		struct name_group *g = realloc(ns->g, cap * sizeof *g);
@@ -136,17 +160,9 @@ static struct name_group *group_of(struct profdb__name_stats *ns, int64_t name_i
 	return &ns->g[ns->ng - 1];
 }
 
-int profdb__name_stats_add(struct profdb__name_stats *ns, int64_t kernel_id, int64_t name_id, int kind,
-                           int64_t dur_ns)
+/* One kernel into g's figures (all but the durations). */
+static void group_count(struct name_group *g, int kind, int64_t dur_ns)
 {
-	struct name_group *g = group_of(ns, name_id);
-
-	if (!g)
-		return -1;
-	if (ns->lo == 0 || kernel_id < ns->lo)
-		ns->lo = kernel_id;
-	if (kernel_id > ns->hi)
-		ns->hi = kernel_id;
 	if (g->calls == 0 || dur_ns < g->min)
 		g->min = dur_ns;
 	if (g->calls == 0 || dur_ns > g->max)
@@ -155,6 +171,23 @@ int profdb__name_stats_add(struct profdb__name_stats *ns, int64_t kernel_id, int
 	g->total += dur_ns;
 	g->kinds |= 1u << (kind & 31);
 	profdb__moments_add(&g->mom, (double)dur_ns);
+}
+
+int profdb__name_stats_add(struct profdb__name_stats *ns, int64_t kernel_id, int64_t name_id, int kind,
+                           int64_t dur_ns)
+{
+	struct name_group *g;
+
+	if (ns->lo == 0 || kernel_id < ns->lo)
+		ns->lo = kernel_id;
+	if (kernel_id > ns->hi)
+		ns->hi = kernel_id;
+	if (ns->spilled)
+		return 0;
+	g = group_of(ns, name_id);
+	if (!g)
+		return ns->spilled ? 0 : -1;
+	group_count(g, kind, dur_ns);
 	if (ns->over)
 		return 0;
 	if (dur_ns < 0 || dur_ns > (int64_t)UINT32_MAX) {
@@ -497,6 +530,94 @@ out:
 	return rc;
 }
 
+/*
+ * Spilled, kernel_name_stat: the run's rows sorted by name (SQLite's
+ * sorter, which spills to temporary files past its cache), each name's
+ * rows in id order (the order name_stats_add saw them, so the standard
+ * deviation's sums come out the same), one name's durations held at a time.
+ */
+static int write_streamed(struct profdb__name_stats *ns, sqlite3 *db, sqlite3_stmt *ins, int64_t run_id)
+{
+	struct name_group g = { 0 };
+	double *v = NULL;
+	size_t cap = 0;
+	sqlite3_stmt *q = NULL;
+	int rc = sqlite3_prepare_v2(db, "SELECT name_id, kind, dur_ns FROM kernel"
+	                            " WHERE run_id = ?1 AND id BETWEEN ?2 AND ?3 ORDER BY name_id, id", -1, &q, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	sqlite3_bind_int64(q, 1, run_id);
+	sqlite3_bind_int64(q, 2, ns->lo);
+	sqlite3_bind_int64(q, 3, ns->hi);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		int64_t name_id = sqlite3_column_int64(q, 0), dur = sqlite3_column_int64(q, 2);
+		if (g.calls && name_id != g.name_id) {
+			profdb__sort_doubles(v, (size_t)g.calls);
+			if ((rc = put_row(ins, run_id, &g, v, (size_t)g.calls)) != SQLITE_OK)
+				goto out;
+			memset(&g, 0, sizeof g);
+		}
+		if ((size_t)g.calls == cap) {
+			size_t nc = cap ? cap * 2 : 64;
+			double *t = realloc(v, nc * sizeof *t);
+			if (!t) {
+				rc = SQLITE_NOMEM;
+				goto out;
+			}
+			v = t;
+			cap = nc;
+		}
+		g.name_id = name_id;
+		v[g.calls] = (double)dur;
+		group_count(&g, sqlite3_column_int(q, 1), dur);
+	}
+	if (rc != SQLITE_DONE)
+		goto out;
+	rc = SQLITE_OK;
+	if (g.calls) {
+		profdb__sort_doubles(v, (size_t)g.calls);
+		rc = put_row(ins, run_id, &g, v, (size_t)g.calls);
+	}
+out:
+	free(v);
+	sqlite3_finalize(q);
+	return rc;
+}
+
+/*
+ * Spilled, kernel_step_stat: the same cells as write_step_stats, by SQL:
+ * each step's (name, kind) groups in the order of their first row, which
+ * is write_step_stats's first-seen order (the index gives a step's rows by
+ * id).  SQLite's sorter spills to temporary files past its cache.
+ */
+static int write_step_stats_sql(sqlite3 *db, int64_t run_id)
+{
+	sqlite3_stmt *sel = NULL, *ins = NULL;
+	int rc = sqlite3_prepare_v2(db, "SELECT rank, step, name_id, min(base_id), kind, count(*), sum(dur_ns),"
+	                            " min(id) AS first FROM kernel WHERE run_id = ?1"
+	                            " GROUP BY rank, step, name_id, kind ORDER BY rank, step, first", -1, &sel, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(db, "INSERT INTO kernel_step_stat(run_id, rank, step, name_id, base_id,"
+		                        " kind, calls, total_ns) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1, &ins, NULL);
+	if (rc != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(sel, 1, run_id);
+	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
+		struct step_cell c = { sqlite3_column_int64(sel, 2), sqlite3_column_int64(sel, 3),
+		                       sqlite3_column_int64(sel, 5), sqlite3_column_int64(sel, 6),
+		                       sqlite3_column_int(sel, 4), 0 };
+		rc = flush_step(ins, run_id, sqlite3_column_int64(sel, 0), sqlite3_column_type(sel, 1) == SQLITE_NULL,
+		                sqlite3_column_int64(sel, 1), &c, 1);
+		if (rc != SQLITE_OK)
+			goto out;
+	}
+	rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+out:
+	sqlite3_finalize(sel);
+	sqlite3_finalize(ins);
+	return rc;
+}
+
 int profdb__name_stats_write(struct profdb__name_stats *ns, sqlite3 *db, int64_t run_id)
 {
 	sqlite3_stmt *q = NULL;
@@ -504,12 +625,14 @@ int profdb__name_stats_write(struct profdb__name_stats *ns, sqlite3 *db, int64_t
 
 	if (rc != SQLITE_OK)
 		return rc;
-	rc = ns->over ? write_scanned(ns, db, q, run_id) : write_kept(ns, q, run_id);
+	rc = ns->spilled ? write_streamed(ns, db, q, run_id)
+	     : ns->over ? write_scanned(ns, db, q, run_id) : write_kept(ns, q, run_id);
 	sqlite3_finalize(q);
 	q = NULL;
 	if (rc != SQLITE_OK)
 		return rc;
-	if ((rc = write_step_stats(ns, db, run_id)) != SQLITE_OK)
+	rc = ns->spilled ? write_step_stats_sql(db, run_id) : write_step_stats(ns, db, run_id);
+	if (rc != SQLITE_OK)
 		return rc;
 	rc = sqlite3_prepare_v2(db, "UPDATE run SET name_stats = 1 WHERE id = ?1", -1, &q, NULL);
 	if (rc != SQLITE_OK)
