@@ -181,9 +181,7 @@ static int add_output(profdb *db, struct profdb__qbuf *b, const struct profdb_op
 	profdb__qbuf_add(b, ") AS rn_ FROM g JOIN run r ON r.id = g.run_id JOIN tot tt ON tt.run_id = g.run_id"
 	            " LEFT JOIN str n ON n.id = g.k0 LEFT JOIN tk ON tk.run_id = g.run_id AND tk.k0 = g.k0");
 	if (q->by_shape)
-		profdb__qbuf_add(b, " AND tk.k1 IS g.k1");
-	if (q->by_shape)
-		profdb__qbuf_add(b, " LEFT JOIN str sh ON sh.id = g.k1");
+		profdb__qbuf_add(b, " AND tk.k1 IS g.k1 LEFT JOIN str sh ON sh.id = g.k1");
 	profdb__qbuf_add(b, ")\nSELECT ");
 	for (size_t i = 0; i < n; i++)
 		profdb__qbuf_addf(b, "%s%s", i ? ", " : "", names[i]);
