@@ -303,6 +303,162 @@ START_TEST(migrate_from_schema_2)
 }
 END_TEST
 
+/* kernel_step_stat of abc's one step, in first-seen order: A kernel 4
+ * calls 100 ns, B memcpy 5, C kernel 7, C memcpy 9 (C's second kind
+ * chained to its first cell). */
+START_TEST(step_stats_by_hand)
+{
+	profdb *db = ingest_abc();
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_step_stat"), 4);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_step_stat s JOIN str n ON n.id = s.name_id"
+	                               " WHERE (n.value, s.calls, s.total_ns) IN (VALUES ('A', 4, 100), ('B', 1, 5),"
+	                               " ('C', 1, 7), ('C', 1, 9))"), 4);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM (SELECT row_number() OVER (ORDER BY s.rowid) AS i,"
+	                               " n.value AS v, s.kind AS k FROM kernel_step_stat s JOIN str n ON n.id = s.name_id)"
+	                               " WHERE (i, v, k) IN (VALUES (1, 'A', 0), (2, 'B', 1), (3, 'C', 0), (4, 'C', 1))"), 4);
+	profdb_close(db);
+}
+END_TEST
+
+/* One step of 5 000 names (the cell lookup was a linear search: quadratic
+ * in a step's names): name i once as a kernel of i + 1 ns, then again as a
+ * kernel of 2 ns and a memcpy of 3 ns.  By hand: 10 000 rows, the 5 000
+ * kernel cells first (first seen), kernel totals sum(i + 3) = 4999 * 5000 / 2
+ * + 15 000 = 12 512 500 in 10 000 calls, memcpy 15 000 in 5 000. */
+START_TEST(step_stats_many_names)
+{
+	profdb *db = NULL;
+	struct profdb_store *st = NULL;
+	struct profdb_sink *s;
+	char name[32];
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_begin(&st, db, "r", "/x", 0), PROFDB_OK);
+	s = profdb__store_sink(st);
+	ck_assert_int_eq(s->source_begin(s->arg, "/x/k.csv", "kernel_details", 0, NULL, 0), PROFDB_OK);
+	for (int i = 0; i < 5000; i++) {
+		snprintf(name, sizeof name, "N%d", i);
+		add_kernel(s, name, PROFDB_KIND_KERNEL, i + 1, NULL, 0);
+	}
+	for (int i = 0; i < 5000; i++) {
+		snprintf(name, sizeof name, "N%d", i);
+		add_kernel(s, name, PROFDB_KIND_KERNEL, 2, NULL, 0);
+		add_kernel(s, name, PROFDB_KIND_MEMCPY, 3, NULL, 0);
+	}
+	ck_assert_int_eq(s->source_end(s->arg, 15000, NULL, 0), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_commit(st, 0), PROFDB_OK);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_step_stat"), 10000);
+	ck_assert_int_eq(tu_scalar(db, "SELECT sum(calls) FROM kernel_step_stat WHERE kind = 0"), 10000);
+	ck_assert_int_eq(tu_scalar(db, "SELECT sum(total_ns) FROM kernel_step_stat WHERE kind = 0"), 12512500);
+	ck_assert_int_eq(tu_scalar(db, "SELECT sum(calls) FROM kernel_step_stat WHERE kind <> 0"), 5000);
+	ck_assert_int_eq(tu_scalar(db, "SELECT sum(total_ns) FROM kernel_step_stat WHERE kind <> 0"), 15000);
+	ck_assert_int_eq(tu_scalar(db, "SELECT max(rowid) - min(rowid) FROM (SELECT rowid FROM kernel_step_stat"
+	                               " WHERE kind = 0)"), 4999);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_step_stat s JOIN str n ON n.id = s.name_id"
+	                               " WHERE s.kind = 0 AND s.total_ns <> CAST(substr(n.value, 2) AS INTEGER) + 3"), 0);
+	profdb_close(db);
+}
+END_TEST
+
+/* The intern map emptied every 3 texts (PROFDB_INTERN_CACHED): 10 names
+ * N0..N9 in turn, 5 rounds, kernel i lasting i ns.  Each name is stored
+ * once and every row keeps its own name: Nk has 5 calls of k, k + 10, ...,
+ * k + 40 ns, total 5k + 100.  Their base name is "N" (basename.c's A2:
+ * digits glued to a CamelCase name go), stored once too: 11 texts. */
+START_TEST(intern_map_emptied)
+{
+	profdb *db = NULL;
+	struct profdb_store *st = NULL;
+	struct profdb_sink *s;
+	char name[32];
+	setenv("PROFDB_INTERN_CACHED", "3", 1);
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_begin(&st, db, "r", "/x", 0), PROFDB_OK);
+	s = profdb__store_sink(st);
+	ck_assert_int_eq(s->source_begin(s->arg, "/x/k.csv", "kernel_details", 0, NULL, 0), PROFDB_OK);
+	for (int i = 0; i < 50; i++) {
+		snprintf(name, sizeof name, "N%d", i % 10);
+		add_kernel(s, name, PROFDB_KIND_KERNEL, i, NULL, 0);
+	}
+	ck_assert_int_eq(s->source_end(s->arg, 50, NULL, 0), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_commit(st, 0), PROFDB_OK);
+	unsetenv("PROFDB_INTERN_CACHED");
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM str WHERE value GLOB 'N*'"), 11);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel k JOIN str n ON n.id = k.name_id"
+	                               " WHERE n.value = 'N' || (k.dur_ns % 10)"), 50);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_name_stat s JOIN str n ON n.id = s.name_id"
+	                               " WHERE s.calls = 5 AND s.total_ns = 5 * CAST(substr(n.value, 2) AS INTEGER)"
+	                               " + 100"), 10);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel k JOIN str b ON b.id = k.base_id"
+	                               " WHERE b.value = 'N'"), 50);
+	profdb_close(db);
+}
+END_TEST
+
+/* Run r of 600 kernels over 40 names: 3 ranks, steps 1..4 and none, two
+ * kinds, durations spread (some over the percentile interpolation's
+ * ties); i = 0..599: name K<i % 40>, kind i % 7 == 0 ? memcpy : kernel,
+ * rank i % 3, step (i / 7) % 5 (0: none), dur (i * 7919) % 1000 + 1. */
+static void ingest_mixed(profdb *db, const char *run)
+{
+	struct profdb_store *st = NULL;
+	struct profdb_sink *s;
+	char name[32];
+	ck_assert_int_eq(profdb__store_begin(&st, db, run, "/x", 0), PROFDB_OK);
+	s = profdb__store_sink(st);
+	ck_assert_int_eq(s->source_begin(s->arg, "/x/k.csv", "kernel_details", 0, NULL, 0), PROFDB_OK);
+	for (int i = 0; i < 600; i++) {
+		struct profdb_kernel_rec k;
+		profdb__kernel_rec_init(&k);
+		snprintf(name, sizeof name, "K%d", i % 40);
+		k.name = name;
+		k.kind = i % 7 == 0 ? PROFDB_KIND_MEMCPY : PROFDB_KIND_KERNEL;
+		k.rank = i % 3;
+		k.step = (i / 7) % 5 ? (i / 7) % 5 : PROFDB_NULL;
+		k.start_ns = 1000 + i;
+		k.dur_ns = (i * 7919) % 1000 + 1;
+		ck_assert_int_eq(s->kernel(s->arg, &k), PROFDB_OK);
+	}
+	ck_assert_int_eq(s->source_end(s->arg, 600, NULL, 0), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_commit(st, 0), PROFDB_OK);
+}
+
+/* Past PROFDB_NAME_STATS_NAMES (here 5 of the 40) the statistics come from
+ * ordered scans at commit: run b's kernel_name_stat and kernel_step_stat
+ * rows, in order, are run a's (kept in memory), every column. */
+START_TEST(spilled_equals_kept)
+{
+	profdb *db = NULL;
+	const char *cols = "name_id, kinds, calls, total_ns, min_ns, max_ns, avg_ns, median_ns, stddev_ns, p90_ns, p99_ns";
+	const char *scols = "rank, step, name_id, base_id, kind, calls, total_ns";
+	char sql[1024];
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	ingest_mixed(db, "a");
+	setenv("PROFDB_NAME_STATS_NAMES", "5", 1);
+	ingest_mixed(db, "b");
+	unsetenv("PROFDB_NAME_STATS_NAMES");
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_name_stat WHERE run_id = 1"), 40);
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM (SELECT %s FROM kernel_name_stat WHERE run_id = 1 EXCEPT"
+	         " SELECT %s FROM kernel_name_stat WHERE run_id = 2)", cols, cols);
+	ck_assert_int_eq(tu_scalar(db, sql), 0);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_name_stat WHERE run_id = 2"), 40);
+	ck_assert_int_gt(tu_scalar(db, "SELECT count(*) FROM kernel_step_stat WHERE run_id = 1"), 100);
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM (SELECT row_number() OVER (ORDER BY rowid) AS i, %s FROM"
+	         " kernel_step_stat WHERE run_id = 1 EXCEPT SELECT row_number() OVER (ORDER BY rowid), %s FROM"
+	         " kernel_step_stat WHERE run_id = 2)", scols, scols);
+	ck_assert_int_eq(tu_scalar(db, sql), 0);
+	ck_assert_int_eq(tu_scalar(db, "SELECT (SELECT count(*) FROM kernel_step_stat WHERE run_id = 1) -"
+	                               " (SELECT count(*) FROM kernel_step_stat WHERE run_id = 2)"), 0);
+	/* by hand: K0 is i = 0, 40, ..., 560 (15 calls); i = 0, 280 and 560
+	 * are memcpys (i % 7 == 0 and i % 40 == 0: multiples of 280), the
+	 * rest kernels: kinds 1 | 2 */
+	ck_assert_int_eq(tu_scalar(db, "SELECT calls FROM kernel_name_stat s JOIN str n ON n.id = s.name_id"
+	                               " WHERE s.run_id = 2 AND n.value = 'K0'"), 15);
+	ck_assert_int_eq(tu_scalar(db, "SELECT kinds FROM kernel_name_stat s JOIN str n ON n.id = s.name_id"
+	                               " WHERE s.run_id = 2 AND n.value = 'K0'"), 3);
+	profdb_close(db);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("name_stats");
@@ -313,6 +469,10 @@ int main(void)
 	tcase_add_test(tc, query_from_stats_equals_scan);
 	tcase_add_test(tc, metrics_json_round_trip);
 	tcase_add_test(tc, migrate_from_schema_2);
+	tcase_add_test(tc, step_stats_by_hand);
+	tcase_add_test(tc, step_stats_many_names);
+	tcase_add_test(tc, intern_map_emptied);
+	tcase_add_test(tc, spilled_equals_kept);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

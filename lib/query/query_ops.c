@@ -52,6 +52,19 @@ static const struct op_col op_cols[] = {
 #define STEP_FOLD "ProfilerStep*"
 #define NAME_EXPR "coalesce(n.value, '" STEP_FOLD "')"
 
+/* tk: the three largest linked kernels of each group as columns t1..t3,
+ * one GROUP BY over lr joined once to g; a correlated lookup per group
+ * and rank scanned all of lr each time (quadratic in the op names:
+ * 8 000 took 7 s) */
+static void add_top_pivot(struct profdb__qbuf *b, const struct profdb_op_query *q, const char *keys)
+{
+	const char *col = q->top_json ? "j" : "x";
+	profdb__qbuf_addf(b, ",\n tk AS (SELECT %s", keys);
+	for (int rn = 1; rn <= 3; rn++)
+		profdb__qbuf_addf(b, ", max(CASE WHEN rn = %d THEN %s END) AS t%d", rn, col, rn);
+	profdb__qbuf_addf(b, " FROM lr WHERE rn <= 3 GROUP BY %s)", keys);
+}
+
 static void add_sql(struct profdb__qbuf *b, const struct profdb_op_query *q)
 {
 	const struct profdb_filter *f = &q->filter;
@@ -100,26 +113,17 @@ static void add_sql(struct profdb__qbuf *b, const struct profdb_op_query *q)
 	             " sum(lt.t) OVER (PARTITION BY %s)) AS j,", keys);
 	profdb__qbuf_addf(b, " row_number() OVER (PARTITION BY %s ORDER BY lt.t DESC, s.value) AS rn"
 	             " FROM lt JOIN str s ON s.id = lt.kn)", keys);
+	add_top_pivot(b, q, keys);
 }
 
-static void add_top_lookup(struct profdb__qbuf *b, int by_shape, int json, int rn)
-{
-	profdb__qbuf_addf(b, "(SELECT %s FROM lr WHERE lr.run_id = g.run_id AND lr.k0 = g.k0%s AND lr.rn = %d)",
-	          json ? "j" : "x", by_shape ? " AND lr.k1 IS g.k1" : "", rn);
-}
-
-/* top_kernels: the three largest linked kernels, "a (62.5%); b (37.5%)"
- * or with top_json '[{...}, {...}]' ('[]' without any) */
+/* top_kernels: "a (62.5%); b (37.5%)" or with top_json '[{...}, {...}]'
+ * ('[]' without any) */
 static void add_top_kernels(struct profdb__qbuf *b, const struct profdb_op_query *q)
 {
 	const char *sep = q->top_json ? "," : "; ";
-	profdb__qbuf_add(b, q->top_json ? ", '[' || coalesce(" : ", ");
-	add_top_lookup(b, q->by_shape, q->top_json, 1);
-	for (int rn = 2; rn <= 3; rn++) {
-		profdb__qbuf_addf(b, " || coalesce('%s' || ", sep);
-		add_top_lookup(b, q->by_shape, q->top_json, rn);
-		profdb__qbuf_add(b, ", '')");
-	}
+	profdb__qbuf_add(b, q->top_json ? ", '[' || coalesce(tk.t1" : ", tk.t1");
+	for (int rn = 2; rn <= 3; rn++)
+		profdb__qbuf_addf(b, " || coalesce('%s' || tk.t%d, '')", sep, rn);
 	profdb__qbuf_add(b, q->top_json ? ", '') || ']' AS top_kernels" : " AS top_kernels");
 }
 
@@ -175,9 +179,9 @@ static int add_output(profdb *db, struct profdb__qbuf *b, const struct profdb_op
 	if (q->by_shape)
 		profdb__qbuf_add(b, ", sh.value");
 	profdb__qbuf_add(b, ") AS rn_ FROM g JOIN run r ON r.id = g.run_id JOIN tot tt ON tt.run_id = g.run_id"
-	            " LEFT JOIN str n ON n.id = g.k0");
+	            " LEFT JOIN str n ON n.id = g.k0 LEFT JOIN tk ON tk.run_id = g.run_id AND tk.k0 = g.k0");
 	if (q->by_shape)
-		profdb__qbuf_add(b, " LEFT JOIN str sh ON sh.id = g.k1");
+		profdb__qbuf_add(b, " AND tk.k1 IS g.k1 LEFT JOIN str sh ON sh.id = g.k1");
 	profdb__qbuf_add(b, ")\nSELECT ");
 	for (size_t i = 0; i < n; i++)
 		profdb__qbuf_addf(b, "%s%s", i ? ", " : "", names[i]);

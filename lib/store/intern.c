@@ -12,6 +12,16 @@
 #include "intern.h"
 #include "banned.h"
 
+/*
+ * The map is a cache: past INTERN_CACHED texts or INTERN_CACHED_BYTES of
+ * them it is emptied and refilled as texts come (those are found in the
+ * table by its unique index, with the same ids).  A run of 1 M distinct
+ * kernel names held 100 MB here; real traces have a few thousand names.
+ * PROFDB_INTERN_CACHED can lower the count (tests reach the emptying).
+ */
+#define INTERN_CACHED ((size_t)1 << 16)
+#define INTERN_CACHED_BYTES ((size_t)16 << 20)
+
 /* One interned string. */
 struct intern_slot {
 	char *key;                 /* owned, NULL = empty slot */
@@ -25,6 +35,8 @@ struct profdb__intern {
 	sqlite3_stmt *get, *put;
 	struct intern_slot *slots; /* open addressing, power-of-two size; owned */
 	size_t nslots, nused;
+	size_t keybytes;           /* bytes of the keys held */
+	size_t maxcached;          /* texts held at most: INTERN_CACHED or lower */
 	struct profdb_err *err;
 	char *cut;                 /* owned: the cut copy of the last text over the cap */
 	int64_t ncut;              /* texts cut so far (each occurrence) */
@@ -98,6 +110,7 @@ struct profdb__intern *profdb__intern_new(sqlite3 *db, struct profdb_err *err)
 	}
 	t->db = db;
 	t->err = err;
+	t->maxcached = (size_t)profdb__env_limit("PROFDB_INTERN_CACHED", INTERN_CACHED);
 	if (sqlite3_prepare_v3(db, "SELECT id FROM str WHERE value = ?1", -1, SQLITE_PREPARE_PERSISTENT,
 	                       &t->get, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v3(db, "INSERT INTO str(value) VALUES (?1)", -1, SQLITE_PREPARE_PERSISTENT,
@@ -126,12 +139,23 @@ void profdb__intern_free(struct profdb__intern *t)
 	free(t);
 }
 
+static void empty(struct profdb__intern *t)
+{
+	for (size_t i = 0; i < t->nslots; i++)
+		free(t->slots[i].key);
+	memset(t->slots, 0, t->nslots * sizeof *t->slots);
+	t->nused = 0;
+	t->keybytes = 0;
+}
+
 static struct intern_slot *slot_of(struct profdb__intern *t, const char *s)
 {
 	uint64_t h;
-	size_t j;
+	size_t j, len;
 	int64_t id = 0;
 
+	if (t->nused >= t->maxcached || t->keybytes >= INTERN_CACHED_BYTES)
+		empty(t);
 	if ((t->nused + 1) * 2 > t->nslots && grow(t) != PROFDB_OK)
 		return NULL;
 	h = hash_str(s);
@@ -153,11 +177,14 @@ static struct intern_slot *slot_of(struct profdb__intern *t, const char *s)
 		sqlite3_reset(t->put);
 		id = sqlite3_last_insert_rowid(t->db);
 	}
-	t->slots[j].key = strdup(s);
+	len = strlen(s) + 1;
+	t->slots[j].key = malloc(len);
 	if (!t->slots[j].key) {
 		profdb__err_set(t->err, PROFDB_ERROR, "out of memory");
 		return NULL;
 	}
+	memcpy(t->slots[j].key, s, len);
+	t->keybytes += len;
 	t->slots[j].hash = h;
 	t->slots[j].id = id;
 	t->slots[j].base_id = 0;
@@ -189,7 +216,8 @@ int profdb__intern_name(struct profdb__intern *t, const char *name, int64_t *id,
 		int64_t b = strcmp(buf, name) == 0 ? slot->id : profdb__intern(t, buf);
 		if (!b)
 			return -1;
-		/* interning the base may have grown the table: find the slot again */
+		/* interning the base may have grown or emptied the map: find
+		 * the slot again (from the table when emptied) */
 		slot = slot_of(t, name);
 		if (!slot)
 			return -1;

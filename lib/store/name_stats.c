@@ -10,6 +10,11 @@
  * stats.h, the same code the SQL functions use, so both paths agree.
  * At commit it also writes kernel_step_stat (per rank, step, name and kind
  * totals), which `profdb diff` samples instead of every kernel row.
+ *
+ * Past PROFDB_NAME_STATS_NAMES names the per-name state is dropped and
+ * both tables are computed by ordered scans of the run's rows at commit
+ * (the "spilled" path at the end).  One file past 600 lines: the three
+ * paths share the group, its counting and its row writer.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,10 +29,18 @@ struct name_group {
 	unsigned kinds;            /* bit (1 << kind) per kind seen */
 	int64_t calls, total, min, max;
 	struct profdb__moments mom; /* in arrival order, as stddev() sees rows */
-	uint32_t *dur;             /* owned; NULL once over the budget */
-	size_t ndur, capdur;
-	double *v;                 /* owned: its durations read back by a scan */
-	size_t nv;
+	/* one of the two: dur while the run's durations fit, v in the scans
+	 * after dur was dropped (16 bytes a name less: 1 M names) */
+	union {
+		uint32_t *dur;         /* owned; NULL once over the budget */
+		double *v;             /* owned: its durations read back by a scan */
+	};
+	union {
+		size_t ndur;           /* values in dur */
+		size_t nv;             /* values in v */
+	};
+	size_t capdur;
+	size_t cell;               /* write_step_stats: its first cell in the step, if valid */
 };
 
 struct profdb__name_stats {
@@ -38,6 +51,8 @@ struct profdb__name_stats {
 	size_t capvalues;          /* durations the arrays have room for */
 	size_t max_values;         /* ... at most: the memory budget */
 	int over;                  /* durations dropped: read back by scans */
+	size_t max_names;          /* groups kept at most (PROFDB_NAME_STATS_NAMES) */
+	int spilled;               /* groups dropped: both tables by ordered scans */
 	int64_t lo, hi;            /* kernel rowids of the run */
 };
 
@@ -48,6 +63,7 @@ struct profdb__name_stats *profdb__name_stats_new(void)
 	if (!ns)
 		return NULL;
 	ns->max_values = (size_t)profdb__env_limit("PROFDB_NAME_STATS_VALUES", PROFDB_NAME_STATS_VALUES);
+	ns->max_names = (size_t)profdb__env_limit("PROFDB_NAME_STATS_NAMES", PROFDB_NAME_STATS_NAMES);
 	return ns;
 }
 
@@ -82,6 +98,18 @@ void profdb__name_stats_free(struct profdb__name_stats *ns)
 	free(ns);
 }
 
+/* Too many names: drop every group (the commit scans the rows instead). */
+static void spill(struct profdb__name_stats *ns)
+{
+	drop_durations(ns);
+	free(ns->g);
+	free(ns->map);
+	ns->g = NULL;
+	ns->map = NULL;
+	ns->ng = ns->capg = ns->nmap = 0;
+	ns->spilled = 1;
+}
+
 static size_t slot_of(int64_t name_id, size_t nmap)
 {
 	return (size_t)(((uint64_t)name_id * 0x9E3779B97F4A7C15ull) >> 20) & (nmap - 1);
@@ -114,6 +142,10 @@ static struct name_group *group_of(struct profdb__name_stats *ns, int64_t name_i
 	for (j = slot_of(name_id, ns->nmap); ns->map[j]; j = (j + 1) & (ns->nmap - 1))
 		if (ns->g[ns->map[j] - 1].name_id == name_id)
 			return &ns->g[ns->map[j] - 1];
+	if (ns->ng >= ns->max_names) {
+		spill(ns);
+		return NULL;
+	}
 	if (ns->ng == ns->capg) {
 		size_t cap = ns->capg ? ns->capg * 2 : 64;
 		struct name_group *g = realloc(ns->g, cap * sizeof *g);
@@ -128,17 +160,9 @@ static struct name_group *group_of(struct profdb__name_stats *ns, int64_t name_i
 	return &ns->g[ns->ng - 1];
 }
 
-int profdb__name_stats_add(struct profdb__name_stats *ns, int64_t kernel_id, int64_t name_id, int kind,
-                           int64_t dur_ns)
+/* One kernel into g's figures (all but the durations). */
+static void group_count(struct name_group *g, int kind, int64_t dur_ns)
 {
-	struct name_group *g = group_of(ns, name_id);
-
-	if (!g)
-		return -1;
-	if (ns->lo == 0 || kernel_id < ns->lo)
-		ns->lo = kernel_id;
-	if (kernel_id > ns->hi)
-		ns->hi = kernel_id;
 	if (g->calls == 0 || dur_ns < g->min)
 		g->min = dur_ns;
 	if (g->calls == 0 || dur_ns > g->max)
@@ -147,6 +171,23 @@ int profdb__name_stats_add(struct profdb__name_stats *ns, int64_t kernel_id, int
 	g->total += dur_ns;
 	g->kinds |= 1u << (kind & 31);
 	profdb__moments_add(&g->mom, (double)dur_ns);
+}
+
+int profdb__name_stats_add(struct profdb__name_stats *ns, int64_t kernel_id, int64_t name_id, int kind,
+                           int64_t dur_ns)
+{
+	struct name_group *g;
+
+	if (ns->lo == 0 || kernel_id < ns->lo)
+		ns->lo = kernel_id;
+	if (kernel_id > ns->hi)
+		ns->hi = kernel_id;
+	if (ns->spilled)
+		return 0;
+	g = group_of(ns, name_id);
+	if (!g)
+		return ns->spilled ? 0 : -1;
+	group_count(g, kind, dur_ns);
 	if (ns->over)
 		return 0;
 	if (dur_ns < 0 || dur_ns > (int64_t)UINT32_MAX) {
@@ -157,7 +198,9 @@ int profdb__name_stats_add(struct profdb__name_stats *ns, int64_t kernel_id, int
 	if (g->ndur == g->capdur) {
 		/* the budget counts room, not values: doubling arrays can hold
 		 * twice what they use, and that is what the process holds */
-		size_t cap = g->capdur ? g->capdur * 2 : 16;
+		/* 4 to start: most of a run's names are called a few times, and
+		 * a run of 1 M names held 80 MB of arrays of 16 */
+		size_t cap = g->capdur ? g->capdur * 2 : 4;
 		uint32_t *d;
 		if (ns->capvalues - g->capdur + cap > ns->max_values) {
 			drop_durations(ns);
@@ -358,6 +401,7 @@ out:
 struct step_cell {
 	int64_t name_id, base_id, calls, total;
 	int kind;
+	size_t next;               /* the name's next cell (another kind) + 1, 0 = none */
 };
 
 static int flush_step(sqlite3_stmt *ins, int64_t run_id, int64_t rank, int step_null, int64_t step,
@@ -384,6 +428,50 @@ static int flush_step(sqlite3_stmt *ins, int64_t run_id, int64_t rank, int step_
 	return SQLITE_OK;
 }
 
+/* The step's cells: c[0..n) in first-seen order (the rows' order). */
+struct step_cells {
+	struct step_cell *c;       /* owned */
+	size_t n, cap;
+};
+
+/*
+ * The cell of (name_id, kind) in the step, added when new; NULL when out
+ * of memory.  A name's group holds the index of its first cell, valid when
+ * it is below n and names that cell (a sparse set: nothing to clear between
+ * steps).  A linear search over the step's cells was quadratic in a step's
+ * names: one step of 200 000 names took 10 s, 1 M never finished.
+ */
+static struct step_cell *step_cell_of(struct profdb__name_stats *ns, struct step_cells *sc, int64_t name_id,
+                                      int kind, int64_t base_id)
+{
+	struct name_group *g = ns->map ? group_find(ns, name_id) : NULL;
+	size_t i = SIZE_MAX, prev = SIZE_MAX;
+	if (g && g->cell < sc->n && sc->c[g->cell].name_id == name_id)
+		for (i = g->cell; sc->c[i].kind != kind && sc->c[i].next; i = sc->c[i].next - 1)
+			;
+	else if (!g) /* not counted by name_stats_add: search (never met) */
+		for (i = 0; i < sc->n && (sc->c[i].name_id != name_id || sc->c[i].kind != kind); i++)
+			;
+	if (i < sc->n && sc->c[i].name_id == name_id && sc->c[i].kind == kind)
+		return &sc->c[i];
+	if (g && i < sc->n)
+		prev = i; /* the name's last cell: chain the new kind to it */
+	if (sc->n == sc->cap) {
+		size_t nc = sc->cap ? sc->cap * 2 : 64;
+		struct step_cell *t = realloc(sc->c, nc * sizeof *t);
+		if (!t)
+			return NULL;
+		sc->c = t;
+		sc->cap = nc;
+	}
+	sc->c[sc->n] = (struct step_cell){ name_id, base_id, 0, 0, kind, 0 };
+	if (prev != SIZE_MAX)
+		sc->c[prev].next = sc->n + 1;
+	else if (g)
+		g->cell = sc->n;
+	return &sc->c[sc->n++];
+}
+
 /*
  * kernel_step_stat: the run's kernels in (rank, step) order, which the
  * kernel_run_step index gives without sorting, summed per name and kind
@@ -392,11 +480,10 @@ static int flush_step(sqlite3_stmt *ins, int64_t run_id, int64_t rank, int step_
  * temporary B-tree of every group of the run instead: memory grew with
  * the run.  Here it is the names of one step.
  */
-static int write_step_stats(sqlite3 *db, int64_t run_id)
+static int write_step_stats(struct profdb__name_stats *ns, sqlite3 *db, int64_t run_id)
 {
 	sqlite3_stmt *sel = NULL, *ins = NULL;
-	struct step_cell *c = NULL;
-	size_t n = 0, cap = 0;
+	struct step_cells sc = { 0 };
 	int64_t rank = 0, step = 0;
 	int first = 1, step_null = 0, rc;
 
@@ -411,46 +498,121 @@ static int write_step_stats(sqlite3 *db, int64_t run_id)
 	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
 		int64_t r = sqlite3_column_int64(sel, 0), s = sqlite3_column_int64(sel, 1);
 		int sn = sqlite3_column_type(sel, 1) == SQLITE_NULL;
-		int64_t name_id = sqlite3_column_int64(sel, 2);
-		int kind = sqlite3_column_int(sel, 4);
-		size_t i;
+		struct step_cell *c;
 
 		if (first || r != rank || sn != step_null || (!sn && s != step)) {
-			if (!first && (rc = flush_step(ins, run_id, rank, step_null, step, c, n)) != SQLITE_OK)
+			if (!first && (rc = flush_step(ins, run_id, rank, step_null, step, sc.c, sc.n)) != SQLITE_OK)
 				goto out;
 			rank = r;
 			step = s;
 			step_null = sn;
 			first = 0;
-			n = 0;
+			sc.n = 0;
 		}
-		/* a step has a few hundred names at most: a linear search is cheap */
-		for (i = 0; i < n; i++)
-			if (c[i].name_id == name_id && c[i].kind == kind)
-				break;
-		if (i == n) {
-			if (n == cap) {
-				size_t nc = cap ? cap * 2 : 64;
-				struct step_cell *t = realloc(c, nc * sizeof *t);
-				if (!t) {
-					rc = SQLITE_NOMEM;
-					goto out;
-				}
-				c = t;
-				cap = nc;
-			}
-			c[n++] = (struct step_cell){ name_id, sqlite3_column_int64(sel, 3), 0, 0, kind };
+		c = step_cell_of(ns, &sc, sqlite3_column_int64(sel, 2), sqlite3_column_int(sel, 4),
+		                 sqlite3_column_int64(sel, 3));
+		if (!c) {
+			rc = SQLITE_NOMEM;
+			goto out;
 		}
-		c[i].calls++;
-		c[i].total += sqlite3_column_int64(sel, 5);
-		if (sqlite3_column_int64(sel, 3) < c[i].base_id)
-			c[i].base_id = sqlite3_column_int64(sel, 3);
+		c->calls++;
+		c->total += sqlite3_column_int64(sel, 5);
+		if (sqlite3_column_int64(sel, 3) < c->base_id)
+			c->base_id = sqlite3_column_int64(sel, 3);
 	}
 	if (rc != SQLITE_DONE)
 		goto out;
-	rc = first ? SQLITE_OK : flush_step(ins, run_id, rank, step_null, step, c, n);
+	rc = first ? SQLITE_OK : flush_step(ins, run_id, rank, step_null, step, sc.c, sc.n);
 out:
-	free(c);
+	free(sc.c);
+	sqlite3_finalize(sel);
+	sqlite3_finalize(ins);
+	return rc;
+}
+
+/*
+ * Spilled, kernel_name_stat: the run's rows sorted by name (SQLite's
+ * sorter, which spills to temporary files past its cache), each name's
+ * rows in id order (the order name_stats_add saw them, so the standard
+ * deviation's sums come out the same), one name's durations held at a time.
+ */
+static int write_streamed(struct profdb__name_stats *ns, sqlite3 *db, sqlite3_stmt *ins, int64_t run_id)
+{
+	struct name_group g = { 0 };
+	double *v = NULL;
+	size_t cap = 0;
+	sqlite3_stmt *q = NULL;
+	int rc = sqlite3_prepare_v2(db, "SELECT name_id, kind, dur_ns FROM kernel"
+	                            " WHERE run_id = ?1 AND id BETWEEN ?2 AND ?3 ORDER BY name_id, id", -1, &q, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	sqlite3_bind_int64(q, 1, run_id);
+	sqlite3_bind_int64(q, 2, ns->lo);
+	sqlite3_bind_int64(q, 3, ns->hi);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		int64_t name_id = sqlite3_column_int64(q, 0), dur = sqlite3_column_int64(q, 2);
+		if (g.calls && name_id != g.name_id) {
+			profdb__sort_doubles(v, (size_t)g.calls);
+			if ((rc = put_row(ins, run_id, &g, v, (size_t)g.calls)) != SQLITE_OK)
+				goto out;
+			memset(&g, 0, sizeof g);
+		}
+		if ((size_t)g.calls == cap) {
+			size_t nc = cap ? cap * 2 : 64;
+			double *t = realloc(v, nc * sizeof *t);
+			if (!t) {
+				rc = SQLITE_NOMEM;
+				goto out;
+			}
+			v = t;
+			cap = nc;
+		}
+		g.name_id = name_id;
+		v[g.calls] = (double)dur;
+		group_count(&g, sqlite3_column_int(q, 1), dur);
+	}
+	if (rc != SQLITE_DONE)
+		goto out;
+	rc = SQLITE_OK;
+	if (g.calls) {
+		profdb__sort_doubles(v, (size_t)g.calls);
+		rc = put_row(ins, run_id, &g, v, (size_t)g.calls);
+	}
+out:
+	free(v);
+	sqlite3_finalize(q);
+	return rc;
+}
+
+/*
+ * Spilled, kernel_step_stat: the same cells as write_step_stats, by SQL:
+ * each step's (name, kind) groups in the order of their first row, which
+ * is write_step_stats's first-seen order (the index gives a step's rows by
+ * id).  SQLite's sorter spills to temporary files past its cache.
+ */
+static int write_step_stats_sql(sqlite3 *db, int64_t run_id)
+{
+	sqlite3_stmt *sel = NULL, *ins = NULL;
+	int rc = sqlite3_prepare_v2(db, "SELECT rank, step, name_id, min(base_id), kind, count(*), sum(dur_ns),"
+	                            " min(id) AS first FROM kernel WHERE run_id = ?1"
+	                            " GROUP BY rank, step, name_id, kind ORDER BY rank, step, first", -1, &sel, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(db, "INSERT INTO kernel_step_stat(run_id, rank, step, name_id, base_id,"
+		                        " kind, calls, total_ns) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1, &ins, NULL);
+	if (rc != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(sel, 1, run_id);
+	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
+		struct step_cell c = { sqlite3_column_int64(sel, 2), sqlite3_column_int64(sel, 3),
+		                       sqlite3_column_int64(sel, 5), sqlite3_column_int64(sel, 6),
+		                       sqlite3_column_int(sel, 4), 0 };
+		rc = flush_step(ins, run_id, sqlite3_column_int64(sel, 0), sqlite3_column_type(sel, 1) == SQLITE_NULL,
+		                sqlite3_column_int64(sel, 1), &c, 1);
+		if (rc != SQLITE_OK)
+			goto out;
+	}
+	rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+out:
 	sqlite3_finalize(sel);
 	sqlite3_finalize(ins);
 	return rc;
@@ -463,12 +625,14 @@ int profdb__name_stats_write(struct profdb__name_stats *ns, sqlite3 *db, int64_t
 
 	if (rc != SQLITE_OK)
 		return rc;
-	rc = ns->over ? write_scanned(ns, db, q, run_id) : write_kept(ns, q, run_id);
+	rc = ns->spilled ? write_streamed(ns, db, q, run_id)
+	     : ns->over ? write_scanned(ns, db, q, run_id) : write_kept(ns, q, run_id);
 	sqlite3_finalize(q);
 	q = NULL;
 	if (rc != SQLITE_OK)
 		return rc;
-	if ((rc = write_step_stats(db, run_id)) != SQLITE_OK)
+	rc = ns->spilled ? write_step_stats_sql(db, run_id) : write_step_stats(ns, db, run_id);
+	if (rc != SQLITE_OK)
 		return rc;
 	rc = sqlite3_prepare_v2(db, "UPDATE run SET name_stats = 1 WHERE id = ?1", -1, &q, NULL);
 	if (rc != SQLITE_OK)

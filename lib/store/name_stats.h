@@ -22,6 +22,15 @@
  */
 #define PROFDB_NAME_STATS_VALUES (8u << 20)
 
+/*
+ * Names whose statistics are kept in memory, at most (about 200 bytes
+ * each with the step cells at commit: 50 MB).  A run with more drops them
+ * all and computes kernel_name_stat and kernel_step_stat from ordered
+ * scans of its rows at commit: one name's durations held at a time, the
+ * step groups in SQLite's sorter.  PROFDB_NAME_STATS_NAMES can lower it.
+ */
+#define PROFDB_NAME_STATS_NAMES (1u << 18)
+
 struct profdb__name_stats;
 
 /* A new, empty accumulator, or NULL when out of memory.  Free with
