@@ -472,6 +472,11 @@ static struct step_cell *step_cell_of(struct profdb__name_stats *ns, struct step
 	return &sc->c[sc->n++];
 }
 
+/* One kernel_step_stat row; both ways of computing them (held names, or
+ * the spilled SQL pass below) write through it. */
+static const char step_stat_insert[] = "INSERT INTO kernel_step_stat(run_id, rank, step, name_id,"
+	" base_id, kind, calls, total_ns) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+
 /*
  * kernel_step_stat: the run's kernels in (rank, step) order, which the
  * kernel_run_step index gives without sorting, summed per name and kind
@@ -490,8 +495,7 @@ static int write_step_stats(struct profdb__name_stats *ns, sqlite3 *db, int64_t 
 	rc = sqlite3_prepare_v2(db, "SELECT rank, step, name_id, base_id, kind, dur_ns FROM kernel"
 	                        " INDEXED BY kernel_run_step WHERE run_id = ?1 ORDER BY rank, step", -1, &sel, NULL);
 	if (rc == SQLITE_OK)
-		rc = sqlite3_prepare_v2(db, "INSERT INTO kernel_step_stat(run_id, rank, step, name_id, base_id,"
-		                        " kind, calls, total_ns) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1, &ins, NULL);
+		rc = sqlite3_prepare_v2(db, step_stat_insert, -1, &ins, NULL);
 	if (rc != SQLITE_OK)
 		goto out;
 	sqlite3_bind_int64(sel, 1, run_id);
@@ -597,8 +601,7 @@ static int write_step_stats_sql(sqlite3 *db, int64_t run_id)
 	                            " min(id) AS first FROM kernel WHERE run_id = ?1"
 	                            " GROUP BY rank, step, name_id, kind ORDER BY rank, step, first", -1, &sel, NULL);
 	if (rc == SQLITE_OK)
-		rc = sqlite3_prepare_v2(db, "INSERT INTO kernel_step_stat(run_id, rank, step, name_id, base_id,"
-		                        " kind, calls, total_ns) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1, &ins, NULL);
+		rc = sqlite3_prepare_v2(db, step_stat_insert, -1, &ins, NULL);
 	if (rc != SQLITE_OK)
 		goto out;
 	sqlite3_bind_int64(sel, 1, run_id);
