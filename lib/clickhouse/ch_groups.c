@@ -129,11 +129,7 @@ static int add_run_ids(profdb *db, struct profdb__qbuf *b, const struct profdb_f
 	struct profdb__qbuf q = { 0 };
 	sqlite3_stmt *st = NULL;
 	int rc;
-	profdb_filter_init(&runs);
-	runs.runs = f->runs;
-	runs.nruns = f->nruns;
-	runs.tags = f->tags;
-	runs.ntags = f->ntags;
+	profdb__qfilter_runs_of(&runs, f);
 	profdb__qbuf_add(&q, "SELECT c.remote_id FROM (SELECT local_id AS run_id, remote_id FROM temp.ch_run) c WHERE 1");
 	profdb__qfilter_where(&q, &runs, "c", QF_KERNEL, 1);
 	rc = profdb__query_prepare(db, &q, &st, "cannot read the snapshot");

@@ -93,6 +93,17 @@ static int exists(profdb *db, const char *sql, const char *value)
 	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
 
+void profdb__qfilter_runs_of(struct profdb_filter *dst, const struct profdb_filter *f)
+{
+	profdb_filter_init(dst);
+	if (!f)
+		return;
+	dst->runs = f->runs;
+	dst->nruns = f->nruns;
+	dst->tags = f->tags;
+	dst->ntags = f->ntags;
+}
+
 int profdb__qfilter_check(profdb *db, const struct profdb_filter *f)
 {
 	int e;

@@ -41,6 +41,10 @@ void profdb__qfilter_where(struct profdb__qbuf *b, const struct profdb_filter *f
                    enum profdb__qfilter_target t, int for_total);
 /* Bind the parameters profdb__qfilter_where used (by name; absent ones skipped). */
 void profdb__qfilter_bind(sqlite3_stmt *st, const struct profdb_filter *f);
+/* dst := a filter of f's runs and tags only (f may be NULL: every run), for
+ * the questions about whole runs (summaries, tags, APIs, run selection),
+ * where name, kind, rank and steps do not apply.  dst borrows f's arrays. */
+void profdb__qfilter_runs_of(struct profdb_filter *dst, const struct profdb_filter *f);
 /* Check f's values: every run exists (ENOTFOUND), the kind is known and
  * the step range is ordered (EUSAGE).  Sets the message on db. */
 int profdb__qfilter_check(profdb *db, const struct profdb_filter *f);

@@ -93,13 +93,7 @@ int profdb_query_apis(profdb *db, profdb_result **out, const struct profdb_filte
 	int rc, k;
 
 	*out = NULL;
-	profdb_filter_init(&only);
-	if (f) {
-		only.runs = f->runs;
-		only.nruns = f->nruns;
-		only.tags = f->tags;
-		only.ntags = f->ntags;
-	}
+	profdb__qfilter_runs_of(&only, f);
 	if ((rc = profdb__qfilter_check(db, &only)) != PROFDB_OK)
 		return rc;
 	profdb__qbuf_add(&b, "WITH sel AS (SELECT r.* FROM (SELECT id AS run_id, name, repeats FROM run) r WHERE 1");
@@ -140,13 +134,7 @@ int profdb_query_summary_by(profdb *db, profdb_result **out, const struct profdb
 	if (!by || !profdb__tags_by_key(by, strlen(by), key))
 		return profdb__error(db, PROFDB_EUSAGE, "summary groups by tag:KEY only, not '%s'",
 		                     by ? by : "");
-	profdb_filter_init(&only);
-	if (f) {
-		only.runs = f->runs;
-		only.nruns = f->nruns;
-		only.tags = f->tags;
-		only.ntags = f->ntags;
-	}
+	profdb__qfilter_runs_of(&only, f);
 	if ((rc = profdb__qfilter_check(db, &only)) != PROFDB_OK)
 		return rc;
 	/* the run_summary figures per run, summed per value of the tag */

@@ -107,12 +107,8 @@ int profdb_query_summary(profdb *db, profdb_result **out, const struct profdb_fi
 	*out = NULL;
 	/* a summary is of whole runs, or of their rank and steps: name and
 	 * kind do not apply */
-	profdb_filter_init(&sf);
+	profdb__qfilter_runs_of(&sf, f);
 	if (f) {
-		sf.runs = f->runs;
-		sf.nruns = f->nruns;
-		sf.tags = f->tags;
-		sf.ntags = f->ntags;
 		sf.rank = f->rank;
 		sf.step_lo = f->step_lo;
 		sf.step_hi = f->step_hi;

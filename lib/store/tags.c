@@ -171,13 +171,7 @@ int profdb_query_tags(profdb *db, profdb_result **out, const struct profdb_filte
 	int rc;
 
 	*out = NULL;
-	profdb_filter_init(&only);
-	if (f) {
-		only.runs = f->runs;
-		only.nruns = f->nruns;
-		only.tags = f->tags;
-		only.ntags = f->ntags;
-	}
+	profdb__qfilter_runs_of(&only, f);
 	if ((rc = profdb__qfilter_check(db, &only)) != PROFDB_OK)
 		return rc;
 	profdb__qbuf_add(&b, "SELECT r.name AS run, t.key, t.value, t.origin FROM run_tag_all t"
