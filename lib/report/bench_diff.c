@@ -390,19 +390,6 @@ static void apis_free(struct apis *A)
 	free(A->a);
 }
 
-static char **copy_names(const struct names *ns)
-{
-	char **v = calloc(ns->n ? ns->n : 1, sizeof *v);
-	for (size_t i = 0; v && i < ns->n; i++)
-		if (!(v[i] = strdup(ns->v[i]))) {
-			while (i--)
-				free(v[i]);
-			free(v);
-			return NULL;
-		}
-	return v;
-}
-
 /* Read both sides' runs into A and their run facts into cr[0..1]. */
 static int load_sides(profdb *db, struct apis *A, const struct names *side, const char *tkey,
                       struct profdb__cmp_run **cr)
@@ -442,31 +429,6 @@ static int api_compare(profdb *db, profdb_comparison *c, const struct names *sid
 	return rc;
 }
 
-/* A new comparison of o's settings over the run names in side[2]. */
-static int new_comparison(profdb *db, profdb_comparison **out, const struct profdb_diff_opts *o,
-                          const struct names *side)
-{
-	profdb_comparison *c = calloc(1, sizeof *c);
-	if (!c)
-		return profdb__error(db, PROFDB_ERROR, "out of memory");
-	c->base_runs = copy_names(&side[0]);
-	c->new_runs = copy_names(&side[1]);
-	c->nbase = c->base_runs ? side[0].n : 0;
-	c->nnew = c->new_runs ? side[1].n : 0;
-	c->by = strdup(o->by);
-	c->test = o->test;
-	c->alpha = o->alpha;
-	c->threshold = o->threshold;
-	c->ci_level = o->ci_level;
-	c->min_delta_ns = o->min_delta_ns;
-	c->resamples = o->resamples;
-	c->seed = o->seed;
-	*out = c;
-	if (!c->base_runs || !c->new_runs || !c->by)
-		return profdb__error(db, PROFDB_ERROR, "out of memory");
-	return PROFDB_OK;
-}
-
 int profdb__bench_compare(profdb *db, profdb_comparison **out, const struct profdb_diff_opts *o)
 {
 	struct names side[2] = { { NULL, 0 }, { NULL, 0 } };
@@ -496,8 +458,10 @@ int profdb__bench_compare(profdb *db, profdb_comparison **out, const struct prof
 		rc = profdb_compare(db, out, &ro);
 		goto out;
 	}
-	if ((rc = new_comparison(db, out, o, side)) == PROFDB_OK)
-		rc = api_compare(db, *out, side, tkey, o->filter.name_glob);
+	*out = profdb__comparison_new(o, o->by, (const char *const *)side[0].v, side[0].n,
+	                              (const char *const *)side[1].v, side[1].n);
+	rc = *out ? api_compare(db, *out, side, tkey, o->filter.name_glob)
+	          : profdb__error(db, PROFDB_ERROR, "out of memory");
 	if (rc != PROFDB_OK) {
 		profdb_comparison_free(*out);
 		*out = NULL;

@@ -84,6 +84,32 @@ static char **copy_names(const char *const *names, size_t n)
 	return out;
 }
 
+profdb_comparison *profdb__comparison_new(const struct profdb_diff_opts *o, const char *by,
+                                          const char *const *base, size_t nbase,
+                                          const char *const *next, size_t nnext)
+{
+	profdb_comparison *c = calloc(1, sizeof *c);
+	if (!c)
+		return NULL;
+	c->base_runs = copy_names(base, nbase);
+	c->nbase = c->base_runs ? nbase : 0;
+	c->new_runs = copy_names(next, nnext);
+	c->nnew = c->new_runs ? nnext : 0;
+	c->by = strdup(by);
+	if (!c->base_runs || !c->new_runs || !c->by) {
+		profdb_comparison_free(c);
+		return NULL;
+	}
+	c->test = o->test;
+	c->alpha = o->alpha;
+	c->threshold = o->threshold;
+	c->ci_level = o->ci_level;
+	c->min_delta_ns = o->min_delta_ns;
+	c->resamples = o->resamples;
+	c->seed = o->seed;
+	return c;
+}
+
 static int check_opts(profdb *db, const struct profdb_diff_opts *o)
 {
 	struct profdb_filter f = o->filter;
@@ -132,25 +158,8 @@ int profdb_compare(profdb *db, profdb_comparison **out, const struct profdb_diff
 		return rc;
 	if (db->remote && (rc = profdb__ch_compare_prepare(db, s.key_in_step_stat)) != PROFDB_OK)
 		return rc;
-	c = calloc(1, sizeof *c);
-	if (!c)
+	if (!(c = profdb__comparison_new(o, by, o->base_runs, o->nbase, o->new_runs, o->nnew)))
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
-	c->base_runs = copy_names(o->base_runs, o->nbase);
-	c->new_runs = copy_names(o->new_runs, o->nnew);
-	c->by = strdup(by);
-	if (!c->base_runs || !c->new_runs || !c->by) {
-		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
-		goto out;
-	}
-	c->nbase = o->nbase;
-	c->nnew = o->nnew;
-	c->test = o->test;
-	c->alpha = o->alpha;
-	c->threshold = o->threshold;
-	c->ci_level = o->ci_level;
-	c->min_delta_ns = o->min_delta_ns;
-	c->resamples = o->resamples;
-	c->seed = o->seed;
 	c->top = o->top > 0 ? (size_t)o->top : 0;
 	/* one read transaction: both sides see the same store */
 	own_txn = sqlite3_get_autocommit(db->sql) && sqlite3_exec(db->sql, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;

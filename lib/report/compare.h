@@ -60,6 +60,15 @@ struct profdb__cmp_run {
  * from run and run_meta (compare_meta.c).  rank: PROFDB_NULL or the one
  * rank compared.
  */
+/*
+ * A new comparison with o's settings (test, alpha, threshold, CI level,
+ * minimum delta, resamples, seed), grouped by `by`, over copies of the run
+ * names base[nbase] and next[nnext]; no lines yet.  NULL when out of
+ * memory.  One constructor for the kernel, analysis-table and tag diffs.
+ */
+profdb_comparison *profdb__comparison_new(const struct profdb_diff_opts *o, const char *by,
+                                          const char *const *base, size_t nbase,
+                                          const char *const *next, size_t nnext);
 int profdb__compare_warnings(profdb *db, profdb_comparison *c, const struct profdb__cmp_run *base,
                              size_t nbase, const struct profdb__cmp_run *next, size_t nnext,
                              int64_t rank);

@@ -229,19 +229,6 @@ static int collectives_lines(profdb *db, profdb_comparison *c, const struct prof
 	return rc;
 }
 
-static char **copy_names(const char *const *v, size_t n)
-{
-	char **out = calloc(n ? n : 1, sizeof *out);
-	for (size_t i = 0; out && i < n; i++)
-		if (!(out[i] = strdup(v[i]))) {
-			while (i--)
-				free(out[i]);
-			free(out);
-			return NULL;
-		}
-	return out;
-}
-
 int profdb_compare_analysis(profdb *db, profdb_comparison **out, const struct profdb_diff_opts *o,
                             const char *table)
 {
@@ -258,24 +245,9 @@ int profdb_compare_analysis(profdb *db, profdb_comparison **out, const struct pr
 	/* a clickhouse:// snapshot: the analyses read every table */
 	if (db->remote && (rc = profdb__ch_ensure(db, CH_ALL_TABLES)) != PROFDB_OK)
 		return rc;
-	if (!(c = calloc(1, sizeof *c)))
+	if (!(c = profdb__comparison_new(o, table, o->base_runs, o->nbase, o->new_runs, o->nnew)))
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
-	c->base_runs = copy_names(o->base_runs, o->nbase);
-	c->new_runs = copy_names(o->new_runs, o->nnew);
-	c->by = strdup(table);
-	c->nbase = c->base_runs ? o->nbase : 0;
-	c->nnew = c->new_runs ? o->nnew : 0;
-	c->test = o->test;
-	c->alpha = o->alpha;
-	c->threshold = o->threshold;
-	c->ci_level = o->ci_level;
-	c->min_delta_ns = o->min_delta_ns;
-	c->resamples = o->resamples;
-	c->seed = o->seed;
-	if (!c->base_runs || !c->new_runs || !c->by)
-		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
-	else
-		rc = bd ? breakdown_lines(db, c, o) : collectives_lines(db, c, o);
+	rc = bd ? breakdown_lines(db, c, o) : collectives_lines(db, c, o);
 	if (rc != PROFDB_OK) {
 		profdb_comparison_free(c);
 		return rc;
