@@ -18,6 +18,7 @@
 
 #include "ascend_csv.h"
 #include "csv_reader.h"
+#include "fs_path.h"
 #include "banned.h"
 
 /* The fixed (non-metric) columns of kernel_details / op_summary. */
@@ -464,18 +465,6 @@ int profdb__ascend_read_kernels(const struct profdb__ascend_src *src, const char
 	return rc;
 }
 
-static int is_dir(const char *path)
-{
-	struct stat sb;
-	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
-}
-
-static int is_file(const char *path)
-{
-	struct stat sb;
-	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
-}
-
 int profdb__read_ascend_folder(const struct profdb_reader_ctx *ctx)
 {
 	static const struct {
@@ -494,7 +483,7 @@ int profdb__read_ascend_folder(const struct profdb_reader_ctx *ctx)
 	size_t n;
 	int rc;
 
-	if (is_file(ctx->path))
+	if (profdb__path_is_file(ctx->path))
 		return profdb__read_kernel_details(ctx);
 	n = strlen(ctx->path);
 	while (n > 1 && ctx->path[n - 1] == '/')
@@ -505,7 +494,7 @@ int profdb__read_ascend_folder(const struct profdb_reader_ctx *ctx)
 	folder[n] = '\0';
 	/* given ASCEND_PROFILER_OUTPUT itself: the export is its parent */
 	snprintf(out, sizeof out, "%s/ASCEND_PROFILER_OUTPUT", folder);
-	if (!is_dir(out) && ends_with(folder, n, "/ASCEND_PROFILER_OUTPUT")) {
+	if (!profdb__path_is_dir(out) && ends_with(folder, n, "/ASCEND_PROFILER_OUTPUT")) {
 		snprintf(out, sizeof out, "%s", folder);
 		folder[n - strlen("/ASCEND_PROFILER_OUTPUT")] = '\0';
 	}
@@ -526,9 +515,9 @@ int profdb__read_ascend_folder(const struct profdb_reader_ctx *ctx)
 	/* the timeline is the device data only when there is no kernel table
 	 * (the walk notes it as skipped otherwise) */
 	snprintf(file, sizeof file, "%s/kernel_details.csv", out);
-	if (!is_file(file)) {
+	if (!profdb__path_is_file(file)) {
 		snprintf(file, sizeof file, "%s/trace_view.json", out);
-		if (is_file(file))
+		if (profdb__path_is_file(file))
 			return profdb__ascend_read_trace_view(&src, file);
 	}
 	return PROFDB_OK;

@@ -20,6 +20,7 @@
 #include <cjson/cJSON.h>
 
 #include "ascend_db.h"
+#include "fs_path.h"
 #include "banned.h"
 
 /* ---------------------------------------------------------------- rank, metadata */
@@ -71,18 +72,6 @@ static int read_meta(struct profdb__adb *r)
 }
 
 /* ---------------------------------------------------------------- files */
-
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-	return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-static int is_dir(const char *path)
-{
-	struct stat sb;
-	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
-}
 
 /* Hex SHA-256 and size of a whole file; 0 ok. */
 static int hash_file(const char *path, char hex[65], uint64_t *size, struct profdb_err *err)
@@ -204,7 +193,7 @@ static int find_file(const char *folder, const char *prefix, const char *suffix,
 	if (!d)
 		return -1;
 	while ((e = readdir(d)) != NULL)
-		if (strncmp(e->d_name, prefix, strlen(prefix)) == 0 && ends_with(e->d_name, suffix) &&
+		if (strncmp(e->d_name, prefix, strlen(prefix)) == 0 && profdb__path_ends_with(e->d_name, suffix) &&
 		    (!best[0] || strcmp(e->d_name, best) < 0))
 			snprintf(best, sizeof best, "%s", e->d_name);
 	closedir(d);
@@ -286,7 +275,7 @@ int profdb__read_ascend_db(const struct profdb_reader_ctx *ctx)
 	r.ctx = ctx;
 	r.sink = ctx->sink;
 	r.device = PROFDB_NULL;
-	if (is_dir(ctx->path)) {
+	if (profdb__path_is_dir(ctx->path)) {
 		/* an export_type=db *_ascend_pt folder */
 		snprintf(out, sizeof out, "%s/ASCEND_PROFILER_OUTPUT", ctx->path);
 		if (find_file(out, "ascend_pytorch_profiler", ".db", file, sizeof file) != 0)

@@ -21,6 +21,7 @@
 #include "detect.h"
 #include "ingest_impl.h"
 #include "walk_seen.h"
+#include "fs_path.h"
 #include "banned.h"
 
 #define MAX_DEPTH 32 /* deeper folders are not profiler dumps; also stops loops */
@@ -58,24 +59,6 @@ int profdb__walk_note(struct profdb__walk *w, const char *fmt, const char *a, co
 	return PROFDB_OK;
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-	return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-static int is_dir(const char *path)
-{
-	struct stat sb;
-	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
-}
-
-static int is_file(const char *path)
-{
-	struct stat sb;
-	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
-}
-
 /* Does folder hold a file whose name matches prefix*suffix? */
 static int has_file_like(const char *folder, const char *prefix, const char *suffix)
 {
@@ -85,7 +68,7 @@ static int has_file_like(const char *folder, const char *prefix, const char *suf
 	if (!d)
 		return 0;
 	while (!found && (e = readdir(d)) != NULL)
-		found = strncmp(e->d_name, prefix, strlen(prefix)) == 0 && ends_with(e->d_name, suffix);
+		found = strncmp(e->d_name, prefix, strlen(prefix)) == 0 && profdb__path_ends_with(e->d_name, suffix);
 	closedir(d);
 	return found;
 }
@@ -102,11 +85,11 @@ static int try_ascend_folder(struct profdb__walk *w, const char *folder, int *ta
 	char out[4096], csv[4200];
 	*taken = 0;
 	snprintf(out, sizeof out, "%s/ASCEND_PROFILER_OUTPUT", folder);
-	if (!is_dir(out))
+	if (!profdb__path_is_dir(out))
 		return PROFDB_OK;
 	*taken = 1;
 	snprintf(csv, sizeof csv, "%s/kernel_details.csv", out);
-	if (is_file(csv)) {
+	if (profdb__path_is_file(csv)) {
 		int rc = add_work(w, folder, &profdb__reader_ascend_csv, 1);
 		if (rc == PROFDB_OK && has_file_like(out, "ascend_pytorch_profiler", ".db"))
 			rc = profdb__walk_note(w, "%s: read from its CSV export (kernel_details.csv); its SQLite"
@@ -128,7 +111,7 @@ static int try_ascend_folder(struct profdb__walk *w, const char *folder, int *ta
 		return add_work(w, folder, &profdb__reader_ascend_csv, 1);
 	/* a rank without device data is still a rank of the run: read what
 	 * there is (its profiler_info names the rank), and the run notes it */
-	if (is_file(out) || has_file_like(out, "", ".csv") || has_file_like(folder, "profiler_info", ".json"))
+	if (profdb__path_is_file(out) || has_file_like(out, "", ".csv") || has_file_like(folder, "profiler_info", ".json"))
 		return add_work(w, folder, &profdb__reader_ascend_csv, 1);
 	return profdb__walk_note(w, "%s: Ascend export without kernel_details.csv or a .db export%s", folder,
 	                ": nothing to read");
@@ -149,7 +132,7 @@ static const struct profdb_reader *named_format(const char *name)
 {
 	if (strcmp(name, "kernel_details.csv") == 0)
 		return &profdb__reader_ascend_csv;
-	if (ends_with(name, ".db") && (strncmp(name, "msprof_", 7) == 0 ||
+	if (profdb__path_ends_with(name, ".db") && (strncmp(name, "msprof_", 7) == 0 ||
 	                               strncmp(name, "ascend_pytorch_profiler", 23) == 0))
 		return &profdb__reader_ascend_db;
 	return NULL;
@@ -164,7 +147,7 @@ static const struct profdb_reader *named_format(const char *name)
  */
 static int msprof_text_copy(const char *name)
 {
-	return strncmp(name, "op_summary_", 11) == 0 && ends_with(name, ".csv");
+	return strncmp(name, "op_summary_", 11) == 0 && profdb__path_ends_with(name, ".csv");
 }
 
 /* Could a file of this name be one we read?  Only these are sniffed: a
@@ -172,8 +155,8 @@ static int msprof_text_copy(const char *name)
  * each to say "no" would cost more than the walk.  The content decides. */
 static int candidate_name(const char *name)
 {
-	return ends_with(name, ".json") || ends_with(name, ".gz") || ends_with(name, ".csv") ||
-	       ends_with(name, ".db");
+	return profdb__path_ends_with(name, ".json") || profdb__path_ends_with(name, ".gz") || profdb__path_ends_with(name, ".csv") ||
+	       profdb__path_ends_with(name, ".db");
 }
 
 /*
@@ -208,7 +191,7 @@ static int walk_entry(struct profdb__walk *w, const char *path, const char *name
 		return add_work(w, path, named_format(name), 0);
 	if (rd)
 		snprintf(reason, sizeof reason, "a %s file is read only when named itself", rd->name);
-	if (ends_with(name, ".json") || ends_with(name, ".gz"))
+	if (profdb__path_ends_with(name, ".json") || profdb__path_ends_with(name, ".gz"))
 		return profdb__walk_note(w, "%s: skipped: %s", path, reason);
 	return PROFDB_OK;
 }
