@@ -230,13 +230,12 @@ static void write_warnings(const profdb_comparison *c, FILE *out, enum profdb_fo
 /* diff: the generic formats; table and md show the whole-run table too. */
 static int write_diff(const profdb_comparison *c, FILE *out, const struct profdb_format_opts *fmt)
 {
-	profdb_result *runs = NULL, *kernels = NULL;
+	profdb_result *runs = NULL;
 	int rc = PROFDB_ERROR;
 	/* people read table and md: numbers rounded for reading */
 	unsigned human = fmt->format == PROFDB_FMT_TABLE || fmt->format == PROFDB_FMT_MD ?
 	                 PROFDB_CMP_ROUNDED : 0;
-	if (profdb_comparison_table(c, &runs, human) != PROFDB_OK ||
-	    profdb_comparison_table(c, &kernels, human | PROFDB_CMP_KERNELS | PROFDB_CMP_NO_WARNINGS) != PROFDB_OK)
+	if (profdb_comparison_table(c, &runs, human) != PROFDB_OK)
 		goto out;
 	write_warnings(c, out, fmt->format);
 	if (fmt->format == PROFDB_FMT_TABLE || fmt->format == PROFDB_FMT_MD) {
@@ -244,10 +243,11 @@ static int write_diff(const profdb_comparison *c, FILE *out, const struct profdb
 			goto out;
 		fputc('\n', out);
 	}
-	rc = profdb_result_write(kernels, out, fmt);
+	/* the kernel table a part at a time when long (100 k keys held as
+	 * one result took 57 MB) */
+	rc = profdb_comparison_write(c, out, fmt, human | PROFDB_CMP_KERNELS | PROFDB_CMP_NO_WARNINGS);
 out:
 	profdb_result_free(runs);
-	profdb_result_free(kernels);
 	return rc;
 }
 

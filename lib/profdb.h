@@ -630,6 +630,16 @@ const char *profdb_comparison_warning(const profdb_comparison *c, size_t i);
                                        digits, others to 6): table, md */
 int profdb_comparison_table(const profdb_comparison *c, profdb_result **out, unsigned flags);
 
+/*
+ * profdb_comparison_table(c, flags) written to out in opts's format, with
+ * the same bytes as profdb_result_write of it; a long table (past 8 MiB of
+ * cells, PROFDB_HOLD_BYTES) is built and written a part at a time, so
+ * memory stays that of c's lines.  PROFDB_OK, or PROFDB_ERROR (memory,
+ * write error).
+ */
+int profdb_comparison_write(const profdb_comparison *c, FILE *out, const struct profdb_format_opts *opts,
+                            unsigned flags);
+
 /* METHOD: profdb_compare + profdb_comparison_table(kernels) in one call. */
 int profdb_diff(profdb *db, profdb_result **out, const struct profdb_diff_opts *o);
 

@@ -95,6 +95,13 @@ void profdb__fmt_p(char *out, size_t cap, double p);        /* "0.00123" / "1.2e
 void profdb__fmt_runs(char *out, size_t cap, char *const *runs, size_t n);
 
 
+/* The rows profdb_comparison_table(c, flags) has, and a part of that
+ * table: rows [from, to) (cut to those), the notes only when last
+ * (report.c; compare_write.c writes a long table a part at a time). */
+size_t profdb__comparison_shown(const profdb_comparison *c, unsigned flags);
+int profdb__comparison_part(const profdb_comparison *c, profdb_result **out, unsigned flags,
+                            size_t from, size_t to, int last);
+
 /* Renderers (report_*.c).  Return PROFDB_OK or PROFDB_ERROR on write error. */
 int profdb__report_md(const profdb_comparison *c, FILE *out);
 int profdb__report_html(const profdb_comparison *c, FILE *out);

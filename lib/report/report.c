@@ -194,7 +194,21 @@ static int fill_row(profdb_result *r, size_t i, const struct profdb__cmp_line *l
 	return rc ? PROFDB_ERROR : PROFDB_OK;
 }
 
+size_t profdb__comparison_shown(const profdb_comparison *c, unsigned flags)
+{
+	size_t n = (flags & PROFDB_CMP_KERNELS) ? c->nkernels : c->nruns;
+	if ((flags & PROFDB_CMP_KERNELS) && c->top && n > c->top)
+		n = c->top; /* the lines are sorted by |delta|: the largest changes */
+	return n;
+}
+
 int profdb_comparison_table(const profdb_comparison *c, profdb_result **out, unsigned flags)
+{
+	return profdb__comparison_part(c, out, flags, 0, SIZE_MAX, 1);
+}
+
+int profdb__comparison_part(const profdb_comparison *c, profdb_result **out, unsigned flags,
+                            size_t from, size_t to, int last)
 {
 	const int kernels = (flags & PROFDB_CMP_KERNELS) != 0;
 	static const char *const names[C_COUNT] = {
@@ -207,7 +221,7 @@ int profdb_comparison_table(const profdb_comparison *c, profdb_result **out, uns
 		PROFDB_COL_REAL, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_TEXT
 	};
 	const struct profdb__cmp_line *lines = kernels ? c->kernels : c->runs;
-	size_t n = kernels ? c->nkernels : c->nruns, all = n;
+	size_t all = kernels ? c->nkernels : c->nruns, n = profdb__comparison_shown(c, flags);
 	profdb_result *r = NULL;
 	int rc = PROFDB_OK;
 
@@ -224,21 +238,24 @@ int profdb_comparison_table(const profdb_comparison *c, profdb_result **out, uns
 	 * unit in the figure's name */
 	if (!kernels)
 		r->types[C_BASE] = r->types[C_NEW] = r->types[C_DELTA] = PROFDB_COL_REAL;
-	if (kernels && c->top && n > c->top)
-		n = c->top; /* the lines are sorted by |delta|: the largest changes */
-	r->cells = calloc(n ? n * C_COUNT : 1, sizeof *r->cells);
+	if (to > n)
+		to = n;
+	if (from > to)
+		from = to;
+	r->cells = calloc(to > from ? (to - from) * C_COUNT : 1, sizeof *r->cells);
 	if (!r->cells)
 		rc = PROFDB_ERROR;
-	for (size_t i = 0; i < n && rc == PROFDB_OK; i++) {
+	for (size_t i = from; i < to && rc == PROFDB_OK; i++) {
 		r->nrows++;
-		rc = fill_row(r, i, &lines[i], kernels, flags);
+		rc = fill_row(r, i - from, &lines[i], kernels, flags);
 	}
 	/* the warnings once, on the kernel table, so a format that prints
-	 * notes does not repeat them under both tables */
-	for (size_t i = 0; kernels && !(flags & PROFDB_CMP_NO_WARNINGS) && i < c->nwarnings &&
+	 * notes does not repeat them under both tables; on the last part,
+	 * where the formats write notes */
+	for (size_t i = 0; last && kernels && !(flags & PROFDB_CMP_NO_WARNINGS) && i < c->nwarnings &&
 	                   rc == PROFDB_OK; i++)
 		rc = profdb__result_add_note(r, c->warnings[i]);
-	if (rc == PROFDB_OK && n < all) {
+	if (rc == PROFDB_OK && last && n < all) {
 		char note[128];
 		snprintf(note, sizeof note, "%zu of %zu kernels shown: the largest changes (--top %zu)",
 		         n, all, c->top);
