@@ -24,12 +24,14 @@
 
 /*
  * Names whose statistics are kept in memory, at most (about 200 bytes
- * each with the step cells at commit: 50 MB).  A run with more drops them
+ * each with the step cells at commit: 26 MB).  A run with more drops them
  * all and computes kernel_name_stat and kernel_step_stat from ordered
  * scans of its rows at commit: one name's durations held at a time, the
  * step groups in SQLite's sorter.  PROFDB_NAME_STATS_NAMES can lower it.
+ * 2^18 names held 44 MB just before they were dropped: an ingest of 1 M
+ * names peaked at 100 MB there (issue 20); 2^17 keeps it at 64 MB.
  */
-#define PROFDB_NAME_STATS_NAMES (1u << 18)
+#define PROFDB_NAME_STATS_NAMES (1u << 17)
 
 struct profdb__name_stats;
 
