@@ -16,7 +16,6 @@
  * (the "spilled" path at the end).  One file past 600 lines: the three
  * paths share the group, its counting and its row writer.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -631,34 +630,17 @@ out:
 	return rc;
 }
 
-static int64_t cache_size_of(sqlite3 *db)
-{
-	sqlite3_stmt *q = NULL;
-	int64_t v = 0;
-	if (sqlite3_prepare_v2(db, "PRAGMA cache_size", -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW)
-		v = sqlite3_column_int64(q, 0);
-	sqlite3_finalize(q);
-	return v;
-}
-
-static void set_cache_size(sqlite3 *db, int64_t v)
-{
-	char sql[64];
-	snprintf(sql, sizeof sql, "PRAGMA cache_size = %lld", (long long)v);
-	sqlite3_exec(db, sql, NULL, NULL, NULL);
-}
-
 /* The spilled path: both tables by SQL sorts, in a smaller cache (the
  * ingest's comes back after; pages spilled meanwhile are read again). */
 static int write_spilled(struct profdb__name_stats *ns, sqlite3 *db, sqlite3_stmt *q, int64_t run_id)
 {
-	int64_t was = cache_size_of(db);
+	int64_t was = profdb__store_cache_size(db);
 	int rc;
-	set_cache_size(db, -SPILL_CACHE_KIB);
+	profdb__store_set_cache_size(db, -SPILL_CACHE_KIB);
 	rc = write_streamed(ns, db, q, run_id);
 	if (rc == SQLITE_OK)
 		rc = write_step_stats_sql(db, run_id);
-	set_cache_size(db, was);
+	profdb__store_set_cache_size(db, was);
 	return rc;
 }
 

@@ -35,6 +35,12 @@
 
 struct profdb__name_stats;
 
+/* store.c: the connection's page cache size as PRAGMA cache_size reads and
+ * sets it (negative: KiB); the ingest's, and the smaller one of the commit's
+ * sorts here. */
+int64_t profdb__store_cache_size(sqlite3 *db);
+void profdb__store_set_cache_size(sqlite3 *db, int64_t v);
+
 /* A new, empty accumulator, or NULL when out of memory.  Free with
  * profdb__name_stats_free. */
 struct profdb__name_stats *profdb__name_stats_new(void);

@@ -82,7 +82,7 @@ static const char coll_cols[] =
 #define INGEST_CACHE_KIB 32768
 #define NEST_CACHE_KIB 8192 /* while nesting a file's ops: see on_source_end */
 
-static int64_t cache_size_of(sqlite3 *db)
+int64_t profdb__store_cache_size(sqlite3 *db)
 {
 	sqlite3_stmt *q = NULL;
 	int64_t v = 0;
@@ -92,7 +92,7 @@ static int64_t cache_size_of(sqlite3 *db)
 	return v;
 }
 
-static void set_cache_size(sqlite3 *db, int64_t v)
+void profdb__store_set_cache_size(sqlite3 *db, int64_t v)
 {
 	char sql[64];
 	snprintf(sql, sizeof sql, "PRAGMA cache_size = %lld", (long long)v);
@@ -193,9 +193,9 @@ static int on_source_begin(void *arg, const char *path, const char *role, int64_
 static int file_passes(struct profdb_store *st)
 {
 	struct profdb__source_state *c = st->cur;
-	int64_t was = cache_size_of(st->db->sql);
+	int64_t was = profdb__store_cache_size(st->db->sql);
 	int rc = PROFDB_OK;
-	set_cache_size(st->db->sql, was < 0 && was > -NEST_CACHE_KIB ? was : -NEST_CACHE_KIB);
+	profdb__store_set_cache_size(st->db->sql, was < 0 && was > -NEST_CACHE_KIB ? was : -NEST_CACHE_KIB);
 	if (c->kernels.n && c->launches.n &&
 	    profdb__op_link(st->db->sql, st->run_id, c->id, c->ops.v, c->ops.n, c->opn.closed_upto,
 	                    c->launches.v, c->launches.n, c->kernels.v, c->kernels.n, &st->err) != PROFDB_OK)
@@ -208,7 +208,7 @@ static int file_passes(struct profdb_store *st)
 			rc = st->err.code;
 		profdb__step_index_unregister(st->db->sql);
 	}
-	set_cache_size(st->db->sql, was);
+	profdb__store_set_cache_size(st->db->sql, was);
 	return rc;
 }
 
@@ -656,7 +656,7 @@ void profdb__store_free(struct profdb_store *st)
 	if (st->fk_off)
 		sqlite3_exec(st->db->sql, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
 	if (st->cache_was != 0)
-		set_cache_size(st->db->sql, st->cache_was);
+		profdb__store_set_cache_size(st->db->sql, st->cache_was);
 	for (int i = 0; i < S_COUNT; i++)
 		sqlite3_finalize(st->stmt[i]);
 	profdb__batch_free(st->kernels);
@@ -715,9 +715,9 @@ static void begin_settings(struct profdb_store *st, const char *run, int replace
 {
 	sqlite3 *sql = st->db->sql;
 	sqlite3_stmt *q = NULL;
-	st->cache_was = cache_size_of(sql);
+	st->cache_was = profdb__store_cache_size(sql);
 	if (st->cache_was != 0 && st->cache_was > -INGEST_CACHE_KIB)
-		set_cache_size(sql, -INGEST_CACHE_KIB);
+		profdb__store_set_cache_size(sql, -INGEST_CACHE_KIB);
 	if (sqlite3_prepare_v2(sql, "PRAGMA foreign_keys", -1, &q, NULL) == SQLITE_OK &&
 	    sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) == 1 &&
 	    !(replace && run_id_of(st->db, run) != 0))
