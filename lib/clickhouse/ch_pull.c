@@ -195,10 +195,11 @@ static int pull_table(struct profdb__ch *ch, struct pull *p, const struct profdb
 		p->types[i] = t->cols[i].type;
 	p->t = t;
 	p->rows = 0;
-	snprintf(where, sizeof where, " FROM %s WHERE %s = %llu ORDER BY ", t->name,
-	    t == &profdb__ch_run_table ? "id" : "run_id", (unsigned long long)remote_id);
+	snprintf(where, sizeof where, "%s = %llu", t == &profdb__ch_run_table ? "id" : "run_id",
+	    (unsigned long long)remote_id);
 	if (profdb__ch_buf_add(&q, "SELECT ", 7) || profdb__ch_col_list(&q, t) ||
-	    profdb__ch_buf_add(&q, where, strlen(where)) || profdb__ch_buf_add(&q, order, strlen(order)) ||
+	    profdb__ch_buf_add(&q, " FROM ", 6) || profdb__ch_source(&q, t, where) ||
+	    profdb__ch_buf_add(&q, " ORDER BY ", 10) || profdb__ch_buf_add(&q, order, strlen(order)) ||
 	    profdb__ch_buf_add(&q, " FORMAT RowBinary", 17)) {
 		profdb__ch_buf_free(&q);
 		return profdb__err_set(p->err, PROFDB_ERROR, "out of memory");

@@ -37,6 +37,20 @@ struct str_slot {
 	char text[STR_CACHE_MAX];
 };
 
+/*
+ * A run's dictionary of CHC_DICT texts while its rows stream: SQLite str
+ * id -> dense id (1, 2, ... in the order first met), open addressing, and
+ * the texts in dense-id order, sent to kernel_str after the rows.  It holds
+ * each distinct text of the run once (a few hundred names and shapes for a
+ * run of millions of kernels), not rows.
+ */
+struct dict {
+	int64_t *keys;             /* SQLite str ids; 0: empty slot */
+	uint32_t *vals;            /* their dense ids */
+	size_t cap, n;             /* slots (a power of two), ids given */
+	struct profdb__ch_buf body; /* kernel_str rows (run_id, id, text), RowBinary */
+};
+
 /* One table being streamed. */
 struct stream {
 	const struct profdb__ch_table *t;
@@ -51,6 +65,7 @@ struct stream {
 	sqlite3 *sql;
 	sqlite3_stmt *str_st;      /* SELECT value FROM str WHERE id = ?1 */
 	struct str_slot *cache;    /* STR_SLOTS, malloc'd on first use */
+	struct dict dict;          /* of CHC_DICT columns */
 };
 
 /* The text of str id (cached); 1 found, 0 no such id, -1 error. */
@@ -105,6 +120,69 @@ static int put_str_ref(struct stream *s, const struct profdb__ch_col *c, int i)
 	return profdb__ch_put_str(b, p, n);
 }
 
+static int dict_grow(struct dict *d)
+{
+	size_t cap = d->cap ? 2 * d->cap : 1024;
+	int64_t *keys = calloc(cap, sizeof *keys);
+	uint32_t *vals = calloc(cap, sizeof *vals);
+	if (!keys || !vals) {
+		free(keys);
+		free(vals);
+		return -1;
+	}
+	for (size_t i = 0; i < d->cap; i++) {
+		if (!d->keys[i])
+			continue;
+		size_t h = (size_t)((uint64_t)d->keys[i] * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
+		while (keys[h])
+			h = (h + 1) & (cap - 1);
+		keys[h] = d->keys[i];
+		vals[h] = d->vals[i];
+	}
+	free(d->keys);
+	free(d->vals);
+	d->keys = keys;
+	d->vals = vals;
+	d->cap = cap;
+	return 0;
+}
+
+/* The dense id of str id (> 0) in s's dictionary, added with its text
+ * when new; 0 when the store has no such text (as NULL, what the
+ * correlated subquery this replaced gave), -1 on error. */
+static int64_t dict_id(struct stream *s, int64_t id)
+{
+	struct dict *d = &s->dict;
+	if (2 * (d->n + 1) > d->cap && dict_grow(d) != 0)
+		return -1;
+	size_t h = (size_t)((uint64_t)id * 0x9e3779b97f4a7c15ull >> 20) & (d->cap - 1);
+	while (d->keys[h] && d->keys[h] != id)
+		h = (h + 1) & (d->cap - 1);
+	if (d->keys[h])
+		return d->vals[h];
+	const char *p;
+	size_t n;
+	int found = str_text(s, id, &p, &n);
+	if (found <= 0)
+		return found;
+	if (d->n == UINT32_MAX || profdb__ch_put_u64(&d->body, s->remote_id) ||
+	    profdb__ch_put_u32(&d->body, (uint32_t)(d->n + 1)) || profdb__ch_put_str(&d->body, p, n))
+		return -1;
+	d->keys[h] = id;
+	d->vals[h] = (uint32_t)++d->n;
+	return d->vals[h];
+}
+
+/* A CHC_DICT column: the dense id of its text, 0 for none. */
+static int put_dict(struct stream *s, int i)
+{
+	int64_t id = 0;
+	if (sqlite3_column_type(s->st, i) != SQLITE_NULL &&
+	    (id = dict_id(s, sqlite3_column_int64(s->st, i))) < 0)
+		return -1;
+	return profdb__ch_put_u32(&s->pending, (uint32_t)id);
+}
+
 static int put_col(struct stream *s, const struct profdb__ch_col *c, int i)
 {
 	struct profdb__ch_buf *b = &s->pending;
@@ -114,6 +192,8 @@ static int put_col(struct stream *s, const struct profdb__ch_col *c, int i)
 		return profdb__ch_put_u64(b, s->remote_id);
 	if (c->flags & CHC_HASH)
 		return profdb__ch_put_str(b, s->hash, strlen(s->hash));
+	if (c->flags & CHC_DICT)
+		return put_dict(s, i);
 	if (c->flags & CHC_STR_REF)
 		return put_str_ref(s, c, i);
 	if ((c->type == CH_NI64 || c->type == CH_NF64 || c->type == CH_NSTR) &&
@@ -198,16 +278,30 @@ static int build_select(struct profdb__ch_buf *q, const struct profdb__ch_table 
 	return bad || profdb__ch_buf_add(q, tail, strlen(tail));
 }
 
-/* Stream the rows of run_id in t to the server. */
+/* The INSERT of t's rows as stored on the server. */
+static int build_insert(struct profdb__ch_buf *ins, const struct profdb__ch_table *t)
+{
+	const char *into = t->store ? t->store : t->name;
+	return profdb__ch_buf_add(ins, "INSERT INTO ", 12) || profdb__ch_buf_add(ins, into, strlen(into)) ||
+	       profdb__ch_buf_add(ins, " (", 2) || profdb__ch_store_cols(ins, t) ||
+	       profdb__ch_buf_add(ins, ") FORMAT RowBinary", 18);
+}
+
+/* Stream the rows of run_id in t to the server, then the dictionary of
+ * their texts (before the run row: a reader never sees ids without it). */
 static int push_table(struct profdb__ch *ch, sqlite3 *sql, const struct profdb__ch_table *t, int64_t run_id,
                       uint64_t remote_id, const char *hash, int64_t *rows, struct profdb_err *err)
 {
 	struct profdb__ch_buf q = { 0 }, ins = { 0 };
-	struct stream s = { t, NULL, remote_id, hash, { 0 }, 0, 0, 0, err, sql, NULL, NULL };
+	struct stream s;
 	int rc;
-	if (build_select(&q, t) || profdb__ch_buf_add(&ins, "INSERT INTO ", 12) ||
-	    profdb__ch_buf_add(&ins, t->name, strlen(t->name)) || profdb__ch_buf_add(&ins, " (", 2) ||
-	    profdb__ch_col_list(&ins, t) || profdb__ch_buf_add(&ins, ") FORMAT RowBinary", 18)) {
+	memset(&s, 0, sizeof s);
+	s.t = t;
+	s.remote_id = remote_id;
+	s.hash = hash;
+	s.err = err;
+	s.sql = sql;
+	if (build_select(&q, t) || build_insert(&ins, t)) {
 		rc = profdb__err_set(err, PROFDB_ERROR, "out of memory");
 		goto out;
 	}
@@ -217,12 +311,18 @@ static int push_table(struct profdb__ch *ch, sqlite3 *sql, const struct profdb__
 	}
 	sqlite3_bind_int64(s.st, 1, run_id);
 	rc = profdb__ch_upload(ch, ins.data, stream_read, &s, err);
+	if (rc == PROFDB_OK && s.dict.body.len)
+		rc = profdb__ch_send(ch, "INSERT INTO " CH_DICT_TABLE " (run_id, id, text) FORMAT RowBinary",
+		    s.dict.body.data, s.dict.body.len, 1, NULL, NULL, err);
 	if (rc == PROFDB_OK && rows)
 		*rows += s.rows;
 out:
 	sqlite3_finalize(s.st);
 	sqlite3_finalize(s.str_st);
 	free(s.cache);
+	free(s.dict.keys);
+	free(s.dict.vals);
+	profdb__ch_buf_free(&s.dict.body);
 	profdb__ch_buf_free(&q);
 	profdb__ch_buf_free(&ins);
 	profdb__ch_buf_free(&s.pending);
@@ -305,8 +405,11 @@ static int delete_ids(struct profdb__ch *ch, const char *table, const char *col,
 static int delete_run_rows(struct profdb__ch *ch, const uint64_t *ids, size_t n, struct profdb_err *err)
 {
 	int rc = PROFDB_OK;
-	for (const struct profdb__ch_table *t = profdb__ch_tables; t->name && rc == PROFDB_OK; t++)
-		rc = delete_ids(ch, t->name, "run_id", ids, n, err);
+	for (const struct profdb__ch_table *t = profdb__ch_tables; t->name && rc == PROFDB_OK; t++) {
+		rc = delete_ids(ch, t->store ? t->store : t->name, "run_id", ids, n, err);
+		if (rc == PROFDB_OK && t->store) /* a VIEW: its rows and texts are here */
+			rc = delete_ids(ch, CH_DICT_TABLE, "run_id", ids, n, err);
+	}
 	return rc;
 }
 

@@ -19,6 +19,14 @@ int profdb__ch_put_u64(struct profdb__ch_buf *b, uint64_t v)
 	return profdb__ch_buf_add(b, le, 8);
 }
 
+int profdb__ch_put_u32(struct profdb__ch_buf *b, uint32_t v)
+{
+	unsigned char le[4];
+	for (int i = 0; i < 4; i++)
+		le[i] = (unsigned char)(v >> (8 * i));
+	return profdb__ch_buf_add(b, le, 4);
+}
+
 int profdb__ch_put_f64(struct profdb__ch_buf *b, double v)
 {
 	uint64_t bits;
