@@ -84,7 +84,8 @@ enum profdb__ch_type {
 	CH_F64,                    /* Float64 */
 	CH_NF64,                   /* Nullable(Float64) */
 	CH_STR,                    /* String */
-	CH_NSTR                    /* Nullable(String) */
+	CH_NSTR,                   /* Nullable(String) */
+	CH_U32                     /* UInt32 (dictionary ids, as stored) */
 };
 
 /* One decoded value; s points into the decoder's buffer. */
@@ -155,9 +156,6 @@ int profdb__ch_dict_join(struct profdb__ch_buf *b, const char *run_where);
 /* The text of a CHC_DICT column c whose id is the expression id, as its
  * ClickHouse type (NULL for id 0 when Nullable), without an alias. */
 int profdb__ch_dict_text(struct profdb__ch_buf *b, const struct profdb__ch_col *c, const char *id);
-/* What follows FROM to read t's columns (as profdb__ch_col_list names them)
- * for the runs of run_where ("run_id = 5"), mapping ids to text. */
-int profdb__ch_source(struct profdb__ch_buf *b, const struct profdb__ch_table *t, const char *run_where);
 
 /* The run row (written last on push, first on pull). */
 extern const struct profdb__ch_table profdb__ch_run_table;

@@ -97,6 +97,12 @@ static size_t get_val(const unsigned char *p, size_t n, enum profdb__ch_type t, 
 		v->n = (size_t)len;
 		return off + (size_t)len;
 	}
+	if (t == CH_U32) {
+		if (n < 4)
+			return 0;
+		v->i = (int64_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+		return 4;
+	}
 	if (n - off < 8)
 		return 0;
 	uint64_t bits = get_u64(p + off);

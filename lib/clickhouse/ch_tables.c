@@ -262,21 +262,3 @@ int profdb__ch_dict_text(struct profdb__ch_buf *b, const struct profdb__ch_col *
 		       add_str(b, "])");
 	return add_str(b, "d[") || add_str(b, id) || add_str(b, "]");
 }
-
-int profdb__ch_source(struct profdb__ch_buf *b, const struct profdb__ch_table *t, const char *run_where)
-{
-	if (!t->store)
-		return add_str(b, t->name) || add_str(b, " WHERE ") || add_str(b, run_where);
-	if (add_str(b, "(SELECT "))
-		return -1;
-	for (size_t i = 0; i < t->ncols; i++) {
-		const struct profdb__ch_col *c = &t->cols[i];
-		if ((i && add_str(b, ", ")) ||
-		    (c->flags & CHC_DICT ? profdb__ch_dict_text(b, c, c->sq) || add_str(b, " AS ") : 0) ||
-		    add_str(b, c->ch))
-			return -1;
-	}
-	return add_str(b, " FROM (SELECT * FROM ") || add_str(b, t->store) || add_str(b, " WHERE ") ||
-	       add_str(b, run_where) || add_str(b, ")") || profdb__ch_dict_join(b, run_where) ||
-	       add_str(b, ")") || profdb__ch_buf_add(b, "", 0);
-}
