@@ -65,7 +65,7 @@ struct stream {
 	sqlite3 *sql;
 	sqlite3_stmt *str_st;      /* SELECT value FROM str WHERE id = ?1 */
 	struct str_slot *cache;    /* STR_SLOTS, malloc'd on first use */
-	struct dict dict;          /* of CHC_DICT columns */
+	struct dict *dict;         /* of CHC_DICT columns: the run's, shared by its tables */
 	/* A table with a store (kernel) goes in the Native format: a block of
 	 * NATIVE_ROWS rows column by column, each column's values (and null
 	 * map) in its own buffer.  The server then copies columns instead of
@@ -162,7 +162,7 @@ static int dict_grow(struct dict *d)
  * correlated subquery this replaced gave), -1 on error. */
 static int64_t dict_id(struct stream *s, int64_t id)
 {
-	struct dict *d = &s->dict;
+	struct dict *d = s->dict;
 	if (2 * (d->n + 1) > d->cap && dict_grow(d) != 0)
 		return -1;
 	size_t h = (size_t)((uint64_t)id * 0x9e3779b97f4a7c15ull >> 20) & (d->cap - 1);
@@ -372,10 +372,11 @@ static int build_insert(struct profdb__ch_buf *ins, const struct profdb__ch_tabl
 	       profdb__ch_buf_add(ins, format, strlen(format));
 }
 
-/* Stream the rows of run_id in t to the server, then the dictionary of
- * their texts (before the run row: a reader never sees ids without it). */
+/* Stream the rows of run_id in t to the server; the texts of CHC_DICT
+ * columns go into dict. */
 static int push_table(struct profdb__ch *ch, sqlite3 *sql, const struct profdb__ch_table *t, int64_t run_id,
-                      uint64_t remote_id, const char *hash, int64_t *rows, struct profdb_err *err)
+                      uint64_t remote_id, const char *hash, struct dict *dict, int64_t *rows,
+                      struct profdb_err *err)
 {
 	struct profdb__ch_buf q = { 0 }, ins = { 0 };
 	struct stream s;
@@ -386,6 +387,7 @@ static int push_table(struct profdb__ch *ch, sqlite3 *sql, const struct profdb__
 	s.hash = hash;
 	s.err = err;
 	s.sql = sql;
+	s.dict = dict;
 	if (t->store && (!(s.cols = calloc(t->ncols, sizeof *s.cols)) ||
 	                 !(s.nulls = calloc(t->ncols, sizeof *s.nulls)))) {
 		rc = profdb__err_set(err, PROFDB_ERROR, "out of memory");
@@ -401,18 +403,12 @@ static int push_table(struct profdb__ch *ch, sqlite3 *sql, const struct profdb__
 	}
 	sqlite3_bind_int64(s.st, 1, run_id);
 	rc = profdb__ch_upload(ch, ins.data, stream_read, &s, err);
-	if (rc == PROFDB_OK && s.dict.body.len)
-		rc = profdb__ch_send(ch, "INSERT INTO " CH_DICT_TABLE " (run_id, id, text) FORMAT RowBinary",
-		    s.dict.body.data, s.dict.body.len, 1, NULL, NULL, err);
 	if (rc == PROFDB_OK && rows)
 		*rows += s.rows;
 out:
 	sqlite3_finalize(s.st);
 	sqlite3_finalize(s.str_st);
 	free(s.cache);
-	free(s.dict.keys);
-	free(s.dict.vals);
-	profdb__ch_buf_free(&s.dict.body);
 	for (size_t i = 0; s.cols && i < t->ncols; i++)
 		profdb__ch_buf_free(&s.cols[i]);
 	for (size_t i = 0; s.nulls && i < t->ncols; i++)
@@ -501,12 +497,10 @@ static int delete_ids(struct profdb__ch *ch, const char *table, const char *col,
 static int delete_run_rows(struct profdb__ch *ch, const uint64_t *ids, size_t n, struct profdb_err *err)
 {
 	int rc = PROFDB_OK;
-	for (const struct profdb__ch_table *t = profdb__ch_tables; t->name && rc == PROFDB_OK; t++) {
+	for (const struct profdb__ch_table *t = profdb__ch_tables; t->name && rc == PROFDB_OK; t++)
 		rc = delete_ids(ch, t->store ? t->store : t->name, "run_id", ids, n, err);
-		if (rc == PROFDB_OK && t->store) /* a VIEW: its rows and texts are here */
-			rc = delete_ids(ch, CH_DICT_TABLE, "run_id", ids, n, err);
-	}
-	return rc;
+	/* name is a VIEW where there is a store; the texts are here */
+	return rc == PROFDB_OK ? delete_ids(ch, CH_DICT_TABLE, "run_id", ids, n, err) : rc;
 }
 
 /* Deletes are mutations, applied in the background: wait until run's are
@@ -618,21 +612,30 @@ static int push_rows(struct profdb__ch *ch, sqlite3 *sql, int64_t run_id, uint64
                      const char *hash, const struct ids *old, struct profdb_push_stats *st,
                      struct profdb_err *err)
 {
+	struct dict dict;
 	int rc = PROFDB_OK;
+	memset(&dict, 0, sizeof dict);
 	for (const struct profdb__ch_table *t = profdb__ch_tables; t->name && rc == PROFDB_OK; t++) {
 		int64_t rows = 0;
-		rc = push_table(ch, sql, t, run_id, id, hash, &rows, err);
+		rc = push_table(ch, sql, t, run_id, id, hash, &dict, &rows, err);
 		st->rows += rows;
 		if (strcmp(t->name, "kernel") == 0)
 			st->kernels = rows;
 	}
+	/* the texts before the run row: a reader never sees ids without them */
+	if (rc == PROFDB_OK && dict.body.len)
+		rc = profdb__ch_send(ch, "INSERT INTO " CH_DICT_TABLE " (run_id, id, text) FORMAT RowBinary",
+		    dict.body.data, dict.body.len, 1, NULL, NULL, err);
+	free(dict.keys);
+	free(dict.vals);
+	profdb__ch_buf_free(&dict.body);
 	if (rc == PROFDB_OK && old->n) {
 		rc = delete_ids(ch, "run", "id", old->v, old->n, err);
 		if (rc == PROFDB_OK)
 			rc = wait_mutations(ch, err);
 	}
 	if (rc == PROFDB_OK)
-		rc = push_table(ch, sql, &profdb__ch_run_table, run_id, id, hash, NULL, err);
+		rc = push_table(ch, sql, &profdb__ch_run_table, run_id, id, hash, NULL, NULL, err);
 	if (rc == PROFDB_OK && old->n)
 		rc = delete_run_rows(ch, old->v, old->n, err);
 	return rc;

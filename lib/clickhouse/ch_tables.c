@@ -171,8 +171,8 @@ static const struct profdb__ch_col step_stat_cols[] = {
 	{ "seq", CH_I64, "rowid", CHC_SEQ },
 	{ "rank", CH_I64, "rank", 0 },
 	{ "step", CH_NI64, "step", 0 },
-	{ "name", CH_STR, "name_id", CHC_STR_REF },
-	{ "base_name", CH_STR, "base_id", CHC_STR_REF },
+	{ "name", CH_STR, "name_id", CHC_STR_REF | CHC_DICT },
+	{ "base_name", CH_STR, "base_id", CHC_STR_REF | CHC_DICT },
 	{ "kind", CH_I64, "kind", 0 },
 	{ "calls", CH_I64, "calls", 0 },
 	{ "total_ns", CH_I64, "total_ns", 0 },
@@ -203,7 +203,7 @@ const struct profdb__ch_table profdb__ch_tables[] = {
 	{ "kernel_name_stat", "kernel_name_stat t", "t.run_id", "t.name_id", name_stat_cols,
 	  N(name_stat_cols), NULL },
 	{ "kernel_step_stat", "kernel_step_stat t", "t.run_id", "t.rank, t.step, t.rowid", step_stat_cols,
-	  N(step_stat_cols), NULL },
+	  N(step_stat_cols), "kernel_step_stat_ids" },
 	/* last: a server of schema 1 gains the table on the next push */
 	{ "run_tag", "run_tag t", "t.run_id", "t.key", tag_cols, N(tag_cols), NULL },
 	{ NULL, NULL, NULL, NULL, NULL, 0, NULL }

@@ -13,10 +13,13 @@
 --    joins every run's dictionary (a per-run array, so one join whatever
 --    the columns) and reads every run: profdb's own queries read
 --    kernel_ids and map ids after grouping (ch_kernel.c).
+-- kernel_step_stat (the per-step totals diff pulls) is stored the same way
+-- (kernel_step_stat_ids, names through the same dictionary, a view of the
+-- old name), so diff and pull move integers, not a name per row.
 -- A database holding runs pushed before this schema is refused, not
 -- converted (ch_schema.c): its runs are pushed again from their SQLite
 -- files into a new database.  One holding none is converted here: the old
--- kernel table (empty) is dropped for the view.
+-- kernel and kernel_step_stat tables (empty) are dropped for the views.
 
 CREATE TABLE IF NOT EXISTS kernel_ids (
   run_id         UInt64,
@@ -81,4 +84,23 @@ CREATE VIEW IF NOT EXISTS kernel AS SELECT run_id, seq, rank, device, stream, st
   if(out_formats_id = 0, NULL, d[out_formats_id]) AS out_formats,
   if(launch_op_id = 0, NULL, d[launch_op_id]) AS launch_op, metrics
 FROM kernel_ids ANY LEFT JOIN (SELECT run_id, arrayMap(x -> x.2, arraySort(groupArray((id, text)))) AS d
+  FROM kernel_str GROUP BY run_id) USING run_id;
+
+CREATE TABLE IF NOT EXISTS kernel_step_stat_ids (
+  run_id    UInt64,
+  seq       Int64,
+  rank      Int64,
+  step      Nullable(Int64),
+  name_id   UInt32,
+  base_id   UInt32,
+  kind      Int64,
+  calls     Int64,
+  total_ns  Int64
+) ENGINE = MergeTree ORDER BY (run_id, name_id, rank, seq);
+
+DROP TABLE IF EXISTS kernel_step_stat;
+
+CREATE VIEW IF NOT EXISTS kernel_step_stat AS SELECT run_id, seq, rank, step,
+  d[name_id] AS name, d[base_id] AS base_name, kind, calls, total_ns
+FROM kernel_step_stat_ids ANY LEFT JOIN (SELECT run_id, arrayMap(x -> x.2, arraySort(groupArray((id, text)))) AS d
   FROM kernel_str GROUP BY run_id) USING run_id;
