@@ -70,6 +70,9 @@ int profdb__ch_query(struct profdb__ch *c, const char *sql, struct profdb__ch_bu
 /* Create the database and apply the embedded schema files newer than the
  * version the server records (table profdb_schema).  Idempotent. */
 int profdb__ch_ensure_schema(struct profdb__ch *c, struct profdb_err *err);
+/* PROFDB_ESCHEMA, with the message saying what to do, for a database
+ * holding runs pushed before schema 4 (kernel texts per row); else OK. */
+int profdb__ch_check_layout(struct profdb__ch *c, struct profdb_err *err);
 
 /* ---------------------------------------------------------------- rowbinary */
 
@@ -81,7 +84,8 @@ enum profdb__ch_type {
 	CH_F64,                    /* Float64 */
 	CH_NF64,                   /* Nullable(Float64) */
 	CH_STR,                    /* String */
-	CH_NSTR                    /* Nullable(String) */
+	CH_NSTR,                   /* Nullable(String) */
+	CH_U32                     /* UInt32 (dictionary ids, as stored) */
 };
 
 /* One decoded value; s points into the decoder's buffer. */
@@ -94,6 +98,7 @@ struct profdb__ch_val {
 };
 
 int profdb__ch_put_u64(struct profdb__ch_buf *b, uint64_t v);
+int profdb__ch_put_u32(struct profdb__ch_buf *b, uint32_t v);
 int profdb__ch_put_f64(struct profdb__ch_buf *b, double v);
 int profdb__ch_put_str(struct profdb__ch_buf *b, const char *s, size_t n);
 int profdb__ch_put_null(struct profdb__ch_buf *b, int null); /* the Nullable flag byte */
@@ -114,7 +119,9 @@ enum {
 	CHC_HASH = 8,              /* the run's content hash: server only */
 	CHC_SRC_DEF = 16,          /* source_file.id: renumbered on pull */
 	CHC_SRC_REF = 32,          /* source_skip.source_id: follows the renumbering */
-	CHC_BLOB = 64              /* SQLite holds a BLOB (not TEXT): pulled back as one */
+	CHC_BLOB = 64,             /* SQLite holds a BLOB (not TEXT): pulled back as one */
+	CHC_DICT = 128             /* with CHC_STR_REF: stored as a UInt32 id into the run's
+	                            * dictionary (kernel_str), column sq; read back as text */
 };
 
 struct profdb__ch_col {
@@ -131,7 +138,24 @@ struct profdb__ch_table {
 	const char *order;         /* SQLite ORDER BY of a push */
 	const struct profdb__ch_col *cols;
 	size_t ncols;
+	/* NULL: rows are stored in table name.  Else the table they are
+	 * stored in, with CHC_DICT columns as ids (name is then a VIEW that
+	 * maps them back: schemas/clickhouse/004_kernel_ids.sql) */
+	const char *store;
 };
+
+/* The dictionary table of the CHC_DICT columns: (run_id, id, text). */
+#define CH_DICT_TABLE "kernel_str"
+
+/* The column list of t as stored on the server (CHC_DICT columns by their
+ * id column) into b, NUL-terminated; 0, -1 out of memory. */
+int profdb__ch_store_cols(struct profdb__ch_buf *b, const struct profdb__ch_table *t);
+/* " ANY LEFT JOIN (...) USING run_id": each run of run_where's dictionary
+ * as an array d, d[id] its text (ids are dense, 1, 2, ...). */
+int profdb__ch_dict_join(struct profdb__ch_buf *b, const char *run_where);
+/* The text of a CHC_DICT column c whose id is the expression id, as its
+ * ClickHouse type (NULL for id 0 when Nullable), without an alias. */
+int profdb__ch_dict_text(struct profdb__ch_buf *b, const struct profdb__ch_col *c, const char *id);
 
 /* The run row (written last on push, first on pull). */
 extern const struct profdb__ch_table profdb__ch_run_table;
@@ -186,6 +210,9 @@ int profdb__ch_rows(profdb *db, const char *sql, const enum profdb__ch_type *typ
  */
 struct profdb__qbuf;
 int profdb__ch_kernel_where(profdb *db, struct profdb__qbuf *b, const struct profdb_filter *f, int for_total);
+
+/* " ANY LEFT JOIN" of the dictionaries (d) of the runs f selects. */
+int profdb__ch_dict_join_runs(profdb *db, struct profdb__qbuf *b, const struct profdb_filter *f);
 
 /* profdb kernels grouped by the server (ch_groups.c): fills the TEMP
  * tables query_kernels.c then reads (ch_g, ch_den, ch_rep).  1 done, 0

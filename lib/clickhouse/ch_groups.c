@@ -162,10 +162,11 @@ int profdb__ch_kernel_where(profdb *db, struct profdb__qbuf *b, const struct pro
 	if (f->name_glob) {
 		struct profdb__qbuf re = { 0 };
 		int ok = glob_regex(f->name_glob, &re);
-		if (ok) {
-			profdb__qbuf_add(b, " AND match(name, ");
+		if (ok) { /* the names are ids into each run's dictionary */
+			profdb__qbuf_add(b, " AND (run_id, name_id) IN (SELECT run_id, id FROM " CH_DICT_TABLE
+			                 " WHERE match(text, ");
 			add_literal(b, re.s);
-			profdb__qbuf_add(b, ")");
+			profdb__qbuf_add(b, "))");
 		}
 		profdb__qbuf_free(&re);
 		if (!ok)
@@ -210,26 +211,71 @@ static void add_percentile(struct profdb__qbuf *b, int p)
 	          p, p, p, p, p);
 }
 
-/* The GROUP BY of the plain statistics; 0 when the server cannot apply f. */
+/* Key i: its text where the server stores an id (mapped after grouping,
+ * through the dictionary d the join brings), else the column. */
+static void add_key(struct profdb__qbuf *b, const struct gkey *k, size_t i)
+{
+	struct profdb__ch_buf t = { 0 };
+	char id[24];
+	snprintf(id, sizeof id, "k%zu", i);
+	if (!(k[i].col->flags & CHC_DICT)) {
+		profdb__qbuf_addf(b, ", %s", id);
+		return;
+	}
+	if (profdb__ch_dict_text(&t, k[i].col, id) != 0)
+		b->oom = 1;
+	else
+		profdb__qbuf_addf(b, ", %s", t.data);
+	profdb__ch_buf_free(&t);
+}
+
+int profdb__ch_dict_join_runs(profdb *db, struct profdb__qbuf *b, const struct profdb_filter *f)
+{
+	struct profdb__qbuf runs = { 0 };
+	struct profdb__ch_buf j = { 0 };
+	int rc = add_run_ids(db, &runs, f);
+	if (rc == PROFDB_OK) {
+		if (runs.oom || profdb__ch_dict_join(&j, runs.s) != 0)
+			b->oom = 1;
+		else
+			profdb__qbuf_add(b, j.data);
+	}
+	profdb__qbuf_free(&runs);
+	profdb__ch_buf_free(&j);
+	return rc;
+}
+
+/* " ANY LEFT JOIN" of f's runs' dictionaries when a key needs one. */
+static int add_dict_join(profdb *db, struct profdb__qbuf *b, const struct gkey *k, size_t nk,
+                         const struct profdb_filter *f)
+{
+	int need = 0;
+	for (size_t i = 0; i < nk; i++)
+		need |= (k[i].col->flags & CHC_DICT) != 0;
+	return need ? profdb__ch_dict_join_runs(db, b, f) : PROFDB_OK;
+}
+
+/* The GROUP BY of the plain statistics; 0 when the server cannot apply f.
+ * Grouped by the stored ids (integers: cheap), texts mapped per group. */
 static int group_sql(profdb *db, struct profdb__qbuf *b, const struct gkey *k, size_t nk,
                      const struct profdb_filter *f)
 {
 	int rc;
 	profdb__qbuf_add(b, "SELECT run_id");
 	for (size_t i = 0; i < nk; i++)
-		profdb__qbuf_addf(b, ", k%zu", i);
+		add_key(b, k, i);
 	profdb__qbuf_add(b, ", total, calls, mn, mx, avg, sd");
 	add_percentile(b, 50);
 	add_percentile(b, 90);
 	add_percentile(b, 99);
 	profdb__qbuf_add(b, " FROM (SELECT run_id");
 	for (size_t i = 0; i < nk; i++)
-		profdb__qbuf_addf(b, ", %s AS k%zu", k[i].col->ch, i);
+		profdb__qbuf_addf(b, ", %s AS k%zu", k[i].col->flags & CHC_DICT ? k[i].col->sq : k[i].col->ch, i);
 	profdb__qbuf_add(b, ", toInt64(sum(dur_ns)) AS total, toInt64(count()) AS calls, toInt64(min(dur_ns)) AS mn,"
 	            " toInt64(max(dur_ns)) AS mx, toFloat64(total) / toFloat64(calls) AS avg,"
 	            " if(calls < 2, NULL, stddevSamp(toFloat64(dur_ns))) AS sd,"
 	            " arraySort(groupArray(dur_ns)) AS a, (calls - 1) * 50 / 100 AS h50,"
-	            " (calls - 1) * 90 / 100 AS h90, (calls - 1) * 99 / 100 AS h99 FROM kernel");
+	            " (calls - 1) * 90 / 100 AS h90, (calls - 1) * 99 / 100 AS h99 FROM kernel_ids");
 	if ((rc = profdb__ch_kernel_where(db, b, f, 0)) != 1)
 		return rc;
 	profdb__qbuf_add(b, " GROUP BY run_id");
@@ -237,7 +283,10 @@ static int group_sql(profdb *db, struct profdb__qbuf *b, const struct gkey *k, s
 		profdb__qbuf_addf(b, ", k%zu", i);
 	if (f->min_total_ns > 0)
 		profdb__qbuf_addf(b, " HAVING total >= %lld", (long long)f->min_total_ns);
-	profdb__qbuf_add(b, ") FORMAT RowBinary");
+	profdb__qbuf_add(b, ")");
+	if ((rc = add_dict_join(db, b, k, nk, f)) != PROFDB_OK)
+		return rc;
+	profdb__qbuf_add(b, " FORMAT RowBinary");
 	return 1;
 }
 
@@ -335,7 +384,7 @@ static int fill_den_rep(profdb *db, const struct profdb_filter *f)
 	int rc;
 	if (sqlite3_exec(db->sql, "INSERT INTO temp.ch_rep SELECT r.id, r.repeats FROM run r", NULL, NULL, NULL) != SQLITE_OK)
 		return profdb__sqlerror(db, "cannot make the snapshot");
-	profdb__qbuf_add(&b, "SELECT run_id, toInt64(sum(dur_ns)) FROM kernel");
+	profdb__qbuf_add(&b, "SELECT run_id, toInt64(sum(dur_ns)) FROM kernel_ids");
 	if ((rc = profdb__ch_kernel_where(db, &b, f, 1)) == 1) {
 		profdb__qbuf_add(&b, " GROUP BY run_id FORMAT RowBinary");
 		rc = pairs(db, &b, "INSERT INTO temp.ch_den SELECT local_id, ?2 FROM temp.ch_run WHERE remote_id = ?1");
@@ -347,7 +396,7 @@ static int fill_den_rep(profdb *db, const struct profdb_filter *f)
 		return profdb__sqlerror(db, "cannot make the snapshot");
 	profdb__qbuf_add(&b, "SELECT run_id, toInt64(uniqExact(step)) FROM step");
 	if ((rc = profdb__ch_kernel_where(db, &b, f, 1)) == 1) {
-		profdb__qbuf_add(&b, " AND run_id IN (SELECT run_id FROM kernel WHERE");
+		profdb__qbuf_add(&b, " AND run_id IN (SELECT run_id FROM kernel_ids WHERE");
 		rc = add_run_ids(db, &b, f);
 		profdb__qbuf_add(&b, " AND step IS NOT NULL) GROUP BY run_id FORMAT RowBinary");
 		if (rc == PROFDB_OK)

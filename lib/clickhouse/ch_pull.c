@@ -36,6 +36,11 @@ struct pull {
 	size_t textcap;
 	int64_t rows;
 	struct profdb_err *err;
+	/* the run's dictionary (kernel_str): local str id by its id there,
+	 * loaded once, before the first table that stores ids */
+	int64_t *dict;
+	size_t ndict;
+	int dict_loaded;
 };
 
 static int pulled_col(const struct profdb__ch_col *c)
@@ -109,11 +114,28 @@ static int64_t intern_val(struct pull *p, const struct profdb__ch_val *v)
 	return profdb__intern(p->intern, p->text);
 }
 
+/* A CHC_DICT id as the local str id of its text: NULL for 0 where the
+ * column is Nullable, else "" (what the view gives for id 0). */
+static int bind_dict(struct pull *p, const struct profdb__ch_col *c, const struct profdb__ch_val *v, int k)
+{
+	uint64_t id = (uint64_t)v->i;
+	if (id == 0 && c->type == CH_NSTR)
+		return sqlite3_bind_null(p->ins, k) == SQLITE_OK ? 0 : -1;
+	int64_t local = id < p->ndict ? p->dict[id] : 0;
+	if (!local) {
+		struct profdb__ch_val empty = { 0, 0, 0, "", 0 };
+		local = intern_val(p, &empty);
+	}
+	return local ? (sqlite3_bind_int64(p->ins, k, local) == SQLITE_OK ? 0 : -1) : -1;
+}
+
 static int bind_col(struct pull *p, const struct profdb__ch_col *c, const struct profdb__ch_val *v, int k)
 {
 	sqlite3_stmt *st = p->ins;
 	if (c->flags & CHC_RUN_ID)
 		return sqlite3_bind_int64(st, k, p->run_id) == SQLITE_OK ? 0 : -1;
+	if (c->flags & CHC_DICT)
+		return bind_dict(p, c, v, k);
 	if (v->null)
 		return sqlite3_bind_null(st, k) == SQLITE_OK ? 0 : -1;
 	if (c->flags & CHC_STR_REF) {
@@ -178,6 +200,55 @@ static int pull_sink(void *arg, const char *data, size_t n)
 }
 
 
+static const enum profdb__ch_type dict_types[] = { CH_U32, CH_STR };
+
+/* kernel_str rows: each text interned here, at its id. */
+static int dict_sink(void *arg, const char *data, size_t n)
+{
+	struct pull *p = arg;
+	struct profdb__ch_val v[2];
+	size_t off = 0, k;
+	if (profdb__ch_buf_add(&p->pending, data, n) != 0)
+		return profdb__err_set(p->err, PROFDB_ERROR, "out of memory"), -1;
+	while ((k = profdb__ch_get_row(p->pending.data + off, p->pending.len - off, dict_types, 2, v)) > 0) {
+		size_t id = (size_t)(uint32_t)v[0].i;
+		if (id >= p->ndict) {
+			size_t cap = id + 1 > 2 * p->ndict ? id + 1 : 2 * p->ndict;
+			int64_t *d = realloc(p->dict, cap * sizeof *d);
+			if (!d)
+				return profdb__err_set(p->err, PROFDB_ERROR, "out of memory"), -1;
+			memset(d + p->ndict, 0, (cap - p->ndict) * sizeof *d);
+			p->dict = d;
+			p->ndict = cap;
+		}
+		if (!(p->dict[id] = intern_val(p, &v[1])))
+			return profdb__err_set(p->err, PROFDB_ERROR, "storing str: %s", sqlite3_errmsg(p->sql)), -1;
+		off += k;
+	}
+	memmove(p->pending.data, p->pending.data + off, p->pending.len - off);
+	p->pending.len -= off;
+	return 0;
+}
+
+/* The remote run's dictionary, once: its few distinct texts interned
+ * here, so the rows travel as integers and map through an array (no text
+ * per row on the wire or through the interner). */
+static int pull_dict(struct profdb__ch *ch, struct pull *p, uint64_t remote_id)
+{
+	char q[160];
+	if (p->dict_loaded)
+		return PROFDB_OK;
+	snprintf(q, sizeof q, "SELECT id, text FROM " CH_DICT_TABLE " WHERE run_id = %llu FORMAT RowBinary",
+	    (unsigned long long)remote_id);
+	int rc = profdb__ch_send(ch, q, NULL, 0, 1, dict_sink, p, p->err);
+	if (rc == PROFDB_OK && p->pending.len)
+		rc = profdb__err_set(p->err, PROFDB_EFORMAT, "clickhouse %s: " CH_DICT_TABLE ": truncated answer",
+		    profdb__ch_where(ch));
+	p->pending.len = 0;
+	p->dict_loaded = rc == PROFDB_OK;
+	return rc;
+}
+
 /* SELECT t's columns of the remote run, in their original order. */
 static int pull_table(struct profdb__ch *ch, struct pull *p, const struct profdb__ch_table *t,
                       uint64_t remote_id)
@@ -191,13 +262,15 @@ static int pull_table(struct profdb__ch *ch, struct pull *p, const struct profdb
 			order = t->cols[i].ch;
 	if (t->ncols > sizeof p->types / sizeof p->types[0])
 		return profdb__err_set(p->err, PROFDB_ERROR, "table %s has too many columns", t->name);
+	if (t->store && pull_dict(ch, p, remote_id) != PROFDB_OK)
+		return p->err->code;
 	for (size_t i = 0; i < t->ncols; i++)
-		p->types[i] = t->cols[i].type;
+		p->types[i] = t->store && (t->cols[i].flags & CHC_DICT) ? CH_U32 : t->cols[i].type;
 	p->t = t;
 	p->rows = 0;
-	snprintf(where, sizeof where, " FROM %s WHERE %s = %llu ORDER BY ", t->name,
+	snprintf(where, sizeof where, " FROM %s WHERE %s = %llu ORDER BY ", t->store ? t->store : t->name,
 	    t == &profdb__ch_run_table ? "id" : "run_id", (unsigned long long)remote_id);
-	if (profdb__ch_buf_add(&q, "SELECT ", 7) || profdb__ch_col_list(&q, t) ||
+	if (profdb__ch_buf_add(&q, "SELECT ", 7) || profdb__ch_store_cols(&q, t) ||
 	    profdb__ch_buf_add(&q, where, strlen(where)) || profdb__ch_buf_add(&q, order, strlen(order)) ||
 	    profdb__ch_buf_add(&q, " FORMAT RowBinary", 17)) {
 		profdb__ch_buf_free(&q);
@@ -297,6 +370,7 @@ int profdb__ch_pull_more(profdb *db, const char *url, uint64_t remote, int64_t l
 	free(p.text);
 	free(p.src.from);
 	free(p.src.to);
+	free(p.dict);
 	return err.code == PROFDB_OK ? PROFDB_OK : profdb__error(db, err.code, "%s", err.msg);
 }
 
@@ -334,6 +408,7 @@ out:
 	free(p.text);
 	free(p.src.from);
 	free(p.src.to);
+	free(p.dict);
 	if (err.code != PROFDB_OK)
 		return profdb__error(db, err.code, "%s", err.msg);
 	if (local_id)

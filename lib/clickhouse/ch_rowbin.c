@@ -19,6 +19,14 @@ int profdb__ch_put_u64(struct profdb__ch_buf *b, uint64_t v)
 	return profdb__ch_buf_add(b, le, 8);
 }
 
+int profdb__ch_put_u32(struct profdb__ch_buf *b, uint32_t v)
+{
+	unsigned char le[4];
+	for (int i = 0; i < 4; i++)
+		le[i] = (unsigned char)(v >> (8 * i));
+	return profdb__ch_buf_add(b, le, 4);
+}
+
 int profdb__ch_put_f64(struct profdb__ch_buf *b, double v)
 {
 	uint64_t bits;
@@ -88,6 +96,12 @@ static size_t get_val(const unsigned char *p, size_t n, enum profdb__ch_type t, 
 		v->s = (const char *)p + off;
 		v->n = (size_t)len;
 		return off + (size_t)len;
+	}
+	if (t == CH_U32) {
+		if (n < 4)
+			return 0;
+		v->i = (int64_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+		return 4;
 	}
 	if (n - off < 8)
 		return 0;

@@ -68,7 +68,7 @@ static int fetch(struct profdb__ch *ch, sqlite3 *sql, int kind, const char *ids,
 {
 	static const char *const q[2][2] = {
 		{ "SELECT run_id, sum(n), sum(t), max(span) FROM (SELECT run_id, rank, count() AS n,"
-		  " sum(dur_ns) AS t, max(start_ns + dur_ns) - min(start_ns) AS span FROM kernel"
+		  " sum(dur_ns) AS t, max(start_ns + dur_ns) - min(start_ns) AS span FROM kernel_ids"
 		  " WHERE run_id", " GROUP BY run_id, rank) GROUP BY run_id FORMAT RowBinary" },
 		{ "SELECT run_id, count(), sum(ifNull(self_ns, 0)) FROM op WHERE run_id",
 		  " GROUP BY run_id FORMAT RowBinary" } };

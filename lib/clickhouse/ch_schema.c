@@ -92,6 +92,34 @@ static int apply_file(struct profdb__ch *c, const struct profdb__schema_file *f,
 	return profdb__ch_query(c, ins, NULL, err);
 }
 
+/* The first schema whose kernel rows hold ids (004_kernel_ids.sql). */
+#define CH_IDS_VERSION 4
+
+/*
+ * A database whose runs were pushed before schema 4 has their kernels as
+ * text in a table that schema replaces with a view: refused rather than
+ * read wrongly or converted in place (a conversion on the server would be
+ * one query per text column per run, long on a big database, and a push
+ * from the runs' SQLite files does it better).  An error to ask (no such
+ * table yet: a new database) is no refusal; the next query reports it.
+ */
+int profdb__ch_check_layout(struct profdb__ch *c, struct profdb_err *err)
+{
+	struct profdb__ch_buf resp = { 0 };
+	struct profdb_err e = { 0 };
+	long version = 0, runs = 0;
+	if (profdb__ch_query(c, "SELECT (SELECT max(version) FROM profdb_schema), (SELECT count() FROM run)"
+	                     " FORMAT TSV", &resp, &e) == PROFDB_OK && resp.data)
+		sscanf(resp.data, "%ld\t%ld", &version, &runs);
+	profdb__ch_buf_free(&resp);
+	if (version < 1 || version >= CH_IDS_VERSION || runs == 0)
+		return PROFDB_OK;
+	return profdb__err_set(err, PROFDB_ESCHEMA,
+	    "clickhouse %s holds runs pushed with profdb schema %ld (kernel texts in every row), which "
+	    "this profdb does not read: push them again from their SQLite files into a new database",
+	    profdb__ch_where(c), version);
+}
+
 int profdb__ch_ensure_schema(struct profdb__ch *c, struct profdb_err *err)
 {
 	struct profdb__ch_buf create = { 0 }, resp = { 0 };
@@ -121,6 +149,8 @@ int profdb__ch_ensure_schema(struct profdb__ch *c, struct profdb_err *err)
 		    profdb__ch_where(c), have, want);
 		goto out;
 	}
+	if (have > 0 && have < CH_IDS_VERSION && (rc = profdb__ch_check_layout(c, err)) != PROFDB_OK)
+		goto out;
 	for (const struct profdb__schema_file *f = profdb__ch_schema_files; f->name && rc == PROFDB_OK; f++)
 		if (file_version(f->name) > have)
 			rc = apply_file(c, f, err);
@@ -187,7 +217,13 @@ static int runs_sink(void *arg, const char *p, size_t n)
 int profdb__ch_runs(struct profdb__ch *c, struct profdb__ch_run **out, size_t *n, struct profdb_err *err)
 {
 	struct runs_acc a = { { 0 }, NULL, 0, 0, err };
-	int rc = profdb__ch_send(c, "SELECT id, name, content_hash FROM run "
+	int rc = profdb__ch_check_layout(c, err);
+	if (rc != PROFDB_OK) {
+		*out = NULL;
+		*n = 0;
+		return rc;
+	}
+	rc = profdb__ch_send(c, "SELECT id, name, content_hash FROM run "
 	    "ORDER BY pushed_at, local_id, id FORMAT RowBinary", NULL, 0, 1, runs_sink, &a, err);
 	if (rc == PROFDB_OK && a.pending.len)
 		rc = profdb__err_set(err, PROFDB_ERROR, "clickhouse %s: truncated run list",

@@ -51,12 +51,18 @@ static int group_sql(profdb *db, struct profdb__qbuf *b, const struct profdb_fil
 	    " arraySort(arrayConcat(starts, ends)) AS t,"
 	    " arrayCumSum(arraySort((d, x) -> x, arrayConcat(arrayMap(x -> 1, starts), arrayMap(x -> -1, ends)),"
 	    " arrayConcat(starts, ends))) AS c FROM ("
-	    "SELECT run_id, rank, step, name, count() AS kn, sum(dur_ns) AS kt, min(start_ns) AS k0,"
+	    /* grouped by the name's id, its text mapped per group: the ties
+	     * above are broken by the text, as SQLite does */
+	    "SELECT run_id, rank, step, d[name_id] AS name, kn, kt, k0, k1, ss, ee FROM ("
+	    "SELECT run_id, rank, step, name_id, count() AS kn, sum(dur_ns) AS kt, min(start_ns) AS k0,"
 	    " max(start_ns + dur_ns) AS k1, groupArrayIf(start_ns, dur_ns > 0) AS ss,"
-	    " groupArrayIf(start_ns + dur_ns, dur_ns > 0) AS ee FROM kernel");
+	    " groupArrayIf(start_ns + dur_ns, dur_ns > 0) AS ee FROM kernel_ids");
 	if ((rc = profdb__ch_kernel_where(db, b, f, 0)) != 1)
 		return rc;
-	profdb__qbuf_add(b, " GROUP BY run_id, rank, step, name) GROUP BY run_id, rank, step) FORMAT RowBinary");
+	profdb__qbuf_add(b, " GROUP BY run_id, rank, step, name_id)");
+	if ((rc = profdb__ch_dict_join_runs(db, b, f)) != PROFDB_OK)
+		return rc;
+	profdb__qbuf_add(b, ") GROUP BY run_id, rank, step) FORMAT RowBinary");
 	return b->oom ? profdb__error(db, PROFDB_ERROR, "out of memory") : 1;
 }
 

@@ -28,7 +28,7 @@ static const struct profdb__ch_col run_cols[] = {
 	{ "local_id", CH_I64, "id", CHC_SEQ },
 };
 const struct profdb__ch_table profdb__ch_run_table = {
-	"run", "run t", "t.id", "t.id", run_cols, N(run_cols)
+	"run", "run t", "t.id", "t.id", run_cols, N(run_cols), NULL
 };
 
 static const struct profdb__ch_col meta_cols[] = {
@@ -73,11 +73,11 @@ static const struct profdb__ch_col kernel_cols[] = {
 	{ "device", CH_NI64, "device", 0 },
 	{ "stream", CH_NI64, "stream", 0 },
 	{ "step", CH_NI64, "step", 0 },
-	{ "name", CH_STR, "name_id", CHC_STR_REF },
-	{ "base_name", CH_STR, "base_id", CHC_STR_REF },
+	{ "name", CH_STR, "name_id", CHC_STR_REF | CHC_DICT },
+	{ "base_name", CH_STR, "base_id", CHC_STR_REF | CHC_DICT },
 	{ "kind", CH_I64, "kind", 0 },
-	{ "type", CH_NSTR, "type_id", CHC_STR_REF },
-	{ "core", CH_NSTR, "core_id", CHC_STR_REF },
+	{ "type", CH_NSTR, "type_id", CHC_STR_REF | CHC_DICT },
+	{ "core", CH_NSTR, "core_id", CHC_STR_REF | CHC_DICT },
 	{ "start_ns", CH_I64, "start_ns", 0 },
 	{ "dur_ns", CH_I64, "dur_ns", 0 },
 	{ "wait_ns", CH_NI64, "wait_ns", 0 },
@@ -88,20 +88,20 @@ static const struct profdb__ch_col kernel_cols[] = {
 	{ "external_id", CH_NI64, "external_id", 0 },
 	{ "block_dim", CH_NI64, "block_dim", 0 },
 	{ "mix_block_dim", CH_NI64, "mix_block_dim", 0 },
-	{ "grid", CH_NSTR, "grid_id", CHC_STR_REF },
-	{ "block", CH_NSTR, "block_id", CHC_STR_REF },
+	{ "grid", CH_NSTR, "grid_id", CHC_STR_REF | CHC_DICT },
+	{ "block", CH_NSTR, "block_id", CHC_STR_REF | CHC_DICT },
 	{ "registers", CH_NI64, "registers", 0 },
 	{ "shared_mem", CH_NI64, "shared_mem", 0 },
 	{ "bytes", CH_NI64, "bytes", 0 },
-	{ "op_state", CH_NSTR, "op_state_id", CHC_STR_REF },
+	{ "op_state", CH_NSTR, "op_state_id", CHC_STR_REF | CHC_DICT },
 	{ "hf32", CH_NI64, "hf32", 0 },
-	{ "in_shapes", CH_NSTR, "in_shapes_id", CHC_STR_REF },
-	{ "in_dtypes", CH_NSTR, "in_dtypes_id", CHC_STR_REF },
-	{ "in_formats", CH_NSTR, "in_formats_id", CHC_STR_REF },
-	{ "out_shapes", CH_NSTR, "out_shapes_id", CHC_STR_REF },
-	{ "out_dtypes", CH_NSTR, "out_dtypes_id", CHC_STR_REF },
-	{ "out_formats", CH_NSTR, "out_formats_id", CHC_STR_REF },
-	{ "launch_op", CH_NSTR, "launch_op_id", CHC_STR_REF },
+	{ "in_shapes", CH_NSTR, "in_shapes_id", CHC_STR_REF | CHC_DICT },
+	{ "in_dtypes", CH_NSTR, "in_dtypes_id", CHC_STR_REF | CHC_DICT },
+	{ "in_formats", CH_NSTR, "in_formats_id", CHC_STR_REF | CHC_DICT },
+	{ "out_shapes", CH_NSTR, "out_shapes_id", CHC_STR_REF | CHC_DICT },
+	{ "out_dtypes", CH_NSTR, "out_dtypes_id", CHC_STR_REF | CHC_DICT },
+	{ "out_formats", CH_NSTR, "out_formats_id", CHC_STR_REF | CHC_DICT },
+	{ "launch_op", CH_NSTR, "launch_op_id", CHC_STR_REF | CHC_DICT },
 	{ "metrics", CH_NSTR, "metrics", 0 },
 };
 static const struct profdb__ch_col op_cols[] = {
@@ -171,8 +171,8 @@ static const struct profdb__ch_col step_stat_cols[] = {
 	{ "seq", CH_I64, "rowid", CHC_SEQ },
 	{ "rank", CH_I64, "rank", 0 },
 	{ "step", CH_NI64, "step", 0 },
-	{ "name", CH_STR, "name_id", CHC_STR_REF },
-	{ "base_name", CH_STR, "base_id", CHC_STR_REF },
+	{ "name", CH_STR, "name_id", CHC_STR_REF | CHC_DICT },
+	{ "base_name", CH_STR, "base_id", CHC_STR_REF | CHC_DICT },
 	{ "kind", CH_I64, "kind", 0 },
 	{ "calls", CH_I64, "calls", 0 },
 	{ "total_ns", CH_I64, "total_ns", 0 },
@@ -186,27 +186,27 @@ static const struct profdb__ch_col tag_cols[] = {
 
 /* source_file before source_skip: pull renumbers source ids in that order. */
 const struct profdb__ch_table profdb__ch_tables[] = {
-	{ "run_meta", "run_meta t", "t.run_id", "t.rowid", meta_cols, N(meta_cols) },
-	{ "source_file", "source_file t", "t.run_id", "t.id", source_cols, N(source_cols) },
+	{ "run_meta", "run_meta t", "t.run_id", "t.rowid", meta_cols, N(meta_cols), NULL },
+	{ "source_file", "source_file t", "t.run_id", "t.id", source_cols, N(source_cols), NULL },
 	{ "source_skip", "source_skip t JOIN source_file f ON f.id = t.source_id", "f.run_id",
-	  "t.source_id, t.reason", skip_cols, N(skip_cols) },
-	{ "run_note", "run_note t", "t.run_id", "t.rowid", note_cols, N(note_cols) },
+	  "t.source_id, t.reason", skip_cols, N(skip_cols), NULL },
+	{ "run_note", "run_note t", "t.run_id", "t.rowid", note_cols, N(note_cols), NULL },
 	/* the big tables in the order of an index on the run id: "t.id" made
 	 * SQLite sort every row of the run in a temporary B-tree first (the
 	 * server sorts them anyway; pull restores the order by seq) */
-	{ "kernel", "kernel t", "t.run_id", "t.rank, t.step, t.id", kernel_cols, N(kernel_cols) },
-	{ "op", "op t", "t.run_id", "t.rank, t.external_id, t.id", op_cols, N(op_cols) },
-	{ "launch", "launch t", "t.run_id", "t.rank, t.correlation, t.rowid", launch_cols, N(launch_cols) },
-	{ "step", "step t", "t.run_id", "t.rank, t.step", step_cols, N(step_cols) },
+	{ "kernel", "kernel t", "t.run_id", "t.rank, t.step, t.id", kernel_cols, N(kernel_cols), "kernel_ids" },
+	{ "op", "op t", "t.run_id", "t.rank, t.external_id, t.id", op_cols, N(op_cols), NULL },
+	{ "launch", "launch t", "t.run_id", "t.rank, t.correlation, t.rowid", launch_cols, N(launch_cols), NULL },
+	{ "step", "step t", "t.run_id", "t.rank, t.step", step_cols, N(step_cols), NULL },
 	{ "step_metric", "step_metric t", "t.run_id", "t.rowid", step_metric_cols,
-	  N(step_metric_cols) },
+	  N(step_metric_cols), NULL },
 	{ "kernel_name_stat", "kernel_name_stat t", "t.run_id", "t.name_id", name_stat_cols,
-	  N(name_stat_cols) },
+	  N(name_stat_cols), NULL },
 	{ "kernel_step_stat", "kernel_step_stat t", "t.run_id", "t.rank, t.step, t.rowid", step_stat_cols,
-	  N(step_stat_cols) },
+	  N(step_stat_cols), "kernel_step_stat_ids" },
 	/* last: a server of schema 1 gains the table on the next push */
-	{ "run_tag", "run_tag t", "t.run_id", "t.key", tag_cols, N(tag_cols) },
-	{ NULL, NULL, NULL, NULL, NULL, 0 }
+	{ "run_tag", "run_tag t", "t.run_id", "t.key", tag_cols, N(tag_cols), NULL },
+	{ NULL, NULL, NULL, NULL, NULL, 0, NULL }
 };
 
 int profdb__ch_col_list(struct profdb__ch_buf *b, const struct profdb__ch_table *t)
@@ -226,4 +226,39 @@ unsigned profdb__ch_table_bit(const char *name)
 		if (strcmp(profdb__ch_tables[i].name, name) == 0)
 			return 1u << i;
 	return 0;
+}
+
+int profdb__ch_store_cols(struct profdb__ch_buf *b, const struct profdb__ch_table *t)
+{
+	for (size_t i = 0; i < t->ncols; i++) {
+		const struct profdb__ch_col *c = &t->cols[i];
+		const char *name = t->store && (c->flags & CHC_DICT) ? c->sq : c->ch;
+		if (i && profdb__ch_buf_add(b, ", ", 2) != 0)
+			return -1;
+		if (profdb__ch_buf_add(b, name, strlen(name)) != 0)
+			return -1;
+	}
+	return profdb__ch_buf_add(b, "", 0);
+}
+
+static int add_str(struct profdb__ch_buf *b, const char *s)
+{
+	return profdb__ch_buf_add(b, s, strlen(s));
+}
+
+/* The per-run array is sorted by id, not taken in the order groupArray
+ * met the rows (no order is promised when the server reads in threads). */
+int profdb__ch_dict_join(struct profdb__ch_buf *b, const char *run_where)
+{
+	return add_str(b, " ANY LEFT JOIN (SELECT run_id, arrayMap(x -> x.2, arraySort(groupArray((id, text))))"
+	                  " AS d FROM " CH_DICT_TABLE " WHERE ") || add_str(b, run_where) ||
+	       add_str(b, " GROUP BY run_id) USING run_id");
+}
+
+int profdb__ch_dict_text(struct profdb__ch_buf *b, const struct profdb__ch_col *c, const char *id)
+{
+	if (c->type == CH_NSTR)
+		return add_str(b, "if(") || add_str(b, id) || add_str(b, " = 0, NULL, d[") || add_str(b, id) ||
+		       add_str(b, "])");
+	return add_str(b, "d[") || add_str(b, id) || add_str(b, "]");
 }

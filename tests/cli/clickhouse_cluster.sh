@@ -28,7 +28,8 @@ wait $p1 || exit 1
 wait $p2 || exit 1
 cat p1.out p2.out
 ch_query 1 "CREATE DATABASE prof_all" || exit 1
-for t in run push_log run_meta source_file source_skip run_note kernel op launch step \
+for t in run push_log run_meta source_file source_skip run_note kernel_ids kernel_str kernel op launch step \
+         kernel_step_stat_ids \
          step_metric kernel_name_stat kernel_step_stat run_tag; do
   ch_query 1 "CREATE TABLE prof_all.$t AS prof.$t ENGINE = Distributed(profdb_cluster, prof, $t)" || exit 1
 done

@@ -44,8 +44,12 @@ ch_restart 1
 ch_query 1 "SELECT count() FROM prof.run WHERE name = 'big'"
 # the kill may have come before the first row: add one row of the dead
 # attempt's id so there is surely something to clean up
-ch_query 1 "INSERT INTO prof.kernel (run_id, seq, rank, name, base_name, kind, start_ns, dur_ns)
-  SELECT run_id, 1, 0, 'leftover', 'leftover', 0, 0, 1 FROM prof.push_log WHERE name = 'big'"
+# (kernel is a view since schema 4: the rows are in kernel_ids, their
+# texts in kernel_str)
+ch_query 1 "INSERT INTO prof.kernel_ids (run_id, seq, rank, name_id, base_id, kind, start_ns, dur_ns)
+  SELECT run_id, 1, 0, 1, 1, 0, 0, 1 FROM prof.push_log WHERE name = 'big'"
+ch_query 1 "INSERT INTO prof.kernel_str (run_id, id, text)
+  SELECT run_id, 1, 'leftover' FROM prof.push_log WHERE name = 'big'"
 ch_query 1 "SELECT count() > 0 FROM prof.kernel WHERE run_id NOT IN (SELECT id FROM prof.run)"
 $PROFDB push --db node3.db --to "$URL" --run big || exit 1
 ch_mutations_done 1

@@ -10,6 +10,14 @@
       the rows of each table on the server equal the rows in the local
       files together: those of runs with a run row (what readers see) and
       all rows (so rows left by a failed push would show).
+  clickhouse_ref.py dict HTTP_URL DATABASE A.db [RUN...]
+      schema 4 layout: for each run of A.db (those named), kernel_str holds
+      exactly the distinct texts its kernels name (the str values of the
+      kernel columns that reference str), under ids 1..n, and every text
+      column of kernel_ids is a UInt32.
+  clickhouse_ref.py apply HTTP_URL DATABASE FILE.sql...
+      send each statement of the files (';' at a line end) to the server,
+      recording each file's version in profdb_schema, as profdb did before.
 """
 import collections
 import sqlite3
@@ -95,7 +103,55 @@ def counts(url, database, files):
     return bad
 
 
+def dict_check(url, database, path, runs):
+    db = sqlite3.connect(path)
+    strs = sorted(str_columns(db, "kernel"))
+    bad = 0
+    for rid, name in db.execute("SELECT id, name FROM run ORDER BY id"):
+        if runs and name not in runs:
+            continue
+        texts = set()
+        for c in strs:
+            texts |= {v for (v,) in db.execute(
+                "SELECT s.value FROM kernel k JOIN str s ON s.id = k.%s WHERE k.run_id = ?" % c, (rid,))}
+        lit = "'" + name.replace("\\", "\\\\").replace("'", "\\'") + "'"
+        got = ch(url, database, "SELECT id, text FROM kernel_str WHERE run_id = "
+                 "(SELECT id FROM run WHERE name = %s) ORDER BY id FORMAT JSONCompact" % lit)
+        import json
+        rows = json.loads(got)["data"]
+        ids = [int(r[0]) for r in rows]
+        ok = ids == list(range(1, len(texts) + 1)) and {r[1] for r in rows} == texts
+        bad |= not ok
+        print("%s: %d texts, ids 1..%d %s" % (name, len(texts), len(ids), "ok" if ok else "DIFFER"))
+    types = ch(url, database, "SELECT name, type FROM system.columns WHERE database = currentDatabase()"
+               " AND table = 'kernel_ids' AND name LIKE '%_id' AND name != 'run_id'"
+               " AND name NOT IN ('task_id', 'model_id', 'context_id', 'external_id') FORMAT TSV")
+    cols = dict(line.split("\t") for line in types.splitlines())
+    want = {c for c in strs}
+    ok = set(cols) == want and set(cols.values()) == {"UInt32"}
+    bad |= not ok
+    print("kernel_ids: %d text columns as UInt32 %s" % (len(cols), "ok" if ok else "DIFFER %r" % cols))
+    return bad
+
+
+def apply(url, database, files):
+    ch(url, "default", "CREATE DATABASE " + database)
+    ch(url, database, "CREATE TABLE profdb_schema (version UInt32, applied DateTime DEFAULT now())"
+       " ENGINE = MergeTree ORDER BY version")
+    for f in files:
+        for stmt in open(f).read().split(";\n"):
+            if any(l.strip() and not l.strip().startswith("--") for l in stmt.splitlines()):
+                ch(url, database, stmt)
+        version = int(f.split("/")[-1][:3])
+        ch(url, database, "INSERT INTO profdb_schema (version) VALUES (%d)" % version)
+    return 0
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "dict":
+        sys.exit(dict_check(sys.argv[2], sys.argv[3], sys.argv[4], set(sys.argv[5:])))
+    if sys.argv[1] == "apply":
+        sys.exit(apply(sys.argv[2], sys.argv[3], sys.argv[4:]))
     if sys.argv[1] == "same":
         sys.exit(same(sys.argv[2], sys.argv[3], set(sys.argv[4:])))
     sys.exit(counts(sys.argv[2], sys.argv[3], sys.argv[4:]))
