@@ -11,14 +11,16 @@
  * store can answer when the kernel arrives from what it has seen: the
  * step spans of the run (kept here as the step table will hold them) and
  * the file's recent calls (a direct-mapped cache by correlation id:
- * 2 MB a file being read, whatever its size), and the kernels that came
- * before their call (Kineto writes a kernel just before its call): 2 MB more.
+ * 512 KB a file being read, whatever its size), and the kernels that came
+ * before their call (Kineto writes a kernel just before its call): 512 KB more.
  *
  * That answer is the UPDATE's only if nothing changes it later, which
- * the commit checks (profdb__kstep_valid): the rank's step spans did not
- * change after a guess, and no (rank, correlation id) has a second
- * launch row (each file's ids are tracked in a bitmap, and files of one
- * rank must have disjoint id ranges).  If a check fails the guessed rows
+ * the commit checks (profdb__kstep_valid): the rank's final step spans
+ * place every call time guesses were made for as the spans of the time
+ * did (a file tiled from copies of one capture adds steps after the first
+ * copy's kernels: they must not move them), and no (rank, correlation
+ * id) has a second launch row (each file's ids are tracked in a bitmap,
+ * and files of one rank must have disjoint id ranges).  If a check fails the guessed rows
  * are set back to NULL and the UPDATE runs as before; a kernel whose call
  * left the cache keeps NULL and is placed by the UPDATE too.
  */
@@ -29,8 +31,9 @@
 #include "kernel_step.h"
 #include "banned.h"
 
-#define CACHE_SLOTS 65536                /* calls a kernel can trail its own by */
+#define CACHE_SLOTS 16384                /* ids a kernel and its call can be apart by */
 #define BITS_MAX ((size_t)8 << 20)       /* 8 MB of ids (64 M) a file, else doubt */
+#define USES_MAX ((size_t)1 << 20)       /* segment bounds kept for the check: 16 MB */
 
 /* A cached runtime call (val: its start), or a kernel waiting for its
  * call (val: its row id). */
@@ -46,10 +49,14 @@ struct ks_rank {
 	struct profdb__step_span *v;  /* owned; start/end PROFDB_NULL as stored */
 	size_t n, cap;
 	uint64_t version;             /* bumped when a span changes */
-	struct profdb__step_span *used; /* owned: the spans guesses used (effective ones) */
-	size_t nused;
-	int any_used;                 /* a guess was made for the rank */
-	int mixed;                    /* guesses were made from two different sets */
+};
+
+/* A set of step spans guesses were made from, as segments, and the span
+ * of the call times placed with it: at commit the final spans must place
+ * every time in [lo, hi] the same way. */
+struct ks_use {
+	int64_t rank, lo, hi;
+	struct profdb__step_segs segs; /* owned copy */
 };
 
 struct ks_range {
@@ -61,6 +68,8 @@ struct profdb__kstep {
 	size_t nranks, capranks;
 	struct ks_range *ranges;      /* owned: the ended files' call ids */
 	size_t nranges, capranges;
+	struct ks_use *uses;          /* owned */
+	size_t nuses, capuses, kept;  /* kept: segment bounds copied into uses */
 	int invalid;                  /* a file's guesses cannot be trusted */
 };
 
@@ -73,10 +82,11 @@ void profdb__kstep_free(struct profdb__kstep *k)
 {
 	if (!k)
 		return;
-	for (size_t i = 0; i < k->nranks; i++) {
+	for (size_t i = 0; i < k->nranks; i++)
 		free(k->ranks[i].v);
-		free(k->ranks[i].used);
-	}
+	for (size_t i = 0; i < k->nuses; i++)
+		profdb__step_segs_free(&k->uses[i].segs);
+	free(k->uses);
 	free(k->ranks);
 	free(k->ranges);
 	free(k);
@@ -281,26 +291,41 @@ static int segs_now(struct ks_rank *r, struct profdb__kstep_file *f)
 	return 0;
 }
 
-/* A guess is made from f's set: the first one of the rank keeps it; a
- * later set that differs makes the rank's guesses untrustworthy. */
-static int note_used(struct ks_rank *r, struct profdb__kstep_file *f)
+/* A guess for call time t from f's segments: the first one from them
+ * keeps a copy of them (bounded: USES_MAX bounds in all, else the
+ * commit's UPDATE decides), later ones widen its [lo, hi].  -1 out of memory. */
+static int note_use(struct profdb__kstep *k, struct profdb__kstep_file *f, int64_t rank, int64_t t)
 {
-	if (f->seg_checked)
-		return 0;
-	f->seg_checked = 1;
-	if (!r->any_used) {
-		struct profdb__step_span *u = malloc((f->seg_n ? f->seg_n : 1) * sizeof *u);
-		if (!u)
-			return -1;
-		memcpy(u, f->set, f->seg_n * sizeof *u);
-		free(r->used);
-		r->used = u;
-		r->nused = f->seg_n;
-		r->any_used = 1;
+	struct ks_use *u;
+	size_t nb = f->segs.nbound;
+	if (f->seg_checked) {
+		u = &k->uses[f->use];
+		u->lo = t < u->lo ? t : u->lo;
+		u->hi = t > u->hi ? t : u->hi;
 		return 0;
 	}
-	if (f->seg_n != r->nused || memcmp(f->set, r->used, f->seg_n * sizeof *f->set) != 0)
-		r->mixed = 1;
+	if (k->kept + nb > USES_MAX) {
+		k->invalid = 1;
+		return 0;
+	}
+	if (k->nuses == k->capuses) {
+		size_t cap = k->capuses ? k->capuses * 2 : 16;
+		if (!(u = realloc(k->uses, cap * sizeof *u)))
+			return -1;
+		k->uses = u;
+		k->capuses = cap;
+	}
+	u = &k->uses[k->nuses];
+	*u = (struct ks_use){ rank, t, t, { nb, malloc(nb * sizeof(int64_t)), malloc(nb * sizeof(int64_t)) } };
+	if (!u->segs.bound || !u->segs.seg) {
+		profdb__step_segs_free(&u->segs);
+		return -1;
+	}
+	memcpy(u->segs.bound, f->segs.bound, nb * sizeof(int64_t));
+	memcpy(u->segs.seg, f->segs.seg, (nb - 1) * sizeof(int64_t));
+	f->use = k->nuses++;
+	f->seg_checked = 1;
+	k->kept += nb;
 	return 0;
 }
 
@@ -315,7 +340,7 @@ static int step_at(struct profdb__kstep *k, struct profdb__kstep_file *f, int64_
 	if (!f->seg_n || (*step = profdb__step_segs_at(&f->segs, ns)) == PROFDB_NULL)
 		return 0;
 	f->guessed = 1;
-	return note_used(r, f);
+	return note_use(k, f, rank, ns);
 }
 
 /* The caches, allocated with the file's first call or waiting kernel. */
@@ -431,20 +456,41 @@ static int cmp_range(const void *a, const void *b)
 	return (x->lo > y->lo) - (x->lo < y->lo);
 }
 
-/* Whether the rank's final spans are the set its guesses used. */
-static int same_as_used(const struct ks_rank *r)
+/* Whether segments a and b place every time in [lo, hi] in the same step:
+ * both are constant between their bounds, so lo and each bound inside
+ * (lo, hi] are the points to compare. */
+static int same_over(const struct profdb__step_segs *a, const struct profdb__step_segs *b, int64_t lo, int64_t hi)
 {
-	struct profdb__step_span *fin;
-	size_t n;
-	int same;
-	if (r->mixed)
+	const struct profdb__step_segs *both[2] = { a, b };
+	if (profdb__step_segs_at(a, lo) != profdb__step_segs_at(b, lo))
 		return 0;
-	if (!(fin = malloc((r->n ? r->n : 1) * sizeof *fin)))
+	for (int w = 0; w < 2; w++)
+		for (size_t i = 0; i < both[w]->nbound; i++) {
+			int64_t p = both[w]->bound[i];
+			if (p > lo && p <= hi && profdb__step_segs_at(a, p) != profdb__step_segs_at(b, p))
+				return 0;
+		}
+	return 1;
+}
+
+/* Whether the rank's final spans place the guesses' call times as they were. */
+static int uses_hold(struct profdb__kstep *k, const struct ks_rank *r)
+{
+	struct profdb__step_segs fin = { 0 };
+	struct profdb__step_span *v;
+	size_t n;
+	int ok = 1;
+	if (!(v = malloc((r->n ? r->n : 1) * sizeof *v)))
 		return 0; /* unsure: the UPDATE decides */
-	n = effective(r->v, r->n, fin);
-	same = n == r->nused && (!n || memcmp(fin, r->used, n * sizeof *fin) == 0);
-	free(fin);
-	return same;
+	n = effective(r->v, r->n, v);
+	if (n && profdb__step_segs_build(&fin, v, n) != 0)
+		ok = 0;
+	for (size_t i = 0; ok && i < k->nuses; i++)
+		if (k->uses[i].rank == r->rank)
+			ok = same_over(&k->uses[i].segs, &fin, k->uses[i].lo, k->uses[i].hi);
+	profdb__step_segs_free(&fin);
+	free(v);
+	return ok;
 }
 
 int profdb__kstep_valid(struct profdb__kstep *k)
@@ -452,7 +498,7 @@ int profdb__kstep_valid(struct profdb__kstep *k)
 	if (k->invalid)
 		return 0;
 	for (size_t i = 0; i < k->nranks; i++)
-		if (k->ranks[i].any_used && !same_as_used(&k->ranks[i]))
+		if (!uses_hold(k, &k->ranks[i]))
 			return 0;
 	/* two files' calls of one rank with overlapping ids may repeat one */
 	qsort(k->ranges, k->nranges, sizeof *k->ranges, cmp_range);

@@ -28,7 +28,8 @@ struct profdb__kstep_file {
 	uint64_t span_version;     /* bumped when spans change */
 	struct profdb__step_segs segs; /* the set its kernels are placed with; owned */
 	struct profdb__step_span *set; /* owned: that set (seg_n spans) */
-	int segs_built, seg_checked;
+	int segs_built, seg_checked; /* seg_checked: uses[use] holds a copy of segs */
+	size_t use;
 	int64_t seg_rank;
 	uint64_t seg_rv, seg_fv;   /* the versions segs were built at */
 	size_t seg_n;              /* spans in segs (0: no segments) */
@@ -71,8 +72,8 @@ int profdb__kstep_file_end(struct profdb__kstep *k, struct profdb__kstep_file *f
 void profdb__kstep_file_free(struct profdb__kstep_file *f);
 /* At commit: whether every step guessed is what "the smallest step of the
  * launches with the kernel's rank and correlation id" gives on the final
- * tables: no file's step spans changed after a guess, no (rank,
- * correlation) has two launches.  1 yes, 0 no. */
+ * tables: the final step spans place the guessed call times as the spans
+ * at the time did, no (rank, correlation) has two launches.  1 yes, 0 no. */
 int profdb__kstep_valid(struct profdb__kstep *k);
 
 #endif /* PROFDB_KERNEL_STEP_H */

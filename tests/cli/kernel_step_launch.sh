@@ -18,6 +18,9 @@
 #    steps are sent when the file ends): k1 1, k2 2 as for rank-0.
 #  rank-4: distributedInfo (rank 4) and a base time of 1 ms after
 #    traceEvents: its rows move from rank 0 and 1 ms later; k1 1, k2 2.
+#  rank-5: a second capture's ProfilerStep#3 [500,600) comes after k1
+#    (as in a tiled trace) but holds no earlier call: k1 1; k5's call at
+#    550: 3.
 mkdir ranks
 steps='{"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":100},
 {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":10,"dur":80,"args":{"External id":11}},
@@ -65,6 +68,15 @@ $steps
 $k1
 $k2
 $last], "distributedInfo": {"rank": 4}, "baseTimeNanoseconds": 1000000}
+EOF
+cat > ranks/rank-5.json <<EOF
+{"distributedInfo": {"rank": 5}, "baseTimeNanoseconds": 0, "traceEvents": [
+$steps
+$k1
+{"ph":"X","cat":"user_annotation","name":"ProfilerStep#3","pid":1,"tid":1,"ts":500,"dur":100},
+{"ph":"X","cat":"kernel","name":"k5","pid":0,"tid":7,"ts":700,"dur":5,"args":{"correlation":5,"device":0,"stream":7}},
+{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":550,"dur":2,"args":{"correlation":5}},
+$last]}
 EOF
 for j in 1 2; do
   echo "-j$j"
