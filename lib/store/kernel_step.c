@@ -33,7 +33,7 @@
 
 #define CACHE_SLOTS 16384                /* ids a kernel and its call can be apart by */
 #define BITS_MAX ((size_t)8 << 20)       /* 8 MB of ids (64 M) a file, else doubt */
-#define USES_MAX ((size_t)1 << 20)       /* segment bounds kept for the check: 16 MB */
+#define USES_MAX ((size_t)1 << 18)       /* segment bounds kept for the check: 4 MB */
 
 /* A cached runtime call (val: its start), or a kernel waiting for its
  * call (val: its row id). */
