@@ -211,6 +211,243 @@ static int sweep(struct linker *l, int64_t run_id, const struct profdb__row_run 
 	return rc;
 }
 
+/*
+ * The same sweep without SQLite's sorter (issue 15: its ORDER BY over the
+ * file's ops and calls was 0.50 G of control.json.gz's 3.55 G
+ * instructions, 7.7 k a row): the file's runtime calls are read in rowid
+ * order and sorted here; its ops come in the order of the op_run_tid
+ * index (rank, tid, start_ns), rank by rank, each run of equal starts
+ * sorted here as the ORDER BY sorts it.  Used when the calls fit in
+ * CALLS_MAX (56 bytes each, 14 MB: trace300's 222 k calls fit; the 1 GB
+ * trace's 720 k would add 40 MB to its 90 MB), which the environment may
+ * lower (PROFDB_LINK_CALLS_MAX, for the tests); a bigger file takes the
+ * SQL sweep above, whose sorter spills to disk.
+ */
+#define CALLS_MAX ((size_t)1 << 18)
+
+/* A runtime call, or an op of the sweep: its sort key and value. */
+struct sw_item {
+	int64_t rank, tid, start, dur, v; /* v: call: correlation; op: External id (PROFDB_NULL: none) */
+	int64_t key;               /* call: its rowid; op: file order */
+	int tid_null;
+};
+
+/* The ORDER BY's order: rank, tid (NULL first), start, then (items of one
+ * kind) dur descending, key. */
+static int cmp_thread_start(const struct sw_item *a, const struct sw_item *b)
+{
+	if (a->rank != b->rank)
+		return a->rank < b->rank ? -1 : 1;
+	if (a->tid_null != b->tid_null)
+		return a->tid_null ? -1 : 1;
+	if (!a->tid_null && a->tid != b->tid)
+		return a->tid < b->tid ? -1 : 1;
+	return (a->start > b->start) - (a->start < b->start);
+}
+
+static int cmp_item(const void *pa, const void *pb)
+{
+	const struct sw_item *a = pa, *b = pb;
+	int c = cmp_thread_start(a, b);
+	if (c)
+		return c;
+	if (a->dur != b->dur)
+		return a->dur > b->dur ? -1 : 1;
+	return (a->key > b->key) - (a->key < b->key);
+}
+
+static void item_of(sqlite3_stmt *q, struct sw_item *it)
+{
+	it->rank = sqlite3_column_int64(q, 1);
+	it->tid_null = sqlite3_column_type(q, 2) == SQLITE_NULL;
+	it->tid = it->tid_null ? 0 : sqlite3_column_int64(q, 2);
+	it->start = sqlite3_column_int64(q, 3);
+	it->dur = sqlite3_column_int64(q, 4);
+	it->v = sqlite3_column_type(q, 5) == SQLITE_NULL ? PROFDB_NULL : sqlite3_column_int64(q, 5);
+}
+
+/* The file's calls, sorted; *out NULL (and 0) when there are more than CALLS_MAX. */
+static int load_calls(struct linker *l, int64_t run_id, const struct profdb__row_run *la, size_t nl,
+                      struct sw_item **out, size_t *n)
+{
+	sqlite3_stmt *q = NULL;
+	struct sw_item *v = NULL;
+	size_t cap = 0, k = 0, most = (size_t)profdb__env_limit("PROFDB_LINK_CALLS_MAX", CALLS_MAX);
+	int rc;
+	*out = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(l->db, "SELECT rowid, rank, tid, start_ns, dur_ns, correlation FROM launch"
+	                       " WHERE run_id = ?1 AND rowid BETWEEN ?2 AND ?3", -1, &q, NULL) != SQLITE_OK)
+		return lk_fail(l, "prepare");
+	sqlite3_bind_int64(q, 1, run_id);
+	sqlite3_bind_int64(q, 2, la[0].lo);
+	sqlite3_bind_int64(q, 3, la[nl - 1].hi);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (!profdb__row_runs_has(la, nl, sqlite3_column_int64(q, 0)))
+			continue; /* another file's, written in between */
+		if (k == most) { /* too many: the SQL sweep */
+			free(v);
+			sqlite3_finalize(q);
+			return PROFDB_OK;
+		}
+		if (k == cap) {
+			struct sw_item *nv;
+			cap = cap ? cap * 2 : 1024;
+			if (!(nv = realloc(v, cap * sizeof *nv))) {
+				free(v);
+				sqlite3_finalize(q);
+				return profdb__err_set(l->err, PROFDB_ERROR, "out of memory");
+			}
+			v = nv;
+		}
+		item_of(q, &v[k]);
+		v[k++].key = sqlite3_column_int64(q, 0);
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE) {
+		free(v);
+		return lk_fail(l, "calls");
+	}
+	qsort(v, k, sizeof *v, cmp_item);
+	*out = v;
+	*n = k;
+	return PROFDB_OK;
+}
+
+/* The merge's state: the calls, the next one, the thread of the stack. */
+struct merge {
+	struct linker *l;
+	const struct sw_item *calls;
+	size_t ncalls, next;
+	struct sw_item thread;     /* rank and tid of what the stack holds */
+	int have_thread;
+};
+
+/* Give the items (op: is_call 0) their turn in the ORDER BY's order:
+ * a new thread empties the stack; a call links to the innermost open op. */
+static int merge_step(struct merge *m, const struct sw_item *it, int is_call)
+{
+	struct linker *l = m->l;
+	if (!m->have_thread || m->thread.rank != it->rank || m->thread.tid_null != it->tid_null ||
+	    m->thread.tid != it->tid) {
+		l->top = 0;
+		m->thread = *it;
+		m->have_thread = 1;
+	}
+	if (is_call) {
+		while (l->top > 0 && l->stack[l->top - 1].end <= it->start)
+			l->top--;
+		return add_link(l, it->rank, it->v, l->top > 0 ? l->stack[l->top - 1].ext : PROFDB_NULL);
+	}
+	while (l->top > 0 && !(it->start < l->stack[l->top - 1].end && it->start + it->dur <= l->stack[l->top - 1].end))
+		l->top--;
+	return push_span(l, it->start + it->dur, it->v);
+}
+
+/* The calls that come before op o (or all, o NULL): at one start, ops first. */
+static int calls_before(struct merge *m, const struct sw_item *o)
+{
+	int rc = PROFDB_OK;
+	while (rc == PROFDB_OK && m->next < m->ncalls && (!o || cmp_thread_start(&m->calls[m->next], o) < 0))
+		rc = merge_step(m, &m->calls[m->next++], 1);
+	return rc;
+}
+
+/* A run of ops of one (rank, tid, start): sorted as the ORDER BY, then swept. */
+static int flush_ties(struct merge *m, struct sw_item *ties, size_t n)
+{
+	int rc;
+	if (!n)
+		return PROFDB_OK;
+	if (n > 1)
+		qsort(ties, n, sizeof *ties, cmp_item);
+	if ((rc = calls_before(m, &ties[0])) != PROFDB_OK)
+		return rc;
+	for (size_t i = 0; i < n && rc == PROFDB_OK; i++)
+		rc = merge_step(m, &ties[i], 0);
+	return rc;
+}
+
+/* Add op row q (columns as in sweep_rank's SELECT) to the ties, flushing
+ * them first when it starts a new (thread, start).  *n, *cap: the ties'. */
+static int op_row(struct merge *m, sqlite3_stmt *q, int64_t closed_upto, struct sw_item **ties, size_t *n,
+                  size_t *cap)
+{
+	struct sw_item it;
+	int64_t id = sqlite3_column_int64(q, 0);
+	int rc;
+	item_of(q, &it);
+	it.key = id <= closed_upto ? -id : id; /* file order, as the ORDER BY */
+	if (*n && cmp_thread_start(&(*ties)[0], &it) != 0) {
+		if ((rc = flush_ties(m, *ties, *n)) != PROFDB_OK)
+			return rc;
+		*n = 0;
+	}
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 16;
+		struct sw_item *v = realloc(*ties, c * sizeof *v);
+		if (!v)
+			return profdb__err_set(m->l->err, PROFDB_ERROR, "out of memory");
+		*ties = v;
+		*cap = c;
+	}
+	(*ties)[(*n)++] = it;
+	return PROFDB_OK;
+}
+
+/* The ops of one rank in op_run_tid's order (no sort), merged with the calls. */
+static int sweep_rank(struct merge *m, sqlite3_stmt *q, int64_t rank, const struct profdb__row_run *ops,
+                      size_t nops, int64_t closed_upto)
+{
+	struct sw_item *ties = NULL;
+	size_t n = 0, cap = 0;
+	int rc = PROFDB_OK, step;
+	sqlite3_bind_int64(q, 2, rank);
+	while (rc == PROFDB_OK && (step = sqlite3_step(q)) == SQLITE_ROW)
+		if (profdb__row_runs_has(ops, nops, sqlite3_column_int64(q, 0)))
+			rc = op_row(m, q, closed_upto, &ties, &n, &cap);
+	if (rc == PROFDB_OK && step != SQLITE_DONE)
+		rc = lk_fail(m->l, "sweep");
+	if (rc == PROFDB_OK)
+		rc = flush_ties(m, ties, n);
+	sqlite3_reset(q);
+	free(ties);
+	return rc;
+}
+
+/* The sweep in C; *done 0 when the file has too many calls for it. */
+static int sweep_c(struct linker *l, int64_t run_id, const struct profdb__row_run *ops, size_t nops,
+                   int64_t closed_upto, const struct profdb__row_run *la, size_t nl, int *done)
+{
+	struct merge m = { .l = l };
+	struct sw_item *calls;
+	sqlite3_stmt *q = NULL;
+	int rc;
+	*done = 0;
+	if ((rc = load_calls(l, run_id, la, nl, &calls, &m.ncalls)) != PROFDB_OK || !calls)
+		return rc;
+	*done = 1;
+	m.calls = calls;
+	/* one rank at a time (a file has one): the index's order is the sweep's */
+	if (sqlite3_prepare_v2(l->db, "SELECT id, rank, tid, start_ns, dur_ns, external_id FROM op"
+	                       " INDEXED BY op_run_tid WHERE run_id = ?1 AND rank = ?2"
+	                       " AND start_ns IS NOT NULL AND dur_ns IS NOT NULL"
+	                       " AND coalesce(category_id, 0) !="
+	                       " coalesce((SELECT id FROM str WHERE value = 'user_annotation'), -1)"
+	                       " ORDER BY tid, start_ns", -1, &q, NULL) != SQLITE_OK)
+		rc = lk_fail(l, "prepare");
+	else
+		sqlite3_bind_int64(q, 1, run_id);
+	for (size_t i = 0; rc == PROFDB_OK && nops && i < m.ncalls; i++)
+		if (i == 0 || calls[i].rank != calls[i - 1].rank)
+			rc = sweep_rank(&m, q, calls[i].rank, ops, nops, closed_upto);
+	if (rc == PROFDB_OK)
+		rc = calls_before(&m, NULL);
+	sqlite3_finalize(q);
+	free(calls);
+	return rc;
+}
+
 /* Links of a rank by corr, then the order the sweep found them in. */
 static int cmp_link(const void *a, const void *b)
 {
@@ -336,7 +573,7 @@ int profdb__op_link(sqlite3 *db, int64_t run_id, int64_t source_id, const struct
                     const struct profdb__row_run *kernels, size_t nk, struct profdb_err *err)
 {
 	struct linker l = { .db = db, .err = err };
-	int rc, copy;
+	int rc = PROFDB_OK, copy, swept = 0;
 	if (!nk)
 		return PROFDB_OK;
 	copy = ext_is_correlation(&l, kernels, nk);
@@ -344,7 +581,8 @@ int profdb__op_link(sqlite3 *db, int64_t run_id, int64_t source_id, const struct
 		return lk_fail(&l, "kernels");
 	if (!copy)
 		return PROFDB_OK;
-	rc = nl ? sweep(&l, run_id, ops, nops, closed_upto, launches, nl) : PROFDB_OK;
+	if (nl && (rc = sweep_c(&l, run_id, ops, nops, closed_upto, launches, nl, &swept)) == PROFDB_OK && !swept)
+		rc = sweep(&l, run_id, ops, nops, closed_upto, launches, nl);
 	if (rc == PROFDB_OK)
 		rc = rewrite(&l, kernels, nk);
 	if (rc == PROFDB_OK)

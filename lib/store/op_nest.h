@@ -131,7 +131,9 @@ int profdb__op_nest(sqlite3 *db, int64_t run_id, const struct profdb__row_run *o
  * rewriting kernel.external_id to that op's (NULL if none), and add a run
  * note naming the file (source_file row source_id).  Other files are left
  * as they are.  Memory: 24 bytes per runtime call of the file, for such
- * files only.  Returns PROFDB_OK or PROFDB_ERROR with err set.
+ * files only, and while they are swept 56 more (up to 262 144 calls: a
+ * file with more is swept by SQLite's sorter).  Returns PROFDB_OK or
+ * PROFDB_ERROR with err set.
  */
 int profdb__op_link(sqlite3 *db, int64_t run_id, int64_t source_id, const struct profdb__row_run *ops,
                     size_t nops, int64_t closed_upto, const struct profdb__row_run *launches, size_t nl,

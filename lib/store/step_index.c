@@ -18,16 +18,10 @@
 
 #define FN_NAME "profdb_step_at"
 
-struct span {
-	int64_t step, start, end;
-};
-
-/* The segments of one rank: segment i is [bound[i], bound[i + 1]). */
+/* The segments of one rank (step_index.h). */
 struct rank_ix {
 	int64_t rank;
-	size_t nbound;
-	int64_t *bound;            /* sorted, distinct */
-	int64_t *seg;              /* nbound - 1 labels, PROFDB_NULL = no step */
+	struct profdb__step_segs s;
 };
 
 struct step_index {
@@ -40,10 +34,8 @@ static void index_free(void *p)
 	struct step_index *ix = p;
 	if (!ix)
 		return;
-	for (size_t i = 0; i < ix->nranks; i++) {
-		free(ix->ranks[i].bound);
-		free(ix->ranks[i].seg);
-	}
+	for (size_t i = 0; i < ix->nranks; i++)
+		profdb__step_segs_free(&ix->ranks[i].s);
 	free(ix->ranks);
 	free(ix);
 }
@@ -78,8 +70,15 @@ static size_t find_next(size_t *next, size_t i)
 	return i;
 }
 
-/* Build one rank's segments from its spans (sorted by step). */
-static int build_rank(struct rank_ix *r, const struct span *sp, size_t n)
+void profdb__step_segs_free(struct profdb__step_segs *r)
+{
+	free(r->bound);
+	free(r->seg);
+	r->bound = r->seg = NULL;
+	r->nbound = 0;
+}
+
+int profdb__step_segs_build(struct profdb__step_segs *r, const struct profdb__step_span *sp, size_t n)
 {
 	size_t nb = 0, *next;
 	r->bound = malloc(2 * n * sizeof *r->bound);
@@ -119,12 +118,19 @@ static int build_rank(struct rank_ix *r, const struct span *sp, size_t n)
 	return 0;
 }
 
+int64_t profdb__step_segs_at(const struct profdb__step_segs *r, int64_t ns)
+{
+	long i = last_le(r->bound, r->nbound, ns);
+	if (i < 0 || (size_t)i + 1 >= r->nbound)
+		return PROFDB_NULL;
+	return r->seg[i];
+}
+
 static void step_at(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
 	const struct step_index *ix = sqlite3_user_data(ctx);
-	int64_t rank, ns;
+	int64_t rank, ns, step;
 	size_t lo = 0, hi;
-	long i;
 	(void)argc;
 	if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL)
 		return; /* NULL */
@@ -138,19 +144,16 @@ static void step_at(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		else
 			hi = mid;
 	}
-	if (lo == ix->nranks || ix->ranks[lo].rank != rank)
+	if (lo == ix->nranks || ix->ranks[lo].rank != rank || (step = profdb__step_segs_at(&ix->ranks[lo].s, ns)) == PROFDB_NULL)
 		return;
-	i = last_le(ix->ranks[lo].bound, ix->ranks[lo].nbound, ns);
-	if (i < 0 || (size_t)i + 1 >= ix->ranks[lo].nbound || ix->ranks[lo].seg[i] == PROFDB_NULL)
-		return;
-	sqlite3_result_int64(ctx, ix->ranks[lo].seg[i]);
+	sqlite3_result_int64(ctx, step);
 }
 
 int profdb__step_index_register(sqlite3 *db, int64_t run_id)
 {
 	struct step_index *ix = calloc(1, sizeof *ix);
 	sqlite3_stmt *q = NULL;
-	struct span *sp = NULL;
+	struct profdb__step_span *sp = NULL;
 	int64_t *rk = NULL;
 	size_t n = 0, cap = 0;
 	int rc;
@@ -166,7 +169,7 @@ int profdb__step_index_register(sqlite3 *db, int64_t run_id)
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		if (n == cap) {
 			size_t nc = cap ? cap * 2 : 64;
-			struct span *ns = realloc(sp, nc * sizeof *ns);
+			struct profdb__step_span *ns = realloc(sp, nc * sizeof *ns);
 			int64_t *nr = realloc(rk, nc * sizeof *nr);
 			if (ns)
 				sp = ns;
@@ -201,7 +204,7 @@ int profdb__step_index_register(sqlite3 *db, int64_t run_id)
 		r += ix->nranks++;
 		memset(r, 0, sizeof *r);
 		r->rank = rk[i];
-		if (build_rank(r, sp + i, j - i) != 0) {
+		if (profdb__step_segs_build(&r->s, sp + i, j - i) != 0) {
 			rc = SQLITE_NOMEM;
 			goto out;
 		}

@@ -8,6 +8,26 @@
 #include <stdint.h>
 #include <sqlite3.h>
 
+/* A host step span [start, end) of one rank. */
+struct profdb__step_span {
+	int64_t step, start, end;
+};
+
+/* One rank's spans cut into elementary segments at every start and end,
+ * each labelled with the smallest step covering it: segment i is
+ * [bound[i], bound[i + 1]).  Zero-initialise. */
+struct profdb__step_segs {
+	size_t nbound;
+	int64_t *bound;            /* sorted, distinct; owned */
+	int64_t *seg;              /* nbound - 1 labels, PROFDB_NULL = no step; owned */
+};
+/* Build from spans sp[0..n) (sorted by step, start < end).  0, or -1 out
+ * of memory. */
+int profdb__step_segs_build(struct profdb__step_segs *r, const struct profdb__step_span *sp, size_t n);
+/* The smallest step whose span holds ns, PROFDB_NULL if none. */
+int64_t profdb__step_segs_at(const struct profdb__step_segs *r, int64_t ns);
+void profdb__step_segs_free(struct profdb__step_segs *r);
+
 /*
  * Register the SQL function profdb_step_at(rank, ns) on db: the smallest
  * step of run run_id and that rank whose host span [start_ns, end_ns) holds

@@ -220,6 +220,8 @@ static int on_source_end(void *arg, int64_t rows_read, const char *sha256, uint6
 	int64_t skipped = 0;
 	if (profdb__store_flush(st) != PROFDB_OK)
 		return st->err.code;
+	if (profdb__kstep_file_end(st->ksteps, &c->ks) != 0)
+		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
 	if (!c->id)
 		return PROFDB_OK;
 	/* the file's ops are all in: store those still open (store_ops.c) */
@@ -339,11 +341,24 @@ static int store_coll(struct profdb_store *st, int64_t kid, const struct profdb_
 	return PROFDB_OK;
 }
 
+/* The kernel's step: its own, else its launch's when known now (kernel_step.c). */
+static int kernel_step(struct profdb_store *st, const struct profdb_kernel_rec *k, int64_t kid, int64_t *step)
+{
+	*step = k->step;
+	if (k->step != PROFDB_NULL || k->correlation == PROFDB_NULL)
+		return PROFDB_OK;
+	if (profdb__kstep_guess(st->ksteps, &st->cur->ks, rank_of(k->rank), k->correlation, kid, step) != 0)
+		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
+	if (*step != PROFDB_NULL)
+		return profdb__store_note_row(st, &st->kguessed, kid);
+	return PROFDB_OK;
+}
+
 static int on_kernel(void *arg, const struct profdb_kernel_rec *k)
 {
 	struct profdb_store *st = arg;
 	struct profdb__batch *b = st->kernels;
-	int64_t name_id, base_id, kid;
+	int64_t name_id, base_id, kid, step;
 
 	if (profdb__intern_name(st->str, k->name, &name_id, &base_id) != 0)
 		return st->err.code ? st->err.code : st_fail(st, "kernel name");
@@ -355,7 +370,9 @@ static int on_kernel(void *arg, const struct profdb_kernel_rec *k)
 	profdb__batch_int(b, 2, rank_of(k->rank));
 	profdb__batch_i64(b, 3, k->device);
 	profdb__batch_i64(b, 4, k->stream);
-	profdb__batch_i64(b, 5, k->step);
+	if (kernel_step(st, k, kid, &step) != PROFDB_OK)
+		return st->err.code;
+	profdb__batch_i64(b, 5, step);
 	profdb__batch_int(b, 6, name_id);
 	profdb__batch_int(b, 7, base_id);
 	profdb__batch_int(b, 8, k->kind);
@@ -429,6 +446,24 @@ static int on_op(void *arg, const struct profdb_op_rec *o)
 	return PROFDB_OK;
 }
 
+/* A kernel that came just before its launch takes the launch's step,
+ * if its row is still in the batch (kernel_step.c). */
+static int launch_kernel_step(struct profdb_store *st, const struct profdb_launch_rec *l)
+{
+	struct profdb__batch *b = st->kernels;
+	int64_t kid, step, first;
+	if (profdb__kstep_launch(st->ksteps, &st->cur->ks, rank_of(l->rank), l->correlation, l->start_ns, &kid,
+	                         &step) != 0)
+		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
+	if (!kid || step == PROFDB_NULL || !profdb__batch_pending(b))
+		return PROFDB_OK;
+	first = profdb__batch_get(b, 0, 0); /* ids are consecutive in the batch */
+	if (kid < first || kid - first >= (int64_t)profdb__batch_pending(b))
+		return PROFDB_OK; /* inserted already: the commit's UPDATE places it */
+	profdb__batch_set(b, (size_t)(kid - first), 5, step);
+	return profdb__store_note_row(st, &st->kguessed, kid);
+}
+
 static int on_launch(void *arg, const struct profdb_launch_rec *l)
 {
 	struct profdb_store *st = arg;
@@ -448,6 +483,8 @@ static int on_launch(void *arg, const struct profdb_launch_rec *l)
 		return st->err.code ? st->err.code : st_fail(st, "launch");
 	profdb__batch_i64(b, 8, l->external_id);
 	st->cur->nlaunches++;
+	if (launch_kernel_step(st, l) != PROFDB_OK)
+		return st->err.code;
 	return profdb__store_note_row(st, &st->cur->launches, id);
 }
 
@@ -473,7 +510,12 @@ static int on_step(void *arg, const struct profdb_step_rec *s)
 	sqlite3_bind_int64(q, 3, s->step);
 	bind_i64(q, 4, s->start_ns);
 	bind_i64(q, 5, s->end_ns);
-	return step_done(st, q, "step");
+	if (step_done(st, q, "step") != PROFDB_OK)
+		return st->err.code;
+	/* kept as the row now is, for the kernels' steps (kernel_step.c) */
+	if (profdb__kstep_step(st->ksteps, rank_of(s->rank), s->step, s->start_ns, s->end_ns) != 0)
+		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
+	return PROFDB_OK;
 }
 
 static int on_step_metric(void *arg, int64_t rank, int64_t step, const char *metric, double value)
@@ -633,6 +675,7 @@ static int on_rank_fixup(void *arg, int64_t guessed, int64_t rank, int64_t offse
 	 * all are moved */
 	if (profdb__store_ops_close(st) != PROFDB_OK)
 		return st->err.code;
+	profdb__kstep_fixup(st->ksteps, &c->ks, guessed, rank);
 	if (fixup_rows(st, "kernel", st->kernels, 2, 11, &c->kernels, guessed, rank, offset) != PROFDB_OK ||
 	    fixup_rows(st, "launch", st->launches, 2, 5, &c->launches, guessed, rank, offset) != PROFDB_OK ||
 	    fixup_rows(st, "op", st->ops, 2, 7, &c->ops, guessed, rank, offset) != PROFDB_OK)
@@ -672,7 +715,10 @@ void profdb__store_free(struct profdb_store *st)
 		free(st->src[j].launches.v);
 		free(st->src[j].ops.v);
 		profdb__store_ops_free(&st->src[j].opn);
+		profdb__kstep_file_free(&st->src[j].ks);
 	}
+	profdb__kstep_free(st->ksteps);
+	free(st->kguessed.v);
 	free(st->format);
 	free(st->metrics);
 	profdb__name_stats_free(st->names);
@@ -815,7 +861,7 @@ static int prepare_writers(struct profdb_store *st)
 		return profdb__sqlerror(db, "cannot prepare store");
 	if (!(st->str = profdb__intern_new(db->sql, &st->err)))
 		return profdb__error(db, PROFDB_ERROR, "%s", st->err.msg);
-	if (!(st->names = profdb__name_stats_new()))
+	if (!(st->names = profdb__name_stats_new()) || !(st->ksteps = profdb__kstep_new()))
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	return PROFDB_OK;
 }

@@ -96,6 +96,25 @@ static const char *const finish_sql[] = {
 	NULL
 };
 
+/*
+ * Kernels that took their launch's step as they were written (store.c,
+ * kernel_step.c) keep it only if that is what finish_sql[0] would set:
+ * else they go back to NULL and the UPDATE places them as before.
+ */
+static int check_kernel_steps(struct profdb_store *st)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+	if (!st->kguessed.n || profdb__kstep_valid(st->ksteps))
+		return PROFDB_OK;
+	if (sqlite3_prepare_v2(st->db->sql, "UPDATE kernel SET step = NULL WHERE id BETWEEN ?1 AND ?2",
+	                       -1, &q, NULL) != SQLITE_OK)
+		return profdb__sqlerror(st->db, "finishing ingest");
+	rc = profdb__row_runs_exec(q, 1, st->kguessed.v, st->kguessed.n);
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(st->db, "finishing ingest");
+}
+
 void profdb__store_set_phase(struct profdb_store *st, void (*fn)(void *arg, const char *what), void *arg)
 {
 	st->phase = fn;
@@ -120,6 +139,8 @@ int profdb__store_commit(struct profdb_store *st, int64_t repeats)
 		goto fail;
 	}
 	say_phase(st, "linking kernels and steps");
+	if ((rc = check_kernel_steps(st)) != PROFDB_OK)
+		goto fail;
 	if (profdb__step_index_register(db->sql, st->run_id) != SQLITE_OK) {
 		rc = profdb__sqlerror(db, "finishing ingest");
 		goto fail;

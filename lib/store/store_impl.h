@@ -10,6 +10,7 @@
 
 #include "internal.h"
 #include "intern.h"
+#include "kernel_step.h"
 #include "name_stats.h"
 #include "op_nest.h"
 #include "store_batch.h"
@@ -67,6 +68,7 @@ struct profdb__source_state {
 	 * and its ops sent with nest = 1, nested at source_end (op_nest.c) */
 	struct profdb__row_runs kernels, launches, ops;
 	struct profdb__op_stream opn;
+	struct profdb__kstep_file ks; /* its runtime calls, for its kernels' steps */
 };
 
 #define STORE_SLOTS 64 /* most parallel readers (ingest caps --jobs to this) */
@@ -105,6 +107,10 @@ struct profdb_store {
 	 * (or more: it only has to be 0 when there are none): the commit's
 	 * device-time UPDATE, a scan of all the run's ops, runs only if > 0 */
 	int64_t ops_no_device;
+	/* kernels' steps through their launches, set as they are written
+	 * (kernel_step.c); the rows that took one, for the commit's check */
+	struct profdb__kstep *ksteps;  /* owned */
+	struct profdb__row_runs kguessed;
 };
 
 /* Note rowid id as written for the current file, in its runs r (for

@@ -131,7 +131,7 @@ static int guess_and_insert(struct profdb_store *st, const struct op_pending *p,
 }
 
 /* Keep the span of a ProfilerStep#N op (what the reader makes a step of). */
-static int note_step_span(struct profdb_store *st, const char *name, int64_t start, int64_t dur)
+static int note_step_span(struct profdb_store *st, int64_t rank, const char *name, int64_t start, int64_t dur)
 {
 	struct profdb__op_stream *s = &st->cur->opn;
 	int64_t step;
@@ -146,6 +146,9 @@ static int note_step_span(struct profdb_store *st, const char *name, int64_t sta
 		s->capspans = cap;
 	}
 	s->spans[s->nspans++] = (struct op_step_span){ step, start, start + dur };
+	/* and for the kernels' steps (kernel_step.c) */
+	if (profdb__kstep_file_step(&st->cur->ks, rank, step, start, start + dur) != 0)
+		return oom(st);
 	return PROFDB_OK;
 }
 
@@ -316,7 +319,7 @@ int profdb__store_op_nest(struct profdb_store *st, const struct profdb_op_rec *o
 			return rc;
 		return log_code(st, RAW);
 	}
-	if (note_step_span(st, o->name, p.start, p.dur) != PROFDB_OK)
+	if (note_step_span(st, p.rank, o->name, p.start, p.dur) != PROFDB_OK)
 		return st->err.code;
 	if (!(t = thread_of(st, p.rank, p.tid)) || pend(st, &p, &slot) != PROFDB_OK)
 		return oom(st);
