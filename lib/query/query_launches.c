@@ -290,20 +290,16 @@ static int fill(profdb *db, profdb_result *r, const struct profdb_filter *f, enu
 	return PROFDB_OK;
 }
 
-/* A note when device activities of the filter have no launch row: the
- * linked ones are the sum of r's column col (rows with ord_col 0 only: the
- * "(all)" rows of the by-name table), so only the activities are counted
+/* A note when device activities of the filter have no launch row: linked
+ * is the count of those that have one (the by-name scan counts them, the
+ * other views sum their rows' kernels), so only the activities are counted
  * here, not joined a second time. */
-static int unlinked_note(profdb *db, profdb_result *r, const struct profdb_filter *f, size_t col, size_t ord_col)
+static int unlinked_note(profdb *db, profdb_result *r, const struct profdb_filter *f, int64_t linked)
 {
 	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
-	int64_t linked = 0;
 	int rc;
 
-	for (size_t i = 0; i < r->nrows; i++)
-		if (ord_col == (size_t)-1 || profdb_result_int(r, i, ord_col) == 0)
-			linked += profdb_result_int(r, i, col);
 	profdb__qbuf_add(&b, "SELECT count(*) FROM kernel k WHERE 1");
 	profdb__qfilter_where(&b, f, "k", QF_KERNEL, 0);
 	rc = profdb__query_prepare(db, &b, &st, "cannot count launches");
@@ -329,6 +325,7 @@ int profdb_query_launches(profdb *db, profdb_result **out, const struct profdb_l
 	enum launches_by by;
 	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
+	int64_t linked = 0;
 	int rc;
 
 	*out = NULL;
@@ -347,7 +344,7 @@ int profdb_query_launches(profdb *db, profdb_result **out, const struct profdb_l
 	if (by != BY_NAME && q->filter.name_glob)
 		return profdb__error(db, PROFDB_EUSAGE, "launches: --name only with --by name");
 	if (by == BY_NAME) {
-		rc = profdb__launches_by_name(db, out, &q->filter);
+		rc = profdb__launches_by_name(db, out, &q->filter, &linked);
 	} else {
 		if (by == BY_STREAM)
 			stream_sql(&b, &q->filter);
@@ -362,25 +359,21 @@ int profdb_query_launches(profdb *db, profdb_result **out, const struct profdb_l
 		sqlite3_finalize(st);
 		if (rc == PROFDB_OK)
 			rc = fill(db, *out, &q->filter, by);
+		for (size_t i = 0; rc == PROFDB_OK && i < (*out)->nrows; i++)
+			linked += profdb_result_int(*out, i, by == BY_STREAM ? S_KERNELS : T_KERNELS);
 	}
 	if (rc == PROFDB_OK)
-		rc = unlinked_note(db, *out, &q->filter, by == BY_NAME ? N_CALLS : by == BY_STREAM ? S_KERNELS :
-		                   T_KERNELS, by == BY_NAME ? N_ORD : (size_t)-1);
+		rc = unlinked_note(db, *out, &q->filter, linked);
 	if (rc != PROFDB_OK) {
 		profdb_result_free(*out);
 		*out = NULL;
 		return rc;
 	}
-	if (by == BY_NAME) {
-		if (!profdb__qfilter_run_column(&q->filter))
-			profdb__result_drop_column(*out, N_RUN);
-		profdb__result_drop_column(*out, N_ORD);
-		profdb__result_drop_column(*out, N_RUN_ID);
-	} else if (by == BY_STREAM) {
+	if (by == BY_STREAM) {
 		if (!profdb__qfilter_run_column(&q->filter))
 			profdb__result_drop_column(*out, S_RUN);
 		profdb__result_drop_column(*out, S_RUN_ID);
-	} else {
+	} else if (by == BY_STEP) {
 		if (!profdb__qfilter_run_column(&q->filter))
 			profdb__result_drop_column(*out, T_RUN);
 		profdb__result_drop_column(*out, T_S1);
