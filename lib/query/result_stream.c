@@ -27,8 +27,10 @@
 
 profdb__part_fn profdb__part_writer(const struct profdb_format_opts *fmt)
 {
+	/* (json_object too: a part is written from STREAM_ROWS rows on, and an
+	 * answer of one row, the object, is whole) */
 	return fmt->format == PROFDB_FMT_CSV ? profdb__write_csv_part :
-	       fmt->format == PROFDB_FMT_JSON && !fmt->json_object ? profdb__write_json_part :
+	       fmt->format == PROFDB_FMT_JSON ? profdb__write_json_part :
 	       fmt->format == PROFDB_FMT_MD ? profdb__write_md_part : NULL;
 }
 
@@ -221,8 +223,7 @@ int profdb_result_stream(profdb *db, FILE *out, const struct profdb_format_opts 
 {
 	db->stream_out = NULL;
 	db->stream_fmt = NULL;
-	/* a json object (one key per run) is built whole */
-	if (!out || !fmt || (fmt->format == PROFDB_FMT_JSON && fmt->json_object))
+	if (!out || !fmt)
 		return PROFDB_ENOTFOUND;
 	db->stream_out = out;
 	db->stream_fmt = fmt;
@@ -249,6 +250,10 @@ int profdb__result_from_stmt_stream(profdb *db, profdb_result **out, sqlite3_stm
 		rc = profdb__result_two_pass(db, st, r, f, fmt, types != NULL);
 	else
 		rc = profdb__result_stream_rows(db, st, r, profdb__part_writer(fmt), f, fmt, types != NULL, 1);
+	/* nothing written yet: the answer is whole, for the whole writer (json's
+	 * one object) */
+	if (rc == PROFDB_OK && r->write_rest && r->written == 0)
+		r->write_rest = NULL;
 	if (rc != PROFDB_OK) {
 		profdb_result_free(r);
 		return rc;
