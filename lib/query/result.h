@@ -90,6 +90,10 @@ int profdb__spool_put(struct profdb__spool *s);
  * (column i: bit i), its rows in the order of order_by (SQL text, a
  * constant of the caller: "rowid" keeps the order they were put in). */
 int profdb__spool_answer(struct profdb__spool *s, profdb_result **out, uint64_t drop, const char *order_by);
+/* The answer: the rows of sql, a statement over temp.profdb_spool (a
+ * constant of the caller), columns of the given types. */
+int profdb__spool_answer_sql(struct profdb__spool *s, profdb_result **out, const char *sql,
+                             const enum profdb_coltype *types);
 /* Close s and drop its table (after profdb__spool_answer, or on an error). */
 void profdb__spool_close(struct profdb__spool *s);
 

@@ -368,13 +368,10 @@ int profdb__spool_put(struct profdb__spool *s)
 	return rc;
 }
 
-int profdb__spool_answer(struct profdb__spool *s, profdb_result **out, uint64_t drop, const char *order_by)
+int profdb__spool_answer_sql(struct profdb__spool *s, profdb_result **out, const char *sql,
+                             const enum profdb_coltype *types)
 {
-	const profdb_result *r = s->row;
-	enum profdb_coltype types[64];
-	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
-	size_t n = 0;
 	int rc;
 
 	*out = NULL;
@@ -383,8 +380,24 @@ int profdb__spool_answer(struct profdb__spool *s, profdb_result **out, uint64_t 
 	if (s->began && (rc = spool_exec(s->db, "COMMIT")) != PROFDB_OK)
 		return rc;
 	s->began = 0;
+	if (sqlite3_prepare_v2(s->db->sql, sql, -1, &st, NULL) != SQLITE_OK)
+		return profdb__sqlerror(s->db, "cannot read the rows");
+	rc = profdb__result_from_stmt_stream(s->db, out, st, types);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int profdb__spool_answer(struct profdb__spool *s, profdb_result **out, uint64_t drop, const char *order_by)
+{
+	const profdb_result *r = s->row;
+	enum profdb_coltype types[64];
+	struct profdb__qbuf b = { 0 };
+	size_t n = 0;
+	int rc;
+
+	*out = NULL;
 	profdb__qbuf_add(&b, "SELECT ");
-	for (size_t c = 0; c < r->ncols && c < 64; c++) {
+	for (size_t c = 0; c < r->ncols; c++) {
 		if (drop & ((uint64_t)1 << c))
 			continue;
 		profdb__qbuf_add(&b, n ? ", " : "");
@@ -392,11 +405,9 @@ int profdb__spool_answer(struct profdb__spool *s, profdb_result **out, uint64_t 
 		types[n++] = r->types[c];
 	}
 	profdb__qbuf_addf(&b, " FROM temp.profdb_spool ORDER BY %s", order_by);
-	rc = profdb__query_prepare(s->db, &b, &st, "cannot read the rows");
+	rc = b.oom ? profdb__error(s->db, PROFDB_ERROR, "out of memory") :
+	     profdb__spool_answer_sql(s, out, b.s, types);
 	profdb__qbuf_free(&b);
-	if (rc == PROFDB_OK)
-		rc = profdb__result_from_stmt_stream(s->db, out, st, types);
-	sqlite3_finalize(st);
 	return rc;
 }
 
