@@ -86,6 +86,8 @@ int profdb__spool_open(profdb *db, struct profdb__spool *s, const char *const *n
                        const enum profdb_coltype *types, size_t ncols);
 /* Store s->row's cells as the next row and set them to NULL.  Errors on db. */
 int profdb__spool_put(struct profdb__spool *s);
+/* Store the cells of row of r (s's columns) as the next row.  Errors on db. */
+int profdb__spool_put_from(struct profdb__spool *s, const profdb_result *r, size_t row);
 /* The answer: the spool's columns but those whose bit is set in drop
  * (column i: bit i), its rows in the order of order_by (SQL text, a
  * constant of the caller: "rowid" keeps the order they were put in). */
@@ -94,6 +96,13 @@ int profdb__spool_answer(struct profdb__spool *s, profdb_result **out, uint64_t 
  * constant of the caller), columns of the given types. */
 int profdb__spool_answer_sql(struct profdb__spool *s, profdb_result **out, const char *sql,
                              const enum profdb_coltype *types);
+/* The answer of an analysis whose rows are those of st (bound, its
+ * columns of types), each completed in C by fill (NULL: none) as row 0 of
+ * r, in st's order, less the columns whose bit is set in drop: through a
+ * spool, so streamed when profdb_result_stream armed db.  Errors on db. */
+int profdb__spool_stmt(profdb *db, sqlite3_stmt *st, const enum profdb_coltype *types,
+                       int (*fill)(profdb_result *r, void *arg), void *arg, uint64_t drop,
+                       profdb_result **out);
 /* Close s and drop its table (after profdb__spool_answer, or on an error). */
 void profdb__spool_close(struct profdb__spool *s);
 

@@ -343,13 +343,11 @@ int profdb__spool_open(profdb *db, struct profdb__spool *s, const char *const *n
 	return rc;
 }
 
-int profdb__spool_put(struct profdb__spool *s)
+int profdb__spool_put_from(struct profdb__spool *s, const profdb_result *r, size_t row)
 {
-	profdb_result *r = s->row;
 	int rc;
-
 	for (size_t c = 0; c < r->ncols; c++) {
-		const struct profdb__cell *v = &r->cells[c];
+		const struct profdb__cell *v = &r->cells[row * r->ncols + c];
 		int i = (int)c + 1;
 		if (v->type == SQLITE_INTEGER)
 			sqlite3_bind_int64(s->ins, i, v->i);
@@ -363,8 +361,14 @@ int profdb__spool_put(struct profdb__spool *s)
 	rc = sqlite3_step(s->ins) == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(s->db, "cannot keep the rows");
 	sqlite3_reset(s->ins);
 	sqlite3_clear_bindings(s->ins);
-	for (size_t c = 0; c < r->ncols; c++)
-		profdb__result_set_null(r, 0, c);
+	return rc;
+}
+
+int profdb__spool_put(struct profdb__spool *s)
+{
+	int rc = profdb__spool_put_from(s, s->row, 0);
+	for (size_t c = 0; c < s->row->ncols; c++)
+		profdb__result_set_null(s->row, 0, c);
 	return rc;
 }
 
@@ -424,4 +428,40 @@ void profdb__spool_close(struct profdb__spool *s)
 		sqlite3_exec(s->db->sql, "PRAGMA query_only = 1", NULL, NULL, NULL);
 	profdb_result_free(s->row);
 	s->row = NULL;
+}
+
+/* Each row of st through fill into the open spool s. */
+static int spool_rows(struct profdb__spool *s, sqlite3_stmt *st, profdb_result *r,
+                      int (*fill)(profdb_result *r, void *arg), void *arg)
+{
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int err;
+		clear_rows(r);
+		if (profdb__result_add_row(r, st, &cap) != PROFDB_OK || (fill && fill(r, arg) != PROFDB_OK))
+			return profdb__error(s->db, PROFDB_ERROR, "out of memory");
+		if ((err = profdb__spool_put_from(s, r, 0)) != PROFDB_OK)
+			return err;
+	}
+	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(s->db, "query failed");
+}
+
+int profdb__spool_stmt(profdb *db, sqlite3_stmt *st, const enum profdb_coltype *types,
+                       int (*fill)(profdb_result *r, void *arg), void *arg, uint64_t drop,
+                       profdb_result **out)
+{
+	struct profdb__spool s;
+	profdb_result *r = NULL;
+	int rc;
+
+	*out = NULL;
+	memset(&s, 0, sizeof s);
+	if ((rc = profdb__result_for_stmt(db, &r, st, types)) == PROFDB_OK &&
+	    (rc = profdb__spool_open(db, &s, (const char *const *)r->names, types, r->ncols)) == PROFDB_OK &&
+	    (rc = spool_rows(&s, st, r, fill, arg)) == PROFDB_OK)
+		rc = profdb__spool_answer(&s, out, drop, "rowid");
+	profdb__spool_close(&s);
+	profdb_result_free(r);
+	return rc;
 }
