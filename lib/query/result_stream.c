@@ -456,6 +456,9 @@ int profdb__spool_stmt(profdb *db, sqlite3_stmt *st, const enum profdb_coltype *
 	int rc;
 
 	*out = NULL;
+	/* nothing to complete or leave out: the statement's rows are the answer */
+	if (!fill && !drop)
+		return profdb__result_from_stmt_stream(db, out, st, types);
 	memset(&s, 0, sizeof s);
 	if ((rc = profdb__result_for_stmt(db, &r, st, types)) == PROFDB_OK &&
 	    (rc = profdb__spool_open(db, &s, (const char *const *)r->names, types, r->ncols)) == PROFDB_OK &&
