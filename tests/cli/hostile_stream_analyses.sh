@@ -31,10 +31,13 @@ for i in range(1300):
                         "Input type": ["float", "float"]}})
     ev.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
                "ts": ts + 1, "dur": 2 + i % 5, "args": {"correlation": corr, "External id": corr}})
-    # delays vary (a few far out: outliers), kernels overlap across streams
-    delay = 3 + (i * 7) % 23 + (400 if i % 97 == 0 else 0)
+    # delays of whole ns, nearly all distinct (the percentiles interpolate);
+    # some between the fences p75 + 2 and + 3 IQR, a few far out (outliers);
+    # kernels overlap across streams
+    delay = 3 + (i * 7919 % 23000) / 1000
+    delay = 50.5 if i % 89 == 0 else delay + 400 if i % 97 == 0 else delay
     ev.append({"ph": "X", "cat": "kernel", "name": "kern_%d" % (i % 1100), "pid": 0, "tid": 7 + i % 2,
-               "ts": ts + 1 + delay, "dur": 20 + i % 11,
+               "ts": round(ts + 1 + delay, 3), "dur": 20 + i % 11,
                "args": {"correlation": corr, "External id": corr, "device": 0, "stream": 7 + i % 2}})
     if i % 10 == 0:
         corr += 1
