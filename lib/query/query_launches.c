@@ -98,6 +98,8 @@ struct acts {
 	size_t n, cap;
 	struct profdb__interval *iv; /* scratch for the step figures */
 	size_t ivcap;
+	size_t nq, np;             /* the step figures' unions in iv, once per (run, rank) */
+	int unions;                /* ... made */
 };
 
 static int cmp_act_stream(const void *x, const void *y)
@@ -201,11 +203,17 @@ static int step_rows(struct acts *c, profdb_result *r, size_t *row, int64_t run,
 		c->iv = n;
 		c->ivcap = 2 * c->n;
 	}
-	/* Q: launched and not finished; P: launched and not started */
+	/* Q: launched and not finished; P: launched and not started (made
+	 * once for the rank's rows, which come a part at a time) */
 	q = c->iv;
 	p = c->iv + c->n;
-	nq = launch_union(c, 0, q);
-	np = launch_union(c, 1, p);
+	if (!c->unions) {
+		c->nq = launch_union(c, 0, q);
+		c->np = launch_union(c, 1, p);
+		c->unions = 1;
+	}
+	nq = c->nq;
+	np = c->np;
 	for (size_t i = first; i < last; i++) {
 		struct profdb__interval span = { profdb_result_int(r, i, T_S0), profdb_result_int(r, i, T_S1) };
 		int64_t len = span.end - span.start;
@@ -264,12 +272,13 @@ static int groups_flush(struct groups *g)
 	return PROFDB_OK;
 }
 
-/* The group rows of (run, rank) into g->r, those before it (which have no
- * activities: none in practice) spooled as they are. */
-static int groups_load(profdb *db, struct groups *g, int64_t run, int64_t rank)
+/* The group rows of (run, rank) into g->r, up to limit of them, those
+ * before it (which have no activities: none in practice) spooled as they
+ * are. */
+static int groups_load(profdb *db, struct groups *g, int64_t run, int64_t rank, size_t limit)
 {
 	int rc;
-	while (!g->done) {
+	while (!g->done && g->r->nrows < limit) {
 		int64_t grun, grank;
 		if (!g->pending && (rc = sqlite3_step(g->st)) != SQLITE_ROW) {
 			g->done = 1;
@@ -289,17 +298,24 @@ static int groups_load(profdb *db, struct groups *g, int64_t run, int64_t rank)
 	return PROFDB_OK;
 }
 
-/* The figures of one (run, rank)'s group rows from its activities, spooled. */
+/* The figures of one (run, rank)'s group rows from its activities,
+ * spooled: a rank's streams at once, its steps (as many as it has) a
+ * thousand at a time. */
 static int chunk_rows(profdb *db, enum launches_by by, struct acts *c, struct groups *g, int64_t run,
                       int64_t rank)
 {
-	size_t row = 0;
-	int rc = groups_load(db, g, run, rank);
-	if (rc == PROFDB_OK) {
+	size_t limit = by == BY_STREAM ? SIZE_MAX : 1024, loaded;
+	int rc;
+	do {
+		size_t row = 0;
+		if ((rc = groups_load(db, g, run, rank, limit)) != PROFDB_OK)
+			break;
+		loaded = g->r->nrows;
 		rc = by == BY_STREAM ? stream_rows(c, g->r, &row, run, rank) : step_rows(c, g->r, &row, run, rank);
 		rc = rc == PROFDB_OK ? groups_flush(g) : profdb__error(db, PROFDB_ERROR, "out of memory");
-	}
+	} while (rc == PROFDB_OK && loaded == limit);
 	c->n = 0;
+	c->unions = 0;
 	return rc;
 }
 
@@ -340,7 +356,7 @@ static int fill(profdb *db, struct groups *g, const struct profdb_filter *f, enu
 	if (err == PROFDB_OK && rc == SQLITE_DONE && have)
 		err = chunk_rows(db, by, &c, g, run, rank);
 	/* group rows after the last activity (none in practice) */
-	if (err == PROFDB_OK && rc == SQLITE_DONE && (err = groups_load(db, g, INT64_MAX, INT64_MAX)) == PROFDB_OK)
+	if (err == PROFDB_OK && rc == SQLITE_DONE && (err = groups_load(db, g, INT64_MAX, INT64_MAX, SIZE_MAX)) == PROFDB_OK)
 		err = groups_flush(g);
 	sqlite3_finalize(st);
 	free(c.a);

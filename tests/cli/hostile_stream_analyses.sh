@@ -3,7 +3,7 @@
 # collectives, apis, runs and summary write csv and json in parts of 1 024
 # rows, and a table or md past the hold budget (PROFDB_HOLD_BYTES=1 here)
 # in two passes.  A generated Kineto trace has 1 101 kernel names (some
-# launched several times, on two streams, 60 steps, memcpys with bytes) and
+# launched several times, on two streams, 1 300 steps, memcpys with bytes) and
 # 1 300 aten::mm shape groups, so the csv answers come in several parts.
 # Checked: each two-pass table and md is the bytes of the answer held whole
 # (same_bytes); the json rows are the csv rows; every csv value, written in
@@ -20,11 +20,10 @@ T=$WORK/sa.json
 python3 - "$T" <<'PY'
 import json, sys
 ev, corr = [], 0
-for s in range(60):
-    ev.append({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#%d" % s, "pid": 1, "tid": 1,
-               "ts": 1000 + 2000 * s, "dur": 1990})
 for i in range(1300):
-    ts = 1000 + 92 * i            # host time: 21-22 ops per step
+    ts = 1000 + 92 * i            # host time: one op per step
+    ev.append({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#%d" % i, "pid": 1, "tid": 1,
+               "ts": ts, "dur": 91})
     corr += 1
     ev.append({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": ts, "dur": 9,
                "args": {"External id": corr, "Input Dims": [[i % 1300 + 1, 8], [8, 4]],
