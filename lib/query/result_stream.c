@@ -7,6 +7,9 @@
  * passes over the statement inside one read transaction (both see the
  * same rows): the first folds every row into a layout (format.h,
  * profdb__fmt_plan), the second writes the rows in parts along it.
+ * An analysis whose rows are computed in C puts them in a spool (a
+ * temporary table, result.h) and answers with one statement over it, so
+ * the same writer streams them.
  */
 #include <errno.h>
 #include <stdio.h>
