@@ -45,6 +45,8 @@ int cmd_apis(int argc, char **argv)
 		return rc;
 	if (!(db = qcli_open(&q)))
 		return PROFDB_EXIT_ERROR;
+	/* rows written as they come (one per run and API) */
+	(void)profdb_result_stream(db, stdout, &q.fmt);
 	rc = profdb_query_apis(db, &r, &q.filter);
 	return qcli_finish(&q, db, rc, r);
 }

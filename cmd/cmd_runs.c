@@ -162,6 +162,8 @@ int cmd_runs(int argc, char **argv)
 		profdb_close(db);
 		return cli_usage_error("runs", "--tag selects runs for --tags here");
 	}
+	/* rows written as they come: one per run, however many runs */
+	(void)profdb_result_stream(db, stdout, &q.fmt);
 	rc = c.list_tags ? profdb_query_tags(db, &r, &q.filter) : profdb_query_runs_filter(db, &r, &q.filter);
 	return qcli_finish(&q, db, rc, r);
 }

@@ -58,6 +58,8 @@ int cmd_summary(int argc, char **argv)
 	q.fmt.json_object = q.filter.nruns <= 1;
 	if (!(db = qcli_open(&q)))
 		return PROFDB_EXIT_ERROR;
+	/* rows written as they come: one per run, however many runs */
+	(void)profdb_result_stream(db, stdout, &q.fmt);
 	rc = by ? profdb_query_summary_by(db, &r, &q.filter, by) : profdb_query_summary(db, &r, &q.filter);
 	return qcli_finish(&q, db, rc, r);
 }

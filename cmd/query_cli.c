@@ -264,6 +264,8 @@ int qcli_run_analysis(const char *name, int argc, char **argv, const struct cli_
 	*filter = q.filter;
 	if (!(db = qcli_open(&q)))
 		return PROFDB_EXIT_ERROR;
+	/* rows written as they come where the query can (profdb_result_stream) */
+	(void)profdb_result_stream(db, stdout, &q.fmt);
 	rc = run(db, &r, query);
 	return qcli_finish(&q, db, rc, r);
 }

@@ -511,9 +511,10 @@ int profdb_unit_parse(const char *s);
 int profdb_result_write(const profdb_result *r, FILE *out,
                         const struct profdb_format_opts *opts);
 /*
- * METHOD: the next query that can stream (profdb_query_kernels,
- * profdb_query_ops and profdb_query_steps today: the others post-process
- * their rows) writes its rows to out in fmt as they come, a thousand at
+ * METHOD: the next query that can stream (profdb_query_kernels, _ops,
+ * _steps, _launches, _idle, _breakdown, _flops, _bandwidth, _collectives,
+ * _apis, _runs, _runs_filter and _summary; not _ranks, _summary_by or
+ * _tags) writes its rows to out in fmt as they come, a thousand at
  * a time, instead of holding the whole answer: the result it returns
  * holds only the last rows, and profdb_result_write on it writes them and
  * the end of the output.  csv and json rows go out at once; a table or md
@@ -521,8 +522,9 @@ int profdb_result_write(const profdb_result *r, FILE *out,
  * over the query (the first fixes unit, decimals and widths; names are
  * then shown whole as with opts->wide).  Call profdb_result_write with the
  * same out and fmt (borrowed until then).  One use: later queries answer
- * whole.  Returns PROFDB_OK, or PROFDB_ENOTFOUND (nothing armed) for a
- * json object.
+ * whole.  A json object (opts->json_object) is written whole when the
+ * answer is one row (parts are written from a thousand rows on).  Returns
+ * PROFDB_OK, or PROFDB_ENOTFOUND (nothing armed) without out or fmt.
  */
 int profdb_result_stream(profdb *db, FILE *out, const struct profdb_format_opts *fmt);
 

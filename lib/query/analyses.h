@@ -22,13 +22,15 @@
 int profdb__collective_calls(profdb *db, profdb_result **out, const struct profdb_filter *f);
 
 /* Columns of launches --by name before the helpers (run_id, ord, and run
- * with one run) go; query_launches.c drops them and reads the note's count. */
+ * with one run) go. */
 enum { N_RUN_ID, N_ORD, N_RUN, N_NAME, N_CALLS, N_LTOTAL, N_LAVG, N_LMAX, N_DMED, N_DP90, N_DP99,
        N_DMAX, N_OUT, N_COUNT };
 
-/* launches --by name (query_launches_name.c): the N_* columns above, rows
- * ordered by run, "(all)" first, then launch_total descending.  *out is the
- * caller's.  Errors: PROFDB_ERROR (memory, SQL). */
-int profdb__launches_by_name(profdb *db, profdb_result **out, const struct profdb_filter *f);
+/* launches --by name (query_launches_name.c): the N_* columns above but
+ * the helpers, rows ordered by run, "(all)" first, then launch_total
+ * descending; streamed when profdb_result_stream armed db.  *linked: the
+ * linked activities (the note's count).  *out is the caller's.  Errors:
+ * PROFDB_ERROR (memory, SQL). */
+int profdb__launches_by_name(profdb *db, profdb_result **out, const struct profdb_filter *f, int64_t *linked);
 
 #endif

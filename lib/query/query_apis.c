@@ -68,21 +68,19 @@ static const char apis_sql[] =
 	" total_cpu, kernels FROM rows WHERE (:glob IS NULL OR api GLOB :glob)"
 	" ORDER BY api, backend IS NULL, backend, run_id, source";
 
-/* A note per summary-only row: its median is the file's, not computed. */
-static int add_notes(profdb *db, profdb_result *r)
+/* A note per summary-only row (row 0 of r, as it is spooled): its median
+ * is the file's, not computed.  The notes are kept on the result arg until
+ * the answer's result exists. */
+static int note_row(profdb_result *r, void *arg)
 {
 	char note[PROFDB_ERRMAX];
-	for (size_t i = 0; i < profdb_result_nrows(r); i++) {
-		if (strcmp(profdb_result_text(r, i, 3), "summary") != 0)
-			continue;
-		snprintf(note, sizeof note, "API '%.100s' of run '%.100s': summary statistics only (the"
-		         " file's mean, stddev, median over its rounds): the repeats are not stored, so"
-		         " no median or percentile here can be exact", profdb_result_text(r, i, 0),
-		         profdb_result_text(r, i, 2));
-		if (profdb__result_add_note(r, note) != PROFDB_OK)
-			return profdb__error(db, PROFDB_ERROR, "out of memory");
-	}
-	return PROFDB_OK;
+	if (strcmp(profdb_result_text(r, 0, 3), "summary") != 0)
+		return PROFDB_OK;
+	snprintf(note, sizeof note, "API '%.100s' of run '%.100s': summary statistics only (the"
+	         " file's mean, stddev, median over its rounds): the repeats are not stored, so"
+	         " no median or percentile here can be exact", profdb_result_text(r, 0, 0),
+	         profdb_result_text(r, 0, 2));
+	return profdb__result_add_note(arg, note);
 }
 
 int profdb_query_apis(profdb *db, profdb_result **out, const struct profdb_filter *f)
@@ -90,6 +88,7 @@ int profdb_query_apis(profdb *db, profdb_result **out, const struct profdb_filte
 	struct profdb_filter only;
 	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
+	profdb_result *notes = NULL;
 	int rc, k;
 
 	*out = NULL;
@@ -107,9 +106,17 @@ int profdb_query_apis(profdb *db, profdb_result **out, const struct profdb_filte
 	profdb__qfilter_bind(st, &only);
 	if (f && f->name_glob && (k = sqlite3_bind_parameter_index(st, ":glob")) > 0)
 		sqlite3_bind_text(st, k, f->name_glob, -1, SQLITE_STATIC);
-	rc = profdb__result_from_stmt(db, out, st, apis_types);
+	/* streamed (issue 20), the notes gathered as the rows pass */
+	if (profdb__result_new(&notes, 1) != PROFDB_OK)
+		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
+	else
+		rc = profdb__spool_stmt(db, st, apis_types, note_row, notes, 0, out);
 	sqlite3_finalize(st);
-	if (rc == PROFDB_OK && (rc = add_notes(db, *out)) != PROFDB_OK) {
+	for (size_t i = 0; rc == PROFDB_OK && i < notes->nnotes; i++)
+		if (profdb__result_add_note(*out, notes->notes[i]) != PROFDB_OK)
+			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
+	profdb_result_free(notes);
+	if (rc != PROFDB_OK) {
 		profdb_result_free(*out);
 		*out = NULL;
 	}

@@ -47,17 +47,21 @@ static void bandwidth_sql(struct profdb__qbuf *b, const struct profdb_bandwidth_
 int profdb_query_bandwidth(profdb *db, profdb_result **out, const struct profdb_bandwidth_query *q)
 {
 	struct profdb__qbuf b = { 0 };
+	sqlite3_stmt *st = NULL;
 	int rc;
 
 	*out = NULL;
 	if ((rc = profdb__qfilter_check_no_kind(db, &q->filter, "bandwidth reads memcpy and memset only")) != PROFDB_OK)
 		return rc;
 	bandwidth_sql(&b, q);
-	if ((rc = profdb__result_query(db, out, &b, &q->filter, types, "cannot query bandwidth")) != PROFDB_OK)
+	rc = profdb__query_prepare(db, &b, &st, "cannot query bandwidth");
+	profdb__qbuf_free(&b);
+	if (rc != PROFDB_OK)
 		return rc;
-	if (q->by_rank)
-		profdb__result_drop_column(*out, B_STEP);
-	if (!profdb__qfilter_run_column(&q->filter))
-		profdb__result_drop_column(*out, B_RUN);
-	return PROFDB_OK;
+	profdb__qfilter_bind(st, &q->filter);
+	/* streamed (issue 20), less step (by rank) and run (one run) */
+	rc = profdb__spool_stmt(db, st, types, NULL, NULL, (q->by_rank ? (uint64_t)1 << B_STEP : 0) |
+	                        (profdb__qfilter_run_column(&q->filter) ? 0 : (uint64_t)1 << B_RUN), out);
+	sqlite3_finalize(st);
+	return rc;
 }

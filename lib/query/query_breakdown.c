@@ -13,8 +13,12 @@
  * doubled the time).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "query.h"
+
+/* close_group: the spool failed and set the error (not memory) */
+#define ESPOOL (-100)
 #include "interval.h"
 #include "banned.h"
 
@@ -51,9 +55,13 @@ struct classes {
 	struct profdb__interval *scratch;
 	size_t scap;
 	int64_t lo, hi, kernels;   /* the group's first start, last end, activities */
-	struct bline *l;           /* groups done */
+	struct bline *l;           /* groups done (held: no spool) */
 	size_t nl, lcap;
+	struct profdb__spool *sp;  /* else each group's row goes here as it closes */
+	sqlite3_stmt *run_q;       /* (run name by id, for the spool's rows) */
 };
+
+static int fill_row(profdb_result *r, size_t row, const struct bline *l, sqlite3_stmt *q);
 
 static int class_of(int kind)
 {
@@ -98,6 +106,15 @@ static int close_group(struct classes *c, int64_t run, int64_t rank, int64_t ste
 			return PROFDB_ERROR;
 		c->scratch = s;
 		c->scap = c->n[0] + c->n[1];
+	}
+	if (c->sp) {
+		struct bline one = { run, rank, step, c->hi - c->lo, c->kernels, { 0 } };
+		profdb__breakdown_figures(&one.b, c->iv[0], c->n[0], c->iv[1], c->n[1], c->iv[2], c->n[2], c->scratch);
+		c->n[0] = c->n[1] = c->n[2] = 0;
+		c->kernels = 0;
+		if (fill_row(c->sp->row, 0, &one, c->run_q) != PROFDB_OK)
+			return PROFDB_ERROR;
+		return profdb__spool_put(c->sp) == PROFDB_OK ? PROFDB_OK : ESPOOL;
 	}
 	if (c->nl == c->lcap) {
 		size_t ncap = c->lcap ? 2 * c->lcap : 64;
@@ -193,6 +210,8 @@ static int scan(profdb *db, struct classes *c, const struct profdb_breakdown_que
 	if (err == PROFDB_OK && rc == SQLITE_DONE && have)
 		err = close_group(c, run, rank, step);
 	sqlite3_finalize(st);
+	if (err == ESPOOL) /* the spool said why */
+		return PROFDB_ERROR;
 	if (err != PROFDB_OK)
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
@@ -216,23 +235,38 @@ static int build(profdb *db, profdb_result **out, const struct classes *c)
 	return rc;
 }
 
+static int check(profdb *db, const struct profdb_breakdown_query *q)
+{
+	int rc;
+	if ((rc = profdb__qfilter_check(db, &q->filter)) != PROFDB_OK)
+		return rc;
+	if (q->filter.name_glob || q->filter.kind)
+		return profdb__error(db, PROFDB_EUSAGE, "breakdown takes every kernel of a rank: no name or kind filter");
+	return PROFDB_OK;
+}
+
+static void classes_free(struct classes *c)
+{
+	for (int k = 0; k < 3; k++)
+		free(c->iv[k]);
+	free(c->scratch);
+	free(c->l);
+}
+
+/* Held whole (ranks reads every row; a spool here would also stream the
+ * breakdown's rows when the CLI armed db for the ranks' answer). */
 int profdb__query_breakdown_full(profdb *db, profdb_result **out, const struct profdb_breakdown_query *q)
 {
 	struct classes c = { 0 };
 	int rc;
 
 	*out = NULL;
-	if ((rc = profdb__qfilter_check(db, &q->filter)) != PROFDB_OK)
+	if ((rc = check(db, q)) != PROFDB_OK)
 		return rc;
-	if (q->filter.name_glob || q->filter.kind)
-		return profdb__error(db, PROFDB_EUSAGE, "breakdown takes every kernel of a rank: no name or kind filter");
 	rc = scan(db, &c, q);
 	if (rc == PROFDB_OK)
 		rc = build(db, out, &c);
-	for (int k = 0; k < 3; k++)
-		free(c.iv[k]);
-	free(c.scratch);
-	free(c.l);
+	classes_free(&c);
 	if (rc != PROFDB_OK) {
 		profdb_result_free(*out);
 		*out = NULL;
@@ -240,15 +274,30 @@ int profdb__query_breakdown_full(profdb *db, profdb_result **out, const struct p
 	return rc;
 }
 
+/* Each group's row goes to a spool as the scan closes it: streamed when the
+ * CLI armed db (issue 20). */
 int profdb_query_breakdown(profdb *db, profdb_result **out, const struct profdb_breakdown_query *q)
 {
-	int rc = profdb__query_breakdown_full(db, out, q);
-	if (rc != PROFDB_OK)
+	struct classes c = { 0 };
+	struct profdb__spool sp;
+	uint64_t drop = ((uint64_t)1 << C_RUN_ID) | (q->by_rank ? (uint64_t)1 << C_STEP : 0) |
+	                (profdb__qfilter_run_column(&q->filter) ? 0 : (uint64_t)1 << C_RUN);
+	int rc;
+
+	*out = NULL;
+	memset(&sp, 0, sizeof sp);
+	if ((rc = check(db, q)) != PROFDB_OK)
 		return rc;
-	if (q->by_rank)
-		profdb__result_drop_column(*out, C_STEP);
-	if (!profdb__qfilter_run_column(&q->filter))
-		profdb__result_drop_column(*out, C_RUN);
-	profdb__result_drop_column(*out, C_RUN_ID);
-	return PROFDB_OK;
+	c.sp = &sp;
+	if ((rc = profdb__spool_open(db, &sp, names, types, C_COUNT)) == PROFDB_OK &&
+	    sqlite3_prepare_v2(db->sql, "SELECT name FROM run WHERE id = ?1", -1, &c.run_q, NULL) != SQLITE_OK)
+		rc = profdb__sqlerror(db, "cannot read runs");
+	if (rc == PROFDB_OK)
+		rc = scan(db, &c, q);
+	sqlite3_finalize(c.run_q);
+	if (rc == PROFDB_OK)
+		rc = profdb__spool_answer(&sp, out, drop, "rowid");
+	profdb__spool_close(&sp);
+	classes_free(&c);
+	return rc;
 }

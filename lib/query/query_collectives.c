@@ -181,6 +181,7 @@ int profdb_query_collectives(profdb *db, profdb_result **out, const struct profd
 {
 	struct profdb__qbuf b = { 0 };
 	const enum profdb_coltype *types = q->by_link ? link_types : q->by_step ? step_types : rank_types;
+	sqlite3_stmt *st = NULL;
 	int rc;
 
 	*out = NULL;
@@ -192,10 +193,13 @@ int profdb_query_collectives(profdb *db, profdb_result **out, const struct profd
 		step_sql(&b, &q->filter);
 	else
 		rank_sql(&b, &q->filter);
-	rc = profdb__result_query(db, out, &b, &q->filter, types, "cannot query collectives");
+	rc = profdb__query_prepare(db, &b, &st, "cannot query collectives");
+	profdb__qbuf_free(&b);
 	if (rc != PROFDB_OK)
 		return rc;
-	if (!profdb__qfilter_run_column(&q->filter))
-		profdb__result_drop_column(*out, 0); /* run is column 0 in every shape */
-	return PROFDB_OK;
+	profdb__qfilter_bind(st, &q->filter);
+	/* streamed (issue 20); run is column 0 in every shape */
+	rc = profdb__spool_stmt(db, st, types, NULL, NULL, profdb__qfilter_run_column(&q->filter) ? 0 : 1, out);
+	sqlite3_finalize(st);
+	return rc;
 }

@@ -344,9 +344,11 @@ static int op_work(const char *name, const struct shapes *s, const char *concret
 	return -1;
 }
 
-/* The figures of one group row. */
-static int fill_row(profdb_result *r, size_t row, const struct profdb_flops_query *q)
+/* The figures of one group row (row 0 of r; q the query). */
+static int fill_row(profdb_result *r, void *arg)
 {
+	const struct profdb_flops_query *q = arg;
+	const size_t row = 0;
 	const char *name = profdb_result_text(r, row, F_NAME), *dims = profdb_result_text(r, row, F_SHAPES);
 	const char *dt = profdb_result_text(r, row, F_TYPES), *args = profdb_result_text(r, row, F_ARGS);
 	int64_t calls = profdb_result_int(r, row, F_CALLS);
@@ -414,6 +416,7 @@ static void flops_sql(struct profdb__qbuf *b, const struct profdb_flops_query *q
 int profdb_query_flops(profdb *db, profdb_result **out, const struct profdb_flops_query *q)
 {
 	struct profdb__qbuf b = { 0 };
+	sqlite3_stmt *st = NULL;
 	int rc;
 
 	*out = NULL;
@@ -422,16 +425,14 @@ int profdb_query_flops(profdb *db, profdb_result **out, const struct profdb_flop
 	if (q->peak_tflops < 0 || q->peak_gbps < 0)
 		return profdb__error(db, PROFDB_EUSAGE, "flops: a peak must not be negative");
 	flops_sql(&b, q);
-	rc = profdb__result_query(db, out, &b, &q->filter, types, "cannot query operator shapes");
-	for (size_t i = 0; rc == PROFDB_OK && i < (*out)->nrows; i++)
-		if (fill_row(*out, i, q) != PROFDB_OK)
-			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
-	if (rc != PROFDB_OK) {
-		profdb_result_free(*out);
-		*out = NULL;
+	rc = profdb__query_prepare(db, &b, &st, "cannot query operator shapes");
+	profdb__qbuf_free(&b);
+	if (rc != PROFDB_OK)
 		return rc;
-	}
-	if (!profdb__qfilter_run_column(&q->filter))
-		profdb__result_drop_column(*out, F_RUN);
-	return PROFDB_OK;
+	profdb__qfilter_bind(st, &q->filter);
+	/* one group at a time, completed in C, streamed (issue 20) */
+	rc = profdb__spool_stmt(db, st, types, fill_row, (void *)q,
+	                        profdb__qfilter_run_column(&q->filter) ? 0 : (uint64_t)1 << F_RUN, out);
+	sqlite3_finalize(st);
+	return rc;
 }

@@ -37,11 +37,8 @@ static const enum profdb_coltype stream_types[S_COUNT] = {
 	PROFDB_COL_PCT
 };
 
-/* Gap rows. */
+/* Gap rows (named by gaps_answer's statement). */
 enum { G_RUN, G_RANK, G_STREAM, G_AT, G_GAP, G_HOST, G_OTHER_STREAM, G_OTHER, G_NEXT, G_HOST_OP, G_COUNT };
-static const char *const gap_names[G_COUNT] = {
-	"run", "rank", "stream", "at", "gap", "host_wait", "other_stream", "other", "next_kernel", "host_op"
-};
 static const enum profdb_coltype gap_types[G_COUNT] = {
 	PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS,
 	PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_TEXT, PROFDB_COL_TEXT
@@ -58,14 +55,31 @@ struct gap {
 	int64_t run, rank, stream, origin, a, b, host, other_stream, tid, name_id;
 };
 
-/* One stream's figures, kept until the result is built (per_stream). */
+/* One stream's figures, a row of the answer. */
 struct sline {
 	int64_t run, rank, stream, kernels, span, idle, sums[3];
 };
 
+/* --gaps N past this: every gap goes to the spool as found, sorted there
+ * (LIMIT N); up to it the longest N are kept in memory as the scan goes */
+#define GAP_HOLD 65536
+
+/* The gaps' spool: the figures of struct gap, the names looked up by the
+ * answer's statement. */
+enum { GS_RUN_ID, GS_RANK, GS_STREAM, GS_ORIGIN, GS_A, GS_B, GS_HOST, GS_OTHER_STREAM, GS_TID, GS_NAME_ID,
+       GS_COUNT };
+static const char *const gs_names[GS_COUNT] = {
+	"run_id", "rank", "stream", "origin", "ga", "gb", "host", "other_stream", "tid", "name_id"
+};
+static const enum profdb_coltype gs_types[GS_COUNT] = {
+	PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_INT,
+	PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_INT
+};
+
 struct idle {
-	struct sline *sl;          /* per-stream lines (only when listing streams) */
-	size_t nsl, slcap;
+	profdb *db;
+	struct profdb__spool sp;   /* the answer's rows: stream lines or gaps */
+	sqlite3_stmt *run_name;    /* run name by id (stream lines) */
 	int keep_streams;
 	struct act *a;
 	size_t n, cap;
@@ -89,8 +103,27 @@ static int cmp_act(const void *x, const void *y)
 
 static int cmp_gap(const void *x, const void *y);
 
+static int gap_put(struct idle *c, const struct gap *g)
+{
+	profdb_result *r = c->sp.row;
+	int rc = profdb__result_set_int(r, 0, GS_RUN_ID, g->run) | profdb__result_set_int(r, 0, GS_RANK, g->rank) |
+	         profdb__result_set_int(r, 0, GS_ORIGIN, g->origin) | profdb__result_set_int(r, 0, GS_A, g->a) |
+	         profdb__result_set_int(r, 0, GS_B, g->b) | profdb__result_set_int(r, 0, GS_HOST, g->host) |
+	         profdb__result_set_int(r, 0, GS_OTHER_STREAM, g->other_stream) |
+	         profdb__result_set_int(r, 0, GS_NAME_ID, g->name_id);
+	if (g->stream != INT64_MIN)
+		rc |= profdb__result_set_int(r, 0, GS_STREAM, g->stream);
+	if (g->tid != INT64_MIN)
+		rc |= profdb__result_set_int(r, 0, GS_TID, g->tid);
+	if (rc)
+		return profdb__error(c->db, PROFDB_ERROR, "out of memory");
+	return profdb__spool_put(&c->sp);
+}
+
 static int gap_add(struct idle *c, const struct gap *g)
 {
+	if (c->gap_limit > GAP_HOLD)
+		return gap_put(c, g);
 	/* only the top gap_limit are listed: trim now and then, so millions of
 	 * gaps never pile up to be sorted at the end */
 	if (c->gap_limit && c->ng >= 2 * c->gap_limit + 1024) {
@@ -136,20 +169,6 @@ static size_t others_union(struct idle *c, size_t lo, size_t hi)
 	return profdb__ivals_merge(c->iv, m);
 }
 
-static int sline_add(struct idle *c, const struct sline *l)
-{
-	if (c->nsl == c->slcap) {
-		size_t ncap = c->slcap ? c->slcap * 2 : 64;
-		struct sline *n = realloc(c->sl, ncap * sizeof *n);
-		if (!n)
-			return PROFDB_ERROR;
-		c->sl = n;
-		c->slcap = ncap;
-	}
-	c->sl[c->nsl++] = *l;
-	return PROFDB_OK;
-}
-
 static int fill_stream_row(profdb_result *r, size_t row, const struct sline *l)
 {
 	const int64_t idle = l->idle, *sums = l->sums;
@@ -164,6 +183,17 @@ static int fill_stream_row(profdb_result *r, size_t row, const struct sline *l)
 		      profdb__result_set_double(r, row, S_OTHER_STREAM_PCT, 100.0 * (double)sums[1] / (double)idle) |
 		      profdb__result_set_double(r, row, S_OTHER_PCT, 100.0 * (double)sums[2] / (double)idle);
 	return rc ? PROFDB_ERROR : PROFDB_OK;
+}
+
+static int set_lookup(profdb_result *r, size_t row, size_t col, sqlite3_stmt *st, int n, const int64_t *v);
+
+/* A stream's line as the spool's next row (the answer is in scan order). */
+static int sline_put(struct idle *c, const struct sline *l)
+{
+	if (fill_stream_row(c->sp.row, 0, l) != PROFDB_OK ||
+	    set_lookup(c->sp.row, 0, S_RUN, c->run_name, 1, &l->run) != PROFDB_OK)
+		return profdb__error(c->db, PROFDB_ERROR, "out of memory");
+	return profdb__spool_put(&c->sp);
 }
 
 /* The gaps of one (run, rank): per stream, walk its activities in start order. */
@@ -198,7 +228,7 @@ static int chunk(struct idle *c)
 			/* sorted by start: a[i] starts first, end is the last end */
 			struct sline l = { c->run, c->rank, c->a[i].stream, (int64_t)(j - i), end - c->a[i].s, idle,
 			                   { sums[0], sums[1], sums[2] } };
-			if (sline_add(c, &l) != PROFDB_OK)
+			if (sline_put(c, &l) != PROFDB_OK)
 				return PROFDB_ERROR;
 		}
 		i = j;
@@ -264,8 +294,8 @@ static int scan(profdb *db, struct idle *c, const struct profdb_filter *f)
 	if (err == PROFDB_OK && rc == SQLITE_DONE)
 		err = chunk(c);
 	sqlite3_finalize(st);
-	if (err != PROFDB_OK)
-		return profdb__error(db, PROFDB_ERROR, "out of memory");
+	if (err != PROFDB_OK) /* (the spool's errors say more, and are on db already) */
+		return profdb_errmsg(db)[0] ? err : profdb__error(db, PROFDB_ERROR, "out of memory");
 	if (rc != SQLITE_DONE)
 		return profdb__sqlerror(db, "cannot read device activities");
 	return PROFDB_OK;
@@ -298,90 +328,69 @@ static int set_lookup(profdb_result *r, size_t row, size_t col, sqlite3_stmt *st
 	return rc;
 }
 
-static const char *const lookup_sql[3] = {
-	"SELECT name FROM run WHERE id = ?1",
-	"SELECT value FROM str WHERE id = ?1",
-	/* the innermost operator on the launching thread when the gap began */
-	"SELECT s.value FROM op o JOIN str s ON s.id = o.name_id WHERE o.run_id = ?1 AND o.rank = ?2"
-	" AND o.tid = ?3 AND o.start_ns <= ?4 AND o.start_ns + o.dur_ns > ?4"
-	" ORDER BY o.start_ns DESC, o.dur_ns LIMIT 1"
-};
+static const char run_name_sql[] = "SELECT name FROM run WHERE id = ?1";
 
-static int gap_row(profdb_result *r, size_t row, const struct gap *g, sqlite3_stmt *const q[3])
+/* The answer of the gaps' spool: the longest limit, names looked up as
+ * set_lookup does (NULL where there is none). */
+static int gaps_answer(struct idle *c, profdb_result **out, int run_col, int64_t limit)
 {
-	int64_t host_op[4] = { g->run, g->rank, g->tid, g->a };
-	int rc = set_lookup(r, row, G_RUN, q[0], 1, &g->run) | profdb__result_set_int(r, row, G_RANK, g->rank) |
-	         profdb__result_set_int(r, row, G_AT, g->a - g->origin) | profdb__result_set_int(r, row, G_GAP, g->b - g->a) |
-	         profdb__result_set_int(r, row, G_HOST, g->host) |
-	         profdb__result_set_int(r, row, G_OTHER_STREAM, g->other_stream) |
-	         profdb__result_set_int(r, row, G_OTHER, (g->b - g->a) - g->host - g->other_stream) |
-	         set_lookup(r, row, G_NEXT, q[1], 1, &g->name_id);
-	if (g->stream != INT64_MIN)
-		rc |= profdb__result_set_int(r, row, G_STREAM, g->stream);
-	if (g->tid != INT64_MIN)
-		rc |= set_lookup(r, row, G_HOST_OP, q[2], 4, host_op);
+	struct profdb__qbuf b = { 0 };
+	int rc;
+	profdb__qbuf_addf(&b, "SELECT %s g.rank AS rank, g.stream AS stream, g.ga - g.origin AS at, g.gb - g.ga AS gap,"
+	         " g.host AS host_wait, g.other_stream AS other_stream, (g.gb - g.ga) - g.host - g.other_stream AS other,"
+	         " (SELECT value FROM str WHERE id = g.name_id) AS next_kernel,"
+	         " CASE WHEN g.tid IS NOT NULL THEN (SELECT s.value FROM op o JOIN str s ON s.id = o.name_id"
+	         "  WHERE o.run_id = g.run_id AND o.rank = g.rank AND o.tid = g.tid AND o.start_ns <= g.ga"
+	         "  AND o.start_ns + o.dur_ns > g.ga ORDER BY o.start_ns DESC, o.dur_ns LIMIT 1) END AS host_op"
+	         " FROM temp.profdb_spool g ORDER BY g.gb - g.ga DESC, g.run_id, g.rank, g.stream, g.ga LIMIT %lld",
+	         run_col ? "(SELECT name FROM run WHERE id = g.run_id) AS run," : "", (long long)limit);
+	rc = b.oom ? profdb__error(c->db, PROFDB_ERROR, "out of memory") :
+	     profdb__spool_answer_sql(&c->sp, out, b.s, gap_types + !run_col);
+	profdb__qbuf_free(&b);
 	return rc;
 }
 
+/* The longest q->gaps gaps: kept in memory up to GAP_HOLD (trimmed as the
+ * scan goes) and put in the spool at the end, or put there as found. */
 static int top_gaps(profdb *db, profdb_result **out, const struct profdb_idle_query *q, struct idle *c)
 {
-	sqlite3_stmt *lk[3] = { NULL, NULL, NULL };
 	size_t n;
 	int rc;
 
 	c->keep_gaps = 1;
-	c->gap_limit = q->gaps > 0 ? (size_t)q->gaps : 0;
-	if ((rc = scan(db, c, &q->filter)) != PROFDB_OK)
+	c->gap_limit = (size_t)q->gaps;
+	if ((rc = profdb__spool_open(db, &c->sp, gs_names, gs_types, GS_COUNT)) != PROFDB_OK ||
+	    (rc = scan(db, c, &q->filter)) != PROFDB_OK)
 		return rc;
 	if (c->ng > 1)
 		qsort(c->g, c->ng, sizeof *c->g, cmp_gap);
-	n = q->gaps > 0 && (size_t)q->gaps < c->ng ? (size_t)q->gaps : c->ng;
-	if (profdb__result_new_rows(out, gap_names, gap_types, G_COUNT, n) != PROFDB_OK)
-		return profdb__error(db, PROFDB_ERROR, "out of memory");
-	for (int i = 0; i < 3; i++)
-		if (sqlite3_prepare_v2(db->sql, lookup_sql[i], -1, &lk[i], NULL) != SQLITE_OK) {
-			rc = profdb__sqlerror(db, "cannot look up names");
-			goto out;
-		}
+	n = (size_t)q->gaps < c->ng ? (size_t)q->gaps : c->ng;
 	for (size_t i = 0; i < n && rc == PROFDB_OK; i++)
-		if (gap_row(*out, i, &c->g[i], lk) != PROFDB_OK)
-			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
-	if (rc == PROFDB_OK && !profdb__qfilter_run_column(&q->filter))
-		profdb__result_drop_column(*out, G_RUN);
-out:
-	for (int i = 0; i < 3; i++)
-		sqlite3_finalize(lk[i]);
+		rc = gap_put(c, &c->g[i]);
+	if (rc == PROFDB_OK)
+		rc = gaps_answer(c, out, profdb__qfilter_run_column(&q->filter), q->gaps);
 	return rc;
 }
 
 /*
- * Per stream: the rows come from the scan's lines (kernels, span and the
- * split of idle), in the scan's (run, rank) order and stream order within,
- * so no GROUP BY sorts every activity a second time.
+ * Per stream: the rows are the scan's lines (kernels, span and the split
+ * of idle), in the scan's (run, rank) order and stream order within, so no
+ * GROUP BY sorts every activity a second time; they go to the spool as
+ * they are found.
  */
 static int per_stream(profdb *db, profdb_result **out, const struct profdb_filter *f, struct idle *c)
 {
-	sqlite3_stmt *q = NULL;
+	uint64_t drop = ((uint64_t)1 << S_RUN_ID) | (profdb__qfilter_run_column(f) ? 0 : (uint64_t)1 << S_RUN);
 	int rc;
 
 	c->keep_streams = 1;
+	if ((rc = profdb__spool_open(db, &c->sp, stream_names, stream_types, S_COUNT)) != PROFDB_OK)
+		return rc;
+	if (sqlite3_prepare_v2(db->sql, run_name_sql, -1, &c->run_name, NULL) != SQLITE_OK)
+		return profdb__sqlerror(db, "cannot look up names");
 	if ((rc = scan(db, c, f)) != PROFDB_OK)
 		return rc;
-	if (profdb__result_new_rows(out, stream_names, stream_types, S_COUNT, c->nsl) != PROFDB_OK)
-		return profdb__error(db, PROFDB_ERROR, "out of memory");
-	if (sqlite3_prepare_v2(db->sql, lookup_sql[0], -1, &q, NULL) != SQLITE_OK)
-		return profdb__sqlerror(db, "cannot look up names");
-	for (size_t i = 0; i < c->nsl && rc == PROFDB_OK; i++)
-		if (fill_stream_row(*out, i, &c->sl[i]) != PROFDB_OK ||
-		    set_lookup(*out, i, S_RUN, q, 1, &c->sl[i].run) != PROFDB_OK)
-			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
-	sqlite3_finalize(q);
-	if (rc == PROFDB_OK) {
-		if (!profdb__qfilter_run_column(f))
-			profdb__result_drop_column(*out, S_RUN);
-		profdb__result_drop_column(*out, S_RUN_ID);
-	}
-	return rc;
+	return profdb__spool_answer(&c->sp, out, drop, "rowid");
 }
 
 int profdb_query_idle(profdb *db, profdb_result **out, const struct profdb_idle_query *q)
@@ -396,11 +405,13 @@ int profdb_query_idle(profdb *db, profdb_result **out, const struct profdb_idle_
 		return profdb__error(db, PROFDB_EUSAGE, "idle takes every device activity: no name or kind filter");
 	if (q->gaps < 0)
 		return profdb__error(db, PROFDB_EUSAGE, "idle: the number of gaps must not be negative");
+	c.db = db;
 	rc = q->gaps ? top_gaps(db, out, q, &c) : per_stream(db, out, &q->filter, &c);
+	sqlite3_finalize(c.run_name);
+	profdb__spool_close(&c.sp);
 	free(c.a);
 	free(c.iv);
 	free(c.g);
-	free(c.sl);
 	if (rc != PROFDB_OK) {
 		profdb_result_free(*out);
 		*out = NULL;

@@ -98,6 +98,8 @@ struct acts {
 	size_t n, cap;
 	struct profdb__interval *iv; /* scratch for the step figures */
 	size_t ivcap;
+	size_t nq, np;             /* the step figures' unions in iv, once per (run, rank) */
+	int unions;                /* ... made */
 };
 
 static int cmp_act_stream(const void *x, const void *y)
@@ -201,11 +203,17 @@ static int step_rows(struct acts *c, profdb_result *r, size_t *row, int64_t run,
 		c->iv = n;
 		c->ivcap = 2 * c->n;
 	}
-	/* Q: launched and not finished; P: launched and not started */
+	/* Q: launched and not finished; P: launched and not started (made
+	 * once for the rank's rows, which come a part at a time) */
 	q = c->iv;
 	p = c->iv + c->n;
-	nq = launch_union(c, 0, q);
-	np = launch_union(c, 1, p);
+	if (!c->unions) {
+		c->nq = launch_union(c, 0, q);
+		c->np = launch_union(c, 1, p);
+		c->unions = 1;
+	}
+	nq = c->nq;
+	np = c->np;
 	for (size_t i = first; i < last; i++) {
 		struct profdb__interval span = { profdb_result_int(r, i, T_S0), profdb_result_int(r, i, T_S1) };
 		int64_t len = span.end - span.start;
@@ -236,25 +244,91 @@ static int acts_add(struct acts *c, const struct act *a)
 	return PROFDB_OK;
 }
 
-static int chunk_rows(enum launches_by by, struct acts *c, profdb_result *r, size_t *row,
-                      int64_t run, int64_t rank)
+/* The group rows (by stream or step) being filled: the statement's rows of
+ * one (run, rank) at a time in r, spooled once filled. */
+struct groups {
+	sqlite3_stmt *st;          /* the group statement, ordered by run, rank */
+	int pending;               /* its current row is not in r yet */
+	int done;                  /* it has no more rows */
+	profdb_result *r;          /* the rows of the (run, rank) being filled */
+	size_t cap;
+	struct profdb__spool sp;
+	size_t rank_col, kernels_col; /* S_ or T_RANK, S_ or T_KERNELS */
+	int64_t linked;            /* the kernels' sum: the note's count */
+};
+
+/* Spool the rows of g->r and empty it. */
+static int groups_flush(struct groups *g)
 {
-	int rc = by == BY_STREAM ? stream_rows(c, r, row, run, rank) : step_rows(c, r, row, run, rank);
+	for (size_t i = 0; i < g->r->nrows; i++) {
+		int rc;
+		g->linked += profdb_result_int(g->r, i, g->kernels_col);
+		if ((rc = profdb__spool_put_from(&g->sp, g->r, i)) != PROFDB_OK)
+			return rc;
+	}
+	for (size_t i = 0; i < g->r->nrows * g->r->ncols; i++)
+		free(g->r->cells[i].text);
+	g->r->nrows = 0;
+	return PROFDB_OK;
+}
+
+/* The group rows of (run, rank) into g->r, up to limit of them, those
+ * before it (which have no activities: none in practice) spooled as they
+ * are. */
+static int groups_load(profdb *db, struct groups *g, int64_t run, int64_t rank, size_t limit)
+{
+	int rc;
+	while (!g->done && g->r->nrows < limit) {
+		int64_t grun, grank;
+		if (!g->pending && (rc = sqlite3_step(g->st)) != SQLITE_ROW) {
+			g->done = 1;
+			return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "cannot query launches");
+		}
+		g->pending = 1;
+		grun = sqlite3_column_int64(g->st, 0);
+		grank = sqlite3_column_int64(g->st, (int)g->rank_col);
+		if (grun > run || (grun == run && grank > rank))
+			return PROFDB_OK;
+		if (profdb__result_add_row(g->r, g->st, &g->cap) != PROFDB_OK)
+			return profdb__error(db, PROFDB_ERROR, "out of memory");
+		g->pending = 0;
+		if ((grun != run || grank != rank) && (rc = groups_flush(g)) != PROFDB_OK)
+			return rc;
+	}
+	return PROFDB_OK;
+}
+
+/* The figures of one (run, rank)'s group rows from its activities,
+ * spooled: a rank's streams at once, its steps (as many as it has) a
+ * thousand at a time. */
+static int chunk_rows(profdb *db, enum launches_by by, struct acts *c, struct groups *g, int64_t run,
+                      int64_t rank)
+{
+	size_t limit = by == BY_STREAM ? SIZE_MAX : 1024, loaded;
+	int rc;
+	do {
+		size_t row = 0;
+		if ((rc = groups_load(db, g, run, rank, limit)) != PROFDB_OK)
+			break;
+		loaded = g->r->nrows;
+		rc = by == BY_STREAM ? stream_rows(c, g->r, &row, run, rank) : step_rows(c, g->r, &row, run, rank);
+		rc = rc == PROFDB_OK ? groups_flush(g) : profdb__error(db, PROFDB_ERROR, "out of memory");
+	} while (rc == PROFDB_OK && loaded == limit);
 	c->n = 0;
+	c->unions = 0;
 	return rc;
 }
 
-/* Stream the linked activities per (run, rank) and fill the rows' figures.
- * The step figures see every step of the rank: a kernel of the previous
- * step still queued keeps the device from waiting on the host. */
-static int fill(profdb *db, profdb_result *r, const struct profdb_filter *f, enum launches_by by)
+/* Stream the linked activities per (run, rank) and fill the group rows'
+ * figures.  The step figures see every step of the rank: a kernel of the
+ * previous step still queued keeps the device from waiting on the host. */
+static int fill(profdb *db, struct groups *g, const struct profdb_filter *f, enum launches_by by)
 {
 	struct profdb_filter all = *f;
 	struct profdb__qbuf b = { 0 };
 	struct acts c = { 0 };
 	sqlite3_stmt *st = NULL;
 	int64_t run = 0, rank = 0;
-	size_t row = 0;
 	int rc, have = 0, err = PROFDB_OK;
 
 	if (by == BY_STEP)
@@ -269,41 +343,78 @@ static int fill(profdb *db, profdb_result *r, const struct profdb_filter *f, enu
 	while (err == PROFDB_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t krun = sqlite3_column_int64(st, 0), krank = sqlite3_column_int64(st, 1);
 		struct act a;
-		if (have && (krun != run || krank != rank) && (err = chunk_rows(by, &c, r, &row, run, rank)) != PROFDB_OK)
+		if (have && (krun != run || krank != rank) && (err = chunk_rows(db, by, &c, g, run, rank)) != PROFDB_OK)
 			break;
 		run = krun, rank = krank, have = 1;
 		a.stream = sqlite3_column_type(st, 2) == SQLITE_NULL ? INT64_MIN : sqlite3_column_int64(st, 2);
 		a.ls = sqlite3_column_int64(st, 3);
 		a.ks = sqlite3_column_int64(st, 4);
 		a.ke = sqlite3_column_int64(st, 5);
-		err = acts_add(&c, &a);
+		if (acts_add(&c, &a) != PROFDB_OK)
+			err = profdb__error(db, PROFDB_ERROR, "out of memory");
 	}
 	if (err == PROFDB_OK && rc == SQLITE_DONE && have)
-		err = chunk_rows(by, &c, r, &row, run, rank);
+		err = chunk_rows(db, by, &c, g, run, rank);
+	/* group rows after the last activity (none in practice) */
+	if (err == PROFDB_OK && rc == SQLITE_DONE && (err = groups_load(db, g, INT64_MAX, INT64_MAX, SIZE_MAX)) == PROFDB_OK)
+		err = groups_flush(g);
 	sqlite3_finalize(st);
 	free(c.a);
 	free(c.iv);
 	if (err != PROFDB_OK)
-		return profdb__error(db, PROFDB_ERROR, "out of memory");
-	if (rc != SQLITE_DONE)
-		return profdb__sqlerror(db, "cannot read launches");
-	return PROFDB_OK;
+		return err;
+	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "cannot read launches");
 }
 
-/* A note when device activities of the filter have no launch row: the
- * linked ones are the sum of r's column col (rows with ord_col 0 only: the
- * "(all)" rows of the by-name table), so only the activities are counted
+/* By stream or step: the group statement's rows, their figures filled in C
+ * one (run, rank) at a time, through a spool (streamed when armed). */
+static int by_group(profdb *db, profdb_result **out, const struct profdb_filter *f, enum launches_by by,
+                    int64_t *linked)
+{
+	struct profdb__qbuf b = { 0 };
+	struct groups g;
+	const enum profdb_coltype *types = by == BY_STREAM ? stream_types : step_types;
+	int run_col = profdb__qfilter_run_column(f);
+	uint64_t drop = by == BY_STREAM ? ((uint64_t)1 << S_RUN_ID) | (run_col ? 0 : (uint64_t)1 << S_RUN) :
+	                ((uint64_t)1 << T_RUN_ID) | ((uint64_t)1 << T_S0) | ((uint64_t)1 << T_S1) |
+	                (run_col ? 0 : (uint64_t)1 << T_RUN);
+	int rc;
+
+	memset(&g, 0, sizeof g);
+	g.rank_col = by == BY_STREAM ? S_RANK : T_RANK;
+	g.kernels_col = by == BY_STREAM ? S_KERNELS : T_KERNELS;
+	if (by == BY_STREAM)
+		stream_sql(&b, f);
+	else
+		step_sql(&b, f);
+	rc = profdb__query_prepare(db, &b, &g.st, "cannot query launches");
+	profdb__qbuf_free(&b);
+	if (rc == PROFDB_OK) {
+		profdb__qfilter_bind(g.st, f);
+		rc = profdb__result_for_stmt(db, &g.r, g.st, types);
+	}
+	if (rc == PROFDB_OK &&
+	    (rc = profdb__spool_open(db, &g.sp, (const char *const *)g.r->names, types, g.r->ncols)) == PROFDB_OK)
+		rc = fill(db, &g, f, by);
+	sqlite3_finalize(g.st);
+	if (rc == PROFDB_OK)
+		rc = profdb__spool_answer(&g.sp, out, drop, "rowid");
+	profdb__spool_close(&g.sp);
+	profdb_result_free(g.r);
+	*linked = g.linked;
+	return rc;
+}
+
+/* A note when device activities of the filter have no launch row: linked
+ * is the count of those that have one (the by-name scan counts them, the
+ * other views sum their rows' kernels), so only the activities are counted
  * here, not joined a second time. */
-static int unlinked_note(profdb *db, profdb_result *r, const struct profdb_filter *f, size_t col, size_t ord_col)
+static int unlinked_note(profdb *db, profdb_result *r, const struct profdb_filter *f, int64_t linked)
 {
 	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
-	int64_t linked = 0;
 	int rc;
 
-	for (size_t i = 0; i < r->nrows; i++)
-		if (ord_col == (size_t)-1 || profdb_result_int(r, i, ord_col) == 0)
-			linked += profdb_result_int(r, i, col);
 	profdb__qbuf_add(&b, "SELECT count(*) FROM kernel k WHERE 1");
 	profdb__qfilter_where(&b, f, "k", QF_KERNEL, 0);
 	rc = profdb__query_prepare(db, &b, &st, "cannot count launches");
@@ -327,8 +438,7 @@ static int unlinked_note(profdb *db, profdb_result *r, const struct profdb_filte
 int profdb_query_launches(profdb *db, profdb_result **out, const struct profdb_launch_query *q)
 {
 	enum launches_by by;
-	struct profdb__qbuf b = { 0 };
-	sqlite3_stmt *st = NULL;
+	int64_t linked = 0;
 	int rc;
 
 	*out = NULL;
@@ -346,46 +456,17 @@ int profdb_query_launches(profdb *db, profdb_result **out, const struct profdb_l
 		return profdb__error(db, PROFDB_EUSAGE, "launches takes no kind filter");
 	if (by != BY_NAME && q->filter.name_glob)
 		return profdb__error(db, PROFDB_EUSAGE, "launches: --name only with --by name");
-	if (by == BY_NAME) {
-		rc = profdb__launches_by_name(db, out, &q->filter);
-	} else {
-		if (by == BY_STREAM)
-			stream_sql(&b, &q->filter);
-		else
-			step_sql(&b, &q->filter);
-		rc = profdb__query_prepare(db, &b, &st, "cannot query launches");
-		profdb__qbuf_free(&b);
-		if (rc != PROFDB_OK)
-			return rc;
-		profdb__qfilter_bind(st, &q->filter);
-		rc = profdb__result_from_stmt(db, out, st, by == BY_STREAM ? stream_types : step_types);
-		sqlite3_finalize(st);
-		if (rc == PROFDB_OK)
-			rc = fill(db, *out, &q->filter, by);
-	}
+	/* every view streams (issue 20): *out holds the last rows; the note
+	 * counts from the scans, not from the rows */
+	if (by == BY_NAME)
+		rc = profdb__launches_by_name(db, out, &q->filter, &linked);
+	else
+		rc = by_group(db, out, &q->filter, by, &linked);
 	if (rc == PROFDB_OK)
-		rc = unlinked_note(db, *out, &q->filter, by == BY_NAME ? N_CALLS : by == BY_STREAM ? S_KERNELS :
-		                   T_KERNELS, by == BY_NAME ? N_ORD : (size_t)-1);
+		rc = unlinked_note(db, *out, &q->filter, linked);
 	if (rc != PROFDB_OK) {
 		profdb_result_free(*out);
 		*out = NULL;
-		return rc;
 	}
-	if (by == BY_NAME) {
-		if (!profdb__qfilter_run_column(&q->filter))
-			profdb__result_drop_column(*out, N_RUN);
-		profdb__result_drop_column(*out, N_ORD);
-		profdb__result_drop_column(*out, N_RUN_ID);
-	} else if (by == BY_STREAM) {
-		if (!profdb__qfilter_run_column(&q->filter))
-			profdb__result_drop_column(*out, S_RUN);
-		profdb__result_drop_column(*out, S_RUN_ID);
-	} else {
-		if (!profdb__qfilter_run_column(&q->filter))
-			profdb__result_drop_column(*out, T_RUN);
-		profdb__result_drop_column(*out, T_S1);
-		profdb__result_drop_column(*out, T_S0);
-		profdb__result_drop_column(*out, T_RUN_ID);
-	}
-	return PROFDB_OK;
+	return rc;
 }

@@ -3,8 +3,16 @@
  * the command and the other views): per kernel name and one "(all)" row
  * per run, the host launch call's duration and the launch -> device start
  * delay (median, p90, p99, max) and the outliers above the run's p75 + 3
- * (p75 - p25), computed in one pass over the kernel-launch join.
+ * (p75 - p25).
+ *
+ * Nothing grows with the run (issue 20: 100 000 names held 105 MB): the
+ * "(all)" figures come from an ordered scan of the run's delays that keeps
+ * only the values at the ranks its percentiles need (the run's count read
+ * first), the per-name figures from a scan ordered by (name, delay) that
+ * holds one name's delays, and the rows go to a spool (result_stream.c)
+ * that sorts them and streams them out.  Same definitions (stats.h).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,219 +32,291 @@ static const char *const name_cols[N_COUNT] = {
 	"delay_p90", "delay_p99", "delay_max", "outliers"
 };
 
-/* One linked activity as the by-name figures see it. */
-struct nrow {
-	int64_t name_id, ld, delay;
-};
-
-/* One row of the by-name table before it becomes cells: a name of a run,
- * or the run's "(all)" (name NULL). */
+/* One row of the by-name table: a name of a run, or the run's "(all)". */
 struct nline {
 	int64_t run_id, calls, ltotal, lmax, dmax, out;
 	double lavg, dmed, dp90, dp99;
-	char *name;                /* owned; NULL: "(all)" */
+	const char *name;          /* NULL: "(all)" */
 };
 
-struct nlines {
-	struct nline *v;
-	size_t n, cap;
-	struct nrow *rows;         /* the current run's activities */
-	size_t nrows, rcap;
-	double *d;                 /* scratch: delays, sorted */
+/* One percentile of n sorted values, picked as an ordered scan passes:
+ * the values at ranks lo and hi (lo + 1, or lo at the end). */
+struct pick {
+	double h, vlo, vhi;
+	size_t lo, hi;
+};
+
+enum { P25, P50, P75, P90, P99, NPICK };
+static const double pick_pct[NPICK] = { 25, 50, 75, 90, 99 };
+
+static void pick_init(struct pick *k, double p, size_t n)
+{
+	k->h = (double)(n - 1) * p / 100.0;
+	k->lo = (size_t)floor(k->h);
+	if (k->lo >= n - 1)
+		k->lo = n - 1;
+	k->hi = k->lo + (k->lo < n - 1);
+	k->vlo = k->vhi = 0;
+}
+
+/* profdb__percentile_sorted's value (0 < p < 100) from the two it reads. */
+static double pick_value(const struct pick *k, size_t n)
+{
+	double frac;
+	if (k->lo >= n - 1)
+		return k->vlo;
+	frac = k->h - (double)k->lo;
+	return k->vlo + frac * (k->vhi - k->vlo);
+}
+
+/* Statements the scans share: names of runs and of kernels, by id. */
+struct nctx {
+	profdb *db;
+	const struct profdb_filter *f;
+	struct profdb__spool sp;
+	sqlite3_stmt *run_name, *str_name;
+	int64_t *fence_run;        /* the runs in id order and their fences */
+	double *fence;
+	size_t nruns, rcap;
+	double *d;                 /* one name's delays (the by-name scan) */
 	size_t dcap;
+	int64_t linked;            /* every linked activity: the note's count */
 };
 
-static int cmp_nrow(const void *x, const void *y)
+static const char *text_of(sqlite3_stmt *q, int64_t id)
 {
-	const struct nrow *a = x, *b = y;
-	if (a->name_id != b->name_id)
-		return a->name_id < b->name_id ? -1 : 1;
-	return a->delay < b->delay ? -1 : a->delay > b->delay;
+	const char *t;
+	sqlite3_reset(q);
+	sqlite3_bind_int64(q, 1, id);
+	t = sqlite3_step(q) == SQLITE_ROW ? (const char *)sqlite3_column_text(q, 0) : NULL;
+	return t ? t : "";
 }
 
-static int cmp_nline(const void *x, const void *y)
+/* Line l as the spool's next row. */
+static int put_line(struct nctx *c, const struct nline *l)
 {
-	const struct nline *a = x, *b = y;
-	if (a->run_id != b->run_id)
-		return a->run_id < b->run_id ? -1 : 1;
-	if (!a->name != !b->name)
-		return a->name ? 1 : -1; /* "(all)" first */
-	if (a->ltotal != b->ltotal)
-		return a->ltotal > b->ltotal ? -1 : 1;
-	return a->name ? strcmp(a->name, b->name) : 0;
+	profdb_result *r = c->sp.row;
+	int rc = 0;
+	rc |= profdb__result_set_int(r, 0, N_RUN_ID, l->run_id);
+	rc |= profdb__result_set_int(r, 0, N_ORD, l->name != NULL);
+	rc |= profdb__result_set_text(r, 0, N_RUN, text_of(c->run_name, l->run_id));
+	rc |= profdb__result_set_text(r, 0, N_NAME, l->name ? l->name : "(all)");
+	rc |= profdb__result_set_int(r, 0, N_CALLS, l->calls);
+	rc |= profdb__result_set_int(r, 0, N_LTOTAL, l->ltotal);
+	rc |= profdb__result_set_double(r, 0, N_LAVG, l->lavg);
+	rc |= profdb__result_set_int(r, 0, N_LMAX, l->lmax);
+	rc |= profdb__result_set_double(r, 0, N_DMED, l->dmed);
+	rc |= profdb__result_set_double(r, 0, N_DP90, l->dp90);
+	rc |= profdb__result_set_double(r, 0, N_DP99, l->dp99);
+	rc |= profdb__result_set_int(r, 0, N_DMAX, l->dmax);
+	rc |= profdb__result_set_int(r, 0, N_OUT, l->out);
+	if (rc)
+		return profdb__error(c->db, PROFDB_ERROR, "out of memory");
+	return profdb__spool_put(&c->sp);
 }
 
-/* The figures of v[0..n) (delays in d, sorted) into a new line of L. */
-static struct nline *nline_add(struct nlines *L, int64_t run, const struct nrow *v, size_t n, double fence)
+/* A statement over the kernel-launch join of the filter: "SELECT <cols>
+ * FROM join WHERE filter <tail>", bound. */
+static int join_stmt(struct nctx *c, const char *cols, const char *tail, sqlite3_stmt **st)
 {
-	struct nline *l;
-	if (L->n == L->cap) {
-		size_t ncap = L->cap ? 2 * L->cap : 64;
-		struct nline *m = realloc(L->v, ncap * sizeof *m);
-		if (!m)
-			return NULL;
-		L->v = m;
-		L->cap = ncap;
-	}
-	l = &L->v[L->n++];
-	memset(l, 0, sizeof *l);
-	l->run_id = run;
-	l->calls = (int64_t)n;
-	for (size_t i = 0; i < n; i++) {
-		l->ltotal += v[i].ld;
-		l->lmax = i == 0 || v[i].ld > l->lmax ? v[i].ld : l->lmax;
-		l->out += (double)v[i].delay > fence;
-	}
-	l->lavg = (double)l->ltotal / (double)n;
-	l->dmed = profdb__percentile_sorted(L->d, n, 50);
-	l->dp90 = profdb__percentile_sorted(L->d, n, 90);
-	l->dp99 = profdb__percentile_sorted(L->d, n, 99);
-	l->dmax = (int64_t)L->d[n - 1];
-	return l;
+	struct profdb__qbuf b = { 0 };
+	int rc;
+	profdb__qbuf_addf(&b, "SELECT %s FROM kernel k JOIN launch l ON l.run_id = k.run_id AND l.rank = k.rank"
+	                  " AND l.correlation = k.correlation WHERE 1", cols);
+	profdb__qfilter_where(&b, c->f, "k", QF_KERNEL, 0);
+	profdb__qbuf_add(&b, tail);
+	rc = profdb__query_prepare(c->db, &b, st, "cannot read launches");
+	profdb__qbuf_free(&b);
+	if (rc == PROFDB_OK)
+		profdb__qfilter_bind(*st, c->f);
+	return rc;
 }
 
-/* The lines of one run from its activities: "(all)" (its quartiles give
- * the fence) and one per name, named through q (str by id). */
-static int name_run(struct nlines *L, int64_t run, sqlite3_stmt *q)
+static int add_fence(struct nctx *c, int64_t run, double fence)
 {
-	size_t n = L->nrows, i = 0;
-	double q1, q3;
-	if (n == 0)
-		return PROFDB_OK;
-	if (n > L->dcap) {
-		double *d = realloc(L->d, n * sizeof *d);
-		if (!d)
-			return PROFDB_ERROR;
-		L->d = d;
-		L->dcap = n;
+	if (c->nruns == c->rcap) {
+		size_t ncap = c->rcap ? 2 * c->rcap : 64;
+		int64_t *r = realloc(c->fence_run, ncap * sizeof *r);
+		double *f = r ? realloc(c->fence, ncap * sizeof *f) : NULL;
+		if (r)
+			c->fence_run = r;
+		if (!f)
+			return profdb__error(c->db, PROFDB_ERROR, "out of memory");
+		c->fence = f;
+		c->rcap = ncap;
 	}
-	for (size_t k = 0; k < n; k++)
-		L->d[k] = (double)L->rows[k].delay;
-	profdb__sort_doubles(L->d, n);
-	q1 = profdb__percentile_sorted(L->d, n, 25);
-	q3 = profdb__percentile_sorted(L->d, n, 75);
-	if (!nline_add(L, run, L->rows, n, q3 + 3 * (q3 - q1)))
-		return PROFDB_ERROR;
-	qsort(L->rows, n, sizeof *L->rows, cmp_nrow);
-	while (i < n) {
-		size_t j = i;
-		struct nline *l;
-		while (j < n && L->rows[j].name_id == L->rows[i].name_id)
-			j++;
-		for (size_t k = i; k < j; k++)
-			L->d[k - i] = (double)L->rows[k].delay; /* already sorted by delay */
-		if (!(l = nline_add(L, run, &L->rows[i], j - i, q3 + 3 * (q3 - q1))))
-			return PROFDB_ERROR;
-		sqlite3_bind_int64(q, 1, L->rows[i].name_id);
-		l->name = strdup(sqlite3_step(q) == SQLITE_ROW ? (const char *)sqlite3_column_text(q, 0) : "");
-		sqlite3_reset(q);
-		if (!l->name)
-			return PROFDB_ERROR;
-		i = j;
-	}
-	L->nrows = 0;
+	c->fence_run[c->nruns] = run;
+	c->fence[c->nruns++] = fence;
 	return PROFDB_OK;
 }
 
-/* Stream the linked activities of f run by run into L's lines. */
-static int name_pass(profdb *db, const struct profdb_filter *f, struct nlines *L)
+/* The "(all)" line of one run from its n delays in ascending order (st on
+ * the run's first row): its percentiles and the fence p75 + 3 (p75 - p25),
+ * which every later delay is compared to (those before rank p75's hi are
+ * at most p75, never above it).  Leaves st on the next run's first row. */
+static int run_line(struct nctx *c, sqlite3_stmt *st, int64_t run, size_t n, int *rc)
 {
-	struct profdb__qbuf b = { 0 };
-	sqlite3_stmt *st = NULL, *q = NULL;
-	int64_t run = 0;
-	int rc, err = PROFDB_OK, have = 0;
+	struct nline l = { .run_id = run, .calls = (int64_t)n };
+	struct pick k[NPICK];
+	double fence = 0, v = 0;
+	size_t i = 0;
 
-	profdb__qbuf_add(&b, "SELECT k.run_id, k.name_id, l.dur_ns, k.start_ns - l.start_ns FROM kernel k"
-	         " JOIN launch l ON l.run_id = k.run_id AND l.rank = k.rank AND l.correlation = k.correlation"
-	         " WHERE 1");
-	profdb__qfilter_where(&b, f, "k", QF_KERNEL, 0);
-	profdb__qbuf_add(&b, " ORDER BY k.run_id");
-	rc = profdb__query_prepare(db, &b, &st, "cannot read launches");
-	profdb__qbuf_free(&b);
-	if (rc != PROFDB_OK)
-		return rc;
-	if (sqlite3_prepare_v2(db->sql, "SELECT value FROM str WHERE id = ?1", -1, &q, NULL) != SQLITE_OK) {
-		sqlite3_finalize(st);
-		return profdb__sqlerror(db, "cannot read names");
+	for (int p = 0; p < NPICK; p++)
+		pick_init(&k[p], pick_pct[p], n);
+	do {
+		int64_t ld = sqlite3_column_int64(st, 1);
+		v = (double)sqlite3_column_int64(st, 2);
+		l.ltotal += ld;
+		l.lmax = i == 0 || ld > l.lmax ? ld : l.lmax;
+		for (int p = 0; p < NPICK; p++) {
+			k[p].vlo = i == k[p].lo ? v : k[p].vlo;
+			k[p].vhi = i == k[p].hi ? v : k[p].vhi;
+		}
+		if (i == k[P75].hi) {
+			double q1 = pick_value(&k[P25], n), q3 = pick_value(&k[P75], n);
+			fence = q3 + 3 * (q3 - q1);
+		}
+		l.out += i >= k[P75].hi && v > fence;
+		i++;
+	} while ((*rc = sqlite3_step(st)) == SQLITE_ROW && sqlite3_column_int64(st, 0) == run);
+	if (i != n)
+		return profdb__error(c->db, PROFDB_ERROR, "launches: the run's rows changed while read");
+	l.lavg = (double)l.ltotal / (double)n;
+	l.dmed = pick_value(&k[P50], n);
+	l.dp90 = pick_value(&k[P90], n);
+	l.dp99 = pick_value(&k[P99], n);
+	l.dmax = (int64_t)v;
+	c->linked += (int64_t)n;
+	return add_fence(c, run, fence) != PROFDB_OK ? PROFDB_ERROR : put_line(c, &l);
+}
+
+/* The "(all)" lines: each run's count, then its delays in order. */
+static int all_pass(struct nctx *c)
+{
+	sqlite3_stmt *cnt = NULL, *st = NULL;
+	int rc, err;
+
+	if ((err = join_stmt(c, "k.run_id, count(*)", " GROUP BY k.run_id ORDER BY k.run_id", &cnt)) != PROFDB_OK)
+		return err;
+	if ((err = join_stmt(c, "k.run_id, l.dur_ns, k.start_ns - l.start_ns AS delay",
+	                     " ORDER BY k.run_id, delay", &st)) != PROFDB_OK) {
+		sqlite3_finalize(cnt);
+		return err;
 	}
-	profdb__qfilter_bind(st, f);
-	while (err == PROFDB_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t krun = sqlite3_column_int64(st, 0);
-		if (have && krun != run && (err = name_run(L, run, q)) != PROFDB_OK)
+	rc = sqlite3_step(st);
+	while (err == PROFDB_OK && rc == SQLITE_ROW) {
+		int64_t run = sqlite3_column_int64(st, 0);
+		if (sqlite3_step(cnt) != SQLITE_ROW || sqlite3_column_int64(cnt, 0) != run ||
+		    sqlite3_column_int64(cnt, 1) <= 0) {
+			err = profdb__error(c->db, PROFDB_ERROR, "launches: the run's rows changed while read");
 			break;
-		run = krun, have = 1;
-		if (L->nrows == L->rcap) {
-			size_t ncap = L->rcap ? 2 * L->rcap : 4096;
-			struct nrow *m = realloc(L->rows, ncap * sizeof *m);
-			if (!m) {
-				err = PROFDB_ERROR;
+		}
+		err = run_line(c, st, run, (size_t)sqlite3_column_int64(cnt, 1), &rc);
+	}
+	if (err == PROFDB_OK && rc != SQLITE_DONE)
+		err = profdb__sqlerror(c->db, "cannot read launches");
+	sqlite3_finalize(cnt);
+	sqlite3_finalize(st);
+	return err;
+}
+
+/* The line of one name: its n delays sorted in c->d. */
+static int name_line(struct nctx *c, int64_t run, int64_t name_id, size_t n, int64_t ltotal, int64_t lmax,
+                     double fence)
+{
+	struct nline l = { .run_id = run, .calls = (int64_t)n, .ltotal = ltotal, .lmax = lmax };
+	for (size_t i = 0; i < n; i++)
+		l.out += c->d[i] > fence;
+	l.lavg = (double)ltotal / (double)n;
+	l.dmed = profdb__percentile_sorted(c->d, n, 50);
+	l.dp90 = profdb__percentile_sorted(c->d, n, 90);
+	l.dp99 = profdb__percentile_sorted(c->d, n, 99);
+	l.dmax = (int64_t)c->d[n - 1];
+	l.name = text_of(c->str_name, name_id);
+	return put_line(c, &l);
+}
+
+static int hold_delay(struct nctx *c, size_t n, double v)
+{
+	if (n == c->dcap) {
+		size_t ncap = c->dcap ? 2 * c->dcap : 1024;
+		double *d = realloc(c->d, ncap * sizeof *d);
+		if (!d)
+			return profdb__error(c->db, PROFDB_ERROR, "out of memory");
+		c->d = d;
+		c->dcap = ncap;
+	}
+	c->d[n] = v;
+	return PROFDB_OK;
+}
+
+/* The per-name lines: the join ordered by (run, name, delay), one name's
+ * delays held at a time; each run's fence from all_pass (same runs, same
+ * order). */
+static int name_pass(struct nctx *c)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t run = 0, name = 0, ltotal = 0, lmax = 0;
+	size_t n = 0, ri = 0;
+	int rc = SQLITE_DONE, err;
+
+	if ((err = join_stmt(c, "k.run_id, k.name_id, l.dur_ns, k.start_ns - l.start_ns AS delay",
+	                     " ORDER BY k.run_id, k.name_id, delay", &st)) != PROFDB_OK)
+		return err;
+	while (err == PROFDB_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t krun = sqlite3_column_int64(st, 0), kname = sqlite3_column_int64(st, 1);
+		int64_t ld = sqlite3_column_int64(st, 2);
+		if (n && (krun != run || kname != name)) {
+			err = name_line(c, run, name, n, ltotal, lmax, c->fence[ri]);
+			n = 0;
+		}
+		if (n == 0) {
+			while (ri < c->nruns && c->fence_run[ri] != krun)
+				ri++;
+			if (ri == c->nruns) {
+				err = profdb__error(c->db, PROFDB_ERROR, "launches: the run's rows changed while read");
 				break;
 			}
-			L->rows = m;
-			L->rcap = ncap;
+			run = krun, name = kname, ltotal = 0;
 		}
-		L->rows[L->nrows++] = (struct nrow){ sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
-		                                     sqlite3_column_int64(st, 3) };
+		ltotal += ld;
+		lmax = n == 0 || ld > lmax ? ld : lmax;
+		if (err == PROFDB_OK)
+			err = hold_delay(c, n++, (double)sqlite3_column_int64(st, 3));
 	}
-	if (err == PROFDB_OK && rc == SQLITE_DONE && have)
-		err = name_run(L, run, q);
+	if (err == PROFDB_OK && rc != SQLITE_DONE)
+		err = profdb__sqlerror(c->db, "cannot read launches");
+	if (err == PROFDB_OK && n)
+		err = name_line(c, run, name, n, ltotal, lmax, c->fence[ri]);
 	sqlite3_finalize(st);
-	sqlite3_finalize(q);
-	if (err != PROFDB_OK)
-		return profdb__error(db, PROFDB_ERROR, "out of memory");
-	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "cannot read launches");
+	return err;
 }
 
-/* The cells of line l into row i of r; run names through q (run by id). */
-static int name_cells(profdb_result *r, size_t i, const struct nline *l, sqlite3_stmt *q)
+int profdb__launches_by_name(profdb *db, profdb_result **out, const struct profdb_filter *f, int64_t *linked)
 {
-	int rc = 0;
-	sqlite3_bind_int64(q, 1, l->run_id);
-	rc |= profdb__result_set_text(r, i, N_RUN, sqlite3_step(q) == SQLITE_ROW ? (const char *)sqlite3_column_text(q, 0) : "");
-	sqlite3_reset(q);
-	rc |= profdb__result_set_int(r, i, N_RUN_ID, l->run_id);
-	rc |= profdb__result_set_int(r, i, N_ORD, l->name != NULL);
-	rc |= profdb__result_set_text(r, i, N_NAME, l->name ? l->name : "(all)");
-	rc |= profdb__result_set_int(r, i, N_CALLS, l->calls);
-	rc |= profdb__result_set_int(r, i, N_LTOTAL, l->ltotal);
-	rc |= profdb__result_set_double(r, i, N_LAVG, l->lavg);
-	rc |= profdb__result_set_int(r, i, N_LMAX, l->lmax);
-	rc |= profdb__result_set_double(r, i, N_DMED, l->dmed);
-	rc |= profdb__result_set_double(r, i, N_DP90, l->dp90);
-	rc |= profdb__result_set_double(r, i, N_DP99, l->dp99);
-	rc |= profdb__result_set_int(r, i, N_DMAX, l->dmax);
-	rc |= profdb__result_set_int(r, i, N_OUT, l->out);
-	return rc ? PROFDB_ERROR : PROFDB_OK;
-}
+	struct nctx c = { .db = db, .f = f };
+	/* helpers go: run_id and ord, and run with one run */
+	uint64_t drop = (1u << N_RUN_ID) | (1u << N_ORD) | (profdb__qfilter_run_column(f) ? 0 : 1u << N_RUN);
+	int rc = profdb__spool_open(db, &c.sp, name_cols, name_types, N_COUNT);
 
-/*
- * By name in one pass over the join, in C: each figure used to be an SQL
- * aggregate sorting its own copy of the delays (five sorts of a run's
- * delays and a materialized join); here a run's delays are sorted once for
- * "(all)" and once by (name, delay).  Same definitions (stats.h).
- */
-int profdb__launches_by_name(profdb *db, profdb_result **out, const struct profdb_filter *f)
-{
-	struct nlines L = { 0 };
-	sqlite3_stmt *q = NULL;
-	int rc = name_pass(db, f, &L);
-
-	if (rc == PROFDB_OK) {
-		if (L.n > 1) /* (an empty answer has no array: qsort wants one) */
-			qsort(L.v, L.n, sizeof *L.v, cmp_nline);
-		if (profdb__result_new_rows(out, name_cols, name_types, N_COUNT, L.n) != PROFDB_OK)
-			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
-		else if (sqlite3_prepare_v2(db->sql, "SELECT name FROM run WHERE id = ?1", -1, &q, NULL) != SQLITE_OK)
-			rc = profdb__sqlerror(db, "cannot read runs");
-	}
-	for (size_t i = 0; rc == PROFDB_OK && i < L.n; i++)
-		if (name_cells(*out, i, &L.v[i], q) != PROFDB_OK)
-			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
-	sqlite3_finalize(q);
-	for (size_t i = 0; i < L.n; i++)
-		free(L.v[i].name);
-	free(L.v);
-	free(L.rows);
-	free(L.d);
+	*out = NULL;
+	if (rc == PROFDB_OK && (sqlite3_prepare_v2(db->sql, "SELECT name FROM run WHERE id = ?1", -1, &c.run_name,
+	                                           NULL) != SQLITE_OK ||
+	                        sqlite3_prepare_v2(db->sql, "SELECT value FROM str WHERE id = ?1", -1, &c.str_name,
+	                                           NULL) != SQLITE_OK))
+		rc = profdb__sqlerror(db, "cannot read names");
+	if (rc == PROFDB_OK)
+		rc = all_pass(&c);
+	if (rc == PROFDB_OK)
+		rc = name_pass(&c);
+	sqlite3_finalize(c.run_name);
+	sqlite3_finalize(c.str_name);
+	if (rc == PROFDB_OK)
+		rc = profdb__spool_answer(&c.sp, out, drop, "\"run_id\", \"ord\", \"launch_total\" DESC, \"name\"");
+	profdb__spool_close(&c.sp);
+	free(c.fence_run);
+	free(c.fence);
+	free(c.d);
+	*linked = c.linked;
 	return rc;
 }

@@ -83,7 +83,8 @@ int profdb_query_runs_filter(profdb *db, profdb_result **out, const struct profd
 	if (rc != PROFDB_OK)
 		return rc;
 	profdb__qfilter_bind(st, &runs_only);
-	rc = profdb__result_from_stmt(db, out, st, runs_types);
+	/* streamed when the CLI asked (profdb_result_stream): 100 000 runs */
+	rc = profdb__result_from_stmt_stream(db, out, st, runs_types);
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -153,7 +154,7 @@ int profdb_query_summary(profdb *db, profdb_result **out, const struct profdb_fi
 	if (rc != PROFDB_OK)
 		return rc;
 	profdb__qfilter_bind(st, &sf);
-	rc = profdb__result_from_stmt(db, out, st, summary_types);
+	rc = profdb__result_from_stmt_stream(db, out, st, summary_types);
 	sqlite3_finalize(st);
 	return rc;
 }

@@ -65,4 +65,45 @@ int profdb__result_streamed(const profdb_result *r);
 int profdb__result_from_stmt_stream(profdb *db, profdb_result **out, sqlite3_stmt *st,
                                     const enum profdb_coltype *types);
 
+/*
+ * A spool: the rows of an analysis whose figures are computed in C, kept in
+ * the temporary table temp.profdb_spool (on disk past SQLite's cache)
+ * instead of in memory, then read back by one statement (sorted there if
+ * need be) and answered through profdb__result_from_stmt_stream like any
+ * query's rows: streamed when the CLI armed db, whole otherwise.  The
+ * analysis sets the cells of s->row (one row of the spool's columns, with
+ * result.c's setters) and calls profdb__spool_put for each of its rows.
+ */
+struct profdb__spool {
+	profdb *db;
+	sqlite3_stmt *ins;         /* INSERT of one row */
+	profdb_result *row;        /* the next row's cells (names and types of the columns) */
+	int began;                 /* the spool began the transaction its rows are written in */
+	int query_only;            /* PRAGMA query_only before the spool (restored by close) */
+};
+/* Open a spool of ncols columns named and typed so.  Errors on db. */
+int profdb__spool_open(profdb *db, struct profdb__spool *s, const char *const *names,
+                       const enum profdb_coltype *types, size_t ncols);
+/* Store s->row's cells as the next row and set them to NULL.  Errors on db. */
+int profdb__spool_put(struct profdb__spool *s);
+/* Store the cells of row of r (s's columns) as the next row.  Errors on db. */
+int profdb__spool_put_from(struct profdb__spool *s, const profdb_result *r, size_t row);
+/* The answer: the spool's columns but those whose bit is set in drop
+ * (column i: bit i), its rows in the order of order_by (SQL text, a
+ * constant of the caller: "rowid" keeps the order they were put in). */
+int profdb__spool_answer(struct profdb__spool *s, profdb_result **out, uint64_t drop, const char *order_by);
+/* The answer: the rows of sql, a statement over temp.profdb_spool (a
+ * constant of the caller), columns of the given types. */
+int profdb__spool_answer_sql(struct profdb__spool *s, profdb_result **out, const char *sql,
+                             const enum profdb_coltype *types);
+/* The answer of an analysis whose rows are those of st (bound, its
+ * columns of types), each completed in C by fill (NULL: none) as row 0 of
+ * r, in st's order, less the columns whose bit is set in drop: through a
+ * spool, so streamed when profdb_result_stream armed db.  Errors on db. */
+int profdb__spool_stmt(profdb *db, sqlite3_stmt *st, const enum profdb_coltype *types,
+                       int (*fill)(profdb_result *r, void *arg), void *arg, uint64_t drop,
+                       profdb_result **out);
+/* Close s and drop its table (after profdb__spool_answer, or on an error). */
+void profdb__spool_close(struct profdb__spool *s);
+
 #endif

@@ -7,6 +7,9 @@
  * passes over the statement inside one read transaction (both see the
  * same rows): the first folds every row into a layout (format.h,
  * profdb__fmt_plan), the second writes the rows in parts along it.
+ * An analysis whose rows are computed in C puts them in a spool (a
+ * temporary table, result.h) and answers with one statement over it, so
+ * the same writer streams them.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +18,7 @@
 
 #include "internal.h"
 #include "format.h"
+#include "query.h"
 #include "result.h"
 #include "banned.h"
 
@@ -26,8 +30,10 @@
 
 profdb__part_fn profdb__part_writer(const struct profdb_format_opts *fmt)
 {
+	/* (json_object too: a part is written from STREAM_ROWS rows on, and an
+	 * answer of one row, the object, is whole) */
 	return fmt->format == PROFDB_FMT_CSV ? profdb__write_csv_part :
-	       fmt->format == PROFDB_FMT_JSON && !fmt->json_object ? profdb__write_json_part :
+	       fmt->format == PROFDB_FMT_JSON ? profdb__write_json_part :
 	       fmt->format == PROFDB_FMT_MD ? profdb__write_md_part : NULL;
 }
 
@@ -220,8 +226,7 @@ int profdb_result_stream(profdb *db, FILE *out, const struct profdb_format_opts 
 {
 	db->stream_out = NULL;
 	db->stream_fmt = NULL;
-	/* a json object (one key per run) is built whole */
-	if (!out || !fmt || (fmt->format == PROFDB_FMT_JSON && fmt->json_object))
+	if (!out || !fmt)
 		return PROFDB_ENOTFOUND;
 	db->stream_out = out;
 	db->stream_fmt = fmt;
@@ -248,10 +253,221 @@ int profdb__result_from_stmt_stream(profdb *db, profdb_result **out, sqlite3_stm
 		rc = profdb__result_two_pass(db, st, r, f, fmt, types != NULL);
 	else
 		rc = profdb__result_stream_rows(db, st, r, profdb__part_writer(fmt), f, fmt, types != NULL, 1);
+	/* nothing written yet: the answer is whole, for the whole writer (json's
+	 * one object) */
+	if (rc == PROFDB_OK && r->write_rest && r->written == 0)
+		r->write_rest = NULL;
 	if (rc != PROFDB_OK) {
 		profdb_result_free(r);
 		return rc;
 	}
 	*out = r;
 	return PROFDB_OK;
+}
+
+/* ---------------------------------------------------------------- spool */
+
+/* "name" quoted as an SQL identifier into b (the names are the caller's
+ * constants; quotes doubled all the same). */
+static void add_ident(struct profdb__qbuf *b, const char *name)
+{
+	profdb__qbuf_add(b, "\"");
+	for (const char *p = name; *p; p++)
+		profdb__qbuf_add(b, *p == '"' ? "\"\"" : (char[2]){ *p, 0 });
+	profdb__qbuf_add(b, "\"");
+}
+
+static int spool_exec(profdb *db, const char *sql)
+{
+	return sqlite3_exec(db->sql, sql, NULL, NULL, NULL) == SQLITE_OK ? PROFDB_OK :
+	       profdb__sqlerror(db, "cannot keep the rows");
+}
+
+static int pragma_int(profdb *db, const char *sql, int *v)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW;
+	if (rc)
+		*v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return rc ? PROFDB_OK : profdb__sqlerror(db, "cannot keep the rows");
+}
+
+int profdb__spool_open(profdb *db, struct profdb__spool *s, const char *const *names,
+                       const enum profdb_coltype *types, size_t ncols)
+{
+	struct profdb__qbuf b = { 0 };
+	int rc;
+
+	memset(s, 0, sizeof *s);
+	s->query_only = -1;
+	s->db = db;
+	if (ncols == 0 || ncols > 64) /* the columns profdb__spool_answer can drop */
+		return profdb__error(db, PROFDB_ERROR, "a spool of %zu columns", ncols);
+	if (profdb__result_new_rows(&s->row, names, types, ncols, 1) != PROFDB_OK)
+		return profdb__error(db, PROFDB_ERROR, "out of memory");
+	/* a read-only handle is query_only, which refuses temporary tables
+	 * too: lifted while the spool lives (it writes temp only; the main
+	 * database stays as it was) */
+	s->query_only = -1;
+	if ((rc = pragma_int(db, "PRAGMA query_only", &s->query_only)) != PROFDB_OK)
+		return rc;
+	if (s->query_only == 1 && (rc = spool_exec(db, "PRAGMA query_only = 0")) != PROFDB_OK)
+		return rc;
+	/* one transaction for the rows (a commit per row would cost more than
+	 * the analysis); the analysis's reads then share its snapshot */
+	if (sqlite3_get_autocommit(db->sql)) {
+		if ((rc = spool_exec(db, "BEGIN")) != PROFDB_OK)
+			return rc;
+		s->began = 1;
+	}
+	/* no declared types: each value keeps the type it was put with */
+	profdb__qbuf_add(&b, "CREATE TEMP TABLE profdb_spool(");
+	for (size_t c = 0; c < ncols; c++) {
+		profdb__qbuf_add(&b, c ? ", " : "");
+		add_ident(&b, names[c]);
+	}
+	profdb__qbuf_add(&b, ")");
+	if ((rc = spool_exec(db, "DROP TABLE IF EXISTS temp.profdb_spool")) == PROFDB_OK &&
+	    (rc = profdb__query_prepare(db, &b, &s->ins, "cannot keep the rows")) == PROFDB_OK) {
+		rc = sqlite3_step(s->ins) == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "cannot keep the rows");
+		sqlite3_finalize(s->ins);
+		s->ins = NULL;
+	}
+	profdb__qbuf_free(&b);
+	if (rc != PROFDB_OK)
+		return rc;
+	profdb__qbuf_add(&b, "INSERT INTO temp.profdb_spool VALUES (?");
+	for (size_t c = 1; c < ncols; c++)
+		profdb__qbuf_add(&b, ", ?");
+	profdb__qbuf_add(&b, ")");
+	rc = profdb__query_prepare(db, &b, &s->ins, "cannot keep the rows");
+	profdb__qbuf_free(&b);
+	return rc;
+}
+
+int profdb__spool_put_from(struct profdb__spool *s, const profdb_result *r, size_t row)
+{
+	int rc;
+	for (size_t c = 0; c < r->ncols; c++) {
+		const struct profdb__cell *v = &r->cells[row * r->ncols + c];
+		int i = (int)c + 1;
+		if (v->type == SQLITE_INTEGER)
+			sqlite3_bind_int64(s->ins, i, v->i);
+		else if (v->type == SQLITE_FLOAT)
+			sqlite3_bind_double(s->ins, i, v->d);
+		else if (v->type == SQLITE_TEXT)
+			sqlite3_bind_text(s->ins, i, v->text, -1, SQLITE_TRANSIENT);
+		else
+			sqlite3_bind_null(s->ins, i);
+	}
+	rc = sqlite3_step(s->ins) == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(s->db, "cannot keep the rows");
+	sqlite3_reset(s->ins);
+	sqlite3_clear_bindings(s->ins);
+	return rc;
+}
+
+int profdb__spool_put(struct profdb__spool *s)
+{
+	int rc = profdb__spool_put_from(s, s->row, 0);
+	for (size_t c = 0; c < s->row->ncols; c++)
+		profdb__result_set_null(s->row, 0, c);
+	return rc;
+}
+
+int profdb__spool_answer_sql(struct profdb__spool *s, profdb_result **out, const char *sql,
+                             const enum profdb_coltype *types)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*out = NULL;
+	sqlite3_finalize(s->ins);
+	s->ins = NULL;
+	if (s->began && (rc = spool_exec(s->db, "COMMIT")) != PROFDB_OK)
+		return rc;
+	s->began = 0;
+	if (sqlite3_prepare_v2(s->db->sql, sql, -1, &st, NULL) != SQLITE_OK)
+		return profdb__sqlerror(s->db, "cannot read the rows");
+	rc = profdb__result_from_stmt_stream(s->db, out, st, types);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int profdb__spool_answer(struct profdb__spool *s, profdb_result **out, uint64_t drop, const char *order_by)
+{
+	const profdb_result *r = s->row;
+	enum profdb_coltype types[64];
+	struct profdb__qbuf b = { 0 };
+	size_t n = 0;
+	int rc;
+
+	*out = NULL;
+	profdb__qbuf_add(&b, "SELECT ");
+	for (size_t c = 0; c < r->ncols; c++) {
+		if (drop & ((uint64_t)1 << c))
+			continue;
+		profdb__qbuf_add(&b, n ? ", " : "");
+		add_ident(&b, r->names[c]);
+		types[n++] = r->types[c];
+	}
+	profdb__qbuf_addf(&b, " FROM temp.profdb_spool ORDER BY %s", order_by);
+	rc = b.oom ? profdb__error(s->db, PROFDB_ERROR, "out of memory") :
+	     profdb__spool_answer_sql(s, out, b.s, types);
+	profdb__qbuf_free(&b);
+	return rc;
+}
+
+void profdb__spool_close(struct profdb__spool *s)
+{
+	sqlite3_finalize(s->ins);
+	s->ins = NULL;
+	if (s->began)
+		sqlite3_exec(s->db->sql, "ROLLBACK", NULL, NULL, NULL);
+	s->began = 0;
+	if (s->db)
+		sqlite3_exec(s->db->sql, "DROP TABLE IF EXISTS temp.profdb_spool", NULL, NULL, NULL);
+	if (s->db && s->query_only == 1)
+		sqlite3_exec(s->db->sql, "PRAGMA query_only = 1", NULL, NULL, NULL);
+	profdb_result_free(s->row);
+	s->row = NULL;
+}
+
+/* Each row of st through fill into the open spool s. */
+static int spool_rows(struct profdb__spool *s, sqlite3_stmt *st, profdb_result *r,
+                      int (*fill)(profdb_result *r, void *arg), void *arg)
+{
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int err;
+		clear_rows(r);
+		if (profdb__result_add_row(r, st, &cap) != PROFDB_OK || (fill && fill(r, arg) != PROFDB_OK))
+			return profdb__error(s->db, PROFDB_ERROR, "out of memory");
+		if ((err = profdb__spool_put_from(s, r, 0)) != PROFDB_OK)
+			return err;
+	}
+	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(s->db, "query failed");
+}
+
+int profdb__spool_stmt(profdb *db, sqlite3_stmt *st, const enum profdb_coltype *types,
+                       int (*fill)(profdb_result *r, void *arg), void *arg, uint64_t drop,
+                       profdb_result **out)
+{
+	struct profdb__spool s;
+	profdb_result *r = NULL;
+	int rc;
+
+	*out = NULL;
+	/* nothing to complete or leave out: the statement's rows are the answer */
+	if (!fill && !drop)
+		return profdb__result_from_stmt_stream(db, out, st, types);
+	memset(&s, 0, sizeof s);
+	if ((rc = profdb__result_for_stmt(db, &r, st, types)) == PROFDB_OK &&
+	    (rc = profdb__spool_open(db, &s, (const char *const *)r->names, types, r->ncols)) == PROFDB_OK &&
+	    (rc = spool_rows(&s, st, r, fill, arg)) == PROFDB_OK)
+		rc = profdb__spool_answer(&s, out, drop, "rowid");
+	profdb__spool_close(&s);
+	profdb_result_free(r);
+	return rc;
 }
