@@ -220,4 +220,27 @@ int profdb__ch_dict_join_runs(profdb *db, struct profdb__qbuf *b, const struct p
  * error code with the message on db. */
 int profdb__ch_group_kernels(profdb *db, const struct profdb_kernel_query *q);
 
+/*
+ * A run's dictionary of CHC_DICT texts while its rows stream: SQLite str
+ * id -> dense id (1, 2, ... in the order first met), open addressing, and
+ * the texts in dense-id order, sent to kernel_str after the rows.  It holds
+ * each distinct text of the run once (a few hundred names and shapes for a
+ * run of millions of kernels), not rows.
+ */
+struct profdb__ch_dict {
+	int64_t *keys;             /* SQLite str ids; 0: empty slot */
+	uint32_t *vals;            /* their dense ids */
+	size_t cap, n;             /* slots (a power of two), ids given */
+	struct profdb__ch_buf body; /* kernel_str rows (run_id, id, text), RowBinary */
+};
+
+void profdb__ch_dict_clear(struct profdb__ch_dict *d);
+
+/* ch_push_rows.c: stream the rows of run_id in t (local id) to the server
+ * as remote_id; the texts of CHC_DICT columns go into dict (NULL for a
+ * table without them); rows (may be NULL) grows by the rows sent. */
+int profdb__ch_push_table(struct profdb__ch *ch, sqlite3 *sql, const struct profdb__ch_table *t,
+                          int64_t run_id, uint64_t remote_id, const char *hash, struct profdb__ch_dict *dict,
+                          int64_t *rows, struct profdb_err *err);
+
 #endif
