@@ -33,8 +33,43 @@ START_TEST(merge_length_overlap)
 		ck_assert_int_eq(profdb__ivals_overlap_at(a, n, &cur, 55, 100), 5);
 		ck_assert_int_eq(profdb__ivals_overlap_at(a, n, &cur, 70, 80), 0);
 	}
+	/* one query in any order (bisection), by hand against a = [0,25) [50,60) */
+	ck_assert_int_eq(profdb__ivals_overlap_one(a, n, 55, 100), 5);
+	ck_assert_int_eq(profdb__ivals_overlap_one(a, n, 10, 30), 15);
+	ck_assert_int_eq(profdb__ivals_overlap_one(a, n, 25, 50), 0);  /* the gap, touching both */
+	ck_assert_int_eq(profdb__ivals_overlap_one(a, n, -5, 70), 35); /* covers both */
+	ck_assert_int_eq(profdb__ivals_overlap_one(a, n, 24, 51), 2);
+	ck_assert_int_eq(profdb__ivals_overlap_one(a, n, 60, 61), 0);
 	ck_assert_uint_eq(profdb__ivals_merge(a, 0), 0);
 	ck_assert_int_eq(profdb__ivals_overlap(a, 0, b, 1), 0);
+	ck_assert_int_eq(profdb__ivals_overlap_one(a, 0, 0, 10), 0);
+}
+END_TEST
+
+/* The bisection agrees with the two-list merge on random unions and
+ * spans (queries in random order, as launches --by step may ask them). */
+START_TEST(overlap_one_random)
+{
+	struct profdb__interval a[64], span;
+	unsigned seed = 12345;
+	for (int round = 0; round < 200; round++) {
+		size_t n = (size_t)(round % 64);
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			int64_t s = (int64_t)(seed >> 8) % 1000;
+			seed = seed * 1103515245u + 12345u;
+			a[i] = (struct profdb__interval){ s, s + (int64_t)(seed >> 8) % 40 };
+		}
+		n = profdb__ivals_merge(a, n);
+		for (int k = 0; k < 20; k++) {
+			seed = seed * 1103515245u + 12345u;
+			span.start = (int64_t)(seed >> 8) % 1100 - 50;
+			seed = seed * 1103515245u + 12345u;
+			span.end = span.start + (int64_t)(seed >> 8) % 200;
+			ck_assert_int_eq(profdb__ivals_overlap_one(a, n, span.start, span.end),
+			                 profdb__ivals_overlap(a, n, &span, 1));
+		}
+	}
 }
 END_TEST
 
@@ -209,6 +244,7 @@ int main(void)
 	Suite *s = suite_create("analyses");
 	TCase *tc = tcase_create("interval");
 	tcase_add_test(tc, merge_length_overlap);
+	tcase_add_test(tc, overlap_one_random);
 	tcase_add_test(tc, breakdown_figures);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("queries");

@@ -217,8 +217,10 @@ static int step_rows(struct acts *c, profdb_result *r, size_t *row, int64_t run,
 	for (size_t i = first; i < last; i++) {
 		struct profdb__interval span = { profdb_result_int(r, i, T_S0), profdb_result_int(r, i, T_S1) };
 		int64_t len = span.end - span.start;
-		int64_t hw = len - profdb__ivals_overlap(q, nq, &span, 1);
-		int64_t qd = profdb__ivals_overlap(p, np, &span, 1);
+		/* a bisection per step: the rank's whole unions per step made
+		 * 100 000 steps take 16 s (quadratic in steps) */
+		int64_t hw = len - profdb__ivals_overlap_one(q, nq, span.start, span.end);
+		int64_t qd = profdb__ivals_overlap_one(p, np, span.start, span.end);
 		rc |= profdb__result_set_int(r, i, T_HWAIT, hw);
 		rc |= profdb__result_set_int(r, i, T_QUEUED, qd);
 		if (len > 0) {

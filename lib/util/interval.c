@@ -78,6 +78,20 @@ int64_t profdb__ivals_overlap_at(const struct profdb__interval *a, size_t na, si
 	return t;
 }
 
+int64_t profdb__ivals_overlap_one(const struct profdb__interval *a, size_t na, int64_t lo, int64_t hi)
+{
+	size_t first = 0, last = na;
+	/* merged intervals are disjoint in start order, so their ends ascend */
+	while (first < last) {
+		size_t mid = first + (last - first) / 2;
+		if (a[mid].end <= lo)
+			first = mid + 1;
+		else
+			last = mid;
+	}
+	return profdb__ivals_overlap_at(a, na, &first, lo, hi);
+}
+
 size_t profdb__ivals_union(struct profdb__interval *out, const struct profdb__interval *a, size_t na,
                            const struct profdb__interval *b, size_t nb)
 {

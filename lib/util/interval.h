@@ -30,6 +30,10 @@ int64_t profdb__ivals_overlap(const struct profdb__interval *a, size_t na,
  * sweep of many queries is linear, not quadratic. */
 int64_t profdb__ivals_overlap_at(const struct profdb__interval *a, size_t na, size_t *cursor,
                                  int64_t lo, int64_t hi);
+/* The same for one query in any order: a bisection finds the first interval
+ * of a ending after lo, so each query costs log(na) plus the intervals it
+ * meets (profdb launches --by step asks once per step, steps in any order). */
+int64_t profdb__ivals_overlap_one(const struct profdb__interval *a, size_t na, int64_t lo, int64_t hi);
 /* The union of two merged lists into out (room for na + nb), merged;
  * returns its count. */
 size_t profdb__ivals_union(struct profdb__interval *out, const struct profdb__interval *a, size_t na,
