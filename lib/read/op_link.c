@@ -308,7 +308,8 @@ static int load_calls(struct linker *l, int64_t run_id, const struct profdb__row
 		free(v);
 		return lk_fail(l, "calls");
 	}
-	qsort(v, k, sizeof *v, cmp_item);
+	if (k > 1) /* qsort(NULL, 0) is undefined (UBSan) */
+		qsort(v, k, sizeof *v, cmp_item);
 	*out = v;
 	*n = k;
 	return PROFDB_OK;

@@ -501,7 +501,8 @@ int profdb__kstep_valid(struct profdb__kstep *k)
 		if (!uses_hold(k, &k->ranks[i]))
 			return 0;
 	/* two files' calls of one rank with overlapping ids may repeat one */
-	qsort(k->ranges, k->nranges, sizeof *k->ranges, cmp_range);
+	if (k->nranges > 1) /* qsort(NULL, 0) is undefined (UBSan) */
+		qsort(k->ranges, k->nranges, sizeof *k->ranges, cmp_range);
 	for (size_t i = 1, first = 0; i < k->nranges; i++) {
 		int64_t hi = k->ranges[first].hi; /* the highest id of the rank's files so far */
 		if (k->ranges[i].rank != k->ranges[first].rank) {
