@@ -125,8 +125,12 @@ fail:
 	return err;
 }
 
-/* Memory a held row of r takes, about. */
-static size_t row_bytes(const profdb_result *r, size_t row)
+uint64_t profdb__result_hold_budget(void)
+{
+	return profdb__env_limit("PROFDB_HOLD_BYTES", HOLD_BYTES);
+}
+
+size_t profdb__result_row_bytes(const profdb_result *r, size_t row)
 {
 	size_t n = r->ncols * sizeof *r->cells;
 	for (size_t c = 0; c < r->ncols; c++)
@@ -176,7 +180,7 @@ static int plan_pass(profdb *db, sqlite3_stmt *st, profdb_result *r, size_t *cap
 int profdb__result_two_pass(profdb *db, sqlite3_stmt *st, profdb_result *r, FILE *out,
                             const struct profdb_format_opts *fmt, int types_known)
 {
-	uint64_t budget = profdb__env_limit("PROFDB_HOLD_BYTES", HOLD_BYTES), held = 0;
+	uint64_t budget = profdb__result_hold_budget(), held = 0;
 	size_t cap = 0;
 	int *known = calloc(r->ncols + 1, sizeof *known), rc, began = 0, err;
 
@@ -187,7 +191,7 @@ int profdb__result_two_pass(profdb *db, sqlite3_stmt *st, profdb_result *r, FILE
 			free(known);
 			return profdb__error(db, PROFDB_ERROR, "out of memory");
 		}
-		held += row_bytes(r, r->nrows - 1);
+		held += profdb__result_row_bytes(r, r->nrows - 1);
 	}
 	if (held <= budget) {
 		/* whole: written by profdb_result_write as it always was */

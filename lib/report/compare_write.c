@@ -13,7 +13,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "compare.h"
 #include "format.h"
@@ -21,17 +20,12 @@
 #include "banned.h"
 
 #define PART_ROWS 1024 /* rows held between writes */
-/* A table held whole up to about this many bytes of cells and texts:
- * result_stream.c's budget, and its PROFDB_HOLD_BYTES (tests: 1). */
-#define HOLD_BYTES ((uint64_t)8 << 20)
-
-/* Bytes r's rows take, about: cells, texts and the allocator's share. */
+/* Bytes r's rows take, about, as result_stream.c counts a held row. */
 static uint64_t held_bytes(const profdb_result *r)
 {
-	uint64_t n = (uint64_t)r->nrows * r->ncols * sizeof *r->cells;
-	for (size_t i = 0; i < r->nrows * r->ncols; i++)
-		if (r->cells[i].text)
-			n += strlen(r->cells[i].text) + 32;
+	uint64_t n = 0;
+	for (size_t i = 0; i < r->nrows; i++)
+		n += profdb__result_row_bytes(r, i);
 	return n;
 }
 
@@ -96,7 +90,7 @@ static int write_whole(const profdb_comparison *c, FILE *out, const struct profd
 int profdb_comparison_write(const profdb_comparison *c, FILE *out, const struct profdb_format_opts *fmt,
                             unsigned flags)
 {
-	uint64_t budget = profdb__env_limit("PROFDB_HOLD_BYTES", HOLD_BYTES);
+	uint64_t budget = profdb__result_hold_budget();
 	int layout = fmt->format == PROFDB_FMT_TABLE || fmt->format == PROFDB_FMT_MD;
 	profdb__part_fn write = layout ? (fmt->format == PROFDB_FMT_MD ? profdb__write_md_part :
 	                                  profdb__write_table_part) : profdb__part_writer(fmt);
