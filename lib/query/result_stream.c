@@ -313,7 +313,6 @@ int profdb__spool_open(profdb *db, struct profdb__spool *s, const char *const *n
 	/* a read-only handle is query_only, which refuses temporary tables
 	 * too: lifted while the spool lives (it writes temp only; the main
 	 * database stays as it was) */
-	s->query_only = -1;
 	if ((rc = pragma_int(db, "PRAGMA query_only", &s->query_only)) != PROFDB_OK)
 		return rc;
 	if (s->query_only == 1 && (rc = spool_exec(db, "PRAGMA query_only = 0")) != PROFDB_OK)
