@@ -91,8 +91,12 @@ int profdb__qfilter_check_no_kind(profdb *db, const struct profdb_filter *f, con
 int profdb__result_query(profdb *db, profdb_result **out, struct profdb__qbuf *b, const struct profdb_filter *f,
                   const enum profdb_coltype *types, const char *what);
 
-/* profdb_query_breakdown keeping its leading run_id, run, rank, step
- * columns (step NULL with by_rank), for the analyses built on it. */
-int profdb__query_breakdown_full(profdb *db, profdb_result **out, const struct profdb_breakdown_query *q);
+/* profdb_query_breakdown's rows with their leading run_id, run, rank, step
+ * columns (step NULL with by_rank), each as row 0 of a result given to
+ * each(arg, row) as the scan finds it, in (run, rank, step) order: for the
+ * analyses built on it.  An error of each stops the scan (its message on
+ * db). */
+int profdb__query_breakdown_each(profdb *db, const struct profdb_breakdown_query *q,
+                                 int (*each)(void *arg, const profdb_result *row), void *arg);
 
 #endif

@@ -41,7 +41,7 @@ static const char *const names[C_COUNT] = {
 	"exposed_communication_pct", "idle_pct", "comm_overlap_pct", "kernels"
 };
 
-/* One group's figures, kept until the result is built. */
+/* One group's figures, as it closes. */
 struct bline {
 	int64_t run, rank, step;   /* step INT64_MIN: NULL */
 	int64_t span, kernels;
@@ -55,9 +55,11 @@ struct classes {
 	struct profdb__interval *scratch;
 	size_t scap;
 	int64_t lo, hi, kernels;   /* the group's first start, last end, activities */
-	struct bline *l;           /* groups done (held: no spool) */
-	size_t nl, lcap;
-	struct profdb__spool *sp;  /* else each group's row goes here as it closes */
+	struct profdb__spool *sp;  /* each group's row goes here as it closes */
+	/* or to each (the rows of a profdb__query_breakdown_each), row 0 of one */
+	int (*each)(void *arg, const profdb_result *row);
+	void *each_arg;
+	profdb_result *one;
 	sqlite3_stmt *run_q;       /* (run name by id, for the spool's rows) */
 };
 
@@ -97,7 +99,10 @@ static double pct(int64_t part, int64_t whole)
  * (run, rank, step); empty the classes. */
 static int close_group(struct classes *c, int64_t run, int64_t rank, int64_t step)
 {
-	struct bline *l;
+	struct bline one = { run, rank, step, c->hi - c->lo, c->kernels, { 0 } };
+	profdb_result *r = c->sp ? c->sp->row : c->one;
+	int rc;
+
 	for (int k = 0; k < 3; k++)
 		c->n[k] = profdb__ivals_merge(c->iv[k], c->n[k]);
 	if (c->n[0] + c->n[1] > c->scap) {
@@ -107,29 +112,18 @@ static int close_group(struct classes *c, int64_t run, int64_t rank, int64_t ste
 		c->scratch = s;
 		c->scap = c->n[0] + c->n[1];
 	}
-	if (c->sp) {
-		struct bline one = { run, rank, step, c->hi - c->lo, c->kernels, { 0 } };
-		profdb__breakdown_figures(&one.b, c->iv[0], c->n[0], c->iv[1], c->n[1], c->iv[2], c->n[2], c->scratch);
-		c->n[0] = c->n[1] = c->n[2] = 0;
-		c->kernels = 0;
-		if (fill_row(c->sp->row, 0, &one, c->run_q) != PROFDB_OK)
-			return PROFDB_ERROR;
-		return profdb__spool_put(c->sp) == PROFDB_OK ? PROFDB_OK : ESPOOL;
-	}
-	if (c->nl == c->lcap) {
-		size_t ncap = c->lcap ? 2 * c->lcap : 64;
-		struct bline *n = realloc(c->l, ncap * sizeof *n);
-		if (!n)
-			return PROFDB_ERROR;
-		c->l = n;
-		c->lcap = ncap;
-	}
-	l = &c->l[c->nl++];
-	*l = (struct bline){ run, rank, step, c->hi - c->lo, c->kernels, { 0 } };
-	profdb__breakdown_figures(&l->b, c->iv[0], c->n[0], c->iv[1], c->n[1], c->iv[2], c->n[2], c->scratch);
+	profdb__breakdown_figures(&one.b, c->iv[0], c->n[0], c->iv[1], c->n[1], c->iv[2], c->n[2], c->scratch);
 	c->n[0] = c->n[1] = c->n[2] = 0;
 	c->kernels = 0;
-	return PROFDB_OK;
+	if (fill_row(r, 0, &one, c->run_q) != PROFDB_OK)
+		return PROFDB_ERROR;
+	if (c->sp)
+		return profdb__spool_put(c->sp) == PROFDB_OK ? PROFDB_OK : ESPOOL;
+	rc = c->each(c->each_arg, r) == PROFDB_OK ? PROFDB_OK : ESPOOL;
+	/* (a cell fill_row leaves, a NULL step or percentage, is NULL) */
+	for (size_t k = 0; k < C_COUNT; k++)
+		profdb__result_set_null(r, 0, k);
+	return rc;
 }
 
 /* Line l into row of r; the run's name through q (run by id). */
@@ -219,22 +213,6 @@ static int scan(profdb *db, struct classes *c, const struct profdb_breakdown_que
 	return PROFDB_OK;
 }
 
-/* The result of the scanned lines. */
-static int build(profdb *db, profdb_result **out, const struct classes *c)
-{
-	sqlite3_stmt *q = NULL;
-	int rc = PROFDB_OK;
-	if (profdb__result_new_rows(out, names, types, C_COUNT, c->nl) != PROFDB_OK)
-		return profdb__error(db, PROFDB_ERROR, "out of memory");
-	if (sqlite3_prepare_v2(db->sql, "SELECT name FROM run WHERE id = ?1", -1, &q, NULL) != SQLITE_OK)
-		return profdb__sqlerror(db, "cannot read runs");
-	for (size_t i = 0; i < c->nl && rc == PROFDB_OK; i++)
-		if (fill_row(*out, i, &c->l[i], q) != PROFDB_OK)
-			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
-	sqlite3_finalize(q);
-	return rc;
-}
-
 static int check(profdb *db, const struct profdb_breakdown_query *q)
 {
 	int rc;
@@ -250,27 +228,29 @@ static void classes_free(struct classes *c)
 	for (int k = 0; k < 3; k++)
 		free(c->iv[k]);
 	free(c->scratch);
-	free(c->l);
 }
 
-/* Held whole (ranks reads every row; a spool here would also stream the
- * breakdown's rows when the CLI armed db for the ranks' answer). */
-int profdb__query_breakdown_full(profdb *db, profdb_result **out, const struct profdb_breakdown_query *q)
+/* Each group's row (every column, step NULL with by_rank) to each as the
+ * scan closes it, nothing held: ranks (issue 20). */
+int profdb__query_breakdown_each(profdb *db, const struct profdb_breakdown_query *q,
+                                 int (*each)(void *arg, const profdb_result *row), void *arg)
 {
 	struct classes c = { 0 };
 	int rc;
 
-	*out = NULL;
 	if ((rc = check(db, q)) != PROFDB_OK)
 		return rc;
-	rc = scan(db, &c, q);
+	c.each = each;
+	c.each_arg = arg;
+	if (profdb__result_new_rows(&c.one, names, types, C_COUNT, 1) != PROFDB_OK)
+		return profdb__error(db, PROFDB_ERROR, "out of memory");
+	if (sqlite3_prepare_v2(db->sql, "SELECT name FROM run WHERE id = ?1", -1, &c.run_q, NULL) != SQLITE_OK)
+		rc = profdb__sqlerror(db, "cannot read runs");
 	if (rc == PROFDB_OK)
-		rc = build(db, out, &c);
+		rc = scan(db, &c, q);
+	sqlite3_finalize(c.run_q);
+	profdb_result_free(c.one);
 	classes_free(&c);
-	if (rc != PROFDB_OK) {
-		profdb_result_free(*out);
-		*out = NULL;
-	}
 	return rc;
 }
 
