@@ -513,8 +513,8 @@ int profdb_result_write(const profdb_result *r, FILE *out,
 /*
  * METHOD: the next query that can stream (profdb_query_kernels, _ops,
  * _steps, _launches, _idle, _breakdown, _flops, _bandwidth, _collectives,
- * _apis, _runs, _runs_filter and _summary; not _ranks, _summary_by or
- * _tags) writes its rows to out in fmt as they come, a thousand at
+ * _ranks, _apis, _runs, _runs_filter, _summary, _summary_by and _tags)
+ * writes its rows to out in fmt as they come, a thousand at
  * a time, instead of holding the whole answer: the result it returns
  * holds only the last rows, and profdb_result_write on it writes them and
  * the end of the output.  csv and json rows go out at once; a table or md

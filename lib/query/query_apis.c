@@ -21,7 +21,8 @@
  * Runs are selected by the filter's runs and tags; name_glob selects APIs.
  *
  * Also the summary grouped by a tag (profdb summary --by tag:KEY): the
- * run_summary figures of the runs with each value of KEY, summed.
+ * run_summary figures of the runs with each value of KEY, summed (SQL's
+ * GROUP BY, its rows streamed).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,18 +165,9 @@ int profdb_query_summary_by(profdb *db, profdb_result **out, const struct profdb
 		return rc;
 	profdb__qfilter_bind(st, &only);
 	profdb__tags_by_bind(st, 0, key);
-	rc = profdb__result_from_stmt(db, out, st, by_types);
+	/* streamed (issue 20): a row per tag value, however many; the first
+	 * column is named after the tag, a name, so not SQL text */
+	rc = profdb__result_from_stmt_stream_named(db, out, st, by_types, key);
 	sqlite3_finalize(st);
-	if (rc == PROFDB_OK) {
-		/* the first column is named after the tag: a name, so not a parameter */
-		char *name = strdup(key);
-		if (!name) {
-			profdb_result_free(*out);
-			*out = NULL;
-			return profdb__error(db, PROFDB_ERROR, "out of memory");
-		}
-		free((*out)->names[0]);
-		(*out)->names[0] = name;
-	}
 	return rc;
 }

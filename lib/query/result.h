@@ -70,6 +70,10 @@ int profdb__result_streamed(const profdb_result *r);
  * last part only.  For queries whose statement's rows are the answer. */
 int profdb__result_from_stmt_stream(profdb *db, profdb_result **out, sqlite3_stmt *st,
                                     const enum profdb_coltype *types);
+/* The same, the first column named first (NULL: as st names it): a name
+ * the user chose (summary --by tag:KEY), so never SQL text. */
+int profdb__result_from_stmt_stream_named(profdb *db, profdb_result **out, sqlite3_stmt *st,
+                                          const enum profdb_coltype *types, const char *first);
 
 /*
  * A spool: the rows of an analysis whose figures are computed in C, kept in

@@ -237,8 +237,27 @@ int profdb_result_stream(profdb *db, FILE *out, const struct profdb_format_opts 
 	return PROFDB_OK;
 }
 
+/* The first column of r named name (NULL: as it is). */
+static int name_first(profdb *db, profdb_result *r, const char *name)
+{
+	char *n;
+	if (!name)
+		return PROFDB_OK;
+	if (!(n = strdup(name)))
+		return profdb__error(db, PROFDB_ERROR, "out of memory");
+	free(r->names[0]);
+	r->names[0] = n;
+	return PROFDB_OK;
+}
+
 int profdb__result_from_stmt_stream(profdb *db, profdb_result **out, sqlite3_stmt *st,
                                     const enum profdb_coltype *types)
+{
+	return profdb__result_from_stmt_stream_named(db, out, st, types, NULL);
+}
+
+int profdb__result_from_stmt_stream_named(profdb *db, profdb_result **out, sqlite3_stmt *st,
+                                          const enum profdb_coltype *types, const char *first)
 {
 	FILE *f = db->stream_out;
 	const struct profdb_format_opts *fmt = db->stream_fmt;
@@ -249,10 +268,20 @@ int profdb__result_from_stmt_stream(profdb *db, profdb_result **out, sqlite3_stm
 	db->stream_out = NULL;
 	db->stream_fmt = NULL;
 	*out = NULL;
-	if (!f)
-		return profdb__result_from_stmt(db, out, st, types);
+	if (!f) {
+		if ((rc = profdb__result_from_stmt(db, out, st, types)) == PROFDB_OK &&
+		    (rc = name_first(db, *out, first)) != PROFDB_OK) {
+			profdb_result_free(*out);
+			*out = NULL;
+		}
+		return rc;
+	}
 	if ((rc = profdb__result_for_stmt(db, &r, st, types)) != PROFDB_OK)
 		return rc;
+	if ((rc = name_first(db, r, first)) != PROFDB_OK) {
+		profdb_result_free(r);
+		return rc;
+	}
 	if (fmt->format == PROFDB_FMT_TABLE || fmt->format == PROFDB_FMT_MD)
 		rc = profdb__result_two_pass(db, st, r, f, fmt, types != NULL);
 	else

@@ -183,7 +183,8 @@ int profdb_query_tags(profdb *db, profdb_result **out, const struct profdb_filte
 	if (rc != PROFDB_OK)
 		return rc;
 	profdb__qfilter_bind(st, &only);
-	rc = profdb__result_from_stmt(db, out, st, NULL);
+	/* streamed when the CLI armed db (issue 20): a row per tag, however many */
+	rc = profdb__result_from_stmt_stream(db, out, st, NULL);
 	sqlite3_finalize(st);
 	return rc;
 }
