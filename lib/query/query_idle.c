@@ -330,22 +330,143 @@ static int set_lookup(profdb_result *r, size_t row, size_t col, sqlite3_stmt *st
 
 static const char run_name_sql[] = "SELECT name FROM run WHERE id = ?1";
 
+/*
+ * host_op: the innermost operator on the launching thread when a gap
+ * began, as the answer's lookup always defined it (the latest start, then
+ * the shortest, among the operators running then).  The op table has no
+ * parent column, so the ordered scan back from the gap met every earlier
+ * operator of the thread when none covered it (a thread idle between
+ * steps: every gap a scan of the thread).  Bounded now: first the 64
+ * latest operators that started by then (an index range); past them only
+ * an operator starting within the thread's longest duration before the
+ * gap can still cover it (that maximum looked up once per thread, a small
+ * cache).  Each lookup is the same statement over a narrower range of the
+ * same index, so ties resolve as before.
+ */
+#define HOST_PROBE 64
+#define HOST_CACHE 256 /* threads whose longest operator is remembered */
+
+struct host_cache {
+	int64_t run, rank, tid, longest; /* longest INT64_MIN: empty */
+};
+
+struct host_lookup {
+	sqlite3_stmt *nth, *op, *longest; /* the HOST_PROBE-th start; the lookup; a thread's longest */
+	struct host_cache cache[HOST_CACHE];
+};
+
+/* The innermost operator of (run, rank, tid) running at t starting at or
+ * after lo: its name id, or -1 (none), or -2 (an error). */
+static int64_t host_op_from(struct host_lookup *h, const int64_t *k, int64_t t, int64_t lo)
+{
+	int64_t id = -1;
+	int rc;
+	sqlite3_reset(h->op);
+	for (int i = 0; i < 3; i++)
+		sqlite3_bind_int64(h->op, i + 1, k[i]);
+	sqlite3_bind_int64(h->op, 4, t);
+	sqlite3_bind_int64(h->op, 5, lo);
+	if ((rc = sqlite3_step(h->op)) == SQLITE_ROW)
+		id = sqlite3_column_int64(h->op, 0);
+	else if (rc != SQLITE_DONE)
+		id = -2;
+	sqlite3_reset(h->op);
+	return id;
+}
+
+/* One integer of a statement bound to k[0..3) and t (NULL or none: dflt). */
+static int64_t host_int(sqlite3_stmt *st, const int64_t *k, int nk, int64_t t, int64_t dflt)
+{
+	int64_t v = dflt;
+	sqlite3_reset(st);
+	for (int i = 0; i < nk; i++)
+		sqlite3_bind_int64(st, i + 1, k[i]);
+	if (nk == 3 && sqlite3_bind_parameter_count(st) >= 4)
+		sqlite3_bind_int64(st, 4, t);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	return v;
+}
+
+/* SQL profdb_idle_host_op(run_id, rank, tid, t): the op's name id or NULL. */
+static void host_op_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	struct host_lookup *h = sqlite3_user_data(ctx);
+	int64_t k[3], t = sqlite3_value_int64(argv[3]), lo, id;
+	struct host_cache *e;
+	(void)argc;
+	for (int i = 0; i < 3; i++)
+		k[i] = sqlite3_value_int64(argv[i]);
+	lo = host_int(h->nth, k, 3, t, INT64_MIN);
+	id = host_op_from(h, k, t, lo);
+	if (id == -1 && lo != INT64_MIN) {
+		/* none among the latest: one starting within the longest may still cover t */
+		e = &h->cache[(uint64_t)(k[0] * 1000003 + k[1] * 8191 + k[2]) % HOST_CACHE];
+		if (e->longest == INT64_MIN || e->run != k[0] || e->rank != k[1] || e->tid != k[2])
+			*e = (struct host_cache){ k[0], k[1], k[2], host_int(h->longest, k, 3, t, -1) };
+		if (e->longest >= 0 && t - e->longest < lo)
+			id = host_op_from(h, k, t, t - e->longest);
+	}
+	if (id == -2)
+		sqlite3_result_error(ctx, "cannot look up the host operator", -1);
+	else if (id >= 0)
+		sqlite3_result_int64(ctx, id);
+	else
+		sqlite3_result_null(ctx);
+}
+
+static const char host_op_sql[] =
+	"SELECT o.name_id FROM op o WHERE o.run_id = ?1 AND o.rank = ?2 AND o.tid = ?3 AND o.start_ns <= ?4"
+	" AND o.start_ns >= ?5 AND o.start_ns + o.dur_ns > ?4 ORDER BY o.start_ns DESC, o.dur_ns LIMIT 1";
+static const char host_nth_sql[] =
+	"SELECT o.start_ns FROM op o WHERE o.run_id = ?1 AND o.rank = ?2 AND o.tid = ?3 AND o.start_ns <= ?4"
+	" ORDER BY o.start_ns DESC LIMIT 1 OFFSET 63";
+static const char host_longest_sql[] =
+	"SELECT max(o.dur_ns) FROM op o WHERE o.run_id = ?1 AND o.rank = ?2 AND o.tid = ?3";
+
+static int host_open(profdb *db, struct host_lookup *h)
+{
+	for (size_t i = 0; i < HOST_CACHE; i++)
+		h->cache[i].longest = INT64_MIN;
+	if (sqlite3_prepare_v2(db->sql, host_nth_sql, -1, &h->nth, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db->sql, host_op_sql, -1, &h->op, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db->sql, host_longest_sql, -1, &h->longest, NULL) != SQLITE_OK ||
+	    sqlite3_create_function(db->sql, "profdb_idle_host_op", 4, SQLITE_UTF8, h, host_op_fn, NULL,
+	                            NULL) != SQLITE_OK)
+		return profdb__sqlerror(db, "cannot look up names");
+	return PROFDB_OK;
+}
+
+static void host_close(profdb *db, struct host_lookup *h)
+{
+	sqlite3_finalize(h->nth);
+	sqlite3_finalize(h->op);
+	sqlite3_finalize(h->longest);
+	sqlite3_create_function(db->sql, "profdb_idle_host_op", 4, SQLITE_UTF8, NULL, NULL, NULL, NULL);
+}
+
 /* The answer of the gaps' spool: the longest limit, names looked up as
  * set_lookup does (NULL where there is none). */
 static int gaps_answer(struct idle *c, profdb_result **out, int run_col, int64_t limit)
 {
 	struct profdb__qbuf b = { 0 };
+	struct host_lookup *h = calloc(1, sizeof *h);
 	int rc;
+	if (!h)
+		return profdb__error(c->db, PROFDB_ERROR, "out of memory");
 	profdb__qbuf_addf(&b, "SELECT %s g.rank AS rank, g.stream AS stream, g.ga - g.origin AS at, g.gb - g.ga AS gap,"
 	         " g.host AS host_wait, g.other_stream AS other_stream, (g.gb - g.ga) - g.host - g.other_stream AS other,"
 	         " (SELECT value FROM str WHERE id = g.name_id) AS next_kernel,"
-	         " CASE WHEN g.tid IS NOT NULL THEN (SELECT s.value FROM op o JOIN str s ON s.id = o.name_id"
-	         "  WHERE o.run_id = g.run_id AND o.rank = g.rank AND o.tid = g.tid AND o.start_ns <= g.ga"
-	         "  AND o.start_ns + o.dur_ns > g.ga ORDER BY o.start_ns DESC, o.dur_ns LIMIT 1) END AS host_op"
+	         " CASE WHEN g.tid IS NOT NULL THEN (SELECT s.value FROM str s"
+	         "  WHERE s.id = profdb_idle_host_op(g.run_id, g.rank, g.tid, g.ga)) END AS host_op"
 	         " FROM temp.profdb_spool g ORDER BY g.gb - g.ga DESC, g.run_id, g.rank, g.stream, g.ga LIMIT %lld",
 	         run_col ? "(SELECT name FROM run WHERE id = g.run_id) AS run," : "", (long long)limit);
-	rc = b.oom ? profdb__error(c->db, PROFDB_ERROR, "out of memory") :
-	     profdb__spool_answer_sql(&c->sp, out, b.s, gap_types + !run_col);
+	rc = b.oom ? profdb__error(c->db, PROFDB_ERROR, "out of memory") : host_open(c->db, h);
+	if (rc == PROFDB_OK)
+		rc = profdb__spool_answer_sql(&c->sp, out, b.s, gap_types + !run_col);
+	host_close(c->db, h);
+	free(h);
 	profdb__qbuf_free(&b);
 	return rc;
 }
