@@ -137,6 +137,14 @@ want = [("rk", "v7", "user")] + [("c%04d" % x, "v%d" % (x % 1200), "user") for x
 ok = team == want and {r["run"] for r in rows if r["key"] != "team"} <= {"good", "rk"}
 print(("ok " if ok else "FAIL ") + "rest_runs_tags_values" + ("" if ok else ": %r" % (team[:3],)))
 PY
+# a file tag and a meta tag of one name: the file's value, as the view's first row
+pd sql --write --db "$DB" "INSERT INTO run_meta (run_id, key, value) SELECT id, 'tag.cuda_version', 'x_file'
+  FROM run WHERE name = 'rk'" || echo "FAIL meta: $(cat "$WORK/err")"
+pd sql --write --db "$DB" "INSERT INTO run_meta (run_id, key, value) SELECT id, 'cuda_version', '\"x_meta\"'
+  FROM run WHERE name IN ('rk', 'good')" || echo "FAIL meta: $(cat "$WORK/err")"
+pd summary --db "$DB" --by tag:cuda_version --format csv
+[ "$(cut -d, -f1,2 "$WORK/out" | tr '\n' ' ')" = "cuda_version,runs x_file,1 x_meta,1 ,1500 " ] &&
+  echo "ok rest_summary_by_file_first" || echo "FAIL rest_summary_by_file_first: $(cat "$WORK/out" "$WORK/err")"
 
 # idle --gaps: the host operator of gaps no operator covers, found in bounded steps
 python3 - "$WORK/gp.json" "$WORK/gp_want.json" <<'PY'
