@@ -148,20 +148,16 @@ int profdb_query_summary_by(profdb *db, profdb_result **out, const struct profdb
 	/* the run_summary figures per run, summed per value of the tag */
 	profdb__qbuf_add(&b, "WITH sel AS (SELECT r.* FROM (SELECT id AS run_id, repeats FROM run) r WHERE 1");
 	profdb__qfilter_where(&b, &only, "r", QF_STEP, 1);
-	/* the tag's values once, joined: a lookup in the view per run built an
-	 * index of every run's tags each time (quadratic: 100 000 runs never
-	 * finished).  A run's value is the view's first row for the key, a
-	 * file tag before a meta one of the same name (the bare value of the
-	 * row with the least origin = 'meta'). */
-	profdb__qbuf_add(&b, "),\n tv AS MATERIALIZED (SELECT run_id, value, min(origin = 'meta') FROM run_tag_all"
-	    " WHERE key = :byt0 GROUP BY run_id),\n"
-	    " rs AS (SELECT s.run_id, s.repeats, tv.value AS tag0");
+	/* the tag's values once, joined (profdb__tags_by_cte says why) */
+	profdb__qbuf_add(&b, "),\n ");
+	profdb__tags_by_cte(&b, 0);
+	profdb__qbuf_add(&b, ",\n rs AS (SELECT s.run_id, s.repeats, tagv0.value AS tag0");
 	profdb__qbuf_add(&b, ", (SELECT count(*) FROM kernel k WHERE k.run_id = s.run_id) AS kernels,"
 	    " coalesce((SELECT sum(k.dur_ns) FROM kernel k WHERE k.run_id = s.run_id), 0) AS total_device,"
 	    " coalesce((SELECT max(span) FROM (SELECT max(k.start_ns + k.dur_ns) - min(k.start_ns) AS span"
 	    "  FROM kernel k WHERE k.run_id = s.run_id GROUP BY k.rank)), 0) AS elapsed,"
 	    " coalesce((SELECT sum(o.self_ns) FROM op o WHERE o.run_id = s.run_id), 0) AS total_cpu"
-	    " FROM sel s LEFT JOIN tv ON tv.run_id = s.run_id)\n"
+	    " FROM sel s LEFT JOIN tagv0 ON tagv0.run_id = s.run_id)\n"
 	    "SELECT tag0, count(*) AS runs, sum(repeats) AS repeats, sum(kernels) AS kernels,"
 	    " sum(total_device) AS total_device, sum(elapsed) AS elapsed, sum(total_cpu) AS total_cpu"
 	    " FROM rs GROUP BY tag0 ORDER BY tag0 IS NULL, tag0");

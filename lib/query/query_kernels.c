@@ -284,10 +284,18 @@ static void add_filtered(struct profdb__qbuf *b, const struct keys *ks, const st
 	profdb__qbuf_add(b, "WITH ");
 	if (ks->ntags) {
 		/* the tag values once per run, not once per kernel */
+		for (size_t i = 0; i < ks->ntags; i++) {
+			profdb__tags_by_cte(b, i);
+			profdb__qbuf_add(b, ",\n ");
+		}
 		profdb__qbuf_add(b, "tv AS (SELECT r.id AS run_id");
 		for (size_t i = 0; i < ks->ntags; i++)
-			profdb__tags_by_value(b, "r.id", i);
-		profdb__qbuf_add(b, " FROM run r),\n ");
+			profdb__qbuf_addf(b, ", %s.value AS %s", profdb__tags_by_cte_name(i), profdb__tags_by_col(i));
+		profdb__qbuf_add(b, " FROM run r");
+		for (size_t i = 0; i < ks->ntags; i++)
+			profdb__qbuf_addf(b, " LEFT JOIN %s ON %s.run_id = r.id", profdb__tags_by_cte_name(i),
+			                  profdb__tags_by_cte_name(i));
+		profdb__qbuf_add(b, "),\n ");
 	}
 	profdb__qbuf_add(b, "f AS (SELECT k.*");
 	for (size_t i = 0; i < ks->ntags; i++)

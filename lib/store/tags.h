@@ -23,11 +23,13 @@ void profdb__tags_bind(sqlite3_stmt *st, const struct profdb_filter *f);
  * (PROFDB_TAG_KEY_MAX + 1 bytes), else 0. */
 int profdb__tags_by_key(const char *s, size_t len, char *name);
 /* The column name ("tag0", ...) of the i-th tag grouping key (i <
- * PROFDB_TAG_BY_MAX) in a CTE that profdb__tags_by_value added it to. */
+ * PROFDB_TAG_BY_MAX) in a SELECT over the CTEs of profdb__tags_by_cte. */
 const char *profdb__tags_by_col(size_t i);
-/* Append ", (the run's value of tag :bytI) AS tagI" to a SELECT list;
- * run_col is the run id expression of the row. */
-void profdb__tags_by_value(struct profdb__qbuf *b, const char *run_col, size_t i);
+/* Append the CTE "tagvI AS MATERIALIZED (run_id, value, ...)": each run's
+ * value of tag :bytI, one row per run that has it; join it on run_id. */
+void profdb__tags_by_cte(struct profdb__qbuf *b, size_t i);
+/* The name of that CTE ("tagv0", ...). */
+const char *profdb__tags_by_cte_name(size_t i);
 /* Bind :bytI to key (static for the statement's life). */
 void profdb__tags_by_bind(sqlite3_stmt *st, size_t i, const char *key);
 /* Store "key=value" tags of run run_id (inside the caller's transaction). */

@@ -145,6 +145,19 @@ pd sql --write --db "$DB" "INSERT INTO run_meta (run_id, key, value) SELECT id, 
 pd summary --db "$DB" --by tag:cuda_version --format csv
 [ "$(cut -d, -f1,2 "$WORK/out" | tr '\n' ' ')" = "cuda_version,runs x_file,1 x_meta,1 ,1500 " ] &&
   echo "ok rest_summary_by_file_first" || echo "FAIL rest_summary_by_file_first: $(cat "$WORK/out" "$WORK/err")"
+# kernels --by tag: the same value per run (one GROUP BY over the tags, as
+# summary): rk's kernels under x_file, good's under x_meta, the rest untagged
+pd sql --db "$DB" --format csv "SELECT r.name, count(k.id), sum(k.dur_ns) FROM run r JOIN kernel k
+  ON k.run_id = r.id WHERE r.name IN ('rk', 'good') GROUP BY r.name ORDER BY r.name"
+want_k=$(tail -n +2 "$WORK/out" | awk -F, '{ v[$1] = $2 "," $3 } END { print "x_file," v["rk"] " x_meta," v["good"] }')
+pd kernels --db "$DB" --by tag:cuda_version --format csv --unit ns
+got_k=$(python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+print(" ".join(sorted("%s,%s,%s" % (r["cuda_version"], r["calls"], r["total_ns"]) for r in rows if r["cuda_version"])))
+' "$WORK/out")
+[ -n "$want_k" ] && [ "$got_k" = "$want_k" ] && echo "ok rest_kernels_by_tag_file_first" ||
+  echo "FAIL rest_kernels_by_tag_file_first: got '$got_k' want '$want_k'"
 
 # idle --gaps: the host operator of gaps no operator covers, found in bounded steps
 python3 - "$WORK/gp.json" "$WORK/gp_want.json" <<'PY'
