@@ -74,7 +74,7 @@ static int ranks_qsort(const double *x, size_t n, const double *y, size_t m,
 		all[n + i] = (struct ranked){ y[i], 1 };
 	qsort(all, N, sizeof *all, cmp_ranked);
 	for (size_t i = 0; i < N;) {
-		size_t j = i;
+		size_t j = i + 1;      /* a NaN equals nothing, not even itself */
 		double mid;
 		while (j < N && all[j].v == all[i].v)
 			j++;
