@@ -53,9 +53,9 @@ int profdb__ch_query_steps(profdb *db, profdb_result **out, const struct profdb_
 /* Before profdb_compare on a snapshot: pull what its samples read (ch_compare.c). */
 int profdb__ch_compare_prepare(profdb *db, int key_in_step_stat);
 /* With db->ch_kernel_steps: the kernel_step_stat sums of the snapshot's
- * run run_id under f's rank and step filters, summed by the server per
- * name, base name, kind and step: first the run's dictionary (text: id,
- * bytes), then the rows (row: name and base name as dictionary ids, kind,
+ * run run_id under f's rank and step filters, as stored (per rank, in no
+ * order): first the run's dictionary (text: id, bytes), then the rows
+ * (row: name and base name as dictionary ids, kind,
  * step unless !has_step, sum of total_ns, of calls).  Either returns 0, or
  * -1 when out of memory (the error). */
 typedef int (*profdb__ch_text_fn)(void *arg, uint32_t id, const char *s, size_t n);

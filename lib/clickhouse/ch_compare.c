@@ -92,9 +92,8 @@ out:
  * The merge reads each run's kernel_step_stat sums per key and step
  * (lib/report/compare_rows.c).  Copying the rows into the snapshot cost
  * more than the comparison (SQLite inserting and sorting 2 x 57 k rows a
- * million kernels), so they stay on the server, which sums them per name,
- * base name, kind and step (ranks folded: fewer rows) and sends them as
- * integers straight to the merge.  What stays in the snapshot's
+ * million kernels), so they go as integers (ids of the run's dictionary)
+ * straight to the merge's loader, which sums and orders them.  What stays in the snapshot's
  * kernel_step_stat is one marker row per run whose kernels carry steps,
  * as the selected steps ask (query.h, profdb__qfilter_selected_steps); a
  * later profdb__ch_ensure of the table deletes it before pulling the rows.
@@ -204,7 +203,11 @@ int profdb__ch_kernel_steps(profdb *db, int64_t run_id, const struct profdb_filt
 	if ((rc = profdb__ch_rows(db, q.s, dict_types, 2, text_row, &k)) != PROFDB_OK)
 		goto out;
 	q.len = 0;
-	profdb__qbuf_addf(&q, "SELECT name_id, base_id, kind, step, toInt64(sum(total_ns)), toInt64(sum(calls))"
+	/* the rows as stored, neither grouped nor sorted: the merge's loader
+	 * sums equal keys and steps and orders them (compare_rows.c); a GROUP
+	 * BY and ORDER BY here took the server 0.45 s for 285 k rows (a run of
+	 * 5 M kernels), the plain read 0.02-0.03 s */
+	profdb__qbuf_addf(&q, "SELECT name_id, base_id, kind, step, total_ns, calls"
 	                  " FROM kernel_step_stat_ids WHERE run_id = %llu", remote);
 	if (f->rank != PROFDB_NULL)
 		profdb__qbuf_addf(&q, " AND rank = %lld", (long long)f->rank);
@@ -212,10 +215,7 @@ int profdb__ch_kernel_steps(profdb *db, int64_t run_id, const struct profdb_filt
 		profdb__qbuf_addf(&q, " AND step >= %lld", (long long)f->step_lo);
 	if (f->step_hi != PROFDB_NULL)
 		profdb__qbuf_addf(&q, " AND step <= %lld", (long long)f->step_hi);
-	/* in name order, and step order within it: a key of one name needs
-	 * no sort on this side */
-	profdb__qbuf_add(&q, " GROUP BY name_id, base_id, kind, step ORDER BY name_id, base_id, kind, step"
-	                 " FORMAT RowBinary");
+	profdb__qbuf_add(&q, " FORMAT RowBinary");
 	rc = q.oom ? profdb__error(db, PROFDB_ERROR, "out of memory") :
 	     profdb__ch_rows(db, q.s, types, 6, kstep_row, &k);
 out:

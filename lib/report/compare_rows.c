@@ -11,11 +11,10 @@
  * name, kind) gets its key text once (the same SQL expression, so the same
  * bytes), and the rows are ordered by a counting sort on the key's rank,
  * then by step within a key (already in that order when a key is one name
- * on one rank).  On a clickhouse:// snapshot the server sends the rows,
- * summed per name, base name, kind and step (ch_compare.c), and nothing
- * goes through SQLite.  A run with more rows than the budget
- * (PROFDB_DIFF_ROWS, 2 M rows: 64 MB) uses the SQL cursor: memory stays
- * bounded, as the merge promises.
+ * on one rank).  On a clickhouse:// snapshot the server sends the same
+ * integer rows, unsorted (ch_compare.c), and nothing goes through SQLite.
+ * A run with more rows than the budget (PROFDB_DIFF_ROWS, 2 M rows: 64 MB)
+ * uses the SQL cursor: memory stays bounded, as the merge promises.
  */
 #include <stdlib.h>
 #include <string.h>
