@@ -1,6 +1,6 @@
 /*
  * compare_merge.c - the kernel lines of a comparison, one grouping key at a
- * time: every run of both sides is read in key order (profdb__compare_kernel_cursor)
+ * time: every run of both sides is read in key order (compare_rows.c)
  * and merged, so only the current key's samples are held (N per side), not
  * N per side for every key: two runs of 100 k names x 1 000 steps took
  * 1.65 GB that way.  What stays is one line per key.
