@@ -31,6 +31,7 @@ struct profdb {
 	int ch_groups;             /* kernels: groups computed by the server, in temp.ch_g/ch_den/ch_rep */
 	int ch_op_steps;           /* diff: host op sums per run, rank and step in temp.ch_op_step */
 	int ch_steps;              /* steps: kernel groups computed by the server, in temp.ch_kg */
+	int ch_kernel_steps;       /* diff: kernel_step_stat stays on the server (profdb__ch_kernel_steps) */
 };
 
 /* Switch a new file to WAL once its first ingest has committed (db.c). */
@@ -51,7 +52,18 @@ unsigned profdb__ch_table_bit(const char *name);
 int profdb__ch_query_steps(profdb *db, profdb_result **out, const struct profdb_filter *f);
 /* Before profdb_compare on a snapshot: pull what its samples read (ch_compare.c). */
 int profdb__ch_compare_prepare(profdb *db, int key_in_step_stat);
-#define CH_ALL_TABLES 0xffffu
+/* With db->ch_kernel_steps: the kernel_step_stat sums of the snapshot's
+ * run run_id under f's rank and step filters, as stored (per rank, in no
+ * order): first the run's dictionary (text: id, bytes), then the rows
+ * (row: name and base name as dictionary ids, kind,
+ * step unless !has_step, sum of total_ns, of calls).  Either returns 0, or
+ * -1 when out of memory (the error). */
+typedef int (*profdb__ch_text_fn)(void *arg, uint32_t id, const char *s, size_t n);
+typedef int (*profdb__ch_kstep_fn)(void *arg, int64_t name, int64_t base, int64_t kind, int has_step,
+                                   int64_t step, int64_t sum, int64_t calls);
+int profdb__ch_kernel_steps(profdb *db, int64_t run_id, const struct profdb_filter *f,
+                            profdb__ch_text_fn text, profdb__ch_kstep_fn row, void *arg);
+#define CH_ALL_TABLES 0xffffffffu
 int profdb__ch_query_summary(profdb *db, profdb_result **out, const struct profdb_filter *f);
 /* profdb_query_kernels on a snapshot: fetches what it needs, then answers. */
 int profdb__ch_query_kernels(profdb *db, profdb_result **out, const struct profdb_kernel_query *q);

@@ -183,6 +183,45 @@ START_TEST(mwu_ties_normal_approximation)
 }
 END_TEST
 
+START_TEST(mwu_large_samples_radix)
+{
+	/* 700 vs 900 samples on 41 levels (negative, fractional, -0 and +0
+	 * equal, one huge): U by counting pairs, the tie term by counting
+	 * each level's members, z as in the test above.  Checks the radix
+	 * sort and merged walk (stats_test.c ranks_merge) against arithmetic
+	 * that shares nothing with it. */
+	enum { NX = 700, NY = 900, L = 41 };
+	static double x[NX], y[NY];
+	double level[L], cnt[L] = { 0 }, ties = 0, u, p;
+	uint64_t g = 12345;
+	for (int k = 0; k < L; k++)
+		level[k] = (k - 20) * 0.37;
+	level[20] = -0.0;
+	level[40] = 1e300;
+	for (int i = 0; i < NX; i++) {
+		int k = (int)(profdb__rand_next(&g) % L);
+		x[i] = level[k] == -0.0 && i % 2 ? 0.0 : level[k];
+		cnt[k]++;
+	}
+	for (int i = 0; i < NY; i++) {
+		int k = (int)(profdb__rand_next(&g) % (L - 5)) + 5; /* shifted up */
+		y[i] = level[k];
+		cnt[k]++;
+	}
+	for (int k = 0; k < L; k++)
+		ties += cnt[k] * cnt[k] * cnt[k] - cnt[k];
+	p = profdb__mwu(x, NX, y, NY, &u);
+	ck_assert_double_eq(u, u_pairs(x, NX, y, NY));
+	double N = NX + NY, var = (double)NX * NY / 12 * ((N + 1) - ties / (N * (N - 1)));
+	double z = (fabs(u - (double)NX * NY / 2) - 0.5) / sqrt(var);
+	ck_assert_double_eq_tol(p, erfc(z / sqrt(2)), 1e-12);
+	ck_assert(u < (double)NX * NY / 2 && p < 0.05); /* y was drawn from the upper levels */
+	/* a NaN among them: the pairs sort, as before (no crash, a number) */
+	x[3] = NAN;
+	ck_assert(!isnan(profdb__mwu(x, NX, y, NY, &u)));
+}
+END_TEST
+
 START_TEST(prng_and_bootstrap)
 {
 	uint64_t s = 0;
@@ -245,6 +284,7 @@ int main(void)
 	tcase_add_test(tc, welch_by_hand);
 	tcase_add_test(tc, mwu_exact_matches_enumeration);
 	tcase_add_test(tc, mwu_ties_normal_approximation);
+	tcase_add_test(tc, mwu_large_samples_radix);
 	tcase_add_test(tc, prng_and_bootstrap);
 	tcase_add_test(tc, large_samples_delta_interval);
 	suite_add_tcase(s, tc);

@@ -120,8 +120,14 @@ enum {
 	CHC_SRC_DEF = 16,          /* source_file.id: renumbered on pull */
 	CHC_SRC_REF = 32,          /* source_skip.source_id: follows the renumbering */
 	CHC_BLOB = 64,             /* SQLite holds a BLOB (not TEXT): pulled back as one */
-	CHC_DICT = 128             /* with CHC_STR_REF: stored as a UInt32 id into the run's
+	CHC_DICT = 128,            /* with CHC_STR_REF: stored as a UInt32 id into the run's
 	                            * dictionary (kernel_str), column sq; read back as text */
+	CHC_ID_DEF = 256,          /* with CHC_SEQ: the row's SQLite id, which other tables'
+	                            * CHC_ID_REF point to; pull gives the copies ids at the
+	                            * same distances from the run's first (schema 005) */
+	CHC_ID_REF = 512,          /* a kernel id, stored as its position (the id less the
+	                            * run's first kernel id); pull maps it back */
+	CHC_OF_COMM_OP = 1024      /* with CHC_ID_REF: a comm_op id, not a kernel's */
 };
 
 struct profdb__ch_col {
@@ -130,6 +136,12 @@ struct profdb__ch_col {
 	const char *sq;            /* SQLite column (of alias t); NULL: none (server only) */
 	int flags;                 /* CHC_* */
 };
+
+/* The table a CHC_ID_REF column's ids are of. */
+static inline const char *profdb__ch_ref_table(const struct profdb__ch_col *c)
+{
+	return c->flags & CHC_OF_COMM_OP ? "comm_op" : "kernel";
+}
 
 struct profdb__ch_table {
 	const char *name;          /* ClickHouse table = SQLite table */

@@ -35,6 +35,19 @@ static int stats_suffice(profdb *db, const struct profdb_kernel_query *q)
 }
 
 /* Pull the tables of want each run of the snapshot lacks. */
+static int drop_marker(profdb *db, int64_t local)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = PROFDB_OK;
+	if (sqlite3_prepare_v2(db->sql, "DELETE FROM kernel_step_stat WHERE run_id = ?1", -1, &st, NULL) != SQLITE_OK)
+		return profdb__sqlerror(db, "cannot note the snapshot");
+	sqlite3_bind_int64(st, 1, local);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rc = profdb__sqlerror(db, "cannot note the snapshot");
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int profdb__ch_ensure(profdb *db, unsigned want)
 {
 	sqlite3_stmt *st = NULL, *up = NULL;
@@ -48,6 +61,10 @@ int profdb__ch_ensure(profdb *db, unsigned want)
 		unsigned have = (unsigned)sqlite3_column_int64(st, 2);
 		if ((want & ~have) == 0)
 			continue;
+		/* diff's marker row (ch_compare.c) gives way to the rows */
+		if ((want & ~have & profdb__ch_table_bit("kernel_step_stat")) &&
+		    (rc = drop_marker(db, local)) != PROFDB_OK)
+			break;
 		rc = profdb__ch_pull_more(db, db->remote, remote, local, want & ~have);
 		sqlite3_reset(up);
 		sqlite3_bind_int64(up, 1, local);

@@ -36,6 +36,10 @@ struct pull {
 	size_t textcap;
 	int64_t rows;
 	struct profdb_err *err;
+	/* t's CHC_ID_DEF ids: the first local id and the first id there;
+	 * its CHC_ID_REF positions: the run's first local id of the table */
+	int64_t id_base, id_first, ref_first;
+	int id_started;
 	/* the run's dictionary (kernel_str): local str id by its id there,
 	 * loaded once, before the first table that stores ids */
 	int64_t *dict;
@@ -45,7 +49,7 @@ struct pull {
 
 static int pulled_col(const struct profdb__ch_col *c)
 {
-	return c->sq && !(c->flags & (CHC_SEQ | CHC_HASH | CHC_SRC_DEF));
+	return c->sq && (!(c->flags & (CHC_SEQ | CHC_HASH | CHC_SRC_DEF)) || (c->flags & CHC_ID_DEF));
 }
 
 /* INSERT INTO t(cols pulled) VALUES (?, ...) */
@@ -144,6 +148,14 @@ static int bind_col(struct pull *p, const struct profdb__ch_col *c, const struct
 	}
 	if (c->flags & CHC_SRC_REF)
 		return sqlite3_bind_int64(st, k, map_get(&p->src, v->i)) == SQLITE_OK ? 0 : -1;
+	if (c->flags & CHC_ID_DEF) { /* rows come in id order: the first is the run's first */
+		if (!p->id_started)
+			p->id_first = v->i;
+		p->id_started = 1;
+		return sqlite3_bind_int64(st, k, p->id_base + (v->i - p->id_first)) == SQLITE_OK ? 0 : -1;
+	}
+	if (c->flags & CHC_ID_REF)
+		return sqlite3_bind_int64(st, k, p->ref_first + v->i) == SQLITE_OK ? 0 : -1;
 	switch (c->type) {
 	case CH_F64:
 	case CH_NF64:
@@ -249,6 +261,57 @@ static int pull_dict(struct profdb__ch *ch, struct pull *p, uint64_t remote_id)
 	return rc;
 }
 
+/* One integer the local database answers (0 for NULL or no row). */
+static int64_t local_int(struct pull *p, const char *sql, int64_t bind)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t v = 0;
+	if (sqlite3_prepare_v2(p->sql, sql, -1, &st, NULL) != SQLITE_OK) {
+		profdb__err_set(p->err, PROFDB_ERROR, "storing: %s", sqlite3_errmsg(p->sql));
+		return 0;
+	}
+	sqlite3_bind_int64(st, 1, bind);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* Where t's ids start (CHC_ID_DEF: after every id here) and where the run's
+ * rows of the table its CHC_ID_REF points into start.  Table names are
+ * our own, from profdb__ch_tables. */
+static int id_bases(struct pull *p, const struct profdb__ch_table *t)
+{
+	char q[160];
+	p->id_started = 0;
+	for (size_t i = 0; i < t->ncols; i++) {
+		const struct profdb__ch_col *c = &t->cols[i];
+		if (c->flags & CHC_ID_DEF) {
+			snprintf(q, sizeof q, "SELECT coalesce(max(id), 0) + 1 FROM %s WHERE ?1 IS NOT NULL", t->name);
+			p->id_base = local_int(p, q, 1);
+		}
+		if (c->flags & CHC_ID_REF) {
+			snprintf(q, sizeof q, "SELECT min(id) FROM %s WHERE run_id = ?1", profdb__ch_ref_table(c));
+			p->ref_first = local_int(p, q, p->run_id);
+		}
+	}
+	return p->err->code;
+}
+
+/* Does the server have table (schema 005 tables: not on a database no
+ * push of this version has reached; its runs have none of those rows)? */
+static int server_has(struct profdb__ch *ch, struct pull *p, const char *table)
+{
+	struct profdb__ch_buf r = { 0 };
+	char q[120];
+	int has = 0;
+	snprintf(q, sizeof q, "EXISTS TABLE %s", table);
+	if (profdb__ch_query(ch, q, &r, p->err) == PROFDB_OK)
+		has = r.data && r.data[0] == '1';
+	profdb__ch_buf_free(&r);
+	return has;
+}
+
 /* SELECT t's columns of the remote run, in their original order. */
 static int pull_table(struct profdb__ch *ch, struct pull *p, const struct profdb__ch_table *t,
                       uint64_t remote_id)
@@ -277,6 +340,8 @@ static int pull_table(struct profdb__ch *ch, struct pull *p, const struct profdb
 		return profdb__err_set(p->err, PROFDB_ERROR, "out of memory");
 	}
 	rc = prepare_insert(p);
+	if (rc == PROFDB_OK)
+		rc = id_bases(p, t);
 	if (rc == PROFDB_OK)
 		rc = profdb__ch_send(ch, q.data, NULL, 0, 1, pull_sink, p, p->err);
 	if (rc == PROFDB_OK && p->pending.len)
@@ -327,9 +392,18 @@ static int clear_local(sqlite3 *sql, const char *run, int replace, struct profdb
 static void pull_tables(struct profdb__ch *ch, struct pull *p, uint64_t remote, unsigned mask,
                         struct profdb_push_stats *out)
 {
+	int has005 = -1;           /* the server has schema 005's tables; -1 not asked */
 	for (unsigned i = 0; profdb__ch_tables[i].name && p->err->code == PROFDB_OK; i++) {
 		const struct profdb__ch_table *t = &profdb__ch_tables[i];
-		if (!(mask & (1u << i)) || pull_table(ch, p, t, remote) != PROFDB_OK || !out)
+		if (!(mask & (1u << i)))
+			continue;
+		if (strcmp(t->name, "kernel_coll") == 0 || strncmp(t->name, "comm_", 5) == 0) {
+			if (has005 < 0)
+				has005 = server_has(ch, p, "comm_link");
+			if (!has005)
+				continue;
+		}
+		if (pull_table(ch, p, t, remote) != PROFDB_OK || !out)
 			continue;
 		out->rows += p->rows;
 		if (strcmp(t->name, "kernel") == 0)

@@ -332,6 +332,9 @@ static int build_select(struct profdb__ch_buf *q, const struct profdb__ch_table 
 		char col[160];
 		if (c->flags & (CHC_RUN_ID | CHC_HASH))
 			snprintf(col, sizeof col, "%sNULL", i ? ", " : "");
+		else if (c->flags & CHC_ID_REF) /* the position in the run (schema 005) */
+			snprintf(col, sizeof col, "%st.%s - (SELECT min(id) FROM %s WHERE run_id = ?1)",
+			         i ? ", " : "", c->sq, profdb__ch_ref_table(c));
 		else /* str ids too: put_str_ref looks their text up */
 			snprintf(col, sizeof col, "%st.%s", i ? ", " : "", c->sq);
 		bad = profdb__ch_buf_add(q, col, strlen(col));

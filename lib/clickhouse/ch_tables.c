@@ -68,7 +68,7 @@ static const struct profdb__ch_col note_cols[] = {
 };
 static const struct profdb__ch_col kernel_cols[] = {
 	{ "run_id", CH_U64, "run_id", CHC_RUN_ID },
-	{ "seq", CH_I64, "id", CHC_SEQ },
+	{ "seq", CH_I64, "id", CHC_SEQ | CHC_ID_DEF }, /* kernel_coll points here */
 	{ "rank", CH_I64, "rank", 0 },
 	{ "device", CH_NI64, "device", 0 },
 	{ "stream", CH_NI64, "stream", 0 },
@@ -184,6 +184,65 @@ static const struct profdb__ch_col tag_cols[] = {
 	{ "value", CH_STR, "value", 0 },
 };
 
+/* schema 005: positions, not ids, link a row to its kernel or op */
+static const struct profdb__ch_col coll_cols[] = {
+	{ "run_id", CH_U64, NULL, CHC_RUN_ID },
+	{ "seq", CH_I64, "kernel_id", CHC_SEQ },
+	{ "kernel_pos", CH_I64, "kernel_id", CHC_ID_REF },
+	{ "collective", CH_NSTR, "collective", 0 },
+	{ "in_nelems", CH_NI64, "in_nelems", 0 },
+	{ "out_nelems", CH_NI64, "out_nelems", 0 },
+	{ "dtype", CH_NSTR, "dtype", 0 },
+	{ "group_size", CH_NI64, "group_size", 0 },
+	{ "pg_name", CH_NSTR, "pg_name", 0 },
+	{ "pg_desc", CH_NSTR, "pg_desc", 0 },
+	{ "pg_ranks", CH_NSTR, "pg_ranks", 0 },
+};
+static const struct profdb__ch_col comm_op_cols[] = {
+	{ "run_id", CH_U64, "run_id", CHC_RUN_ID },
+	{ "seq", CH_I64, "id", CHC_SEQ | CHC_ID_DEF },
+	{ "rank", CH_I64, "rank", 0 },
+	{ "step", CH_NI64, "step", 0 },
+	{ "scope", CH_STR, "scope", 0 },
+	{ "op_name", CH_STR, "op_name", 0 },
+	{ "group_name", CH_NSTR, "group_name", 0 },
+	{ "start_ns", CH_NI64, "start_ns", 0 },
+	{ "elapse_ns", CH_NI64, "elapse_ns", 0 },
+	{ "transit_ns", CH_NI64, "transit_ns", 0 },
+	{ "wait_ns", CH_NI64, "wait_ns", 0 },
+	{ "sync_ns", CH_NI64, "sync_ns", 0 },
+	{ "idle_ns", CH_NI64, "idle_ns", 0 },
+	{ "wait_ratio", CH_NF64, "wait_ratio", 0 },
+	{ "sync_ratio", CH_NF64, "sync_ratio", 0 },
+};
+static const struct profdb__ch_col comm_transport_cols[] = {
+	{ "run_id", CH_U64, NULL, CHC_RUN_ID },
+	{ "seq", CH_I64, "rowid", CHC_SEQ },
+	{ "comm_op_pos", CH_I64, "comm_op_id", CHC_ID_REF | CHC_OF_COMM_OP },
+	{ "transport", CH_STR, "transport", 0 },
+	{ "bytes", CH_NI64, "bytes", 0 },
+	{ "transit_ns", CH_NI64, "transit_ns", 0 },
+	{ "bandwidth_gbps", CH_NF64, "bandwidth_gbps", 0 },
+	{ "large_packet_ratio", CH_NF64, "large_packet_ratio", 0 },
+	{ "size_distribution", CH_NSTR, "size_distribution", 0 },
+};
+static const struct profdb__ch_col comm_link_cols[] = {
+	{ "run_id", CH_U64, "run_id", CHC_RUN_ID },
+	{ "seq", CH_I64, "rowid", CHC_SEQ },
+	{ "rank", CH_I64, "rank", 0 },
+	{ "step", CH_NI64, "step", 0 },
+	{ "scope", CH_STR, "scope", 0 },
+	{ "matrix_op", CH_STR, "matrix_op", 0 },
+	{ "group_name", CH_NSTR, "group_name", 0 },
+	{ "src_rank", CH_NI64, "src_rank", 0 },
+	{ "dst_rank", CH_NI64, "dst_rank", 0 },
+	{ "transport", CH_NSTR, "transport", 0 },
+	{ "bytes", CH_NI64, "bytes", 0 },
+	{ "transit_ns", CH_NI64, "transit_ns", 0 },
+	{ "bandwidth_gbps", CH_NF64, "bandwidth_gbps", 0 },
+	{ "op_name", CH_NSTR, "op_name", 0 },
+};
+
 /* source_file before source_skip: pull renumbers source ids in that order. */
 const struct profdb__ch_table profdb__ch_tables[] = {
 	{ "run_meta", "run_meta t", "t.run_id", "t.rowid", meta_cols, N(meta_cols), NULL },
@@ -206,6 +265,14 @@ const struct profdb__ch_table profdb__ch_tables[] = {
 	  N(step_stat_cols), "kernel_step_stat_ids" },
 	/* last: a server of schema 1 gains the table on the next push */
 	{ "run_tag", "run_tag t", "t.run_id", "t.key", tag_cols, N(tag_cols), NULL },
+	/* schema 005, after the tables they point into (pull maps positions
+	 * through the ids those got) */
+	{ "kernel_coll", "kernel_coll t JOIN kernel k ON k.id = t.kernel_id", "k.run_id", "t.kernel_id",
+	  coll_cols, N(coll_cols), NULL },
+	{ "comm_op", "comm_op t", "t.run_id", "t.id", comm_op_cols, N(comm_op_cols), NULL },
+	{ "comm_transport", "comm_transport t JOIN comm_op o ON o.id = t.comm_op_id", "o.run_id",
+	  "t.comm_op_id, t.rowid", comm_transport_cols, N(comm_transport_cols), NULL },
+	{ "comm_link", "comm_link t", "t.run_id", "t.rowid", comm_link_cols, N(comm_link_cols), NULL },
 	{ NULL, NULL, NULL, NULL, NULL, 0, NULL }
 };
 

@@ -1,6 +1,6 @@
 /*
  * compare_merge.c - the kernel lines of a comparison, one grouping key at a
- * time: every run of both sides is read in key order (profdb__compare_kernel_cursor)
+ * time: every run of both sides is read in key order (compare_rows.c)
  * and merged, so only the current key's samples are held (N per side), not
  * N per side for every key: two runs of 100 k names x 1 000 steps took
  * 1.65 GB that way.  What stays is one line per key.
@@ -14,10 +14,9 @@
 
 /* One run of one side, read in key order. */
 struct cursor {
-	sqlite3_stmt *q;           /* owned */
+	struct profdb__kcursor kc; /* owned (compare_rows.c) */
 	int si;                    /* side */
 	size_t run;                /* run of the side */
-	int live;                  /* q is on a row */
 };
 
 /* The merge: the cursors and the current key's sums. */
@@ -50,16 +49,13 @@ static int cmp_lines(const void *a, const void *b)
 
 static const char *key_of(const struct cursor *c)
 {
-	const char *t = (const char *)sqlite3_column_text(c->q, 0);
-	return t ? t : "";
+	return c->kc.key;
 }
 
 /* Step cursor c; PROFDB_OK or the error. */
 static int advance(struct merge *m, struct cursor *c)
 {
-	int rc = sqlite3_step(c->q);
-	c->live = rc == SQLITE_ROW;
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	if (profdb__kcursor_next(&c->kc) != 0)
 		return profdb__sqlerror(m->s->db, "cannot read kernels of '%s'",
 		                        m->s->side[c->si].runs[c->run].name);
 	return PROFDB_OK;
@@ -79,8 +75,7 @@ static int merge_open(struct merge *m, const char *keyexpr)
 		for (size_t i = 0; i < s->side[si].n; i++, k++) {
 			m->cur[k].si = (int)si;
 			m->cur[k].run = i;
-			if ((rc = profdb__compare_kernel_cursor(s, (int)si, i, keyexpr, &m->cur[k].q)) != PROFDB_OK ||
-			    (rc = advance(m, &m->cur[k])) != PROFDB_OK)
+			if ((rc = profdb__kcursor_open(s, (int)si, i, keyexpr, &m->cur[k].kc)) != PROFDB_OK)
 				return rc;
 		}
 	return PROFDB_OK;
@@ -89,7 +84,7 @@ static int merge_open(struct merge *m, const char *keyexpr)
 static void merge_close(struct merge *m)
 {
 	for (size_t k = 0; m->cur && k < m->ncur; k++)
-		sqlite3_finalize(m->cur[k].q);
+		profdb__kcursor_close(&m->cur[k].kc);
 	free(m->cur);
 	free(m->samp[0]);
 	free(m->samp[1]);
@@ -103,7 +98,7 @@ static char *next_key(struct merge *m, int *rc)
 	char *key;
 	*rc = PROFDB_OK;
 	for (size_t k = 0; k < m->ncur; k++)
-		if (m->cur[k].live && (!min || strcmp(key_of(&m->cur[k]), min) < 0))
+		if (m->cur[k].kc.live && (!min || strcmp(key_of(&m->cur[k]), min) < 0))
 			min = key_of(&m->cur[k]);
 	if (!min)
 		return NULL;
@@ -123,10 +118,10 @@ static int read_key(struct merge *m, const char *key)
 	}
 	for (size_t k = 0; k < m->ncur; k++) {
 		struct cursor *c = &m->cur[k];
-		while (c->live && strcmp(key_of(c), key) == 0) {
-			m->total[c->si] += sqlite3_column_int64(c->q, 2);
-			m->calls[c->si] += sqlite3_column_int64(c->q, 3);
-			profdb__compare_add_row(m->s, c->si, c->run, c->q, m->samp[c->si]);
+		while (c->kc.live && strcmp(key_of(c), key) == 0) {
+			m->total[c->si] += c->kc.sum;
+			m->calls[c->si] += c->kc.calls;
+			profdb__compare_add_row(m->s, c->si, c->run, &c->kc, m->samp[c->si]);
 			if ((rc = advance(m, c)) != PROFDB_OK)
 				return rc;
 		}

@@ -261,10 +261,11 @@ int profdb__compare_kernel_cursor(struct profdb__compare_state *s, int si, size_
 	return PROFDB_OK;
 }
 
-void profdb__compare_add_row(struct profdb__compare_state *s, int si, size_t i, sqlite3_stmt *q, double *samp)
+void profdb__compare_add_row(struct profdb__compare_state *s, int si, size_t i,
+                             const struct profdb__kcursor *c, double *samp)
 {
 	struct profdb__compare_side *sd = &s->side[si];
-	int64_t sum = sqlite3_column_int64(q, 2), cnt = sqlite3_column_int64(q, 3);
+	int64_t sum = c->sum, cnt = c->calls;
 	size_t at = sd->offset[i];
 	long j;
 
@@ -274,8 +275,7 @@ void profdb__compare_add_row(struct profdb__compare_state *s, int si, size_t i, 
 		sd->count[at] += (double)cnt / sd->divisor[i];
 		return;
 	}
-	j = sqlite3_column_type(q, 1) == SQLITE_NULL ? -1 :
-	    step_index(sd->steps[i], sd->nsteps[i], sqlite3_column_int64(q, 1));
+	j = !c->has_step ? -1 : step_index(sd->steps[i], sd->nsteps[i], c->step);
 	if (j < 0) {
 		/* outside every step (no launch inside a step span): spread
 		 * evenly over the run's steps, so the mean of the samples

@@ -53,9 +53,35 @@ void profdb__compare_side_free(struct profdb__compare_side *sd);
 /* The kernels of run i of side si as rows (key text, step, sum of ns,
  * count) in key order; *out is the caller's (sqlite3_finalize). */
 int profdb__compare_kernel_cursor(struct profdb__compare_state *s, int si, size_t i, const char *keyexpr, sqlite3_stmt **out);
+/* compare_rows.c: one run's kernel sums per key and step in key order,
+ * from that SQL cursor or held in memory (keys of kernel_step_stat's
+ * columns); the current row in key .. calls while live. */
+struct profdb__krow {
+	uint32_t key;              /* rank of the key text in keys */
+	uint32_t has_step;         /* 0: outside every step (NULL) */
+	int64_t step, sum, calls;
+};
+struct profdb__kcursor {
+	sqlite3_stmt *q;           /* the SQL cursor, or NULL: rows */
+	struct profdb__krow *rows; /* owned, nrows, ordered by key then step */
+	size_t nrows, at;
+	char **keys;               /* owned, nkeys, ascending (strcmp) */
+	size_t nkeys;
+	int live, started;
+	const char *key;
+	int has_step;
+	int64_t step, sum, calls;
+};
+/* Open and place c on its first row (c->live 0 when none). */
+int profdb__kcursor_open(struct profdb__compare_state *s, int si, size_t i, const char *keyexpr,
+                         struct profdb__kcursor *c);
+/* The next row: 0, or -1 when SQLite failed (its message on the db). */
+int profdb__kcursor_next(struct profdb__kcursor *c);
+void profdb__kcursor_close(struct profdb__kcursor *c);
 /* Add the current row of such a cursor to samp (side si's N samples) and
  * the side's kernel counts. */
-void profdb__compare_add_row(struct profdb__compare_state *s, int si, size_t i, sqlite3_stmt *q, double *samp);
+void profdb__compare_add_row(struct profdb__compare_state *s, int si, size_t i,
+                             const struct profdb__kcursor *c, double *samp);
 int profdb__compare_read_host(struct profdb__compare_state *s, int si, size_t i);
 
 /* bench_diff.c: sides named tag:KEY=VALUE, or --by tag:KEY (per API) */

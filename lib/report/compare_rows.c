@@ -1,0 +1,429 @@
+/*
+ * compare_rows.c - one run's kernel sums per grouping key and step, read in
+ * key order by the merge (compare_merge.c): the cursor over them.
+ *
+ * When the key is made of name, base name and kind (kernel_step_stat's
+ * columns) the rows are held in memory, ordered here: the SQL cursor
+ * (compare_samples.c: GROUP BY the key text and step, ORDER BY the key)
+ * joined str twice a row and sorted the rows twice by text in SQLite's
+ * sorter, 13 k instructions a row and 88% of a diff of two 1 M-kernel runs
+ * (callgrind).  Here the rows come as integers; each distinct (name, base
+ * name, kind) gets its key text once (the same SQL expression, so the same
+ * bytes), and the rows are ordered by a counting sort on the key's rank,
+ * then by step within a key (already in that order when a key is one name
+ * on one rank).  On a clickhouse:// snapshot the server sends the same
+ * integer rows, unsorted (ch_compare.c), and nothing goes through SQLite.
+ * A run with more rows than the budget (PROFDB_DIFF_ROWS, 2 M rows: 64 MB)
+ * uses the SQL cursor: memory stays bounded, as the merge promises.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare_state.h"
+#include "banned.h"
+
+#define DIFF_ROWS 2000000u
+
+/* A distinct (name, base name, kind) of the run and its key's rank. */
+struct combo {
+	int64_t a, b, kind;        /* str ids here, dictionary ids on a snapshot */
+	uint32_t rank;             /* UINT32_MAX: filtered out */
+};
+
+struct loader {
+	profdb *db;
+	struct combo *combos;
+	size_t ncombo, capcombo;
+	uint32_t *slots;           /* open addressing: combo index + 1, 0 empty */
+	size_t nslots;
+	struct profdb__krow *rows; /* .key: the combo, then its rank */
+	size_t nrows, caprows, max_rows;
+	int over, oom;
+	char **dict;               /* snapshot: dictionary texts by id (owned) */
+	size_t *dictlen, ndict;
+};
+
+static size_t combo_hash(int64_t a, int64_t b, int64_t kind)
+{
+	uint64_t h = (uint64_t)a * 0x9e3779b97f4a7c15ull ^ (uint64_t)b * 0xc2b2ae3d27d4eb4full ^
+	             (uint64_t)kind * 0x165667b19e3779f9ull;
+	return (size_t)(h ^ (h >> 29));
+}
+
+static int grow_slots(struct loader *l)
+{
+	size_t n = l->nslots ? l->nslots * 2 : 256;
+	uint32_t *s = calloc(n, sizeof *s);
+	if (!s)
+		return -1;
+	for (size_t c = 0; c < l->ncombo; c++) {
+		size_t h = combo_hash(l->combos[c].a, l->combos[c].b, l->combos[c].kind) & (n - 1);
+		while (s[h])
+			h = (h + 1) & (n - 1);
+		s[h] = (uint32_t)c + 1;
+	}
+	free(l->slots);
+	l->slots = s;
+	l->nslots = n;
+	return 0;
+}
+
+/* The index of (a, b, kind), added when new; -1 out of memory. */
+static long combo_of(struct loader *l, int64_t a, int64_t b, int64_t kind)
+{
+	size_t h;
+	if ((l->ncombo + 1) * 2 > l->nslots && grow_slots(l) != 0)
+		return -1;
+	for (h = combo_hash(a, b, kind) & (l->nslots - 1); l->slots[h]; h = (h + 1) & (l->nslots - 1)) {
+		const struct combo *c = &l->combos[l->slots[h] - 1];
+		if (c->a == a && c->b == b && c->kind == kind)
+			return (long)l->slots[h] - 1;
+	}
+	if (l->ncombo == l->capcombo) {
+		size_t n = l->capcombo ? l->capcombo * 2 : 64;
+		struct combo *t = realloc(l->combos, n * sizeof *t);
+		if (!t)
+			return -1;
+		l->combos = t;
+		l->capcombo = n;
+	}
+	l->combos[l->ncombo] = (struct combo){ a, b, kind, 0 };
+	l->slots[h] = (uint32_t)++l->ncombo;
+	return (long)l->ncombo - 1;
+}
+
+/* One row from a source: 0, or -1 to stop (over the budget, out of memory). */
+static int add_raw(void *arg, int64_t a, int64_t b, int64_t kind, int has_step, int64_t step,
+                   int64_t sum, int64_t calls)
+{
+	struct loader *l = arg;
+	long c;
+	if (l->nrows == l->max_rows) {
+		l->over = 1;
+		return -1;
+	}
+	if ((c = combo_of(l, a, b, kind)) < 0) {
+		l->oom = 1;
+		return -1;
+	}
+	if (l->nrows == l->caprows) {
+		size_t n = l->caprows ? l->caprows * 2 : 1024;
+		struct profdb__krow *t = realloc(l->rows, n * sizeof *t);
+		if (!t) {
+			l->oom = 1;
+			return -1;
+		}
+		l->rows = t;
+		l->caprows = n;
+	}
+	l->rows[l->nrows++] = (struct profdb__krow){ (uint32_t)c, has_step != 0, has_step ? step : 0, sum, calls };
+	return 0;
+}
+
+/* The dictionary of a snapshot's run: text of id (copied). */
+static int add_text(void *arg, uint32_t id, const char *s, size_t n)
+{
+	struct loader *l = arg;
+	if (id >= l->ndict) {
+		size_t cap = (size_t)id + 1 > 2 * l->ndict ? (size_t)id + 1 : 2 * l->ndict;
+		char **d = realloc(l->dict, cap * sizeof *d);
+		size_t *dl = d ? realloc(l->dictlen, cap * sizeof *dl) : NULL;
+		if (d)
+			l->dict = d;
+		if (!d || !dl) {
+			l->oom = 1;
+			return -1;
+		}
+		l->dictlen = dl;
+		memset(d + l->ndict, 0, (cap - l->ndict) * sizeof *d);
+		memset(dl + l->ndict, 0, (cap - l->ndict) * sizeof *dl);
+		l->ndict = cap;
+	}
+	free(l->dict[id]);
+	if (!(l->dict[id] = malloc(n + 1))) {
+		l->oom = 1;
+		return -1;
+	}
+	memcpy(l->dict[id], s, n);
+	l->dict[id][n] = '\0';
+	l->dictlen[id] = n;
+	return 0;
+}
+
+/* The rows of run i of side si from the SQLite file, as stored (per rank). */
+static int load_file(struct profdb__compare_state *s, int si, size_t i, struct loader *l)
+{
+	const struct profdb_filter *f = &s->o->filter;
+	sqlite3_stmt *q = NULL;
+	int rc;
+	if (sqlite3_prepare_v2(s->db->sql, "SELECT name_id, base_id, kind, step, total_ns, calls"
+	    " FROM kernel_step_stat WHERE run_id = ?1 AND (?2 IS NULL OR rank = ?2)"
+	    " AND (?3 IS NULL OR step >= ?3) AND (?4 IS NULL OR step <= ?4)", -1, &q, NULL) != SQLITE_OK)
+		return profdb__sqlerror(s->db, "cannot read kernels");
+	sqlite3_bind_int64(q, 1, s->side[si].runs[i].id);
+	if (f->rank != PROFDB_NULL)
+		sqlite3_bind_int64(q, 2, f->rank);
+	if (f->step_lo != PROFDB_NULL)
+		sqlite3_bind_int64(q, 3, f->step_lo);
+	if (f->step_hi != PROFDB_NULL)
+		sqlite3_bind_int64(q, 4, f->step_hi);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW &&
+	       add_raw(l, sqlite3_column_int64(q, 0), sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2),
+	               sqlite3_column_type(q, 3) != SQLITE_NULL, sqlite3_column_int64(q, 3),
+	               sqlite3_column_int64(q, 4), sqlite3_column_int64(q, 5)) == 0)
+		;
+	sqlite3_finalize(q);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return profdb__sqlerror(s->db, "cannot read kernels");
+	return PROFDB_OK;
+}
+
+struct keyed {
+	char *text;
+	size_t combo;
+};
+
+static int cmp_keyed(const void *x, const void *y)
+{
+	return strcmp(((const struct keyed *)x)->text, ((const struct keyed *)y)->text);
+}
+
+/* Bind the name and base name of combo c: str ids, or a snapshot's texts. */
+static int bind_combo(struct loader *l, sqlite3_stmt *q, const struct combo *c)
+{
+	if (!l->dict) {
+		sqlite3_bind_int64(q, 1, c->a);
+		sqlite3_bind_int64(q, 2, c->b);
+	} else {
+		if (c->a <= 0 || c->b <= 0 || (size_t)c->a >= l->ndict || (size_t)c->b >= l->ndict ||
+		    !l->dict[c->a] || !l->dict[c->b])
+			return 0; /* a name the dictionary lacks: no key (as a failed JOIN) */
+		sqlite3_bind_text(q, 1, l->dict[c->a], (int)l->dictlen[c->a], SQLITE_STATIC);
+		sqlite3_bind_text(q, 2, l->dict[c->b], (int)l->dictlen[c->b], SQLITE_STATIC);
+	}
+	sqlite3_bind_int64(q, 3, c->kind);
+	return 1;
+}
+
+/* The key text of each combo (NULL: filtered out by --name / --kind). */
+static int key_texts(struct profdb__compare_state *s, struct loader *l, const char *keyexpr, struct keyed *k)
+{
+	const struct profdb_filter *f = &s->o->filter;
+	sqlite3_stmt *q = NULL;
+	char sql[2048];
+	/* keyexpr over n, b and kd, as the SQL cursor has them: the same text */
+	snprintf(sql, sizeof sql, "SELECT CAST((%s) AS TEXT), (?4 IS NULL OR n.value GLOB ?4)"
+	         " AND (?5 IS NULL OR kd.name = ?5) FROM %s, kind kd WHERE kd.id = ?3%s", keyexpr,
+	         l->dict ? "(SELECT ?1 AS value) n, (SELECT ?2 AS value) b" : "str n, str b",
+	         l->dict ? "" : " AND n.id = ?1 AND b.id = ?2");
+	if (sqlite3_prepare_v2(s->db->sql, sql, -1, &q, NULL) != SQLITE_OK)
+		return profdb__sqlerror(s->db, "cannot read kernels");
+	if (f->name_glob)
+		sqlite3_bind_text(q, 4, f->name_glob, -1, SQLITE_STATIC);
+	if (f->kind)
+		sqlite3_bind_text(q, 5, f->kind, -1, SQLITE_STATIC);
+	for (size_t c = 0; c < l->ncombo; c++) {
+		k[c].combo = c;
+		k[c].text = NULL;
+		sqlite3_reset(q);
+		if (bind_combo(l, q, &l->combos[c]) && sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 1)) {
+			const char *t = (const char *)sqlite3_column_text(q, 0);
+			if (!(k[c].text = strdup(t ? t : ""))) {
+				sqlite3_finalize(q);
+				return profdb__error(s->db, PROFDB_ERROR, "out of memory");
+			}
+		}
+	}
+	sqlite3_finalize(q);
+	return PROFDB_OK;
+}
+
+/* Rank the combos by key text (equal texts one rank); the cursor keeps
+ * each distinct text once. */
+static int rank_keys(struct profdb__compare_state *s, struct loader *l, const char *keyexpr,
+                     struct profdb__kcursor *c)
+{
+	struct keyed *k = calloc(l->ncombo ? l->ncombo : 1, sizeof *k);
+	size_t n = 0;
+	int rc;
+	if (!k)
+		return profdb__error(s->db, PROFDB_ERROR, "out of memory");
+	if ((rc = key_texts(s, l, keyexpr, k)) != PROFDB_OK) {
+		for (size_t j = 0; j < l->ncombo; j++)
+			free(k[j].text);
+		free(k);
+		return rc;
+	}
+	for (size_t j = 0; j < l->ncombo; j++) /* the kept ones (with a text) first */
+		if (k[j].text)
+			k[n++] = k[j];
+	qsort(k, n, sizeof *k, cmp_keyed);
+	if (!(c->keys = calloc(n ? n : 1, sizeof *c->keys)))
+		rc = profdb__error(s->db, PROFDB_ERROR, "out of memory");
+	for (size_t j = 0; j < l->ncombo; j++)
+		l->combos[j].rank = UINT32_MAX;
+	for (size_t j = 0; j < n; j++) {
+		if (rc == PROFDB_OK && (!c->nkeys || strcmp(c->keys[c->nkeys - 1], k[j].text) != 0))
+			c->keys[c->nkeys++] = k[j].text;
+		else
+			free(k[j].text);
+		k[j].text = NULL;
+		l->combos[k[j].combo].rank = (uint32_t)c->nkeys - 1;
+	}
+	free(k);
+	return rc;
+}
+
+/* Steps within a key: NULL (outside every step) first, as SQLite sorts. */
+static int cmp_step(const void *x, const void *y)
+{
+	const struct profdb__krow *a = x, *b = y;
+	if (a->has_step != b->has_step)
+		return a->has_step ? 1 : -1;
+	return a->step < b->step ? -1 : a->step > b->step;
+}
+
+/* The rows by key rank (counting sort, stable), then by step within each
+ * key, equal (key, step) summed: the rows GROUP BY key, step gives. */
+static int order_rows(struct profdb__compare_state *s, struct loader *l, struct profdb__kcursor *c)
+{
+	size_t *start = calloc(c->nkeys + 1, sizeof *start), n = 0;
+	struct profdb__krow *out;
+	if (!start)
+		return profdb__error(s->db, PROFDB_ERROR, "out of memory");
+	for (size_t j = 0; j < l->nrows; j++)
+		if (l->combos[l->rows[j].key].rank != UINT32_MAX)
+			start[l->combos[l->rows[j].key].rank + 1]++;
+	for (size_t r = 0; r < c->nkeys; r++)
+		start[r + 1] += start[r];
+	if (!(out = malloc((start[c->nkeys] ? start[c->nkeys] : 1) * sizeof *out))) {
+		free(start);
+		return profdb__error(s->db, PROFDB_ERROR, "out of memory");
+	}
+	for (size_t j = 0; j < l->nrows; j++) {
+		uint32_t r = l->combos[l->rows[j].key].rank;
+		if (r != UINT32_MAX) {
+			out[start[r]] = l->rows[j];
+			out[start[r]++].key = r;
+		}
+	}
+	/* start[r] is now the end of key r */
+	for (size_t r = 0, lo = 0; r < c->nkeys; lo = start[r++]) {
+		size_t first = n;      /* this key's first row out */
+		int sorted = 1;
+		for (size_t j = lo + 1; j < start[r] && sorted; j++)
+			sorted = cmp_step(&out[j - 1], &out[j]) < 0;
+		if (!sorted)
+			qsort(out + lo, start[r] - lo, sizeof *out, cmp_step);
+		for (size_t j = lo; j < start[r]; j++) {
+			if (n > first && cmp_step(&out[n - 1], &out[j]) == 0) {
+				out[n - 1].sum += out[j].sum;
+				out[n - 1].calls += out[j].calls;
+			} else {
+				out[n++] = out[j];
+			}
+		}
+	}
+	free(start);
+	c->rows = out;
+	c->nrows = n;
+	return PROFDB_OK;
+}
+
+static void loader_free(struct loader *l)
+{
+	free(l->combos);
+	free(l->slots);
+	free(l->rows);
+	for (size_t j = 0; j < l->ndict; j++)
+		free(l->dict[j]);
+	free(l->dict);
+	free(l->dictlen);
+}
+
+/* The rows in memory; *held 0 when over the budget (then the SQL cursor). */
+static int load(struct profdb__compare_state *s, int si, size_t i, const char *keyexpr,
+                struct profdb__kcursor *c, int *held)
+{
+	struct loader l;
+	int rc;
+	memset(&l, 0, sizeof l);
+	l.db = s->db;
+	l.max_rows = (size_t)profdb__env_limit("PROFDB_DIFF_ROWS", DIFF_ROWS);
+	*held = 0;
+	if (s->db->ch_kernel_steps) { /* the server never sends more than it counted */
+		l.max_rows = SIZE_MAX;
+		rc = profdb__ch_kernel_steps(s->db, s->side[si].runs[i].id, &s->o->filter, add_text, add_raw, &l);
+	} else {
+		rc = load_file(s, si, i, &l);
+	}
+	if (rc == PROFDB_OK && l.oom)
+		rc = profdb__error(s->db, PROFDB_ERROR, "out of memory");
+	if (rc == PROFDB_OK && !l.over && (rc = rank_keys(s, &l, keyexpr, c)) == PROFDB_OK &&
+	    (rc = order_rows(s, &l, c)) == PROFDB_OK)
+		*held = 1;
+	loader_free(&l);
+	return rc;
+}
+
+/* Set c's current row from the SQL cursor or the held rows. */
+static void current(struct profdb__kcursor *c)
+{
+	if (c->q) {
+		const char *t = (const char *)sqlite3_column_text(c->q, 0);
+		c->key = t ? t : "";
+		c->has_step = sqlite3_column_type(c->q, 1) != SQLITE_NULL;
+		c->step = sqlite3_column_int64(c->q, 1);
+		c->sum = sqlite3_column_int64(c->q, 2);
+		c->calls = sqlite3_column_int64(c->q, 3);
+		return;
+	}
+	c->key = c->keys[c->rows[c->at].key];
+	c->has_step = c->rows[c->at].has_step;
+	c->step = c->rows[c->at].step;
+	c->sum = c->rows[c->at].sum;
+	c->calls = c->rows[c->at].calls;
+}
+
+int profdb__kcursor_next(struct profdb__kcursor *c)
+{
+	if (c->q) {
+		int rc = sqlite3_step(c->q);
+		c->live = rc == SQLITE_ROW;
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+			return -1;
+	} else {
+		if (c->started)
+			c->at++;
+		c->live = c->at < c->nrows;
+	}
+	c->started = 1;
+	if (c->live)
+		current(c);
+	return 0;
+}
+
+int profdb__kcursor_open(struct profdb__compare_state *s, int si, size_t i, const char *keyexpr,
+                         struct profdb__kcursor *c)
+{
+	int held = 0, rc;
+	memset(c, 0, sizeof *c);
+	if (s->key_in_step_stat && s->side[si].runs[i].stats &&
+	    (rc = load(s, si, i, keyexpr, c, &held)) != PROFDB_OK)
+		return rc;
+	if (!held && (rc = profdb__compare_kernel_cursor(s, si, i, keyexpr, &c->q)) != PROFDB_OK)
+		return rc;
+	if (profdb__kcursor_next(c) != 0)
+		return profdb__sqlerror(s->db, "cannot read kernels of '%s'", s->side[si].runs[i].name);
+	return PROFDB_OK;
+}
+
+void profdb__kcursor_close(struct profdb__kcursor *c)
+{
+	sqlite3_finalize(c->q);
+	for (size_t j = 0; j < c->nkeys; j++)
+		free(c->keys[j]);
+	free(c->keys);
+	free(c->rows);
+	memset(c, 0, sizeof *c);
+}
