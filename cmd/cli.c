@@ -167,6 +167,12 @@ profdb *cli_open_db(const char *path, unsigned flags)
 {
 	profdb *db = NULL;
 	int rc;
+	/* "" is a temporary database to the library (profdb.h): an ingest
+	 * there would be thrown away at exit, a query would read nothing */
+	if (!*path) {
+		cli_error("--db: the path is empty");
+		return NULL;
+	}
 	if (profdb_is_clickhouse_url(path) && !(flags & PROFDB_OPEN_READONLY)) {
 		cli_error("a clickhouse:// database is read-only here (profdb pull copies a run)");
 		return NULL;

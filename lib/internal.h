@@ -64,6 +64,9 @@ typedef int (*profdb__ch_kstep_fn)(void *arg, int64_t name, int64_t base, int64_
 int profdb__ch_kernel_steps(profdb *db, int64_t run_id, const struct profdb_filter *f,
                             profdb__ch_text_fn text, profdb__ch_kstep_fn row, void *arg);
 #define CH_ALL_TABLES 0xffffffffu
+/* The kernel step rows one diff may hold in memory over all its runs
+ * (compare_rows.c; PROFDB_DIFF_ROWS lowers it). */
+size_t profdb__compare_rows_budget(void);
 int profdb__ch_query_summary(profdb *db, profdb_result **out, const struct profdb_filter *f);
 /* profdb_query_kernels on a snapshot: fetches what it needs, then answers. */
 int profdb__ch_query_kernels(profdb *db, profdb_result **out, const struct profdb_kernel_query *q);

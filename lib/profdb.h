@@ -61,8 +61,10 @@ typedef struct profdb_result profdb_result; /* a table of result rows */
 
 /*
  * CONSTRUCTOR: open (creating unless NOCREATE/READONLY) the database at path
- * (":memory:" works), apply or migrate the embedded schema and register the
- * SQL functions median(), percentile(), stddev(), base_name().
+ * (":memory:" works; "" is a private temporary database, kept on disk past
+ * its page cache and deleted on close), apply or migrate the embedded
+ * schema and register the SQL functions median(), percentile(), stddev(),
+ * base_name().
  * On failure *out is still set when a handle could be made, so the caller can
  * read profdb_errmsg(*out); it must profdb_close() it either way.
  * Errors: PROFDB_ESCHEMA for a newer schema version or a file that is not

@@ -102,14 +102,13 @@ out:
 struct counts {
 	profdb *db;
 	sqlite3_stmt *mark;
-	uint64_t max_rows;         /* the most rows one run has */
+	uint64_t rows;             /* the rows of every run */
 };
 
 static int count_row(void *arg, const struct profdb__ch_val *v, struct profdb_err *err)
 {
 	struct counts *c = arg;
-	if ((uint64_t)v[1].i > c->max_rows)
-		c->max_rows = (uint64_t)v[1].i;
+	c->rows += (uint64_t)v[1].i;
 	if (v[2].i == 0)
 		return 0; /* no kernel in a step: no marker, as the file has none */
 	sqlite3_reset(c->mark);
@@ -122,8 +121,8 @@ static int count_row(void *arg, const struct profdb__ch_val *v, struct profdb_er
 }
 
 /* Count the runs' kernel_step_stat rows on the server and mark the runs
- * whose kernels carry steps; *fits: every run's rows within the budget
- * the merge holds (PROFDB_DIFF_ROWS), else they are pulled as before. */
+ * whose kernels carry steps; *fits: all runs' rows together within the
+ * budget the merge holds (PROFDB_DIFF_ROWS), else they are pulled as before. */
 static int mark_runs(profdb *db, int *fits)
 {
 	static const enum profdb__ch_type types[] = { CH_U64, CH_I64, CH_I64 };
@@ -150,7 +149,7 @@ static int mark_runs(profdb *db, int *fits)
 		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
 	else
 		rc = n ? profdb__ch_rows(db, q.s, types, 3, count_row, &c) : PROFDB_OK;
-	*fits = c.max_rows <= profdb__env_limit("PROFDB_DIFF_ROWS", 2000000u);
+	*fits = c.rows <= profdb__compare_rows_budget();
 out:
 	sqlite3_finalize(ids);
 	sqlite3_finalize(c.mark);

@@ -3,12 +3,15 @@
  * ClickHouse server behind the ordinary profdb handle, and ClickHouse SQL
  * passed through (profdb sql).
  *
- * The snapshot is an in-memory store into which the selected runs are
+ * The snapshot is a temporary store into which the selected runs are
  * pulled (ch_pull.c; the server selects each run's rows by its id), so
  * every query function, formatter and diff runs unchanged on it and prints
  * the same bytes as on the SQLite file the runs came from.  The figures
  * are computed here, not on the server: the price is moving the selected
  * runs' rows (README "ClickHouse" says so); select runs with --run.
+ * It is SQLite's temporary database (""), not ":memory:": past a 16 MB
+ * page cache its pages go to a temporary file, so a diff --by type that
+ * pulls two 10 M-row runs stays in bounded memory (it took 3.3 GB).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,9 +79,11 @@ static int pull_runs(profdb *db, const char *url, const char *const *runs, size_
 int profdb_open_clickhouse(profdb **out, const char *url, const char *const *runs, size_t nruns,
                            unsigned flags)
 {
-	int rc = profdb_open(out, ":memory:", 0);
+	int rc = profdb_open(out, "", 0);
 	if (rc != PROFDB_OK)
 		return rc;
+	if (sqlite3_exec((*out)->sql, "PRAGMA cache_size = -16384", NULL, NULL, NULL) != SQLITE_OK)
+		return profdb__sqlerror(*out, "cannot make the snapshot");
 	if (!profdb__ch_is_url(url))
 		return profdb__error(*out, PROFDB_EUSAGE, "not a clickhouse:// URL");
 	/* mask: the tables of the run pulled so far (queries pull more) */

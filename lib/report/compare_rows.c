@@ -13,8 +13,12 @@
  * then by step within a key (already in that order when a key is one name
  * on one rank).  On a clickhouse:// snapshot the server sends the same
  * integer rows, unsorted (ch_compare.c), and nothing goes through SQLite.
- * A run with more rows than the budget (PROFDB_DIFF_ROWS, 2 M rows: 64 MB)
- * uses the SQL cursor: memory stays bounded, as the merge promises.
+ * The rows of every run are held at once (the merge reads all cursors
+ * together), so one budget covers them all: PROFDB_DIFF_ROWS, 1.5 M rows.
+ * A row is 32 bytes held and 4 more while it is ordered (in place, through
+ * an index), so the rows take at most ~54 MB (two 10 M-kernel runs of
+ * bench/clickhouse have 570 k each).  A run whose rows would pass what is
+ * left uses the SQL cursor: memory stays bounded, as the merge promises.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +26,7 @@
 #include "compare_state.h"
 #include "banned.h"
 
-#define DIFF_ROWS 2000000u
+#define DIFF_ROWS 1500000u
 
 /* A distinct (name, base name, kind) of the run and its key's rank. */
 struct combo {
@@ -107,7 +111,10 @@ static int add_raw(void *arg, int64_t a, int64_t b, int64_t kind, int has_step, 
 		return -1;
 	}
 	if (l->nrows == l->caprows) {
+		/* never past the budget: the array is what it bounds */
 		size_t n = l->caprows ? l->caprows * 2 : 1024;
+		if (n > l->max_rows)
+			n = l->max_rows;
 		struct profdb__krow *t = realloc(l->rows, n * sizeof *t);
 		if (!t) {
 			l->oom = 1;
@@ -285,28 +292,46 @@ static int cmp_step(const void *x, const void *y)
 
 /* The rows by key rank (counting sort, stable), then by step within each
  * key, equal (key, step) summed: the rows GROUP BY key, step gives. */
+/* Move each row to its place (pos[j]: where row j goes) by following
+ * the permutation's cycles: no second copy of the rows. */
+static void permute(struct profdb__krow *rows, uint32_t *pos, size_t n)
+{
+	for (size_t j = 0; j < n; j++)
+		while (pos[j] != j) {
+			uint32_t k = pos[j];
+			struct profdb__krow t = rows[k];
+			rows[k] = rows[j];
+			rows[j] = t;
+			pos[j] = pos[k];
+			pos[k] = k;
+		}
+}
+
+/* l's rows into c, by key rank (a counting sort, in place), then step;
+ * rows of one key and step summed; rows filtered out dropped. */
 static int order_rows(struct profdb__compare_state *s, struct loader *l, struct profdb__kcursor *c)
 {
-	size_t *start = calloc(c->nkeys + 1, sizeof *start), n = 0;
-	struct profdb__krow *out;
-	if (!start)
+	size_t *start = calloc(c->nkeys + 1, sizeof *start), n = 0, kept, dropped = 0;
+	uint32_t *pos = malloc((l->nrows ? l->nrows : 1) * sizeof *pos);
+	struct profdb__krow *out = l->rows;
+	if (!start || !pos) {
+		free(start);
+		free(pos);
 		return profdb__error(s->db, PROFDB_ERROR, "out of memory");
+	}
 	for (size_t j = 0; j < l->nrows; j++)
 		if (l->combos[l->rows[j].key].rank != UINT32_MAX)
 			start[l->combos[l->rows[j].key].rank + 1]++;
 	for (size_t r = 0; r < c->nkeys; r++)
 		start[r + 1] += start[r];
-	if (!(out = malloc((start[c->nkeys] ? start[c->nkeys] : 1) * sizeof *out))) {
-		free(start);
-		return profdb__error(s->db, PROFDB_ERROR, "out of memory");
-	}
-	for (size_t j = 0; j < l->nrows; j++) {
+	kept = start[c->nkeys];
+	for (size_t j = 0; j < l->nrows; j++) { /* dropped rows go past the kept */
 		uint32_t r = l->combos[l->rows[j].key].rank;
-		if (r != UINT32_MAX) {
-			out[start[r]] = l->rows[j];
-			out[start[r]++].key = r;
-		}
+		pos[j] = (uint32_t)(r != UINT32_MAX ? start[r]++ : kept + dropped++);
+		out[j].key = r;
 	}
+	permute(out, pos, l->nrows);
+	free(pos);
 	/* start[r] is now the end of key r */
 	for (size_t r = 0, lo = 0; r < c->nkeys; lo = start[r++]) {
 		size_t first = n;      /* this key's first row out */
@@ -325,7 +350,13 @@ static int order_rows(struct profdb__compare_state *s, struct loader *l, struct 
 		}
 	}
 	free(start);
-	c->rows = out;
+	/* the rows move to the cursor, trimmed to what is left */
+	c->rows = n ? realloc(out, n * sizeof *out) : NULL;
+	if (n && !c->rows)
+		c->rows = out;
+	else if (!n)
+		free(out);
+	l->rows = NULL;
 	c->nrows = n;
 	return PROFDB_OK;
 }
@@ -349,10 +380,9 @@ static int load(struct profdb__compare_state *s, int si, size_t i, const char *k
 	int rc;
 	memset(&l, 0, sizeof l);
 	l.db = s->db;
-	l.max_rows = (size_t)profdb__env_limit("PROFDB_DIFF_ROWS", DIFF_ROWS);
+	l.max_rows = s->rows_left; /* the server never sends more than it counted */
 	*held = 0;
-	if (s->db->ch_kernel_steps) { /* the server never sends more than it counted */
-		l.max_rows = SIZE_MAX;
+	if (s->db->ch_kernel_steps) {
 		rc = profdb__ch_kernel_steps(s->db, s->side[si].runs[i].id, &s->o->filter, add_text, add_raw, &l);
 	} else {
 		rc = load_file(s, si, i, &l);
@@ -360,10 +390,18 @@ static int load(struct profdb__compare_state *s, int si, size_t i, const char *k
 	if (rc == PROFDB_OK && l.oom)
 		rc = profdb__error(s->db, PROFDB_ERROR, "out of memory");
 	if (rc == PROFDB_OK && !l.over && (rc = rank_keys(s, &l, keyexpr, c)) == PROFDB_OK &&
-	    (rc = order_rows(s, &l, c)) == PROFDB_OK)
+	    (rc = order_rows(s, &l, c)) == PROFDB_OK) {
 		*held = 1;
+		s->rows_left -= c->nrows;
+	}
 	loader_free(&l);
 	return rc;
+}
+
+size_t profdb__compare_rows_budget(void)
+{
+	uint64_t n = profdb__env_limit("PROFDB_DIFF_ROWS", DIFF_ROWS);
+	return (size_t)(n < UINT32_MAX ? n : UINT32_MAX); /* order_rows' index is 32 bits */
 }
 
 /* Set c's current row from the SQL cursor or the held rows. */

@@ -41,6 +41,8 @@ struct profdb__compare_state {
 	const struct profdb_diff_opts *o;
 	struct profdb__compare_side side[2];   /* base, new */
 	int key_in_step_stat;          /* the key's parts are kernel_step_stat columns */
+	size_t rows_left;              /* rows the cursors may still hold in memory
+	                                  (compare_rows.c: one budget for every run) */
 };
 
 /* compare_samples.c: keys, runs and their steps, samples from the store */

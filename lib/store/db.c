@@ -252,7 +252,7 @@ static int migrate(profdb *db, const char *path)
 	 * write every page twice, once to the log and once at the checkpoint.
 	 * Both only before the first page exists; existing files keep theirs.
 	 */
-	if (have == 0 && ntables == 0 && strcmp(path, ":memory:") != 0) {
+	if (have == 0 && ntables == 0 && strcmp(path, ":memory:") != 0 && path[0] != '\0') {
 		sqlite3_exec(db->sql, "PRAGMA page_size = " PROFDB_NEW_PAGE_SIZE, NULL, NULL, NULL);
 		db->wal_later = 1;
 	}
@@ -391,7 +391,9 @@ int profdb_open(profdb **out, const char *path, unsigned flags)
 	profdb *db;
 	int rc;
 	struct stat sb;
-	int mem = strcmp(path, ":memory:") == 0;
+	/* "": SQLite's private temporary database, on disk past its page
+	 * cache (a clickhouse:// snapshot: bounded memory whatever it pulls) */
+	int mem = strcmp(path, ":memory:") == 0 || path[0] == '\0';
 
 	*out = NULL;
 	db = calloc(1, sizeof *db);

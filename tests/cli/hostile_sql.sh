@@ -111,6 +111,19 @@ why=$(bad_status $?)
 [ "$why" = "accepted (exit 0)" ] && why=""
 [ -z "$why" ] && [ "$(ls "$WORK/odd")" != 'a%20b#c?d.db' ] && why="files: $(ls "$WORK/odd" | tr '\n' ' ')"
 report db_odd_characters "$why"
+# An empty --db is refused: to SQLite "" is a temporary database, so an
+# ingest there would be thrown away at exit with exit 0.
+why=""
+for args in "ingest --run e $WORK/good/kernel_details.csv" kernels runs "sql SELECT"; do
+	set -- $args
+	cmd=$1
+	shift
+	(cd "$WORK/odd" && timeout 60 "$PROFDB" $cmd --db "" "$@" >"$WORK/out" 2>"$WORK/err")
+	st=$?
+	[ $st = 1 ] && [ "$(cat "$WORK/err")" = "profdb: --db: the path is empty" ] ||
+		why="$why '$args': exit $st, $(head -c 200 "$WORK/err")"
+done
+report db_empty_path_refused "$why"
 
 # Read-only commands leave no -wal/-shm beside the database.
 rm -f "$DB-wal" "$DB-shm"
