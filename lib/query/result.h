@@ -114,6 +114,10 @@ int profdb__spool_stmt(profdb *db, sqlite3_stmt *st, const enum profdb_coltype *
  * order of order_by.  The caller drops it (profdb__spool_drop).  Errors
  * on db. */
 int profdb__spool_keep(struct profdb__spool *s, const char *name, const char *order_by);
+/* The rows put so far, for the caller's own reading: sql (a constant of
+ * the caller, over temp.profdb_spool) prepared into *out (the caller
+ * finalizes it before the close).  No more rows may be put.  Errors on db. */
+int profdb__spool_prepare(struct profdb__spool *s, const char *sql, sqlite3_stmt **out);
 /* Drop the table temp.<name> that profdb__spool_keep made, on a read-only
  * handle too; what fails is left to the connection's close. */
 void profdb__spool_drop(profdb *db, const char *name);

@@ -452,6 +452,16 @@ int profdb__spool_keep(struct profdb__spool *s, const char *name, const char *or
 	return rc;
 }
 
+int profdb__spool_prepare(struct profdb__spool *s, const char *sql, sqlite3_stmt **out)
+{
+	int rc;
+	*out = NULL;
+	if ((rc = spool_finish(s)) != PROFDB_OK)
+		return rc;
+	return sqlite3_prepare_v2(s->db->sql, sql, -1, out, NULL) == SQLITE_OK ? PROFDB_OK :
+	       profdb__sqlerror(s->db, "cannot read the rows");
+}
+
 void profdb__spool_drop(profdb *db, const char *name)
 {
 	struct profdb__qbuf b = { 0 };
