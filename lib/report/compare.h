@@ -127,6 +127,8 @@ int profdb__cmp_lines_done(struct profdb__cmp_lines *L);
 void profdb__cmp_lines_abort(struct profdb__cmp_lines *L);
 /* The spooled lines' table dropped and their state freed (compare.c). */
 void profdb__cmp_spooled_free(struct profdb__cmp_spooled *sp);
+/* The store the spooled lines are kept in (a renderer's own spool). */
+profdb *profdb__cmp_spooled_db(const struct profdb__cmp_spooled *sp);
 /* Kernel lines of verdict v, counted as they were added. */
 size_t profdb__cmp_spooled_count(const struct profdb__cmp_spooled *sp, enum profdb_verdict v);
 

@@ -178,6 +178,11 @@ void profdb__cmp_spooled_free(struct profdb__cmp_spooled *sp)
 	free(sp);
 }
 
+profdb *profdb__cmp_spooled_db(const struct profdb__cmp_spooled *sp)
+{
+	return sp->db;
+}
+
 size_t profdb__cmp_spooled_count(const struct profdb__cmp_spooled *sp, enum profdb_verdict v)
 {
 	return (size_t)v <= PROFDB_VERDICT_GONE ? sp->count[v] : 0;

@@ -12,6 +12,7 @@
 
 #include "compare.h"
 #include "escape.h"
+#include "result.h"
 #include "banned.h"
 
 #define TOP_ROWS 20     /* rows of the top-regressions/improvements tables */
@@ -177,12 +178,22 @@ static int top_table(FILE *out, const profdb_comparison *c, enum profdb_verdict 
 	return rc;
 }
 
-/* Every kernel, collapsed.  (Held whole: the labels of the table are
- * numbered where they read alike, over all of them.) */
+static int spooled_table(FILE *out, const profdb_comparison *c);
+
+/* Every kernel, collapsed.  Held lines are labelled in memory; spooled
+ * ones (past the hold budget: 1 M lines) in a spool (spooled_table). */
 static int all_table(FILE *out, const profdb_comparison *c)
 {
 	struct kept k;
-	int rc = keep_lines(c, -1, c->nkernels, &k);
+	int rc;
+	if (c->spooled) {
+		fprintf(out, "<h2>All kernels</h2>\n<details><summary>%zu kernels, largest change first</summary>\n",
+		        c->nkernels);
+		rc = spooled_table(out, c);
+		fputs("</details>\n", out);
+		return rc;
+	}
+	rc = keep_lines(c, -1, c->nkernels, &k);
 	if (rc == PROFDB_OK) {
 		fprintf(out, "<h2>All kernels</h2>\n<details><summary>%zu kernels, largest change first</summary>\n",
 		        c->nkernels);
@@ -252,6 +263,70 @@ static int make_labels(char (*lab)[LABEL_CAP], const struct profdb__cmp_line *co
 	}
 	free(ref);
 	return PROFDB_OK;
+}
+
+/* Each spooled line's label (pos, label) put in spool sp, in line order. */
+static int spool_labels(const profdb_comparison *c, struct profdb__spool *sp)
+{
+	struct profdb__cmp_walk w;
+	const struct profdb__cmp_line *l;
+	char lab[LABEL_CAP];
+	int64_t pos = 0;
+	int rc = PROFDB_OK;
+	profdb__cmp_walk_start(&w, c, 0);
+	while (rc == PROFDB_OK && (l = profdb__cmp_walk_next(&w)) != NULL) {
+		shorten_label(lab, sizeof lab, l->key, NAME_MAX);
+		if (profdb__result_set_int(sp->row, 0, 0, pos++) != PROFDB_OK ||
+		    profdb__result_set_text(sp->row, 0, 1, lab) != PROFDB_OK)
+			rc = PROFDB_ERROR;
+		else
+			rc = profdb__spool_put(sp);
+	}
+	return profdb__cmp_walk_end(&w) != PROFDB_OK ? PROFDB_ERROR : rc;
+}
+
+/*
+ * kernel_table over spooled lines: make_labels's numbering (" #k", k the
+ * line's place among those whose labels read alike) from SQL over a spool
+ * of the labels, read beside a second walk of the lines, so memory holds
+ * neither every line nor every label.
+ */
+static int spooled_table(FILE *out, const profdb_comparison *c)
+{
+	static const char *const names[2] = { "pos", "label" };
+	static const enum profdb_coltype types[2] = { PROFDB_COL_INT, PROFDB_COL_TEXT };
+	struct profdb__spool sp;
+	struct profdb__cmp_walk w;
+	const struct profdb__cmp_line *l;
+	sqlite3_stmt *q = NULL;
+	char lab[LABEL_CAP];
+	int rc = profdb__spool_open(profdb__cmp_spooled_db(c->spooled), &sp, names, types, 2);
+	if (rc == PROFDB_OK && (rc = spool_labels(c, &sp)) == PROFDB_OK)
+		rc = profdb__spool_prepare(&sp, "SELECT row_number() OVER (PARTITION BY label ORDER BY pos),"
+		                           " count(*) OVER (PARTITION BY label) FROM temp.profdb_spool"
+		                           " ORDER BY pos", &q);
+	if (rc == PROFDB_OK) {
+		table_head(out, "kernel", 1);
+		profdb__cmp_walk_start(&w, c, 0);
+		while ((l = profdb__cmp_walk_next(&w)) != NULL) {
+			if (sqlite3_step(q) != SQLITE_ROW) {
+				rc = PROFDB_ERROR;
+				break;
+			}
+			shorten_label(lab, sizeof lab, l->key, NAME_MAX);
+			if (sqlite3_column_int64(q, 1) > 1) {
+				size_t len = strlen(lab);
+				snprintf(lab + len, LABEL_CAP - len, " #%lld", (long long)sqlite3_column_int64(q, 0));
+			}
+			row(out, l, lab, 1);
+		}
+		if (profdb__cmp_walk_end(&w) != PROFDB_OK)
+			rc = PROFDB_ERROR;
+		fputs("</table>\n", out);
+	}
+	sqlite3_finalize(q);
+	profdb__spool_close(&sp);
+	return rc == PROFDB_OK ? PROFDB_OK : PROFDB_ERROR;
 }
 
 /* Horizontal bars of the per-repeat change (µs) of the largest changes,

@@ -14,6 +14,7 @@
 # overlap of the per-step totals: regression), 1 -30% (improvement), 2 the
 # same, 3 +1% (within the 5% threshold), 4 +20% on one step only (MWU p
 # 0.64: inconclusive), 5 only in the base (gone) or only in the new runs.
+# Every 8th key has a long name that html shortens to one shared label.
 . "$HERE/hostile_lib.sh"
 python3 - "$WORK" <<'PY'
 import os, sys
@@ -26,6 +27,11 @@ def per_call(i, s, side):
         return b
     return {0: b + 0.5 * a, 1: b - 0.3 * a, 3: b + 0.01 * a,
             4: b + (2.0 * a if s == 1 else 0)}.get(k, b)
+def name(i):
+    # every 8th name long, alike at both ends: html shortens them to the
+    # same label and numbers them (" #2") over the whole table
+    return "void at::native::vectorized_%02d_kernel_with_one_long_shared_tail<float>" % i \
+        if i % 8 == 3 else "k_%02d" % i
 for side in ("a", "b"):
     os.makedirs(f"{w}/{side}", exist_ok=True)
     rows, ts = [], 1000
@@ -36,7 +42,7 @@ for side in ("a", "b"):
                 continue                    # gone / new
             d = 7.0 if i in (5, 11) else per_call(i, s, side)
             for c in range(1 + i % 3):
-                rows.append("%d,k_%02d,K,AI_CORE,%d.000,%.2f,0,8" % (s, i, ts, d))
+                rows.append("%d,%s,K,AI_CORE,%d.000,%.2f,0,8" % (s, name(i), ts, d))
                 ts += 200
     with open(f"{w}/{side}/kernel_details.csv", "w", newline="") as f:
         f.write("Step Id,Name,Type,Accelerator Core,Start Time(us),Duration(us),Wait Time(us),Block Dim\r\n")
