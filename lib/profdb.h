@@ -587,7 +587,9 @@ typedef struct profdb_comparison profdb_comparison; /* a finished comparison */
 
 /*
  * CONSTRUCTOR (METHOD of profdb): compare the runs of o.  *out is the
- * caller's (profdb_comparison_free).  Errors: PROFDB_ENOTFOUND (a run name
+ * caller's (profdb_comparison_free), and reads db: past 8 MiB its kernel
+ * lines are kept in a temporary table of db, so it is written and freed
+ * before profdb_close(db).  Errors: PROFDB_ENOTFOUND (a run name
  * not stored), PROFDB_EUSAGE (no runs on a side, bad key, threshold, alpha),
  * PROFDB_ERROR.
  */

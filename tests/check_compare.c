@@ -113,12 +113,34 @@ static void make_run(profdb *db, const char *name, const struct spec *sp, struct
 	ck_assert_int_eq(profdb__store_commit(st, 0), PROFDB_OK);
 }
 
+/* Kernel line number `at` (key NULL) or that of key, walked as the
+ * renderers walk them, so the tests pass with the lines held or spooled
+ * (PROFDB_HOLD_BYTES=1); a copy, valid for the next three calls. */
+static const struct profdb__cmp_line *walk_find(const profdb_comparison *c, const char *key, size_t at)
+{
+	static struct profdb__cmp_line copy[4];
+	static char keys[4][256];
+	static int next;
+	struct profdb__cmp_walk w;
+	const struct profdb__cmp_line *l, *found = NULL;
+	size_t i = 0;
+	profdb__cmp_walk_start(&w, c, 0);
+	for (; (l = profdb__cmp_walk_next(&w)) != NULL; i++)
+		if (key ? strcmp(l->key, key) == 0 : i == at) {
+			next = (next + 1) % 4;
+			copy[next] = *l;
+			snprintf(keys[next], sizeof keys[next], "%s", l->key);
+			copy[next].key = keys[next];
+			found = &copy[next];
+			break;
+		}
+	ck_assert_int_eq(profdb__cmp_walk_end(&w), PROFDB_OK);
+	return found;
+}
+
 static const struct profdb__cmp_line *find(const profdb_comparison *c, const char *key)
 {
-	for (size_t i = 0; i < c->nkernels; i++)
-		if (strcmp(c->kernels[i].key, key) == 0)
-			return &c->kernels[i];
-	return NULL;
+	return walk_find(c, key, 0);
 }
 
 static const struct profdb__cmp_line *find_run(const profdb_comparison *c, const char *key)
@@ -215,7 +237,7 @@ START_TEST(scaled_kernel_is_the_only_regression)
 		}
 	}
 	/* the largest change sorts first */
-	ck_assert_str_eq(c->kernels[0].key, "B_softmax");
+	ck_assert_str_eq(walk_find(c, NULL, 0)->key, "B_softmax");
 	/* whole run: device time, kernel count, host CPU, step time */
 	ck_assert_double_eq_tol(find_run(c, "device time")->base, (double)sa.all / 20, 1e-6);
 	ck_assert_double_eq_tol(find_run(c, "device time")->next, (double)sb.all / 20, 1e-6);
@@ -391,6 +413,79 @@ START_TEST(new_gone_and_zero_steps)
 }
 END_TEST
 
+/* Two doubles the same bits but NaN's payload: what a spool keeps. */
+static void same_double(double x, double y)
+{
+	ck_assert(isnan(x) ? isnan(y) : x == y && signbit(x) == signbit(y));
+}
+
+/* Past the hold budget (PROFDB_HOLD_BYTES=1: from the first line) the
+ * kernel lines are spooled, not held, and walk back the same lines in the
+ * same order, every field (NaN where a side is missing), from any start,
+ * with the same counts per verdict. */
+START_TEST(spooled_lines_equal_held)
+{
+	profdb *db = NULL;
+	struct spec sp;
+	struct sums sa, sb;
+	struct profdb_diff_opts o;
+	profdb_comparison *held, *spooled;
+	struct profdb__cmp_walk w[3];
+	const struct profdb__cmp_line *x, *y;
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	spec_init(&sp, 5);
+	sp.scale[3] = 0; /* D_copy only in the new run */
+	make_run(db, "a", &sp, &sa);
+	spec_init(&sp, 6);
+	sp.scale[0] = 0; /* A_gemm gone */
+	sp.scale[1] = 1.3;
+	make_run(db, "b", &sp, &sb);
+	profdb_diff_opts_init(&o);
+	unsetenv("PROFDB_HOLD_BYTES");
+	held = compare2(db, "a", "b", &o);
+	setenv("PROFDB_HOLD_BYTES", "1", 1);
+	spooled = compare2(db, "a", "b", &o);
+	unsetenv("PROFDB_HOLD_BYTES");
+	ck_assert_ptr_null(held->spooled);
+	ck_assert_ptr_nonnull(spooled->spooled);
+	ck_assert_ptr_null(spooled->kernels);
+	ck_assert_uint_eq(held->nkernels, NK);
+	ck_assert_uint_eq(spooled->nkernels, NK);
+	for (int v = PROFDB_VERDICT_UNCHANGED; v <= PROFDB_VERDICT_GONE; v++)
+		ck_assert_uint_eq(profdb_comparison_count(held, 1, v), profdb_comparison_count(spooled, 1, v));
+	ck_assert_uint_eq(profdb_comparison_count(spooled, 1, PROFDB_VERDICT_NEW), 1);
+	profdb__cmp_walk_start(&w[0], held, 0);
+	profdb__cmp_walk_start(&w[1], spooled, 0);
+	while ((x = profdb__cmp_walk_next(&w[0])) != NULL) {
+		ck_assert_ptr_nonnull(y = profdb__cmp_walk_next(&w[1]));
+		ck_assert_str_eq(x->key, y->key);
+		ck_assert_int_eq(x->verdict, y->verdict);
+		ck_assert_int_eq(x->is_count, y->is_count);
+		same_double(x->base, y->base);
+		same_double(x->next, y->next);
+		same_double(x->base_calls, y->base_calls);
+		same_double(x->next_calls, y->next_calls);
+		same_double(x->delta, y->delta);
+		same_double(x->rel, y->rel);
+		same_double(x->p, y->p);
+		same_double(x->ci_lo, y->ci_lo);
+		same_double(x->ci_hi, y->ci_hi);
+		ck_assert_uint_eq(x->nbase, y->nbase);
+		ck_assert_uint_eq(x->nnext, y->nnext);
+		ck_assert_str_eq(x->why, y->why);
+	}
+	ck_assert_ptr_null(profdb__cmp_walk_next(&w[1]));
+	/* a walk from line 2 starts there (a table part's first row) */
+	profdb__cmp_walk_start(&w[2], spooled, 2);
+	ck_assert_str_eq(profdb__cmp_walk_next(&w[2])->key, held->kernels[2].key);
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(profdb__cmp_walk_end(&w[i]), PROFDB_OK);
+	profdb_comparison_free(held);
+	profdb_comparison_free(spooled);
+	profdb_close(db);
+}
+END_TEST
+
 START_TEST(filters_threshold_min_delta)
 {
 	profdb *db = NULL;
@@ -432,8 +527,8 @@ START_TEST(filters_threshold_min_delta)
 	ck_assert_uint_eq(c->nkernels, 1);
 	for (int i = 2; i <= 6; i++) /* steps 3..7 are indexes 2..6 */
 		want += sa.step_total[i][2];
-	ck_assert_uint_eq(c->kernels[0].nbase, 5);
-	ck_assert_double_eq_tol(c->kernels[0].base, (double)want / 5, 1e-6);
+	ck_assert_uint_eq(walk_find(c, NULL, 0)->nbase, 5);
+	ck_assert_double_eq_tol(walk_find(c, NULL, 0)->base, (double)want / 5, 1e-6);
 	profdb_comparison_free(c);
 	/* rank 1 has nothing: both sides empty */
 	profdb_diff_opts_init(&o);
@@ -446,8 +541,8 @@ START_TEST(filters_threshold_min_delta)
 	o.by = "kind";
 	c = compare2(db, "a", "b", &o);
 	ck_assert_uint_eq(c->nkernels, 1);
-	ck_assert_str_eq(c->kernels[0].key, "kernel");
-	ck_assert_double_eq_tol(c->kernels[0].base, (double)sa.all / 20, 1e-6);
+	ck_assert_str_eq(walk_find(c, NULL, 0)->key, "kernel");
+	ck_assert_double_eq_tol(walk_find(c, NULL, 0)->base, (double)sa.all / 20, 1e-6);
 	profdb_comparison_free(c);
 	profdb_close(db);
 }
@@ -588,6 +683,7 @@ int main(void)
 	tcase_add_test(tc, stepless_runs_pool_per_side);
 	tcase_add_test(tc, new_gone_and_zero_steps);
 	tcase_add_test(tc, filters_threshold_min_delta);
+	tcase_add_test(tc, spooled_lines_equal_held);
 	tcase_add_test(tc, warnings_and_errors);
 	tcase_add_test(tc, reports_and_table);
 	suite_add_tcase(s, tc);

@@ -113,6 +113,18 @@ int profdb__spool_answer_sql(struct profdb__spool *s, profdb_result **out, const
 int profdb__spool_stmt(profdb *db, sqlite3_stmt *st, const enum profdb_coltype *types,
                        int (*fill)(profdb_result *r, void *arg), void *arg, uint64_t drop,
                        profdb_result **out);
+/* Keep the spool's rows past its close, sorted: the temporary table
+ * temp.<name> (a constant of the caller), its rowids 1, 2, ... in the
+ * order of order_by.  The caller drops it (profdb__spool_drop).  Errors
+ * on db. */
+int profdb__spool_keep(struct profdb__spool *s, const char *name, const char *order_by);
+/* The rows put so far, for the caller's own reading: sql (a constant of
+ * the caller, over temp.profdb_spool) prepared into *out (the caller
+ * finalizes it before the close).  No more rows may be put.  Errors on db. */
+int profdb__spool_prepare(struct profdb__spool *s, const char *sql, sqlite3_stmt **out);
+/* Drop the table temp.<name> that profdb__spool_keep made, on a read-only
+ * handle too; what fails is left to the connection's close. */
+void profdb__spool_drop(profdb *db, const char *name);
 /* Close s and drop its table (after profdb__spool_answer, or on an error). */
 void profdb__spool_close(struct profdb__spool *s);
 

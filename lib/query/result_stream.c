@@ -407,6 +407,19 @@ int profdb__spool_put(struct profdb__spool *s)
 	return rc;
 }
 
+/* No more rows: the insert finalized, the rows committed when the spool
+ * began their transaction. */
+static int spool_finish(struct profdb__spool *s)
+{
+	int rc;
+	sqlite3_finalize(s->ins);
+	s->ins = NULL;
+	if (s->began && (rc = spool_exec(s->db, "COMMIT")) != PROFDB_OK)
+		return rc;
+	s->began = 0;
+	return PROFDB_OK;
+}
+
 int profdb__spool_answer_sql(struct profdb__spool *s, profdb_result **out, const char *sql,
                              const enum profdb_coltype *types)
 {
@@ -414,11 +427,8 @@ int profdb__spool_answer_sql(struct profdb__spool *s, profdb_result **out, const
 	int rc;
 
 	*out = NULL;
-	sqlite3_finalize(s->ins);
-	s->ins = NULL;
-	if (s->began && (rc = spool_exec(s->db, "COMMIT")) != PROFDB_OK)
+	if ((rc = spool_finish(s)) != PROFDB_OK)
 		return rc;
-	s->began = 0;
 	if (sqlite3_prepare_v2(s->db->sql, sql, -1, &st, NULL) != SQLITE_OK)
 		return profdb__sqlerror(s->db, "cannot read the rows");
 	rc = profdb__result_from_stmt_stream(s->db, out, st, types);
@@ -448,6 +458,55 @@ int profdb__spool_answer(struct profdb__spool *s, profdb_result **out, uint64_t 
 	     profdb__spool_answer_sql(s, out, b.s, types);
 	profdb__qbuf_free(&b);
 	return rc;
+}
+
+int profdb__spool_keep(struct profdb__spool *s, const char *name, const char *order_by)
+{
+	struct profdb__qbuf b = { 0 };
+	int rc;
+	if ((rc = spool_finish(s)) != PROFDB_OK)
+		return rc;
+	profdb__qbuf_add(&b, "DROP TABLE IF EXISTS temp.");
+	add_ident(&b, name);
+	rc = b.oom ? profdb__error(s->db, PROFDB_ERROR, "out of memory") : spool_exec(s->db, b.s);
+	profdb__qbuf_free(&b);
+	if (rc != PROFDB_OK)
+		return rc;
+	/* a new table's rowids count from 1 in the order its rows come */
+	profdb__qbuf_add(&b, "CREATE TEMP TABLE ");
+	add_ident(&b, name);
+	profdb__qbuf_addf(&b, " AS SELECT * FROM temp.profdb_spool ORDER BY %s", order_by);
+	rc = b.oom ? profdb__error(s->db, PROFDB_ERROR, "out of memory") : spool_exec(s->db, b.s);
+	profdb__qbuf_free(&b);
+	return rc;
+}
+
+int profdb__spool_prepare(struct profdb__spool *s, const char *sql, sqlite3_stmt **out)
+{
+	int rc;
+	*out = NULL;
+	if ((rc = spool_finish(s)) != PROFDB_OK)
+		return rc;
+	return sqlite3_prepare_v2(s->db->sql, sql, -1, out, NULL) == SQLITE_OK ? PROFDB_OK :
+	       profdb__sqlerror(s->db, "cannot read the rows");
+}
+
+void profdb__spool_drop(profdb *db, const char *name)
+{
+	struct profdb__qbuf b = { 0 };
+	int query_only = 0;
+	/* the guard lifted for the one statement, as a spool lifts it */
+	if (pragma_int(db, "PRAGMA query_only", &query_only) != PROFDB_OK)
+		return;
+	if (query_only == 1)
+		sqlite3_exec(db->sql, "PRAGMA query_only = 0", NULL, NULL, NULL);
+	profdb__qbuf_add(&b, "DROP TABLE IF EXISTS temp.");
+	add_ident(&b, name);
+	if (!b.oom)
+		sqlite3_exec(db->sql, b.s, NULL, NULL, NULL);
+	profdb__qbuf_free(&b);
+	if (query_only == 1)
+		sqlite3_exec(db->sql, "PRAGMA query_only = 1", NULL, NULL, NULL);
 }
 
 void profdb__spool_close(struct profdb__spool *s)

@@ -199,9 +199,10 @@ void profdb_comparison_free(profdb_comparison *c)
 	free(c->base_runs);
 	free(c->new_runs);
 	free(c->by);
-	for (size_t i = 0; i < c->nkernels; i++)
+	for (size_t i = 0; c->kernels && i < c->nkernels; i++)
 		free(c->kernels[i].key);
 	free(c->kernels);
+	profdb__cmp_spooled_free(c->spooled);
 	for (size_t i = 0; i < c->nruns; i++)
 		free(c->runs[i].key);
 	free(c->runs);
@@ -217,6 +218,8 @@ const char *profdb_comparison_warning(const profdb_comparison *c, size_t i) { re
 size_t profdb_comparison_count(const profdb_comparison *c, int kernels, enum profdb_verdict v)
 {
 	const struct profdb__cmp_line *l = kernels ? c->kernels : c->runs;
+	if (kernels && c->spooled) /* counted as they were spooled */
+		return profdb__cmp_spooled_count(c->spooled, v);
 	size_t n = kernels ? c->nkernels : c->nruns, k = 0;
 	for (size_t i = 0; i < n; i++)
 		k += l[i].verdict == v;

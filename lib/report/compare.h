@@ -11,6 +11,8 @@
 
 #include "internal.h"
 
+struct sqlite3_stmt;
+
 /* One compared item: a kernel group or a whole-run figure. */
 struct profdb__cmp_line {
 	char *key;                 /* group key text, or the figure's name */
@@ -36,8 +38,9 @@ struct profdb_comparison {
 	int resamples;
 	uint64_t seed;
 	size_t top;                /* kernel table rows; 0: all */
-	struct profdb__cmp_line *kernels; /* sorted by |delta| descending */
-	size_t nkernels;
+	struct profdb__cmp_line *kernels; /* held: sorted by |delta| descending; NULL when spooled */
+	size_t nkernels;           /* kernel lines, held or spooled */
+	struct profdb__cmp_spooled *spooled; /* the kernel lines past the hold budget, or NULL */
 	struct profdb__cmp_line *runs;    /* whole-run figures */
 	size_t nruns;
 	char **warnings;           /* comparability warnings, owned */
@@ -82,6 +85,52 @@ const char *profdb__verdict_name(enum profdb_verdict v);
 /* "Mann-Whitney U" / "Welch's t" and "mwu" / "welch". */
 const char *profdb__test_title(enum profdb_diff_test t);
 const char *profdb__test_name(enum profdb_diff_test t);
+
+/*
+ * The kernel lines in order (|delta| descending, then key), held in
+ * c->kernels or spooled in a temporary table past the hold budget
+ * (compare_lines.c): what every renderer reads, once or several times.
+ * A walk started at line from; profdb__cmp_walk_next gives the next line
+ * (valid until the next call) or NULL at the end or on an error
+ * (w->err: PROFDB_ERROR).  Several walks may be open at once.
+ */
+struct profdb__cmp_walk {
+	const profdb_comparison *c;
+	size_t pos;                /* the next line's place */
+	struct sqlite3_stmt *q;    /* spooled: the lines from pos on */
+	struct profdb__cmp_line line; /* spooled: the current line */
+	char *key;                 /* its key, owned */
+	int err;
+};
+void profdb__cmp_walk_start(struct profdb__cmp_walk *w, const profdb_comparison *c, size_t from);
+const struct profdb__cmp_line *profdb__cmp_walk_next(struct profdb__cmp_walk *w);
+/* Close w; returns w->err (PROFDB_OK when every line was read). */
+int profdb__cmp_walk_end(struct profdb__cmp_walk *w);
+
+/*
+ * Lines of a comparison as they are built (compare_merge.c): held in
+ * c->kernels while they fit profdb__result_hold_budget(), then every one
+ * spooled; profdb__cmp_lines_done sorts them (|delta|, key) either way.
+ */
+struct profdb__cmp_lines {
+	profdb *db;
+	profdb_comparison *c;
+	size_t cap;                /* of c->kernels */
+	uint64_t held;             /* bytes the held lines take, about */
+	struct profdb__spool *spool; /* owned, once past the budget */
+};
+/* Add line l (its key owned by the lines from here).  Errors on db. */
+int profdb__cmp_lines_add(struct profdb__cmp_lines *L, struct profdb__cmp_line *l);
+/* Sort the lines; after it, walks read them.  Errors on db. */
+int profdb__cmp_lines_done(struct profdb__cmp_lines *L);
+/* Release what a failed build left (the comparison frees its lines). */
+void profdb__cmp_lines_abort(struct profdb__cmp_lines *L);
+/* The spooled lines' table dropped and their state freed (compare.c). */
+void profdb__cmp_spooled_free(struct profdb__cmp_spooled *sp);
+/* The store the spooled lines are kept in (a renderer's own spool). */
+profdb *profdb__cmp_spooled_db(const struct profdb__cmp_spooled *sp);
+/* Kernel lines of verdict v, counted as they were added. */
+size_t profdb__cmp_spooled_count(const struct profdb__cmp_spooled *sp, enum profdb_verdict v);
 
 /* Number text shared by the renderers (report.c): "" for NaN. */
 void profdb__fmt_us(char *out, size_t cap, double ns);       /* "%.3f" microseconds */

@@ -3,7 +3,8 @@
  * time: every run of both sides is read in key order (compare_rows.c)
  * and merged, so only the current key's samples are held (N per side), not
  * N per side for every key: two runs of 100 k names x 1 000 steps took
- * 1.65 GB that way.  What stays is one line per key.
+ * 1.65 GB that way.  What stays is one line per key, held or spooled
+ * (compare_lines.c).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -37,15 +38,6 @@ struct merge {
  * PROFDB_DIFF_BOOTSTRAP_DRAWS lowers it (tests).
  */
 #define BOOTSTRAP_DRAWS 1000000000ull
-
-static int cmp_lines(const void *a, const void *b)
-{
-	const struct profdb__cmp_line *x = a, *y = b;
-	double dx = fabs(x->delta), dy = fabs(y->delta);
-	if (dx != dy)
-		return dx > dy ? -1 : 1;
-	return strcmp(x->key, y->key);
-}
 
 static const char *key_of(const struct cursor *c)
 {
@@ -136,7 +128,7 @@ static int read_key(struct merge *m, const char *key)
 	return PROFDB_OK;
 }
 
-/* The line of key (owned by the line from here) at c->kernels[n]. */
+/* The line of key (owned by the line from here) in l. */
 static void key_line(struct merge *m, profdb_comparison *c, struct profdb__cmp_line *l, char *key)
 {
 	const struct profdb__compare_side *b = &m->s->side[0], *nw = &m->s->side[1];
@@ -163,23 +155,20 @@ static void key_line(struct merge *m, profdb_comparison *c, struct profdb__cmp_l
 
 int profdb__compare_merge_kernels(struct profdb__compare_state *s, profdb_comparison *c, const char *keyexpr)
 {
+	struct profdb__cmp_lines L;
+	struct profdb__cmp_line line;
 	struct merge m;
-	size_t cap = 0;
 	char *key = NULL;
 	int rc;
 
 	memset(&m, 0, sizeof m);
+	memset(&L, 0, sizeof L);
+	L.db = s->db;
+	L.c = c;
 	m.s = s;
 	m.draws_left = profdb__env_limit("PROFDB_DIFF_BOOTSTRAP_DRAWS", BOOTSTRAP_DRAWS);
 	if ((rc = merge_open(&m, keyexpr)) != PROFDB_OK)
 		goto out;
-	/* never NULL, as renderers and free expect */
-	cap = 256;
-	c->kernels = calloc(cap, sizeof *c->kernels);
-	if (!c->kernels) {
-		rc = profdb__error(s->db, PROFDB_ERROR, "out of memory");
-		goto out;
-	}
 	while ((key = next_key(&m, &rc)) != NULL) {
 		if ((rc = read_key(&m, key)) != PROFDB_OK)
 			goto out;
@@ -188,21 +177,14 @@ int profdb__compare_merge_kernels(struct profdb__compare_state *s, profdb_compar
 			free(key);
 			continue;
 		}
-		if (c->nkernels == cap) {
-			size_t ncap = cap ? cap * 2 : 256;
-			struct profdb__cmp_line *t = realloc(c->kernels, ncap * sizeof *t);
-			if (!t) {
-				rc = profdb__error(s->db, PROFDB_ERROR, "out of memory");
-				goto out;
-			}
-			c->kernels = t;
-			cap = ncap;
-		}
-		key_line(&m, c, &c->kernels[c->nkernels++], key);
+		key_line(&m, c, &line, key);
 		key = NULL;
+		/* held while they fit the budget, spooled past it (compare_lines.c) */
+		if ((rc = profdb__cmp_lines_add(&L, &line)) != PROFDB_OK)
+			goto out;
 	}
-	if (rc == PROFDB_OK && c->nkernels > 1)
-		qsort(c->kernels, c->nkernels, sizeof *c->kernels, cmp_lines);
+	if (rc == PROFDB_OK)
+		rc = profdb__cmp_lines_done(&L);
 	if (rc == PROFDB_OK && m.no_ci &&
 	    profdb__compare_warn(c, "%zu kernels have no confidence interval: the bootstrap's budget of"
 	                         " %llu draws was spent on the keys before them (a test and a verdict"
@@ -211,6 +193,7 @@ int profdb__compare_merge_kernels(struct profdb__compare_state *s, profdb_compar
 	                                                               BOOTSTRAP_DRAWS)) != PROFDB_OK)
 		rc = profdb__error(s->db, PROFDB_ERROR, "out of memory");
 out:
+	profdb__cmp_lines_abort(&L);
 	free(key);
 	merge_close(&m);
 	return rc;

@@ -135,13 +135,18 @@ static void csv_line(FILE *out, const char *scope, const struct profdb__cmp_line
  * stderr. */
 int profdb__report_csv(const profdb_comparison *c, FILE *out)
 {
+	struct profdb__cmp_walk w;
+	const struct profdb__cmp_line *l;
+	int rc;
 	fputs("scope,key,verdict,unit,base,new,delta,change_pct,base_calls,new_calls,p_value,"
 	      "ci_low_pct,ci_high_pct,n_base,n_new,why\n", out);
 	for (size_t i = 0; i < c->nruns; i++)
 		csv_line(out, "run", &c->runs[i]);
-	for (size_t i = 0; i < c->nkernels; i++)
-		csv_line(out, "kernel", &c->kernels[i]);
-	return ferror(out) ? PROFDB_ERROR : PROFDB_OK;
+	profdb__cmp_walk_start(&w, c, 0);
+	while ((l = profdb__cmp_walk_next(&w)) != NULL)
+		csv_line(out, "kernel", l);
+	rc = profdb__cmp_walk_end(&w);
+	return rc != PROFDB_OK || ferror(out) ? PROFDB_ERROR : PROFDB_OK;
 }
 
 /* ---------------------------------------------------------------- result */
@@ -220,7 +225,7 @@ int profdb__comparison_part(const profdb_comparison *c, profdb_result **out, uns
 		PROFDB_COL_PCT, PROFDB_COL_PCT, PROFDB_COL_PCT, PROFDB_COL_REAL, PROFDB_COL_REAL,
 		PROFDB_COL_REAL, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_TEXT
 	};
-	const struct profdb__cmp_line *lines = kernels ? c->kernels : c->runs;
+	struct profdb__cmp_walk w;
 	size_t all = kernels ? c->nkernels : c->nruns, n = profdb__comparison_shown(c, flags);
 	profdb_result *r = NULL;
 	int rc = PROFDB_OK;
@@ -245,10 +250,20 @@ int profdb__comparison_part(const profdb_comparison *c, profdb_result **out, uns
 	r->cells = calloc(to > from ? (to - from) * C_COUNT : 1, sizeof *r->cells);
 	if (!r->cells)
 		rc = PROFDB_ERROR;
+	/* the kernel lines from a walk (held or spooled), started at from */
+	if (kernels)
+		profdb__cmp_walk_start(&w, c, from);
 	for (size_t i = from; i < to && rc == PROFDB_OK; i++) {
+		const struct profdb__cmp_line *l = kernels ? profdb__cmp_walk_next(&w) : &c->runs[i];
+		if (!l) {
+			rc = PROFDB_ERROR;
+			break;
+		}
 		r->nrows++;
-		rc = fill_row(r, i - from, &lines[i], kernels, flags);
+		rc = fill_row(r, i - from, l, kernels, flags);
 	}
+	if (kernels && profdb__cmp_walk_end(&w) != PROFDB_OK)
+		rc = PROFDB_ERROR;
 	/* the warnings once, on the kernel table, so a format that prints
 	 * notes does not repeat them under both tables; on the last part,
 	 * where the formats write notes */

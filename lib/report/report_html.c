@@ -12,6 +12,7 @@
 
 #include "compare.h"
 #include "escape.h"
+#include "result.h"
 #include "banned.h"
 
 #define TOP_ROWS 20     /* rows of the top-regressions/improvements tables */
@@ -109,37 +110,97 @@ static int kernel_table(FILE *out, const struct profdb__cmp_line *const *lines, 
 	return PROFDB_OK;
 }
 
+/* Lines of a walk kept past it: copies, their keys owned. */
+struct kept {
+	struct profdb__cmp_line *l;
+	const struct profdb__cmp_line **ptr; /* &l[i], as kernel_table takes them */
+	size_t n;
+};
+
+static void kept_free(struct kept *k)
+{
+	for (size_t i = 0; k->l && i < k->n; i++)
+		free(k->l[i].key);
+	free(k->l);
+	free(k->ptr);
+}
+
+/* Verdict v, or any when v is -1 (all_table); nonzero delta when v is -2
+ * (the chart's bars). */
+static int wanted(const struct profdb__cmp_line *l, int v)
+{
+	return v == -1 || (v == -2 ? !isnan(l->delta) && l->delta != 0 : (int)l->verdict == v);
+}
+
+/* Up to max lines that wanted(v) keeps, in order, copied into k (a
+ * walk's line does not outlive the next).  PROFDB_ERROR: out of memory or
+ * the lines unreadable. */
+static int keep_lines(const profdb_comparison *c, int v, size_t max, struct kept *k)
+{
+	struct profdb__cmp_walk w;
+	const struct profdb__cmp_line *l;
+	size_t cap = max < c->nkernels ? max : c->nkernels;
+	int rc = PROFDB_OK;
+	memset(k, 0, sizeof *k);
+	k->l = calloc(cap ? cap : 1, sizeof *k->l);
+	k->ptr = calloc(cap ? cap : 1, sizeof *k->ptr);
+	if (!k->l || !k->ptr)
+		return PROFDB_ERROR;
+	profdb__cmp_walk_start(&w, c, 0);
+	while (k->n < cap && (l = profdb__cmp_walk_next(&w)) != NULL) {
+		if (!wanted(l, v))
+			continue;
+		k->l[k->n] = *l;
+		if (!(k->l[k->n].key = strdup(l->key))) {
+			rc = PROFDB_ERROR;
+			break;
+		}
+		k->ptr[k->n] = &k->l[k->n];
+		k->n++;
+	}
+	return profdb__cmp_walk_end(&w) != PROFDB_OK ? PROFDB_ERROR : rc;
+}
+
 /* Up to TOP_ROWS lines with verdict v, largest change first (kernels are
  * sorted). */
 static int top_table(FILE *out, const profdb_comparison *c, enum profdb_verdict v, const char *title)
 {
-	const struct profdb__cmp_line *top[TOP_ROWS];
-	size_t shown = 0;
-	fprintf(out, "<h2>%s</h2>\n", title);
-	for (size_t i = 0; i < c->nkernels && shown < TOP_ROWS; i++)
-		if (c->kernels[i].verdict == v)
-			top[shown++] = &c->kernels[i];
-	if (!shown) {
-		fputs("<p class=\"unchanged\">none</p>\n", out);
-		return PROFDB_OK;
+	struct kept k;
+	int rc = keep_lines(c, (int)v, TOP_ROWS, &k);
+	if (rc == PROFDB_OK) {
+		fprintf(out, "<h2>%s</h2>\n", title);
+		if (!k.n)
+			fputs("<p class=\"unchanged\">none</p>\n", out);
+		else
+			rc = kernel_table(out, k.ptr, k.n);
 	}
-	return kernel_table(out, top, shown);
+	kept_free(&k);
+	return rc;
 }
 
-/* Every kernel, collapsed. */
+static int spooled_table(FILE *out, const profdb_comparison *c);
+
+/* Every kernel, collapsed.  Held lines are labelled in memory; spooled
+ * ones (past the hold budget: 1 M lines) in a spool (spooled_table). */
 static int all_table(FILE *out, const profdb_comparison *c)
 {
-	const struct profdb__cmp_line **all = calloc(c->nkernels ? c->nkernels : 1, sizeof *all);
+	struct kept k;
 	int rc;
-	if (!all)
-		return PROFDB_ERROR;
-	for (size_t i = 0; i < c->nkernels; i++)
-		all[i] = &c->kernels[i];
-	fprintf(out, "<h2>All kernels</h2>\n<details><summary>%zu kernels, largest change first</summary>\n",
-	        c->nkernels);
-	rc = kernel_table(out, all, c->nkernels);
-	fputs("</details>\n", out);
-	free(all);
+	if (c->spooled) {
+		fprintf(out, "<h2>All kernels</h2>\n<details><summary>%zu kernels, largest change first</summary>\n",
+		        c->nkernels);
+		rc = spooled_table(out, c);
+		fputs("</details>\n", out);
+		return rc;
+	}
+	rc = keep_lines(c, -1, c->nkernels, &k);
+	if (rc == PROFDB_OK) {
+		fprintf(out, "<h2>All kernels</h2>\n<details><summary>%zu kernels, largest change first</summary>\n",
+		        c->nkernels);
+		rc = kernel_table(out, k.ptr, k.n);
+		fputs("</details>\n", out);
+	}
+	kept_free(&k);
 	return rc;
 }
 
@@ -204,30 +265,97 @@ static int make_labels(char (*lab)[LABEL_CAP], const struct profdb__cmp_line *co
 	return PROFDB_OK;
 }
 
+/* Each spooled line's label (pos, label) put in spool sp, in line order. */
+static int spool_labels(const profdb_comparison *c, struct profdb__spool *sp)
+{
+	struct profdb__cmp_walk w;
+	const struct profdb__cmp_line *l;
+	char lab[LABEL_CAP];
+	int64_t pos = 0;
+	int rc = PROFDB_OK;
+	profdb__cmp_walk_start(&w, c, 0);
+	while (rc == PROFDB_OK && (l = profdb__cmp_walk_next(&w)) != NULL) {
+		shorten_label(lab, sizeof lab, l->key, NAME_MAX);
+		if (profdb__result_set_int(sp->row, 0, 0, pos++) != PROFDB_OK ||
+		    profdb__result_set_text(sp->row, 0, 1, lab) != PROFDB_OK)
+			rc = PROFDB_ERROR;
+		else
+			rc = profdb__spool_put(sp);
+	}
+	return profdb__cmp_walk_end(&w) != PROFDB_OK ? PROFDB_ERROR : rc;
+}
+
+/*
+ * kernel_table over spooled lines: make_labels's numbering (" #k", k the
+ * line's place among those whose labels read alike) from SQL over a spool
+ * of the labels, read beside a second walk of the lines, so memory holds
+ * neither every line nor every label.
+ */
+static int spooled_table(FILE *out, const profdb_comparison *c)
+{
+	static const char *const names[2] = { "pos", "label" };
+	static const enum profdb_coltype types[2] = { PROFDB_COL_INT, PROFDB_COL_TEXT };
+	struct profdb__spool sp;
+	struct profdb__cmp_walk w;
+	const struct profdb__cmp_line *l;
+	sqlite3_stmt *q = NULL;
+	char lab[LABEL_CAP];
+	int rc = profdb__spool_open(profdb__cmp_spooled_db(c->spooled), &sp, names, types, 2);
+	if (rc == PROFDB_OK && (rc = spool_labels(c, &sp)) == PROFDB_OK)
+		rc = profdb__spool_prepare(&sp, "SELECT row_number() OVER (PARTITION BY label ORDER BY pos),"
+		                           " count(*) OVER (PARTITION BY label) FROM temp.profdb_spool"
+		                           " ORDER BY pos", &q);
+	if (rc == PROFDB_OK) {
+		table_head(out, "kernel", 1);
+		profdb__cmp_walk_start(&w, c, 0);
+		while ((l = profdb__cmp_walk_next(&w)) != NULL) {
+			if (sqlite3_step(q) != SQLITE_ROW) {
+				rc = PROFDB_ERROR;
+				break;
+			}
+			shorten_label(lab, sizeof lab, l->key, NAME_MAX);
+			if (sqlite3_column_int64(q, 1) > 1) {
+				size_t len = strlen(lab);
+				snprintf(lab + len, LABEL_CAP - len, " #%lld", (long long)sqlite3_column_int64(q, 0));
+			}
+			row(out, l, lab, 1);
+		}
+		if (profdb__cmp_walk_end(&w) != PROFDB_OK)
+			rc = PROFDB_ERROR;
+		fputs("</table>\n", out);
+	}
+	sqlite3_finalize(q);
+	profdb__spool_close(&sp);
+	return rc == PROFDB_OK ? PROFDB_OK : PROFDB_ERROR;
+}
+
 /* Horizontal bars of the per-repeat change (µs) of the largest changes,
  * under a legend of the bar colours.  PROFDB_ERROR when out of memory. */
 static int chart(FILE *out, const profdb_comparison *c)
 {
 	const int W = 1100, LBL = 420, ROW = 22, TOP = 24;
-	size_t idx[CHART_BARS], n = 0;
-	const struct profdb__cmp_line *bar[CHART_BARS];
+	size_t n;
+	struct kept k;
 	char lab[CHART_BARS][LABEL_CAP];
 	double maxd = 0, x0, half;
-	for (size_t i = 0; i < c->nkernels && n < CHART_BARS; i++)
-		if (!isnan(c->kernels[i].delta) && c->kernels[i].delta != 0) {
-			idx[n++] = i;
-			if (fabs(c->kernels[i].delta) > maxd)
-				maxd = fabs(c->kernels[i].delta);
-		}
+	if (keep_lines(c, -2, CHART_BARS, &k) != PROFDB_OK) {
+		kept_free(&k);
+		return PROFDB_ERROR;
+	}
+	n = k.n;
+	for (size_t j = 0; j < n; j++)
+		if (fabs(k.l[j].delta) > maxd)
+			maxd = fabs(k.l[j].delta);
 	fputs("<h2>Largest changes (µs per repeat)</h2>\n", out);
 	if (!n) {
 		fputs("<p class=\"unchanged\">no kernel changed</p>\n", out);
+		kept_free(&k);
 		return PROFDB_OK;
 	}
-	for (size_t j = 0; j < n; j++)
-		bar[j] = &c->kernels[idx[j]];
-	if (make_labels(lab, bar, n, LABEL_MAX) != PROFDB_OK)
+	if (make_labels(lab, k.ptr, n, LABEL_MAX) != PROFDB_OK) {
+		kept_free(&k);
 		return PROFDB_ERROR;
+	}
 	fprintf(out, "<p class=\"legend\">bar colour: <i style=\"background:%s\"></i>regression"
 	        "<i style=\"background:%s\"></i>improvement<i style=\"background:%s\"></i>new or gone"
 	        "<i style=\"background:%s\"></i>unchanged or inconclusive</p>\n",
@@ -240,7 +368,7 @@ static int chart(FILE *out, const profdb_comparison *c)
 	fprintf(out, "<text x=\"%.1f\" y=\"14\" text-anchor=\"end\" fill=\"#1a7f37\">faster</text>"
 	        "<text x=\"%.1f\" y=\"14\" fill=\"#cf222e\">slower</text>\n", x0 - 6, x0 + 6);
 	for (size_t j = 0; j < n; j++) {
-		const struct profdb__cmp_line *l = &c->kernels[idx[j]];
+		const struct profdb__cmp_line *l = k.ptr[j];
 		double w = fabs(l->delta) / maxd * (half - 140), y = TOP + (double)j * ROW;
 		const char *col = l->verdict == PROFDB_VERDICT_REGRESSION ? BAR_REGRESSION :
 		                  l->verdict == PROFDB_VERDICT_IMPROVEMENT ? BAR_IMPROVEMENT :
@@ -263,6 +391,7 @@ static int chart(FILE *out, const profdb_comparison *c)
 	}
 	fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%zu\" stroke=\"#1f2328\"/>\n</svg>\n",
 	        x0, TOP - 4, x0, TOP + n * ROW);
+	kept_free(&k);
 	return PROFDB_OK;
 }
 

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cjson/cJSON.h>
 
 #include "compare.h"
@@ -55,6 +56,44 @@ static cJSON *names_json(char *const *names, size_t n)
 	return a;
 }
 
+/*
+ * The first n kernel lines as the items of the "kernels" array, one at a
+ * time, so 1 M lines are not a tree of 1 M objects: each printed alone
+ * and indented two levels deeper (two tabs after each of cJSON's line
+ * breaks; strings escape theirs), joined by ", " as cJSON joins them.
+ */
+static int kernel_items(FILE *out, const profdb_comparison *c, size_t n)
+{
+	struct profdb__cmp_walk w;
+	const struct profdb__cmp_line *l;
+	int rc = PROFDB_OK;
+	profdb__cmp_walk_start(&w, c, 0);
+	for (size_t i = 0; i < n && rc == PROFDB_OK && (l = profdb__cmp_walk_next(&w)) != NULL; i++) {
+		cJSON *o = line_json(l);
+		char *t = o ? cJSON_Print(o) : NULL, *tmp;
+		const char *safe;
+		cJSON_Delete(o);
+		if (!t) {
+			rc = PROFDB_ERROR;
+			break;
+		}
+		if (i)
+			fputs(", ", out);
+		safe = profdb__utf8_safe(t, &tmp);
+		for (const char *p = safe, *nl; *p; p = nl + 1) {
+			if (!(nl = strchr(p, '\n'))) {
+				fputs(p, out);
+				break;
+			}
+			fwrite(p, 1, (size_t)(nl - p) + 1, out);
+			fputs("\t\t", out);
+		}
+		free(tmp);
+		cJSON_free(t);
+	}
+	return profdb__cmp_walk_end(&w) != PROFDB_OK ? PROFDB_ERROR : rc;
+}
+
 int profdb__report_json(const profdb_comparison *c, FILE *out)
 {
 	static const enum profdb_verdict all[] = {
@@ -96,18 +135,23 @@ int profdb__report_json(const profdb_comparison *c, FILE *out)
 	/* diff --top N keeps the N largest changes (the lines are sorted by
 	 * |delta|); counts still count every kernel */
 	nk = c->top && c->nkernels > c->top ? c->top : c->nkernels;
-	a = cJSON_AddArrayToObject(root, "kernels");
-	for (size_t i = 0; a && i < nk; i++)
-		cJSON_AddItemToArray(a, line_json(&c->kernels[i]));
+	/* the last member, written empty: its lines go in one at a time */
+	cJSON_AddArrayToObject(root, "kernels");
 	text = cJSON_Print(root);
+	cJSON_Delete(root);
 	if (text) {
+		char *tail = strstr(text, "[]\n}"); /* the kernels array's, the last */
 		char *tmp;
-		fputs(profdb__utf8_safe(text, &tmp), out);
-		free(tmp);
-		fputc('\n', out);
-		rc = ferror(out) ? PROFDB_ERROR : PROFDB_OK;
+		if (tail && !tail[4]) {
+			tail[1] = '\0';
+			fputs(profdb__utf8_safe(text, &tmp), out);
+			free(tmp);
+			rc = kernel_items(out, c, nk);
+			fputs("]\n}\n", out);
+		}
+		if (rc == PROFDB_OK)
+			rc = ferror(out) ? PROFDB_ERROR : PROFDB_OK;
 		cJSON_free(text);
 	}
-	cJSON_Delete(root);
 	return rc;
 }

@@ -36,14 +36,10 @@ static void testcase(FILE *out, const char *cls, const struct profdb__cmp_line *
 	fprintf(out, "</system-out>\n    </testcase>\n");
 }
 
-static void suite(FILE *out, const profdb_comparison *c, const char *name, const char *cls,
-                  const struct profdb__cmp_line *lines, size_t n)
+/* A suite's head: its counts, the settings and the warnings. */
+static void suite_head(FILE *out, const profdb_comparison *c, const char *name, size_t n, size_t fail,
+                       size_t skip)
 {
-	size_t fail = 0, skip = 0;
-	for (size_t i = 0; i < n; i++) {
-		fail += lines[i].verdict == PROFDB_VERDICT_REGRESSION;
-		skip += lines[i].verdict == PROFDB_VERDICT_INCONCLUSIVE;
-	}
 	fprintf(out, "  <testsuite name=\"%s\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n",
 	        name, n, fail, skip);
 	fprintf(out, "    <properties>\n      <property name=\"test\" value=\"%s\"/>\n"
@@ -56,8 +52,10 @@ static void suite(FILE *out, const profdb_comparison *c, const char *name, const
 		fprintf(out, "\"/>\n");
 	}
 	fprintf(out, "    </properties>\n");
-	for (size_t i = 0; i < n; i++)
-		testcase(out, cls, &lines[i]);
+}
+
+static void suite_tail(FILE *out, const profdb_comparison *c)
+{
 	if (c->nwarnings) {
 		fprintf(out, "    <system-err>");
 		for (size_t i = 0; i < c->nwarnings; i++) {
@@ -68,6 +66,30 @@ static void suite(FILE *out, const profdb_comparison *c, const char *name, const
 		fprintf(out, "</system-err>\n");
 	}
 	fprintf(out, "  </testsuite>\n");
+}
+
+/* The kernel suite: its counts from the comparison's, its cases from a
+ * walk of the lines (held or spooled). */
+static int kernel_suite(FILE *out, const profdb_comparison *c)
+{
+	struct profdb__cmp_walk w;
+	const struct profdb__cmp_line *l;
+	suite_head(out, c, "kernels", c->nkernels, profdb_comparison_count(c, 1, PROFDB_VERDICT_REGRESSION),
+	           profdb_comparison_count(c, 1, PROFDB_VERDICT_INCONCLUSIVE));
+	profdb__cmp_walk_start(&w, c, 0);
+	while ((l = profdb__cmp_walk_next(&w)) != NULL)
+		testcase(out, "profdb.kernel", l);
+	suite_tail(out, c);
+	return profdb__cmp_walk_end(&w);
+}
+
+static void run_suite(FILE *out, const profdb_comparison *c)
+{
+	suite_head(out, c, "whole run", c->nruns, profdb_comparison_count(c, 0, PROFDB_VERDICT_REGRESSION),
+	           profdb_comparison_count(c, 0, PROFDB_VERDICT_INCONCLUSIVE));
+	for (size_t i = 0; i < c->nruns; i++)
+		testcase(out, "profdb.run", &c->runs[i]);
+	suite_tail(out, c);
 }
 
 int profdb__report_junit(const profdb_comparison *c, FILE *out)
@@ -82,8 +104,9 @@ int profdb__report_junit(const profdb_comparison *c, FILE *out)
 	fprintf(out, " vs ");
 	profdb__xml_text(out, next);
 	fprintf(out, "\" tests=\"%zu\" failures=\"%zu\">\n", c->nkernels + c->nruns, fail);
-	suite(out, c, "kernels", "profdb.kernel", c->kernels, c->nkernels);
-	suite(out, c, "whole run", "profdb.run", c->runs, c->nruns);
+	if (kernel_suite(out, c) != PROFDB_OK)
+		return PROFDB_ERROR;
+	run_suite(out, c);
 	fprintf(out, "</testsuites>\n");
 	return ferror(out) ? PROFDB_ERROR : PROFDB_OK;
 }
