@@ -67,6 +67,10 @@ int profdb__ch_kernel_steps(profdb *db, int64_t run_id, const struct profdb_filt
 /* The kernel step rows one diff may hold in memory over all its runs
  * (compare_rows.c; PROFDB_DIFF_ROWS lowers it). */
 size_t profdb__compare_rows_budget(void);
+size_t profdb__compare_bytes_budget(void);
+/* Whether runs with these step rows, distinct (name, base, kind), and
+ * dictionary texts and bytes fit in that budget (ch_compare.c asks). */
+int profdb__compare_rows_fit(uint64_t rows, uint64_t combos, uint64_t texts, uint64_t text_bytes);
 int profdb__ch_query_summary(profdb *db, profdb_result **out, const struct profdb_filter *f);
 /* profdb_query_kernels on a snapshot: fetches what it needs, then answers. */
 int profdb__ch_query_kernels(profdb *db, profdb_result **out, const struct profdb_kernel_query *q);

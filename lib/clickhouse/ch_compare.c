@@ -102,13 +102,15 @@ out:
 struct counts {
 	profdb *db;
 	sqlite3_stmt *mark;
-	uint64_t rows;             /* the rows of every run */
+	uint64_t rows, combos;     /* of every run: rows, distinct (name, base, kind) */
+	uint64_t texts, text_bytes; /* and their dictionaries */
 };
 
 static int count_row(void *arg, const struct profdb__ch_val *v, struct profdb_err *err)
 {
 	struct counts *c = arg;
 	c->rows += (uint64_t)v[1].i;
+	c->combos += (uint64_t)v[3].i;
 	if (v[2].i == 0)
 		return 0; /* no kernel in a step: no marker, as the file has none */
 	sqlite3_reset(c->mark);
@@ -120,14 +122,24 @@ static int count_row(void *arg, const struct profdb__ch_val *v, struct profdb_er
 	return 0;
 }
 
+static int dict_row(void *arg, const struct profdb__ch_val *v, struct profdb_err *err)
+{
+	struct counts *c = arg;
+	(void)err;
+	c->texts += (uint64_t)v[0].i;
+	c->text_bytes += (uint64_t)v[1].i;
+	return 0;
+}
+
 /* Count the runs' kernel_step_stat rows on the server and mark the runs
  * whose kernels carry steps; *fits: all runs' rows together within the
  * budget the merge holds (PROFDB_DIFF_ROWS), else they are pulled as before. */
 static int mark_runs(profdb *db, int *fits)
 {
-	static const enum profdb__ch_type types[] = { CH_U64, CH_I64, CH_I64 };
+	static const enum profdb__ch_type types[] = { CH_U64, CH_I64, CH_I64, CH_I64 };
+	static const enum profdb__ch_type dtypes[] = { CH_I64, CH_I64 };
 	struct profdb__qbuf q = { 0 };
-	struct counts c = { db, NULL, 0 };
+	struct counts c = { db, NULL, 0, 0, 0, 0 };
 	sqlite3_stmt *ids = NULL;
 	int rc, n = 0;
 	/* the marker names the text '' and the first kind: any will do */
@@ -140,16 +152,27 @@ static int mark_runs(profdb *db, int *fits)
 		rc = profdb__sqlerror(db, "cannot make the snapshot");
 		goto out;
 	}
-	profdb__qbuf_add(&q, "SELECT run_id, toInt64(count()), toInt64(countIf(step IS NOT NULL))"
-	                 " FROM kernel_step_stat_ids WHERE run_id IN (");
+	profdb__qbuf_add(&q, "SELECT run_id, toInt64(count()), toInt64(countIf(step IS NOT NULL)),"
+	                 " toInt64(uniqExact(name_id, base_id, kind)) FROM kernel_step_stat_ids WHERE run_id IN (");
 	while (sqlite3_step(ids) == SQLITE_ROW)
 		profdb__qbuf_addf(&q, "%s%llu", n++ ? ", " : "", (unsigned long long)sqlite3_column_int64(ids, 0));
 	profdb__qbuf_add(&q, ") GROUP BY run_id FORMAT RowBinary");
 	if (q.oom)
 		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
 	else
-		rc = n ? profdb__ch_rows(db, q.s, types, 3, count_row, &c) : PROFDB_OK;
-	*fits = c.rows <= profdb__compare_rows_budget();
+		rc = n ? profdb__ch_rows(db, q.s, types, 4, count_row, &c) : PROFDB_OK;
+	/* and the dictionaries the loader holds while it reads (the same run ids) */
+	if (rc == PROFDB_OK && n) {
+		const char *in = strstr(q.s, " WHERE run_id IN (");
+		struct profdb__qbuf d = { 0 };
+		profdb__qbuf_addf(&d, "SELECT toInt64(count()), toInt64(sum(length(text))) FROM " CH_DICT_TABLE "%.*s"
+		                  " FORMAT RowBinary", (int)(strstr(in, ") GROUP BY") + 1 - in), in);
+		c.texts = c.text_bytes = 0;
+		rc = d.oom ? profdb__error(db, PROFDB_ERROR, "out of memory") :
+		     profdb__ch_rows(db, d.s, dtypes, 2, dict_row, &c);
+		profdb__qbuf_free(&d);
+	}
+	*fits = profdb__compare_rows_fit(c.rows, c.combos, c.texts, c.text_bytes);
 out:
 	sqlite3_finalize(ids);
 	sqlite3_finalize(c.mark);

@@ -154,6 +154,7 @@ int profdb_compare(profdb *db, profdb_comparison **out, const struct profdb_diff
 	s.db = db;
 	s.o = o;
 	s.rows_left = profdb__compare_rows_budget();
+	s.bytes_left = profdb__compare_bytes_budget();
 	if ((rc = check_opts(db, o)) != PROFDB_OK || (rc = profdb__compare_key_sql(db, by, keyexpr, sizeof keyexpr,
 	                                                   &s.key_in_step_stat)) != PROFDB_OK)
 		return rc;

@@ -14,11 +14,16 @@
  * on one rank).  On a clickhouse:// snapshot the server sends the same
  * integer rows, unsorted (ch_compare.c), and nothing goes through SQLite.
  * The rows of every run are held at once (the merge reads all cursors
- * together), so one budget covers them all: PROFDB_DIFF_ROWS, 1.5 M rows.
- * A row is 32 bytes held and 4 more while it is ordered (in place, through
- * an index), so the rows take at most ~54 MB (two 10 M-kernel runs of
- * bench/clickhouse have 570 k each).  A run whose rows would pass what is
- * left uses the SQL cursor: memory stays bounded, as the merge promises.
+ * together), so one budget covers them all: 48 MB (DIFF_BYTES), counted as
+ * they come: a row 36 bytes (32 held, 4 while ordered in place through an
+ * index), a distinct (name, base, kind) 64, a key text its length + 32
+ * (two 10 M-kernel runs of bench/clickhouse have 570 k rows and 18 keys
+ * each: 41 MB; PROFDB_DIFF_BYTES lowers it); PROFDB_DIFF_ROWS caps the rows too.  A run that would pass
+ * what is left uses the SQL cursor: memory stays bounded, as the merge
+ * promises (two runs of 1 M names each took 141 MB before the count).
+ * A clickhouse:// snapshot cannot fall back (its kernel_step_stat stays on
+ * the server), so ch_compare.c asks the server for the same figures first
+ * (profdb__compare_rows_fit).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +32,10 @@
 #include "banned.h"
 
 #define DIFF_ROWS 1500000u
+#define DIFF_BYTES (48u << 20)
+#define ROW_COST 36u
+#define COMBO_COST 64u
+#define TEXT_COST 32u
 
 /* A distinct (name, base name, kind) of the run and its key's rank. */
 struct combo {
@@ -42,6 +51,7 @@ struct loader {
 	size_t nslots;
 	struct profdb__krow *rows; /* .key: the combo, then its rank */
 	size_t nrows, caprows, max_rows;
+	size_t max_bytes, text_bytes;  /* the budget; key texts counted so far */
 	int over, oom;
 	char **dict;               /* snapshot: dictionary texts by id (owned) */
 	size_t *dictlen, ndict;
@@ -102,7 +112,8 @@ static int add_raw(void *arg, int64_t a, int64_t b, int64_t kind, int has_step, 
 {
 	struct loader *l = arg;
 	long c;
-	if (l->nrows == l->max_rows) {
+	if (l->nrows == l->max_rows ||
+	    (l->nrows + 1) * ROW_COST + (l->ncombo + 1) * COMBO_COST + l->text_bytes > l->max_bytes) {
 		l->over = 1;
 		return -1;
 	}
@@ -239,6 +250,11 @@ static int key_texts(struct profdb__compare_state *s, struct loader *l, const ch
 				sqlite3_finalize(q);
 				return profdb__error(s->db, PROFDB_ERROR, "out of memory");
 			}
+			l->text_bytes += strlen(k[c].text) + TEXT_COST;
+			if (l->nrows * ROW_COST + l->ncombo * COMBO_COST + l->text_bytes > l->max_bytes) {
+				l->over = 1; /* the SQL cursor instead */
+				break;
+			}
 		}
 	}
 	sqlite3_finalize(q);
@@ -255,7 +271,7 @@ static int rank_keys(struct profdb__compare_state *s, struct loader *l, const ch
 	int rc;
 	if (!k)
 		return profdb__error(s->db, PROFDB_ERROR, "out of memory");
-	if ((rc = key_texts(s, l, keyexpr, k)) != PROFDB_OK) {
+	if ((rc = key_texts(s, l, keyexpr, k)) != PROFDB_OK || l->over) {
 		for (size_t j = 0; j < l->ncombo; j++)
 			free(k[j].text);
 		free(k);
@@ -380,20 +396,27 @@ static int load(struct profdb__compare_state *s, int si, size_t i, const char *k
 	int rc;
 	memset(&l, 0, sizeof l);
 	l.db = s->db;
-	l.max_rows = s->rows_left; /* the server never sends more than it counted */
+	l.max_rows = s->rows_left;
+	l.max_bytes = s->bytes_left;
 	*held = 0;
 	if (s->db->ch_kernel_steps) {
+		/* the server's figures fitted (ch_compare.c): no fallback here */
+		l.max_rows = l.max_bytes = SIZE_MAX;
 		rc = profdb__ch_kernel_steps(s->db, s->side[si].runs[i].id, &s->o->filter, add_text, add_raw, &l);
 	} else {
 		rc = load_file(s, si, i, &l);
 	}
 	if (rc == PROFDB_OK && l.oom)
 		rc = profdb__error(s->db, PROFDB_ERROR, "out of memory");
-	if (rc == PROFDB_OK && !l.over && (rc = rank_keys(s, &l, keyexpr, c)) == PROFDB_OK &&
+	if (rc == PROFDB_OK && !l.over && (rc = rank_keys(s, &l, keyexpr, c)) == PROFDB_OK && !l.over &&
 	    (rc = order_rows(s, &l, c)) == PROFDB_OK) {
+		size_t used = c->nrows * sizeof *c->rows + l.text_bytes;
 		*held = 1;
-		s->rows_left -= c->nrows;
+		s->rows_left -= c->nrows < s->rows_left ? c->nrows : s->rows_left;
+		s->bytes_left -= used < s->bytes_left ? used : s->bytes_left;
 	}
+	if (rc == PROFDB_OK && !*held) /* over: keys of a partial rank go too */
+		profdb__kcursor_close(c);
 	loader_free(&l);
 	return rc;
 }
@@ -402,6 +425,21 @@ size_t profdb__compare_rows_budget(void)
 {
 	uint64_t n = profdb__env_limit("PROFDB_DIFF_ROWS", DIFF_ROWS);
 	return (size_t)(n < UINT32_MAX ? n : UINT32_MAX); /* order_rows' index is 32 bits */
+}
+
+size_t profdb__compare_bytes_budget(void)
+{
+	return (size_t)profdb__env_limit("PROFDB_DIFF_BYTES", DIFF_BYTES);
+}
+
+int profdb__compare_rows_fit(uint64_t rows, uint64_t combos, uint64_t texts, uint64_t text_bytes)
+{
+	/* the dictionary held while loading, and each combo's key text (as
+	 * long as the longest of its two names at most: both, to be safe) */
+	uint64_t avg = texts ? text_bytes / texts + 1 : 0;
+	uint64_t need = rows * ROW_COST + combos * (COMBO_COST + TEXT_COST + 2 * avg) + text_bytes +
+	                texts * (TEXT_COST + 16);
+	return rows <= profdb__compare_rows_budget() && need <= profdb__compare_bytes_budget();
 }
 
 /* Set c's current row from the SQL cursor or the held rows. */

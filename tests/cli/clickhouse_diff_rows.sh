@@ -2,7 +2,8 @@
 # --db clickhouse://, read from the server without the local snapshot
 # (lib/clickhouse/ch_compare.c): the same bytes as the SQL cursor gives
 # (PROFDB_DIFF_ROWS=1 puts every run over the budget, which reads them the
-# way it did before, and on a snapshot copies kernel_step_stat in), on the
+# way it did before, and on a snapshot copies kernel_step_stat in;
+# PROFDB_DIFF_BYTES=100000 a byte budget some runs fit and others pass), on the
 # file and on the server, for runs of two ranks (HTA trace_filter: rows of
 # one key and step on both ranks are summed), of many steps (trace_diff)
 # and with kernels outside every step (testdata/query), for the keys and
@@ -24,9 +25,12 @@ bad=0
 # same ARGS...: held and SQL cursor on the file, and held and copied on the server, alike
 same() {
   PROFDB_DIFF_ROWS=1 $PROFDB diff --db a.db "$@" >want 2>want.err; ws=$?
-  for v in "a.db" "$URL" "1 $URL"; do
+  for v in "a.db" "$URL" "1 $URL" "2 a.db" "2 $URL"; do
     if [ "${v%% *}" = 1 ]; then
       PROFDB_DIFF_ROWS=1 $PROFDB diff --db "${v#1 }" "$@" >got 2>got.err; gs=$?
+    elif [ "${v%% *}" = 2 ]; then
+      # a byte budget the first run's rows fit and later ones pass part-way
+      PROFDB_DIFF_BYTES=100000 $PROFDB diff --db "${v#2 }" "$@" >got 2>got.err; gs=$?
     else
       $PROFDB diff --db "$v" "$@" >got 2>got.err; gs=$?
     fi
