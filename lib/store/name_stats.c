@@ -65,6 +65,16 @@ struct name_group {
  */
 #define DUR_BLOCK_EXTRA 16
 
+/*
+ * A duration array doubles up to this many values (256 KiB), then grows
+ * by a quarter: the room doubling leaves unused, up to half of a big
+ * name's array, counts against the budget.  A generated 6.5 M-kernel
+ * kernel_details.csv of 18 names needed 29.5 MB of doubled arrays, 27.9 MB
+ * so, and keeps its durations under 28 MB.  Big arrays are mmapped blocks
+ * that realloc moves without a copy, so the more frequent growth is cheap.
+ */
+#define DUR_GROW_SLOW ((size_t)1 << 16)
+
 struct profdb__name_stats {
 	struct name_group *g;      /* owned */
 	size_t ng, capg;
@@ -273,11 +283,12 @@ int profdb__name_stats_add(struct profdb__name_stats *ns, int64_t kernel_id, int
 		return 0;
 	}
 	if (g->ndur == g->capdur) {
-		/* the budget counts room, not values: doubling arrays can hold
-		 * twice what they use, and that is what the process holds */
+		/* the budget counts room, not values: a growing array holds more
+		 * than it uses, and that is what the process holds */
 		/* 4 to start: most of a run's names are called a few times, and
 		 * a run of 1 M names held 80 MB of arrays of 16 */
-		size_t cap = g->capdur ? (size_t)g->capdur * 2 : 4;
+		size_t cap = g->capdur == 0 ? 4 : g->capdur < DUR_GROW_SLOW ? (size_t)g->capdur * 2
+		                                 : (size_t)g->capdur + g->capdur / 4;
 		size_t add = (cap - g->capdur) * sizeof *g->dur + (g->capdur ? 0 : DUR_BLOCK_EXTRA);
 		uint32_t *d;
 		if (ns->capvalues - g->capdur + cap > ns->max_values ||

@@ -19,14 +19,15 @@
  * read back from the rows at commit, a batch of names at a time (half of
  * what the budget leaves beside the names, as 8-byte doubles, per scan);
  * if the names alone pass it, they are dropped too (the spilled path
- * below).  30 MB: the names at their bound take 13 MB of it, and runs of
- * a few names keep up to 7.5 M durations (a generated 6.5 M-kernel
- * kernel_details.csv of 18 names needs 29.5 MB of arrays; 7 M needs 50 MB
- * and went to the scans before as well).  Held names plus their durations
- * had no common bound before: 131 072 names x 62 calls held 54 MB and
- * peaked at 109 MB RSS (issue 20).  PROFDB_NAME_STATS_BYTES can lower it.
+ * below).  28 MB: the names at their bound take 13 MB of it, and runs of
+ * a few names keep about 7 M durations (arrays past 64 K values grow by a
+ * quarter: a generated 6.5 M-kernel kernel_details.csv of 18 names needs
+ * 27.9 MB; 7 M needs 30.5 MB and went to the scans before as well, at 50
+ * MB of doubled arrays).  Held names plus their durations had no common
+ * bound before: 131 072 names x 62 calls held 54 MB and peaked at 109 MB
+ * RSS, now 84 MB (issue 20).  PROFDB_NAME_STATS_BYTES can lower it.
  */
-#define PROFDB_NAME_STATS_BYTES (30u << 20)
+#define PROFDB_NAME_STATS_BYTES (28u << 20)
 
 /*
  * Durations kept in memory for exact percentiles, at most, over all names
