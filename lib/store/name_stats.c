@@ -86,6 +86,7 @@ struct profdb__name_stats {
 	size_t durbytes;           /* the duration arrays', as counted above */
 	size_t max_bytes;          /* ... at most (PROFDB_NAME_STATS_BYTES) */
 	int over;                  /* durations dropped: read back by scans */
+	int wide;                  /* a kernel's duration does not fit 4 bytes: scans read doubles */
 	size_t max_names;          /* groups kept at most (PROFDB_NAME_STATS_NAMES) */
 	int spilled;               /* groups dropped: both tables by ordered scans */
 	int64_t lo, hi;            /* kernel rowids of the run */
@@ -275,13 +276,16 @@ int profdb__name_stats_add(struct profdb__name_stats *ns, int64_t kernel_id, int
 	if (!g)
 		return ns->spilled ? 0 : -1;
 	group_count(g, kind, dur_ns);
-	if (ns->over)
-		return 0;
 	if (dur_ns < 0 || dur_ns > (int64_t)UINT32_MAX) {
-		/* a kernel over 4.29 s is rare enough to send the run to the scans */
-		drop_durations(ns);
+		/* a kernel over 4.29 s is rare enough to send the run to the
+		 * scans, which then read doubles */
+		ns->wide = 1;
+		if (!ns->over)
+			drop_durations(ns);
 		return 0;
 	}
+	if (ns->over)
+		return 0;
 	if (g->ndur == g->capdur) {
 		/* the budget counts room, not values: a growing array holds more
 		 * than it uses, and that is what the process holds */
@@ -423,83 +427,120 @@ static int write_kept(struct profdb__name_stats *ns, sqlite3_stmt *q, int64_t ru
 }
 
 /*
- * Bytes of durations (as doubles) one scan may hold: half of what the
- * budget leaves beside the names, which stay held (qsort's merge sort takes
- * a copy of the group it sorts, and the page cache is full by now), and
- * no more than half of PROFDB_NAME_STATS_VALUES as 4-byte values had.
+ * Bytes one scan may hold: what the budget leaves beside the names, which
+ * stay held (and no more than PROFDB_NAME_STATS_VALUES as 4-byte values
+ * and their sort's room took before, 4 bytes a value in all).
  */
-static size_t scan_batch_bytes(const struct profdb__name_stats *ns)
+static size_t scan_room(const struct profdb__name_stats *ns)
 {
-	size_t room = ns->max_bytes > ns->namebytes ? (ns->max_bytes - ns->namebytes) / 2 : 0;
-	size_t values = ns->max_values / 4 * sizeof(double);
-	if (room > values)
-		room = values;
-	return room ? room : 1;
+	size_t room = ns->max_bytes > ns->namebytes ? ns->max_bytes - ns->namebytes : 0;
+	if (room > ns->max_values * 4)
+		room = ns->max_values * 4;
+	return room;
 }
 
-/* The block a name's read-back durations take in a scan. */
-static size_t value_block(const struct name_group *g)
+/* The block a name's read-back durations take in a scan: 4 bytes a value,
+ * or 8 (doubles) when some kernel did not fit 4 bytes. */
+static size_t value_block(const struct name_group *g, int wide)
 {
-	return (size_t)g->calls * sizeof *g->v + DUR_BLOCK_EXTRA;
+	return (size_t)g->calls * (wide ? sizeof(double) : sizeof(uint32_t)) + DUR_BLOCK_EXTRA;
+}
+
+/*
+ * The batch from first: names first..return-1, their blocks plus the
+ * largest one's doubles (the radix sort's room, then the values
+ * put_row reads; qsort's copy when wide) within room.  One name at least.
+ */
+static size_t scan_batch(const struct profdb__name_stats *ns, size_t first, size_t room, int wide,
+                         size_t *maxn)
+{
+	size_t last = first, used = 0;
+	*maxn = 0;
+	do {
+		used += value_block(&ns->g[last], wide);
+		if ((size_t)ns->g[last].calls > *maxn)
+			*maxn = (size_t)ns->g[last].calls;
+		last++;
+	} while (last < ns->ng &&
+	         used + value_block(&ns->g[last], wide) +
+	                 ((size_t)ns->g[last].calls > *maxn ? (size_t)ns->g[last].calls : *maxn) * sizeof(double) <=
+	             room);
+	return last;
+}
+
+/* Sort the batch's names' values and write their rows; buf has room for
+ * maxn doubles. */
+static int scan_write(struct profdb__name_stats *ns, sqlite3_stmt *ins, int64_t run_id, size_t first,
+                      size_t last, int wide, double *buf)
+{
+	int rc = SQLITE_OK;
+	for (size_t i = first; i < last && rc == SQLITE_OK; i++) {
+		struct name_group *g = &ns->g[i];
+		if (g->nv != (size_t)g->calls)
+			return SQLITE_CORRUPT; /* the rows are not the ones counted */
+		if (wide) {
+			profdb__sort_doubles(g->v, g->nv);
+			rc = put_row(ins, run_id, g, g->v, g->nv);
+		} else {
+			/* as write_kept: sorted as integers, then as doubles */
+			sort_u32(g->dur, g->nv, (uint32_t *)buf);
+			for (size_t j = 0; j < g->nv; j++)
+				buf[j] = (double)g->dur[j];
+			rc = put_row(ins, run_id, g, buf, g->nv);
+		}
+		free(g->v);
+		g->v = NULL;
+		g->nv = 0;
+	}
+	return rc;
 }
 
 /*
  * The durations did not fit: read them back from the run's rows (one
- * rowid range, in order), a batch of names at a time whose calls fit
- * scan_batch_bytes as doubles (a name bigger than that gets a scan of its
- * own), and write each batch's rows.  Exact, bounded by the
- * budget, and without the sort of every row an SQL GROUP BY would make
+ * rowid range, in order), a batch of names at a time (scan_batch; a name
+ * bigger than that gets a scan of its own), and write each batch's rows.
+ * As 4-byte values sorted by radix unless some kernel did not fit 4 bytes:
+ * the 131 072 x 62 case took 9 scans as doubles, 3 so.  Exact, bounded by
+ * the budget, and without the sort of every row an SQL GROUP BY would make
  * (it held a 10 M-kernel run in 150 MB).
  */
 static int write_scanned(struct profdb__name_stats *ns, sqlite3 *db, sqlite3_stmt *ins, int64_t run_id)
 {
-	size_t budget = scan_batch_bytes(ns), first = 0;
+	size_t room = scan_room(ns), first = 0, maxn;
+	int wide = ns->wide, rc;
+	double *buf = NULL;
 	sqlite3_stmt *q = NULL;
-	int rc = sqlite3_prepare_v2(db, "SELECT name_id, dur_ns FROM kernel"
-	                            " WHERE id BETWEEN ?1 AND ?2 AND run_id = ?3", -1, &q, NULL);
-	if (rc != SQLITE_OK)
-		return rc;
-	while (first < ns->ng && rc == SQLITE_OK) {
-		size_t last = first, used = 0;
-		/* the batch: names first..last-1 */
-		do {
-			used += value_block(&ns->g[last]);
-			last++;
-		} while (last < ns->ng && used + value_block(&ns->g[last]) <= budget);
-		for (size_t i = first; i < last; i++) {
-			ns->g[i].v = malloc((size_t)ns->g[i].calls * sizeof *ns->g[i].v);
-			if (!ns->g[i].v) {
+	rc = sqlite3_prepare_v2(db, "SELECT name_id, dur_ns FROM kernel"
+	                        " WHERE id BETWEEN ?1 AND ?2 AND run_id = ?3", -1, &q, NULL);
+	while (rc == SQLITE_OK && first < ns->ng) {
+		size_t last = scan_batch(ns, first, room, wide, &maxn);
+		for (size_t i = first; i < last && rc == SQLITE_OK; i++)
+			if (!(ns->g[i].v = malloc(value_block(&ns->g[i], wide) - DUR_BLOCK_EXTRA + 1)))
 				rc = SQLITE_NOMEM;
-				goto out;
-			}
+		if (rc == SQLITE_OK && !wide) {
+			free(buf);
+			if (!(buf = malloc(maxn * sizeof *buf + 1)))
+				rc = SQLITE_NOMEM;
 		}
 		sqlite3_bind_int64(q, 1, ns->lo);
 		sqlite3_bind_int64(q, 2, ns->hi);
 		sqlite3_bind_int64(q, 3, run_id);
-		while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		while (rc == SQLITE_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
 			struct name_group *g = group_find(ns, sqlite3_column_int64(q, 0));
-			if (g && g->v && g->nv < (size_t)g->calls)
+			rc = SQLITE_OK;
+			if (!g || !g->v || g->nv >= (size_t)g->calls)
+				continue;
+			if (wide)
 				g->v[g->nv++] = (double)sqlite3_column_int64(q, 1);
+			else
+				g->dur[g->nv++] = (uint32_t)sqlite3_column_int64(q, 1);
 		}
 		sqlite3_reset(q);
-		if (rc != SQLITE_DONE)
-			goto out;
-		rc = SQLITE_OK;
-		for (size_t i = first; i < last && rc == SQLITE_OK; i++) {
-			struct name_group *g = &ns->g[i];
-			if (g->nv != (size_t)g->calls) {
-				rc = SQLITE_CORRUPT; /* the rows are not the ones counted */
-				break;
-			}
-			profdb__sort_doubles(g->v, g->nv);
-			rc = put_row(ins, run_id, g, g->v, g->nv);
-			free(g->v);
-			g->v = NULL;
-			g->nv = 0;
-		}
+		if (rc == SQLITE_DONE)
+			rc = scan_write(ns, ins, run_id, first, last, wide, buf);
 		first = last;
 	}
-out:
+	free(buf);
 	free_values(ns);
 	sqlite3_finalize(q);
 	return rc;

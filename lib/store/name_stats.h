@@ -16,8 +16,8 @@
  * groups (96 bytes a name), their map (4 bytes a slot, at most two slots a
  * name) and the durations kept for exact percentiles (4 bytes each, plus
  * 16 a name for malloc's block).  Past it the durations are dropped and
- * read back from the rows at commit, a batch of names at a time (half of
- * what the budget leaves beside the names, as 8-byte doubles, per scan);
+ * read back from the rows at commit, a batch of names at a time (what the
+ * budget leaves beside the names per scan, 4-byte values sorted by radix);
  * if the names alone pass it, they are dropped too (the spilled path
  * below).  28 MB: the names at their bound take 13 MB of it, and runs of
  * a few names keep about 7 M durations (arrays past 64 K values grow by a
