@@ -548,6 +548,36 @@ START_TEST(byte_budget_equals_kept)
 }
 END_TEST
 
+/* A kernel over 2^32 ns that comes after the budget dropped the durations
+ * (at Short's fifth call: 7168 bytes of names and a 4-value block of 32
+ * fill 7200) still makes the read-back take doubles: stored whole, not
+ * cut to 4 bytes (6e9 mod 2^32 would be 1705032704). */
+START_TEST(long_kernel_after_budget)
+{
+	profdb *db = NULL;
+	struct profdb_store *st = NULL;
+	struct profdb_sink *s;
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	setenv("PROFDB_NAME_STATS_BYTES", "7200", 1);
+	ck_assert_int_eq(profdb__store_begin(&st, db, "r", "/x", 0), PROFDB_OK);
+	unsetenv("PROFDB_NAME_STATS_BYTES");
+	s = profdb__store_sink(st);
+	ck_assert_int_eq(s->source_begin(s->arg, "/x/k.csv", "kernel_details", 0, NULL, 0), PROFDB_OK);
+	for (int i = 1; i <= 6; i++)
+		add_kernel(s, "Short", PROFDB_KIND_KERNEL, i, NULL, 0);
+	add_kernel(s, "Long", PROFDB_KIND_KERNEL, 10, NULL, 0);
+	add_kernel(s, "Long", PROFDB_KIND_KERNEL, 6000000000LL, NULL, 0);
+	ck_assert_int_eq(s->source_end(s->arg, 8, NULL, 0), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_commit(st, 0), PROFDB_OK);
+	/* median of 10 and 6e9: 3000000005; Short 1..6: median 3.5, p90 5.5 */
+	ck_assert_double_eq_tol(stat_of(db, "Long", "median_ns"), 3000000005.0, 1e-3);
+	ck_assert_int_eq((int64_t)stat_of(db, "Long", "max_ns"), 6000000000LL);
+	ck_assert_double_eq_tol(stat_of(db, "Short", "median_ns"), 3.5, 1e-12);
+	ck_assert_double_eq_tol(stat_of(db, "Short", "p90_ns"), 5.5, 1e-12);
+	profdb_close(db);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("name_stats");
@@ -564,6 +594,7 @@ int main(void)
 	tcase_add_test(tc, spilled_equals_kept);
 	tcase_add_test(tc, byte_budget_bounds_state);
 	tcase_add_test(tc, byte_budget_equals_kept);
+	tcase_add_test(tc, long_kernel_after_budget);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }
