@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "name_stats.h"
 #include "schema_sql.h"
 #include "testutil.h"
 
@@ -459,6 +460,124 @@ START_TEST(spilled_equals_kept)
 }
 END_TEST
 
+/* Runs a and b (ids) have the same kernel_name_stat rows and the same
+ * kernel_step_stat rows in the same order, every column. */
+static void same_stats(profdb *db, int a, int b)
+{
+	const char *cols = "name_id, kinds, calls, total_ns, min_ns, max_ns, avg_ns, median_ns, stddev_ns, p90_ns, p99_ns";
+	const char *scols = "rank, step, name_id, base_id, kind, calls, total_ns";
+	char sql[1024];
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM (SELECT %s FROM kernel_name_stat WHERE run_id = %d EXCEPT"
+	         " SELECT %s FROM kernel_name_stat WHERE run_id = %d)", cols, a, cols, b);
+	ck_assert_int_eq(tu_scalar(db, sql), 0);
+	snprintf(sql, sizeof sql, "SELECT (SELECT count(*) FROM kernel_name_stat WHERE run_id = %d) -"
+	         " (SELECT count(*) FROM kernel_name_stat WHERE run_id = %d)", a, b);
+	ck_assert_int_eq(tu_scalar(db, sql), 0);
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM (SELECT row_number() OVER (ORDER BY rowid) AS i, %s FROM"
+	         " kernel_step_stat WHERE run_id = %d EXCEPT SELECT row_number() OVER (ORDER BY rowid), %s FROM"
+	         " kernel_step_stat WHERE run_id = %d)", scols, a, scols, b);
+	ck_assert_int_eq(tu_scalar(db, sql), 0);
+	snprintf(sql, sizeof sql, "SELECT (SELECT count(*) FROM kernel_step_stat WHERE run_id = %d) -"
+	         " (SELECT count(*) FROM kernel_step_stat WHERE run_id = %d)", a, b);
+	ck_assert_int_eq(tu_scalar(db, sql), 0);
+}
+
+/*
+ * The per-name state under PROFDB_NAME_STATS_BYTES, driven directly: 40
+ * names of 15 calls each (ingest_mixed's shape).  Held whole it is, by
+ * hand: the group array at 64 groups x 96 bytes = 6144, the map at 256
+ * slots x 4 = 1024, and 40 duration arrays of 16 values (64 bytes + 16 for
+ * malloc's block) = 3200: 10368 bytes.  Under 9000 the durations go (the
+ * names' 7168 stay); under 7000 not even the names fit.  The bytes held
+ * never pass the budget.
+ */
+static int budget_path(const char *bytes_env, size_t *end_bytes)
+{
+	struct profdb__name_stats *ns;
+	size_t bytes, max = bytes_env ? (size_t)atoi(bytes_env) : SIZE_MAX;
+	int path = 0;
+	if (bytes_env)
+		setenv("PROFDB_NAME_STATS_BYTES", bytes_env, 1);
+	ns = profdb__name_stats_new();
+	unsetenv("PROFDB_NAME_STATS_BYTES");
+	ck_assert_ptr_nonnull(ns);
+	for (int i = 0; i < 600; i++) {
+		ck_assert_int_eq(profdb__name_stats_add(ns, i + 1, i % 40 + 1, PROFDB_KIND_KERNEL, (i * 7919) % 1000 + 1), 0);
+		path = profdb__name_stats_path(ns, &bytes);
+		ck_assert_uint_le(bytes, max);
+	}
+	*end_bytes = bytes;
+	profdb__name_stats_free(ns);
+	return path;
+}
+
+START_TEST(byte_budget_bounds_state)
+{
+	size_t bytes;
+	ck_assert_int_eq(budget_path(NULL, &bytes), 0);
+	ck_assert_uint_eq(bytes, 10368);
+	ck_assert_int_eq(budget_path("10368", &bytes), 0); /* exactly the budget: fits */
+	ck_assert_int_eq(budget_path("10367", &bytes), 1);
+	ck_assert_uint_eq(bytes, 7168);
+	ck_assert_int_eq(budget_path("9000", &bytes), 1);
+	ck_assert_uint_eq(bytes, 7168);
+	ck_assert_int_eq(budget_path("7167", &bytes), 2);
+	ck_assert_uint_eq(bytes, 0);
+}
+END_TEST
+
+/* The same runs through the store: with the durations dropped at the byte
+ * budget (read back at commit, 2 or 3 names a scan: (9000 - 7168) / 2
+ * bytes of doubles) and with the names dropped, both tables equal the
+ * held run's, every column and row. */
+START_TEST(byte_budget_equals_kept)
+{
+	profdb *db = NULL;
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	ingest_mixed(db, "held");
+	setenv("PROFDB_NAME_STATS_BYTES", "9000", 1);
+	ingest_mixed(db, "scanned");
+	setenv("PROFDB_NAME_STATS_BYTES", "7000", 1);
+	ingest_mixed(db, "spilled");
+	unsetenv("PROFDB_NAME_STATS_BYTES");
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_name_stat WHERE run_id = 1"), 40);
+	ck_assert_int_gt(tu_scalar(db, "SELECT count(*) FROM kernel_step_stat WHERE run_id = 1"), 100);
+	same_stats(db, 1, 2);
+	same_stats(db, 1, 3);
+	profdb_close(db);
+}
+END_TEST
+
+/* A kernel over 2^32 ns that comes after the budget dropped the durations
+ * (at Short's fifth call: 7168 bytes of names and a 4-value block of 32
+ * fill 7200) still makes the read-back take doubles: stored whole, not
+ * cut to 4 bytes (6e9 mod 2^32 would be 1705032704). */
+START_TEST(long_kernel_after_budget)
+{
+	profdb *db = NULL;
+	struct profdb_store *st = NULL;
+	struct profdb_sink *s;
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	setenv("PROFDB_NAME_STATS_BYTES", "7200", 1);
+	ck_assert_int_eq(profdb__store_begin(&st, db, "r", "/x", 0), PROFDB_OK);
+	unsetenv("PROFDB_NAME_STATS_BYTES");
+	s = profdb__store_sink(st);
+	ck_assert_int_eq(s->source_begin(s->arg, "/x/k.csv", "kernel_details", 0, NULL, 0), PROFDB_OK);
+	for (int i = 1; i <= 6; i++)
+		add_kernel(s, "Short", PROFDB_KIND_KERNEL, i, NULL, 0);
+	add_kernel(s, "Long", PROFDB_KIND_KERNEL, 10, NULL, 0);
+	add_kernel(s, "Long", PROFDB_KIND_KERNEL, 6000000000LL, NULL, 0);
+	ck_assert_int_eq(s->source_end(s->arg, 8, NULL, 0), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_commit(st, 0), PROFDB_OK);
+	/* median of 10 and 6e9: 3000000005; Short 1..6: median 3.5, p90 5.5 */
+	ck_assert_double_eq_tol(stat_of(db, "Long", "median_ns"), 3000000005.0, 1e-3);
+	ck_assert_int_eq((int64_t)stat_of(db, "Long", "max_ns"), 6000000000LL);
+	ck_assert_double_eq_tol(stat_of(db, "Short", "median_ns"), 3.5, 1e-12);
+	ck_assert_double_eq_tol(stat_of(db, "Short", "p90_ns"), 5.5, 1e-12);
+	profdb_close(db);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("name_stats");
@@ -473,6 +592,9 @@ int main(void)
 	tcase_add_test(tc, step_stats_many_names);
 	tcase_add_test(tc, intern_map_emptied);
 	tcase_add_test(tc, spilled_equals_kept);
+	tcase_add_test(tc, byte_budget_bounds_state);
+	tcase_add_test(tc, byte_budget_equals_kept);
+	tcase_add_test(tc, long_kernel_after_budget);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

@@ -35,7 +35,6 @@
 
 struct name_group {
 	int64_t name_id;
-	unsigned kinds;            /* bit (1 << kind) per kind seen */
 	int64_t calls, total, min, max;
 	struct profdb__moments mom; /* in arrival order, as stddev() sees rows */
 	/* one of the two: dur while the run's durations fit, v in the scans
@@ -45,21 +44,49 @@ struct name_group {
 		double *v;             /* owned: its durations read back by a scan */
 	};
 	union {
-		size_t ndur;           /* values in dur */
+		/* values in dur and its room: at most PROFDB_NAME_STATS_VALUES
+		 * (with kinds after cell, a group is 96 bytes, was 112: 2 MB
+		 * less at the name bound) */
+		struct {
+			uint32_t ndur, capdur;
+		};
 		size_t nv;             /* values in v */
 	};
-	size_t capdur;
 	size_t cell;               /* write_step_stats: its first cell in the step, if valid */
+	unsigned kinds;            /* bit (1 << kind) per kind seen */
 };
+
+/*
+ * Bytes of the per-name state that the budget counts: the group array's
+ * and the map's room (during their growth the old and the new one, both
+ * held by realloc or the rehash), and each duration array's room plus
+ * what malloc adds to a block (a size word, rounded to 16 bytes: a
+ * 4-value array is a 32-byte block).
+ */
+#define DUR_BLOCK_EXTRA 16
+
+/*
+ * A duration array doubles up to this many values (256 KiB), then grows
+ * by a quarter: the room doubling leaves unused, up to half of a big
+ * name's array, counts against the budget.  A generated 6.5 M-kernel
+ * kernel_details.csv of 18 names needed 29.5 MB of doubled arrays, 27.9 MB
+ * so, and keeps its durations under 28 MB.  Big arrays are mmapped blocks
+ * that realloc moves without a copy, so the more frequent growth is cheap.
+ */
+#define DUR_GROW_SLOW ((size_t)1 << 16)
 
 struct profdb__name_stats {
 	struct name_group *g;      /* owned */
 	size_t ng, capg;
-	size_t *map;               /* name_id hash -> group index + 1; owned */
+	uint32_t *map;             /* name_id hash -> group index + 1; owned */
 	size_t nmap;               /* power of two */
 	size_t capvalues;          /* durations the arrays have room for */
-	size_t max_values;         /* ... at most: the memory budget */
+	size_t max_values;         /* ... at most (PROFDB_NAME_STATS_VALUES) */
+	size_t namebytes;          /* the groups' and the map's, as counted above */
+	size_t durbytes;           /* the duration arrays', as counted above */
+	size_t max_bytes;          /* ... at most (PROFDB_NAME_STATS_BYTES) */
 	int over;                  /* durations dropped: read back by scans */
+	int wide;                  /* a kernel's duration does not fit 4 bytes: scans read doubles */
 	size_t max_names;          /* groups kept at most (PROFDB_NAME_STATS_NAMES) */
 	int spilled;               /* groups dropped: both tables by ordered scans */
 	int64_t lo, hi;            /* kernel rowids of the run */
@@ -73,6 +100,7 @@ struct profdb__name_stats *profdb__name_stats_new(void)
 		return NULL;
 	ns->max_values = (size_t)profdb__env_limit("PROFDB_NAME_STATS_VALUES", PROFDB_NAME_STATS_VALUES);
 	ns->max_names = (size_t)profdb__env_limit("PROFDB_NAME_STATS_NAMES", PROFDB_NAME_STATS_NAMES);
+	ns->max_bytes = (size_t)profdb__env_limit("PROFDB_NAME_STATS_BYTES", PROFDB_NAME_STATS_BYTES);
 	return ns;
 }
 
@@ -84,6 +112,7 @@ static void drop_durations(struct profdb__name_stats *ns)
 		ns->g[i].ndur = ns->g[i].capdur = 0;
 	}
 	ns->capvalues = 0;
+	ns->durbytes = 0;
 	ns->over = 1;
 }
 
@@ -116,7 +145,26 @@ static void spill(struct profdb__name_stats *ns)
 	ns->g = NULL;
 	ns->map = NULL;
 	ns->ng = ns->capg = ns->nmap = 0;
+	ns->namebytes = 0;
 	ns->spilled = 1;
+}
+
+/*
+ * Whether the names' state may grow by add bytes.  Past the budget the
+ * durations go first (the commit reads them back from the rows), then, if
+ * the names alone pass it, the names (spill: the commit's ordered scans).
+ * Returns 0 when the bytes fit, 1 when the names were dropped.
+ */
+static int names_room(struct profdb__name_stats *ns, size_t add)
+{
+	if (ns->namebytes + ns->durbytes + add <= ns->max_bytes)
+		return 0;
+	if (!ns->over)
+		drop_durations(ns);
+	if (ns->namebytes + add <= ns->max_bytes)
+		return 0;
+	spill(ns);
+	return 1;
 }
 
 static size_t slot_of(int64_t name_id, size_t nmap)
@@ -124,48 +172,79 @@ static size_t slot_of(int64_t name_id, size_t nmap)
 	return (size_t)(((uint64_t)name_id * 0x9E3779B97F4A7C15ull) >> 20) & (nmap - 1);
 }
 
+/* Returns 0, -1 when out of memory, 1 when the names were dropped. */
 static int grow_map(struct profdb__name_stats *ns)
 {
 	size_t n = ns->nmap ? ns->nmap * 2 : 256;
-	size_t *m = calloc(n, sizeof *m);
-	if (!m)
+	uint32_t *m;
+	if (names_room(ns, n * sizeof *m)) /* the old map is held while this one fills */
+		return 1;
+	if (!(m = calloc(n, sizeof *m)))
 		return -1;
 	for (size_t i = 0; i < ns->ng; i++) {
 		size_t j = slot_of(ns->g[i].name_id, n);
 		while (m[j])
 			j = (j + 1) & (n - 1);
-		m[j] = i + 1;
+		m[j] = (uint32_t)(i + 1);
 	}
 	free(ns->map);
+	ns->namebytes += (n - ns->nmap) * sizeof *m;
 	ns->map = m;
 	ns->nmap = n;
 	return 0;
 }
 
-static struct name_group *group_of(struct profdb__name_stats *ns, int64_t name_id)
+/* Room for one more group: 0, -1 when out of memory, 1 when the names
+ * were dropped. */
+static int grow_groups(struct profdb__name_stats *ns)
 {
-	size_t j;
+	size_t cap = ns->capg ? ns->capg * 2 : 64;
+	struct name_group *g;
+	int r;
+	if ((ns->ng + 1) * 2 > ns->nmap && (r = grow_map(ns)) != 0)
+		return r;
+	if (ns->ng < ns->capg)
+		return 0;
+	if (names_room(ns, cap * sizeof *g)) /* realloc may hold both arrays */
+		return 1;
+	if (!(g = realloc(ns->g, cap * sizeof *g)))
+		return -1;
+	ns->namebytes += (cap - ns->capg) * sizeof *g;
+	ns->g = g;
+	ns->capg = cap;
+	return 0;
+}
 
-	if ((ns->ng + 1) * 2 > ns->nmap && grow_map(ns) != 0)
-		return NULL;
-	for (j = slot_of(name_id, ns->nmap); ns->map[j]; j = (j + 1) & (ns->nmap - 1))
+static struct name_group *group_find(struct profdb__name_stats *ns, int64_t name_id)
+{
+	for (size_t j = slot_of(name_id, ns->nmap); ns->map[j]; j = (j + 1) & (ns->nmap - 1))
 		if (ns->g[ns->map[j] - 1].name_id == name_id)
 			return &ns->g[ns->map[j] - 1];
-	if (ns->ng >= ns->max_names) {
+	return NULL;
+}
+
+/* name_id's group, added when new; NULL when out of memory or when the
+ * names were dropped (ns->spilled). */
+static struct name_group *group_of(struct profdb__name_stats *ns, int64_t name_id)
+{
+	struct name_group *g = ns->nmap ? group_find(ns, name_id) : NULL;
+	size_t j;
+
+	if (g)
+		return g;
+	/* the map grows only for a new name: at the bound, 2^17 names keep a
+	 * map of 2^18 slots (1 MB), not one doubled for a name never added */
+	if (ns->ng >= ns->max_names || ns->ng >= UINT32_MAX - 1) {
 		spill(ns);
 		return NULL;
 	}
-	if (ns->ng == ns->capg) {
-		size_t cap = ns->capg ? ns->capg * 2 : 64;
-		struct name_group *g = realloc(ns->g, cap * sizeof *g);
-		if (!g)
-			return NULL;
-		ns->g = g;
-		ns->capg = cap;
-	}
+	if (grow_groups(ns) != 0)
+		return NULL;
+	for (j = slot_of(name_id, ns->nmap); ns->map[j]; j = (j + 1) & (ns->nmap - 1))
+		;
 	memset(&ns->g[ns->ng], 0, sizeof ns->g[ns->ng]);
 	ns->g[ns->ng].name_id = name_id;
-	ns->map[j] = ++ns->ng;
+	ns->map[j] = (uint32_t)++ns->ng;
 	return &ns->g[ns->ng - 1];
 }
 
@@ -197,21 +276,27 @@ int profdb__name_stats_add(struct profdb__name_stats *ns, int64_t kernel_id, int
 	if (!g)
 		return ns->spilled ? 0 : -1;
 	group_count(g, kind, dur_ns);
-	if (ns->over)
-		return 0;
 	if (dur_ns < 0 || dur_ns > (int64_t)UINT32_MAX) {
-		/* a kernel over 4.29 s is rare enough to send the run to the scans */
-		drop_durations(ns);
+		/* a kernel over 4.29 s is rare enough to send the run to the
+		 * scans, which then read doubles */
+		ns->wide = 1;
+		if (!ns->over)
+			drop_durations(ns);
 		return 0;
 	}
+	if (ns->over)
+		return 0;
 	if (g->ndur == g->capdur) {
-		/* the budget counts room, not values: doubling arrays can hold
-		 * twice what they use, and that is what the process holds */
+		/* the budget counts room, not values: a growing array holds more
+		 * than it uses, and that is what the process holds */
 		/* 4 to start: most of a run's names are called a few times, and
 		 * a run of 1 M names held 80 MB of arrays of 16 */
-		size_t cap = g->capdur ? g->capdur * 2 : 4;
+		size_t cap = g->capdur == 0 ? 4 : g->capdur < DUR_GROW_SLOW ? (size_t)g->capdur * 2
+		                                 : (size_t)g->capdur + g->capdur / 4;
+		size_t add = (cap - g->capdur) * sizeof *g->dur + (g->capdur ? 0 : DUR_BLOCK_EXTRA);
 		uint32_t *d;
-		if (ns->capvalues - g->capdur + cap > ns->max_values) {
+		if (ns->capvalues - g->capdur + cap > ns->max_values ||
+		    ns->namebytes + ns->durbytes + add > ns->max_bytes) {
 			drop_durations(ns);
 			return 0;
 		}
@@ -222,11 +307,18 @@ int profdb__name_stats_add(struct profdb__name_stats *ns, int64_t kernel_id, int
 			return 0;
 		}
 		ns->capvalues += cap - g->capdur;
+		ns->durbytes += add;
 		g->dur = d;
-		g->capdur = cap;
+		g->capdur = (uint32_t)cap;
 	}
 	g->dur[g->ndur++] = (uint32_t)dur_ns;
 	return 0;
+}
+
+int profdb__name_stats_path(const struct profdb__name_stats *ns, size_t *bytes)
+{
+	*bytes = ns->namebytes + ns->durbytes;
+	return ns->spilled ? 2 : ns->over ? 1 : 0;
 }
 
 static const char insert_sql[] =
@@ -334,73 +426,121 @@ static int write_kept(struct profdb__name_stats *ns, sqlite3_stmt *q, int64_t ru
 	return rc;
 }
 
-static struct name_group *group_find(struct profdb__name_stats *ns, int64_t name_id)
+/*
+ * Bytes one scan may hold: what the budget leaves beside the names, which
+ * stay held (and no more than PROFDB_NAME_STATS_VALUES as 4-byte values
+ * and their sort's room took before, 4 bytes a value in all).
+ */
+static size_t scan_room(const struct profdb__name_stats *ns)
 {
-	for (size_t j = slot_of(name_id, ns->nmap); ns->map[j]; j = (j + 1) & (ns->nmap - 1))
-		if (ns->g[ns->map[j] - 1].name_id == name_id)
-			return &ns->g[ns->map[j] - 1];
-	return NULL;
+	size_t room = ns->max_bytes > ns->namebytes ? ns->max_bytes - ns->namebytes : 0;
+	if (room > ns->max_values * 4)
+		room = ns->max_values * 4;
+	return room;
+}
+
+/* The block a name's read-back durations take in a scan: 4 bytes a value,
+ * or 8 (doubles) when some kernel did not fit 4 bytes. */
+static size_t value_block(const struct name_group *g, int wide)
+{
+	return (size_t)g->calls * (wide ? sizeof(double) : sizeof(uint32_t)) + DUR_BLOCK_EXTRA;
+}
+
+/*
+ * The batch from first: names first..return-1, their blocks plus the
+ * largest one's doubles (the radix sort's room, then the values
+ * put_row reads; qsort's copy when wide) within room.  One name at least.
+ */
+static size_t scan_batch(const struct profdb__name_stats *ns, size_t first, size_t room, int wide,
+                         size_t *maxn)
+{
+	size_t last = first, used = 0;
+	*maxn = 0;
+	do {
+		used += value_block(&ns->g[last], wide);
+		if ((size_t)ns->g[last].calls > *maxn)
+			*maxn = (size_t)ns->g[last].calls;
+		last++;
+	} while (last < ns->ng &&
+	         used + value_block(&ns->g[last], wide) +
+	                 ((size_t)ns->g[last].calls > *maxn ? (size_t)ns->g[last].calls : *maxn) * sizeof(double) <=
+	             room);
+	return last;
+}
+
+/* Sort the batch's names' values and write their rows; buf has room for
+ * maxn doubles. */
+static int scan_write(struct profdb__name_stats *ns, sqlite3_stmt *ins, int64_t run_id, size_t first,
+                      size_t last, int wide, double *buf)
+{
+	int rc = SQLITE_OK;
+	for (size_t i = first; i < last && rc == SQLITE_OK; i++) {
+		struct name_group *g = &ns->g[i];
+		if (g->nv != (size_t)g->calls)
+			return SQLITE_CORRUPT; /* the rows are not the ones counted */
+		if (wide) {
+			profdb__sort_doubles(g->v, g->nv);
+			rc = put_row(ins, run_id, g, g->v, g->nv);
+		} else {
+			/* as write_kept: sorted as integers, then as doubles */
+			sort_u32(g->dur, g->nv, (uint32_t *)buf);
+			for (size_t j = 0; j < g->nv; j++)
+				buf[j] = (double)g->dur[j];
+			rc = put_row(ins, run_id, g, buf, g->nv);
+		}
+		free(g->v);
+		g->v = NULL;
+		g->nv = 0;
+	}
+	return rc;
 }
 
 /*
  * The durations did not fit: read them back from the run's rows (one
- * rowid range, in order), a batch of names at a time whose calls fit half
- * the memory budget as doubles (a name bigger than that gets a scan of its
- * own), and write each batch's rows.  Exact, bounded by the
- * budget, and without the sort of every row an SQL GROUP BY would make
+ * rowid range, in order), a batch of names at a time (scan_batch; a name
+ * bigger than that gets a scan of its own), and write each batch's rows.
+ * As 4-byte values sorted by radix unless some kernel did not fit 4 bytes:
+ * the 131 072 x 62 case took 9 scans as doubles, 3 so.  Exact, bounded by
+ * the budget, and without the sort of every row an SQL GROUP BY would make
  * (it held a 10 M-kernel run in 150 MB).
  */
 static int write_scanned(struct profdb__name_stats *ns, sqlite3 *db, sqlite3_stmt *ins, int64_t run_id)
 {
-	/* half the bytes of the in-memory budget: qsort's merge sort takes a
-	 * copy of the group it sorts, and the page cache is full by now */
-	size_t budget = ns->max_values / 4 ? ns->max_values / 4 : 1, first = 0;
+	size_t room = scan_room(ns), first = 0, maxn;
+	int wide = ns->wide, rc;
+	double *buf = NULL;
 	sqlite3_stmt *q = NULL;
-	int rc = sqlite3_prepare_v2(db, "SELECT name_id, dur_ns FROM kernel"
-	                            " WHERE id BETWEEN ?1 AND ?2 AND run_id = ?3", -1, &q, NULL);
-	if (rc != SQLITE_OK)
-		return rc;
-	while (first < ns->ng && rc == SQLITE_OK) {
-		size_t last = first, used = 0;
-		/* the batch: names first..last-1 */
-		do {
-			used += (size_t)ns->g[last].calls;
-			last++;
-		} while (last < ns->ng && used + (size_t)ns->g[last].calls <= budget);
-		for (size_t i = first; i < last; i++) {
-			ns->g[i].v = malloc((size_t)ns->g[i].calls * sizeof *ns->g[i].v);
-			if (!ns->g[i].v) {
+	rc = sqlite3_prepare_v2(db, "SELECT name_id, dur_ns FROM kernel"
+	                        " WHERE id BETWEEN ?1 AND ?2 AND run_id = ?3", -1, &q, NULL);
+	while (rc == SQLITE_OK && first < ns->ng) {
+		size_t last = scan_batch(ns, first, room, wide, &maxn);
+		for (size_t i = first; i < last && rc == SQLITE_OK; i++)
+			if (!(ns->g[i].v = malloc(value_block(&ns->g[i], wide) - DUR_BLOCK_EXTRA + 1)))
 				rc = SQLITE_NOMEM;
-				goto out;
-			}
+		if (rc == SQLITE_OK && !wide) {
+			free(buf);
+			if (!(buf = malloc(maxn * sizeof *buf + 1)))
+				rc = SQLITE_NOMEM;
 		}
 		sqlite3_bind_int64(q, 1, ns->lo);
 		sqlite3_bind_int64(q, 2, ns->hi);
 		sqlite3_bind_int64(q, 3, run_id);
-		while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		while (rc == SQLITE_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
 			struct name_group *g = group_find(ns, sqlite3_column_int64(q, 0));
-			if (g && g->v && g->nv < (size_t)g->calls)
+			rc = SQLITE_OK;
+			if (!g || !g->v || g->nv >= (size_t)g->calls)
+				continue;
+			if (wide)
 				g->v[g->nv++] = (double)sqlite3_column_int64(q, 1);
+			else
+				g->dur[g->nv++] = (uint32_t)sqlite3_column_int64(q, 1);
 		}
 		sqlite3_reset(q);
-		if (rc != SQLITE_DONE)
-			goto out;
-		rc = SQLITE_OK;
-		for (size_t i = first; i < last && rc == SQLITE_OK; i++) {
-			struct name_group *g = &ns->g[i];
-			if (g->nv != (size_t)g->calls) {
-				rc = SQLITE_CORRUPT; /* the rows are not the ones counted */
-				break;
-			}
-			profdb__sort_doubles(g->v, g->nv);
-			rc = put_row(ins, run_id, g, g->v, g->nv);
-			free(g->v);
-			g->v = NULL;
-			g->nv = 0;
-		}
+		if (rc == SQLITE_DONE)
+			rc = scan_write(ns, ins, run_id, first, last, wide, buf);
 		first = last;
 	}
-out:
+	free(buf);
 	free_values(ns);
 	sqlite3_finalize(q);
 	return rc;

@@ -12,19 +12,35 @@
 #include <sqlite3.h>
 
 /*
+ * One budget, in bytes, for the whole per-name state an ingest holds: the
+ * groups (96 bytes a name), their map (4 bytes a slot, at most two slots a
+ * name) and the durations kept for exact percentiles (4 bytes each, plus
+ * 16 a name for malloc's block).  Past it the durations are dropped and
+ * read back from the rows at commit, a batch of names at a time (what the
+ * budget leaves beside the names per scan, 4-byte values sorted by radix);
+ * if the names alone pass it, they are dropped too (the spilled path
+ * below).  28 MB: the names at their bound take 13 MB of it, and runs of
+ * a few names keep about 7 M durations (arrays past 64 K values grow by a
+ * quarter: a generated 6.5 M-kernel kernel_details.csv of 18 names needs
+ * 27.9 MB; 7 M needs 30.5 MB and went to the scans before as well, at 50
+ * MB of doubled arrays).  Held names plus their durations had no common
+ * bound before: 131 072 names x 62 calls held 54 MB and peaked at 109 MB
+ * RSS, now 84 MB (issue 20).  PROFDB_NAME_STATS_BYTES can lower it.
+ */
+#define PROFDB_NAME_STATS_BYTES (28u << 20)
+
+/*
  * Durations kept in memory for exact percentiles, at most, over all names
  * of a run (4 bytes each, so 32 MB; a kernel over 4.29 s sends the run to
- * the scans).  A run with more kernels gets its percentiles from scans of
- * its rows at commit instead, half a budget's worth of names (as 8-byte
- * doubles) per scan: bounded memory, slower.  The environment variable
+ * the scans); the byte budget above binds first unless this is lowered.
  * PROFDB_NAME_STATS_VALUES can lower it (tests use it to reach the scans
  * with small inputs).
  */
 #define PROFDB_NAME_STATS_VALUES (8u << 20)
 
 /*
- * Names whose statistics are kept in memory, at most (about 200 bytes
- * each with the step cells at commit: 26 MB).  A run with more drops them
+ * Names whose statistics are kept in memory, at most (96 bytes each and
+ * 48 for the step cells at commit).  A run with more drops them
  * all and computes kernel_name_stat and kernel_step_stat from ordered
  * scans of its rows at commit: one name's durations held at a time, the
  * step groups in SQLite's sorter.  PROFDB_NAME_STATS_NAMES can lower it.
@@ -50,6 +66,14 @@ void profdb__name_stats_free(struct profdb__name_stats *ns);
  * fails the ingest). */
 int profdb__name_stats_add(struct profdb__name_stats *ns, int64_t kernel_id, int64_t name_id, int kind,
                            int64_t dur_ns);
+
+/*
+ * The path the commit will take: 0 every name's durations held, 1 the
+ * durations dropped (read back by scans), 2 the names dropped (ordered
+ * scans); and, in *bytes, the per-name state held now as the budget counts
+ * it.  For tests, which cannot tell the paths apart by their rows.
+ */
+int profdb__name_stats_path(const struct profdb__name_stats *ns, size_t *bytes);
 
 /*
  * Write the rows of run_id into kernel_name_stat, and kernel_step_stat (by
