@@ -34,6 +34,13 @@
 #define CACHE_SLOTS 16384                /* ids a kernel and its call can be apart by */
 #define BITS_MAX ((size_t)8 << 20)       /* 8 MB of ids (64 M) a file, else doubt */
 #define USES_MAX ((size_t)1 << 18)       /* segment bounds kept for the check: 4 MB */
+/* Spans the segment rebuilds may go through in a run: a rebuild follows
+ * each change of the spans, so a trace whose ProfilerStep#N ops come
+ * between its kernels (a step each) rebuilt n times over n spans: 10 000
+ * steps took 10 s.  Past it the guesses stop and the commit's UPDATE
+ * places every kernel, as when a check fails (about 0.3 s of rebuilds;
+ * PROFDB_KSTEP_SEG_WORK lowers it for tests). */
+#define SEG_WORK_MAX ((uint64_t)1 << 22)
 
 /* A cached runtime call (val: its start), or a kernel waiting for its
  * call (val: its row id). */
@@ -70,7 +77,9 @@ struct profdb__kstep {
 	size_t nranges, capranges;
 	struct ks_use *uses;          /* owned */
 	size_t nuses, capuses, kept;  /* kept: segment bounds copied into uses */
-	int invalid;                  /* a file's guesses cannot be trusted */
+	uint64_t seg_work;            /* spans rebuilt into segments so far */
+	int invalid;                  /* a file's guesses cannot be trusted (or
+	                                 are not worth it): the UPDATE decides */
 };
 
 struct profdb__kstep *profdb__kstep_new(void)
@@ -268,7 +277,7 @@ oom:
 
 /* f's segments for rank r as of now (rebuilt when a span changed), and
  * the set they came from.  -1 out of memory. */
-static int segs_now(struct ks_rank *r, struct profdb__kstep_file *f)
+static int segs_now(struct profdb__kstep *k, struct ks_rank *r, struct profdb__kstep_file *f)
 {
 	struct profdb__step_span *set;
 	size_t n;
@@ -282,6 +291,7 @@ static int segs_now(struct ks_rank *r, struct profdb__kstep_file *f)
 		return -1;
 	f->set = set;
 	f->seg_n = n;
+	k->seg_work += n;
 	if (n && profdb__step_segs_build(&f->segs, set, n) != 0)
 		return -1;
 	f->segs_built = 1;
@@ -333,10 +343,16 @@ static int note_use(struct profdb__kstep *k, struct profdb__kstep_file *f, int64
  * the set it came from is noted for the commit's check.  -1 out of memory. */
 static int step_at(struct profdb__kstep *k, struct profdb__kstep_file *f, int64_t rank, int64_t ns, int64_t *step)
 {
-	struct ks_rank *r = rank_find(k, rank, 1);
+	struct ks_rank *r;
 	*step = PROFDB_NULL;
-	if (!r || segs_now(r, f) != 0)
+	if (k->invalid) /* every guess goes back to NULL at commit: none is made */
+		return 0;
+	if (!(r = rank_find(k, rank, 1)) || segs_now(k, r, f) != 0)
 		return -1;
+	if (k->seg_work > profdb__env_limit("PROFDB_KSTEP_SEG_WORK", SEG_WORK_MAX)) {
+		k->invalid = 1;
+		return 0;
+	}
 	if (!f->seg_n || (*step = profdb__step_segs_at(&f->segs, ns)) == PROFDB_NULL)
 		return 0;
 	f->guessed = 1;

@@ -84,3 +84,12 @@ for j in 1 2; do
   sqlite3 j$j.db "SELECT k.rank, s.value, k.start_ns, coalesce(k.step, 'NULL') FROM kernel k
                   JOIN str s ON s.id = k.name_id ORDER BY k.rank, k.start_ns"
 done
+# The guesses' work bound (a rebuild of the segments per change of the
+# spans was quadratic in steps): past it no guess is made and the commit's
+# UPDATE places every kernel, with the same steps as above.
+PROFDB_KSTEP_SEG_WORK=1 $PROFDB ingest -q -j 1 --db w.db ranks || echo "ingest past the work bound failed"
+for d in j1 w; do
+  sqlite3 $d.db "SELECT k.rank, s.value, k.start_ns, coalesce(k.step, 'NULL') FROM kernel k
+                 JOIN str s ON s.id = k.name_id ORDER BY k.rank, k.start_ns" >$d.txt
+done
+cmp -s j1.txt w.txt && echo "past the work bound: the same steps" || { echo "past the work bound: DIFFERENT"; diff j1.txt w.txt; }
