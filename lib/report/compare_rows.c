@@ -175,16 +175,10 @@ static int load_file(struct profdb__compare_state *s, int si, size_t i, struct l
 	sqlite3_stmt *q = NULL;
 	int rc;
 	if (sqlite3_prepare_v2(s->db->sql, "SELECT name_id, base_id, kind, step, total_ns, calls"
-	    " FROM kernel_step_stat WHERE run_id = ?1 AND (?2 IS NULL OR rank = ?2)"
-	    " AND (?3 IS NULL OR step >= ?3) AND (?4 IS NULL OR step <= ?4)", -1, &q, NULL) != SQLITE_OK)
+	    " FROM kernel_step_stat WHERE run_id = ?1" COMPARE_RANK_STEP_WHERE, -1, &q, NULL) != SQLITE_OK)
 		return profdb__sqlerror(s->db, "cannot read kernels");
 	sqlite3_bind_int64(q, 1, s->side[si].runs[i].id);
-	if (f->rank != PROFDB_NULL)
-		sqlite3_bind_int64(q, 2, f->rank);
-	if (f->step_lo != PROFDB_NULL)
-		sqlite3_bind_int64(q, 3, f->step_lo);
-	if (f->step_hi != PROFDB_NULL)
-		sqlite3_bind_int64(q, 4, f->step_hi);
+	profdb__compare_bind_filter(q, f);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW &&
 	       add_raw(l, sqlite3_column_int64(q, 0), sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2),
 	               sqlite3_column_type(q, 3) != SQLITE_NULL, sqlite3_column_int64(q, 3),

@@ -72,7 +72,7 @@ uint64_t profdb__compare_fnv(const char *s)
 
 /* ---------------------------------------------------------------- runs */
 
-static void bind_filter(sqlite3_stmt *q, const struct profdb_filter *f)
+void profdb__compare_bind_filter(sqlite3_stmt *q, const struct profdb_filter *f)
 {
 	if (f->rank != PROFDB_NULL)
 		sqlite3_bind_int64(q, 2, f->rank);
@@ -82,8 +82,6 @@ static void bind_filter(sqlite3_stmt *q, const struct profdb_filter *f)
 		sqlite3_bind_int64(q, 4, f->step_hi);
 }
 
-#define RANK_STEP_WHERE " AND (?2 IS NULL OR rank = ?2) AND (?3 IS NULL OR step >= ?3)" \
-                        " AND (?4 IS NULL OR step <= ?4)"
 
 static int load_run(profdb *db, struct profdb__cmp_run *r, const char *name)
 {
@@ -252,7 +250,7 @@ int profdb__compare_kernel_cursor(struct profdb__compare_state *s, int si, size_
 	if (sqlite3_prepare_v2(s->db->sql, sql, -1, &q, NULL) != SQLITE_OK)
 		return profdb__sqlerror(s->db, "cannot read kernels");
 	sqlite3_bind_int64(q, 1, sd->runs[i].id);
-	bind_filter(q, f);
+	profdb__compare_bind_filter(q, f);
 	if (f->name_glob)
 		sqlite3_bind_text(q, 5, f->name_glob, -1, SQLITE_STATIC);
 	if (f->kind)
@@ -301,12 +299,12 @@ int profdb__compare_read_host(struct profdb__compare_state *s, int si, size_t i)
 	 * (ch_compare.c): the same integer sums, without moving every op */
 	if (sqlite3_prepare_v2(s->db->sql, s->db->ch_op_steps ?
 	    "SELECT step, sum(self_ns), sum(ops) FROM temp.ch_op_step"
-	    " WHERE run_id = ?1" RANK_STEP_WHERE " GROUP BY step" :
+	    " WHERE run_id = ?1" COMPARE_RANK_STEP_WHERE " GROUP BY step" :
 	    "SELECT step, sum(coalesce(self_ns, 0)), count(*) FROM op"
-	    " WHERE run_id = ?1" RANK_STEP_WHERE " GROUP BY step", -1, &q, NULL) != SQLITE_OK)
+	    " WHERE run_id = ?1" COMPARE_RANK_STEP_WHERE " GROUP BY step", -1, &q, NULL) != SQLITE_OK)
 		return profdb__sqlerror(s->db, "cannot read host operators");
 	sqlite3_bind_int64(q, 1, sd->runs[i].id);
-	bind_filter(q, &s->o->filter);
+	profdb__compare_bind_filter(q, &s->o->filter);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		int64_t sum = sqlite3_column_int64(q, 1);
 		size_t at = sd->offset[i];
@@ -329,11 +327,11 @@ int profdb__compare_read_host(struct profdb__compare_state *s, int si, size_t i)
 		return profdb__sqlerror(s->db, "cannot read host operators");
 	/* a step lasts as long as its slowest rank */
 	if (sqlite3_prepare_v2(s->db->sql, "SELECT step, max(end_ns - start_ns) FROM step"
-	    " WHERE run_id = ?1" RANK_STEP_WHERE " AND start_ns IS NOT NULL AND end_ns IS NOT NULL"
+	    " WHERE run_id = ?1" COMPARE_RANK_STEP_WHERE " AND start_ns IS NOT NULL AND end_ns IS NOT NULL"
 	    " GROUP BY step ORDER BY step", -1, &q, NULL) != SQLITE_OK)
 		return profdb__sqlerror(s->db, "cannot read steps");
 	sqlite3_bind_int64(q, 1, sd->runs[i].id);
-	bind_filter(q, &s->o->filter);
+	profdb__compare_bind_filter(q, &s->o->filter);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		if (sd->nspan == sd->capspan) {
 			double *t = realloc(sd->span, (sd->capspan = sd->capspan ? sd->capspan * 2 : 64) * sizeof *t);

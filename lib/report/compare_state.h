@@ -47,6 +47,11 @@ struct profdb__compare_state {
 
 /* compare_samples.c: keys, runs and their steps, samples from the store */
 int profdb__compare_key_sql(profdb *db, const char *by, char *out, size_t cap, int *in_step_stat);
+/* The rank and step filter of f over a run's rows (?1 the run id): the
+ * WHERE text after "run_id = ?1", and its binding of ?2 .. ?4. */
+#define COMPARE_RANK_STEP_WHERE " AND (?2 IS NULL OR rank = ?2) AND (?3 IS NULL OR step >= ?3)" \
+                                " AND (?4 IS NULL OR step <= ?4)"
+void profdb__compare_bind_filter(sqlite3_stmt *q, const struct profdb_filter *f);
 /* FNV-1a of a key: seeds its bootstrap (compare_verdict.c) */
 uint64_t profdb__compare_fnv(const char *s);
 int profdb__compare_side_init(profdb *db, const struct profdb_filter *f, struct profdb__compare_side *sd,
