@@ -300,8 +300,6 @@ static int cmp_step(const void *x, const void *y)
 	return a->step < b->step ? -1 : a->step > b->step;
 }
 
-/* The rows by key rank (counting sort, stable), then by step within each
- * key, equal (key, step) summed: the rows GROUP BY key, step gives. */
 /* Move each row to its place (pos[j]: where row j goes) by following
  * the permutation's cycles: no second copy of the rows. */
 static void permute(struct profdb__krow *rows, uint32_t *pos, size_t n)
@@ -317,8 +315,9 @@ static void permute(struct profdb__krow *rows, uint32_t *pos, size_t n)
 		}
 }
 
-/* l's rows into c, by key rank (a counting sort, in place), then step;
- * rows of one key and step summed; rows filtered out dropped. */
+/* l's rows into c, by key rank (a counting sort, stable, in place), then
+ * by step within each key, equal (key, step) summed: the rows GROUP BY
+ * key, step gives; rows filtered out dropped. */
 static int order_rows(struct profdb__compare_state *s, struct loader *l, struct profdb__kcursor *c)
 {
 	size_t *start = calloc(c->nkeys + 1, sizeof *start), n = 0, kept, dropped = 0;
