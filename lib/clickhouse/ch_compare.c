@@ -131,6 +131,22 @@ static int dict_row(void *arg, const struct profdb__ch_val *v, struct profdb_err
 	return 0;
 }
 
+/* The runs' remote ids as "(id, id, ...)", written once for both queries
+ * of mark_runs; *n: how many. */
+static int run_id_list(profdb *db, struct profdb__qbuf *in, int *n)
+{
+	sqlite3_stmt *ids = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(db->sql, "SELECT remote_id FROM temp.ch_run", -1, &ids, NULL) != SQLITE_OK)
+		return profdb__sqlerror(db, "cannot make the snapshot");
+	profdb__qbuf_add(in, "(");
+	while (sqlite3_step(ids) == SQLITE_ROW)
+		profdb__qbuf_addf(in, "%s%llu", (*n)++ ? ", " : "", (unsigned long long)sqlite3_column_int64(ids, 0));
+	profdb__qbuf_add(in, ")");
+	sqlite3_finalize(ids);
+	return in->oom ? profdb__error(db, PROFDB_ERROR, "out of memory") : PROFDB_OK;
+}
+
 /* Count the runs' kernel_step_stat rows on the server and mark the runs
  * whose kernels carry steps; *fits: all runs' rows together within the
  * budget the merge holds (PROFDB_DIFF_ROWS), else they are pulled as before. */
@@ -138,13 +154,11 @@ static int mark_runs(profdb *db, int *fits)
 {
 	static const enum profdb__ch_type types[] = { CH_U64, CH_I64, CH_I64, CH_I64 };
 	static const enum profdb__ch_type dtypes[] = { CH_I64, CH_I64 };
-	struct profdb__qbuf q = { 0 };
+	struct profdb__qbuf in = { 0 }, q = { 0 }, d = { 0 };
 	struct counts c = { db, NULL, 0, 0, 0, 0 };
-	sqlite3_stmt *ids = NULL;
 	int rc, n = 0;
 	/* the marker names the text '' and the first kind: any will do */
 	if (sqlite3_exec(db->sql, "INSERT OR IGNORE INTO str (value) VALUES ('')", NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db->sql, "SELECT remote_id FROM temp.ch_run", -1, &ids, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db->sql, "INSERT INTO kernel_step_stat (run_id, rank, step, name_id, base_id,"
 	                       " kind, calls, total_ns) SELECT local_id, 0, 0, (SELECT id FROM str WHERE value = ''),"
 	                       " (SELECT id FROM str WHERE value = ''), (SELECT min(id) FROM kind), 0, 0"
@@ -152,31 +166,24 @@ static int mark_runs(profdb *db, int *fits)
 		rc = profdb__sqlerror(db, "cannot make the snapshot");
 		goto out;
 	}
-	profdb__qbuf_add(&q, "SELECT run_id, toInt64(count()), toInt64(countIf(step IS NOT NULL)),"
-	                 " toInt64(uniqExact(name_id, base_id, kind)) FROM kernel_step_stat_ids WHERE run_id IN (");
-	while (sqlite3_step(ids) == SQLITE_ROW)
-		profdb__qbuf_addf(&q, "%s%llu", n++ ? ", " : "", (unsigned long long)sqlite3_column_int64(ids, 0));
-	profdb__qbuf_add(&q, ") GROUP BY run_id FORMAT RowBinary");
-	if (q.oom)
-		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
-	else
-		rc = n ? profdb__ch_rows(db, q.s, types, 4, count_row, &c) : PROFDB_OK;
+	if ((rc = run_id_list(db, &in, &n)) != PROFDB_OK || n == 0)
+		goto out;
+	profdb__qbuf_addf(&q, "SELECT run_id, toInt64(count()), toInt64(countIf(step IS NOT NULL)),"
+	                  " toInt64(uniqExact(name_id, base_id, kind)) FROM kernel_step_stat_ids WHERE run_id IN %s"
+	                  " GROUP BY run_id FORMAT RowBinary", in.s);
 	/* and the dictionaries the loader holds while it reads (the same run ids) */
-	if (rc == PROFDB_OK && n) {
-		const char *in = strstr(q.s, " WHERE run_id IN (");
-		struct profdb__qbuf d = { 0 };
-		profdb__qbuf_addf(&d, "SELECT toInt64(count()), toInt64(sum(length(text))) FROM " CH_DICT_TABLE "%.*s"
-		                  " FORMAT RowBinary", (int)(strstr(in, ") GROUP BY") + 1 - in), in);
-		c.texts = c.text_bytes = 0;
-		rc = d.oom ? profdb__error(db, PROFDB_ERROR, "out of memory") :
-		     profdb__ch_rows(db, d.s, dtypes, 2, dict_row, &c);
-		profdb__qbuf_free(&d);
-	}
-	*fits = profdb__compare_rows_fit(c.rows, c.combos, c.texts, c.text_bytes);
+	profdb__qbuf_addf(&d, "SELECT toInt64(count()), toInt64(sum(length(text))) FROM " CH_DICT_TABLE
+	                  " WHERE run_id IN %s FORMAT RowBinary", in.s);
+	if (q.oom || d.oom)
+		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
+	else if ((rc = profdb__ch_rows(db, q.s, types, 4, count_row, &c)) == PROFDB_OK)
+		rc = profdb__ch_rows(db, d.s, dtypes, 2, dict_row, &c);
 out:
-	sqlite3_finalize(ids);
+	*fits = profdb__compare_rows_fit(c.rows, c.combos, c.texts, c.text_bytes);
 	sqlite3_finalize(c.mark);
+	profdb__qbuf_free(&in);
 	profdb__qbuf_free(&q);
+	profdb__qbuf_free(&d);
 	return rc;
 }
 
