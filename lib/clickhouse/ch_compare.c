@@ -52,36 +52,47 @@ static int op_step_row(void *arg, const struct profdb__ch_val *v, struct profdb_
 	return 0;
 }
 
+/* The snapshot's runs' remote ids as "(id, id, ...)" for the server's
+ * WHERE run_id IN (run ids are integers of ours: safe in the statement's
+ * text); *n: how many. */
+static int run_id_list(profdb *db, struct profdb__qbuf *in, int *n)
+{
+	sqlite3_stmt *ids = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(db->sql, "SELECT remote_id FROM temp.ch_run", -1, &ids, NULL) != SQLITE_OK)
+		return profdb__sqlerror(db, "cannot make the snapshot");
+	profdb__qbuf_add(in, "(");
+	while (sqlite3_step(ids) == SQLITE_ROW)
+		profdb__qbuf_addf(in, "%s%llu", (*n)++ ? ", " : "", (unsigned long long)sqlite3_column_int64(ids, 0));
+	profdb__qbuf_add(in, ")");
+	sqlite3_finalize(ids);
+	return in->oom ? profdb__error(db, PROFDB_ERROR, "out of memory") : PROFDB_OK;
+}
+
 /* temp.ch_op_step: per run, rank and step, the host self time and op
  * count, summed by the server over the snapshot's runs. */
 static int fill_op_steps(profdb *db)
 {
 	static const enum profdb__ch_type types[] = { CH_U64, CH_I64, CH_NI64, CH_I64, CH_I64 };
-	struct profdb__qbuf q = { 0 };
-	sqlite3_stmt *ids = NULL, *put = NULL;
+	struct profdb__qbuf in = { 0 }, q = { 0 };
+	sqlite3_stmt *put = NULL;
 	int rc, n = 0;
 	if (sqlite3_exec(db->sql, "DROP TABLE IF EXISTS temp.ch_op_step;"
 	                 " CREATE TEMP TABLE ch_op_step (run_id INTEGER, rank INTEGER, step INTEGER,"
 	                 " self_ns INTEGER, ops INTEGER)", NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db->sql, "SELECT remote_id FROM temp.ch_run", -1, &ids, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db->sql, "INSERT INTO temp.ch_op_step SELECT local_id, ?2, ?3, ?4, ?5"
 	                       " FROM temp.ch_run WHERE remote_id = ?1", -1, &put, NULL) != SQLITE_OK) {
 		rc = profdb__sqlerror(db, "cannot make the snapshot");
 		goto out;
 	}
-	/* run ids are integers of ours: safe in the statement's text */
-	profdb__qbuf_add(&q, "SELECT run_id, rank, step, toInt64(sum(coalesce(self_ns, 0))), toInt64(count())"
-	                 " FROM op WHERE run_id IN (");
-	while (sqlite3_step(ids) == SQLITE_ROW)
-		profdb__qbuf_addf(&q, "%s%llu", n++ ? ", " : "", (unsigned long long)sqlite3_column_int64(ids, 0));
-	profdb__qbuf_add(&q, ") GROUP BY run_id, rank, step FORMAT RowBinary");
-	if (q.oom)
-		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
-	else
-		rc = n ? profdb__ch_rows(db, q.s, types, 5, op_step_row, put) : PROFDB_OK;
+	if ((rc = run_id_list(db, &in, &n)) != PROFDB_OK || n == 0)
+		goto out;
+	profdb__qbuf_addf(&q, "SELECT run_id, rank, step, toInt64(sum(coalesce(self_ns, 0))), toInt64(count())"
+	                  " FROM op WHERE run_id IN %s GROUP BY run_id, rank, step FORMAT RowBinary", in.s);
+	rc = q.oom ? profdb__error(db, PROFDB_ERROR, "out of memory") : profdb__ch_rows(db, q.s, types, 5, op_step_row, put);
 out:
-	sqlite3_finalize(ids);
 	sqlite3_finalize(put);
+	profdb__qbuf_free(&in);
 	profdb__qbuf_free(&q);
 	return rc;
 }
@@ -129,22 +140,6 @@ static int dict_row(void *arg, const struct profdb__ch_val *v, struct profdb_err
 	c->texts += (uint64_t)v[0].i;
 	c->text_bytes += (uint64_t)v[1].i;
 	return 0;
-}
-
-/* The runs' remote ids as "(id, id, ...)", written once for both queries
- * of mark_runs; *n: how many. */
-static int run_id_list(profdb *db, struct profdb__qbuf *in, int *n)
-{
-	sqlite3_stmt *ids = NULL;
-	*n = 0;
-	if (sqlite3_prepare_v2(db->sql, "SELECT remote_id FROM temp.ch_run", -1, &ids, NULL) != SQLITE_OK)
-		return profdb__sqlerror(db, "cannot make the snapshot");
-	profdb__qbuf_add(in, "(");
-	while (sqlite3_step(ids) == SQLITE_ROW)
-		profdb__qbuf_addf(in, "%s%llu", (*n)++ ? ", " : "", (unsigned long long)sqlite3_column_int64(ids, 0));
-	profdb__qbuf_add(in, ")");
-	sqlite3_finalize(ids);
-	return in->oom ? profdb__error(db, PROFDB_ERROR, "out of memory") : PROFDB_OK;
 }
 
 /* Count the runs' kernel_step_stat rows on the server and mark the runs
