@@ -32,6 +32,7 @@ struct profdb {
 	int ch_op_steps;           /* diff: host op sums per run, rank and step in temp.ch_op_step */
 	int ch_steps;              /* steps: kernel groups computed by the server, in temp.ch_kg */
 	int ch_kernel_steps;       /* diff: kernel_step_stat stays on the server (profdb__ch_kernel_steps) */
+	int ch_kernel_groups;      /* diff: kernel sums per rank, step and key column in temp.ch_kgroup */
 };
 
 /* Switch a new file to WAL once its first ingest has committed (db.c). */

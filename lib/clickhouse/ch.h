@@ -226,6 +226,11 @@ int profdb__ch_kernel_where(profdb *db, struct profdb__qbuf *b, const struct pro
 /* " ANY LEFT JOIN" of the dictionaries (d) of the runs f selects. */
 int profdb__ch_dict_join_runs(profdb *db, struct profdb__qbuf *b, const struct profdb_filter *f);
 
+/* diff keys with type, shape or core (ch_kgroups.c): temp.ch_kgroup, the
+ * snapshot's runs' kernel sums and counts per rank, step, name, base name,
+ * kind, type, input shapes and core, grouped by the server. */
+int profdb__ch_kernel_groups(profdb *db);
+
 /* profdb kernels grouped by the server (ch_groups.c): fills the TEMP
  * tables query_kernels.c then reads (ch_g, ch_den, ch_rep).  1 done, 0
  * when the server does not group this query (the rows are pulled), or an

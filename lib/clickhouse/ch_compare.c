@@ -11,8 +11,10 @@
  * rank and step instead of every op), which compare_samples.c reads in
  * place of op.  The sums are of integers: the same values as SQLite's.
  *
- * Keys with type, shape or core and runs ingested before the stat tables
- * existed need every kernel row: then every table is pulled, as before.
+ * Keys with type, shape or core read the server's kernel sums per rank,
+ * step and key column instead (ch_kgroups.c).  Runs ingested before the
+ * stat tables existed need every kernel row: then every table is pulled,
+ * as before.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -252,17 +254,21 @@ int profdb__ch_compare_prepare(profdb *db, int key_in_step_stat)
 	int rc, fits = 0;
 	db->ch_op_steps = 0;
 	db->ch_kernel_steps = 0;
-	if (!key_in_step_stat || old_runs(db))
+	db->ch_kernel_groups = 0;
+	if (old_runs(db))
 		return profdb__ch_ensure(db, CH_ALL_TABLES);
 	if ((rc = mark_runs(db, &fits)) != PROFDB_OK)
 		return rc;
-	if (!fits) /* the markers go: the rows come instead */
+	if (key_in_step_stat && !fits) /* the markers go: the rows come instead */
 		rc = profdb__ch_ensure(db, profdb__ch_table_bit("kernel_step_stat"));
 	if (rc == PROFDB_OK)
 		rc = profdb__ch_ensure(db, profdb__ch_table_bit("step"));
+	if (rc == PROFDB_OK && !key_in_step_stat)
+		rc = profdb__ch_kernel_groups(db);
 	if (rc == PROFDB_OK && (rc = fill_op_steps(db)) == PROFDB_OK) {
 		db->ch_op_steps = 1;
-		db->ch_kernel_steps = fits;
+		db->ch_kernel_steps = key_in_step_stat && fits;
+		db->ch_kernel_groups = !key_in_step_stat;
 	}
 	return rc;
 }

@@ -232,6 +232,9 @@ int profdb__compare_kernel_cursor(struct profdb__compare_state *s, int si, size_
 	/* kernel_step_stat has the totals per rank, step, name and kind: keys
 	 * made of those read it instead of every kernel row */
 	int stats = sd->runs[i].stats && s->key_in_step_stat;
+	/* on a clickhouse:// snapshot other keys read the server's sums per
+	 * rank, step and key column (ch_kgroups.c), not kernel rows */
+	int groups = !stats && s->db->ch_kernel_groups;
 
 	*out = NULL;
 	/* in key order (BINARY: strcmp's order), so the keys of every run of
@@ -243,8 +246,8 @@ int profdb__compare_kernel_cursor(struct profdb__compare_state *s, int si, size_
 	         " AND (?3 IS NULL OR k.step >= ?3) AND (?4 IS NULL OR k.step <= ?4)"
 	         " AND (?5 IS NULL OR n.value GLOB ?5) AND (?6 IS NULL OR kd.name = ?6)"
 	         " GROUP BY 1, 2 ORDER BY 1", keyexpr,
-	         stats ? "sum(k.total_ns), sum(k.calls)" : "sum(k.dur_ns), count(*)",
-	         stats ? "kernel_step_stat k" : "kernel k",
+	         stats ? "sum(k.total_ns), sum(k.calls)" : groups ? "sum(k.dur_ns), sum(k.calls)" : "sum(k.dur_ns), count(*)",
+	         stats ? "kernel_step_stat k" : groups ? "temp.ch_kgroup k" : "kernel k",
 	         stats ? "" : " LEFT JOIN str t ON t.id = k.type_id"
 	         " LEFT JOIN str s ON s.id = k.in_shapes_id LEFT JOIN str c ON c.id = k.core_id");
 	if (sqlite3_prepare_v2(s->db->sql, sql, -1, &q, NULL) != SQLITE_OK)

@@ -112,6 +112,16 @@ same diff control test --fail-on-regression --threshold 90
 same diff control test --by base-name --steps 1010..1012 --rank 1 --format csv
 same diff control test --name '*gemm*' --kind kernel --format json
 same diff overlap twice --by base-name+kind --threshold 10 --fail-on-regression
+# keys with type, shape or core: the server's sums per rank, step and key
+# column (lib/clickhouse/ch_kgroups.c), still no kernel row
+for f in table csv json md; do
+  same diff control test --by type --format $f
+done
+same diff control test --by type+core --format csv --fail-on-regression
+same diff level1 level1 --by shape --format json
+same diff control test --by type+name --name '*gemm*' --kind kernel --rank 1 --steps 1010..1012 --format csv
+same diff overlap twice --by shape+kind --threshold 10 --format md
+same diff --base overlap,twice --new control,test --by core+type --format csv
 same diff --base overlap,twice --new control,test --format csv
 same diff control nosuch
 for f in md html json junit csv; do
@@ -129,13 +139,10 @@ same steps --run control --rank 3 --steps 1010..1012
 same steps --run test --rank 1 --name '*gemm*' --kind kernel --format csv
 same steps --run level1 --steps 2.. --format json
 same steps --run overlap --name 'nc?l*' --format csv
-echo "--- keys of type, shape or core, --table and steps' empty answers need kernel rows: pulled then"
+echo "--- --table, tag keys and steps' empty answers need kernel rows: pulled then"
 ch_query 1 "RENAME TABLE prof.launch_away TO prof.launch" || exit 1
-same diff control test --by type
 same steps --run control --name '*[g]emm*'
 same steps --run overlap --steps 40..
-same diff control test --by type+core --format csv --fail-on-regression
-same diff level1 level1 --by shape --format json
 same diff control test --table breakdown
 same diff control test --by tag:api
 echo "--- a run without the stat tables (ingested before they existed): diff pulls its rows"
@@ -143,5 +150,6 @@ ch_query 1 "ALTER TABLE prof.run UPDATE name_stats = 0 WHERE name = 'control'" |
 ch_mutations_done 1
 same diff control test --format csv --fail-on-regression
 same diff control test --by kind --format json
+same diff control test --by type+core --format csv
 same steps --run nosuch
 same diff overlap twice --by type+nosuch
