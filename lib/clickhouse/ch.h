@@ -154,6 +154,11 @@ struct profdb__ch_table {
 	 * stored in, with CHC_DICT columns as ids (name is then a VIEW that
 	 * maps them back: schemas/clickhouse/004_kernel_ids.sql) */
 	const char *store;
+	/* NULL, or a query of the least and greatest id of the run's rows
+	 * (?1 the run id), for a table read in id order: with "from" NOT
+	 * INDEXED the SELECT walks that range of the table itself (t.id
+	 * BETWEEN them), no index, no sort */
+	const char *id_range;
 };
 
 /* The dictionary table of the CHC_DICT columns: (run_id, id, text). */

@@ -339,9 +339,25 @@ static int build_select(struct profdb__ch_buf *q, const struct profdb__ch_table 
 			snprintf(col, sizeof col, "%st.%s", i ? ", " : "", c->sq);
 		bad = profdb__ch_buf_add(q, col, strlen(col));
 	}
-	char tail[300];
-	snprintf(tail, sizeof tail, " FROM %s WHERE %s = ?1 ORDER BY %s", t->from, t->run_col, t->order);
+	char tail[400];
+	snprintf(tail, sizeof tail, " FROM %s WHERE %s%s = ?1 ORDER BY %s", t->from,
+	         t->id_range ? "t.id BETWEEN ?2 AND ?3 AND " : "", t->run_col, t->order);
 	return bad || profdb__ch_buf_add(q, tail, strlen(tail));
+}
+
+/* Bind ?2 and ?3 of st to the least and greatest id of the run's rows of
+ * t (NULL when it has none: no rows); 0, -1 on error. */
+static int bind_id_range(sqlite3 *sql, const struct profdb__ch_table *t, sqlite3_stmt *st, int64_t run_id)
+{
+	sqlite3_stmt *r;
+	if (sqlite3_prepare_v2(sql, t->id_range, -1, &r, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(r, 1, run_id);
+	int rc = sqlite3_step(r) == SQLITE_ROW ? 0 : -1;
+	for (int i = 0; i < 2 && rc == 0; i++)
+		rc = sqlite3_bind_value(st, 2 + i, sqlite3_column_value(r, i)) == SQLITE_OK ? 0 : -1;
+	sqlite3_finalize(r);
+	return rc;
 }
 
 /* The INSERT of t's rows as stored on the server. */
@@ -384,6 +400,10 @@ int profdb__ch_push_table(struct profdb__ch *ch, sqlite3 *sql, const struct prof
 		goto out;
 	}
 	sqlite3_bind_int64(s.st, 1, run_id);
+	if (t->id_range && bind_id_range(sql, t, s.st, run_id) != 0) {
+		rc = profdb__err_set(err, PROFDB_ERROR, "reading %s: %s", t->name, sqlite3_errmsg(sql));
+		goto out;
+	}
 	rc = profdb__ch_upload(ch, ins.data, stream_read, &s, err);
 	if (rc == PROFDB_OK && rows)
 		*rows += s.rows;

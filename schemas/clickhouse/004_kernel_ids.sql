@@ -4,9 +4,16 @@
 -- and sorting by name (memcmp, ColumnString::permute), made most of the
 -- server's 3-4.5 s of CPU per million rows.  Now:
 --  - kernel_ids holds the rows with each text as a UInt32 id (0: NULL), dense
---    per run (1, 2, ... in the order push first meets them), ordered by the
---    name's id: the server sorts and parses integers (measured: half the
---    server CPU of the text rows for the same 200 k rows);
+--    per run (1, 2, ... in the order push first meets them): the server
+--    parses integers (measured: half the server CPU of the text rows for
+--    the same 200 k rows).  It is ordered by (run_id, seq), the order push
+--    reads a run's kernels in (their SQLite ids), so the server finds each
+--    part already sorted and skips the sort and the permutation of its 36
+--    columns: a push of 1 M kernel rows took 2.3-2.6 s of server CPU, 3.3-3.8 s
+--    ordered by (run_id, name_id, rank, seq) as this file had it first
+--    (bench/results.md, 2026-12-03 push in the stored order).  A database
+--    made before keeps that order: it reads the same (no query relies on
+--    it), only its pushes cost the server more;
 --  - kernel_str holds each run's texts once: (run_id, id, text);
 --  - kernel is a VIEW with the old columns (text, NULL for id 0), so
 --    `profdb sql` and Distributed tables see the table they saw before.  It
@@ -58,7 +65,7 @@ CREATE TABLE IF NOT EXISTS kernel_ids (
   out_formats_id UInt32,
   launch_op_id   UInt32,
   metrics        Nullable(String)
-) ENGINE = MergeTree ORDER BY (run_id, name_id, rank, seq);
+) ENGINE = MergeTree ORDER BY (run_id, seq);
 
 CREATE TABLE IF NOT EXISTS kernel_str (
   run_id UInt64,
