@@ -53,6 +53,28 @@ int profdb__store_ops_release(struct profdb_store *st)
 	return rc;
 }
 
+void profdb__store_ops_held_done(struct profdb_store *st)
+{
+	free(st->held_spare);
+	free(st->link_ops);
+	st->held_spare = NULL;
+	st->link_ops = NULL;
+	st->held_spare_cap = st->link_cap = 0;
+}
+
+/* The file's held array, emptied, kept for the next file (the larger of
+ * it and the one kept: one array beside those in use). */
+static void keep(struct profdb_store *st, struct profdb__op_stream *s)
+{
+	if (s->capheld > st->held_spare_cap) {
+		free(st->held_spare);
+		st->held_spare = s->held;
+		st->held_spare_cap = s->capheld;
+		s->held = NULL;
+	}
+	profdb__store_ops_held_free(s);
+}
+
 /* Room for one more held op; 0 when the budget is spent (released then). */
 static int room(struct profdb_store *st, int *ok)
 {
@@ -62,6 +84,14 @@ static int room(struct profdb_store *st, int *ok)
 	*ok = 0;
 	if (s->nheld >= most)
 		return profdb__store_ops_release(st);
+	if (!s->held && st->held_spare && st->held_spare_cap <= most) {
+		s->held = st->held_spare;
+		s->capheld = st->held_spare_cap;
+		st->held_spare = NULL;
+		st->held_spare_cap = 0;
+		*ok = 1;
+		return PROFDB_OK;
+	}
 	cap = s->capheld ? s->capheld * 2 : 4096;
 	if (cap > most)
 		cap = most;
@@ -121,8 +151,14 @@ static int link_held(struct profdb_store *st, int *done)
 		return PROFDB_OK;
 	if ((rc = annotation_id(st, &annot)) != PROFDB_OK)
 		return rc;
-	if (!(v = malloc((s->nheld ? s->nheld : 1) * sizeof *v)))
-		return oom(st);
+	if (st->link_cap < s->nheld) {
+		free(st->link_ops);
+		st->link_cap = 0;
+		if (!(st->link_ops = malloc(s->nheld * sizeof *st->link_ops)))
+			return oom(st);
+		st->link_cap = s->nheld;
+	}
+	v = st->link_ops;
 	for (size_t i = 0; i < s->nheld; i++) {
 		const struct profdb__op_pending *p = &s->held[i].p;
 		if (p->start == PROFDB_NULL || p->dur == PROFDB_NULL || (annot && p->cat_id == annot))
@@ -131,10 +167,8 @@ static int link_held(struct profdb_store *st, int *done)
 		                                   .tid_null = p->tid == PROFDB_NULL, .start = p->start,
 		                                   .dur = p->dur, .v = p->ext, .key = -(int64_t)i };
 	}
-	rc = profdb__op_link_held(st->db->sql, st->run_id, c->id, v, n, c->launches.v, c->launches.n, c->kernels.v,
-	                          c->kernels.n, done, &st->err);
-	free(v);
-	return rc;
+	return profdb__op_link_held(st->db->sql, st->run_id, c->id, v, n, c->launches.v, c->launches.n,
+	                            c->kernels.v, c->kernels.n, done, &st->err);
 }
 
 /* The held ops into the op batch, each with its step and device times. */
@@ -184,7 +218,7 @@ int profdb__store_ops_end_held(struct profdb_store *st, int *done)
 		return profdb__err_set(&st->err, PROFDB_ERROR, "op steps: %s", sqlite3_errmsg(st->db->sql));
 	rc = store_held(st, ix);
 	profdb__step_index_free(ix);
-	profdb__store_ops_held_free(s);
+	keep(st, s);
 	s->hold_off = 1;
 	return rc;
 }

@@ -721,6 +721,7 @@ void profdb__store_free(struct profdb_store *st)
 		profdb__kstep_file_free(&st->src[j].ks);
 	}
 	profdb__kstep_free(st->ksteps);
+	profdb__store_ops_held_done(st);
 	free(st->kguessed.v);
 	free(st->format);
 	free(st->metrics);
