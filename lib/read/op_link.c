@@ -319,7 +319,7 @@ struct merge {
 	struct linker *l;
 	const struct profdb__link_op *calls;
 	size_t ncalls, next;
-	struct profdb__link_op thread;     /* rank and tid of what the stack holds */
+	struct profdb__link_op thread; /* rank and tid of what the stack holds */
 	int have_thread;
 };
 
