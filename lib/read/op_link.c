@@ -23,6 +23,10 @@
  * id (NULL when no op holds the call), so every later step (op device
  * times, ops' top_kernels) reads one link.  Nothing is lost: the value
  * rewritten is the kernel's correlation id, kept in kernel.correlation.
+ *
+ * Over 600 lines: the three sweeps (SQL, C over the table's ops, C over
+ * the ops store_ops.c holds) share the merge and the rewrite, which would
+ * otherwise be split from them into a header of private functions.
  */
 #include <stdlib.h>
 
@@ -225,16 +229,11 @@ static int sweep(struct linker *l, int64_t run_id, const struct profdb__row_run 
  */
 #define CALLS_MAX ((size_t)1 << 18)
 
-/* A runtime call, or an op of the sweep: its sort key and value. */
-struct sw_item {
-	int64_t rank, tid, start, dur, v; /* v: call: correlation; op: External id (PROFDB_NULL: none) */
-	int64_t key;               /* call: its rowid; op: file order */
-	int tid_null;
-};
+/* Runtime calls and ops of the sweep are struct profdb__link_op (op_nest.h). */
 
 /* The ORDER BY's order: rank, tid (NULL first), start, then (items of one
  * kind) dur descending, key. */
-static int cmp_thread_start(const struct sw_item *a, const struct sw_item *b)
+static int cmp_thread_start(const struct profdb__link_op *a, const struct profdb__link_op *b)
 {
 	if (a->rank != b->rank)
 		return a->rank < b->rank ? -1 : 1;
@@ -247,7 +246,7 @@ static int cmp_thread_start(const struct sw_item *a, const struct sw_item *b)
 
 static int cmp_item(const void *pa, const void *pb)
 {
-	const struct sw_item *a = pa, *b = pb;
+	const struct profdb__link_op *a = pa, *b = pb;
 	int c = cmp_thread_start(a, b);
 	if (c)
 		return c;
@@ -256,7 +255,7 @@ static int cmp_item(const void *pa, const void *pb)
 	return (a->key > b->key) - (a->key < b->key);
 }
 
-static void item_of(sqlite3_stmt *q, struct sw_item *it)
+static void item_of(sqlite3_stmt *q, struct profdb__link_op *it)
 {
 	it->rank = sqlite3_column_int64(q, 1);
 	it->tid_null = sqlite3_column_type(q, 2) == SQLITE_NULL;
@@ -268,10 +267,10 @@ static void item_of(sqlite3_stmt *q, struct sw_item *it)
 
 /* The file's calls, sorted; *out NULL (and 0) when there are more than CALLS_MAX. */
 static int load_calls(struct linker *l, int64_t run_id, const struct profdb__row_run *la, size_t nl,
-                      struct sw_item **out, size_t *n)
+                      struct profdb__link_op **out, size_t *n)
 {
 	sqlite3_stmt *q = NULL;
-	struct sw_item *v = NULL;
+	struct profdb__link_op *v = NULL;
 	size_t cap = 0, k = 0, most = (size_t)profdb__env_limit("PROFDB_LINK_CALLS_MAX", CALLS_MAX);
 	int rc;
 	*out = NULL;
@@ -291,7 +290,7 @@ static int load_calls(struct linker *l, int64_t run_id, const struct profdb__row
 			return PROFDB_OK;
 		}
 		if (k == cap) {
-			struct sw_item *nv;
+			struct profdb__link_op *nv;
 			cap = cap ? cap * 2 : 1024;
 			if (!(nv = realloc(v, cap * sizeof *nv))) {
 				free(v);
@@ -318,15 +317,15 @@ static int load_calls(struct linker *l, int64_t run_id, const struct profdb__row
 /* The merge's state: the calls, the next one, the thread of the stack. */
 struct merge {
 	struct linker *l;
-	const struct sw_item *calls;
+	const struct profdb__link_op *calls;
 	size_t ncalls, next;
-	struct sw_item thread;     /* rank and tid of what the stack holds */
+	struct profdb__link_op thread; /* rank and tid of what the stack holds */
 	int have_thread;
 };
 
 /* Give the items (op: is_call 0) their turn in the ORDER BY's order:
  * a new thread empties the stack; a call links to the innermost open op. */
-static int merge_step(struct merge *m, const struct sw_item *it, int is_call)
+static int merge_step(struct merge *m, const struct profdb__link_op *it, int is_call)
 {
 	struct linker *l = m->l;
 	if (!m->have_thread || m->thread.rank != it->rank || m->thread.tid_null != it->tid_null ||
@@ -346,7 +345,7 @@ static int merge_step(struct merge *m, const struct sw_item *it, int is_call)
 }
 
 /* The calls that come before op o (or all, o NULL): at one start, ops first. */
-static int calls_before(struct merge *m, const struct sw_item *o)
+static int calls_before(struct merge *m, const struct profdb__link_op *o)
 {
 	int rc = PROFDB_OK;
 	while (rc == PROFDB_OK && m->next < m->ncalls && (!o || cmp_thread_start(&m->calls[m->next], o) < 0))
@@ -355,7 +354,7 @@ static int calls_before(struct merge *m, const struct sw_item *o)
 }
 
 /* A run of ops of one (rank, tid, start): sorted as the ORDER BY, then swept. */
-static int flush_ties(struct merge *m, struct sw_item *ties, size_t n)
+static int flush_ties(struct merge *m, struct profdb__link_op *ties, size_t n)
 {
 	int rc;
 	if (!n)
@@ -371,10 +370,10 @@ static int flush_ties(struct merge *m, struct sw_item *ties, size_t n)
 
 /* Add op row q (columns as in sweep_rank's SELECT) to the ties, flushing
  * them first when it starts a new (thread, start).  *n, *cap: the ties'. */
-static int op_row(struct merge *m, sqlite3_stmt *q, int64_t closed_upto, struct sw_item **ties, size_t *n,
+static int op_row(struct merge *m, sqlite3_stmt *q, int64_t closed_upto, struct profdb__link_op **ties, size_t *n,
                   size_t *cap)
 {
-	struct sw_item it;
+	struct profdb__link_op it;
 	int64_t id = sqlite3_column_int64(q, 0);
 	int rc;
 	item_of(q, &it);
@@ -386,7 +385,7 @@ static int op_row(struct merge *m, sqlite3_stmt *q, int64_t closed_upto, struct 
 	}
 	if (*n == *cap) {
 		size_t c = *cap ? *cap * 2 : 16;
-		struct sw_item *v = realloc(*ties, c * sizeof *v);
+		struct profdb__link_op *v = realloc(*ties, c * sizeof *v);
 		if (!v)
 			return profdb__err_set(m->l->err, PROFDB_ERROR, "out of memory");
 		*ties = v;
@@ -400,7 +399,7 @@ static int op_row(struct merge *m, sqlite3_stmt *q, int64_t closed_upto, struct 
 static int sweep_rank(struct merge *m, sqlite3_stmt *q, int64_t rank, const struct profdb__row_run *ops,
                       size_t nops, int64_t closed_upto)
 {
-	struct sw_item *ties = NULL;
+	struct profdb__link_op *ties = NULL;
 	size_t n = 0, cap = 0;
 	int rc = PROFDB_OK, step;
 	sqlite3_bind_int64(q, 2, rank);
@@ -421,7 +420,7 @@ static int sweep_c(struct linker *l, int64_t run_id, const struct profdb__row_ru
                    int64_t closed_upto, const struct profdb__row_run *la, size_t nl, int *done)
 {
 	struct merge m = { .l = l };
-	struct sw_item *calls;
+	struct profdb__link_op *calls;
 	sqlite3_stmt *q = NULL;
 	int rc;
 	*done = 0;
@@ -445,6 +444,33 @@ static int sweep_c(struct linker *l, int64_t run_id, const struct profdb__row_ru
 	if (rc == PROFDB_OK)
 		rc = calls_before(&m, NULL);
 	sqlite3_finalize(q);
+	free(calls);
+	return rc;
+}
+
+/* The sweep in C over ops held in memory, sorted here as the ORDER BY
+ * sorts them (sweep_c takes them from the table); *done as sweep_c's. */
+static int sweep_held(struct linker *l, int64_t run_id, struct profdb__link_op *ops, size_t nops,
+                      const struct profdb__row_run *la, size_t nl, int *done)
+{
+	struct merge m = { .l = l };
+	struct profdb__link_op *calls;
+	int rc;
+	*done = 0;
+	if ((rc = load_calls(l, run_id, la, nl, &calls, &m.ncalls)) != PROFDB_OK || !calls)
+		return rc;
+	*done = 1;
+	m.calls = calls;
+	if (nops > 1)
+		qsort(ops, nops, sizeof *ops, cmp_item);
+	/* runs of one (rank, tid, start), as op_row gathers them from the index */
+	for (size_t i = 0, j; rc == PROFDB_OK && i < nops; i = j) {
+		for (j = i + 1; j < nops && cmp_thread_start(&ops[i], &ops[j]) == 0; j++)
+			;
+		rc = flush_ties(&m, ops + i, j - i);
+	}
+	if (rc == PROFDB_OK)
+		rc = calls_before(&m, NULL);
 	free(calls);
 	return rc;
 }
@@ -569,6 +595,40 @@ static int add_note(struct linker *l, int64_t run_id, int64_t source_id)
 	return rc == SQLITE_DONE ? PROFDB_OK : lk_fail(l, "note");
 }
 
+/* The link, the rewrite and the note, once the sweep has found the links. */
+static int link_end(struct linker *l, int64_t run_id, int64_t source_id, const struct profdb__row_run *kernels,
+                    size_t nk)
+{
+	int rc = rewrite(l, kernels, nk);
+	if (rc == PROFDB_OK)
+		rc = add_note(l, run_id, source_id);
+	return rc;
+}
+
+int profdb__op_link_held(sqlite3 *db, int64_t run_id, int64_t source_id, struct profdb__link_op *ops,
+                         size_t nops, const struct profdb__row_run *launches, size_t nl,
+                         const struct profdb__row_run *kernels, size_t nk, int *done, struct profdb_err *err)
+{
+	struct linker l = { .db = db, .err = err };
+	int rc = PROFDB_OK, copy;
+	*done = 1;
+	if (!nk)
+		return PROFDB_OK;
+	copy = ext_is_correlation(&l, kernels, nk);
+	if (copy < 0)
+		return lk_fail(&l, "kernels");
+	if (!copy)
+		return PROFDB_OK;
+	if (nl && (rc = sweep_held(&l, run_id, ops, nops, launches, nl, done)) == PROFDB_OK && !*done)
+		rc = PROFDB_OK; /* too many calls: the caller takes profdb__op_link */
+	else if (rc == PROFDB_OK)
+		rc = link_end(&l, run_id, source_id, kernels, nk);
+	free(l.stack);
+	free(l.links);
+	free(l.ranks);
+	return rc;
+}
+
 int profdb__op_link(sqlite3 *db, int64_t run_id, int64_t source_id, const struct profdb__row_run *ops,
                     size_t nops, int64_t closed_upto, const struct profdb__row_run *launches, size_t nl,
                     const struct profdb__row_run *kernels, size_t nk, struct profdb_err *err)
@@ -585,9 +645,7 @@ int profdb__op_link(sqlite3 *db, int64_t run_id, int64_t source_id, const struct
 	if (nl && (rc = sweep_c(&l, run_id, ops, nops, closed_upto, launches, nl, &swept)) == PROFDB_OK && !swept)
 		rc = sweep(&l, run_id, ops, nops, closed_upto, launches, nl);
 	if (rc == PROFDB_OK)
-		rc = rewrite(&l, kernels, nk);
-	if (rc == PROFDB_OK)
-		rc = add_note(&l, run_id, source_id);
+		rc = link_end(&l, run_id, source_id, kernels, nk);
 	free(l.stack);
 	free(l.links);
 	free(l.ranks);

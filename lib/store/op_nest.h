@@ -139,4 +139,23 @@ int profdb__op_link(sqlite3 *db, int64_t run_id, int64_t source_id, const struct
                     size_t nops, int64_t closed_upto, const struct profdb__row_run *launches, size_t nl,
                     const struct profdb__row_run *kernels, size_t nk, struct profdb_err *err);
 
+/* An op of the sweep, or a runtime call (op_link.c's own use). */
+struct profdb__link_op {
+	int64_t rank, tid, start, dur, v; /* v: call: correlation; op: External id (PROFDB_NULL: none) */
+	int64_t key;               /* call: its rowid; op: file order (a later op's is lower at one start and end) */
+	int tid_null;
+};
+
+/*
+ * profdb__op_link for a file whose ops are not in the op table yet but in
+ * ops[0..nops) (store_ops.c holds them until the file ends): the ops with
+ * times that are not user annotations, key -(the order they closed in),
+ * which is what the table's rowids would have given.  ops is sorted in
+ * place.  *done 0 (and nothing changed) when the file has too many calls
+ * for the sweep in C: the caller stores the ops and calls profdb__op_link.
+ */
+int profdb__op_link_held(sqlite3 *db, int64_t run_id, int64_t source_id, struct profdb__link_op *ops,
+                         size_t nops, const struct profdb__row_run *launches, size_t nl,
+                         const struct profdb__row_run *kernels, size_t nk, int *done, struct profdb_err *err);
+
 #endif /* PROFDB_OP_NEST_H */

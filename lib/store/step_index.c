@@ -24,14 +24,14 @@ struct rank_ix {
 	struct profdb__step_segs s;
 };
 
-struct step_index {
+struct profdb__step_index {
 	struct rank_ix *ranks;     /* sorted by rank */
 	size_t nranks;
 };
 
 static void index_free(void *p)
 {
-	struct step_index *ix = p;
+	struct profdb__step_index *ix = p;
 	if (!ix)
 		return;
 	for (size_t i = 0; i < ix->nranks; i++)
@@ -126,17 +126,9 @@ int64_t profdb__step_segs_at(const struct profdb__step_segs *r, int64_t ns)
 	return r->seg[i];
 }
 
-static void step_at(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+int64_t profdb__step_index_at(const struct profdb__step_index *ix, int64_t rank, int64_t ns)
 {
-	const struct step_index *ix = sqlite3_user_data(ctx);
-	int64_t rank, ns, step;
-	size_t lo = 0, hi;
-	(void)argc;
-	if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL)
-		return; /* NULL */
-	rank = sqlite3_value_int64(argv[0]);
-	ns = sqlite3_value_int64(argv[1]);
-	hi = ix->nranks;
+	size_t lo = 0, hi = ix->nranks;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (ix->ranks[mid].rank < rank)
@@ -144,20 +136,33 @@ static void step_at(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		else
 			hi = mid;
 	}
-	if (lo == ix->nranks || ix->ranks[lo].rank != rank || (step = profdb__step_segs_at(&ix->ranks[lo].s, ns)) == PROFDB_NULL)
-		return;
-	sqlite3_result_int64(ctx, step);
+	if (lo == ix->nranks || ix->ranks[lo].rank != rank)
+		return PROFDB_NULL;
+	return profdb__step_segs_at(&ix->ranks[lo].s, ns);
 }
 
-int profdb__step_index_register(sqlite3 *db, int64_t run_id)
+static void step_at(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-	struct step_index *ix = calloc(1, sizeof *ix);
+	int64_t step;
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL)
+		return; /* NULL */
+	step = profdb__step_index_at(sqlite3_user_data(ctx), sqlite3_value_int64(argv[0]),
+	                             sqlite3_value_int64(argv[1]));
+	if (step != PROFDB_NULL)
+		sqlite3_result_int64(ctx, step);
+}
+
+int profdb__step_index_load(sqlite3 *db, int64_t run_id, struct profdb__step_index **out)
+{
+	struct profdb__step_index *ix = calloc(1, sizeof *ix);
 	sqlite3_stmt *q = NULL;
 	struct profdb__step_span *sp = NULL;
 	int64_t *rk = NULL;
 	size_t n = 0, cap = 0;
 	int rc;
 
+	*out = NULL;
 	if (!ix)
 		return SQLITE_NOMEM;
 	rc = sqlite3_prepare_v2(db, "SELECT rank, step, start_ns, end_ns FROM step WHERE run_id = ?1"
@@ -210,15 +215,30 @@ int profdb__step_index_register(sqlite3 *db, int64_t run_id)
 		}
 		i = j;
 	}
-	rc = sqlite3_create_function_v2(db, FN_NAME, 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, ix,
-	                                step_at, NULL, NULL, index_free);
-	ix = NULL; /* freed by SQLite from here on, even on failure */
+	*out = ix;
+	ix = NULL; /* the caller's */
 out:
 	sqlite3_finalize(q);
 	free(sp);
 	free(rk);
 	index_free(ix);
 	return rc;
+}
+
+void profdb__step_index_free(struct profdb__step_index *ix)
+{
+	index_free(ix);
+}
+
+int profdb__step_index_register(sqlite3 *db, int64_t run_id)
+{
+	struct profdb__step_index *ix = NULL;
+	int rc = profdb__step_index_load(db, run_id, &ix);
+	if (rc != SQLITE_OK)
+		return rc;
+	/* freed by SQLite from here on, even on failure */
+	return sqlite3_create_function_v2(db, FN_NAME, 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, ix, step_at, NULL,
+	                                  NULL, index_free);
 }
 
 void profdb__step_index_unregister(sqlite3 *db)

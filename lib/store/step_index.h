@@ -28,6 +28,14 @@ int profdb__step_segs_build(struct profdb__step_segs *r, const struct profdb__st
 int64_t profdb__step_segs_at(const struct profdb__step_segs *r, int64_t ns);
 void profdb__step_segs_free(struct profdb__step_segs *r);
 
+/* The spans of run run_id's step rows, per rank, read now (for C callers
+ * that look many times up: store_ops.c's held ops).  *out owned by the
+ * caller (profdb__step_index_free).  Returns an SQLite result code. */
+struct profdb__step_index;
+int profdb__step_index_load(sqlite3 *db, int64_t run_id, struct profdb__step_index **out);
+/* The smallest step of rank whose span [start_ns, end_ns) holds ns, PROFDB_NULL if none. */
+int64_t profdb__step_index_at(const struct profdb__step_index *ix, int64_t rank, int64_t ns);
+void profdb__step_index_free(struct profdb__step_index *ix);
 /*
  * Register the SQL function profdb_step_at(rank, ns) on db: the smallest
  * step of run run_id and that rank whose host span [start_ns, end_ns) holds

@@ -194,14 +194,17 @@ static int file_passes(struct profdb_store *st)
 {
 	struct profdb__source_state *c = st->cur;
 	int64_t was = profdb__store_cache_size(st->db->sql);
-	int rc = PROFDB_OK;
+	int rc = PROFDB_OK, held = 0;
 	profdb__store_set_cache_size(st->db->sql, was < 0 && was > -NEST_CACHE_KIB ? was : -NEST_CACHE_KIB);
-	if (c->kernels.n && c->launches.n &&
+	/* ops held in memory (ops_held.c): linked, placed and stored now */
+	if (profdb__store_ops_end_held(st, &held) != PROFDB_OK)
+		rc = st->err.code;
+	if (rc == PROFDB_OK && !held && c->kernels.n && c->launches.n &&
 	    profdb__op_link(st->db->sql, st->run_id, c->id, c->ops.v, c->ops.n, c->opn.closed_upto,
 	                    c->launches.v, c->launches.n, c->kernels.v, c->kernels.n, &st->err) != PROFDB_OK)
 		rc = st->err.code;
 	/* the file's steps are in: its ops take theirs with their device times */
-	if (rc == PROFDB_OK && c->ops.n) {
+	if (rc == PROFDB_OK && !held && c->ops.n) {
 		if (profdb__step_index_register(st->db->sql, st->run_id) != SQLITE_OK)
 			rc = st_fail(st, "op steps");
 		else if (profdb__store_ops_finish(st) != PROFDB_OK)
@@ -673,7 +676,7 @@ static int on_rank_fixup(void *arg, int64_t guessed, int64_t rank, int64_t offse
 	int rc;
 	/* the file's ops are all in: the open ones go into the batch, then
 	 * all are moved */
-	if (profdb__store_ops_close(st) != PROFDB_OK)
+	if (profdb__store_ops_close(st) != PROFDB_OK || profdb__store_ops_release(st) != PROFDB_OK)
 		return st->err.code;
 	profdb__kstep_fixup(st->ksteps, &c->ks, guessed, rank);
 	if (fixup_rows(st, "kernel", st->kernels, 2, 11, &c->kernels, guessed, rank, offset) != PROFDB_OK ||
@@ -718,6 +721,7 @@ void profdb__store_free(struct profdb_store *st)
 		profdb__kstep_file_free(&st->src[j].ks);
 	}
 	profdb__kstep_free(st->ksteps);
+	profdb__store_ops_held_done(st);
 	free(st->kguessed.v);
 	free(st->format);
 	free(st->metrics);

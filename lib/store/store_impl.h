@@ -34,8 +34,27 @@ struct profdb__row_runs {
 	size_t n, cap;
 };
 
+/* An op of the file waiting for its children (store_ops.c); string ids 0 = NULL. */
+struct profdb__op_pending {
+	int64_t rank, step, name_id, cat_id, tid, start, dur, ext, seq, shapes_id, types_id, stack_id;
+	int64_t concrete_id;
+};
+
+/* A closed op held until its file ends (ops_held.c): the row as it would
+ * have gone into the op batch when it closed. */
+struct profdb__op_held {
+	struct profdb__op_pending p;
+	int64_t self, dev_self, dev_total;
+};
+
+/* The log code of an op row (store_ops.c): descendants << 2 | step guessed << 1 | has a parent. */
+#define PROFDB__OP_RAW UINT32_MAX /* a row that is not nested (no times) */
+#define PROFDB__OP_GUESS 2u
+#define PROFDB__OP_CHILD 1u
+
 /* store_ops.c: the current file's Kineto ops (sent with nest = 1), nested
- * per (rank, tid) as they arrive and stored when they close. */
+ * per (rank, tid) as they arrive and stored when they close (held until
+ * the file ends, up to a budget: ops_held.c). */
 struct profdb__op_thread {
 	int64_t rank, tid;
 	struct profdb__nest nest;   /* owns its buffers */
@@ -44,7 +63,7 @@ struct profdb__op_thread {
 struct profdb__op_stream {
 	struct profdb__op_thread *threads; /* owned */
 	size_t nthreads, capthreads, last;
-	struct op_pending *pend;   /* open ops, by slot; owned */
+	struct profdb__op_pending *pend; /* open ops, by slot; owned */
 	size_t npend, cappend;
 	size_t *free_slots;        /* owned */
 	size_t nfree, capfree;
@@ -55,6 +74,9 @@ struct profdb__op_stream {
 	int64_t closed_upto;       /* rowids up to it were stored as they closed (inner first) */
 	struct op_step_span *spans; /* the file's ProfilerStep#N ops, as they came; owned */
 	size_t nspans, capspans;
+	struct profdb__op_held *held; /* closed ops not stored yet, as they closed; owned */
+	size_t nheld, capheld;
+	int hold_off;              /* the file's ops go to the op batch as they close */
 };
 
 struct profdb__source_state {
@@ -111,11 +133,61 @@ struct profdb_store {
 	 * (kernel_step.c); the rows that took one, for the commit's check */
 	struct profdb__kstep *ksteps;  /* owned */
 	struct profdb__row_runs kguessed;
+	/* ops_held.c: the held ops' array of the last file that ended, and the
+	 * array of its ops for op_link, kept for the next file (fresh arrays
+	 * each file cost 6% of ranks8's -j2 CPU samples in page faults) */
+	struct profdb__op_held *held_spare; /* owned */
+	size_t held_spare_cap;
+	struct profdb__link_op *link_ops; /* owned */
+	size_t link_cap;
 };
 
 /* Note rowid id as written for the current file, in its runs r (for
  * rank_fixup, op_link and the op pass). */
 int profdb__store_note_row(struct profdb_store *st, struct profdb__row_runs *r, int64_t id);
+
+/* store_ops.c.  One op row into the op batch, with the next op id. */
+int profdb__store_op_insert(struct profdb_store *st, const struct profdb__op_pending *p, int64_t self,
+                            int64_t dev_self, int64_t dev_total);
+
+/* The pass that gives a file's nested ops their steps and device times,
+ * fed their rows in the order they closed (store_ops.c's after_file from
+ * the table, ops_held.c from memory).  Zero-initialise. */
+struct profdb__op_pass {
+	struct profdb_store *st;
+	struct profdb__dev_times dev;
+	struct profdb__pass_thread *threads; /* owned */
+	size_t nthreads, capthreads;
+};
+/* What a row of the pass becomes; changed 0: as it was stored. */
+struct profdb__op_final {
+	int64_t step, dev_self, dev_total;
+	int changed;
+};
+/* Load the device times of the current file's kernels. */
+int profdb__op_pass_begin(struct profdb__op_pass *p, struct profdb_store *st);
+/* The op of log code code, stored with rank, tid, ext and step, whose
+ * start is in step at (profdb_step_at) */
+int profdb__op_pass_row(struct profdb__op_pass *p, uint32_t code, int64_t rank, int64_t tid, int64_t ext,
+                        int64_t step, int64_t at, struct profdb__op_final *f);
+void profdb__op_pass_end(struct profdb__op_pass *p);
+
+/* ops_held.c.  Op row p, closed: held while the file fits the budget, else
+ * into the op batch (profdb__store_op_insert). */
+int profdb__store_op_put(struct profdb_store *st, const struct profdb__op_pending *p, int64_t self,
+                         int64_t dev_self, int64_t dev_total);
+/* The held ops into the op batch as they would have gone when they
+ * closed; the rest of the file's ops go there as they close. */
+int profdb__store_ops_release(struct profdb_store *st);
+/* At the file's end (its rows flushed, its open ops closed): if its ops
+ * are held, link its kernels (op_link.c), give the ops their steps and
+ * device times and store them; *done 0 when the ops were not held (or
+ * the file has too many runtime calls: then they are released), and the
+ * passes over the table are to run as before. */
+int profdb__store_ops_end_held(struct profdb_store *st, int *done);
+void profdb__store_ops_held_free(struct profdb__op_stream *s);
+/* The arrays kept for the next file (profdb_store's held_spare, link_ops). */
+void profdb__store_ops_held_done(struct profdb_store *st);
 
 /* store_ops.c.  An op sent with nest = 1 (counted, stored when it closes). */
 int profdb__store_op_nest(struct profdb_store *st, const struct profdb_op_rec *o);

@@ -20,6 +20,11 @@
  * whose ops do not arrive in start order per thread (tb_plugin samples of
  * 2021) is noticed at the first such op: its ops are then nested after
  * the file by op_nest.c's SQL pass, as before, and a run note says so.
+ *
+ * A closed op goes through ops_held.c first, which holds the file's ops
+ * until it ends, up to a budget, and then feeds the same pass
+ * (profdb__op_pass_row) from memory and inserts each op once with its
+ * final values; the pass over the table is for files past the budget.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,20 +33,14 @@
 #include "store_impl.h"
 #include "banned.h"
 
-/* The log code of a stored row: descendants << 2 | step guessed << 1 | has a parent. */
-#define RAW UINT32_MAX /* a row that is not nested (no times) */
-#define CODE_GUESS 2u
-#define CODE_CHILD 1u
+/* The log codes (store_impl.h). */
+#define RAW PROFDB__OP_RAW
+#define CODE_GUESS PROFDB__OP_GUESS
+#define CODE_CHILD PROFDB__OP_CHILD
 
 /* A ProfilerStep#N op of the file: the step its ops are likely in. */
 struct op_step_span {
 	int64_t step, start, end;
-};
-
-/* An op waiting for its children; string ids 0 = NULL. */
-struct op_pending {
-	int64_t rank, step, name_id, cat_id, tid, start, dur, ext, seq, shapes_id, types_id, stack_id;
-	int64_t concrete_id;
 };
 
 static int os_fail(struct profdb_store *st, const char *what)
@@ -81,8 +80,8 @@ static int log_code(struct profdb_store *st, uint32_t code)
 
 /* One op row, into the op batch with the next op id (store.c);
  * self, dev_self and dev_total PROFDB_NULL for the SQL pass. */
-static int insert(struct profdb_store *st, const struct op_pending *p, int64_t self, int64_t dev_self,
-                  int64_t dev_total)
+int profdb__store_op_insert(struct profdb_store *st, const struct profdb__op_pending *p, int64_t self,
+                            int64_t dev_self, int64_t dev_total)
 {
 	struct profdb__batch *b = st->ops;
 	const int64_t ids[] = { p->cat_id, p->shapes_id, p->types_id, p->stack_id, p->concrete_id };
@@ -118,16 +117,16 @@ static int insert(struct profdb_store *st, const struct op_pending *p, int64_t s
  * for its step: the pass after the file checks it against the step table
  * (profdb_step_at, once the file's steps are in) and corrects a wrong one.
  */
-static int guess_and_insert(struct profdb_store *st, const struct op_pending *p, int64_t self)
+static int guess_and_insert(struct profdb_store *st, const struct profdb__op_pending *p, int64_t self)
 {
 	const struct profdb__op_stream *s = &st->cur->opn;
-	struct op_pending g = *p;
+	struct profdb__op_pending g = *p;
 	for (size_t i = s->nspans, k = 0; i > 0 && k < 8; i--, k++) {
 		const struct op_step_span *sp = &s->spans[i - 1];
 		if (p->start >= sp->start && p->start < sp->end && (g.step == PROFDB_NULL || sp->step < g.step))
 			g.step = sp->step;
 	}
-	return insert(st, &g, self, p->ext == PROFDB_NULL ? PROFDB_NULL : 0, 0);
+	return profdb__store_op_put(st, &g, self, p->ext == PROFDB_NULL ? PROFDB_NULL : 0, 0);
 }
 
 /* Keep the span of a ProfilerStep#N op (what the reader makes a step of). */
@@ -174,15 +173,15 @@ static int closed(void *arg, const struct profdb__nest_op *o)
 {
 	struct profdb_store *st = arg;
 	struct profdb__op_stream *s = &st->cur->opn;
-	const struct op_pending *p = &s->pend[o->tag];
+	const struct profdb__op_pending *p = &s->pend[o->tag];
 	int rc;
 	if (s->unsorted) /* emptying the stacks on the way to the SQL pass */
-		rc = insert(st, p, PROFDB_NULL, PROFDB_NULL, PROFDB_NULL);
+		rc = profdb__store_op_insert(st, p, PROFDB_NULL, PROFDB_NULL, PROFDB_NULL);
 	else if (o->desc >= (int64_t)(RAW / 4))
 		rc = profdb__err_set(&st->err, PROFDB_ERROR, "storing op: %lld ops nested in one",
 		                     (long long)o->desc);
 	else if (p->step != PROFDB_NULL)
-		rc = insert(st, p, o->self, p->ext == PROFDB_NULL ? PROFDB_NULL : 0, 0);
+		rc = profdb__store_op_put(st, p, o->self, p->ext == PROFDB_NULL ? PROFDB_NULL : 0, 0);
 	else
 		rc = guess_and_insert(st, p, o->self);
 	if (rc == PROFDB_OK && !s->unsorted)
@@ -224,7 +223,7 @@ static struct profdb__nest *thread_of(struct profdb_store *st, int64_t rank, int
 }
 
 /* A slot for op p while it is open. */
-static int pend(struct profdb_store *st, const struct op_pending *p, size_t *slot)
+static int pend(struct profdb_store *st, const struct profdb__op_pending *p, size_t *slot)
 {
 	struct profdb__op_stream *s = &st->cur->opn;
 	if (s->nfree) {
@@ -232,7 +231,7 @@ static int pend(struct profdb_store *st, const struct op_pending *p, size_t *slo
 	} else {
 		if (s->npend == s->cappend) {
 			size_t cap = s->cappend ? s->cappend * 2 : 64;
-			struct op_pending *v = realloc(s->pend, cap * sizeof *v);
+			struct profdb__op_pending *v = realloc(s->pend, cap * sizeof *v);
 			if (!v)
 				return oom(st);
 			s->pend = v;
@@ -270,6 +269,9 @@ static int go_unsorted(struct profdb_store *st)
 	const struct profdb__row_runs *r = &st->cur->ops;
 	sqlite3_stmt *q = NULL;
 	int rc;
+	/* the ops held so far go in first, as they closed */
+	if ((rc = profdb__store_ops_release(st)) != PROFDB_OK)
+		return rc;
 	s->unsorted = 1;
 	st->ops_no_device++; /* the UPDATE below takes device times away */
 	if ((rc = profdb__store_ops_flush(st)) != PROFDB_OK)
@@ -300,10 +302,10 @@ static int64_t str_id(struct profdb_store *st, const char *s)
 int profdb__store_op_nest(struct profdb_store *st, const struct profdb_op_rec *o)
 {
 	struct profdb__op_stream *s = &st->cur->opn;
-	struct op_pending p = { o->rank == PROFDB_NULL ? 0 : o->rank, o->step, str_id(st, o->name),
-	                        str_id(st, o->category), o->tid, o->start_ns, o->dur_ns, o->external_id,
-	                        o->seq, str_id(st, o->in_shapes), str_id(st, o->in_types),
-	                        str_id(st, o->call_stack), str_id(st, o->in_concrete) };
+	struct profdb__op_pending p = { o->rank == PROFDB_NULL ? 0 : o->rank, o->step, str_id(st, o->name),
+	                                str_id(st, o->category), o->tid, o->start_ns, o->dur_ns, o->external_id,
+	                                o->seq, str_id(st, o->in_shapes), str_id(st, o->in_types),
+	                                str_id(st, o->call_stack), str_id(st, o->in_concrete) };
 	struct profdb__nest_op n = { 0 };
 	struct profdb__nest *t;
 	size_t slot = 0;
@@ -315,7 +317,7 @@ int profdb__store_op_nest(struct profdb_store *st, const struct profdb_op_rec *o
 	st->cur->nops++;
 	if (s->unsorted || p.start == PROFDB_NULL || p.dur == PROFDB_NULL) {
 		/* stored as it is; without times it is nested by nobody, as before */
-		if ((rc = insert(st, &p, o->self_ns, o->device_self_ns, o->device_total_ns)) != PROFDB_OK)
+		if ((rc = profdb__store_op_put(st, &p, o->self_ns, o->device_self_ns, o->device_total_ns)) != PROFDB_OK)
 			return rc;
 		return log_code(st, RAW);
 	}
@@ -332,7 +334,7 @@ int profdb__store_op_nest(struct profdb_store *st, const struct profdb_op_rec *o
 	if (rc == PROFDB__NEST_UNSORTED) {
 		if ((rc = release(st, slot)) != PROFDB_OK || (rc = go_unsorted(st)) != PROFDB_OK)
 			return rc;
-		return insert(st, &p, PROFDB_NULL, PROFDB_NULL, PROFDB_NULL);
+		return profdb__store_op_insert(st, &p, PROFDB_NULL, PROFDB_NULL, PROFDB_NULL);
 	}
 	if (rc == PROFDB_ERROR && st->err.code == PROFDB_OK)
 		return oom(st);
@@ -344,41 +346,33 @@ struct done_tree {
 	int64_t size, dev_total;   /* size: its ops, itself included */
 };
 
-struct pass_thread {
+struct profdb__pass_thread {
 	int64_t rank, tid;
 	struct done_tree *v;       /* owned */
 	size_t n, cap;
 };
 
-struct pass {
-	struct profdb_store *st;
-	struct profdb__dev_times dev;
-	struct pass_thread *threads; /* owned */
-	size_t nthreads, capthreads;
-	sqlite3_stmt *sel, *upd;
-};
-
-static struct pass_thread *pass_thread(struct pass *p, int64_t rank, int64_t tid)
+static struct profdb__pass_thread *pass_thread(struct profdb__op_pass *p, int64_t rank, int64_t tid)
 {
 	for (size_t i = 0; i < p->nthreads; i++)
 		if (p->threads[i].rank == rank && p->threads[i].tid == tid)
 			return &p->threads[i];
 	if (p->nthreads == p->capthreads) {
 		size_t cap = p->capthreads ? p->capthreads * 2 : 8;
-		struct pass_thread *v = realloc(p->threads, cap * sizeof *v);
+		struct profdb__pass_thread *v = realloc(p->threads, cap * sizeof *v);
 		if (!v)
 			return NULL;
 		p->threads = v;
 		p->capthreads = cap;
 	}
-	p->threads[p->nthreads] = (struct pass_thread){ .rank = rank, .tid = tid };
+	p->threads[p->nthreads] = (struct profdb__pass_thread){ .rank = rank, .tid = tid };
 	return &p->threads[p->nthreads++];
 }
 
 /* Device total of an op with desc descendants: its own plus the closed
  * subtrees on top of its thread's list that hold them (they closed just
  * before it, children before their parent). */
-static int take_children(struct pass *p, struct pass_thread *t, int64_t desc, int64_t *sum)
+static int take_children(struct profdb__op_pass *p, struct profdb__pass_thread *t, int64_t desc, int64_t *sum)
 {
 	*sum = 0;
 	while (desc > 0) {
@@ -390,7 +384,7 @@ static int take_children(struct pass *p, struct pass_thread *t, int64_t desc, in
 	return PROFDB_OK;
 }
 
-static int keep_tree(struct pass *p, struct pass_thread *t, int64_t size, int64_t total)
+static int keep_tree(struct profdb__op_pass *p, struct profdb__pass_thread *t, int64_t size, int64_t total)
 {
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 64;
@@ -404,25 +398,27 @@ static int keep_tree(struct pass *p, struct pass_thread *t, int64_t size, int64_
 	return PROFDB_OK;
 }
 
-/* One op row of the pass: columns id, rank, tid, external_id, step,
- * profdb_step_at(rank, start_ns); code its log entry. */
-static int pass_row(struct pass *p, uint32_t code)
+int profdb__op_pass_begin(struct profdb__op_pass *p, struct profdb_store *st)
 {
-	sqlite3_stmt *q = p->sel;
-	int64_t rank = sqlite3_column_int64(q, 1), ext = PROFDB_NULL, sum, self = PROFDB_NULL;
-	int64_t tid = sqlite3_column_type(q, 2) == SQLITE_NULL ? PROFDB_NULL : sqlite3_column_int64(q, 2);
-	int64_t step = sqlite3_column_type(q, 4) == SQLITE_NULL ? PROFDB_NULL : sqlite3_column_int64(q, 4);
-	int64_t at = sqlite3_column_type(q, 5) == SQLITE_NULL ? PROFDB_NULL : sqlite3_column_int64(q, 5), want;
-	struct pass_thread *t;
+	const struct profdb__source_state *c = st->cur;
+	*p = (struct profdb__op_pass){ .st = st };
+	return profdb__dev_times_load(&p->dev, st->db->sql, c->kernels.v, c->kernels.n, &st->err);
+}
+
+int profdb__op_pass_row(struct profdb__op_pass *p, uint32_t code, int64_t rank, int64_t tid, int64_t ext,
+                        int64_t step, int64_t at, struct profdb__op_final *f)
+{
+	int64_t sum, self = PROFDB_NULL, want;
+	struct profdb__pass_thread *t;
 	int rc;
+	f->changed = 0;
 	if (code == RAW)
 		return PROFDB_OK;
 	if (!(t = pass_thread(p, rank, tid)))
 		return oom(p->st);
 	if ((rc = take_children(p, t, code >> 2, &sum)) != PROFDB_OK)
 		return rc;
-	if (sqlite3_column_type(q, 3) != SQLITE_NULL) {
-		ext = sqlite3_column_int64(q, 3);
+	if (ext != PROFDB_NULL) {
 		self = profdb__dev_times_get(&p->dev, rank, ext);
 		sum += self;
 	}
@@ -432,12 +428,40 @@ static int pass_row(struct pass *p, uint32_t code)
 	want = (code & CODE_GUESS) || step == PROFDB_NULL ? at : step;
 	if (want == step && sum == 0)
 		return PROFDB_OK; /* stored as it is: right step, no device time */
-	sqlite3_bind_int64(p->upd, 1, sqlite3_column_int64(q, 0));
-	bind_v(p->upd, 2, want);
-	bind_v(p->upd, 3, self);
-	sqlite3_bind_int64(p->upd, 4, sum);
-	rc = sqlite3_step(p->upd);
-	sqlite3_reset(p->upd);
+	*f = (struct profdb__op_final){ want, self, sum, 1 };
+	return PROFDB_OK;
+}
+
+void profdb__op_pass_end(struct profdb__op_pass *p)
+{
+	profdb__dev_times_free(&p->dev);
+	for (size_t i = 0; i < p->nthreads; i++)
+		free(p->threads[i].v);
+	free(p->threads);
+	p->threads = NULL;
+	p->nthreads = p->capthreads = 0;
+}
+
+static int64_t col_i64(sqlite3_stmt *q, int i)
+{
+	return sqlite3_column_type(q, i) == SQLITE_NULL ? PROFDB_NULL : sqlite3_column_int64(q, i);
+}
+
+/* One op row of the pass from the table: columns id, rank, tid,
+ * external_id, step, profdb_step_at(rank, start_ns); code its log entry. */
+static int pass_row(struct profdb__op_pass *p, sqlite3_stmt *sel, sqlite3_stmt *upd, uint32_t code)
+{
+	struct profdb__op_final f;
+	int rc = profdb__op_pass_row(p, code, sqlite3_column_int64(sel, 1), col_i64(sel, 2), col_i64(sel, 3),
+	                             col_i64(sel, 4), col_i64(sel, 5), &f);
+	if (rc != PROFDB_OK || !f.changed)
+		return rc;
+	sqlite3_bind_int64(upd, 1, sqlite3_column_int64(sel, 0));
+	bind_v(upd, 2, f.step);
+	bind_v(upd, 3, f.dev_self);
+	sqlite3_bind_int64(upd, 4, f.dev_total);
+	rc = sqlite3_step(upd);
+	sqlite3_reset(upd);
 	return rc == SQLITE_DONE ? PROFDB_OK : os_fail(p->st, "op times");
 }
 
@@ -445,36 +469,34 @@ static int pass_row(struct pass *p, uint32_t code)
 static int after_file(struct profdb_store *st)
 {
 	struct profdb__source_state *c = st->cur;
-	struct pass p = { .st = st };
+	struct profdb__op_pass p;
+	sqlite3_stmt *sel = NULL, *upd = NULL;
 	size_t k = 0;
 	int rc = PROFDB_OK, step;
 	if (c->opn.nlog != (size_t)c->nops)
 		return profdb__err_set(&st->err, PROFDB_ERROR, "op times: %zu ops logged, %lld stored",
 		                       c->opn.nlog, (long long)c->nops);
-	if ((rc = profdb__dev_times_load(&p.dev, st->db->sql, c->kernels.v, c->kernels.n, &st->err)) != PROFDB_OK)
+	if ((rc = profdb__op_pass_begin(&p, st)) != PROFDB_OK)
 		goto out;
 	/* id is the rowid: the rows come in the order they were written */
 	if (sqlite3_prepare_v2(st->db->sql, "SELECT id, rank, tid, external_id, step, profdb_step_at(rank, start_ns)"
-	                       " FROM op WHERE id BETWEEN ?1 AND ?2 ORDER BY id", -1, &p.sel, NULL) != SQLITE_OK ||
+	                       " FROM op WHERE id BETWEEN ?1 AND ?2 ORDER BY id", -1, &sel, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(st->db->sql, "UPDATE op SET step = ?2, device_self_ns = ?3, device_total_ns = ?4"
-	                       " WHERE id = ?1", -1, &p.upd, NULL) != SQLITE_OK) {
+	                       " WHERE id = ?1", -1, &upd, NULL) != SQLITE_OK) {
 		rc = os_fail(st, "op times");
 		goto out;
 	}
-	sqlite3_bind_int64(p.sel, 1, c->ops.v[0].lo);
-	sqlite3_bind_int64(p.sel, 2, c->ops.v[c->ops.n - 1].hi);
-	while (rc == PROFDB_OK && (step = sqlite3_step(p.sel)) == SQLITE_ROW)
-		if (profdb__row_runs_has(c->ops.v, c->ops.n, sqlite3_column_int64(p.sel, 0)))
-			rc = pass_row(&p, c->opn.log[k++]);
+	sqlite3_bind_int64(sel, 1, c->ops.v[0].lo);
+	sqlite3_bind_int64(sel, 2, c->ops.v[c->ops.n - 1].hi);
+	while (rc == PROFDB_OK && (step = sqlite3_step(sel)) == SQLITE_ROW)
+		if (profdb__row_runs_has(c->ops.v, c->ops.n, sqlite3_column_int64(sel, 0)))
+			rc = pass_row(&p, sel, upd, c->opn.log[k++]);
 	if (rc == PROFDB_OK && step != SQLITE_DONE)
 		rc = os_fail(st, "op times");
 out:
-	sqlite3_finalize(p.sel);
-	sqlite3_finalize(p.upd);
-	profdb__dev_times_free(&p.dev);
-	for (size_t i = 0; i < p.nthreads; i++)
-		free(p.threads[i].v);
-	free(p.threads);
+	sqlite3_finalize(sel);
+	sqlite3_finalize(upd);
+	profdb__op_pass_end(&p);
 	return rc;
 }
 
@@ -518,6 +540,8 @@ void profdb__store_ops_reset(struct profdb__op_stream *s)
 	s->nspans = 0;
 	s->unsorted = 0;
 	s->closed_upto = INT64_MAX;
+	profdb__store_ops_held_free(s);
+	s->hold_off = 0;
 }
 
 void profdb__store_ops_free(struct profdb__op_stream *s)
