@@ -29,7 +29,16 @@ ch_free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
 }
 
-# Launch server N from $WORK/chN/config.xml and wait for /ping.
+# Is process PID running (not exited, not a zombie waiting to be reaped)?
+ch_alive() {
+  [ -r "/proc/$1/status" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
+}
+
+# Launch server N from $WORK/chN/config.xml and wait until it answers /ping
+# and is ours: its macro profdb_dir names its folder (another case's server
+# on a port the kernel handed out twice would answer /ping too).  0 when
+# up; 1 when it exited (e.g. its port was taken meanwhile) or another
+# answers; exits the case after 30 s.
 ch_launch() {
   n=$1
   dir="$WORK/ch$n"
@@ -39,19 +48,22 @@ ch_launch() {
   CH_PIDS="$CH_PIDS $pid"
   eval "CH_PID_$n=$pid"
   i=0
-  until curl -sf "http://127.0.0.1:$http/ping" >/dev/null 2>&1; do
+  until curl -sf "http://127.0.0.1:$http/ping" >/dev/null 2>&1 && ch_alive "$pid"; do
+    ch_alive "$pid" || { wait "$pid" 2>/dev/null; return 1; }
     i=$((i + 1))
-    if [ $i -gt 300 ] || ! kill -0 "$pid" 2>/dev/null; then
+    if [ $i -gt 300 ]; then
       echo "clickhouse-server $n did not start:"
       tail -5 "$dir/log/stdout" "$dir/log/err.log" 2>/dev/null
       exit 1
     fi
     sleep 0.1
   done
+  [ "$(ch_query "$n" "SELECT substitution FROM system.macros WHERE macro = 'profdb_dir'")" = "$dir" ] || {
+    kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; return 1; }
 }
 
 ch_restart() {
-  ch_launch "$1"
+  ch_launch "$1" || { echo "clickhouse-server $1 did not start again:"; tail -5 "$WORK/ch$1/log/err.log" 2>/dev/null; exit 1; }
 }
 
 ch_mutations_done() {
@@ -65,10 +77,27 @@ ch_mutations_done() {
 
 ch_start() {
   n=$1
+  # ports set before (CH_PORT_N, CH_TCP_N) are kept: a cluster's config
+  # names its servers' ports before they start; free ones are picked again
+  # when the server cannot take them (another process bound one between
+  # the pick and the server's start)
+  eval "fixed=\${CH_PORT_$n:-}"
+  for try in 1 2 3 4 5; do
+    ch_config "$@"
+    ch_launch "$n" && return 0
+    [ -z "$fixed" ] || break
+    eval "unset CH_PORT_$n CH_TCP_$n"
+  done
+  echo "clickhouse-server $n did not start:"
+  tail -5 "$WORK/ch$n/log/stdout" "$WORK/ch$n/log/err.log" 2>/dev/null
+  exit 1
+}
+
+# Write server N's config (ports: CH_PORT_N and CH_TCP_N, else free ones).
+ch_config() {
+  n=$1
   dir="$WORK/ch$n"
   mkdir -p "$dir/data" "$dir/tmp" "$dir/log" "$dir/user_files"
-  # ports set before (CH_PORT_N, CH_TCP_N) are kept: a cluster's config
-  # names its servers' ports before they start
   eval "http=\${CH_PORT_$n:-\$(ch_free_port)} tcp=\${CH_TCP_$n:-\$(ch_free_port)}"
   while [ "$tcp" = "$http" ]; do tcp=$(ch_free_port); done
   cat >"$dir/config.xml" <<EOF
@@ -88,6 +117,7 @@ ch_start() {
   <default_database>default</default_database>
   <mlock_executable>false</mlock_executable>
   <timezone>UTC</timezone>
+  <macros><profdb_dir>$dir</profdb_dir></macros>
   ${2:-}
 </yandex>
 EOF
@@ -103,7 +133,6 @@ EOF
 </yandex>
 EOF
   eval "CH_PORT_$n=$http CH_TCP_$n=$tcp"
-  ch_launch "$n"
 }
 
 ch_stop() {
