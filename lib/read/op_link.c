@@ -605,27 +605,36 @@ static int link_end(struct linker *l, int64_t run_id, int64_t source_id, const s
 	return rc;
 }
 
+/* Does the file need its kernels linked (their External ids are their
+ * correlation ids)?  1 yes, 0 no, or an error code (on l). */
+static int needs_link(struct linker *l, const struct profdb__row_run *kernels, size_t nk)
+{
+	int copy = nk ? ext_is_correlation(l, kernels, nk) : 0;
+	return copy < 0 ? lk_fail(l, "kernels") : copy;
+}
+
+static void linker_free(struct linker *l)
+{
+	free(l->stack);
+	free(l->links);
+	free(l->ranks);
+}
+
 int profdb__op_link_held(sqlite3 *db, int64_t run_id, int64_t source_id, struct profdb__link_op *ops,
                          size_t nops, const struct profdb__row_run *launches, size_t nl,
                          const struct profdb__row_run *kernels, size_t nk, int *done, struct profdb_err *err)
 {
 	struct linker l = { .db = db, .err = err };
-	int rc = PROFDB_OK, copy;
+	int rc = needs_link(&l, kernels, nk);
 	*done = 1;
-	if (!nk)
-		return PROFDB_OK;
-	copy = ext_is_correlation(&l, kernels, nk);
-	if (copy < 0)
-		return lk_fail(&l, "kernels");
-	if (!copy)
-		return PROFDB_OK;
+	if (rc != 1)
+		return rc;
+	rc = PROFDB_OK;
 	if (nl && (rc = sweep_held(&l, run_id, ops, nops, launches, nl, done)) == PROFDB_OK && !*done)
 		rc = PROFDB_OK; /* too many calls: the caller takes profdb__op_link */
 	else if (rc == PROFDB_OK)
 		rc = link_end(&l, run_id, source_id, kernels, nk);
-	free(l.stack);
-	free(l.links);
-	free(l.ranks);
+	linker_free(&l);
 	return rc;
 }
 
@@ -634,20 +643,14 @@ int profdb__op_link(sqlite3 *db, int64_t run_id, int64_t source_id, const struct
                     const struct profdb__row_run *kernels, size_t nk, struct profdb_err *err)
 {
 	struct linker l = { .db = db, .err = err };
-	int rc = PROFDB_OK, copy, swept = 0;
-	if (!nk)
-		return PROFDB_OK;
-	copy = ext_is_correlation(&l, kernels, nk);
-	if (copy < 0)
-		return lk_fail(&l, "kernels");
-	if (!copy)
-		return PROFDB_OK;
+	int rc = needs_link(&l, kernels, nk), swept = 0;
+	if (rc != 1)
+		return rc;
+	rc = PROFDB_OK;
 	if (nl && (rc = sweep_c(&l, run_id, ops, nops, closed_upto, launches, nl, &swept)) == PROFDB_OK && !swept)
 		rc = sweep(&l, run_id, ops, nops, closed_upto, launches, nl);
 	if (rc == PROFDB_OK)
 		rc = link_end(&l, run_id, source_id, kernels, nk);
-	free(l.stack);
-	free(l.links);
-	free(l.ranks);
+	linker_free(&l);
 	return rc;
 }
