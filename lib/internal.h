@@ -35,6 +35,9 @@ struct profdb {
 	int ch_kernel_groups;      /* diff: kernel sums per rank, step and key column in temp.ch_kgroup */
 };
 
+/* A second read-only connection to db's file for another thread; an
+ * SQLite code, SQLITE_MISUSE where there is no file (db.c). */
+int profdb__db_open_reader(const profdb *db, sqlite3 **out);
 /* Switch a new file to WAL once its first ingest has committed (db.c). */
 void profdb__db_wal_now(profdb *db);
 /* The name of the VFS that opens SQLite files of any path length (the

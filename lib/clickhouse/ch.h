@@ -39,6 +39,9 @@ struct profdb__ch;                 /* one server connection (ch_http.c) */
  */
 int profdb__ch_open(struct profdb__ch **out, const char *url, struct profdb_err *err);
 void profdb__ch_close(struct profdb__ch *c); /* NULL is a no-op */
+/* Another handle to c's server and database (a curl handle is one
+ * request at a time: a thread streaming its own INSERT needs its own). */
+int profdb__ch_dup(const struct profdb__ch *c, struct profdb__ch **out, struct profdb_err *err);
 /* "host:port/database" for messages (borrowed). */
 const char *profdb__ch_where(const struct profdb__ch *c);
 /* Is url a clickhouse:// or clickhouses:// URL? */
@@ -258,10 +261,17 @@ struct profdb__ch_dict {
 
 void profdb__ch_dict_clear(struct profdb__ch_dict *d);
 
-/* ch_push_rows.c: stream the rows of run_id in t (local id) to the server
- * as remote_id; the texts of CHC_DICT columns go into dict (NULL for a
+/* ch_pull.c: a run's dictionary read back, as an array dense id -> local
+ * str id (0: none): dict[id] = local, the array (*n entries) grown with
+ * zeros to hold id; 0, -1 out of memory.  Pull and the server's kernel
+ * sums (ch_kgroups.c) both map ids through it. */
+int profdb__ch_dict_set(int64_t **dict, size_t *n, size_t id, int64_t local);
+
+/* ch_push_rows.c: stream the rows of run_id in t (local id) of db's store
+ * to the server as remote_id (a big run's kernels in parallel parts, each
+ * with its own connection to db's file and its own handle like ch); the texts of CHC_DICT columns go into dict (NULL for a
  * table without them); rows (may be NULL) grows by the rows sent. */
-int profdb__ch_push_table(struct profdb__ch *ch, sqlite3 *sql, const struct profdb__ch_table *t,
+int profdb__ch_push_table(struct profdb__ch *ch, profdb *db, const struct profdb__ch_table *t,
                           int64_t run_id, uint64_t remote_id, const char *hash, struct profdb__ch_dict *dict,
                           int64_t *rows, struct profdb_err *err);
 

@@ -172,6 +172,29 @@ int profdb__ch_open(struct profdb__ch **out, const char *url, struct profdb_err 
 	return PROFDB_OK;
 }
 
+/* Each field of c copied, with a curl handle of its own. */
+int profdb__ch_dup(const struct profdb__ch *c, struct profdb__ch **out, struct profdb_err *err)
+{
+	struct profdb__ch *d = calloc(1, sizeof *d);
+	*out = NULL;
+	if (!d)
+		return profdb__err_set(err, PROFDB_ERROR, "out of memory");
+	d->base = strdup(c->base);
+	d->hostport = strdup(c->hostport);
+	d->where = strdup(c->where);
+	d->database = strdup(c->database);
+	d->user = c->user ? strdup(c->user) : NULL;
+	d->password = c->password ? strdup(c->password) : NULL;
+	d->curl = curl_easy_init();
+	if (!d->base || !d->hostport || !d->where || !d->database || !d->curl ||
+	    (c->user && !d->user) || (c->password && !d->password)) {
+		profdb__ch_close(d);
+		return profdb__err_set(err, PROFDB_ERROR, "out of memory");
+	}
+	*out = d;
+	return PROFDB_OK;
+}
+
 void profdb__ch_close(struct profdb__ch *c)
 {
 	if (!c)

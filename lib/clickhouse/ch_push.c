@@ -209,7 +209,7 @@ static int log_attempt(struct profdb__ch *ch, uint64_t id, const char *hash, con
 }
 
 /* The rows, then (after removing a replaced run's row) the run row. */
-static int push_rows(struct profdb__ch *ch, sqlite3 *sql, int64_t run_id, uint64_t id,
+static int push_rows(struct profdb__ch *ch, profdb *db, int64_t run_id, uint64_t id,
                      const char *hash, const struct ids *old, struct profdb_push_stats *st,
                      struct profdb_err *err)
 {
@@ -218,7 +218,7 @@ static int push_rows(struct profdb__ch *ch, sqlite3 *sql, int64_t run_id, uint64
 	memset(&dict, 0, sizeof dict);
 	for (const struct profdb__ch_table *t = profdb__ch_tables; t->name && rc == PROFDB_OK; t++) {
 		int64_t rows = 0;
-		rc = profdb__ch_push_table(ch, sql, t, run_id, id, hash, &dict, &rows, err);
+		rc = profdb__ch_push_table(ch, db, t, run_id, id, hash, &dict, &rows, err);
 		st->rows += rows;
 		if (strcmp(t->name, "kernel") == 0)
 			st->kernels = rows;
@@ -234,7 +234,7 @@ static int push_rows(struct profdb__ch *ch, sqlite3 *sql, int64_t run_id, uint64
 			rc = wait_mutations(ch, err);
 	}
 	if (rc == PROFDB_OK)
-		rc = profdb__ch_push_table(ch, sql, &profdb__ch_run_table, run_id, id, hash, NULL, NULL, err);
+		rc = profdb__ch_push_table(ch, db, &profdb__ch_run_table, run_id, id, hash, NULL, NULL, err);
 	if (rc == PROFDB_OK && old->n)
 		rc = delete_run_rows(ch, old->v, old->n, err);
 	return rc;
@@ -280,7 +280,7 @@ int profdb_run_push(profdb *db, const char *url, const char *run, int replace,
 	    check_existing(ch, run, hash, replace, runs, nruns, &old, &err) == PROFDB_OK &&
 	    clean_leftovers(ch, hash, runs, nruns, &err) == PROFDB_OK &&
 	    new_run_id(&id, &err) == PROFDB_OK && log_attempt(ch, id, hash, run, &err) == PROFDB_OK)
-		push_rows(ch, db->sql, run_id, id, hash, &old, &st, &err);
+		push_rows(ch, db, run_id, id, hash, &old, &st, &err);
 	sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL);
 	profdb__ch_runs_free(runs, nruns);
 	profdb__ch_close(ch);

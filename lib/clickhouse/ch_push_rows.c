@@ -6,7 +6,14 @@
  * dictionary (CHC_DICT columns) gathered as rows pass.  ch_push.c keeps the
  * run-level protocol (content hash, leftovers, push_log, the run row last);
  * the encoding is apart because it is where the push spends its CPU.
+ * A big run's kernels go in parallel parts (see "Parts" below).
+ *
+ * A little over 600 lines: the parts run streams, and a stream's layout
+ * (struct stream, its dictionary under a lock) is this file's alone; apart,
+ * it would be a header shared by two files for one caller.
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +52,14 @@ struct stream {
 	sqlite3_stmt *str_st;      /* SELECT value FROM str WHERE id = ?1 */
 	struct str_slot *cache;    /* STR_SLOTS, malloc'd on first use */
 	struct profdb__ch_dict *dict;         /* of CHC_DICT columns: the run's, shared by its tables */
+	/* A table streamed in parts, one thread each (push_parts): dict is
+	 * shared under dict_mu, and each part keeps the ids it has seen in
+	 * seen (no lock per cell); a part that fails sets stop, which ends
+	 * the others' uploads. */
+	pthread_mutex_t *dict_mu;          /* NULL: one part, dict is this stream's alone */
+	struct profdb__ch_dict seen;       /* keys and vals only */
+	atomic_int *stop;
+	int stopped;               /* this part ended because another failed */
 	/* A table with a store (kernel) goes in the Native format: a block of
 	 * NATIVE_ROWS rows column by column, each column's values (and null
 	 * map) in its own buffer.  The server then copies columns instead of
@@ -109,6 +124,15 @@ static int put_str_ref(struct stream *s, const struct profdb__ch_col *c, sqlite3
 	return profdb__ch_put_str(b, p, n);
 }
 
+/* The slot of id in d: where it is, or the empty one it would take. */
+static size_t dict_slot(const struct profdb__ch_dict *d, int64_t id)
+{
+	size_t h = (size_t)((uint64_t)id * 0x9e3779b97f4a7c15ull >> 20) & (d->cap - 1);
+	while (d->keys[h] && d->keys[h] != id)
+		h = (h + 1) & (d->cap - 1);
+	return h;
+}
+
 static int dict_grow(struct profdb__ch_dict *d)
 {
 	size_t cap = d->cap ? 2 * d->cap : 1024;
@@ -119,34 +143,30 @@ static int dict_grow(struct profdb__ch_dict *d)
 		free(vals);
 		return -1;
 	}
-	for (size_t i = 0; i < d->cap; i++) {
-		if (!d->keys[i])
-			continue;
-		size_t h = (size_t)((uint64_t)d->keys[i] * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
-		while (keys[h])
-			h = (h + 1) & (cap - 1);
-		keys[h] = d->keys[i];
-		vals[h] = d->vals[i];
-	}
-	free(d->keys);
-	free(d->vals);
+	struct profdb__ch_dict old = *d;
 	d->keys = keys;
 	d->vals = vals;
 	d->cap = cap;
+	for (size_t i = 0; i < old.cap; i++) {
+		if (!old.keys[i])
+			continue;
+		size_t h = dict_slot(d, old.keys[i]);
+		keys[h] = old.keys[i];
+		vals[h] = old.vals[i];
+	}
+	free(old.keys);
+	free(old.vals);
 	return 0;
 }
 
 /* The dense id of str id (> 0) in s's dictionary, added with its text
  * when new; 0 when the store has no such text (as NULL, what the
  * correlated subquery this replaced gave), -1 on error. */
-static int64_t dict_id(struct stream *s, int64_t id)
+static int64_t dict_add(struct stream *s, struct profdb__ch_dict *d, int64_t id)
 {
-	struct profdb__ch_dict *d = s->dict;
 	if (2 * (d->n + 1) > d->cap && dict_grow(d) != 0)
 		return -1;
-	size_t h = (size_t)((uint64_t)id * 0x9e3779b97f4a7c15ull >> 20) & (d->cap - 1);
-	while (d->keys[h] && d->keys[h] != id)
-		h = (h + 1) & (d->cap - 1);
+	size_t h = dict_slot(d, id);
 	if (d->keys[h])
 		return d->vals[h];
 	const char *p;
@@ -160,6 +180,31 @@ static int64_t dict_id(struct stream *s, int64_t id)
 	d->keys[h] = id;
 	d->vals[h] = (uint32_t)++d->n;
 	return d->vals[h];
+}
+
+/* dict_add on the run's dictionary; a part on a thread of its own looks in
+ * what it has seen first and takes the lock only for an id new to it (a
+ * few hundred texts a run: the lock is taken that often, not per cell). */
+static int64_t dict_id(struct stream *s, int64_t id)
+{
+	if (!s->dict_mu)
+		return dict_add(s, s->dict, id);
+	struct profdb__ch_dict *seen = &s->seen;
+	size_t h;
+	if (seen->cap && seen->keys[h = dict_slot(seen, id)])
+		return seen->vals[h];
+	pthread_mutex_lock(s->dict_mu);
+	int64_t v = dict_add(s, s->dict, id);
+	pthread_mutex_unlock(s->dict_mu);
+	if (v <= 0)
+		return v;
+	if (2 * (seen->n + 1) > seen->cap && dict_grow(seen) != 0)
+		return -1;
+	h = dict_slot(seen, id);
+	seen->keys[h] = id;
+	seen->vals[h] = (uint32_t)v;
+	seen->n++;
+	return v;
 }
 
 /* Append the n (1, 4 or 8) low bytes of v, little-endian, in place when
@@ -305,6 +350,11 @@ static long stream_read(void *arg, char *buf, size_t cap)
 {
 	struct stream *s = arg;
 	size_t out = 0;
+	if (s->stop && atomic_load(s->stop)) {
+		s->stopped = 1;
+		profdb__err_set(s->err, PROFDB_ERROR, "push stopped: another part failed");
+		return -1;
+	}
 	while (out < cap) {
 		if (s->given == s->pending.len) {
 			s->pending.len = s->given = 0;
@@ -345,17 +395,22 @@ static int build_select(struct profdb__ch_buf *q, const struct profdb__ch_table 
 	return bad || profdb__ch_buf_add(q, tail, strlen(tail));
 }
 
-/* Bind ?2 and ?3 of st to the least and greatest id of the run's rows of
- * t (NULL when it has none: no rows); 0, -1 on error. */
-static int bind_id_range(sqlite3 *sql, const struct profdb__ch_table *t, sqlite3_stmt *st, int64_t run_id)
+/* The least and greatest id of the run's rows of t into lo, hi: 1, 0
+ * when it has none, -1 on error. */
+static int read_id_range(sqlite3 *sql, const struct profdb__ch_table *t, int64_t run_id, int64_t *lo,
+                         int64_t *hi)
 {
 	sqlite3_stmt *r;
 	if (sqlite3_prepare_v2(sql, t->id_range, -1, &r, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_int64(r, 1, run_id);
-	int rc = sqlite3_step(r) == SQLITE_ROW ? 0 : -1;
-	for (int i = 0; i < 2 && rc == 0; i++)
-		rc = sqlite3_bind_value(st, 2 + i, sqlite3_column_value(r, i)) == SQLITE_OK ? 0 : -1;
+	int rc = sqlite3_step(r) == SQLITE_ROW ? 1 : -1;
+	if (rc == 1 && sqlite3_column_type(r, 0) == SQLITE_NULL)
+		rc = 0;
+	if (rc == 1) {
+		*lo = sqlite3_column_int64(r, 0);
+		*hi = sqlite3_column_int64(r, 1);
+	}
 	sqlite3_finalize(r);
 	return rc;
 }
@@ -370,56 +425,222 @@ static int build_insert(struct profdb__ch_buf *ins, const struct profdb__ch_tabl
 	       profdb__ch_buf_add(ins, format, strlen(format));
 }
 
+/*
+ * Parts.  A big run's kernels go up in PUSH_STREAMS concurrent INSERTs,
+ * each a slice of the run's id range read through its own SQLite
+ * connection and sent through its own curl handle, on a thread of its own.
+ * Why: one INSERT is one server thread, which stops reading the body while
+ * it writes each part of ~1 M rows (squashing the blocks, compressing 36
+ * columns), so the client waits; and the client, reading SQLite and
+ * encoding, leaves the server waiting in turn.  A run of 10 M kernels, with
+ * client and server on one 2-core machine, pushes alternated: 1 part
+ * 377-457 k rows/s, 2 parts 411-556 k, 3 parts 387-499 k (bench/results.md,
+ * 2026-12-03 push in parts); a server with cores to spare gains more.  Each
+ * slice is in id order, so each server
+ * part is still sorted for (run_id, seq).  A run under PUSH_SPLIT_ROWS kernels
+ * goes in one INSERT: each INSERT makes a part of its own, which the
+ * server then merges.  Nothing is visible before the run row anyway.
+ */
+#define PUSH_STREAMS 2
+#define PUSH_STREAMS_MAX 8
+#define PUSH_SPLIT_ROWS (1 << 20)
+
+struct part {
+	struct stream s;
+	struct profdb__ch *ch;     /* owned, except the first part's */
+	sqlite3 *sql;              /* owned, except the first part's */
+	const char *insert;
+	struct profdb_err err;     /* a part's own (the first part's is the caller's) */
+	int rc;
+	pthread_t thread;
+	int started;
+};
+
+static int stream_init(struct stream *s, const struct profdb__ch_table *t, sqlite3 *sql,
+                       const char *select, int64_t run_id, struct profdb_err *err)
+{
+	s->t = t;
+	s->sql = sql;
+	s->err = err;
+	if (t->store && (!(s->cols = calloc(t->ncols, sizeof *s->cols)) ||
+	                 !(s->nulls = calloc(t->ncols, sizeof *s->nulls))))
+		return profdb__err_set(err, PROFDB_ERROR, "out of memory");
+	if (sqlite3_prepare_v2(sql, select, -1, &s->st, NULL) != SQLITE_OK)
+		return profdb__err_set(err, PROFDB_ERROR, "reading %s: %s", t->name, sqlite3_errmsg(sql));
+	sqlite3_bind_int64(s->st, 1, run_id);
+	return PROFDB_OK;
+}
+
+static void stream_free(struct stream *s)
+{
+	sqlite3_finalize(s->st);
+	sqlite3_finalize(s->str_st);
+	free(s->cache);
+	for (size_t i = 0; s->cols && i < s->t->ncols; i++)
+		profdb__ch_buf_free(&s->cols[i]);
+	for (size_t i = 0; s->nulls && i < s->t->ncols; i++)
+		profdb__ch_buf_free(&s->nulls[i]);
+	free(s->cols);
+	free(s->nulls);
+	free(s->seen.keys);
+	free(s->seen.vals);
+	profdb__ch_buf_free(&s->pending);
+}
+
+static void *part_run(void *arg)
+{
+	struct part *p = arg;
+	p->rc = profdb__ch_upload(p->ch, p->insert, stream_read, &p->s, p->s.err);
+	if (p->rc != PROFDB_OK && p->s.stop)
+		atomic_store(p->s.stop, 1);
+	return NULL;
+}
+
+/* How many parts for a table of span ids: 1 unless it has an id range
+ * and at least PUSH_SPLIT_ROWS (PROFDB_PUSH_SPLIT_ROWS may lower that);
+ * PUSH_STREAMS, or 1 to PUSH_STREAMS_MAX from PROFDB_PUSH_STREAMS. */
+static int parts_for(const struct profdb__ch_table *t, int64_t span)
+{
+	const char *env = getenv("PROFDB_PUSH_STREAMS");
+	int n = env && *env ? (int)profdb__env_limit("PROFDB_PUSH_STREAMS", PUSH_STREAMS_MAX) : PUSH_STREAMS;
+	if (!t->id_range || span < (int64_t)profdb__env_limit("PROFDB_PUSH_SPLIT_ROWS", PUSH_SPLIT_ROWS))
+		return 1;
+	return span < n ? 1 : n;
+}
+
+/* The run's row as a text (name, when ingested, from where), or NULL. */
+static char *run_row_text(sqlite3 *sql, int64_t run_id)
+{
+	sqlite3_stmt *st;
+	char *text = NULL;
+	if (sqlite3_prepare_v2(sql, "SELECT name || char(31) || ingested_at || char(31) || coalesce(source_path, '') "
+	    "FROM run WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_int64(st, 1, run_id);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		text = strdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return text;
+}
+
+/*
+ * The connection and server handle of part i > 0.  Its read transaction
+ * starts after the first connection's, so it may see later commits: those
+ * of other runs leave this run's kernels as they were (a run's rows are
+ * written once, by its ingest), but the run deleted or replaced since would
+ * not.  So the part checks that it sees the same run row (run) before it
+ * reads, and keeps that snapshot until it is closed.
+ */
+static int part_open(struct part *p, const struct part *first, profdb *db, int64_t run_id, const char *run)
+{
+	int rc = profdb__db_open_reader(db, &p->sql);
+	if (rc != SQLITE_OK)
+		return profdb__err_set(&p->err, PROFDB_ERROR, "reading %s: cannot open a second connection (%s)",
+		    first->s.t->name, sqlite3_errstr(rc));
+	char *now = sqlite3_exec(p->sql, "BEGIN", NULL, NULL, NULL) == SQLITE_OK ? run_row_text(p->sql, run_id) : NULL;
+	int same = now && run && strcmp(now, run) == 0;
+	free(now);
+	if (!same)
+		return profdb__err_set(&p->err, PROFDB_ERROR, "the run changed while it was being pushed (push it again)");
+	return profdb__ch_dup(first->ch, &p->ch, &p->err);
+}
+/* Part i of n of the ids lo..hi: its first and last id. */
+static void part_bounds(int64_t lo, int64_t hi, int i, int n, int64_t *a, int64_t *b)
+{
+	int64_t span = hi - lo + 1;
+	*a = lo + span / n * i;
+	*b = i == n - 1 ? hi : lo + span / n * (i + 1) - 1;
+}
+
+/* Run parts 1..n-1 on threads and part 0 here; the first error is the
+ * one a failed part met (not another's "stopped"). */
+static int run_parts(struct part *parts, int n, struct profdb_err *err)
+{
+	for (int i = 1; i < n; i++)
+		parts[i].started = pthread_create(&parts[i].thread, NULL, part_run, &parts[i]) == 0;
+	for (int i = 1; i < n; i++)
+		if (!parts[i].started) {
+			atomic_store(parts[0].s.stop, 1);
+			profdb__err_set(&parts[i].err, PROFDB_ERROR, "cannot start a thread");
+			parts[i].rc = PROFDB_ERROR;
+		}
+	part_run(&parts[0]);
+	for (int i = 1; i < n; i++)
+		if (parts[i].started)
+			pthread_join(parts[i].thread, NULL);
+	int failed = -1;
+	for (int i = n - 1; i >= 0; i--)
+		if (parts[i].rc != PROFDB_OK && (failed < 0 || !parts[i].s.stopped))
+			failed = i;
+	if (failed > 0)
+		*err = parts[failed].err;
+	return failed < 0 ? PROFDB_OK : parts[failed].rc;
+}
+
 /* Stream the rows of run_id in t to the server; the texts of CHC_DICT
  * columns go into dict. */
-int profdb__ch_push_table(struct profdb__ch *ch, sqlite3 *sql, const struct profdb__ch_table *t,
-                          int64_t run_id, uint64_t remote_id, const char *hash, struct profdb__ch_dict *dict, int64_t *rows,
-                      struct profdb_err *err)
+int profdb__ch_push_table(struct profdb__ch *ch, profdb *db, const struct profdb__ch_table *t,
+                          int64_t run_id, uint64_t remote_id, const char *hash, struct profdb__ch_dict *dict,
+                          int64_t *rows, struct profdb_err *err)
 {
 	struct profdb__ch_buf q = { 0 }, ins = { 0 };
-	struct stream s;
-	int rc;
-	memset(&s, 0, sizeof s);
-	s.t = t;
-	s.remote_id = remote_id;
-	s.hash = hash;
-	s.err = err;
-	s.sql = sql;
-	s.dict = dict;
-	if (t->store && (!(s.cols = calloc(t->ncols, sizeof *s.cols)) ||
-	                 !(s.nulls = calloc(t->ncols, sizeof *s.nulls)))) {
+	struct part parts[PUSH_STREAMS_MAX];
+	pthread_mutex_t dict_mu = PTHREAD_MUTEX_INITIALIZER;
+	atomic_int stop = 0;
+	int64_t lo = 0, hi = -1;
+	int n = 1, rc = PROFDB_OK, has = 0;
+	memset(parts, 0, sizeof parts);
+	parts[0].ch = ch;
+	parts[0].sql = db->sql;
+	if (build_select(&q, t) || build_insert(&ins, t))
 		rc = profdb__err_set(err, PROFDB_ERROR, "out of memory");
-		goto out;
+	if (rc == PROFDB_OK && t->id_range && (has = read_id_range(db->sql, t, run_id, &lo, &hi)) < 0)
+		rc = profdb__err_set(err, PROFDB_ERROR, "reading %s: %s", t->name, sqlite3_errmsg(db->sql));
+	if (rc == PROFDB_OK && has)
+		n = parts_for(t, hi - lo + 1);
+	char *run = n > 1 ? run_row_text(db->sql, run_id) : NULL;
+	for (int i = 1; i < n && rc == PROFDB_OK; i++)
+		if (part_open(&parts[i], &parts[0], db, run_id, run) != PROFDB_OK) {
+			/* a second connection is a speed-up, not a need; the run
+			 * changed is an error (a part would read other rows) */
+			if (parts[i].sql && parts[i].err.code)
+				rc = profdb__err_set(err, parts[i].err.code, "%s", parts[i].err.msg);
+			n = i;
+		}
+	free(run);
+	for (int i = 0; i < n && rc == PROFDB_OK; i++) {
+		struct part *p = &parts[i];
+		p->insert = ins.data;
+		rc = stream_init(&p->s, t, p->sql, q.data, run_id, i ? &p->err : err);
+		p->s.remote_id = remote_id;
+		p->s.hash = hash;
+		p->s.dict = dict;
+		p->s.dict_mu = n > 1 ? &dict_mu : NULL;
+		p->s.stop = n > 1 ? &stop : NULL;
+		if (rc == PROFDB_OK && t->id_range) {
+			int64_t a = 1, b = 0; /* no rows: an empty range */
+			if (has)
+				part_bounds(lo, hi, i, n, &a, &b);
+			sqlite3_bind_int64(p->s.st, 2, a);
+			sqlite3_bind_int64(p->s.st, 3, b);
+		}
+		if (rc != PROFDB_OK && i)
+			*err = p->err;
 	}
-	if (build_select(&q, t) || build_insert(&ins, t)) {
-		rc = profdb__err_set(err, PROFDB_ERROR, "out of memory");
-		goto out;
+	if (rc == PROFDB_OK)
+		rc = run_parts(parts, n, err);
+	for (int i = 0; i < PUSH_STREAMS_MAX; i++) {
+		if (rc == PROFDB_OK && rows)
+			*rows += parts[i].s.rows;
+		if (parts[i].s.t)
+			stream_free(&parts[i].s);
+		if (i) {
+			sqlite3_close(parts[i].sql);
+			profdb__ch_close(parts[i].ch);
+		}
 	}
-	if (sqlite3_prepare_v2(sql, q.data, -1, &s.st, NULL) != SQLITE_OK) {
-		rc = profdb__err_set(err, PROFDB_ERROR, "reading %s: %s", t->name, sqlite3_errmsg(sql));
-		goto out;
-	}
-	sqlite3_bind_int64(s.st, 1, run_id);
-	if (t->id_range && bind_id_range(sql, t, s.st, run_id) != 0) {
-		rc = profdb__err_set(err, PROFDB_ERROR, "reading %s: %s", t->name, sqlite3_errmsg(sql));
-		goto out;
-	}
-	rc = profdb__ch_upload(ch, ins.data, stream_read, &s, err);
-	if (rc == PROFDB_OK && rows)
-		*rows += s.rows;
-out:
-	sqlite3_finalize(s.st);
-	sqlite3_finalize(s.str_st);
-	free(s.cache);
-	for (size_t i = 0; s.cols && i < t->ncols; i++)
-		profdb__ch_buf_free(&s.cols[i]);
-	for (size_t i = 0; s.nulls && i < t->ncols; i++)
-		profdb__ch_buf_free(&s.nulls[i]);
-	free(s.cols);
-	free(s.nulls);
 	profdb__ch_buf_free(&q);
 	profdb__ch_buf_free(&ins);
-	profdb__ch_buf_free(&s.pending);
 	return rc;
 }
 

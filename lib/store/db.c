@@ -386,6 +386,42 @@ static int open_connection(profdb *db, const char *path, int mem)
 	return PROFDB_OK;
 }
 
+/*
+ * Another read-only connection to db's file, for a thread of its own
+ * (ch_push_rows.c reads a big run's kernels in parallel parts: one
+ * connection is one thread at a time, NOMUTEX above).  It sees committed
+ * rows only, as the first does outside a write.  Opened the way a
+ * read-only handle is, so a file this process cannot write still opens;
+ * query_only either way.  SQLITE_MISUSE where there is no file to share
+ * (":memory:", a clickhouse:// snapshot).
+ */
+int profdb__db_open_reader(const profdb *db, sqlite3 **out)
+{
+	int oflags = SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_READWRITE, rc;
+	const char *query = "";
+	char *uri;
+	*out = NULL;
+	if (db->remote || !db->path || !db->path[0] || strcmp(db->path, ":memory:") == 0)
+		return SQLITE_MISUSE;
+	if (access(db->path, W_OK) != 0 || !dir_writable(db->path)) {
+		oflags = SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_READONLY;
+		query = has_wal_content(db->path) ? "?mode=ro" : "?immutable=1";
+	}
+	if (!(uri = path_uri(db->path, query)))
+		return SQLITE_NOMEM;
+	rc = sqlite3_open_v2(uri, out, oflags, profdb__vfs_longpath());
+	free(uri);
+	if (rc == SQLITE_OK && (oflags & SQLITE_OPEN_READWRITE))
+		rc = sqlite3_exec(*out, "PRAGMA query_only = 1", NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		sqlite3_busy_timeout(*out, (int)profdb__env_limit("PROFDB_BUSY_TIMEOUT_MS", BUSY_TIMEOUT_MS));
+	if (rc != SQLITE_OK) {
+		sqlite3_close(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
 int profdb_open(profdb **out, const char *path, unsigned flags)
 {
 	profdb *db;
