@@ -43,16 +43,6 @@ struct kgroups {
 static int dict_row(void *arg, const struct profdb__ch_val *v, struct profdb_err *err)
 {
 	struct kgroups *g = arg;
-	size_t id = (size_t)(uint32_t)v[0].i;
-	if (id >= g->ndict) {
-		size_t cap = id + 1 > 2 * g->ndict ? id + 1 : 2 * g->ndict;
-		int64_t *d = realloc(g->dict, cap * sizeof *d);
-		if (!d)
-			return profdb__err_set(err, PROFDB_ERROR, "out of memory"), -1;
-		memset(d + g->ndict, 0, (cap - g->ndict) * sizeof *d);
-		g->dict = d;
-		g->ndict = cap;
-	}
 	if (v[1].n + 1 > g->textcap) {
 		char *t = realloc(g->text, v[1].n + 1);
 		if (!t)
@@ -62,8 +52,11 @@ static int dict_row(void *arg, const struct profdb__ch_val *v, struct profdb_err
 	}
 	memcpy(g->text, v[1].s, v[1].n);
 	g->text[v[1].n] = '\0';
-	if (!(g->dict[id] = profdb__intern(g->intern, g->text)))
+	int64_t local = profdb__intern(g->intern, g->text);
+	if (!local)
 		return profdb__err_set(err, PROFDB_ERROR, "snapshot: %s", sqlite3_errmsg(g->db->sql)), -1;
+	if (profdb__ch_dict_set(&g->dict, &g->ndict, (size_t)(uint32_t)v[0].i, local) != 0)
+		return profdb__err_set(err, PROFDB_ERROR, "out of memory"), -1;
 	return 0;
 }
 

@@ -214,6 +214,21 @@ static int pull_sink(void *arg, const char *data, size_t n)
 
 static const enum profdb__ch_type dict_types[] = { CH_U32, CH_STR };
 
+int profdb__ch_dict_set(int64_t **dict, size_t *n, size_t id, int64_t local)
+{
+	if (id >= *n) {
+		size_t cap = id + 1 > 2 * *n ? id + 1 : 2 * *n;
+		int64_t *d = realloc(*dict, cap * sizeof *d);
+		if (!d)
+			return -1;
+		memset(d + *n, 0, (cap - *n) * sizeof *d);
+		*dict = d;
+		*n = cap;
+	}
+	(*dict)[id] = local;
+	return 0;
+}
+
 /* kernel_str rows: each text interned here, at its id. */
 static int dict_sink(void *arg, const char *data, size_t n)
 {
@@ -223,18 +238,11 @@ static int dict_sink(void *arg, const char *data, size_t n)
 	if (profdb__ch_buf_add(&p->pending, data, n) != 0)
 		return profdb__err_set(p->err, PROFDB_ERROR, "out of memory"), -1;
 	while ((k = profdb__ch_get_row(p->pending.data + off, p->pending.len - off, dict_types, 2, v)) > 0) {
-		size_t id = (size_t)(uint32_t)v[0].i;
-		if (id >= p->ndict) {
-			size_t cap = id + 1 > 2 * p->ndict ? id + 1 : 2 * p->ndict;
-			int64_t *d = realloc(p->dict, cap * sizeof *d);
-			if (!d)
-				return profdb__err_set(p->err, PROFDB_ERROR, "out of memory"), -1;
-			memset(d + p->ndict, 0, (cap - p->ndict) * sizeof *d);
-			p->dict = d;
-			p->ndict = cap;
-		}
-		if (!(p->dict[id] = intern_val(p, &v[1])))
+		int64_t local = intern_val(p, &v[1]);
+		if (!local)
 			return profdb__err_set(p->err, PROFDB_ERROR, "storing str: %s", sqlite3_errmsg(p->sql)), -1;
+		if (profdb__ch_dict_set(&p->dict, &p->ndict, (size_t)(uint32_t)v[0].i, local) != 0)
+			return profdb__err_set(p->err, PROFDB_ERROR, "out of memory"), -1;
 		off += k;
 	}
 	memmove(p->pending.data, p->pending.data + off, p->pending.len - off);
