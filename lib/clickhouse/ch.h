@@ -62,10 +62,12 @@ int profdb__ch_send(struct profdb__ch *c, const char *sql, const void *data, siz
  * Send sql (an INSERT ... FORMAT RowBinary) with a body that read produces
  * on the fly, streamed (chunked): read fills at most cap bytes of buf and
  * returns how many, 0 at the end, -1 to abort (its err already set).
- * Memory stays bounded however many rows go.
+ * Memory stays bounded however many rows go.  settings: NULL, or the
+ * query's settings as URL parameters ("name=value&name=value", constant
+ * text: not escaped).
  */
 typedef long (*ch_read_fn)(void *arg, char *buf, size_t cap);
-int profdb__ch_upload(struct profdb__ch *c, const char *sql, ch_read_fn read, void *arg,
+int profdb__ch_upload(struct profdb__ch *c, const char *sql, const char *settings, ch_read_fn read, void *arg,
                       struct profdb_err *err);
 /* Same, collecting the whole response into resp (appended). */
 int profdb__ch_query(struct profdb__ch *c, const char *sql, struct profdb__ch_buf *resp,

@@ -275,7 +275,7 @@ static int server_error(struct req *r)
 /* The request URL: http://[user@]host:port/?database=...&query=...; the
  * user goes in the URL only when netrc is to supply its password (curl
  * looks the login up then; with CURLOPT_USERNAME it does not). */
-static char *request_url(struct profdb__ch *c, const char *sql, int use_db)
+static char *request_url(struct profdb__ch *c, const char *sql, const char *settings, int use_db)
 {
 	struct profdb__ch_buf u = { 0 };
 	char *q = sql ? curl_easy_escape(c->curl, sql, 0) : NULL;
@@ -292,6 +292,8 @@ static char *request_url(struct profdb__ch *c, const char *sql, int use_db)
 	if (use_db && !bad)
 		bad = profdb__ch_buf_add(&u, "&database=", 10) != 0 ||
 		      profdb__ch_buf_add(&u, c->database, strlen(c->database)) != 0;
+	if (settings && !bad)
+		bad = profdb__ch_buf_add(&u, "&", 1) != 0 || profdb__ch_buf_add(&u, settings, strlen(settings)) != 0;
 	if (q && !bad)
 		bad = profdb__ch_buf_add(&u, "&query=", 7) != 0 || profdb__ch_buf_add(&u, q, strlen(q)) != 0;
 	curl_free(q);
@@ -334,6 +336,7 @@ struct send_args {
 	ch_read_fn read;           /* or a body produced on the fly (chunked), or NULL */
 	void *read_arg;
 	int use_db;
+	const char *settings;      /* URL parameters, or NULL */
 };
 
 /* What a streamed upload callback gives curl. */
@@ -360,7 +363,7 @@ static int send_req(struct profdb__ch *c, const struct send_args *a, ch_sink_fn 
 	struct req r = { c, sink, arg, err, 0, { 0 }, 0 };
 	struct upload up = { a->read, a->read_arg, 0 };
 	int body = a->data || a->read;
-	char *url = request_url(c, body ? a->sql : NULL, a->use_db);
+	char *url = request_url(c, body ? a->sql : NULL, a->settings, a->use_db);
 	char curlerr[CURL_ERROR_SIZE] = "";
 	if (!url)
 		return profdb__err_set(err, PROFDB_ERROR, "out of memory");
@@ -406,14 +409,14 @@ static int send_req(struct profdb__ch *c, const struct send_args *a, ch_sink_fn 
 int profdb__ch_send(struct profdb__ch *c, const char *sql, const void *data, size_t ndata,
                     int use_db, ch_sink_fn sink, void *arg, struct profdb_err *err)
 {
-	struct send_args a = { sql, data, ndata, NULL, NULL, use_db };
+	struct send_args a = { sql, data, ndata, NULL, NULL, use_db, NULL };
 	return send_req(c, &a, sink, arg, err);
 }
 
-int profdb__ch_upload(struct profdb__ch *c, const char *sql, ch_read_fn read, void *arg,
+int profdb__ch_upload(struct profdb__ch *c, const char *sql, const char *settings, ch_read_fn read, void *arg,
                       struct profdb_err *err)
 {
-	struct send_args a = { sql, NULL, 0, read, arg, 1 };
+	struct send_args a = { sql, NULL, 0, read, arg, 1, settings };
 	return send_req(c, &a, NULL, NULL, err);
 }
 

@@ -72,6 +72,19 @@ struct stream {
 
 #define NATIVE_ROWS 4096
 
+/*
+ * The server gathers those blocks into blocks of min_insert_block_size_rows
+ * (1 M by default) before it writes each as a part, and that gathering
+ * (SquashingTransform) was 31% of its CPU on a push of 10 M kernel rows,
+ * most of it page faults on each fresh ~300 MB block (perf, bench/results.md,
+ * 2026-12-03 push in parts).  131 072 rows: blocks of ~38 MB, at the
+ * price of more parts to merge (the INSERT asks it in its URL).  Its
+ * CPU across the push and the merges after it, 10 M rows, two parts:
+ * 1 M 25.7-27.4 s, 262 144 21.4-23.7 s, 131 072 20.0-20.2 s, 65 536
+ * 22.5-23.0 s (more merging).
+ */
+#define NATIVE_SETTINGS "min_insert_block_size_rows=131072"
+
 /* The text of str id (cached); 1 found, 0 no such id, -1 error. */
 static int str_text(struct stream *s, int64_t id, const char **p, size_t *n)
 {
@@ -490,7 +503,8 @@ static void stream_free(struct stream *s)
 static void *part_run(void *arg)
 {
 	struct part *p = arg;
-	p->rc = profdb__ch_upload(p->ch, p->insert, stream_read, &p->s, p->s.err);
+	p->rc = profdb__ch_upload(p->ch, p->insert, p->s.t->store ? NATIVE_SETTINGS : NULL, stream_read, &p->s,
+	                          p->s.err);
 	if (p->rc != PROFDB_OK && p->s.stop)
 		atomic_store(p->s.stop, 1);
 	return NULL;
