@@ -688,6 +688,10 @@ struct profdb_push_stats {
  * on the server (content hash), or another run of that name, is refused
  * with PROFDB_EEXISTS unless replace (which replaces the run of that name).
  * db is only read.  *out (may be NULL) receives the counts.
+ * A run of at least 1 M kernels is sent in parallel parts: threads of the
+ * call's own, each reading through its own read-only connection to db's
+ * file (PROFDB_PUSH_STREAMS in the environment: how many, 1 to 8, default
+ * 2); all have ended when the call returns.
  * Errors: PROFDB_ENOTFOUND (no such local run), PROFDB_EEXISTS,
  * PROFDB_EUSAGE (bad URL), PROFDB_ESCHEMA (server has a newer profdb
  * schema), PROFDB_ERROR (server down or answering an error: the message
