@@ -10,7 +10,8 @@
  *  - the same content already there is refused unless replace, and so is
  *    another run of the same name.
  * Rows stream from SQLite into one chunked INSERT per table (bounded memory;
- * the server cuts its own blocks).  The local database is only read.
+ * the server cuts its own blocks), a big run's kernels into two or more at
+ * once (ch_push_rows.c).  The local database is only read.
  */
 #include <fcntl.h>
 #include <stdio.h>
