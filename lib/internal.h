@@ -57,16 +57,28 @@ int profdb__ch_query_steps(profdb *db, profdb_result **out, const struct profdb_
 /* Before profdb_compare on a snapshot: pull what its samples read (ch_compare.c). */
 int profdb__ch_compare_prepare(profdb *db, int key_in_step_stat);
 /* With db->ch_kernel_steps: the kernel_step_stat sums of the snapshot's
- * run run_id under f's rank and step filters, as stored (per rank, in no
- * order): first the run's dictionary (text: id, bytes), then the rows
- * (row: name and base name as dictionary ids, kind,
- * step unless !has_step, sum of total_ns, of calls).  Either returns 0, or
- * -1 when out of memory (the error). */
+ * runs runs[i].run_id under f's rank and step filters, as stored (per
+ * rank, in no order), fetched at once on threads of their own: for each
+ * run first its dictionary (text: id, bytes), then its rows (row: name
+ * and base name as dictionary ids, kind, step unless !has_step, sum of
+ * total_ns, of calls).  The callbacks of one run are called from one
+ * thread, those of different runs from different ones: each touches only
+ * its arg.  They return 0, or -1 when out of memory (the error). */
 typedef int (*profdb__ch_text_fn)(void *arg, uint32_t id, const char *s, size_t n);
 typedef int (*profdb__ch_kstep_fn)(void *arg, int64_t name, int64_t base, int64_t kind, int has_step,
                                    int64_t step, int64_t sum, int64_t calls);
-int profdb__ch_kernel_steps(profdb *db, int64_t run_id, const struct profdb_filter *f,
-                            profdb__ch_text_fn text, profdb__ch_kstep_fn row, void *arg);
+struct profdb__ch_kstep_fetch {
+	int64_t run_id;            /* the snapshot's (local) run id */
+	profdb__ch_text_fn text;
+	profdb__ch_kstep_fn row;
+	int (*reserve)(void *arg, uint64_t rows); /* NULL, or called between text and
+	                              row with rows when known: 0, -1 out of memory */
+	void *arg;
+	uint64_t rows;             /* set here: the run's rows on the server, at most
+	                              what row gets (filters drop some); 0 unknown */
+};
+int profdb__ch_kernel_steps(profdb *db, const struct profdb_filter *f, struct profdb__ch_kstep_fetch *runs,
+                            size_t n);
 #define CH_ALL_TABLES 0xffffffffu
 /* The kernel step rows one diff may hold in memory over all its runs
  * (compare_rows.c; PROFDB_DIFF_ROWS lowers it). */
@@ -400,6 +412,9 @@ int profdb__parse_double(const char *s, size_t n, double *out);
  * else limit.
  */
 uint64_t profdb__env_limit(const char *name, uint64_t limit);
+/* Ask for 2 MB pages under the whole 2 MB pieces of [p, p + bytes): for
+ * large arrays written once (huge_pages.c); a no-op where unsupported. */
+void profdb__huge_pages(void *p, size_t bytes);
 
 /* ---------------------------------------------------------------- names */
 

@@ -591,7 +591,9 @@ typedef struct profdb_comparison profdb_comparison; /* a finished comparison */
  * lines are kept in a temporary table of db, so it is written and freed
  * before profdb_close(db).  Errors: PROFDB_ENOTFOUND (a run name
  * not stored), PROFDB_EUSAGE (no runs on a side, bad key, threshold, alpha),
- * PROFDB_ERROR.
+ * PROFDB_ERROR.  On a clickhouse:// snapshot the runs' per-step kernel
+ * sums are fetched at once by up to four threads of its own, a connection
+ * each; they are joined before it returns.
  */
 int profdb_compare(profdb *db, profdb_comparison **out, const struct profdb_diff_opts *o);
 

@@ -222,6 +222,10 @@ int profdb__ch_pull_more(profdb *db, const char *url, uint64_t remote, int64_t l
 typedef int (*ch_row_fn)(void *arg, const struct profdb__ch_val *v, struct profdb_err *err);
 int profdb__ch_rows(profdb *db, const char *sql, const enum profdb__ch_type *types, size_t ncols,
                     ch_row_fn row, void *arg);
+/* The same on its own connection to url, the error in err (not on a
+ * profdb: a thread of its own may call it); err->code. */
+int profdb__ch_rows_at(const char *url, const char *sql, const enum profdb__ch_type *types, size_t ncols,
+                       ch_row_fn row, void *arg, struct profdb_err *err);
 
 /*
  * " WHERE ..." of f on the server's kernel table as profdb__qfilter_where

@@ -67,17 +67,25 @@ static int row_sink(void *arg, const char *p, size_t n)
 	return 0;
 }
 
+int profdb__ch_rows_at(const char *url, const char *sql, const enum profdb__ch_type *types, size_t ncols,
+                       ch_row_fn row, void *arg, struct profdb_err *err)
+{
+	struct profdb__ch *ch = NULL;
+	struct row_sink s = { { 0 }, types, ncols, row, arg, err };
+	if (profdb__ch_open(&ch, url, err) == PROFDB_OK)
+		profdb__ch_send(ch, sql, NULL, 0, 1, row_sink, &s, err);
+	profdb__ch_close(ch);
+	profdb__ch_buf_free(&s.pending);
+	return err->code;
+}
+
 int profdb__ch_rows(profdb *db, const char *sql, const enum profdb__ch_type *types, size_t ncols,
                     ch_row_fn row, void *arg)
 {
 	struct profdb_err err = { PROFDB_OK, "" };
-	struct profdb__ch *ch = NULL;
-	struct row_sink s = { { 0 }, types, ncols, row, arg, &err };
-	if (profdb__ch_open(&ch, db->remote, &err) == PROFDB_OK)
-		profdb__ch_send(ch, sql, NULL, 0, 1, row_sink, &s, &err);
-	profdb__ch_close(ch);
-	profdb__ch_buf_free(&s.pending);
-	return err.code == PROFDB_OK ? PROFDB_OK : profdb__error(db, err.code, "%s", err.msg);
+	if (profdb__ch_rows_at(db->remote, sql, types, ncols, row, arg, &err) == PROFDB_OK)
+		return PROFDB_OK;
+	return profdb__error(db, err.code, "%s", err.msg);
 }
 
 /* ---------------------------------------------------------------- where */

@@ -160,7 +160,9 @@ int profdb__ch_open(struct profdb__ch **out, const char *url, struct profdb_err 
 		profdb__ch_close(c);
 		return profdb__err_set(err, PROFDB_ERROR, "out of memory");
 	}
-	/* the CLI is one thread; curl_global_init is not thread-safe anyway */
+	/* curl_global_init is not thread-safe: the first connection is opened
+	 * on the caller's thread (opening a snapshot, push's first part), the
+	 * workers' later ones only read the flag */
 	if (!curl_ready && curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK)
 		curl_ready = 1;
 	c->curl = curl_easy_init();

@@ -43,7 +43,7 @@ static int pull_one(profdb *db, const char *url, const char *name, unsigned mask
 	int rc = profdb__ch_pull(db, url, name, 0, mask, NULL, &local, &remote);
 	if (rc != PROFDB_OK)
 		return rc;
-	if (sqlite3_prepare_v2(db->sql, "INSERT INTO temp.ch_run VALUES (?1, ?2, ?3)", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db->sql, "INSERT INTO temp.ch_run (local_id, remote_id, mask) VALUES (?1, ?2, ?3)", -1, &st, NULL) != SQLITE_OK)
 		return profdb__sqlerror(db, "cannot note run ids");
 	sqlite3_bind_int64(st, 1, local);
 	sqlite3_bind_int64(st, 2, (int64_t)remote); /* 63 bits (ch_push.c) */
@@ -88,9 +88,12 @@ int profdb_open_clickhouse(profdb **out, const char *url, const char *const *run
 		return profdb__sqlerror(*out, "cannot make the snapshot");
 	if (!profdb__ch_is_url(url))
 		return profdb__error(*out, PROFDB_EUSAGE, "not a clickhouse:// URL");
-	/* mask: the tables of the run pulled so far (queries pull more) */
+	/* mask: the tables of the run pulled so far (queries pull more);
+	 * step_rows: its kernel_step_stat rows on the server, once a diff
+	 * counted them (ch_compare.c) */
 	if (sqlite3_exec((*out)->sql, "CREATE TEMP TABLE ch_run (local_id INTEGER PRIMARY KEY,"
-	                 " remote_id INTEGER NOT NULL, mask INTEGER NOT NULL)", NULL, NULL, NULL) != SQLITE_OK)
+	                 " remote_id INTEGER NOT NULL, mask INTEGER NOT NULL, step_rows INTEGER)",
+	                 NULL, NULL, NULL) != SQLITE_OK)
 		return profdb__sqlerror(*out, "cannot make the snapshot");
 	/* the tags (run_tag, and run_meta's) of even a light snapshot: --tag
 	 * selects runs here, before the server is asked for figures */

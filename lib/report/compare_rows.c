@@ -23,7 +23,14 @@
  * promises (two runs of 1 M names each took 141 MB before the count).
  * A clickhouse:// snapshot cannot fall back (its kernel_step_stat stays on
  * the server), so ch_compare.c asks the server for the same figures first
- * (profdb__compare_rows_fit).
+ * (profdb__compare_rows_fit).  There the runs' rows are fetched at once
+ * before the first cursor opens (profdb__kcursor_prefetch: up to four
+ * threads, a connection per run), and the loader reserves each run's rows in one array
+ * (the server counted them).
+ *
+ * Over 600 lines: the loader, its ordering, the prefetch and the cursor
+ * share the private struct loader; split, it would be a header of its own
+ * for one reader.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +142,28 @@ static int add_raw(void *arg, int64_t a, int64_t b, int64_t kind, int has_step, 
 		l->caprows = n;
 	}
 	l->rows[l->nrows++] = (struct profdb__krow){ (uint32_t)c, has_step != 0, has_step ? step : 0, sum, calls };
+	return 0;
+}
+
+/* A snapshot's run: room for the rows the server holds, at once.  Grown
+ * by doubling, the 2 x 18 MB of a diff of two 10 M-kernel runs were
+ * written into fresh 4 KB pages one at a time (that store was the
+ * diff's hottest instruction); one array of the right size can be backed
+ * by 2 MB pages (huge_pages.c).  Advised after a doubling instead, the
+ * diff faulted more, not less: realloc moved the pages. */
+static int reserve_rows(void *arg, uint64_t rows)
+{
+	struct loader *l = arg;
+	struct profdb__krow *t;
+	if (l->rows || rows == 0 || rows > l->max_rows)
+		return 0; /* the doubling in add_raw, and its budget check */
+	if (!(t = malloc((size_t)rows * sizeof *t))) {
+		l->oom = 1;
+		return -1;
+	}
+	profdb__huge_pages(t, (size_t)rows * sizeof *t);
+	l->rows = t;
+	l->caprows = (size_t)rows;
 	return 0;
 }
 
@@ -381,6 +410,107 @@ static void loader_free(struct loader *l)
 	free(l->dictlen);
 }
 
+/* ---------------------------------------------------------------- prefetch */
+
+/* The runs' rows fetched from a snapshot's server at once, in parallel
+ * (profdb__ch_kernel_steps): loader k is run k (side 0's runs, then side
+ * 1's) until load() takes it. */
+struct profdb__kprefetch {
+	struct loader *l;          /* n, owned until taken */
+	unsigned char *have;       /* n: fetched and not taken */
+	size_t n;
+};
+
+static size_t run_index(const struct profdb__compare_state *s, int si, size_t i)
+{
+	return si == 0 ? i : s->side[0].n + i;
+}
+
+void profdb__kcursor_prefetch_free(struct profdb__compare_state *s)
+{
+	struct profdb__kprefetch *p = s->prefetch;
+	if (!p)
+		return;
+	for (size_t k = 0; k < p->n; k++)
+		if (p->have[k])
+			loader_free(&p->l[k]);
+	free(p->l);
+	free(p->have);
+	free(p);
+	s->prefetch = NULL;
+}
+
+int profdb__kcursor_prefetch(struct profdb__compare_state *s)
+{
+	struct profdb__kprefetch *p;
+	struct profdb__ch_kstep_fetch *f;
+	size_t nf = 0;
+	int rc;
+	if (!s->db->ch_kernel_steps || !s->key_in_step_stat || s->prefetch)
+		return PROFDB_OK;
+	p = calloc(1, sizeof *p);
+	f = calloc(s->side[0].n + s->side[1].n + 1, sizeof *f);
+	if (p) {
+		p->n = s->side[0].n + s->side[1].n;
+		p->l = calloc(p->n + 1, sizeof *p->l);
+		p->have = calloc(p->n + 1, 1);
+	}
+	if (!p || !f || !p->l || !p->have) {
+		free(f);
+		s->prefetch = p;
+		profdb__kcursor_prefetch_free(s);
+		return profdb__error(s->db, PROFDB_ERROR, "out of memory");
+	}
+	s->prefetch = p;
+	for (int si = 0; si < 2; si++)
+		for (size_t i = 0; i < s->side[si].n; i++) {
+			struct loader *l = &p->l[run_index(s, si, i)];
+			if (!s->side[si].runs[i].stats)
+				continue; /* the SQL cursor reads it */
+			l->db = s->db;
+			l->max_rows = l->max_bytes = SIZE_MAX; /* the server's figures fitted (ch_compare.c) */
+			p->have[run_index(s, si, i)] = 1;
+			f[nf++] = (struct profdb__ch_kstep_fetch){ s->side[si].runs[i].id, add_text, add_raw,
+			                                           reserve_rows, l, 0 };
+		}
+	rc = profdb__ch_kernel_steps(s->db, &s->o->filter, f, nf);
+	free(f);
+	if (rc != PROFDB_OK)
+		profdb__kcursor_prefetch_free(s);
+	return rc;
+}
+
+/* Move prefetched loader k into l: 1, or 0 when there is none. */
+static int take(struct profdb__kprefetch *p, size_t k, struct loader *l)
+{
+	if (!p || k >= p->n || !p->have[k])
+		return 0;
+	*l = p->l[k]; /* l owns it now */
+	p->have[k] = 0;
+	return 1;
+}
+
+/* Into l: run i of side si's rows, fetched or read from the file. */
+static int fill(struct profdb__compare_state *s, int si, size_t i, struct loader *l)
+{
+	size_t k = run_index(s, si, i);
+	int rc;
+	if (!s->db->ch_kernel_steps) {
+		l->db = s->db;
+		l->max_rows = s->rows_left;
+		l->max_bytes = s->bytes_left;
+		return load_file(s, si, i, l);
+	}
+	if (take(s->prefetch, k, l))
+		return PROFDB_OK;
+	/* a cursor opened without the merge's prefetch: fetch them now */
+	if ((rc = profdb__kcursor_prefetch(s)) != PROFDB_OK)
+		return rc;
+	if (!take(s->prefetch, k, l))
+		return profdb__error(s->db, PROFDB_ERROR, "snapshot: run '%s' was not fetched", s->side[si].runs[i].name);
+	return PROFDB_OK;
+}
+
 /* The rows in memory; *held 0 when over the budget (then the SQL cursor). */
 static int load(struct profdb__compare_state *s, int si, size_t i, const char *keyexpr,
                 struct profdb__kcursor *c, int *held)
@@ -388,17 +518,8 @@ static int load(struct profdb__compare_state *s, int si, size_t i, const char *k
 	struct loader l;
 	int rc;
 	memset(&l, 0, sizeof l);
-	l.db = s->db;
-	l.max_rows = s->rows_left;
-	l.max_bytes = s->bytes_left;
 	*held = 0;
-	if (s->db->ch_kernel_steps) {
-		/* the server's figures fitted (ch_compare.c): no fallback here */
-		l.max_rows = l.max_bytes = SIZE_MAX;
-		rc = profdb__ch_kernel_steps(s->db, s->side[si].runs[i].id, &s->o->filter, add_text, add_raw, &l);
-	} else {
-		rc = load_file(s, si, i, &l);
-	}
+	rc = fill(s, si, i, &l);
 	if (rc == PROFDB_OK && l.oom)
 		rc = profdb__error(s->db, PROFDB_ERROR, "out of memory");
 	if (rc == PROFDB_OK && !l.over && (rc = rank_keys(s, &l, keyexpr, c)) == PROFDB_OK && !l.over &&

@@ -153,9 +153,17 @@ static int load_steps(profdb *db, const struct profdb_filter *f, int64_t run_id,
 }
 
 /* Index of step in the sorted steps, or -1. */
-static long step_index(const int64_t *steps, size_t n, int64_t step)
+/* The index of step in steps (sorted), or -1.  *hint: where the last
+ * one was; a key's rows come in step order, so the next step is most
+ * often the next one (a search per row was 12% of a diff of two 10 M-kernel
+ * runs: 15 mispredicted branches a row). */
+static long step_index(const int64_t *steps, size_t n, int64_t step, size_t *hint)
 {
 	size_t lo = 0, hi = n;
+	if (*hint < n && steps[*hint] == step)
+		return (long)*hint;
+	if (*hint + 1 < n && steps[*hint + 1] == step)
+		return (long)++*hint;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (steps[mid] < step)
@@ -163,7 +171,9 @@ static long step_index(const int64_t *steps, size_t n, int64_t step)
 		else
 			hi = mid;
 	}
-	return lo < n && steps[lo] == step ? (long)lo : -1;
+	if (lo < n && steps[lo] == step)
+		return (long)(*hint = lo);
+	return -1;
 }
 
 int profdb__compare_side_init(profdb *db, const struct profdb_filter *f, struct profdb__compare_side *sd,
@@ -263,7 +273,7 @@ int profdb__compare_kernel_cursor(struct profdb__compare_state *s, int si, size_
 }
 
 void profdb__compare_add_row(struct profdb__compare_state *s, int si, size_t i,
-                             const struct profdb__kcursor *c, double *samp)
+                             struct profdb__kcursor *c, double *samp)
 {
 	struct profdb__compare_side *sd = &s->side[si];
 	int64_t sum = c->sum, cnt = c->calls;
@@ -276,7 +286,7 @@ void profdb__compare_add_row(struct profdb__compare_state *s, int si, size_t i,
 		sd->count[at] += (double)cnt / sd->divisor[i];
 		return;
 	}
-	j = !c->has_step ? -1 : step_index(sd->steps[i], sd->nsteps[i], c->step);
+	j = !c->has_step ? -1 : step_index(sd->steps[i], sd->nsteps[i], c->step, &c->step_hint);
 	if (j < 0) {
 		/* outside every step (no launch inside a step span): spread
 		 * evenly over the run's steps, so the mean of the samples
@@ -308,6 +318,7 @@ int profdb__compare_read_host(struct profdb__compare_state *s, int si, size_t i)
 		return profdb__sqlerror(s->db, "cannot read host operators");
 	sqlite3_bind_int64(q, 1, sd->runs[i].id);
 	profdb__compare_bind_filter(q, &s->o->filter);
+	size_t hint = 0;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		int64_t sum = sqlite3_column_int64(q, 1);
 		size_t at = sd->offset[i];
@@ -317,7 +328,7 @@ int profdb__compare_read_host(struct profdb__compare_state *s, int si, size_t i)
 			sd->cpu[at] += (double)sum / sd->divisor[i];
 		} else {
 			long j = sqlite3_column_type(q, 0) == SQLITE_NULL ? -1 :
-			         step_index(sd->steps[i], sd->nsteps[i], sqlite3_column_int64(q, 0));
+			         step_index(sd->steps[i], sd->nsteps[i], sqlite3_column_int64(q, 0), &hint);
 			if (j >= 0)
 				sd->cpu[at + (size_t)j] += (double)sum;
 			else /* outside every step: spread, as for kernels */

@@ -43,6 +43,8 @@ struct profdb__compare_state {
 	int key_in_step_stat;          /* the key's parts are kernel_step_stat columns */
 	size_t rows_left, bytes_left;  /* what the cursors may still hold in memory
 	                                  (compare_rows.c: one budget for every run) */
+	struct profdb__kprefetch *prefetch; /* owned: a snapshot's runs' rows fetched
+	                                  at once, until their cursors take them */
 };
 
 /* compare_samples.c: keys, runs and their steps, samples from the store */
@@ -78,17 +80,23 @@ struct profdb__kcursor {
 	const char *key;
 	int has_step;
 	int64_t step, sum, calls;
+	size_t step_hint;          /* profdb__compare_add_row: the last step's index */
 };
 /* Open and place c on its first row (c->live 0 when none). */
 int profdb__kcursor_open(struct profdb__compare_state *s, int si, size_t i, const char *keyexpr,
                          struct profdb__kcursor *c);
+/* Before the cursors of a clickhouse:// snapshot whose kernel_step_stat
+ * stays on the server: fetch every run's rows at once, in parallel (each
+ * cursor takes its run's); a no-op otherwise.  _free: what was not taken. */
+int profdb__kcursor_prefetch(struct profdb__compare_state *s);
+void profdb__kcursor_prefetch_free(struct profdb__compare_state *s);
 /* The next row: 0, or -1 when SQLite failed (its message on the db). */
 int profdb__kcursor_next(struct profdb__kcursor *c);
 void profdb__kcursor_close(struct profdb__kcursor *c);
 /* Add the current row of such a cursor to samp (side si's N samples) and
  * the side's kernel counts. */
 void profdb__compare_add_row(struct profdb__compare_state *s, int si, size_t i,
-                             const struct profdb__kcursor *c, double *samp);
+                             struct profdb__kcursor *c, double *samp);
 int profdb__compare_read_host(struct profdb__compare_state *s, int si, size_t i);
 
 /* bench_diff.c: sides named tag:KEY=VALUE, or --by tag:KEY (per API) */

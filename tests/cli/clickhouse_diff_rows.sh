@@ -52,6 +52,16 @@ same control test --name '[a-m]*' --format csv --threshold 0
 same overlap twice --format csv --by base-name
 same overlap twice --format json --name 'nosuch*'
 same --base overlap,twice --new control,test --format csv
+# six runs: more than the threads that fetch them from the server (4)
+same --base f,overlap,twice --new g,control,test --format csv
+# a server that refuses a run's rows half-way through the parallel fetch
+# (user capped: answers of at most 600 rows; the dictionaries of control
+# and test fit, their per-step rows do not): one line, exit 1, no output
+for t in kernel_step_stat_ids kernel_str; do
+  echo "control, test: $t $(ch_query 1 "SELECT count() FROM prof.$t WHERE run_id IN (SELECT id FROM prof.run WHERE name IN ('control', 'test')) GROUP BY run_id ORDER BY count()" | tr '\n' ' ')rows"
+done
+$PROFDB diff --db "$(ch_url 1 capped@ prof)" control test >got 2>got.err
+echo "capped: exit $?, $(wc -c <got) bytes out, $(wc -l <got.err) line: $(sed -e "s/:$CH_PORT_1\//:PORT\//" -e 's/current rows: [^(]*(/current rows: N (/' got.err)"
 # base_calls and n_base of f against g by name, from sqlite3: sum(calls) /
 # the run's repeats (its 2 steps), and those steps
 $PROFDB diff --db "$URL" f g --format csv | python3 -c '

@@ -8,7 +8,9 @@
 #   ch_start N [XML]           start server N (1, 2, ...) with XML added to its
 #                              config (remote_servers); sets CH_PORT_N (HTTP),
 #                              CH_TCP_N (kept when set before), CH_PID_N;
-#                              users: default (no password), tester (s3cret)
+#                              users: default (no password), tester (s3cret),
+#                              capped (no password; answers of at most 600
+#                              rows, a bigger one is an error)
 #   ch_stop N [SIGNAL]         stop server N (kill by PID, default TERM; wait)
 #   ch_restart N               start server N again on its ports and data
 #   ch_mutations_done N        wait until server N has applied every DELETE
@@ -124,10 +126,11 @@ EOF
   cat >"$dir/users.xml" <<'EOF'
 <?xml version="1.0"?>
 <yandex>
-  <profiles><default></default></profiles>
+  <profiles><default></default><capped><max_result_rows>600</max_result_rows><result_overflow_mode>throw</result_overflow_mode></capped></profiles>
   <users>
     <default><password></password><networks><ip>127.0.0.1</ip></networks><profile>default</profile><quota>default</quota></default>
     <tester><password>s3cret</password><networks><ip>127.0.0.1</ip></networks><profile>default</profile><quota>default</quota></tester>
+    <capped><password></password><networks><ip>127.0.0.1</ip></networks><profile>capped</profile><quota>default</quota></capped>
   </users>
   <quotas><default></default></quotas>
 </yandex>
