@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <curl/curl.h>
 
 #include "ch.h"
@@ -140,9 +141,18 @@ static int parse_url(struct profdb__ch *c, const char *url, struct profdb_err *e
 	return PROFDB_OK;
 }
 
+/* curl_global_init is not thread-safe, and connections are opened from
+ * several threads (push's parts, diff's fetch; a library user's handles):
+ * it runs once, whichever thread comes first. */
+static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
+
+static void curl_setup(void)
+{
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
 int profdb__ch_open(struct profdb__ch **out, const char *url, struct profdb_err *err)
 {
-	static int curl_ready;
 	struct profdb__ch *c = calloc(1, sizeof *c);
 	*out = NULL;
 	if (!c)
@@ -160,11 +170,7 @@ int profdb__ch_open(struct profdb__ch **out, const char *url, struct profdb_err 
 		profdb__ch_close(c);
 		return profdb__err_set(err, PROFDB_ERROR, "out of memory");
 	}
-	/* curl_global_init is not thread-safe: the first connection is opened
-	 * on the caller's thread (opening a snapshot, push's first part), the
-	 * workers' later ones only read the flag */
-	if (!curl_ready && curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK)
-		curl_ready = 1;
+	pthread_once(&curl_once, curl_setup);
 	c->curl = curl_easy_init();
 	if (!c->curl) {
 		profdb__ch_close(c);
