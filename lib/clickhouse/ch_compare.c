@@ -246,12 +246,13 @@ static void *kfetch_thread(void *arg)
 		pthread_mutex_unlock(&j->mu);
 		if (i >= j->n)
 			return NULL;
-		if (profdb__ch_rows_at(j->url, j->dict_sql[i], dict_types, 2, text_row, &j->runs[i], &err) != PROFDB_OK)
-			;
-		else if (j->runs[i].reserve && j->runs[i].rows && j->runs[i].reserve(j->runs[i].arg, j->runs[i].rows) != 0)
-			profdb__err_set(&err, PROFDB_ERROR, "out of memory");
-		else
-			profdb__ch_rows_at(j->url, j->row_sql[i], types, 6, kstep_row, &j->runs[i], &err);
+		struct profdb__ch_kstep_fetch *run = &j->runs[i];
+		if (profdb__ch_rows_at(j->url, j->dict_sql[i], dict_types, 2, text_row, run, &err) == PROFDB_OK) {
+			if (run->reserve && run->rows && run->reserve(run->arg, run->rows) != 0)
+				profdb__err_set(&err, PROFDB_ERROR, "out of memory");
+			else
+				profdb__ch_rows_at(j->url, j->row_sql[i], types, 6, kstep_row, run, &err);
+		}
 		if (err.code != PROFDB_OK) {
 			pthread_mutex_lock(&j->mu);
 			if (!j->failed)

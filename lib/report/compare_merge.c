@@ -63,8 +63,6 @@ static int merge_open(struct merge *m, const char *keyexpr)
 	m->samp[1] = calloc(s->side[1].N ? s->side[1].N : 1, sizeof(double));
 	if (!m->cur || !m->samp[0] || !m->samp[1])
 		return profdb__error(s->db, PROFDB_ERROR, "out of memory");
-	if ((rc = profdb__kcursor_prefetch(s)) != PROFDB_OK)
-		return rc;
 	for (size_t k = 0, si = 0; si < 2; si++)
 		for (size_t i = 0; i < s->side[si].n; i++, k++) {
 			m->cur[k].si = (int)si;

@@ -23,10 +23,10 @@
  * promises (two runs of 1 M names each took 141 MB before the count).
  * A clickhouse:// snapshot cannot fall back (its kernel_step_stat stays on
  * the server), so ch_compare.c asks the server for the same figures first
- * (profdb__compare_rows_fit).  There the runs' rows are fetched at once
- * before the first cursor opens (profdb__kcursor_prefetch: up to four
- * threads, a connection per run), and the loader reserves each run's rows in one array
- * (the server counted them).
+ * (profdb__compare_rows_fit).  There the first cursor to open fetches
+ * every run's rows at once (prefetch: up to four threads, a connection per
+ * run), and the loader reserves each run's rows in one array (the server
+ * counted them).
  *
  * Over 600 lines: the loader, its ordering, the prefetch and the cursor
  * share the private struct loader; split, it would be a header of its own
@@ -413,8 +413,8 @@ static void loader_free(struct loader *l)
 /* ---------------------------------------------------------------- prefetch */
 
 /* The runs' rows fetched from a snapshot's server at once, in parallel
- * (profdb__ch_kernel_steps): loader k is run k (side 0's runs, then side
- * 1's) until load() takes it. */
+ * (profdb__ch_kernel_steps) when the first cursor opens: loader k is run
+ * k (side 0's runs, then side 1's) until its cursor takes it. */
 struct profdb__kprefetch {
 	struct loader *l;          /* n, owned until taken */
 	unsigned char *have;       /* n: fetched and not taken */
@@ -440,14 +440,13 @@ void profdb__kcursor_prefetch_free(struct profdb__compare_state *s)
 	s->prefetch = NULL;
 }
 
-int profdb__kcursor_prefetch(struct profdb__compare_state *s)
+/* Fetch every run's rows from the server at once into s->prefetch. */
+static int prefetch(struct profdb__compare_state *s)
 {
 	struct profdb__kprefetch *p;
 	struct profdb__ch_kstep_fetch *f;
 	size_t nf = 0;
 	int rc;
-	if (!s->db->ch_kernel_steps || !s->key_in_step_stat || s->prefetch)
-		return PROFDB_OK;
 	p = calloc(1, sizeof *p);
 	f = calloc(s->side[0].n + s->side[1].n + 1, sizeof *f);
 	if (p) {
@@ -464,12 +463,13 @@ int profdb__kcursor_prefetch(struct profdb__compare_state *s)
 	s->prefetch = p;
 	for (int si = 0; si < 2; si++)
 		for (size_t i = 0; i < s->side[si].n; i++) {
-			struct loader *l = &p->l[run_index(s, si, i)];
+			size_t k = run_index(s, si, i);
+			struct loader *l = &p->l[k];
 			if (!s->side[si].runs[i].stats)
 				continue; /* the SQL cursor reads it */
 			l->db = s->db;
 			l->max_rows = l->max_bytes = SIZE_MAX; /* the server's figures fitted (ch_compare.c) */
-			p->have[run_index(s, si, i)] = 1;
+			p->have[k] = 1;
 			f[nf++] = (struct profdb__ch_kstep_fetch){ s->side[si].runs[i].id, add_text, add_raw,
 			                                           reserve_rows, l, 0 };
 		}
@@ -501,10 +501,8 @@ static int fill(struct profdb__compare_state *s, int si, size_t i, struct loader
 		l->max_bytes = s->bytes_left;
 		return load_file(s, si, i, l);
 	}
-	if (take(s->prefetch, k, l))
-		return PROFDB_OK;
-	/* a cursor opened without the merge's prefetch: fetch them now */
-	if ((rc = profdb__kcursor_prefetch(s)) != PROFDB_OK)
+	/* the first cursor fetches every run's rows, in parallel */
+	if (!s->prefetch && (rc = prefetch(s)) != PROFDB_OK)
 		return rc;
 	if (!take(s->prefetch, k, l))
 		return profdb__error(s->db, PROFDB_ERROR, "snapshot: run '%s' was not fetched", s->side[si].runs[i].name);

@@ -152,7 +152,6 @@ static int load_steps(profdb *db, const struct profdb_filter *f, int64_t run_id,
 	return PROFDB_OK;
 }
 
-/* Index of step in the sorted steps, or -1. */
 /* The index of step in steps (sorted), or -1.  *hint: where the last
  * one was; a key's rows come in step order, so the next step is most
  * often the next one (a search per row was 12% of a diff of two 10 M-kernel
@@ -306,6 +305,7 @@ int profdb__compare_read_host(struct profdb__compare_state *s, int si, size_t i)
 {
 	struct profdb__compare_side *sd = &s->side[si];
 	sqlite3_stmt *q = NULL;
+	size_t hint = 0;           /* step_index's: the rows come in step order */
 	int rc;
 
 	/* on a clickhouse:// snapshot the server summed op per rank and step
@@ -318,7 +318,6 @@ int profdb__compare_read_host(struct profdb__compare_state *s, int si, size_t i)
 		return profdb__sqlerror(s->db, "cannot read host operators");
 	sqlite3_bind_int64(q, 1, sd->runs[i].id);
 	profdb__compare_bind_filter(q, &s->o->filter);
-	size_t hint = 0;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		int64_t sum = sqlite3_column_int64(q, 1);
 		size_t at = sd->offset[i];

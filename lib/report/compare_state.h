@@ -85,10 +85,10 @@ struct profdb__kcursor {
 /* Open and place c on its first row (c->live 0 when none). */
 int profdb__kcursor_open(struct profdb__compare_state *s, int si, size_t i, const char *keyexpr,
                          struct profdb__kcursor *c);
-/* Before the cursors of a clickhouse:// snapshot whose kernel_step_stat
- * stays on the server: fetch every run's rows at once, in parallel (each
- * cursor takes its run's); a no-op otherwise.  _free: what was not taken. */
-int profdb__kcursor_prefetch(struct profdb__compare_state *s);
+/* On a clickhouse:// snapshot whose kernel_step_stat stays on the server
+ * the first cursor opened fetches every run's rows at once, in parallel,
+ * into s->prefetch; each later cursor takes its run's.  Free what was not
+ * taken (a no-op when nothing was fetched). */
 void profdb__kcursor_prefetch_free(struct profdb__compare_state *s);
 /* The next row: 0, or -1 when SQLite failed (its message on the db). */
 int profdb__kcursor_next(struct profdb__kcursor *c);

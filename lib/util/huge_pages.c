@@ -8,8 +8,9 @@
  * was the hottest instruction of the whole diff: with glibc told to use
  * transparent huge pages (GLIBC_TUNABLES=glibc.malloc.hugetlb=1) the diff
  * took 0.57-0.64 s instead of 0.68-0.77 s.  Kernels set to "madvise"
- * (Debian's default) give huge pages only to ranges that ask, so the
- * arrays that grow large ask here.  Only whole 2 MB-aligned pieces inside
+ * (Debian's default) give huge pages only to ranges that ask, so an
+ * array allocated at its full size asks here (one grown by realloc and
+ * advised after each doubling faulted more, not less: the pages moved).  Only whole 2 MB-aligned pieces inside
  * the array are advised, so nothing outside it changes; where there is
  * no madvise or no MADV_HUGEPAGE it does nothing, and a refusal is
  * harmless (the pages stay small).
