@@ -253,6 +253,14 @@ int profdb__ch_dict_join_runs(profdb *db, struct profdb__qbuf *b, const struct p
 	return rc;
 }
 
+int profdb__ch_name_join_runs(profdb *db, struct profdb__qbuf *b, const struct profdb_filter *f)
+{
+	profdb__qbuf_add(b, " ANY LEFT JOIN (SELECT run_id, id AS name_id, text AS name FROM " CH_DICT_TABLE " WHERE");
+	int rc = add_run_ids(db, b, f);
+	profdb__qbuf_add(b, ") USING (run_id, name_id)");
+	return rc;
+}
+
 /* " ANY LEFT JOIN" of f's runs' dictionaries when a key needs one. */
 static int add_dict_join(profdb *db, struct profdb__qbuf *b, const struct gkey *k, size_t nk,
                          const struct profdb_filter *f)
