@@ -88,6 +88,10 @@ size_t profdb__compare_bytes_budget(void);
  * dictionary texts and bytes fit in that budget (ch_compare.c asks). */
 int profdb__compare_rows_fit(uint64_t rows, uint64_t combos, uint64_t texts, uint64_t text_bytes);
 int profdb__ch_query_summary(profdb *db, profdb_result **out, const struct profdb_filter *f);
+/* What a run list counts, by the server (ch_runs.c): the snapshot's
+ * source_file rows, temp.ch_krank (run_id, rank, kernels, total_device)
+ * and temp.ch_agg (local_id, ops, ...). */
+int profdb__ch_runs_figures(profdb *db);
 /* profdb_query_kernels on a snapshot: fetches what it needs, then answers. */
 int profdb__ch_query_kernels(profdb *db, profdb_result **out, const struct profdb_kernel_query *q);
 /* The grouping keys of a kernels --by text, in output order: each one's

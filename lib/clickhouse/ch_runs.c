@@ -3,11 +3,12 @@
  * computed by the server: per run the kernel count, total device time,
  * elapsed time (the longest per-rank span) and op count and CPU time are
  * GROUP BYs over the run's rows there (exact integers), so listing 200
- * runs moves 200 rows, not their kernels.  The figures land in a TEMP
- * table next to the snapshot's run rows, and SQLite shapes the result as
- * query_runs.c does (same column names, cell types and order), so the
- * formatters print the same bytes.  The definitions are those of
- * query_runs.c and the run_summary view: keep them in step.
+ * runs moves 200 rows, not their kernels.  The figures land in TEMP
+ * tables next to the snapshot's run rows (ch_agg per run; for runs,
+ * ch_krank per run and rank, whose ranks the list counts), and SQLite
+ * shapes the result as query_runs.c does (same column names, cell types
+ * and order), so the formatters print the same bytes.  The definitions
+ * are those of query_runs.c and the run_summary view: keep them in step.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +23,7 @@ struct agg_acc {
 	struct profdb__ch_buf pending;
 	sqlite3 *sql;
 	sqlite3_stmt *put;         /* UPDATE of temp.ch_agg */
-	int kind;                  /* 0: kernel figures, 1: op figures */
+	size_t ncols;              /* of the kind's answer (fetch) */
 	struct profdb_err *err;
 };
 
@@ -32,7 +33,7 @@ static int agg_sink(void *arg, const char *p, size_t n)
 {
 	struct agg_acc *a = arg;
 	struct profdb__ch_val v[4];
-	size_t off = 0, k, ncols = a->kind ? 3 : 4;
+	size_t off = 0, k, ncols = a->ncols;
 	if (profdb__ch_buf_add(&a->pending, p, n) != 0)
 		return profdb__err_set(a->err, PROFDB_ERROR, "out of memory"), -1;
 	while ((k = profdb__ch_get_row(a->pending.data + off, a->pending.len - off, agg_types, ncols, v)) > 0) {
@@ -64,20 +65,28 @@ static int id_list(sqlite3 *sql, struct profdb__ch_buf *b)
 	return bad || profdb__ch_buf_add(b, ")", 1) != 0 ? -1 : 0;
 }
 
-static int fetch(struct profdb__ch *ch, sqlite3 *sql, int kind, const char *ids, struct profdb_err *err)
+/* The figures of one kind for the runs ids names: KERNELS and OPS per
+ * run into temp.ch_agg, KERNEL_RANKS per run and rank into temp.ch_krank. */
+enum fetch_kind { KERNELS, OPS, KERNEL_RANKS };
+
+static int fetch(struct profdb__ch *ch, sqlite3 *sql, enum fetch_kind kind, const char *ids, struct profdb_err *err)
 {
-	static const char *const q[2][2] = {
+	static const char *const q[3][2] = {
 		{ "SELECT run_id, sum(n), sum(t), max(span) FROM (SELECT run_id, rank, count() AS n,"
 		  " sum(dur_ns) AS t, max(start_ns + dur_ns) - min(start_ns) AS span FROM kernel_ids"
 		  " WHERE run_id", " GROUP BY run_id, rank) GROUP BY run_id FORMAT RowBinary" },
 		{ "SELECT run_id, count(), sum(ifNull(self_ns, 0)) FROM op WHERE run_id",
-		  " GROUP BY run_id FORMAT RowBinary" } };
-	static const char *const put[2] = {
+		  " GROUP BY run_id FORMAT RowBinary" },
+		{ "SELECT run_id, rank, count(), sum(dur_ns) FROM kernel_ids WHERE run_id",
+		  " GROUP BY run_id, rank FORMAT RowBinary" } };
+	static const char *const put[3] = {
 		"UPDATE temp.ch_agg SET kernels = ?2, total_device = ?3, elapsed = ?4"
 		" WHERE local_id = (SELECT local_id FROM temp.ch_run WHERE remote_id = ?1)",
 		"UPDATE temp.ch_agg SET ops = ?2, total_cpu = ?3"
-		" WHERE local_id = (SELECT local_id FROM temp.ch_run WHERE remote_id = ?1)" };
-	struct agg_acc a = { { 0 }, sql, NULL, kind, err };
+		" WHERE local_id = (SELECT local_id FROM temp.ch_run WHERE remote_id = ?1)",
+		"INSERT INTO temp.ch_krank (run_id, rank, kernels, total_device)"
+		" SELECT local_id, ?2, ?3, ?4 FROM temp.ch_run WHERE remote_id = ?1" };
+	struct agg_acc a = { { 0 }, sql, NULL, kind == OPS ? 3 : 4, err };
 	struct profdb__ch_buf text = { 0 };
 	int rc;
 	if (profdb__ch_buf_add(&text, q[kind][0], strlen(q[kind][0])) || profdb__ch_buf_add(&text, ids, strlen(ids)) ||
@@ -93,25 +102,35 @@ static int fetch(struct profdb__ch *ch, sqlite3 *sql, int kind, const char *ids,
 	return rc;
 }
 
-/* Fill temp.ch_agg with the server's figures of the snapshot's runs. */
-static int aggregate(profdb *db)
+/* Fill temp.ch_agg with the server's figures of the snapshot's runs: the
+ * kernel ones per run, or (kernel_kind KERNEL_RANKS) per run and rank into
+ * temp.ch_krank. */
+static int aggregate(profdb *db, enum fetch_kind kernel_kind)
 {
 	struct profdb_err err = { PROFDB_OK, "" };
 	struct profdb__ch *ch = NULL;
 	struct profdb__ch_buf ids = { 0 };
-	if (sqlite3_exec(db->sql, "DROP TABLE IF EXISTS temp.ch_agg;"
+	if (sqlite3_exec(db->sql, "DROP TABLE IF EXISTS temp.ch_agg; DROP TABLE IF EXISTS temp.ch_krank;"
 	    " CREATE TEMP TABLE ch_agg (local_id INTEGER PRIMARY KEY, kernels INTEGER, total_device INTEGER,"
 	    " elapsed INTEGER, ops INTEGER, total_cpu INTEGER);"
+	    " CREATE TEMP TABLE ch_krank (run_id INTEGER, rank INTEGER, kernels INTEGER, total_device INTEGER,"
+	    " PRIMARY KEY (run_id, rank));"
 	    " INSERT INTO temp.ch_agg (local_id) SELECT local_id FROM temp.ch_run", NULL, NULL, NULL) != SQLITE_OK)
 		return profdb__sqlerror(db, "cannot make the snapshot");
 	if (id_list(db->sql, &ids) != 0)
 		profdb__err_set(&err, PROFDB_ERROR, "out of memory");
 	else if (profdb__ch_open(&ch, db->remote, &err) == PROFDB_OK &&
-	         fetch(ch, db->sql, 0, ids.data, &err) == PROFDB_OK)
-		fetch(ch, db->sql, 1, ids.data, &err);
+	         fetch(ch, db->sql, kernel_kind, ids.data, &err) == PROFDB_OK)
+		fetch(ch, db->sql, OPS, ids.data, &err);
 	profdb__ch_close(ch);
 	profdb__ch_buf_free(&ids);
 	return err.code == PROFDB_OK ? PROFDB_OK : profdb__error(db, err.code, "%s", err.msg);
+}
+
+int profdb__ch_runs_figures(profdb *db)
+{
+	int rc = profdb__ch_ensure(db, profdb__ch_table_bit("source_file"));
+	return rc == PROFDB_OK ? aggregate(db, KERNEL_RANKS) : rc;
 }
 
 /* as summary_types in query_runs.c */
@@ -123,7 +142,7 @@ int profdb__ch_query_summary(profdb *db, profdb_result **out, const struct profd
 {
 	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
-	int rc = aggregate(db);
+	int rc = aggregate(db, KERNELS);
 	*out = NULL;
 	if (rc != PROFDB_OK)
 		return rc;

@@ -35,19 +35,34 @@ static const enum profdb_coltype runs_types[] = {
  * ranks counts every rank a source file named, not only those with kernels
  * (run.ranks): a rank whose export holds no device data is still a rank of
  * the session, and no_kernel_ranks names it so a short table is explained.
+ * On a clickhouse:// snapshot the kernel and op figures come from the
+ * server, per run and rank (ch_runs.c), in place of the rows: one SQL, two
+ * sources, so the same bytes.
  */
 static const char runs_sql[] =
 	"SELECT r.id, r.name, r.format,"
 	" max(r.ranks, (SELECT count(*) FROM (SELECT rank FROM source_file"
-	"   WHERE run_id = r.id AND rank IS NOT NULL UNION SELECT DISTINCT rank FROM kernel"
+	"   WHERE run_id = r.id AND rank IS NOT NULL UNION SELECT DISTINCT rank FROM %s"
 	"   WHERE run_id = r.id))) AS ranks,"
 	" (SELECT group_concat(rank, ',') FROM (SELECT DISTINCT s.rank FROM source_file s"
-	"   WHERE s.run_id = r.id AND s.rank IS NOT NULL AND NOT EXISTS (SELECT 1 FROM kernel k"
+	"   WHERE s.run_id = r.id AND s.rank IS NOT NULL AND NOT EXISTS (SELECT 1 FROM %s k"
 	"   WHERE k.run_id = r.id AND k.rank = s.rank) ORDER BY s.rank)) AS no_kernel_ranks,"
-	" r.repeats, r.repeats_source, (SELECT count(*) FROM kernel k WHERE k.run_id = r.id) AS kernels,"
-	" (SELECT count(*) FROM op o WHERE o.run_id = r.id) AS ops,"
-	" coalesce((SELECT sum(k.dur_ns) FROM kernel k WHERE k.run_id = r.id), 0) AS total_device,"
+	" r.repeats, r.repeats_source, coalesce((SELECT %s FROM %s k WHERE k.run_id = r.id), 0) AS kernels,"
+	" coalesce(%s, 0) AS ops,"
+	" coalesce((SELECT %s FROM %s k WHERE k.run_id = r.id), 0) AS total_device,"
 	" r.ingested_at, r.source_path FROM run r WHERE 1";
+
+/* Where runs_sql's figures come from: the kernel rows' table (or one with
+ * their run_id and rank), the count and total over it, the op count. */
+struct runs_source {
+	const char *kernel, *kernels, *total_device, *ops;
+};
+
+static const struct runs_source runs_from[2] = {
+	{ "kernel", "count(*)", "sum(k.dur_ns)", "(SELECT count(*) FROM op o WHERE o.run_id = r.id)" },
+	{ "temp.ch_krank", "sum(k.kernels)", "sum(k.total_device)",
+	  "(SELECT a.ops FROM temp.ch_agg a WHERE a.local_id = r.id)" }
+};
 
 int profdb_query_runs_filter(profdb *db, profdb_result **out, const struct profdb_filter *f)
 {
@@ -57,10 +72,8 @@ int profdb_query_runs_filter(profdb *db, profdb_result **out, const struct profd
 	int rc;
 
 	*out = NULL;
-	/* a clickhouse:// snapshot: the runs' rows the list counts, then the
-	 * same SQL as on a file, so the same bytes */
-	if (db->remote && (rc = profdb__ch_ensure(db, profdb__ch_table_bit("kernel") |
-	    profdb__ch_table_bit("op") | profdb__ch_table_bit("source_file"))) != PROFDB_OK)
+	const struct runs_source *from = &runs_from[db->remote != NULL];
+	if (db->remote && (rc = profdb__ch_runs_figures(db)) != PROFDB_OK)
 		return rc;
 	/* a run list is of whole runs: only the run names of f apply */
 	profdb_filter_init(&runs_only);
@@ -70,7 +83,8 @@ int profdb_query_runs_filter(profdb *db, profdb_result **out, const struct profd
 	}
 	if ((rc = profdb__qfilter_check(db, &runs_only)) != PROFDB_OK)
 		return rc;
-	profdb__qbuf_add(&b, runs_sql);
+	profdb__qbuf_addf(&b, runs_sql, from->kernel, from->kernel, from->kernels, from->kernel, from->ops,
+	                  from->total_device, from->kernel);
 	if (runs_only.nruns) {
 		profdb__qbuf_add(&b, " AND r.name IN (");
 		for (size_t i = 0; i < runs_only.nruns; i++)

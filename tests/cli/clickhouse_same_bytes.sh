@@ -4,7 +4,9 @@
 # summary, ops, diff and report, in every format, against a real
 # clickhouse-server.  Runs: testdata/query's trace (twice, with repeats 2
 # and 4), the Ascend level1 rank 0 export and HTA's trace_diff control and
-# test traces of the corpus.  Then profdb sql passes ClickHouse SQL
+# test traces of the corpus, and an Ascend export whose ranks 1 and 2 have
+# no kernels (as in ingest_no_kernels.sh: runs names them in
+# no_kernel_ranks, from the server's ranks there).  Then profdb sql passes ClickHouse SQL
 # through; its answer is checked against sqlite3 over the local file.
 . "$HERE/clickhouse_lib.sh"
 ch_start 1
@@ -15,6 +17,13 @@ $PROFDB ingest -q --db a.db --run level1 \
   "$PROFDB_CORPUS/Ascend-msinsight/test/data/pytorch/text/level1/rank0_ascend_pt" || exit 1
 $PROFDB ingest -q --db a.db --run control "$C/control/control.json.gz" || exit 1
 $PROFDB ingest -q --db a.db --run test "$C/test/test.json.gz" || exit 1
+L=$PROFDB_TESTDATA/ascend/level1
+mkdir -p x/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT x/rank2_ascend_pt/ASCEND_PROFILER_OUTPUT
+cp -r "$L/rank0_ascend_pt" x/
+cp "$L/rank1_ascend_pt/profiler_info_1.json" x/rank1_ascend_pt/
+cp "$L/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv" x/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/
+sed 's/"rank_id": *1/"rank_id": 2/' "$L/rank1_ascend_pt/profiler_info_1.json" >x/rank2_ascend_pt/profiler_info_2.json
+$PROFDB ingest -q --db a.db --run nokernels x 2>/dev/null || exit 1
 URL=$(ch_url 1 "" prof)
 $PROFDB push --quiet --db a.db --to "$URL" || exit 1
 # same ARGS...: the command on a.db and on the server, compared
