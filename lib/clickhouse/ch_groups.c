@@ -36,7 +36,7 @@
 #include "tags.h"
 #include "banned.h"
 
-#define MAXK 10
+#define MAXK 11 /* kernels --by's 10 keys, and the step of --per-step */
 
 /* ---------------------------------------------------------------- rows */
 
@@ -423,6 +423,35 @@ static int fill_den_rep(profdb *db, const struct profdb_filter *f)
 	return rc;
 }
 
+/*
+ * Per-step statistics spread a group over the run's selected steps, which
+ * are those of a run whose kernels carry a step
+ * (profdb__qfilter_selected_steps asks kernel_step_stat or kernel): the
+ * server says which runs do, and each gets the marker row diff uses
+ * (ch_compare.c: step 0, no calls), unless the snapshot holds its rows.
+ */
+static int mark_stepped_runs(profdb *db, const struct profdb_filter *f)
+{
+	struct profdb__qbuf b = { 0 };
+	int rc;
+	if (sqlite3_exec(db->sql, "INSERT OR IGNORE INTO str (value) VALUES ('')", NULL, NULL, NULL) != SQLITE_OK)
+		return profdb__sqlerror(db, "cannot make the snapshot");
+	profdb__qbuf_add(&b, "SELECT run_id, toInt64(1) FROM kernel_ids WHERE");
+	rc = add_run_ids(db, &b, f);
+	profdb__qbuf_add(&b, " AND step IS NOT NULL GROUP BY run_id FORMAT RowBinary");
+	if (rc == PROFDB_OK) {
+		char put[512];
+		snprintf(put, sizeof put, "INSERT INTO kernel_step_stat (run_id, rank, step, name_id, base_id, kind, calls,"
+		         " total_ns) SELECT local_id, 0, 0, (SELECT id FROM str WHERE value = ''),"
+		         " (SELECT id FROM str WHERE value = ''), (SELECT min(id) FROM kind), 0, 0"
+		         " FROM temp.ch_run WHERE remote_id = ?1 AND ?2 AND (mask & %u) = 0",
+		         profdb__ch_table_bit("kernel_step_stat"));
+		rc = pairs(db, &b, put);
+	}
+	profdb__qbuf_free(&b);
+	return rc;
+}
+
 /* temp.ch_g from the server's GROUP BY. */
 static int fill_groups(profdb *db, const struct gkey *k, size_t nk, const struct profdb_filter *f)
 {
@@ -490,15 +519,24 @@ int profdb__ch_group_kernels(profdb *db, const struct profdb_kernel_query *q)
 	int resolve[MAXK], rc;
 	struct gkey k[MAXK];
 	size_t nk = 0;
-	if (q->per_step)
-		return 0;
 	if ((rc = profdb__qfilter_check(db, &q->filter)) != PROFDB_OK ||
 	    (rc = profdb__kernels_keys(db, q->by, exprs, resolve, &nk)) != PROFDB_OK)
 		return rc;
 	for (size_t i = 0; i < nk; i++) {
 		if (resolve[i] == 3 || !(k[i].col = kernel_col(exprs[i])))
 			return 0; /* a tag: its value is the run's, known here */
+		if (q->per_step && strcmp(exprs[i], "step") == 0)
+			return 0; /* a usage error, which the SQLite code gives */
 		k[i].str = resolve[i] == 1;
+	}
+	/* per-step: the groups per step too, which query_kernels.c spreads
+	 * over the run's selected steps (the step table's) as on the file */
+	if (q->per_step) {
+		k[nk].col = kernel_col("step");
+		k[nk++].str = 0;
+		if ((rc = profdb__ch_ensure(db, profdb__ch_table_bit("step"))) != PROFDB_OK ||
+		    (rc = mark_stepped_runs(db, &q->filter)) != PROFDB_OK)
+			return rc;
 	}
 	if ((rc = make_tables(db, nk)) != PROFDB_OK)
 		return rc;

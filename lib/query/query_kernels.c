@@ -334,24 +334,44 @@ static void add_plain_groups(struct profdb__qbuf *b, const struct keys *ks, cons
 /* The steps per-step figures are taken over: the selected steps (query.h),
  * and any other step a filtered kernel carries (none in a consistent store;
  * kept so that no kernel time is lost). */
-static void add_step_set(struct profdb__qbuf *b, const struct profdb_filter *f)
+/* The steps of per-step statistics: the selected steps, and those of the
+ * selected kernels: their rows, or the server's groups (temp.ch_g, whose
+ * key step_key is the step: ch_groups.c) when step_key >= 0. */
+static void add_step_set(struct profdb__qbuf *b, const struct profdb_filter *f, long step_key)
 {
 	profdb__qbuf_add(b, "SELECT run_id, step FROM (");
 	profdb__qfilter_selected_steps(b, f);
+	if (step_key >= 0) {
+		profdb__qbuf_addf(b, ") UNION SELECT run_id, CAST(k%ld AS INTEGER) FROM temp.ch_g WHERE k%ld IS NOT NULL",
+		                  step_key, step_key);
+		return;
+	}
 	profdb__qbuf_add(b, ") UNION SELECT k.run_id, k.step FROM kernel k WHERE k.step IS NOT NULL");
 	profdb__qfilter_where(b, f, "k", QF_KERNEL, 0);
 }
 
-/* The group CTE g of per-step statistics (see the file comment). */
-static void add_step_groups(struct profdb__qbuf *b, const struct keys *ks, const struct profdb_filter *f)
+/* The group CTE g of per-step statistics (see the file comment), from the
+ * kernel rows f, or from the server's groups per step (server). */
+static void add_step_groups(struct profdb__qbuf *b, const struct keys *ks, const struct profdb_filter *f, int server)
 {
-	profdb__qbuf_add(b, ",\n gs AS (SELECT f.run_id");
-	for (size_t i = 0; i < ks->n; i++)
-		profdb__qbuf_addf(b, ", f.%s AS k%zu", ks->k[i]->expr, i);
-	profdb__qbuf_add(b, ", f.step, sum(f.dur_ns) AS t, count(*) AS c FROM f GROUP BY f.run_id");
-	add_key_list(b, ks, "");
-	profdb__qbuf_add(b, ", f.step),\n st AS (");
-	add_step_set(b, f);
+	long step_key = server ? (long)ks->n : -1;
+	if (server) {
+		profdb__qbuf_add(b, ",\n gs AS (SELECT run_id");
+		add_key_list(b, ks, "");
+		/* CAST: the step with INTEGER affinity, as the step table's,
+		 * or the join below cannot index it (minutes at 30 k steps) */
+		profdb__qbuf_addf(b, ", CAST(k%ld AS INTEGER) AS step, total AS t, calls AS c FROM temp.ch_g"
+		                  " WHERE k%ld IS NOT NULL", step_key, step_key);
+	} else {
+		profdb__qbuf_add(b, ",\n gs AS (SELECT f.run_id");
+		for (size_t i = 0; i < ks->n; i++)
+			profdb__qbuf_addf(b, ", f.%s AS k%zu", ks->k[i]->expr, i);
+		profdb__qbuf_add(b, ", f.step, sum(f.dur_ns) AS t, count(*) AS c FROM f GROUP BY f.run_id");
+		add_key_list(b, ks, "");
+		profdb__qbuf_add(b, ", f.step");
+	}
+	profdb__qbuf_add(b, "),\n st AS (");
+	add_step_set(b, f, step_key);
 	profdb__qbuf_add(b, "),\n g0 AS (SELECT DISTINCT run_id");
 	add_key_list(b, ks, "");
 	profdb__qbuf_add(b, " FROM gs),\n grid AS (SELECT g0.run_id");
@@ -441,14 +461,14 @@ static int add_output(profdb *db, struct profdb__qbuf *b, const struct keys *ks,
 }
 
 /* A note per run saying over how many steps per-step figures are taken. */
-static int add_step_notes(profdb *db, profdb_result *r, const struct profdb_filter *f)
+static int add_step_notes(profdb *db, profdb_result *r, const struct profdb_filter *f, long step_key)
 {
 	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
 	int rc;
 
 	profdb__qbuf_add(&b, "SELECT r.name, count(*), min(x.step), max(x.step) FROM (");
-	add_step_set(&b, f);
+	add_step_set(&b, f, step_key);
 	profdb__qbuf_add(&b, ") x JOIN run r ON r.id = x.run_id GROUP BY x.run_id ORDER BY x.run_id");
 	rc = profdb__query_prepare(db, &b, &st, "cannot count steps");
 	profdb__qbuf_free(&b);
@@ -493,14 +513,17 @@ int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_ke
 		rc = 2;
 	else if ((rc = name_stats_apply(db, &ks, q)) < 0)
 		return rc;
-	if (rc == 2) {
+	if (rc == 2 && q->per_step) {
+		profdb__qbuf_add(&b, "WITH den AS (SELECT run_id, t FROM temp.ch_den)");
+		add_step_groups(&b, &ks, &q->filter, 1);
+	} else if (rc == 2) {
 		profdb__qbuf_add(&b, "WITH den AS (SELECT run_id, t FROM temp.ch_den),\n g AS (SELECT * FROM temp.ch_g)");
 	} else if (rc == 1) {
 		add_stored_groups(&b, &q->filter);
 	} else {
 		add_filtered(&b, &ks, &q->filter, q->per_step);
 		if (q->per_step)
-			add_step_groups(&b, &ks, &q->filter);
+			add_step_groups(&b, &ks, &q->filter, 0);
 		else
 			add_plain_groups(&b, &ks, &q->filter);
 	}
@@ -520,7 +543,8 @@ int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_ke
 		profdb_result_free(*out);
 		*out = NULL;
 	}
-	if (rc == PROFDB_OK && q->per_step && (rc = add_step_notes(db, *out, &q->filter)) != PROFDB_OK) {
+	if (rc == PROFDB_OK && q->per_step &&
+	    (rc = add_step_notes(db, *out, &q->filter, db->ch_groups ? (long)ks.n : -1)) != PROFDB_OK) {
 		profdb_result_free(*out);
 		*out = NULL;
 	}

@@ -60,6 +60,9 @@ same kernels --run overlap --steps 2.. --kind kernel --format csv
 same kernels --run control --name '*gemm*' --min-total 16us --sort calls --asc
 same kernels --run test --rank 1 --by stream,core --steps ..1012 --top 3 --sort median
 same kernels --run control --run test --by kind --per-step --sort max_step
+# a kernel of one of the run's two steps: the other step counts 0 there
+same kernels --run overlap --per-step --name '*float, 64>*' --format csv
+same kernels --run overlap --run twice --per-step --name 'Memcpy*' --format csv
 same kernels --run nosuch
 same kernels --by nosuch --run overlap
 same steps --run control --rank 3 --steps 1010..1012
@@ -82,7 +85,7 @@ $PROFDB sql --db "$URL" --format json "SELECT toInt64(2) AS i, 0.5 AS x, NULL AS
 $PROFDB sql --db "$URL" "SELEC 1" 2>&1 | sed "s/:$CH_PORT_1\//:PORT\//"
 $PROFDB ingest --db "$URL" "$PROFDB_TESTDATA/query/trace.json" 2>&1
 echo "exit $?"
-echo "--- runs, summary and kernels (every key and filter but --per-step) read no launch rows:"
+echo "--- runs, summary and kernels (every key and filter, and --per-step) read no launch rows:"
 # a pull needs every table: with one gone, only what reads none still
 # works; kernels are grouped by the server (lib/clickhouse/ch_groups.c)
 ch_query 1 "RENAME TABLE prof.launch TO prof.launch_away" || exit 1
@@ -90,6 +93,9 @@ same runs
 same summary --format json
 same kernels --format json
 same kernels --run level1 --name '*Mat*' --top 3 --sort p99
+same kernels --run control --run test --per-step --top 5 --format csv
+same kernels --run overlap --run twice --per-step --name 'Memcpy*' --format csv
+same kernels --run control --by kind,rank --per-step --steps 1010..1012 --format csv
 for f in table csv json md; do
   same kernels --format $f --run overlap --by kind
   same kernels --format $f --run level1 --run twice --by type,core --wide
