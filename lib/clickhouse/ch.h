@@ -237,6 +237,17 @@ int profdb__ch_rows_at(const char *url, const char *sql, const enum profdb__ch_t
 struct profdb__qbuf;
 int profdb__ch_kernel_where(profdb *db, struct profdb__qbuf *b, const struct profdb_filter *f, int for_total);
 
+/* The marker row of a run whose kernels carry a step while its
+ * kernel_step_stat rows are not in the snapshot (step 0, no calls), so
+ * that profdb__qfilter_selected_steps sees the run's steps; a pull of the
+ * rows deletes it (ch_kernels.c).  diff (ch_compare.c) and kernels
+ * --per-step (ch_groups.c) put it.  ?1 the remote run id, ?2
+ * profdb__ch_table_bit("kernel_step_stat"); the str '' must exist. */
+#define PROFDB__CH_STEP_MARKER_SQL \
+	"INSERT INTO kernel_step_stat (run_id, rank, step, name_id, base_id, kind, calls, total_ns)" \
+	" SELECT local_id, 0, 0, (SELECT id FROM str WHERE value = ''), (SELECT id FROM str WHERE value = '')," \
+	" (SELECT min(id) FROM kind), 0, 0 FROM temp.ch_run WHERE remote_id = ?1 AND (mask & ?2) = 0"
+
 /* " ANY LEFT JOIN" of the dictionaries (d) of the runs f selects. */
 int profdb__ch_dict_join_runs(profdb *db, struct profdb__qbuf *b, const struct profdb_filter *f);
 

@@ -162,10 +162,7 @@ static int mark_runs(profdb *db, int *fits)
 	int rc, n = 0;
 	/* the marker names the text '' and the first kind: any will do */
 	if (sqlite3_exec(db->sql, "INSERT OR IGNORE INTO str (value) VALUES ('')", NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db->sql, "INSERT INTO kernel_step_stat (run_id, rank, step, name_id, base_id,"
-	                       " kind, calls, total_ns) SELECT local_id, 0, 0, (SELECT id FROM str WHERE value = ''),"
-	                       " (SELECT id FROM str WHERE value = ''), (SELECT min(id) FROM kind), 0, 0"
-	                       " FROM temp.ch_run WHERE remote_id = ?1 AND (mask & ?2) = 0", -1, &c.mark, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db->sql, PROFDB__CH_STEP_MARKER_SQL, -1, &c.mark, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db->sql, "UPDATE temp.ch_run SET step_rows = ?2 WHERE remote_id = ?1", -1, &c.note,
 	                       NULL) != SQLITE_OK) {
 		rc = profdb__sqlerror(db, "cannot make the snapshot");

@@ -427,8 +427,8 @@ static int fill_den_rep(profdb *db, const struct profdb_filter *f)
  * Per-step statistics spread a group over the run's selected steps, which
  * are those of a run whose kernels carry a step
  * (profdb__qfilter_selected_steps asks kernel_step_stat or kernel): the
- * server says which runs do, and each gets the marker row diff uses
- * (ch_compare.c: step 0, no calls), unless the snapshot holds its rows.
+ * server says which runs do, and each gets diff's marker row, unless the
+ * snapshot holds its rows (PROFDB__CH_STEP_MARKER_SQL).
  */
 static int mark_stepped_runs(profdb *db, const struct profdb_filter *f)
 {
@@ -436,18 +436,12 @@ static int mark_stepped_runs(profdb *db, const struct profdb_filter *f)
 	int rc;
 	if (sqlite3_exec(db->sql, "INSERT OR IGNORE INTO str (value) VALUES ('')", NULL, NULL, NULL) != SQLITE_OK)
 		return profdb__sqlerror(db, "cannot make the snapshot");
-	profdb__qbuf_add(&b, "SELECT run_id, toInt64(1) FROM kernel_ids WHERE");
+	/* each run with the table's bit, which the marker's ?2 wants */
+	profdb__qbuf_addf(&b, "SELECT run_id, toInt64(%u) FROM kernel_ids WHERE", profdb__ch_table_bit("kernel_step_stat"));
 	rc = add_run_ids(db, &b, f);
 	profdb__qbuf_add(&b, " AND step IS NOT NULL GROUP BY run_id FORMAT RowBinary");
-	if (rc == PROFDB_OK) {
-		char put[512];
-		snprintf(put, sizeof put, "INSERT INTO kernel_step_stat (run_id, rank, step, name_id, base_id, kind, calls,"
-		         " total_ns) SELECT local_id, 0, 0, (SELECT id FROM str WHERE value = ''),"
-		         " (SELECT id FROM str WHERE value = ''), (SELECT min(id) FROM kind), 0, 0"
-		         " FROM temp.ch_run WHERE remote_id = ?1 AND ?2 AND (mask & %u) = 0",
-		         profdb__ch_table_bit("kernel_step_stat"));
-		rc = pairs(db, &b, put);
-	}
+	if (rc == PROFDB_OK)
+		rc = pairs(db, &b, PROFDB__CH_STEP_MARKER_SQL);
 	profdb__qbuf_free(&b);
 	return rc;
 }
