@@ -532,9 +532,14 @@ int profdb__ch_group_kernels(profdb *db, const struct profdb_kernel_query *q)
 		    (rc = mark_stepped_runs(db, &q->filter)) != PROFDB_OK)
 			return rc;
 	}
+	/* per-step: --min-total applies to a group's sum over the steps
+	 * (query_kernels.c), not to each step's part of it */
+	struct profdb_filter gf = q->filter;
+	if (q->per_step)
+		gf.min_total_ns = 0;
 	if ((rc = make_tables(db, nk)) != PROFDB_OK)
 		return rc;
-	if ((rc = fill_groups(db, k, nk, &q->filter)) != 1)
+	if ((rc = fill_groups(db, k, nk, &gf)) != 1)
 		return rc;
 	return (rc = fill_den_rep(db, &q->filter)) == PROFDB_OK ? 1 : rc;
 }

@@ -96,6 +96,9 @@ same kernels --run level1 --name '*Mat*' --top 3 --sort p99
 same kernels --run control --run test --per-step --top 5 --format csv
 same kernels --run overlap --run twice --per-step --name 'Memcpy*' --format csv
 same kernels --run control --by kind,rank --per-step --steps 1010..1012 --format csv
+# add_kernel: 5 + 10 us over the two steps, kept by --min-total 12us on
+# its sum although each step's part is below it
+same kernels --run overlap --per-step --min-total 12us --format csv
 for f in table csv json md; do
   same kernels --format $f --run overlap --by kind
   same kernels --format $f --run level1 --run twice --by type,core --wide
