@@ -333,10 +333,9 @@ static void add_plain_groups(struct profdb__qbuf *b, const struct keys *ks, cons
 
 /* The steps per-step figures are taken over: the selected steps (query.h),
  * and any other step a filtered kernel carries (none in a consistent store;
- * kept so that no kernel time is lost). */
-/* The steps of per-step statistics: the selected steps, and those of the
- * selected kernels: their rows, or the server's groups (temp.ch_g, whose
- * key step_key is the step: ch_groups.c) when step_key >= 0. */
+ * kept so that no kernel time is lost), read from the kernel rows, or from
+ * the server's groups when step_key >= 0 (temp.ch_g, whose key k<step_key>
+ * is the step: ch_groups.c). */
 static void add_step_set(struct profdb__qbuf *b, const struct profdb_filter *f, long step_key)
 {
 	profdb__qbuf_add(b, "SELECT run_id, step FROM (");
