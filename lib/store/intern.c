@@ -25,6 +25,7 @@
 /* One interned string. */
 struct intern_slot {
 	char *key;                 /* owned, NULL = empty slot */
+	size_t len;                /* strlen(key) */
 	uint64_t hash;
 	int64_t id;                /* str.id */
 	int64_t base_id;           /* str.id of its base name, 0 = not computed */
@@ -50,10 +51,10 @@ struct profdb__intern {
  * and every query row.  Cutting keeps the row (skipping it would lose its
  * time); cut texts are counted for the run's note.
  */
-static const char *capped(struct profdb__intern *t, const char *s)
+static const char *capped(struct profdb__intern *t, const char *s, size_t *len)
 {
 	size_t keep = PROFDB_TEXT_MAX - (sizeof PROFDB_TEXT_CUT_MARK - 1);
-	if (strnlen(s, PROFDB_TEXT_MAX + 1) <= PROFDB_TEXT_MAX)
+	if ((*len = strnlen(s, PROFDB_TEXT_MAX + 1)) <= PROFDB_TEXT_MAX)
 		return s;
 	if (!t->cut && !(t->cut = malloc(PROFDB_TEXT_MAX + 1))) {
 		profdb__err_set(t->err, PROFDB_ERROR, "out of memory");
@@ -64,6 +65,7 @@ static const char *capped(struct profdb__intern *t, const char *s)
 		keep--;
 	memcpy(t->cut, s, keep);
 	memcpy(t->cut + keep, PROFDB_TEXT_CUT_MARK, sizeof PROFDB_TEXT_CUT_MARK);
+	*len = keep + sizeof PROFDB_TEXT_CUT_MARK - 1;
 	t->ncut++;
 	return t->cut;
 }
@@ -73,11 +75,31 @@ int64_t profdb__intern_cut(const struct profdb__intern *t)
 	return t->ncut;
 }
 
-static uint64_t hash_str(const char *s)
+/*
+ * Eight bytes a step: kernel names are long (C++ templates of 100-500
+ * bytes) and every kernel, op and launch row hashes a few of them on the
+ * writer thread; FNV-1a's byte loop was 2.8% of an ingest's CPU (perf,
+ * bench/results.md).  Each word is mixed in by a multiply and a shift, the
+ * last (partial) word zero-padded; the length is folded in first, so the
+ * padding cannot make texts of different lengths alike.  A final
+ * avalanche spreads the high bits into the low ones the map's index takes.
+ */
+static uint64_t hash_text(const char *s, size_t n)
 {
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	uint64_t h = 0x9E3779B97F4A7C15ull ^ n, w;
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	if (n) {
+		w = 0;
+		memcpy(&w, s, n);
+		h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	}
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
 	return h;
 }
 
@@ -148,19 +170,19 @@ static void empty(struct profdb__intern *t)
 	t->keybytes = 0;
 }
 
-static struct intern_slot *slot_of(struct profdb__intern *t, const char *s)
+static struct intern_slot *slot_of(struct profdb__intern *t, const char *s, size_t len)
 {
 	uint64_t h;
-	size_t j, len;
+	size_t j;
 	int64_t id = 0;
 
 	if (t->nused >= t->maxcached || t->keybytes >= INTERN_CACHED_BYTES)
 		empty(t);
 	if ((t->nused + 1) * 2 > t->nslots && grow(t) != PROFDB_OK)
 		return NULL;
-	h = hash_str(s);
+	h = hash_text(s, len);
 	for (j = h & (t->nslots - 1); t->slots[j].key; j = (j + 1) & (t->nslots - 1))
-		if (t->slots[j].hash == h && strcmp(t->slots[j].key, s) == 0)
+		if (t->slots[j].hash == h && t->slots[j].len == len && memcmp(t->slots[j].key, s, len) == 0)
 			return &t->slots[j];
 	/* not cached: find or add it in the table */
 	sqlite3_bind_text(t->get, 1, s, -1, SQLITE_STATIC);
@@ -177,14 +199,14 @@ static struct intern_slot *slot_of(struct profdb__intern *t, const char *s)
 		sqlite3_reset(t->put);
 		id = sqlite3_last_insert_rowid(t->db);
 	}
-	len = strlen(s) + 1;
-	t->slots[j].key = malloc(len);
+	t->slots[j].key = malloc(len + 1);
 	if (!t->slots[j].key) {
 		profdb__err_set(t->err, PROFDB_ERROR, "out of memory");
 		return NULL;
 	}
-	memcpy(t->slots[j].key, s, len);
-	t->keybytes += len;
+	memcpy(t->slots[j].key, s, len + 1);
+	t->keybytes += len + 1;
+	t->slots[j].len = len;
 	t->slots[j].hash = h;
 	t->slots[j].id = id;
 	t->slots[j].base_id = 0;
@@ -195,8 +217,9 @@ static struct intern_slot *slot_of(struct profdb__intern *t, const char *s)
 int64_t profdb__intern(struct profdb__intern *t, const char *s)
 {
 	struct intern_slot *slot;
-	s = capped(t, s);
-	slot = s ? slot_of(t, s) : NULL;
+	size_t len;
+	s = capped(t, s, &len);
+	slot = s ? slot_of(t, s, len) : NULL;
 	return slot ? slot->id : 0;
 }
 
@@ -204,10 +227,11 @@ int profdb__intern_name(struct profdb__intern *t, const char *name, int64_t *id,
 {
 	struct intern_slot *slot;
 	char buf[4096];
+	size_t len;
 	/* the stored (cut) name and its base; interning the base (under 4 KiB)
 	 * leaves t->cut alone */
-	name = capped(t, name);
-	slot = name ? slot_of(t, name) : NULL;
+	name = capped(t, name, &len);
+	slot = name ? slot_of(t, name, len) : NULL;
 	if (!slot)
 		return -1;
 	*id = slot->id;
@@ -218,7 +242,7 @@ int profdb__intern_name(struct profdb__intern *t, const char *name, int64_t *id,
 			return -1;
 		/* interning the base may have grown or emptied the map: find
 		 * the slot again (from the table when emptied) */
-		slot = slot_of(t, name);
+		slot = slot_of(t, name, len);
 		if (!slot)
 			return -1;
 		slot->base_id = b;
