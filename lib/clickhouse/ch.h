@@ -172,12 +172,6 @@ struct profdb__ch_table {
 /* The column list of t as stored on the server (CHC_DICT columns by their
  * id column) into b, NUL-terminated; 0, -1 out of memory. */
 int profdb__ch_store_cols(struct profdb__ch_buf *b, const struct profdb__ch_table *t);
-/* " ANY LEFT JOIN (...) USING run_id": each run of run_where's dictionary
- * as an array d, d[id] its text (ids are dense, 1, 2, ...). */
-int profdb__ch_dict_join(struct profdb__ch_buf *b, const char *run_where);
-/* The text of a CHC_DICT column c whose id is the expression id, as its
- * ClickHouse type (NULL for id 0 when Nullable), without an alias. */
-int profdb__ch_dict_text(struct profdb__ch_buf *b, const struct profdb__ch_col *c, const char *id);
 
 /* The run row (written last on push, first on pull). */
 extern const struct profdb__ch_table profdb__ch_run_table;
@@ -248,12 +242,9 @@ int profdb__ch_kernel_where(profdb *db, struct profdb__qbuf *b, const struct pro
 	" SELECT local_id, 0, 0, (SELECT id FROM str WHERE value = ''), (SELECT id FROM str WHERE value = '')," \
 	" (SELECT min(id) FROM kind), 0, 0 FROM temp.ch_run WHERE remote_id = ?1 AND (mask & ?2) = 0"
 
-/* " ANY LEFT JOIN" of the dictionaries (d) of the runs f selects. */
-int profdb__ch_dict_join_runs(profdb *db, struct profdb__qbuf *b, const struct profdb_filter *f);
-
-/* " ANY LEFT JOIN" of the same dictionaries as rows (run_id, name_id,
- * name): for many groups, where copying the array d into each would
- * cost more (steps: 569 k groups, 6.4 s -> 1.5 s). */
+/* " ANY LEFT JOIN" of the dictionaries of the runs f selects as rows
+ * (run_id, name_id, name): joined per group, not copied into each as one
+ * array per run (steps: 569 k groups, 6.4 s -> 1.5 s). */
 int profdb__ch_name_join_runs(profdb *db, struct profdb__qbuf *b, const struct profdb_filter *f);
 
 /* diff keys with type, shape or core (ch_kgroups.c): temp.ch_kgroup, the

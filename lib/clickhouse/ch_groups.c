@@ -219,38 +219,17 @@ static void add_percentile(struct profdb__qbuf *b, int p)
 	          p, p, p, p, p);
 }
 
-/* Key i: its text where the server stores an id (mapped after grouping,
- * through the dictionary d the join brings), else the column. */
+/* Key i: its text where the server stores an id (t<i>, joined after
+ * grouping, see group_sql; id 0 is NULL in a nullable column), else the
+ * column. */
 static void add_key(struct profdb__qbuf *b, const struct gkey *k, size_t i)
 {
-	struct profdb__ch_buf t = { 0 };
-	char id[24];
-	snprintf(id, sizeof id, "k%zu", i);
-	if (!(k[i].col->flags & CHC_DICT)) {
-		profdb__qbuf_addf(b, ", %s", id);
-		return;
-	}
-	if (profdb__ch_dict_text(&t, k[i].col, id) != 0)
-		b->oom = 1;
+	if (!(k[i].col->flags & CHC_DICT))
+		profdb__qbuf_addf(b, ", k%zu", i);
+	else if (k[i].col->type == CH_NSTR)
+		profdb__qbuf_addf(b, ", if(k%zu = 0, NULL, t%zu)", i, i);
 	else
-		profdb__qbuf_addf(b, ", %s", t.data);
-	profdb__ch_buf_free(&t);
-}
-
-int profdb__ch_dict_join_runs(profdb *db, struct profdb__qbuf *b, const struct profdb_filter *f)
-{
-	struct profdb__qbuf runs = { 0 };
-	struct profdb__ch_buf j = { 0 };
-	int rc = add_run_ids(db, &runs, f);
-	if (rc == PROFDB_OK) {
-		if (runs.oom || profdb__ch_dict_join(&j, runs.s) != 0)
-			b->oom = 1;
-		else
-			profdb__qbuf_add(b, j.data);
-	}
-	profdb__qbuf_free(&runs);
-	profdb__ch_buf_free(&j);
-	return rc;
+		profdb__qbuf_addf(b, ", t%zu", i);
 }
 
 int profdb__ch_name_join_runs(profdb *db, struct profdb__qbuf *b, const struct profdb_filter *f)
@@ -261,18 +240,41 @@ int profdb__ch_name_join_runs(profdb *db, struct profdb__qbuf *b, const struct p
 	return rc;
 }
 
-/* " ANY LEFT JOIN" of f's runs' dictionaries when a key needs one. */
-static int add_dict_join(profdb *db, struct profdb__qbuf *b, const struct gkey *k, size_t nk,
-                         const struct profdb_filter *f)
+/* The columns a join around the groups passes on: the groups' own and
+ * the texts t<i> of the dictionary keys before key upto. */
+static void add_carried(struct profdb__qbuf *b, const struct gkey *k, size_t nk, size_t upto, int sums_only)
 {
-	int need = 0;
+	profdb__qbuf_add(b, "SELECT run_id");
 	for (size_t i = 0; i < nk; i++)
-		need |= (k[i].col->flags & CHC_DICT) != 0;
-	return need ? profdb__ch_dict_join_runs(db, b, f) : PROFDB_OK;
+		profdb__qbuf_addf(b, ", k%zu", i);
+	profdb__qbuf_add(b, ", total, calls");
+	if (!sums_only)
+		profdb__qbuf_add(b, ", mn, mx, avg, sd, a, h50, h90, h99");
+	for (size_t i = 0; i < upto; i++)
+		if (k[i].col->flags & CHC_DICT)
+			profdb__qbuf_addf(b, ", t%zu", i);
 }
 
-/* The GROUP BY of the plain statistics; 0 when the server cannot apply f.
- * Grouped by the stored ids (integers: cheap), texts mapped per group. */
+/* Dictionary key i's texts as rows (run_id, k<i>, t<i>) of f's runs,
+ * joined to the groups; the join closes the SELECT add_carried opened. */
+static int add_text_join(profdb *db, struct profdb__qbuf *b, size_t i, const struct profdb_filter *f)
+{
+	int rc;
+	profdb__qbuf_addf(b, " ANY LEFT JOIN (SELECT run_id, id AS k%zu, text AS t%zu FROM " CH_DICT_TABLE " WHERE",
+	                  i, i);
+	rc = add_run_ids(db, b, f);
+	profdb__qbuf_addf(b, ") USING (run_id, k%zu))", i);
+	return rc;
+}
+
+/*
+ * The GROUP BY of the plain statistics; 0 when the server cannot apply f.
+ * Grouped by the stored ids (integers: cheap), each dictionary key's text
+ * joined per group as rows, one nested SELECT per key (18.16 joins one
+ * table per SELECT).  The dictionary as one array per run copied into
+ * every group cost 6 of 7 s of server CPU at 569 k groups (kernels
+ * --per-step of a 10 M-kernel run, bench/results.md).
+ */
 static int group_sql(profdb *db, struct profdb__qbuf *b, const struct gkey *k, size_t nk,
                      const struct profdb_filter *f, int sums_only)
 {
@@ -289,7 +291,14 @@ static int group_sql(profdb *db, struct profdb__qbuf *b, const struct gkey *k, s
 		add_percentile(b, 90);
 		add_percentile(b, 99);
 	}
-	profdb__qbuf_add(b, " FROM (SELECT run_id");
+	profdb__qbuf_add(b, " FROM ");
+	for (size_t i = nk; i-- > 0;) /* outermost first: the last key's join */
+		if (k[i].col->flags & CHC_DICT) {
+			profdb__qbuf_add(b, "(");
+			add_carried(b, k, nk, i + 1, sums_only);
+			profdb__qbuf_add(b, " FROM ");
+		}
+	profdb__qbuf_add(b, "(SELECT run_id");
 	for (size_t i = 0; i < nk; i++)
 		profdb__qbuf_addf(b, ", %s AS k%zu", k[i].col->flags & CHC_DICT ? k[i].col->sq : k[i].col->ch, i);
 	profdb__qbuf_add(b, ", toInt64(sum(dur_ns)) AS total, toInt64(count()) AS calls");
@@ -308,8 +317,9 @@ static int group_sql(profdb *db, struct profdb__qbuf *b, const struct gkey *k, s
 	if (f->min_total_ns > 0)
 		profdb__qbuf_addf(b, " HAVING total >= %lld", (long long)f->min_total_ns);
 	profdb__qbuf_add(b, ")");
-	if ((rc = add_dict_join(db, b, k, nk, f)) != PROFDB_OK)
-		return rc;
+	for (size_t i = 0; i < nk; i++)
+		if ((k[i].col->flags & CHC_DICT) && (rc = add_text_join(db, b, i, f)) != PROFDB_OK)
+			return rc;
 	profdb__qbuf_add(b, " FORMAT RowBinary");
 	return 1;
 }

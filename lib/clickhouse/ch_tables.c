@@ -316,24 +316,3 @@ int profdb__ch_store_cols(struct profdb__ch_buf *b, const struct profdb__ch_tabl
 	return profdb__ch_buf_add(b, "", 0);
 }
 
-static int add_str(struct profdb__ch_buf *b, const char *s)
-{
-	return profdb__ch_buf_add(b, s, strlen(s));
-}
-
-/* The per-run array is sorted by id, not taken in the order groupArray
- * met the rows (no order is promised when the server reads in threads). */
-int profdb__ch_dict_join(struct profdb__ch_buf *b, const char *run_where)
-{
-	return add_str(b, " ANY LEFT JOIN (SELECT run_id, arrayMap(x -> x.2, arraySort(groupArray((id, text))))"
-	                  " AS d FROM " CH_DICT_TABLE " WHERE ") || add_str(b, run_where) ||
-	       add_str(b, " GROUP BY run_id) USING run_id");
-}
-
-int profdb__ch_dict_text(struct profdb__ch_buf *b, const struct profdb__ch_col *c, const char *id)
-{
-	if (c->type == CH_NSTR)
-		return add_str(b, "if(") || add_str(b, id) || add_str(b, " = 0, NULL, d[") || add_str(b, id) ||
-		       add_str(b, "])");
-	return add_str(b, "d[") || add_str(b, id) || add_str(b, "]");
-}
