@@ -330,6 +330,44 @@ static int note_totals(profdb *db, profdb_result *r, const struct profdb_op_quer
 	return rc;
 }
 
+/*
+ * Said once when a selected Kineto run has operators that launched
+ * kernels (so made runtime calls): their host_self keeps those calls'
+ * time, where torch's key_averages nests cudaLaunchKernel and the like
+ * under the operator and lists them apart (the H200 trace's aten::addmm:
+ * 466.900 us here, 271.345 us there; README, "Numbers and their
+ * definitions").  Only for runs that stored runtime calls (a hand-made
+ * trace may have kernels and no calls).
+ */
+static int note_runtime_calls(profdb *db, profdb_result *r, const struct profdb_op_query *q)
+{
+	struct profdb__qbuf b = { 0 };
+	sqlite3_stmt *st = NULL;
+	int rc, any = 0;
+
+	add_sql(&b, q);
+	profdb__qbuf_add(&b, "\nSELECT EXISTS (SELECT 1 FROM f JOIN run r ON r.id = f.run_id"
+	                 " WHERE r.format IN ('kineto', 'mixed') AND f.device_self_ns > 0"
+	                 " AND EXISTS (SELECT 1 FROM launch l WHERE l.run_id = f.run_id))");
+	rc = profdb__query_prepare(db, &b, &st, "cannot query operators");
+	profdb__qbuf_free(&b);
+	if (rc != PROFDB_OK)
+		return rc;
+	profdb__qfilter_bind(st, &q->filter);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		any = sqlite3_column_int(st, 0);
+	else
+		rc = profdb__sqlerror(db, "cannot query operators");
+	sqlite3_finalize(st);
+	if (rc == PROFDB_OK && any &&
+	    profdb__result_add_note(r, "host_self keeps the runtime calls an operator made itself (cudaLaunchKernel,"
+	                               " cudaMemsetAsync, ...: profdb launches); torch's key_averages counts them as"
+	                               " the operator's children, so its Self CPU of an operator that made such calls"
+	                               " is lower by their time") != PROFDB_OK)
+		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
+	return rc;
+}
+
 /* An empty answer says why: operators there, all under --min-total; or
  * none selected, explained from the runs' ranks and steps, as kernels. */
 static int note_empty(profdb *db, profdb_result *r, const struct profdb_op_query *q, size_t nruns)
@@ -373,7 +411,8 @@ int profdb_query_ops(profdb *db, profdb_result **out, const struct profdb_op_que
 	 * the database, not the rows */
 	rc = profdb__result_from_stmt_stream(db, out, st, types);
 	if (rc == PROFDB_OK && (rc = note_totals(db, *out, q, &nruns)) == PROFDB_OK &&
-	    (rc = note_child_device_time(db, *out, &b, q)) == PROFDB_OK)
+	    (rc = note_child_device_time(db, *out, &b, q)) == PROFDB_OK &&
+	    (rc = note_runtime_calls(db, *out, q)) == PROFDB_OK)
 		rc = note_empty(db, *out, q, nruns);
 	if (rc != PROFDB_OK) {
 		profdb_result_free(*out);

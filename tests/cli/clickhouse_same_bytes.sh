@@ -49,6 +49,8 @@ for f in table csv json md; do
   same steps --format $f --run overlap --run twice
   same ops --format $f --run level1
 done
+# Kineto runs' ops: their notes too (the runtime-call note reads launch rows)
+same ops --format csv --run control --run test
 for f in table json; do
   same kernels --format $f --run control --run test --per-step --top 5
   same diff control test --format $f
