@@ -232,12 +232,22 @@ static void add_key(struct profdb__qbuf *b, const struct gkey *k, size_t i)
 		profdb__qbuf_addf(b, ", t%zu", i);
 }
 
+/* " ANY LEFT JOIN" of f's runs' dictionary rows, the id as column id and
+ * the text as column text, USING (run_id, id). */
+static int dict_rows_join(profdb *db, struct profdb__qbuf *b, const char *id, const char *text,
+                          const struct profdb_filter *f)
+{
+	int rc;
+	profdb__qbuf_addf(b, " ANY LEFT JOIN (SELECT run_id, id AS %s, text AS %s FROM " CH_DICT_TABLE " WHERE",
+	                  id, text);
+	rc = add_run_ids(db, b, f);
+	profdb__qbuf_addf(b, ") USING (run_id, %s)", id);
+	return rc;
+}
+
 int profdb__ch_name_join_runs(profdb *db, struct profdb__qbuf *b, const struct profdb_filter *f)
 {
-	profdb__qbuf_add(b, " ANY LEFT JOIN (SELECT run_id, id AS name_id, text AS name FROM " CH_DICT_TABLE " WHERE");
-	int rc = add_run_ids(db, b, f);
-	profdb__qbuf_add(b, ") USING (run_id, name_id)");
-	return rc;
+	return dict_rows_join(db, b, "name_id", "name", f);
 }
 
 /* The columns a join around the groups passes on: the groups' own and
@@ -259,11 +269,12 @@ static void add_carried(struct profdb__qbuf *b, const struct gkey *k, size_t nk,
  * joined to the groups; the join closes the SELECT add_carried opened. */
 static int add_text_join(profdb *db, struct profdb__qbuf *b, size_t i, const struct profdb_filter *f)
 {
+	char id[24], text[24];
 	int rc;
-	profdb__qbuf_addf(b, " ANY LEFT JOIN (SELECT run_id, id AS k%zu, text AS t%zu FROM " CH_DICT_TABLE " WHERE",
-	                  i, i);
-	rc = add_run_ids(db, b, f);
-	profdb__qbuf_addf(b, ") USING (run_id, k%zu))", i);
+	snprintf(id, sizeof id, "k%zu", i);
+	snprintf(text, sizeof text, "t%zu", i);
+	rc = dict_rows_join(db, b, id, text, f);
+	profdb__qbuf_add(b, ")");
 	return rc;
 }
 
