@@ -30,7 +30,8 @@ static const char desc[] =
 	"                   Communication(Not Overlapped) = the difference.\n"
 	"A check fails when it differs by more than 0.01% and more than the rounding of\n"
 	"the printed inputs (0.0005 us per kernel).  Exit status: 0 all checks pass,\n"
-	"1 a check failed (or an error), 2 usage.";
+	"1 a check failed (or an error), 2 usage.  The output ends with one line,\n"
+	"`N checks: N ok` (with the failures' count when some failed).";
 
 static int own_opt(void *arg, int key, const char *val)
 {
@@ -39,6 +40,20 @@ static int own_opt(void *arg, int key, const char *val)
 		return cli_usage_error("verify", "bad option");
 	*run = val;
 	return 0;
+}
+
+/* The one closing line: "N checks: N ok", or with the failures' count.  It
+ * follows a table or md on stdout, where a reader looks for it; csv and json
+ * stay rows alone, so there it goes to stderr. */
+static void print_tally(const struct profdb_format_opts *fmt, size_t checks, size_t failed)
+{
+	int human = fmt->format == PROFDB_FMT_TABLE || fmt->format == PROFDB_FMT_MD;
+	FILE *f = human ? stdout : stderr;
+	fprintf(f, "%s%zu check%s: %zu ok", human ? (fmt->format == PROFDB_FMT_MD ? "\n" : "") : "profdb: verify: ",
+	        checks, checks == 1 ? "" : "s", checks - failed);
+	if (failed > 0)
+		fprintf(f, ", %zu failed", failed);
+	fputc('\n', f);
 }
 
 int cmd_verify(int argc, char **argv)
@@ -64,9 +79,10 @@ int cmd_verify(int argc, char **argv)
 		return rc == PROFDB_EUSAGE ? PROFDB_EXIT_USAGE : status;
 	}
 	rc = profdb_result_write(r, stdout, &q.fmt) == PROFDB_OK ? PROFDB_EXIT_OK : cli_error("cannot write output");
-	if (rc == PROFDB_EXIT_OK && failed > 0) {
-		fprintf(stderr, "profdb: verify: %d of %zu checks failed\n", failed, profdb_result_nrows(r));
-		rc = PROFDB_EXIT_ERROR;
+	if (rc == PROFDB_EXIT_OK) {
+		print_tally(&q.fmt, profdb_result_nrows(r), (size_t)failed);
+		if (failed > 0)
+			rc = PROFDB_EXIT_ERROR;
 	}
 	profdb_result_free(r);
 	profdb_close(db);
