@@ -368,11 +368,8 @@ int profdb__input_open(struct profdb_input **out, const char *path, struct profd
 /* Read up to n bytes; returns bytes read, 0 at end, -1 on error (err filled:
  * a corrupt or truncated gzip names the byte offset). */
 long profdb__input_read(struct profdb_input *in, void *buf, size_t n, struct profdb_err *err);
-int profdb__input_is_gzip(const struct profdb_input *in);
-uint64_t profdb__input_offset(const struct profdb_input *in);   /* decompressed bytes so far */
 uint64_t profdb__input_raw_offset(const struct profdb_input *in);/* file bytes so far */
 uint64_t profdb__input_size(const struct profdb_input *in);     /* file size on disk */
-const char *profdb__input_path(const struct profdb_input *in);
 /* Hex SHA-256 of the raw bytes read so far (all of them once read to end). */
 void profdb__input_sha256(struct profdb_input *in, char hex[65]);
 /* DESTRUCTOR. NULL is a no-op. */

@@ -178,9 +178,6 @@ extern const struct profdb__ch_table profdb__ch_run_table;
 /* The tables of a run's rows, in push order; ends with name == NULL. */
 extern const struct profdb__ch_table profdb__ch_tables[];
 
-/* The ClickHouse column list "a, b, c" of t into b (NUL-terminated). */
-int profdb__ch_col_list(struct profdb__ch_buf *b, const struct profdb__ch_table *t);
-
 /* ---------------------------------------------------------------- runs */
 
 /* A run stored on the server. */

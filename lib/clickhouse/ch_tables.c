@@ -284,17 +284,6 @@ const struct profdb__ch_table profdb__ch_tables[] = {
 	{ NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL }
 };
 
-int profdb__ch_col_list(struct profdb__ch_buf *b, const struct profdb__ch_table *t)
-{
-	for (size_t i = 0; i < t->ncols; i++) {
-		if (i && profdb__ch_buf_add(b, ", ", 2) != 0)
-			return -1;
-		if (profdb__ch_buf_add(b, t->cols[i].ch, strlen(t->cols[i].ch)) != 0)
-			return -1;
-	}
-	return profdb__ch_buf_add(b, "", 0);
-}
-
 unsigned profdb__ch_table_bit(const char *name)
 {
 	for (unsigned i = 0; profdb__ch_tables[i].name; i++)

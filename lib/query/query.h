@@ -75,8 +75,6 @@ int profdb__qfilter_run_column(const struct profdb_filter *f);
 /* Prepare b's text on db; reports oom and SQL errors on db. */
 int profdb__query_prepare(profdb *db, const struct profdb__qbuf *b, sqlite3_stmt **st, const char *what);
 
-/* Remove column col from r (for helper columns a query needs internally). */
-void profdb__result_drop_column(profdb_result *r, size_t col);
 /* CONSTRUCTOR: a result of nrows rows of NULL cells with the given columns,
  * for rows made in C.  On failure *out may be set: free it. */
 int profdb__result_new_rows(profdb_result **out, const char *const *names, const enum profdb_coltype *types,

@@ -73,23 +73,6 @@ int profdb__query_prepare(profdb *db, const struct profdb__qbuf *b, sqlite3_stmt
 	return PROFDB_OK;
 }
 
-void profdb__result_drop_column(profdb_result *r, size_t col)
-{
-	size_t o = 0;
-	for (size_t row = 0; row < r->nrows; row++)
-		for (size_t c = 0; c < r->ncols; c++) {
-			struct profdb__cell *cell = &r->cells[row * r->ncols + c];
-			if (c == col)
-				free(cell->text);
-			else
-				r->cells[o++] = *cell;
-		}
-	free(r->names[col]);
-	memmove(&r->names[col], &r->names[col + 1], (r->ncols - col - 1) * sizeof *r->names);
-	memmove(&r->types[col], &r->types[col + 1], (r->ncols - col - 1) * sizeof *r->types);
-	r->ncols--;
-}
-
 int profdb__result_new_rows(profdb_result **out, const char *const *names, const enum profdb_coltype *types,
                      size_t ncols, size_t nrows)
 {

@@ -278,11 +278,8 @@ long profdb__input_read(struct profdb_input *in, void *buf, size_t n, struct pro
 	return got;
 }
 
-int profdb__input_is_gzip(const struct profdb_input *in) { return in->gzip; }
-uint64_t profdb__input_offset(const struct profdb_input *in) { return in->off; }
 uint64_t profdb__input_raw_offset(const struct profdb_input *in) { return in->raw_off; }
 uint64_t profdb__input_size(const struct profdb_input *in) { return in->size; }
-const char *profdb__input_path(const struct profdb_input *in) { return in->path; }
 
 void profdb__input_sha256(struct profdb_input *in, char hex[65])
 {

@@ -102,11 +102,6 @@ void profdb__kops_free(struct profdb__kops *k)
 	free(k);
 }
 
-size_t profdb__kops_count(const struct profdb__kops *k)
-{
-	return k->n;
-}
-
 static uint64_t hash_bytes(const char *s)
 {
 	uint64_t h = 1469598103934665603ull; /* FNV-1a */

@@ -53,8 +53,6 @@ int profdb__kops_coll_keep(struct profdb__kops *k, int64_t external_id, int64_t 
 const struct profdb_coll_rec *profdb__kops_coll_find(const struct profdb__kops *k, int64_t external_id,
                                                      int64_t correlation, int64_t start_ns,
                                                      struct profdb_coll_rec *out);
-/* Ops kept so far. */
-size_t profdb__kops_count(const struct profdb__kops *k);
 /*
  * Compute every op's self time (duration minus its direct children's on the
  * same thread, children found as torch's key_averages does), its device
