@@ -69,25 +69,92 @@ int cli_next(int argc, char **argv, const struct cli_opt *opts, const char **arg
 	return c;
 }
 
+/* Help is read on terminals of any width, so its lines are cut at the
+ * terminal's width ($COLUMNS or the tty's), else at 80, never narrower
+ * than 60 (a narrower cut makes the option column unreadable). */
+size_t cli_help_width(void)
+{
+	struct profdb_format_opts f;
+	cli_format_init(&f);
+	if (f.width <= 0)
+		return 80;
+	return f.width < 60 ? 60 : (size_t)f.width;
+}
+
+/* The column a continuation of line s starts at: after a label and its
+ * run of two or more spaces ("  op_statistic     per OP ..."), else
+ * under the line's own indent. */
+static size_t hang_of(const char *s, size_t len)
+{
+	size_t lead = strspn(s, " ");
+	for (size_t i = lead; i + 1 < len && i < 32; i++)
+		if (s[i] == ' ' && s[i + 1] == ' ') {
+			size_t j = i + strspn(s + i, " ");
+			return j < len ? j : lead;
+		}
+	return lead;
+}
+
+void cli_wrap_line(FILE *out, const char *s, size_t len, size_t hang, size_t width)
+{
+	size_t col = 0, i = 0;
+	while (i < len) {
+		size_t sp = i, w;
+		while (sp < len && s[sp] == ' ')
+			sp++;
+		w = sp;
+		while (w < len && s[w] != ' ')
+			w++;
+		/* a word that does not fit goes to a new line, unless the line
+		 * holds nothing but the indent (a word longer than the width) */
+		if (col > hang && col + (w - i) > width) {
+			fprintf(out, "\n%*s%.*s", (int)hang, "", (int)(w - sp), s + sp);
+			col = hang + (w - sp);
+		} else {
+			fprintf(out, "%.*s", (int)(w - i), s + i);
+			col += w - i;
+		}
+		i = w;
+	}
+	fputc('\n', out);
+}
+
+/* Each line of text cut at the width, continuations under hang_of(). */
+static void wrap_text(FILE *out, const char *text, size_t width)
+{
+	while (*text) {
+		size_t len = strcspn(text, "\n");
+		cli_wrap_line(out, text, len, hang_of(text, len), width);
+		text += len;
+		if (*text == '\n')
+			text++;
+	}
+}
+
 void cli_help(FILE *out, const char *name, const char *synopsis, const char *desc,
               const struct cli_opt *opts)
 {
+	size_t width = cli_help_width();
+
 	if (cli_help_get_mode() != CLI_HELP_TEXT) { /* profdb help --man / --complete */
 		cli_help_other(out, name, synopsis, desc, opts);
 		return;
 	}
-	fprintf(out, "usage: profdb %s %s\n\n%s\n", name, synopsis, desc);
+	fprintf(out, "usage: profdb %s %s\n\n", name, synopsis);
+	wrap_text(out, desc, width);
 	if (opts[0].name)
 		fprintf(out, "\noptions:\n");
 	for (size_t i = 0; opts[i].name; i++) {
-		char left[64];
+		char left[64], line[512];
+		int n;
 		if (opts[i].key > 0 && opts[i].key < 128)
 			snprintf(left, sizeof left, "-%c, --%s%s%s", opts[i].key, opts[i].name,
 			         opts[i].has_arg ? " " : "", opts[i].has_arg ? opts[i].arg : "");
 		else
 			snprintf(left, sizeof left, "    --%s%s%s", opts[i].name,
 			         opts[i].has_arg ? " " : "", opts[i].has_arg ? opts[i].arg : "");
-		fprintf(out, "  %-26s %s\n", left, opts[i].help);
+		n = snprintf(line, sizeof line, "  %-26s %s", left, opts[i].help);
+		cli_wrap_line(out, line, n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n : sizeof line - 1, 29, width);
 	}
 }
 

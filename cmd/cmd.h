@@ -43,7 +43,13 @@ struct cli_common {
  * returned as 'h' when the table has a "help" row.
  */
 int cli_next(int argc, char **argv, const struct cli_opt *opts, const char **arg, int *optind_out);
-/* Print "usage: profdb NAME SYNOPSIS", the description and the option table. */
+/* Write the len bytes of s as one or more lines of at most width columns,
+ * cut between words, continuations indented by hang spaces. */
+void cli_wrap_line(FILE *out, const char *s, size_t len, size_t hang, size_t width);
+/* The width help is cut at: $COLUMNS or the terminal's, else 80; at least 60. */
+size_t cli_help_width(void);
+/* Print "usage: profdb NAME SYNOPSIS", the description and the option
+ * table, cut to the terminal's width (80 when it is unknown). */
 void cli_help(FILE *out, const char *name, const char *synopsis, const char *desc,
               const struct cli_opt *opts);
 /*

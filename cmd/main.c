@@ -50,8 +50,12 @@ static void overview(FILE *out)
 	             "profdb ingests ML profiler dumps (torch_npu / msprof Ascend exports, PyTorch\n"
 	             "Kineto traces) into one SQLite file and answers kernel, operator and step\n"
 	             "questions about them.\n\ncommands:\n");
-	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
-		fprintf(out, "  %-10s %s\n", cmds[i].name, cmds[i].summary);
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+		char line[256];
+		int n = snprintf(line, sizeof line, "  %-10s %s", cmds[i].name, cmds[i].summary);
+		cli_wrap_line(out, line, n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n : sizeof line - 1, 13,
+		              cli_help_width());
+	}
 	fprintf(out, "\n'profdb COMMAND --help' describes a command.  The database is --db FILE,\n"
 	             "else $PROFDB_DB, else ./profdb.db.\n");
 }

@@ -13,12 +13,16 @@ for c in $(cat cmds); do
   python3 - help page "$c" <<'PY'
 import re, sys
 help_txt, page, cmd = open(sys.argv[1]).read(), open(sys.argv[2]).read(), sys.argv[3]
-# --help: "  -h, --help    text" / "      --db FILE    text"
+# --help: "  -h, --help    text" / "      --db FILE    text", a long text
+# going on in lines indented under it (help is cut at the width)
 opts = []
 for line in help_txt.split("\noptions:\n", 1)[1].splitlines() if "\noptions:\n" in help_txt else []:
     m = re.match(r"^  (?:-(\w), )?\s*--([\w-]+)(?: (\S+))?\s{2,}(.*)$", line)
     if m:
         opts.append((m.group(1) or "", m.group(2), m.group(3) or "", m.group(4)))
+    elif opts and re.match(r"^ {29}\S", line):
+        o = opts[-1]
+        opts[-1] = (o[0], o[1], o[2], o[3] + " " + line.strip())
 # man: ".TP" then "\fB\-h\fR, \fB\-\-help\fR \fIARG\fR" then the text
 def unroff(s):
     return s.replace("\\-", "-").replace("\\e", "\\").replace("\\&", "")
@@ -37,6 +41,10 @@ if not opts or opts != man:
 PY
 done
 echo ok
+# every line of every --help fits 80 columns when the terminal has 80
+for c in "" $(cat cmds); do
+  COLUMNS=80 $PROFDB $c --help | awk -v c="${c:-profdb}" 'length($0) > 80 {print c ": help line over 80 columns: " $0}'
+done
 # usage errors
 $PROFDB help nope 2>&1; echo "exit $?"
 $PROFDB help --man kernels extra 2>&1; echo "exit $?"
