@@ -25,6 +25,42 @@ enum cli_help_mode cli_help_get_mode(void)
 	return help_mode;
 }
 
+/* The environment a user may set, as `profdb --help` and every man page
+ * list it.  The limits the library reads (PROFDB_*_BYTES, ...) are not
+ * here: they bound memory for the tests and benchmarks, and the README's
+ * limits section names them. */
+static const struct { const char *name, *help; } env_vars[] = {
+	{ "PROFDB_DB", "the database when --db is not given (else ./profdb.db)" },
+	{ "PROFDB_PAGER", "the pager for output to a terminal (cat: none); else PAGER, else less; --no-pager turns it off" },
+	{ "PAGER", "the pager when PROFDB_PAGER is not set" },
+	{ "COLUMNS", "the width tables and help are cut at (else the terminal's; 80 for help when unknown)" },
+	{ "PROFDB_CLICKHOUSE_PASSWORD", "the ClickHouse password when the URL has none (else a netrc file)" },
+	{ "NETRC", "the netrc file ClickHouse passwords are looked up in (else ~/.netrc)" },
+	{ "PROFDB_CLICKHOUSE_CAINFO", "a PEM file of the CAs a clickhouses:// server is checked against" },
+	{ "PROFDB_PUSH_STREAMS", "concurrent INSERTs of a push of 1 M kernels or more (1..8, default 2)" },
+	{ "PROFDB_PROGRESS_DELAY_MS", "how long ingest waits before its progress line (default 1000)" },
+};
+
+void cli_env_help(FILE *out, size_t width)
+{
+	fputs("environment:\n", out);
+	for (size_t i = 0; i < sizeof env_vars / sizeof env_vars[0]; i++) {
+		char line[256];
+		int n = snprintf(line, sizeof line, "  %-26s %s", env_vars[i].name, env_vars[i].help);
+		cli_wrap_line(out, line, n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n : sizeof line - 1, 29, width);
+	}
+}
+
+void cli_env_man(FILE *out)
+{
+	fputs(".SH ENVIRONMENT\n", out);
+	for (size_t i = 0; i < sizeof env_vars / sizeof env_vars[0]; i++) {
+		fprintf(out, ".TP\n.B %s\n", env_vars[i].name);
+		cli_roff(out, env_vars[i].help);
+		fputc('\n', out);
+	}
+}
+
 /* Text into roff: backslash and hyphen escaped, a line that starts with a
  * control character guarded, so any help text renders as written. */
 void cli_roff(FILE *out, const char *s)
@@ -88,8 +124,8 @@ static void man_page(FILE *out, const char *name, const char *synopsis, const ch
 		fputs(".SH OPTIONS\n", out);
 	for (size_t i = 0; opts[i].name; i++)
 		man_option(out, &opts[i]);
-	fputs(".SH ENVIRONMENT\n.TP\n.B PROFDB_DB\nthe database when \\-\\-db is not given "
-	      "(else ./profdb.db)\n.SH SEE ALSO\n.BR profdb (1)\n", out);
+	cli_env_man(out);
+	fputs(".SH SEE ALSO\n.BR profdb (1)\n", out);
 }
 
 /* Is s[0..n) one word a user types as a value (name, base-name, p99, md)? */

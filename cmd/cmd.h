@@ -65,6 +65,11 @@ void cli_help_other(FILE *out, const char *name, const char *synopsis, const cha
                     const struct cli_opt *opts);
 /* Write text as roff (escapes backslash and '-', guards leading '.'). */
 void cli_roff(FILE *out, const char *s);
+/* The environment variables a user may set: "environment:" and one
+ * line each, cut at width (profdb --help); the ENVIRONMENT section of a
+ * man page. */
+void cli_env_help(FILE *out, size_t width);
+void cli_env_man(FILE *out);
 /* Print "profdb: msg" to stderr.  Returns PROFDB_EXIT_ERROR. */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print a usage error and a hint.  Returns PROFDB_EXIT_USAGE. */

@@ -57,7 +57,9 @@ static void overview(FILE *out)
 		              cli_help_width());
 	}
 	fprintf(out, "\n'profdb COMMAND --help' describes a command.  The database is --db FILE,\n"
-	             "else $PROFDB_DB, else ./profdb.db.\n");
+	             "else $PROFDB_DB, else ./profdb.db.  --no-pager (anywhere before --) prints\n"
+	             "without the pager.\n\n");
+	cli_env_help(out, cli_help_width());
 }
 
 /* A command that succeeded but whose output did not reach stdout (a full
@@ -141,8 +143,8 @@ static void overview_man(FILE *out)
 		cli_roff(out, cmds[i].summary);
 		fputc('\n', out);
 	}
-	fputs(".SH ENVIRONMENT\n.TP\n.B PROFDB_DB\nthe database when \\-\\-db is not given "
-	      "(else ./profdb.db)\n.SH EXIT STATUS\n0 success, 1 error, 2 usage, 3 a regression "
+	cli_env_man(out);
+	fputs(".SH EXIT STATUS\n0 success, 1 error, 2 usage, 3 a regression "
 	      "found by \\-\\-fail\\-on\\-regression.\n.SH SEE ALSO\n", out);
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		fprintf(out, ".BR profdb\\-%s (1)%s\n", cmds[i].name, i + 1 < sizeof cmds / sizeof cmds[0] ? "," : "");

@@ -22,7 +22,7 @@
 #define QCLI_OPT_TOP { "top", 1, OPT_TOP, "N", "at most N rows per run" }
 #define QCLI_OPT_ASC { "asc", 0, OPT_ASC, "", "sort ascending (default: largest first)" }
 #define QCLI_OPT_FORMAT { "format", 1, OPT_FORMAT, "FMT", "table (default), csv, json or md" }
-#define QCLI_OPT_UNIT { "unit", 1, OPT_UNIT, "UNIT", "ns, us, ms or s (default: table/md per column, csv/json us)" }
+#define QCLI_OPT_UNIT { "unit", 1, OPT_UNIT, "UNIT", "the unit of every time column: ns, us, ms or s (default: table and md pick one for the whole table from its values; csv and json us)" }
 #define QCLI_OPT_WIDE { "wide", 0, OPT_WIDE, "", "never shorten long names in tables" }
 #define QCLI_OPT_HELP { "help", 0, 'h', "", "show this help" }
 
