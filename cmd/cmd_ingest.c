@@ -167,6 +167,47 @@ static void print_source(const profdb_result *src, size_t i)
 		printf("    note: the same file content is already stored in run(s) %s\n", dup);
 }
 
+/* The message of note i without its "FILE: " head, where FILE is one of
+ * the run's source files; else the whole note. */
+static const char *note_message(const profdb_result *src, size_t i)
+{
+	const char *note = profdb_result_note(src, i);
+	for (size_t r = 0; r < profdb_result_nrows(src); r++) {
+		const char *path = profdb_result_text(src, r, 0);
+		size_t n = path ? strlen(path) : 0;
+		if (n && strncmp(note, path, n) == 0 && note[n] == ':' && note[n + 1] == ' ')
+			return note + n + 2;
+	}
+	return note;
+}
+
+/*
+ * The run's notes, each message once: the same message of several files
+ * (8 ranks whose External ids are correlation ids) is one line with the
+ * files' count and the first of them, not 8 lines that hide the others.
+ */
+static void print_notes(const profdb_result *src)
+{
+	size_t n = profdb_result_nnotes(src);
+	for (size_t i = 0; i < n; i++) {
+		const char *msg = note_message(src, i);
+		size_t same = 0, seen = 0;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = strcmp(note_message(src, j), msg) == 0;
+		if (seen)
+			continue;
+		for (size_t j = i + 1; j < n; j++)
+			same += strcmp(note_message(src, j), msg) == 0;
+		if (same == 0)
+			printf("  note: %s\n", msg == profdb_result_note(src, i) ? msg : profdb_result_note(src, i));
+		else if (msg == profdb_result_note(src, i))
+			printf("  note: %s (%zu times)\n", msg, same + 1);
+		else
+			printf("  note: %zu files (%.*s and %zu more): %s\n", same + 1,
+			       (int)(msg - 2 - profdb_result_note(src, i)), profdb_result_note(src, i), same, msg);
+	}
+}
+
 /* Print the per-file summary of a run that was just stored. */
 static void print_summary(profdb *db, const char *run, int64_t id)
 {
@@ -179,8 +220,7 @@ static void print_summary(profdb *db, const char *run, int64_t id)
 	printf("ingested run '%s' (id %lld)\n", run, (long long)id);
 	for (size_t i = 0; i < profdb_result_nrows(src); i++)
 		print_source(src, i);
-	for (size_t i = 0; i < profdb_result_nnotes(src); i++)
-		printf("  note: %s\n", profdb_result_note(src, i));
+	print_notes(src);
 	f.runs = runs;
 	f.nruns = 1;
 	if (profdb_query_summary(db, &sum, &f) == PROFDB_OK && profdb_result_nrows(sum) == 1) {
