@@ -63,8 +63,8 @@ struct stream {
 	/* A table with a store (kernel) goes in the Native format: a block of
 	 * NATIVE_ROWS rows column by column, each column's values (and null
 	 * map) in its own buffer.  The server then copies columns instead of
-	 * parsing 36 values a row: 22-25% less of its CPU for the same 1 M
-	 * kernel rows (148-163 against 181-206 ticks, one sitting). */
+	 * parsing 36 values a row, a quarter less of its CPU on kernel rows
+	 * (bench/results.md). */
 	struct profdb__ch_buf *cols;       /* t->ncols value buffers; NULL: RowBinary */
 	struct profdb__ch_buf *nulls;      /* their null maps (Nullable columns) */
 	size_t block_rows;
@@ -75,9 +75,9 @@ struct stream {
 /*
  * The server gathers those blocks into blocks of min_insert_block_size_rows
  * (1 M by default) before it writes each as a part, and that gathering
- * (SquashingTransform) was 31% of its CPU on a push of 10 M kernel rows,
- * most of it page faults on each fresh ~300 MB block (perf, bench/results.md,
- * 2026-12-03 push in parts).  131 072 rows: blocks of ~38 MB, at the
+ * (SquashingTransform) is a third of its CPU on a big push, most of it
+ * page faults on each fresh ~300 MB block (bench/results.md, "push in
+ * parts").  131 072 rows: blocks of ~38 MB, at the
  * price of more parts to merge (the INSERT asks it in its URL).  Its
  * CPU across the push and the merges after it, 10 M rows, two parts:
  * 1 M 25.7-27.4 s, 262 144 21.4-23.7 s, 131 072 20.0-20.2 s, 65 536
@@ -221,8 +221,8 @@ static int64_t dict_id(struct stream *s, int64_t id)
 }
 
 /* Append the n (1, 4 or 8) low bytes of v, little-endian, in place when
- * they fit: profdb__ch_buf_add's call per cell was 13% of the client's
- * instructions (callgrind, a push of 200 k kernel rows). */
+ * they fit: a profdb__ch_buf_add call per cell would be a large share of
+ * the client's work on a push. */
 static inline int put_le(struct profdb__ch_buf *b, uint64_t v, size_t n)
 {
 	if (b->len + n + 1 > b->cap)
@@ -445,10 +445,9 @@ static int build_insert(struct profdb__ch_buf *ins, const struct profdb__ch_tabl
  * Why: one INSERT is one server thread, which stops reading the body while
  * it writes each part of ~1 M rows (squashing the blocks, compressing 36
  * columns), so the client waits; and the client, reading SQLite and
- * encoding, leaves the server waiting in turn.  A run of 10 M kernels, with
- * client and server on one 2-core machine, pushes alternated: 1 part
- * 377-457 k rows/s, 2 parts 411-556 k, 3 parts 387-499 k (bench/results.md,
- * 2026-12-03 push in parts); a server with cores to spare gains more.  Each
+ * encoding, leaves the server waiting in turn.  Two parts are the best of
+ * 1-3 with client and server on one 2-core machine (bench/results.md,
+ * "push in parts"); a server with cores to spare gains more.  Each
  * slice is in id order, so each server
  * part is still sorted for (run_id, seq).  A run under PUSH_SPLIT_ROWS kernels
  * goes in one INSERT: each INSERT makes a part of its own, which the

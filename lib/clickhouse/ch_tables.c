@@ -255,8 +255,8 @@ const struct profdb__ch_table profdb__ch_tables[] = {
 	 * permutation of every column of each part.  The run's id range of
 	 * the table itself, not the run's index and a sort: a run's ids are
 	 * one range unless ingests interleaved (run_id = ?1 filters then);
-	 * one query of both bounds (two subqueries in the SELECT scanned the
-	 * run's index twice: +6% of the client's instructions).
+	 * one query of both bounds (two subqueries in the SELECT would scan
+	 * the run's index twice).
 	 * The other big tables go in the order of an index on the run id:
 	 * "t.id" made SQLite sort every row of the run in a temporary B-tree
 	 * first (pull restores the order by seq). */

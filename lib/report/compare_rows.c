@@ -5,9 +5,8 @@
  * When the key is made of name, base name and kind (kernel_step_stat's
  * columns) the rows are held in memory, ordered here: the SQL cursor
  * (compare_samples.c: GROUP BY the key text and step, ORDER BY the key)
- * joined str twice a row and sorted the rows twice by text in SQLite's
- * sorter, 13 k instructions a row and 88% of a diff of two 1 M-kernel runs
- * (callgrind).  Here the rows come as integers; each distinct (name, base
+ * would join str twice a row and sort the rows twice by text in SQLite's
+ * sorter, which dominates a diff of big runs.  Here the rows come as integers; each distinct (name, base
  * name, kind) gets its key text once (the same SQL expression, so the same
  * bytes), and the rows are ordered by a counting sort on the key's rank,
  * then by step within a key (already in that order when a key is one name

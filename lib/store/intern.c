@@ -78,8 +78,8 @@ int64_t profdb__intern_cut(const struct profdb__intern *t)
 /*
  * Eight bytes a step: kernel names are long (C++ templates of 100-500
  * bytes) and every kernel, op and launch row hashes a few of them on the
- * writer thread; FNV-1a's byte loop was 2.8% of an ingest's CPU (perf,
- * bench/results.md).  Each word is mixed in by a multiply and a shift, the
+ * writer thread, where a byte-at-a-time hash (FNV-1a) shows in an
+ * ingest's profile.  Each word is mixed in by a multiply and a shift, the
  * last (partial) word zero-padded; the length is folded in first, so the
  * padding cannot make texts of different lengths alike.  A final
  * avalanche spreads the high bits into the low ones the map's index takes.

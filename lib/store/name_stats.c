@@ -45,8 +45,8 @@ struct name_group {
 	};
 	union {
 		/* values in dur and its room: at most PROFDB_NAME_STATS_VALUES
-		 * (with kinds after cell, a group is 96 bytes, was 112: 2 MB
-		 * less at the name bound) */
+		 * (kinds sit after cell so that a group packs into 96 bytes, a
+		 * size the name bound's budget is reckoned in) */
 		struct {
 			uint32_t ndur, capdur;
 		};
@@ -354,9 +354,10 @@ static int put_row(sqlite3_stmt *q, int64_t run_id, const struct name_group *g, 
 /*
  * Sort a[0..n) ascending: a least-significant-digit radix sort, three
  * passes of 11 bits through tmp (room for n), each pass skipped when every
- * value has the same digit (short kernels: the top pass always).  qsort
- * was 3.5 k of the commit's 6.4 k instructions per kernel row (issue 15);
- * this is linear.  Short arrays by insertion.
+ * value has the same digit (short kernels: the top pass always).  The
+ * commit sorts every name's durations, so a comparison sort there would
+ * cost more than the rest of the commit; this is linear.  Short arrays by
+ * insertion.
  */
 #define RADIX_BITS 11
 #define RADIX_SIZE (1u << RADIX_BITS)

@@ -22,10 +22,10 @@
  * below).  28 MB: the names at their bound take 13 MB of it, and runs of
  * a few names keep about 7 M durations (arrays past 64 K values grow by a
  * quarter: a generated 6.5 M-kernel kernel_details.csv of 18 names needs
- * 27.9 MB; 7 M needs 30.5 MB and went to the scans before as well, at 50
- * MB of doubled arrays).  Held names plus their durations had no common
- * bound before: 131 072 names x 62 calls held 54 MB and peaked at 109 MB
- * RSS, now 84 MB (issue 20).  PROFDB_NAME_STATS_BYTES can lower it.
+ * 27.9 MB; 7 M go to the scans, which cost less than 50 MB of doubled
+ * arrays).  Names and their durations share this one bound, so many names
+ * of a few calls each cannot hold more than few names of many calls
+ * (bench/limits checks the RSS).  PROFDB_NAME_STATS_BYTES can lower it.
  */
 #define PROFDB_NAME_STATS_BYTES (28u << 20)
 
