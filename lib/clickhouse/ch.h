@@ -69,6 +69,16 @@ int profdb__ch_send(struct profdb__ch *c, const char *sql, const void *data, siz
 typedef long (*ch_read_fn)(void *arg, char *buf, size_t cap);
 int profdb__ch_upload(struct profdb__ch *c, const char *sql, const char *settings, ch_read_fn read, void *arg,
                       struct profdb_err *err);
+/* profdb__ch_send without a body, for an answer the caller keeps whole
+ * in memory (a list, not rows streamed into a store): an answer past
+ * PROFDB__CH_HELD_MAX bytes is an error, not a buffer that grows without
+ * end.  profdb__ch_query is bounded the same way. */
+#define PROFDB__CH_HELD_MAX ((size_t)256 << 20)
+int profdb__ch_send_held(struct profdb__ch *c, const char *sql, ch_sink_fn sink, void *arg,
+                         struct profdb_err *err);
+/* From now on c's requests carry readonly=2, so the server itself refuses
+ * any statement that would change it (DDL, INSERT, ...). */
+void profdb__ch_set_readonly(struct profdb__ch *c);
 /* Same, collecting the whole response into resp (appended). */
 int profdb__ch_query(struct profdb__ch *c, const char *sql, struct profdb__ch_buf *resp,
                      struct profdb_err *err);
