@@ -97,8 +97,8 @@ enum {
 /* The option row of the ClickHouse idle-read timeout, in the table of each
  * command that can talk to a server, and its parser: 0 set, -1 bad value
  * (usage error printed). */
-#define CLI_OPT_READ_TIMEOUT { "read-timeout", 1, OPT_READ_TIMEOUT, "SECONDS", \
-	"clickhouse://: fail when the server sends nothing for SECONDS (default 60)" }
+#define CLI_OPT_READ_TIMEOUT { "read-timeout", 1, OPT_READ_TIMEOUT, "SEC", \
+	"clickhouse://: fail when the server sends nothing for SEC seconds (default 60)" }
 int cli_read_timeout_opt(const char *name, const char *arg);
 
 int cmd_apis(int argc, char **argv);
