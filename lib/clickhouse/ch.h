@@ -53,7 +53,11 @@ int profdb__ch_is_url(const char *url);
  * URL's database (0 only to create it).  The response body goes to sink
  * chunk by chunk (may be NULL: discarded); sink returns 0, or -1 to stop
  * (its err already set).  A server that cannot be reached or answers an
- * error: PROFDB_ERROR with one line naming the server.
+ * error: PROFDB_ERROR with one line naming the server.  So is a 200 whose
+ * body is not known to be whole (no Content-Length or chunked framing, or
+ * the connection closed before its end), and a request the server sends
+ * and takes nothing for the idle-read timeout (profdb_clickhouse_set_timeout).
+ * A sink decoding RowBinary checks at the end that no partial row is left.
  */
 typedef int (*ch_sink_fn)(void *arg, const char *p, size_t n);
 int profdb__ch_send(struct profdb__ch *c, const char *sql, const void *data, size_t ndata,

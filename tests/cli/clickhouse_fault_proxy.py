@@ -93,7 +93,7 @@ def head(status, reason, hdrs, framing):
 def endless(sock):
     sock.sendall(head(200, "OK", [("Content-Type", "application/octet-stream")],
                       ["Transfer-Encoding: chunked"]))
-    block = b"%x\r\n" % 65536 + bytes(65536) + b"\r\n"
+    block = b"%x\r\n" % (1 << 20) + bytes(1 << 20) + b"\r\n"
     while time.monotonic() < DEADLINE:
         sock.sendall(block)
 

@@ -15,11 +15,11 @@ URL=$(ch_url 1 "" prof)
 $PROFDB ingest -q --db a.db --run overlap "$PROFDB_TESTDATA/query/trace.json" || exit 1
 $PROFDB push --quiet --db a.db --to "$URL" || exit 1
 
-# proxy MODE [MATCH]: start the proxy in front of server 1 (PX its port,
-# PX_PID its PID; the lib's exit trap kills it too)
+# proxy MODE [MATCH [LIFE_S]]: start the proxy in front of server 1 (PX its
+# port, PX_PID its PID; the lib's exit trap kills it too)
 proxy() {
   rm -f px.port
-  python3 "$HERE/clickhouse_fault_proxy.py" "$P" "$1" px.port "${2:-}" 60 &
+  python3 "$HERE/clickhouse_fault_proxy.py" "$P" "$1" px.port "${2:-}" "${3:-60}" &
   PX_PID=$!
   CH_PIDS="$CH_PIDS $PX_PID"
   i=0
@@ -86,10 +86,11 @@ echo "gave up within 2 to 10 s: $([ $((t1 - t0)) -ge 2 ] && [ $((t1 - t0)) -le 1
 unproxy
 
 echo "--- an endless 200 body:"
-proxy endless "content_hash FROM run"
+# 256 MiB must pass before it ends: a slow, shared machine gets 180 s
+proxy endless "content_hash FROM run" 180
 run $PROFDB runs --db "$PXURL" --read-timeout 5
 unproxy
-proxy endless "SELECT 42 AS endless"
+proxy endless "SELECT 42 AS endless" 180
 run $PROFDB sql --db "$PXURL" --read-timeout 5 "SELECT 42 AS endless"
 unproxy
 echo "--- the server is as before:"
