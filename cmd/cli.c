@@ -296,6 +296,18 @@ int cli_format_opt(struct profdb_format_opts *f, int key, const char *arg)
 	}
 }
 
+int cli_read_timeout_opt(const char *name, const char *arg)
+{
+	int64_t s;
+	if (cli_parse_i64(name, "--read-timeout", arg, &s) != 0)
+		return -1;
+	if (s < 1 || s > PROFDB_CH_TIMEOUT_MAX || profdb_clickhouse_set_timeout((int)s) != PROFDB_OK) {
+		cli_usage_error(name, "--read-timeout needs seconds from 1 to %d, not '%s'", PROFDB_CH_TIMEOUT_MAX, arg);
+		return -1;
+	}
+	return 0;
+}
+
 int cli_parse_i64(const char *name, const char *opt, const char *arg, int64_t *out)
 {
 	char *end;

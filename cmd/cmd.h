@@ -102,8 +102,15 @@ void cli_pager_finish(void);
 enum {
 	OPT_DB = 256, OPT_FORMAT, OPT_UNIT, OPT_WIDE, OPT_RUN, OPT_RANK, OPT_STEPS, OPT_NAME,
 	OPT_KIND, OPT_MIN_TOTAL, OPT_TOP, OPT_SORT, OPT_BY, OPT_ASC, OPT_PER_STEP, OPT_REPEATS,
-	OPT_REPLACE, OPT_QUIET, OPT_JOBS, OPT_WRITE, OPT_OUTPUT, OPT_TAG, OPT_FIRST_FREE
+	OPT_REPLACE, OPT_QUIET, OPT_JOBS, OPT_WRITE, OPT_OUTPUT, OPT_TAG, OPT_READ_TIMEOUT, OPT_FIRST_FREE
 };
+
+/* The option row of the ClickHouse idle-read timeout, in the table of each
+ * command that can talk to a server, and its parser: 0 set, -1 bad value
+ * (usage error printed). */
+#define CLI_OPT_READ_TIMEOUT { "read-timeout", 1, OPT_READ_TIMEOUT, "SEC", \
+	"clickhouse://: fail when the server sends nothing for SEC seconds (default 60)" }
+int cli_read_timeout_opt(const char *name, const char *arg);
 
 int cmd_apis(int argc, char **argv);
 int cmd_bandwidth(int argc, char **argv);

@@ -12,6 +12,7 @@ enum { OPT_TO = OPT_FIRST_FREE };
 
 static const struct cli_opt opts[] = {
 	{ "db", 1, OPT_DB, "FILE", "database (default $PROFDB_DB, else ./profdb.db)" },
+	CLI_OPT_READ_TIMEOUT,
 	{ "to", 1, OPT_TO, "URL", "clickhouse://[user[:password]@]host[:port]/database" },
 	{ "run", 1, OPT_RUN, "NAME", "push this run (repeat for several; none: every run)" },
 	{ "replace", 0, OPT_REPLACE, "", "replace a run of the same name on the server" },
@@ -58,6 +59,10 @@ int cmd_push(int argc, char **argv)
 	while ((key = cli_next(argc, argv, opts, &arg, &at)) != -1) {
 		switch (key) {
 		case OPT_DB: db_path = arg; break;
+		case OPT_READ_TIMEOUT:
+			if (cli_read_timeout_opt("push", arg) != 0)
+				return PROFDB_EXIT_USAGE;
+			break;
 		case OPT_TO: url = arg; break;
 		case OPT_REPLACE: replace = 1; break;
 		case OPT_QUIET: quiet = 1; break;

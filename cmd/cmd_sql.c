@@ -18,6 +18,7 @@ enum { OPT_TIMEOUT = OPT_FIRST_FREE };
 static const struct cli_opt opts[] = {
 	{ "db", 1, OPT_DB, "FILE", "database file (default $PROFDB_DB, else ./profdb.db)" },
 	{ "write", 0, OPT_WRITE, "", "open the database for writing (else only reads are allowed)" },
+	CLI_OPT_READ_TIMEOUT,
 	{ "timeout", 1, OPT_TIMEOUT, "SECONDS", "stop the statement after SECONDS (default 300; 0: never; or 500ms, 5s)" },
 	{ "format", 1, OPT_FORMAT, "FMT", "table, csv, json or md" },
 	{ "unit", 1, OPT_UNIT, "UNIT", "refused: sql prints values as stored (convert in SQL)" },

@@ -12,6 +12,7 @@ enum { OPT_ONE_RUN = OPT_FIRST_FREE };
 
 static const struct cli_opt opts[] = {
 	{ "db", 1, OPT_DB, "FILE", "database file (default $PROFDB_DB, else ./profdb.db)" },
+	CLI_OPT_READ_TIMEOUT,
 	{ "run", 1, OPT_ONE_RUN, "NAME", "the run to check (default: the only run)" },
 	{ "format", 1, OPT_FORMAT, "FMT", "table, csv, json or md" },
 	{ "wide", 0, OPT_WIDE, "", "never shorten long values in tables" },

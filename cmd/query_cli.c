@@ -115,6 +115,8 @@ int qcli_opt(struct qcli *q, int key, const char *arg)
 	case OPT_DB:
 		q->db = arg;
 		return 0;
+	case OPT_READ_TIMEOUT:
+		return cli_read_timeout_opt(q->name, arg);
 	case OPT_RUN:
 		if (q->filter.nruns == QCLI_MAX_RUNS) {
 			cli_usage_error(q->name, "at most %d --run options", QCLI_MAX_RUNS);

@@ -10,8 +10,11 @@
 
 #define QCLI_MAX_RUNS 64
 
-/* Option rows shared by the query commands' tables (help text included). */
-#define QCLI_OPT_DB { "db", 1, OPT_DB, "FILE", "database (default $PROFDB_DB, else ./profdb.db)" }
+/* Option rows shared by the query commands' tables (help text included).
+ * QCLI_OPT_DB is two rows: --db, and the idle-read timeout of a
+ * clickhouse:// database (every command that takes --db may talk to one). */
+#define QCLI_OPT_DB { "db", 1, OPT_DB, "FILE", "database (default $PROFDB_DB, else ./profdb.db)" }, \
+	CLI_OPT_READ_TIMEOUT
 #define QCLI_OPT_RUN { "run", 1, OPT_RUN, "NAME", "only this run (repeat for several; none: all, with a run column)" }
 #define QCLI_OPT_TAG { "tag", 1, OPT_TAG, "KEY=VALUE", "only runs with this tag (repeat: a key's values are alternatives, all keys must match)" }
 #define QCLI_OPT_RANK { "rank", 1, OPT_RANK, "N", "only this rank" }

@@ -733,6 +733,18 @@ int profdb_open_clickhouse(profdb **out, const char *url, const char *const *run
 /* Non-zero when s is a clickhouse:// or clickhouses:// URL. */
 int profdb_is_clickhouse_url(const char *s);
 
+/*
+ * The idle-read timeout of every request to a ClickHouse server: a request
+ * the server sends (or takes) nothing for this many seconds fails with
+ * PROFDB_ERROR.  The server answers once a query has ended, so the
+ * timeout bounds a query's running time too.  Process-wide, for the
+ * connections opened after the call; 1 to PROFDB_CH_TIMEOUT_MAX seconds
+ * (else PROFDB_EUSAGE, nothing changed), default PROFDB_CH_TIMEOUT_DEFAULT.
+ */
+#define PROFDB_CH_TIMEOUT_DEFAULT 60
+#define PROFDB_CH_TIMEOUT_MAX 86400
+int profdb_clickhouse_set_timeout(int seconds);
+
 /* ---------------------------------------------------------------- verify */
 
 /*

@@ -53,7 +53,11 @@ int profdb__ch_is_url(const char *url);
  * URL's database (0 only to create it).  The response body goes to sink
  * chunk by chunk (may be NULL: discarded); sink returns 0, or -1 to stop
  * (its err already set).  A server that cannot be reached or answers an
- * error: PROFDB_ERROR with one line naming the server.
+ * error: PROFDB_ERROR with one line naming the server.  So is a 200 whose
+ * body is not known to be whole (no Content-Length or chunked framing, or
+ * the connection closed before its end), and a request the server sends
+ * and takes nothing for the idle-read timeout (profdb_clickhouse_set_timeout).
+ * A sink decoding RowBinary checks at the end that no partial row is left.
  */
 typedef int (*ch_sink_fn)(void *arg, const char *p, size_t n);
 int profdb__ch_send(struct profdb__ch *c, const char *sql, const void *data, size_t ndata,
@@ -69,6 +73,16 @@ int profdb__ch_send(struct profdb__ch *c, const char *sql, const void *data, siz
 typedef long (*ch_read_fn)(void *arg, char *buf, size_t cap);
 int profdb__ch_upload(struct profdb__ch *c, const char *sql, const char *settings, ch_read_fn read, void *arg,
                       struct profdb_err *err);
+/* profdb__ch_send without a body, for an answer the caller keeps whole
+ * in memory (a list, not rows streamed into a store): an answer past
+ * PROFDB__CH_HELD_MAX bytes is an error, not a buffer that grows without
+ * end.  profdb__ch_query is bounded the same way. */
+#define PROFDB__CH_HELD_MAX ((size_t)256 << 20)
+int profdb__ch_send_held(struct profdb__ch *c, const char *sql, ch_sink_fn sink, void *arg,
+                         struct profdb_err *err);
+/* From now on c's requests carry readonly=2, so the server itself refuses
+ * any statement that would change it (DDL, INSERT, ...). */
+void profdb__ch_set_readonly(struct profdb__ch *c);
 /* Same, collecting the whole response into resp (appended). */
 int profdb__ch_query(struct profdb__ch *c, const char *sql, struct profdb__ch_buf *resp,
                      struct profdb_err *err);

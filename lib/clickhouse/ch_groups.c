@@ -72,8 +72,14 @@ int profdb__ch_rows_at(const char *url, const char *sql, const enum profdb__ch_t
 {
 	struct profdb__ch *ch = NULL;
 	struct row_sink s = { { 0 }, types, ncols, row, arg, err };
-	if (profdb__ch_open(&ch, url, err) == PROFDB_OK)
+	if (profdb__ch_open(&ch, url, err) == PROFDB_OK) {
+		profdb__ch_set_readonly(ch); /* a snapshot only reads the server */
 		profdb__ch_send(ch, sql, NULL, 0, 1, row_sink, &s, err);
+	}
+	/* the body's end is a row's end (RowBinary has no end marker) */
+	if (err->code == PROFDB_OK && s.pending.len)
+		profdb__err_set(err, PROFDB_ERROR, "clickhouse %s: the answer ends inside a row",
+		    profdb__ch_where(ch));
 	profdb__ch_close(ch);
 	profdb__ch_buf_free(&s.pending);
 	return err->code;

@@ -7,6 +7,8 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 #include <pthread.h>
 #include <curl/curl.h>
 
@@ -21,7 +23,27 @@ struct profdb__ch {
 	char *database;            /* an identifier (checked) */
 	char *user;                /* NULL: none given (netrc or the server's default) */
 	char *password;            /* NULL: none given */
+	int readonly;              /* send readonly=2: the server refuses writes */
+	int readonly_server;       /* the user is read-only at the server already */
+	int timeout_s;             /* idle-read timeout of each request */
 };
+
+/* The idle-read timeout connections opened from now on get (process-wide:
+ * the caller sets it once, before it talks to a server). */
+static int idle_timeout_s = PROFDB_CH_TIMEOUT_DEFAULT;
+
+int profdb_clickhouse_set_timeout(int seconds)
+{
+	if (seconds < 1 || seconds > PROFDB_CH_TIMEOUT_MAX)
+		return PROFDB_EUSAGE;
+	idle_timeout_s = seconds;
+	return PROFDB_OK;
+}
+
+void profdb__ch_set_readonly(struct profdb__ch *c)
+{
+	c->readonly = 1;
+}
 
 int profdb__ch_buf_add(struct profdb__ch_buf *b, const void *p, size_t n)
 {
@@ -176,6 +198,7 @@ int profdb__ch_open(struct profdb__ch **out, const char *url, struct profdb_err 
 		profdb__ch_close(c);
 		return profdb__err_set(err, PROFDB_ERROR, "cannot initialise libcurl");
 	}
+	c->timeout_s = idle_timeout_s;
 	*out = c;
 	return PROFDB_OK;
 }
@@ -193,6 +216,9 @@ int profdb__ch_dup(const struct profdb__ch *c, struct profdb__ch **out, struct p
 	d->database = strdup(c->database);
 	d->user = c->user ? strdup(c->user) : NULL;
 	d->password = c->password ? strdup(c->password) : NULL;
+	d->readonly = c->readonly;
+	d->readonly_server = c->readonly_server;
+	d->timeout_s = c->timeout_s;
 	d->curl = curl_easy_init();
 	if (!d->base || !d->hostport || !d->where || !d->database || !d->curl ||
 	    (c->user && !d->user) || (c->password && !d->password)) {
@@ -225,6 +251,14 @@ const char *profdb__ch_where(const struct profdb__ch *c)
 	return c->where;
 }
 
+/* Seconds on the monotonic clock. */
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 /* State of one request. */
 struct req {
 	struct profdb__ch *c;
@@ -234,6 +268,13 @@ struct req {
 	long status;               /* HTTP status, read at the first chunk */
 	struct profdb__ch_buf errbody;     /* the body of a non-200 answer (bounded) */
 	int sink_failed;           /* the sink said stop (err set by it) */
+	int held;                  /* the caller keeps the answer: bounded by PROFDB__CH_HELD_MAX */
+	size_t got;                /* bytes of the 200 body so far */
+	int too_big;               /* held and past the bound */
+	int framed;                /* the final response has a Content-Length or is chunked */
+	double last;               /* when the server last sent or took a byte (now_s) */
+	curl_off_t dl_seen, ul_seen; /* the byte counts at last */
+	int timed_out;             /* nothing moved for c->timeout_s */
 };
 
 static size_t on_data(char *p, size_t size, size_t nmemb, void *arg)
@@ -247,11 +288,55 @@ static size_t on_data(char *p, size_t size, size_t nmemb, void *arg)
 			return 0;
 		return n;
 	}
+	r->got += n;
+	if (r->held && r->got > PROFDB__CH_HELD_MAX) {
+		r->too_big = 1;
+		return 0;
+	}
 	if (r->sink && r->sink(r->arg, p, n) != 0) {
 		r->sink_failed = 1;
 		return 0;
 	}
+	r->last = now_s(); /* the sink's own time is not the server's silence */
 	return n;
+}
+
+/* A body's end is known only from a Content-Length or chunked framing:
+ * without either it ends where the connection does, so a connection cut
+ * after the headers would read as a complete empty answer.  Each status
+ * line starts a response (a "100 Continue" comes before the real one). */
+static size_t on_header(char *p, size_t size, size_t nitems, void *arg)
+{
+	struct req *r = arg;
+	size_t n = size * nitems;
+	r->last = now_s();
+	if (n >= 5 && strncmp(p, "HTTP/", 5) == 0)
+		r->framed = 0;
+	else if (n >= 15 && strncasecmp(p, "Content-Length:", 15) == 0)
+		r->framed = 1;
+	else if (n >= 18 && strncasecmp(p, "Transfer-Encoding:", 18) == 0)
+		for (size_t i = 18; i + 7 <= n; i++)
+			r->framed |= strncasecmp(p + i, "chunked", 7) == 0;
+	return n;
+}
+
+/* The idle-read timeout: curl calls this at least once a second, moving
+ * or not.  Any byte sent or received restarts the clock. */
+static int on_progress(void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow)
+{
+	struct req *r = arg;
+	double t = now_s();
+	(void)dltotal;
+	(void)ultotal;
+	if (dlnow != r->dl_seen || ulnow != r->ul_seen) {
+		r->dl_seen = dlnow;
+		r->ul_seen = ulnow;
+		r->last = t;
+	}
+	if (t - r->last <= r->c->timeout_s)
+		return 0;
+	r->timed_out = 1;
+	return 1;
 }
 
 /* "Code: 193, e.displayText() = DB::Exception: Wrong password ..., e.what() =
@@ -297,6 +382,10 @@ static char *request_url(struct profdb__ch *c, const char *sql, const char *sett
 	/* wait_end_of_query: the server buffers the answer, so an error met
 	 * while it runs comes as an error status, not in the middle of a 200 */
 	bad = bad || profdb__ch_buf_add(&u, "?wait_end_of_query=1", 20) != 0;
+	/* readonly=2, not 1: the other URL settings still apply; the server
+	 * then refuses every statement that would change it */
+	if (c->readonly && !c->readonly_server && !bad)
+		bad = profdb__ch_buf_add(&u, "&readonly=2", 11) != 0;
 	if (use_db && !bad)
 		bad = profdb__ch_buf_add(&u, "&database=", 10) != 0 ||
 		      profdb__ch_buf_add(&u, c->database, strlen(c->database)) != 0;
@@ -345,6 +434,8 @@ struct send_args {
 	void *read_arg;
 	int use_db;
 	const char *settings;      /* URL parameters, or NULL */
+	int held;                  /* the caller keeps the whole answer (bounded) */
+	int probe;                 /* server_readonly's own request */
 };
 
 /* What a streamed upload callback gives curl. */
@@ -352,6 +443,7 @@ struct upload {
 	ch_read_fn read;
 	void *arg;
 	int failed;                /* read said stop (its err is set) */
+	double *last;              /* the request's clock (struct req) */
 };
 
 static size_t on_read(char *buf, size_t size, size_t nitems, void *arg)
@@ -362,25 +454,20 @@ static size_t on_read(char *buf, size_t size, size_t nitems, void *arg)
 		u->failed = 1;
 		return CURL_READFUNC_ABORT;
 	}
+	*u->last = now_s(); /* reading the rows is not the server's silence */
 	return (size_t)n;
 }
 
-static int send_req(struct profdb__ch *c, const struct send_args *a, ch_sink_fn sink, void *arg,
-                    struct profdb_err *err)
+/* The options of one request on c's (reset) curl handle. */
+static void set_options(struct profdb__ch *c, const struct send_args *a, const char *url, struct req *r,
+                        struct upload *up, char *curlerr)
 {
-	struct req r = { c, sink, arg, err, 0, { 0 }, 0 };
-	struct upload up = { a->read, a->read_arg, 0 };
-	int body = a->data || a->read;
-	char *url = request_url(c, body ? a->sql : NULL, a->settings, a->use_db);
-	char curlerr[CURL_ERROR_SIZE] = "";
-	if (!url)
-		return profdb__err_set(err, PROFDB_ERROR, "out of memory");
 	curl_easy_reset(c->curl);
 	curl_easy_setopt(c->curl, CURLOPT_URL, url);
 	curl_easy_setopt(c->curl, CURLOPT_POST, 1L);
 	if (a->read) {
 		curl_easy_setopt(c->curl, CURLOPT_READFUNCTION, on_read);
-		curl_easy_setopt(c->curl, CURLOPT_READDATA, &up);
+		curl_easy_setopt(c->curl, CURLOPT_READDATA, up);
 		/* 1 MiB chunks instead of curl's 64 KiB: 16 times fewer read
 		 * callbacks, sends and chunk headers; memory stays bounded */
 		curl_easy_setopt(c->curl, CURLOPT_UPLOAD_BUFFERSIZE, 1L << 20);
@@ -390,26 +477,96 @@ static int send_req(struct profdb__ch *c, const struct send_args *a, ch_sink_fn 
 		    (curl_off_t)(a->data ? a->ndata : strlen(a->sql)));
 	}
 	curl_easy_setopt(c->curl, CURLOPT_WRITEFUNCTION, on_data);
-	curl_easy_setopt(c->curl, CURLOPT_WRITEDATA, &r);
+	curl_easy_setopt(c->curl, CURLOPT_WRITEDATA, r);
+	curl_easy_setopt(c->curl, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(c->curl, CURLOPT_HEADERDATA, r);
+	curl_easy_setopt(c->curl, CURLOPT_XFERINFOFUNCTION, on_progress);
+	curl_easy_setopt(c->curl, CURLOPT_XFERINFODATA, r);
+	curl_easy_setopt(c->curl, CURLOPT_NOPROGRESS, 0L);
 	curl_easy_setopt(c->curl, CURLOPT_ERRORBUFFER, curlerr);
 	curl_easy_setopt(c->curl, CURLOPT_CONNECTTIMEOUT, 10L);
 	curl_easy_setopt(c->curl, CURLOPT_NOSIGNAL, 1L);
 	set_auth(c);
 	set_tls(c);
+}
+
+/* What a finished request amounts to: OK only for a 200 whose body
+ * arrived whole (framed, and curl saw its end). */
+static int outcome(struct req *r, struct upload *up, CURLcode rc, const char *curlerr)
+{
+	struct profdb__ch *c = r->c;
+	struct profdb_err *err = r->err;
+	if (r->sink_failed || up->failed)
+		return err->code ? err->code : profdb__err_set(err, PROFDB_ERROR, "out of memory");
+	if (r->timed_out)
+		return profdb__err_set(err, PROFDB_ERROR, "clickhouse %s: nothing received for %d s "
+		    "(the idle timeout)", c->where, c->timeout_s);
+	if (r->too_big)
+		return profdb__err_set(err, PROFDB_ERROR, "clickhouse %s: the answer is over %d MiB "
+		    "(the bound on an answer held in memory)", c->where, (int)(PROFDB__CH_HELD_MAX >> 20));
+	if (rc == CURLE_OK && r->status != 200)
+		return server_error(r);
+	if (rc == CURLE_OK && !r->framed)
+		return profdb__err_set(err, PROFDB_ERROR, "clickhouse %s: the answer has no length and "
+		    "is not chunked, so it may be cut short (%zu bytes came)", c->where, r->got);
+	if (rc != CURLE_OK && r->status == 200)
+		return profdb__err_set(err, PROFDB_ERROR, "clickhouse %s: the answer was cut short after "
+		    "%zu bytes (%s)", c->where, r->got, curlerr[0] ? curlerr : curl_easy_strerror(rc));
+	if (rc != CURLE_OK)
+		return profdb__err_set(err, PROFDB_ERROR, "clickhouse %s: %s%s", c->where,
+		    curlerr[0] ? curlerr : curl_easy_strerror(rc),
+		    rc == CURLE_PEER_FAILED_VERIFICATION ?
+		    " (trust the server's CA with PROFDB_CLICKHOUSE_CAINFO=FILE.pem)" : "");
+	return PROFDB_OK;
+}
+
+/* The server's words when readonly may not be set: "Cannot override
+ * setting (readonly) in readonly mode" for a URL setting, "Cannot modify
+ * 'readonly' setting in readonly mode" for a SETTINGS clause. */
+static int ro_refused(const char *text)
+{
+	return text && strstr(text, "in readonly mode") &&
+	       (strstr(text, "setting (readonly)") || strstr(text, "'readonly' setting"));
+}
+
+static int send_req(struct profdb__ch *c, const struct send_args *a, ch_sink_fn sink, void *arg,
+                    struct profdb_err *err);
+
+/* A user the server makes read-only already may not set readonly: its
+ * own setting is at least as strict, so the request may go without it.
+ * The refusal is that only when a bare SELECT 1 meets it too (the
+ * statement itself may try to set readonly). */
+static int server_readonly(struct profdb__ch *c, const struct req *r, const struct send_args *a)
+{
+	struct send_args probe = { "SELECT 1", NULL, 0, NULL, NULL, 0, NULL, 1, 1 };
+	struct profdb_err e = { PROFDB_OK, "" };
+	if (!c->readonly || c->readonly_server || a->probe || a->read || r->status == 200 ||
+	    !ro_refused(r->errbody.data))
+		return 0;
+	return send_req(c, &probe, NULL, NULL, &e) != PROFDB_OK && ro_refused(e.msg);
+}
+
+static int send_req(struct profdb__ch *c, const struct send_args *a, ch_sink_fn sink, void *arg,
+                    struct profdb_err *err)
+{
+	struct req r = { c, sink, arg, err, 0, { 0 }, 0, a->held, 0, 0, 0, now_s(), 0, 0, 0 };
+	struct upload up = { a->read, a->read_arg, 0, &r.last };
+	int body = a->data || a->read;
+	char *url = request_url(c, body ? a->sql : NULL, a->settings, a->use_db);
+	char curlerr[CURL_ERROR_SIZE] = "";
+	if (!url)
+		return profdb__err_set(err, PROFDB_ERROR, "out of memory");
+	set_options(c, a, url, &r, &up, curlerr);
 	CURLcode rc = curl_easy_perform(c->curl);
 	free(url);
 	if (r.status == 0)
 		curl_easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &r.status);
-	int ret = PROFDB_OK;
-	if (r.sink_failed || up.failed)
-		ret = err->code ? err->code : profdb__err_set(err, PROFDB_ERROR, "out of memory");
-	else if (rc == CURLE_OK && r.status != 200)
-		ret = server_error(&r);
-	else if (rc != CURLE_OK)
-		ret = profdb__err_set(err, PROFDB_ERROR, "clickhouse %s: %s%s", c->where,
-		    curlerr[0] ? curlerr : curl_easy_strerror(rc),
-		    rc == CURLE_PEER_FAILED_VERIFICATION ?
-		    " (trust the server's CA with PROFDB_CLICKHOUSE_CAINFO=FILE.pem)" : "");
+	if (rc == CURLE_OK && server_readonly(c, &r, a)) {
+		profdb__ch_buf_free(&r.errbody);
+		c->readonly_server = 1;
+		return send_req(c, a, sink, arg, err);
+	}
+	int ret = outcome(&r, &up, rc, curlerr);
 	profdb__ch_buf_free(&r.errbody);
 	return ret;
 }
@@ -417,14 +574,21 @@ static int send_req(struct profdb__ch *c, const struct send_args *a, ch_sink_fn 
 int profdb__ch_send(struct profdb__ch *c, const char *sql, const void *data, size_t ndata,
                     int use_db, ch_sink_fn sink, void *arg, struct profdb_err *err)
 {
-	struct send_args a = { sql, data, ndata, NULL, NULL, use_db, NULL };
+	struct send_args a = { sql, data, ndata, NULL, NULL, use_db, NULL, 0, 0 };
+	return send_req(c, &a, sink, arg, err);
+}
+
+int profdb__ch_send_held(struct profdb__ch *c, const char *sql, ch_sink_fn sink, void *arg,
+                         struct profdb_err *err)
+{
+	struct send_args a = { sql, NULL, 0, NULL, NULL, 1, NULL, 1, 0 };
 	return send_req(c, &a, sink, arg, err);
 }
 
 int profdb__ch_upload(struct profdb__ch *c, const char *sql, const char *settings, ch_read_fn read, void *arg,
                       struct profdb_err *err)
 {
-	struct send_args a = { sql, NULL, 0, read, arg, 1, settings };
+	struct send_args a = { sql, NULL, 0, read, arg, 1, settings, 0, 0 };
 	return send_req(c, &a, NULL, NULL, err);
 }
 
@@ -436,7 +600,8 @@ static int collect(void *arg, const char *p, size_t n)
 int profdb__ch_query(struct profdb__ch *c, const char *sql, struct profdb__ch_buf *resp,
                      struct profdb_err *err)
 {
-	int rc = profdb__ch_send(c, sql, NULL, 0, 1, resp ? collect : NULL, resp, err);
+	struct send_args a = { sql, NULL, 0, NULL, NULL, 1, NULL, 1, 0 };
+	int rc = send_req(c, &a, resp ? collect : NULL, resp, err);
 	if (rc == PROFDB_OK && err->code == PROFDB_OK && resp && !resp->data &&
 	    profdb__ch_buf_add(resp, "", 0) != 0)
 		return profdb__err_set(err, PROFDB_ERROR, "out of memory");

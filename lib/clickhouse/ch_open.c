@@ -62,7 +62,9 @@ static int pull_runs(profdb *db, const char *url, const char *const *runs, size_
 	struct profdb__ch_run *list = NULL;
 	size_t n = 0;
 	int rc = PROFDB_OK;
-	if (profdb__ch_open(&ch, url, &err) != PROFDB_OK || profdb__ch_runs(ch, &list, &n, &err) != PROFDB_OK) {
+	if (profdb__ch_open(&ch, url, &err) == PROFDB_OK)
+		profdb__ch_set_readonly(ch); /* a snapshot only reads the server */
+	if (err.code != PROFDB_OK || profdb__ch_runs(ch, &list, &n, &err) != PROFDB_OK) {
 		profdb__ch_close(ch);
 		return profdb__error(db, err.code, "%s", err.msg);
 	}

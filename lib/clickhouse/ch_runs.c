@@ -96,6 +96,10 @@ static int fetch(struct profdb__ch *ch, sqlite3 *sql, enum fetch_kind kind, cons
 		rc = profdb__err_set(err, PROFDB_ERROR, "snapshot: %s", sqlite3_errmsg(sql));
 	else
 		rc = profdb__ch_send(ch, text.data, NULL, 0, 1, agg_sink, &a, err);
+	/* the body's end is a row's end (RowBinary has no end marker) */
+	if (rc == PROFDB_OK && a.pending.len)
+		rc = profdb__err_set(err, PROFDB_ERROR, "clickhouse %s: the answer ends inside a row",
+		    profdb__ch_where(ch));
 	sqlite3_finalize(a.put);
 	profdb__ch_buf_free(&a.pending);
 	profdb__ch_buf_free(&text);
@@ -119,9 +123,11 @@ static int aggregate(profdb *db, enum fetch_kind kernel_kind)
 		return profdb__sqlerror(db, "cannot make the snapshot");
 	if (id_list(db->sql, &ids) != 0)
 		profdb__err_set(&err, PROFDB_ERROR, "out of memory");
-	else if (profdb__ch_open(&ch, db->remote, &err) == PROFDB_OK &&
-	         fetch(ch, db->sql, kernel_kind, ids.data, &err) == PROFDB_OK)
-		fetch(ch, db->sql, OPS, ids.data, &err);
+	else if (profdb__ch_open(&ch, db->remote, &err) == PROFDB_OK) {
+		profdb__ch_set_readonly(ch); /* a snapshot only reads the server */
+		if (fetch(ch, db->sql, kernel_kind, ids.data, &err) == PROFDB_OK)
+			fetch(ch, db->sql, OPS, ids.data, &err);
+	}
 	profdb__ch_close(ch);
 	profdb__ch_buf_free(&ids);
 	return err.code == PROFDB_OK ? PROFDB_OK : profdb__error(db, err.code, "%s", err.msg);

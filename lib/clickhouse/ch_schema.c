@@ -223,8 +223,8 @@ int profdb__ch_runs(struct profdb__ch *c, struct profdb__ch_run **out, size_t *n
 		*n = 0;
 		return rc;
 	}
-	rc = profdb__ch_send(c, "SELECT id, name, content_hash FROM run "
-	    "ORDER BY pushed_at, local_id, id FORMAT RowBinary", NULL, 0, 1, runs_sink, &a, err);
+	rc = profdb__ch_send_held(c, "SELECT id, name, content_hash FROM run "
+	    "ORDER BY pushed_at, local_id, id FORMAT RowBinary", runs_sink, &a, err);
 	if (rc == PROFDB_OK && a.pending.len)
 		rc = profdb__err_set(err, PROFDB_ERROR, "clickhouse %s: truncated run list",
 		    profdb__ch_where(c));

@@ -165,8 +165,19 @@ int profdb__ch_query_sql(profdb *db, profdb_result **out, const char *sql)
 		profdb__err_set(&err, PROFDB_ERROR, "out of memory");
 		goto out;
 	}
-	if (profdb__ch_open(&ch, db->remote, &err) != PROFDB_OK || profdb__ch_query(ch, q.data, &resp, &err) != PROFDB_OK)
+	if (profdb__ch_open(&ch, db->remote, &err) != PROFDB_OK)
 		goto out;
+	/* the server, not a look at the text, keeps the database unchanged */
+	profdb__ch_set_readonly(ch);
+	if (profdb__ch_query(ch, q.data, &resp, &err) != PROFDB_OK)
+		goto out;
+	/* the format's own end: its names and types lines, each row ending
+	 * in a newline */
+	if (resp.len == 0 || resp.data[resp.len - 1] != '\n' || !memchr(resp.data, '\n', resp.len - 1)) {
+		profdb__err_set(&err, PROFDB_ERROR, "clickhouse %s: the answer ends before its last line",
+		    profdb__ch_where(ch));
+		goto out;
+	}
 	const char *end = resp.data + resp.len;
 	if (profdb__result_new(&r, count_fields(resp.data, end)) != PROFDB_OK ||
 	    !(types = calloc(r->ncols, sizeof *types)) || parse_answer(r, resp.data, end, types) != 0) {
