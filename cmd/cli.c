@@ -159,12 +159,12 @@ void cli_help(FILE *out, const char *name, const char *synopsis, const char *des
 }
 
 /*
- * An error message on stderr as one line a terminal cannot be steered by:
- * a file name with a newline or an escape sequence (ESC [ ...) is shown
- * with C escapes (\n, \x1b), so the message stays one line and shows
- * what the name really holds.
+ * A message as one line a terminal cannot be steered by: a file or run
+ * name with a newline, an escape sequence (ESC [ ...) or a bidi override
+ * is shown escaped (\n, \x1b, \u202e: profdb_text_write), so the message
+ * stays one line and shows what the name really holds.
  */
-static void put_message(const char *fmt, va_list ap)
+static void put_message(FILE *out, const char *fmt, va_list ap)
 {
 	va_list again;
 	char small[1024], *buf = small;
@@ -176,20 +176,18 @@ static void put_message(const char *fmt, va_list ap)
 	else if (n >= (int)sizeof small)
 		buf = small; /* out of memory: the cut message is still something */
 	va_end(again);
-	for (const unsigned char *p = (const unsigned char *)(n < 0 ? "" : buf); *p; p++) {
-		if (*p == '\n')
-			fputs("\\n", stderr);
-		else if (*p == '\r')
-			fputs("\\r", stderr);
-		else if (*p == '\t')
-			fputs("\\t", stderr);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(stderr, "\\x%02x", *p);
-		else
-			fputc(*p, stderr);
-	}
+	profdb_text_write(out, n < 0 ? "" : buf);
 	if (buf != small)
 		free(buf);
+}
+
+void cli_visible(FILE *out, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	put_message(out, fmt, ap);
+	va_end(ap);
+	fputc('\n', out);
 }
 
 int cli_error(const char *fmt, ...)
@@ -197,7 +195,7 @@ int cli_error(const char *fmt, ...)
 	va_list ap;
 	fputs("profdb: ", stderr);
 	va_start(ap, fmt);
-	put_message(fmt, ap);
+	put_message(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 	return PROFDB_EXIT_ERROR;
@@ -208,7 +206,7 @@ int cli_usage_error(const char *name, const char *fmt, ...)
 	va_list ap;
 	fprintf(stderr, "profdb %s: ", name);
 	va_start(ap, fmt);
-	put_message(fmt, ap);
+	put_message(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\nTry 'profdb %s --help'.\n", name);
 	return PROFDB_EXIT_USAGE;

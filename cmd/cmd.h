@@ -72,6 +72,9 @@ void cli_env_help(FILE *out, size_t width);
 void cli_env_man(FILE *out);
 /* Print "profdb: msg" to stderr.  Returns PROFDB_EXIT_ERROR. */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* printf to out as one line a terminal cannot be steered by
+ * (profdb_text_write), then a newline. */
+void cli_visible(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Print a usage error and a hint.  Returns PROFDB_EXIT_USAGE. */
 int cli_usage_error(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Report a failed library call on db: prints profdb_errmsg, returns 1. */

@@ -151,7 +151,9 @@ static void print_source(const profdb_result *src, size_t i)
 
 	if (read == 0 && skipped == 0 && profdb_result_int(src, i, 4) == 0 && !dup)
 		return;
-	printf("  %s [%s", profdb_result_text(src, i, 0), role);
+	fputs("  ", stdout);
+	profdb_text_write(stdout, profdb_result_text(src, i, 0));
+	printf(" [%s", role);
 	if (!profdb_result_isnull(src, i, 2))
 		printf(", rank %lld", (long long)profdb_result_int(src, i, 2));
 	printf("]: %lld read =", (long long)read);
@@ -162,9 +164,9 @@ static void print_source(const profdb_result *src, size_t i)
 		printf(" %lld %s +", (long long)rest, rest_label(role));
 	printf(" %lld skipped\n", (long long)skipped);
 	if (why)
-		printf("    skipped: %s\n", why);
+		cli_visible(stdout, "    skipped: %s", why);
 	if (dup)
-		printf("    note: the same file content is already stored in run(s) %s\n", dup);
+		cli_visible(stdout, "    note: the same file content is already stored in run(s) %s", dup);
 }
 
 /* The message of note i without its "FILE: " head, where FILE is one of
@@ -199,11 +201,11 @@ static void print_notes(const profdb_result *src)
 		for (size_t j = i + 1; j < n; j++)
 			same += strcmp(note_message(src, j), msg) == 0;
 		if (same == 0)
-			printf("  note: %s\n", msg == profdb_result_note(src, i) ? msg : profdb_result_note(src, i));
+			cli_visible(stdout, "  note: %s", profdb_result_note(src, i));
 		else if (msg == profdb_result_note(src, i))
-			printf("  note: %s (%zu times)\n", msg, same + 1);
+			cli_visible(stdout, "  note: %s (%zu times)", msg, same + 1);
 		else
-			printf("  note: %zu files (%.*s and %zu more): %s\n", same + 1,
+			cli_visible(stdout, "  note: %zu files (%.*s and %zu more): %s", same + 1,
 			       (int)(msg - 2 - profdb_result_note(src, i)), profdb_result_note(src, i), same, msg);
 	}
 }
@@ -217,7 +219,7 @@ static void print_summary(profdb *db, const char *run, int64_t id)
 
 	if (profdb_query_sources(db, &src, run) != PROFDB_OK)
 		return;
-	printf("ingested run '%s' (id %lld)\n", run, (long long)id);
+	cli_visible(stdout, "ingested run '%s' (id %lld)", run, (long long)id);
 	for (size_t i = 0; i < profdb_result_nrows(src); i++)
 		print_source(src, i);
 	print_notes(src);

@@ -44,8 +44,8 @@ static int push_one(profdb *db, const char *url, const char *run, int replace, i
 	if (rc != PROFDB_OK)
 		return cli_lib_error(db, rc);
 	if (!quiet)
-		printf("pushed '%s': %lld kernels, %lld rows\n", run, (long long)st.kernels,
-		    (long long)st.rows);
+		cli_visible(stdout, "pushed '%s': %lld kernels, %lld rows", run, (long long)st.kernels,
+		            (long long)st.rows);
 	return PROFDB_EXIT_OK;
 }
 

@@ -62,11 +62,11 @@ static int change_run(const struct qcli *q, int64_t repeats, int del)
 	if (rc != PROFDB_OK)
 		rc = cli_lib_error(db, rc);
 	else if (del)
-		printf("deleted run '%s' (%" PRId64 " kernels, %" PRId64 " ops)\n", run,
-		       run_field(was, "kernels"), run_field(was, "ops"));
+		cli_visible(stdout, "deleted run '%s' (%" PRId64 " kernels, %" PRId64 " ops)", run,
+		            run_field(was, "kernels"), run_field(was, "ops"));
 	else
-		printf("run '%s': repeats %" PRId64 " -> %" PRId64 " (per-repeat times now divide by %" PRId64 ")\n",
-		       run, run_field(was, "repeats"), repeats, repeats);
+		cli_visible(stdout, "run '%s': repeats %" PRId64 " -> %" PRId64 " (per-repeat times now divide by %"
+		            PRId64 ")", run, run_field(was, "repeats"), repeats, repeats);
 	profdb_result_free(was);
 	profdb_close(db);
 	return rc;

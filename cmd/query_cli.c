@@ -242,7 +242,7 @@ int qcli_finish(struct qcli *q, profdb *db, int rc, profdb_result *r)
 	 * clean and say them on stderr */
 	for (size_t i = 0; rc == PROFDB_OK && (q->fmt.format == PROFDB_FMT_CSV ||
 	     q->fmt.format == PROFDB_FMT_JSON) && i < profdb_result_nnotes(r); i++)
-		fprintf(stderr, "profdb: note: %s\n", profdb_result_note(r, i));
+		cli_visible(stderr, "profdb: note: %s", profdb_result_note(r, i));
 	if (rc != PROFDB_OK)
 		;
 	else if (profdb_result_write(r, stdout, &q->fmt) != PROFDB_OK || fflush(stdout) != 0)

@@ -508,6 +508,12 @@ int profdb_format_parse(const char *s);
 /* Parse "ns", "us", "ms", "s"; returns -1 if unknown. */
 int profdb_unit_parse(const char *s);
 
+/* Write text (a run name, a note, a message) for a terminal: control
+ * characters as C escapes (\n, \t, \x1b), C1 controls and bidi marks as
+ * \uXXXX (\u202e), bytes that are not UTF-8 as \xNN, so no text can
+ * move the cursor, recolour or reorder what the terminal shows. */
+void profdb_text_write(FILE *out, const char *text);
+
 /* Write r to out in the chosen format.  Returns PROFDB_OK or PROFDB_ERROR
  * (write failure). */
 int profdb_result_write(const profdb_result *r, FILE *out,

@@ -90,6 +90,24 @@ START_TEST(csv_fields)
 }
 END_TEST
 
+static const char *term(const char *s) { return run(profdb_text_write, s); }
+
+/* profdb_text_write, written by hand from the rules in profdb.h: C0 and DEL
+ * as C escapes, C1 and bidi controls (U+202E RIGHT-TO-LEFT OVERRIDE is E2 80
+ * AE; U+0085 is C2 85; U+2067 is E2 81 A7) as \uXXXX, a stray byte as \xNN,
+ * every other character as it is (U+00E9 C3 A9, U+2014 E2 80 94). */
+START_TEST(terminal_text)
+{
+	ck_assert_str_eq(term("plain name"), "plain name");
+	ck_assert_str_eq(term("e\033[31mred"), "e\\x1b[31mred");
+	ck_assert_str_eq(term("a\nb\rc\td\x7f"), "a\\nb\\rc\\td\\x7f");
+	ck_assert_str_eq(term("x\xe2\x80\xaey"), "x\\u202ey");
+	ck_assert_str_eq(term("\xc2\x85\xe2\x81\xa7"), "\\u0085\\u2067");
+	ck_assert_str_eq(term("caf\xc3\xa9 \xe2\x80\x94"), "caf\xc3\xa9 \xe2\x80\x94");
+	ck_assert_str_eq(term("bad\xff"), "bad\\xff");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("escape");
@@ -100,6 +118,9 @@ int main(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("csv_field");
 	tcase_add_test(tc, csv_fields);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("text_write");
+	tcase_add_test(tc, terminal_text);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

@@ -139,7 +139,9 @@ int profdb_query_summary_by(profdb *db, profdb_result **out, const struct profdb
 	int rc;
 
 	*out = NULL;
-	if (!by || !profdb__tags_by_key(by, strlen(by), key))
+	if (by && (rc = profdb__tags_by_key(db, by, strlen(by), key)) < 0)
+		return rc;
+	if (!by || !rc)
 		return profdb__error(db, PROFDB_EUSAGE, "summary groups by tag:KEY only, not '%s'",
 		                     by ? by : "");
 	profdb__qfilter_runs_of(&only, f);

@@ -44,6 +44,11 @@
 	" WHEN collective IN ('all_gather', 'reduce_scatter', 'all_to_all')" \
 	"  THEN 1.0 * (group_size - 1) / group_size END"
 
+/* a message size outside 0..2^48 elements is none (kineto.h; databases
+ * written before the ingest left such sizes out hold them still) */
+#define NELEMS_MAX "281474976710656"
+#define INT64_END "9223372036854775808.0" /* 2^63: a REAL total from here is no int64 */
+
 enum { C_RUN, C_COLL, C_PG, C_RANK, C_CALLS, C_TOTAL, C_AVG, C_MEDIAN, C_MAX, C_GROUP, C_DTYPE, C_BYTES,
 	C_MSG, C_ALGBW, C_BUSBW, C_TBYTES, C_TGBPS, C_WAIT, C_SYNC, C_N };
 static const enum profdb_coltype rank_types[C_N] = {
@@ -82,8 +87,9 @@ static void calls_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 {
 	profdb__qbuf_add(b, "WITH c0 AS (SELECT k.run_id, k.rank, k.dur_ns, lower(s.value) AS n,"
 	         " coalesce(a.pg_name, o.group_name) AS pg_name, a.pg_desc,"
-	         " a.group_size, a.dtype, max(coalesce(a.in_nelems, a.out_nelems),"
-	         " coalesce(a.out_nelems, a.in_nelems)) * d.bytes AS msg,"
+	         " a.group_size, a.dtype, CASE WHEN coalesce(a.in_nelems, 0) BETWEEN 0 AND " NELEMS_MAX
+	         " AND coalesce(a.out_nelems, 0) BETWEEN 0 AND " NELEMS_MAX " THEN max(coalesce(a.in_nelems,"
+	         " a.out_nelems), coalesce(a.out_nelems, a.in_nelems)) * d.bytes END AS msg,"
 	         " o.bytes AS tbytes, o.bytes_transit_ns AS tns, o.wait_ns, o.sync_ns"
 	         /* the view drives (its kernel scan is the only one: flattened,
 	          * the filters reach it), its op found only for a kernel */
@@ -105,15 +111,18 @@ static void rank_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 	         " max(c.group_size) AS group_size,"
 	         " CASE WHEN count(DISTINCT c.dtype) > 1 THEN 'mixed' ELSE max(c.dtype) END AS dtype,"
 	         /* total(), not sum(): a message count from a hostile file must not
-	          * stop the query with an integer overflow (bytes saturate) */
-	         " CASE WHEN count(c.msg) > 0 THEN CAST(total(c.msg) AS INTEGER) END AS bytes,"
+	          * stop the query with an integer overflow; a total past int64 is
+	          * empty, never saturated below its own average */
+	         " CASE WHEN count(c.msg) > 0 AND total(c.msg) < " INT64_END " THEN CAST(total(c.msg) AS INTEGER)"
+	         " END AS bytes,"
 	         " avg(c.msg) AS avg_msg_bytes,"
 	         " total(c.msg) / nullif(sum(CASE WHEN c.msg IS NOT NULL THEN c.dur_ns END), 0) AS algbw_gbps,"
 	         " CASE WHEN count(c.msg * c.factor) > 0 THEN total(c.msg * c.factor)"
 	         "  / nullif(sum(CASE WHEN c.msg IS NOT NULL THEN c.dur_ns END), 0) END AS busbw_gbps,"
 	         /* Ascend (communication.json): bytes over the transports'
 	          * transit time, the export's own Bandwidth(GB/s) */
-	         " CASE WHEN count(c.tbytes) > 0 THEN CAST(total(c.tbytes) AS INTEGER) END AS transit_bytes,"
+	         " CASE WHEN count(c.tbytes) > 0 AND total(c.tbytes) < " INT64_END " THEN CAST(total(c.tbytes) AS INTEGER)"
+	         " END AS transit_bytes,"
 	         " total(c.tbytes) / nullif(sum(CASE WHEN c.tbytes IS NOT NULL THEN c.tns END), 0) AS transit_gbps,"
 	         " sum(c.wait_ns) AS wait, sum(c.sync_ns) AS sync"
 	         " FROM c JOIN run r ON r.id = c.run_id"

@@ -82,6 +82,11 @@ static const struct conv_op {
 	{ NULL, 0, -1, -1, -1, -1, -1, -1, 0 }
 };
 
+/* A dim above 2^53 is no longer a whole number as a double; figures of
+ * 2^63 or more do not fit the int64 bytes column (nor any real op). */
+#define DIM_MAX 9007199254740992.0
+#define FIGURE_MAX 9223372036854775808.0
+
 /* Up to 8 dims of up to 8 tensors: enough for every formula here. */
 struct shapes {
 	int n;                     /* tensors */
@@ -103,10 +108,21 @@ static double elem_size(const char *t)
 	return 0;
 }
 
+/* Is x a dim a tensor can have: a whole number from 0 to DIM_MAX? */
+static int dim_ok(const cJSON *x)
+{
+	return cJSON_IsNumber(x) && x->valuedouble >= 0 && x->valuedouble <= DIM_MAX &&
+	       x->valuedouble == (double)(long long)x->valuedouble;
+}
+
+/* The tensors' dims and the first one's element size; -1 when dims is not
+ * a list, or a dim is negative, fractional, not a number or huge (no
+ * figure from it could be true). */
 static int parse_shapes(struct shapes *s, const char *dims, const char *dtypes)
 {
 	cJSON *a = cJSON_Parse(dims), *t = dtypes ? cJSON_Parse(dtypes) : NULL, *e;
 	cJSON *list = cJSON_IsArray(a) ? a : NULL;
+	int bad = 0;
 	memset(s, 0, sizeof *s);
 	cJSON_ArrayForEach(e, list) {
 		cJSON *x, *dl = cJSON_IsArray(e) ? e : NULL;
@@ -115,7 +131,9 @@ static int parse_shapes(struct shapes *s, const char *dims, const char *dtypes)
 			break;
 		s->nd[s->n] = cJSON_IsArray(e) ? 0 : -1;
 		cJSON_ArrayForEach(x, dl) {
-			if (k < 8 && cJSON_IsNumber(x))
+			if (!dim_ok(x))
+				bad = 1;
+			else if (k < 8)
 				s->d[s->n][k] = x->valuedouble;
 			k++;
 		}
@@ -127,7 +145,7 @@ static int parse_shapes(struct shapes *s, const char *dims, const char *dtypes)
 		s->elem = elem_size(cJSON_GetArrayItem(t, 0)->valuestring);
 	cJSON_Delete(a);
 	cJSON_Delete(t);
-	return list ? 0 : -1;
+	return list && !bad ? 0 : -1;
 }
 
 static double prod(const struct shapes *s, int i, int from, int to)
@@ -359,10 +377,14 @@ static int fill_row(profdb_result *r, void *arg)
 
 	if (!dims || parse_shapes(&s, dims, dt) != 0 || op_work(name, &s, args, &flops, &elems) != 0)
 		return PROFDB_OK;
+	/* checked before the bytes become an int64 (a cast past it is undefined) */
+	if (!(flops >= 0 && flops < FIGURE_MAX && elems >= 0 && elems * (s.elem > 0 ? s.elem : 1) < FIGURE_MAX))
+		return PROFDB_OK;
 	rc |= profdb__result_set_double(r, row, F_GFLOP, flops / 1e9);
 	if (s.elem > 0) {
 		rc |= profdb__result_set_int(r, row, F_BYTES, (int64_t)(elems * s.elem));
-		rc |= profdb__result_set_double(r, row, F_INTENSITY, flops / (elems * s.elem));
+		if (elems > 0)
+			rc |= profdb__result_set_double(r, row, F_INTENSITY, flops / (elems * s.elem));
 	}
 	if (dev > 0) {
 		/* FLOPs per ns are GFLOP/s; / 1000 for TFLOP/s */

@@ -107,6 +107,7 @@ static int parse_by(profdb *db, const char *by, struct keys *out)
 	while (*p) {
 		size_t len = strcspn(p, ",+"), i;
 		const char *s = p;
+		int tag = 0;
 		while (len && *s == ' ')
 			s++, len--;
 		while (len && s[len - 1] == ' ')
@@ -117,7 +118,9 @@ static int parse_by(profdb *db, const char *by, struct keys *out)
 			    (d->alias && strlen(d->alias) == len && memcmp(d->alias, s, len) == 0))
 				break;
 		}
-		if (i == NKEYDEFS && n < MAXKEYS && profdb__tags_by_key(s, len, out->tagname[out->ntags])) {
+		if (i == NKEYDEFS && n < MAXKEYS && (tag = profdb__tags_by_key(db, s, len, out->tagname[out->ntags])) < 0)
+			return tag;
+		if (i == NKEYDEFS && n < MAXKEYS && tag) {
 			const char *tn = out->tagname[out->ntags];
 			out->tag[out->ntags] = (struct key_def){ tn, NULL, tn, profdb__tags_by_col(out->ntags), 3 };
 			given[n++] = &out->tag[out->ntags++];
@@ -449,7 +452,8 @@ static int add_output(profdb *db, struct profdb__qbuf *b, const struct keys *ks,
 	}
 	for (size_t i = 0; i < ks->n; i++)
 		if (ks->k[i]->resolve) {
-			profdb__qbuf_addf(b, ", v%zu AS %s", i, ks->k[i]->col);
+			profdb__qbuf_addf(b, ", v%zu AS ", i);
+			profdb__tags_by_ident(b, ks->k[i]->col); /* a tag's key is the user's text */
 			types[(*ntypes)++] = PROFDB_COL_TEXT;
 		}
 	profdb__qbuf_add(b, " FROM o");

@@ -41,7 +41,11 @@ struct profdb__bench_out {
 	struct profdb__bench_api *apis;    /* APIs seen so far */
 	size_t napis;
 	struct profdb__bench_tag *tags;    /* file tags seen so far */
-	size_t ntags;
+	size_t ntags, tags_cap;
+	/* tags by key: open addressing, index + 1 (0 empty), a power of two
+	 * at least twice ntags: a file of many columns checks each in O(1) */
+	size_t *tag_slot;
+	size_t ntag_slots;
 };
 
 /* Summary statistics of one API where the repeats themselves are absent

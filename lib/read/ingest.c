@@ -282,6 +282,11 @@ static int ingest_part(profdb *db, const struct run_part *part, const char *run,
 	int rc, jobs;
 
 	*conflict = 0;
+	/* diff and report take runs as a list split at ',': such a name could
+	 * be stored but never named there */
+	if (strchr(run, ','))
+		return profdb__err_set(err, PROFDB_EUSAGE, "run name '%s' holds a ',', which diff and report"
+		                       " read as a list of runs: name it with --run NAME (no ',')", run);
 	rc = profdb__store_begin(&st, db, run, path, opts ? opts->replace : 0);
 	if (rc != PROFDB_OK)
 		return profdb__err_set(err, rc, "%s", profdb_errmsg(db));

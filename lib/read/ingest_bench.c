@@ -104,9 +104,11 @@ void profdb__bench_free(struct profdb__bench_out *o)
 		free(o->tags[i].value);
 	}
 	free(o->tags);
+	free(o->tag_slot);
 	o->apis = NULL;
 	o->tags = NULL;
-	o->napis = o->ntags = 0;
+	o->tag_slot = NULL;
+	o->napis = o->ntags = o->tags_cap = o->ntag_slots = 0;
 }
 
 int profdb__bench_end(struct profdb__bench_out *o, struct profdb_input *in, int rc)
@@ -210,30 +212,74 @@ oom:
 	return profdb__err_set(o->ctx->err, PROFDB_ERROR, "out of memory");
 }
 
+static size_t key_hash(const char *key)
+{
+	size_t h = 14695981039346656037u; /* FNV-1a */
+	for (const unsigned char *p = (const unsigned char *)key; *p; p++)
+		h = (h ^ *p) * 1099511628211u;
+	return h;
+}
+
+/* The slot of key in o->tag_slot: the one holding it, or the empty one
+ * where it goes. */
+static size_t tag_slot_of(const struct profdb__bench_out *o, const char *key)
+{
+	size_t i = key_hash(key) & (o->ntag_slots - 1);
+	while (o->tag_slot[i] && strcmp(o->tags[o->tag_slot[i] - 1].key, key) != 0)
+		i = (i + 1) & (o->ntag_slots - 1);
+	return i;
+}
+
+/* Room for one more tag, in the array and in the index (doubled, so adding
+ * n tags costs O(n) in all); -1 out of memory. */
+static int tag_room(struct profdb__bench_out *o)
+{
+	if (o->ntags == o->tags_cap) {
+		size_t cap = o->tags_cap ? 2 * o->tags_cap : 16;
+		struct profdb__bench_tag *t = realloc(o->tags, cap * sizeof *t);
+		if (!t)
+			return -1;
+		o->tags = t;
+		o->tags_cap = cap;
+	}
+	if (2 * (o->ntags + 1) > o->ntag_slots) {
+		size_t n = o->ntag_slots ? 2 * o->ntag_slots : 64;
+		size_t *old = o->tag_slot, nold = o->ntag_slots;
+		if (!(o->tag_slot = calloc(n, sizeof *o->tag_slot))) {
+			o->tag_slot = old;
+			return -1;
+		}
+		o->ntag_slots = n;
+		for (size_t i = 0; i < nold; i++)
+			if (old[i])
+				o->tag_slot[tag_slot_of(o, o->tags[old[i] - 1].key)] = old[i];
+		free(old);
+	}
+	return 0;
+}
+
 int profdb__bench_tag(struct profdb__bench_out *o, const char *key, const char *value, int64_t where,
                       const char *unit)
 {
 	struct profdb_sink *s = o->ctx->sink;
 	struct profdb__bench_tag *t;
 	char mkey[300];
-	for (size_t i = 0; i < o->ntags; i++) {
-		if (strcmp(o->tags[i].key, key) != 0)
-			continue;
-		if (strcmp(o->tags[i].value, value) == 0)
+	size_t slot = o->ntag_slots ? tag_slot_of(o, key) : 0;
+	if (o->ntag_slots && o->tag_slot[slot]) {
+		t = &o->tags[o->tag_slot[slot] - 1];
+		if (strcmp(t->value, value) == 0)
 			return PROFDB_OK;
 		return profdb__err_set(o->ctx->err, PROFDB_EFORMAT,
 		    "%s:%s%lld: '%s' is '%.80s' here but '%.80s' at %s %lld: a run has one value per tag;"
 		    " split the file (one run per %s)", o->path, strcmp(unit, "line") ? " byte " : "",
-		    (long long)where, key, value, o->tags[i].value, unit, (long long)o->tags[i].where, key);
+		    (long long)where, key, value, t->value, unit, (long long)t->where, key);
 	}
 	if (strlen(key) > 200 || !*key)
 		return profdb__err_set(o->ctx->err, PROFDB_EFORMAT, "%s:%s%lld: tag name empty or too long",
 		                       o->path, strcmp(unit, "line") ? " byte " : "", (long long)where);
-	t = realloc(o->tags, (o->ntags + 1) * sizeof *t);
-	if (!t)
+	if (tag_room(o) != 0)
 		return profdb__err_set(o->ctx->err, PROFDB_ERROR, "out of memory");
-	o->tags = t;
-	t += o->ntags;
+	t = &o->tags[o->ntags];
 	t->key = strdup(key);
 	t->value = strdup(value);
 	t->where = where;
@@ -242,7 +288,7 @@ int profdb__bench_tag(struct profdb__bench_out *o, const char *key, const char *
 		free(t->value);
 		return profdb__err_set(o->ctx->err, PROFDB_ERROR, "out of memory");
 	}
-	o->ntags++;
+	o->tag_slot[tag_slot_of(o, key)] = ++o->ntags;
 	snprintf(mkey, sizeof mkey, "tag.%s", key);
 	return profdb__sink_meta(s, PROFDB_NULL, mkey, value);
 }

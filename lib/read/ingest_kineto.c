@@ -369,6 +369,13 @@ static int finish(struct profdb__kreader *r)
 		return rc;
 	if ((rc = send_device_steps(r, off)) != PROFDB_OK)
 		return rc;
+	if (r->coll_bad) {
+		char note[PROFDB_ERRMAX + 160];
+		snprintf(note, sizeof note, "%s: %lld collective args with a message size negative or past 2^48"
+		         " elements: sizes left out (no bytes or bandwidth from them)", r->path, (long long)r->coll_bad);
+		if (profdb__sink_note(s, note) != PROFDB_OK)
+			return r->err->code ? r->err->code : PROFDB_ERROR;
+	}
 	return profdb__sink_source_end(s, r->nevents, r->sha, r->size);
 }
 

@@ -130,6 +130,10 @@ static int one_benchmark(struct profdb__bench_out *o, const struct profdb__jval 
 	api = profdb__bench_jtext(&name, &oom);
 	if (!api)
 		return profdb__err_set(o->ctx->err, PROFDB_ERROR, "out of memory");
+	if (!*api) { /* no API to file it under, as a CSV row with an empty api */
+		free(api);
+		return profdb__bench_skip(o, "empty name", where);
+	}
 	if (profdb__bench_jget(&stats, "data", &data, NULL) == 1 && data.type == PROFDB_J_ARRAY &&
 	    data.n > 2)
 		rc = rounds(o, api, &data, buf);

@@ -51,7 +51,13 @@ struct profdb__kreader {
 	int64_t t_min, t_max;      /* earliest start, latest end sent (ns) */
 	int any_time;              /* t_min/t_max are set */
 	struct profdb__json_pick pick; /* the event keys (profdb__kineto_pick_init) */
+	int64_t coll_bad;          /* collective args whose message size was left out */
 };
+
+/* Most elements a collective message is taken to hold: 2^48 (times the
+ * widest dtype, 16 bytes, still a whole number as a double); a size
+ * outside 0..this is no real message. */
+#define PROFDB_COLL_NELEMS_MAX 281474976710656LL
 
 /* Set up the keys kineto_event.c picks from each event. */
 void profdb__kineto_pick_init(struct profdb__json_pick *pick);

@@ -294,6 +294,13 @@ static const struct profdb_coll_rec *coll_args(struct profdb__kreader *r, const 
 		.pg_desc = jtext(r, &a[A_PG_DESC]),
 		.pg_ranks = jtext(r, &a[A_PG_RANKS]),
 	};
+	/* a size no message can have (negative, past 2^48 elements) is left
+	 * out, both sizes, the collective kept; counted for a note per file */
+	if ((c->in_nelems != PROFDB_NULL && (c->in_nelems < 0 || c->in_nelems > PROFDB_COLL_NELEMS_MAX)) ||
+	    (c->out_nelems != PROFDB_NULL && (c->out_nelems < 0 || c->out_nelems > PROFDB_COLL_NELEMS_MAX))) {
+		c->in_nelems = c->out_nelems = PROFDB_NULL;
+		r->coll_bad++;
+	}
 	return c;
 }
 

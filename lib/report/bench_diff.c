@@ -434,11 +434,12 @@ int profdb__bench_compare(profdb *db, profdb_comparison **out, const struct prof
 	struct names side[2] = { { NULL, 0 }, { NULL, 0 } };
 	struct profdb_diff_opts ro = *o;
 	const char *tkey = o->by && strncmp(o->by, "tag:", 4) == 0 ? o->by + 4 : NULL;
+	char kbuf[PROFDB_TAG_KEY_MAX + 1];
 	int rc, own_txn;
 
 	*out = NULL;
-	if (tkey && (!*tkey || strlen(tkey) > PROFDB_TAG_KEY_MAX || strpbrk(tkey, "=,+")))
-		return profdb__error(db, PROFDB_EUSAGE, "--by tag:KEY takes one tag KEY, not '%s'", o->by);
+	if (tkey && (rc = profdb__tags_by_key(db, o->by, strlen(o->by), kbuf)) < 0)
+		return rc;
 	if (tkey && !(o->alpha > 0 && o->alpha < 1 && o->threshold >= 0))
 		return profdb__error(db, PROFDB_EUSAGE, "alpha must be between 0 and 1, threshold 0 or more");
 	own_txn = sqlite3_get_autocommit(db->sql) && sqlite3_exec(db->sql, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;

@@ -462,10 +462,19 @@ static size_t last_shown(const struct table *t)
 /* "note: " and the note, broken at spaces to stay within width (0: one
  * line), the later lines indented under the text.  A word longer than the
  * line (a kernel name) stays whole. */
-static void put_note(FILE *out, const char *note, int width)
+static void put_note(FILE *out, const char *text, int width)
 {
 	const size_t indent = 6; /* strlen("note: ") */
-	size_t col = indent;
+	size_t col = indent, n = 0;
+	char *vis = NULL;
+	FILE *m = open_memstream(&vis, &n);
+	const char *note = text;
+	/* a run or kernel name in it must not steer the terminal */
+	if (m) {
+		profdb_text_write(m, text);
+		if (fclose(m) == 0 && vis)
+			note = vis;
+	}
 	fputs("note: ", out);
 	while (*note) {
 		size_t sp = strspn(note, " "), w = strcspn(note + sp, " ");
@@ -480,6 +489,7 @@ static void put_note(FILE *out, const char *note, int width)
 		note += sp + w;
 	}
 	fputc('\n', out);
+	free(vis);
 }
 
 /* The line naming the hidden columns, broken after a comma to stay within

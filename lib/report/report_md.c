@@ -36,6 +36,25 @@ static void md_cell(FILE *out, const char *s)
 	fputs("` |", out);
 }
 
+/* s as one inline code span, delimited by one backtick more than its
+ * longest run of them (CommonMark): a name's own backticks cannot close
+ * the span and let raw HTML through; line breaks and controls are written
+ * escaped (profdb_text_write), so a heading stays one line. */
+static void md_code(FILE *out, const char *s)
+{
+	size_t run = 0, longest = 0;
+	for (const char *p = s; *p; p++)
+		if ((run = *p == '`' ? run + 1 : 0) > longest)
+			longest = run;
+	for (size_t i = 0; i <= longest; i++)
+		fputc('`', out);
+	fputs(longest ? " " : "", out);
+	profdb_text_write(out, s);
+	fputs(longest ? " " : "", out);
+	for (size_t i = 0; i <= longest; i++)
+		fputc('`', out);
+}
+
 static const char *mark(enum profdb_verdict v)
 {
 	switch (v) {
@@ -96,7 +115,11 @@ int profdb__report_md(const profdb_comparison *c, FILE *out)
 
 	profdb__fmt_runs(base, sizeof base, c->base_runs, c->nbase);
 	profdb__fmt_runs(next, sizeof next, c->new_runs, c->nnew);
-	fprintf(out, "### profdb diff: `%s` → `%s`\n\n", base, next);
+	fputs("### profdb diff: ", out);
+	md_code(out, base);
+	fputs(" → ", out);
+	md_code(out, next);
+	fputs("\n\n", out);
 	fprintf(out, "**%zu regressions**, %zu improvements, %zu unchanged, %zu inconclusive,"
 	        " %zu new, %zu gone (%zu kernels by %s).  ",
 	        profdb_comparison_count(c, 1, PROFDB_VERDICT_REGRESSION),

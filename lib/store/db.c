@@ -35,6 +35,14 @@ static void vformat(char *buf, size_t cap, const char *fmt, va_list ap)
 	va_list again;
 	char *all;
 	int n;
+	/* no format is no message; tested here, before either vsnprintf, so
+	 * that no path reaches the second one with a null format (UBSan's
+	 * recoverable check on the first leaves such a path, which gcc's
+	 * -Wformat-truncation rejects) */
+	if (!fmt) {
+		buf[0] = '\0';
+		return;
+	}
 	va_copy(again, ap);
 	n = vsnprintf(buf, cap, fmt, ap);
 	if (n < 0) {

@@ -189,13 +189,40 @@ int profdb_query_tags(profdb *db, profdb_result **out, const struct profdb_filte
 	return rc;
 }
 
-int profdb__tags_by_key(const char *s, size_t len, char *name)
+/* Can key be a grouping key?  A --by list splits at ',' and '+', a tag
+ * at '=', and a control byte would steer the terminal the key's column
+ * header is printed on. */
+static int by_key_ok(const char *key, size_t n)
 {
-	if (len <= 4 || memcmp(s, "tag:", 4) != 0 || !key_ok(s + 4, len - 4))
+	if (!key_ok(key, n) || memchr(key, '+', n))
 		return 0;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)key[i] < 0x20 || key[i] == 0x7f)
+			return 0;
+	return 1;
+}
+
+int profdb__tags_by_key(profdb *db, const char *s, size_t len, char *name)
+{
+	if (len < 4 || memcmp(s, "tag:", 4) != 0)
+		return 0;
+	if (!by_key_ok(s + 4, len - 4))
+		return profdb__error(db, PROFDB_EUSAGE, "bad tag key '%.*s' in --by: a KEY is 1..%d bytes,"
+		                     " none of them '=', ',', '+' or a control character",
+		                     (int)(len - 4 > 80 ? 80 : len - 4), s + 4, KEY_MAX);
 	memcpy(name, s + 4, len - 4);
 	name[len - 4] = '\0';
 	return 1;
+}
+
+void profdb__tags_by_ident(struct profdb__qbuf *b, const char *key)
+{
+	/* an SQL identifier in double quotes, inner quotes doubled: a key
+	 * names an output column and stays text whatever it holds */
+	profdb__qbuf_add(b, "\"");
+	for (const char *q; (q = strchr(key, '"')) != NULL; key = q + 1)
+		profdb__qbuf_addf(b, "%.*s\"\"", (int)(q - key), key);
+	profdb__qbuf_addf(b, "%s\"", key);
 }
 
 const char *profdb__tags_by_col(size_t i)

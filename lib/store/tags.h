@@ -20,8 +20,11 @@ void profdb__tags_bind(sqlite3_stmt *st, const struct profdb_filter *f);
 #define PROFDB_TAG_BY_MAX 10     /* tag: grouping keys per query */
 
 /* Is s[0, len) a grouping key "tag:KEY"?  1 with KEY copied to name
- * (PROFDB_TAG_KEY_MAX + 1 bytes), else 0. */
-int profdb__tags_by_key(const char *s, size_t len, char *name);
+ * (PROFDB_TAG_KEY_MAX + 1 bytes), 0 when it is no tag: key, EUSAGE with a
+ * message on db when KEY is not a valid key. */
+int profdb__tags_by_key(profdb *db, const char *s, size_t len, char *name);
+/* Append key as a double-quoted SQL identifier (an output column's name). */
+void profdb__tags_by_ident(struct profdb__qbuf *b, const char *key);
 /* The column name ("tag0", ...) of the i-th tag grouping key (i <
  * PROFDB_TAG_BY_MAX) in a SELECT over the CTEs of profdb__tags_by_cte. */
 const char *profdb__tags_by_col(size_t i);
