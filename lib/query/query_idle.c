@@ -75,12 +75,25 @@ static const enum profdb_coltype gs_types[GS_COUNT] = {
 	PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_INT
 };
 
+/* One interval of a rank's union, with the union's length before it. */
+struct uiv {
+	int64_t run, rank, s, e, cum;
+};
+
+/* The ranks' unions are held in memory up to this many intervals (40 bytes
+ * each: 20 MB), a bisection per lookup; past it they go to a temporary
+ * table, an indexed lookup each.  PROFDB_IDLE_HOLD lowers it (tests). */
+#define UNION_HOLD 524288
+
 struct idle {
 	profdb *db;
 	struct profdb__spool sp;   /* the answer's rows: stream lines or gaps */
 	sqlite3_stmt *run_name;    /* run name by id (stream lines) */
 	int keep_streams;
 	sqlite3_stmt *u_ins, *u_at; /* the ranks' busy time: an interval in, the one at a time */
+	struct uiv *u;             /* the ranks' busy time while it fits the hold (else in u_ins's table) */
+	size_t nu, ucap, uhold;
+	int spilled;
 	sqlite3_stmt *o_ins, *o_at; /* the ranks' first start: in, by rank */
 	struct gap *g;             /* gaps (only when listing them) */
 	size_t ng, gcap;
@@ -132,6 +145,37 @@ static int gap_add(struct idle *c, const struct gap *g)
 	return PROFDB_OK;
 }
 
+/* key (run, rank, s) order */
+static int uiv_after(const struct uiv *u, int64_t run, int64_t rank, int64_t t)
+{
+	if (u->run != run)
+		return u->run > run;
+	if (u->rank != rank)
+		return u->rank > rank;
+	return u->s > t;
+}
+
+/* busy_before over the held intervals: the last one of the rank starting
+ * at or before t, by bisection. */
+static int64_t busy_held(const struct idle *c, int64_t t)
+{
+	size_t lo = 0, hi = c->nu;
+	const struct uiv *u;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (uiv_after(&c->u[mid], c->run, c->rank, t))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (lo == 0)
+		return 0;
+	u = &c->u[lo - 1];
+	if (u->run != c->run || u->rank != c->rank)
+		return 0;
+	return u->cum + (t < u->e ? t : u->e) - u->s;
+}
+
 /*
  * The busy time of a rank before t: the length of the union of all its
  * activities (every stream) that lies before t, from the union kept in
@@ -142,6 +186,8 @@ static int64_t busy_before(struct idle *c, int64_t t)
 {
 	int64_t v = 0;
 	int rc;
+	if (!c->spilled)
+		return busy_held(c, t);
 	sqlite3_bind_int64(c->u_at, 1, c->run);
 	sqlite3_bind_int64(c->u_at, 2, c->rank);
 	sqlite3_bind_int64(c->u_at, 3, t);
@@ -237,6 +283,8 @@ static void union_close(struct idle *c)
 	sqlite3_finalize(c->o_ins);
 	sqlite3_finalize(c->o_at);
 	c->u_ins = c->u_at = c->o_ins = c->o_at = NULL;
+	free(c->u);
+	c->u = NULL;
 	sqlite3_exec(c->db->sql, "DROP TABLE IF EXISTS temp.profdb_idle_u; DROP TABLE IF EXISTS temp.profdb_idle_o",
 	             NULL, NULL, NULL);
 }
@@ -252,10 +300,38 @@ static int put_ints(profdb *db, sqlite3_stmt *st, int n, const int64_t *v)
 	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "cannot keep the ranks' busy time");
 }
 
+/* The held intervals to the table: the hold is full (or memory is short). */
+static int union_spill(struct idle *c)
+{
+	int rc = PROFDB_OK;
+	for (size_t i = 0; i < c->nu && rc == PROFDB_OK; i++) {
+		const struct uiv *u = &c->u[i];
+		int64_t v[5] = { u->run, u->rank, u->s, u->e, u->cum };
+		rc = put_ints(c->db, c->u_ins, 5, v);
+	}
+	free(c->u);
+	c->u = NULL;
+	c->nu = c->ucap = 0;
+	c->spilled = 1;
+	return rc;
+}
+
 /* v = { run, rank, start, end, cum }: the merged interval stored, cum past it. */
 static int union_put(struct idle *c, int64_t *v)
 {
-	int rc = put_ints(c->db, c->u_ins, 5, v);
+	int rc = PROFDB_OK;
+	if (!c->spilled && c->nu == c->ucap) {
+		size_t ncap = c->ucap ? c->ucap * 2 : 1024;
+		struct uiv *n = ncap <= c->uhold ? realloc(c->u, ncap * sizeof *n) : NULL;
+		if (n)
+			c->u = n, c->ucap = ncap;
+		else
+			rc = union_spill(c);
+	}
+	if (rc == PROFDB_OK && c->spilled)
+		rc = put_ints(c->db, c->u_ins, 5, v);
+	else if (rc == PROFDB_OK)
+		c->u[c->nu++] = (struct uiv){ v[0], v[1], v[2], v[3], v[4] };
 	v[4] += v[3] - v[2];
 	return rc;
 }
@@ -383,13 +459,15 @@ static int walk(struct idle *c, const struct profdb_filter *f)
 
 /*
  * The filter's activities into c's gaps and lines: two sweeps, whose
- * sorts and union SQLite keeps (its sorter and temporary tables spill to
- * disk), so memory stays bounded at any rank size, and each gap costs two
- * indexed lookups whatever the number of streams.
+ * sorts SQLite does (its sorter spills to disk) and whose union is held up
+ * to UNION_HOLD intervals, then kept in a temporary table (on disk past
+ * SQLite's cache), so memory stays bounded at any rank size; each gap
+ * costs two lookups whatever the number of streams.
  */
 static int scan(profdb *db, struct idle *c, const struct profdb_filter *f)
 {
 	int rc = union_open(c);
+	c->uhold = (size_t)profdb__env_limit("PROFDB_IDLE_HOLD", UNION_HOLD);
 	(void)db;
 	if (rc == PROFDB_OK)
 		rc = union_fill(c, f);
