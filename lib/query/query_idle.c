@@ -21,7 +21,6 @@
 #include <string.h>
 
 #include "query.h"
-#include "interval.h"
 #include "banned.h"
 
 /* Per-stream rows, before the helper run_id goes. */
@@ -76,30 +75,34 @@ static const enum profdb_coltype gs_types[GS_COUNT] = {
 	PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_INT
 };
 
+/* One interval of a rank's union, with the union's length before it. */
+struct uiv {
+	int64_t run, rank, s, e, cum;
+};
+
+/* The ranks' unions are held in memory up to this many intervals (40 bytes
+ * each: 20 MB), a bisection per lookup; past it they go to a temporary
+ * table, an indexed lookup each.  PROFDB_IDLE_HOLD lowers it (tests). */
+#define UNION_HOLD 524288
+
 struct idle {
 	profdb *db;
 	struct profdb__spool sp;   /* the answer's rows: stream lines or gaps */
 	sqlite3_stmt *run_name;    /* run name by id (stream lines) */
 	int keep_streams;
-	struct act *a;
-	size_t n, cap;
-	struct profdb__interval *iv; /* the other streams' union, scratch */
+	sqlite3_stmt *u_ins, *u_at; /* the ranks' busy time: an interval in, the one at a time */
+	struct uiv *u;             /* the ranks' busy time while it fits the hold (else in u_ins's table) */
+	size_t nu, ucap, uhold;
+	int spilled;
+	sqlite3_stmt *o_ins, *o_at; /* the ranks' first start: in, by rank */
 	struct gap *g;             /* gaps (only when listing them) */
 	size_t ng, gcap;
 	int keep_gaps;
 	size_t gap_limit;          /* > 0: only the longest this many gaps are wanted */
-	int64_t run, rank;
+	int64_t run, rank, origin; /* the rank walked and its first start */
+	struct sline l;            /* the stream walked: its figures so far */
+	int64_t end;               /* its activities' latest end so far */
 };
-
-static int cmp_act(const void *x, const void *y)
-{
-	const struct act *a = x, *b = y;
-	if (a->stream != b->stream)
-		return a->stream < b->stream ? -1 : 1;
-	if (a->s != b->s)
-		return a->s < b->s ? -1 : 1;
-	return a->e < b->e ? -1 : a->e > b->e;
-}
 
 static int cmp_gap(const void *x, const void *y);
 
@@ -142,31 +145,84 @@ static int gap_add(struct idle *c, const struct gap *g)
 	return PROFDB_OK;
 }
 
-/* Split the gap [a, b) before next; add to sums[0..2] (host, other stream, other). */
-static int classify(struct idle *c, size_t nothers, size_t *cursor, int64_t a, int64_t b,
-                    const struct act *next, int64_t origin, int64_t sums[3])
+/* key (run, rank, s) order */
+static int uiv_after(const struct uiv *u, int64_t run, int64_t rank, int64_t t)
 {
-	struct gap g = { c->run, c->rank, next->stream, origin, a, b, 0, 0, next->tid, next->name_id };
-	struct profdb__interval rest = { a, b };
-	if (next->ls != INT64_MIN && next->ls > a) {
-		rest.start = next->ls < b ? next->ls : b;
-		g.host = rest.start - a;
+	if (u->run != run)
+		return u->run > run;
+	if (u->rank != rank)
+		return u->rank > rank;
+	return u->s > t;
+}
+
+/* busy_before over the held intervals: the last one of the rank starting
+ * at or before t, by bisection. */
+static int64_t busy_held(const struct idle *c, int64_t t)
+{
+	size_t lo = 0, hi = c->nu;
+	const struct uiv *u;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (uiv_after(&c->u[mid], c->run, c->rank, t))
+			hi = mid;
+		else
+			lo = mid + 1;
 	}
-	g.other_stream = profdb__ivals_overlap_at(c->iv, nothers, cursor, rest.start, rest.end);
+	if (lo == 0)
+		return 0;
+	u = &c->u[lo - 1];
+	if (u->run != c->run || u->rank != c->rank)
+		return 0;
+	return u->cum + (t < u->e ? t : u->e) - u->s;
+}
+
+/*
+ * The busy time of a rank before t: the length of the union of all its
+ * activities (every stream) that lies before t, from the union kept in
+ * temp.profdb_idle_u, each interval with the union's length before it
+ * (cum).  One indexed lookup; -1 on an error.
+ */
+static int64_t busy_before(struct idle *c, int64_t t)
+{
+	int64_t v = 0;
+	int rc;
+	if (!c->spilled)
+		return busy_held(c, t);
+	sqlite3_bind_int64(c->u_at, 1, c->run);
+	sqlite3_bind_int64(c->u_at, 2, c->rank);
+	sqlite3_bind_int64(c->u_at, 3, t);
+	if ((rc = sqlite3_step(c->u_at)) == SQLITE_ROW) {
+		int64_t s = sqlite3_column_int64(c->u_at, 0), e = sqlite3_column_int64(c->u_at, 1);
+		v = sqlite3_column_int64(c->u_at, 2) + (t < e ? t : e) - s;
+	} else if (rc != SQLITE_DONE)
+		v = -1;
+	sqlite3_reset(c->u_at);
+	return v;
+}
+
+/*
+ * Split the gap [a, b) before next; add to sums[0..2] (host, other stream,
+ * other).  No activity of next's stream lies in [a, b) (a is the latest
+ * end of its earlier ones), so the rank's busy time there is the other
+ * streams': one sweep's union serves every stream.
+ */
+static int classify(struct idle *c, int64_t a, int64_t b, const struct act *next, int64_t sums[3])
+{
+	struct gap g = { c->run, c->rank, next->stream, c->origin, a, b, 0, 0, next->tid, next->name_id };
+	int64_t from = a, hi, lo;
+	if (next->ls != INT64_MIN && next->ls > a) {
+		from = next->ls < b ? next->ls : b;
+		g.host = from - a;
+	}
+	if (from < b) {
+		if ((hi = busy_before(c, b)) < 0 || (lo = busy_before(c, from)) < 0)
+			return profdb__sqlerror(c->db, "cannot read the ranks' busy time");
+		g.other_stream = hi - lo;
+	}
 	sums[0] += g.host;
 	sums[1] += g.other_stream;
 	sums[2] += (b - a) - g.host - g.other_stream;
 	return c->keep_gaps ? gap_add(c, &g) : PROFDB_OK;
-}
-
-/* Union of the activities outside [lo, hi) (the other streams) into c->iv. */
-static size_t others_union(struct idle *c, size_t lo, size_t hi)
-{
-	size_t m = 0;
-	for (size_t i = 0; i < c->n; i++)
-		if (i < lo || i >= hi)
-			c->iv[m++] = (struct profdb__interval){ c->a[i].s, c->a[i].e };
-	return profdb__ivals_merge(c->iv, m);
 }
 
 static int fill_stream_row(profdb_result *r, size_t row, const struct sline *l)
@@ -196,62 +252,172 @@ static int sline_put(struct idle *c, const struct sline *l)
 	return profdb__spool_put(&c->sp);
 }
 
-/* The gaps of one (run, rank): per stream, walk its activities in start order. */
-static int chunk(struct idle *c)
-{
-	int64_t origin = INT64_MAX;
-	size_t i = 0;
+static const char union_sql[] =
+	"CREATE TEMP TABLE profdb_idle_u(run_id INTEGER, rank INTEGER, s INTEGER, e INTEGER, cum INTEGER,"
+	" PRIMARY KEY (run_id, rank, s)) WITHOUT ROWID;"
+	"CREATE TEMP TABLE profdb_idle_o(run_id INTEGER, rank INTEGER, origin INTEGER,"
+	" PRIMARY KEY (run_id, rank)) WITHOUT ROWID";
 
-	if (c->n == 0)
-		return PROFDB_OK;
-	qsort(c->a, c->n, sizeof *c->a, cmp_act);
-	for (size_t k = 0; k < c->n; k++)
-		if (c->a[k].s < origin)
-			origin = c->a[k].s;
-	while (i < c->n) {
-		size_t j = i, nothers, cursor = 0;
-		int64_t sums[3] = { 0, 0, 0 }, end, idle = 0;
-		while (j < c->n && c->a[j].stream == c->a[i].stream)
-			j++;
-		nothers = others_union(c, i, j);
-		end = c->a[i].e;
-		for (size_t k = i + 1; k < j; k++) {
-			if (c->a[k].s > end) {
-				idle += c->a[k].s - end;
-				if (classify(c, nothers, &cursor, end, c->a[k].s, &c->a[k], origin, sums) != PROFDB_OK)
-					return PROFDB_ERROR;
-			}
-			if (c->a[k].e > end)
-				end = c->a[k].e;
-		}
-		if (c->keep_streams) {
-			/* sorted by start: a[i] starts first, end is the last end */
-			struct sline l = { c->run, c->rank, c->a[i].stream, (int64_t)(j - i), end - c->a[i].s, idle,
-			                   { sums[0], sums[1], sums[2] } };
-			if (sline_put(c, &l) != PROFDB_OK)
-				return PROFDB_ERROR;
-		}
-		i = j;
-	}
-	c->n = 0;
+/* The ranks' union and first starts: temporary tables, on disk past
+ * SQLite's cache, so a rank of any size holds no memory of its own. */
+static int union_open(struct idle *c)
+{
+	sqlite3 *s = c->db->sql;
+	if (sqlite3_exec(s, union_sql, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s, "INSERT INTO temp.profdb_idle_u VALUES (?1, ?2, ?3, ?4, ?5)", -1, &c->u_ins,
+	                       NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s, "SELECT s, e, cum FROM temp.profdb_idle_u WHERE run_id = ?1 AND rank = ?2"
+	                       " AND s <= ?3 ORDER BY s DESC LIMIT 1", -1, &c->u_at, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s, "INSERT INTO temp.profdb_idle_o VALUES (?1, ?2, ?3)", -1, &c->o_ins, NULL) !=
+	            SQLITE_OK ||
+	    sqlite3_prepare_v2(s, "SELECT origin FROM temp.profdb_idle_o WHERE run_id = ?1 AND rank = ?2", -1,
+	                       &c->o_at, NULL) != SQLITE_OK)
+		return profdb__sqlerror(c->db, "cannot keep the ranks' busy time");
 	return PROFDB_OK;
 }
 
-static int act_add(struct idle *c, const struct act *a)
+static void union_close(struct idle *c)
 {
-	if (c->n == c->cap) {
-		size_t ncap = c->cap ? c->cap * 2 : 1024;
-		struct act *na = realloc(c->a, ncap * sizeof *na);
-		struct profdb__interval *ni = realloc(c->iv, ncap * sizeof *ni);
-		if (na)
-			c->a = na;
-		if (ni)
-			c->iv = ni;
-		if (!na || !ni)
-			return PROFDB_ERROR;
-		c->cap = ncap;
+	sqlite3_finalize(c->u_ins);
+	sqlite3_finalize(c->u_at);
+	sqlite3_finalize(c->o_ins);
+	sqlite3_finalize(c->o_at);
+	c->u_ins = c->u_at = c->o_ins = c->o_at = NULL;
+	free(c->u);
+	c->u = NULL;
+	sqlite3_exec(c->db->sql, "DROP TABLE IF EXISTS temp.profdb_idle_u; DROP TABLE IF EXISTS temp.profdb_idle_o",
+	             NULL, NULL, NULL);
+}
+
+/* Run st (an insert) bound to v[0..n). */
+static int put_ints(profdb *db, sqlite3_stmt *st, int n, const int64_t *v)
+{
+	int rc;
+	for (int i = 0; i < n; i++)
+		sqlite3_bind_int64(st, i + 1, v[i]);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "cannot keep the ranks' busy time");
+}
+
+/* The held intervals to the table: the hold is full (or memory is short). */
+static int union_spill(struct idle *c)
+{
+	int rc = PROFDB_OK;
+	for (size_t i = 0; i < c->nu && rc == PROFDB_OK; i++) {
+		const struct uiv *u = &c->u[i];
+		int64_t v[5] = { u->run, u->rank, u->s, u->e, u->cum };
+		rc = put_ints(c->db, c->u_ins, 5, v);
 	}
-	c->a[c->n++] = *a;
+	free(c->u);
+	c->u = NULL;
+	c->nu = c->ucap = 0;
+	c->spilled = 1;
+	return rc;
+}
+
+/* v = { run, rank, start, end, cum }: the merged interval stored, cum past it. */
+static int union_put(struct idle *c, int64_t *v)
+{
+	int rc = PROFDB_OK;
+	if (!c->spilled && c->nu == c->ucap) {
+		size_t ncap = c->ucap ? c->ucap * 2 : 1024;
+		struct uiv *n = ncap <= c->uhold ? realloc(c->u, ncap * sizeof *n) : NULL;
+		if (n)
+			c->u = n, c->ucap = ncap;
+		else
+			rc = union_spill(c);
+	}
+	if (rc == PROFDB_OK && c->spilled)
+		rc = put_ints(c->db, c->u_ins, 5, v);
+	else if (rc == PROFDB_OK)
+		c->u[c->nu++] = (struct uiv){ v[0], v[1], v[2], v[3], v[4] };
+	v[4] += v[3] - v[2];
+	return rc;
+}
+
+/*
+ * First sweep: every activity of the filter in (run, rank, start) order,
+ * merged as it comes into each rank's union (touching intervals join, empty
+ * ones add nothing), and each rank's first start (the gaps' origin).
+ */
+static int union_fill(struct idle *c, const struct profdb_filter *f)
+{
+	struct profdb__qbuf b = { 0 };
+	sqlite3_stmt *st = NULL;
+	int64_t v[5] = { 0, 0, 0, 0, 0 };
+	int rc, have = 0, open = 0, err = PROFDB_OK;
+
+	profdb__qbuf_add(&b, "SELECT k.run_id, k.rank, k.start_ns, k.start_ns + k.dur_ns FROM kernel k WHERE 1");
+	profdb__qfilter_where(&b, f, "k", QF_KERNEL, 0);
+	profdb__qbuf_add(&b, " ORDER BY k.run_id, k.rank, k.start_ns");
+	rc = profdb__query_prepare(c->db, &b, &st, "cannot read device activities");
+	profdb__qbuf_free(&b);
+	if (rc != PROFDB_OK)
+		return rc;
+	profdb__qfilter_bind(st, f);
+	while (err == PROFDB_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t run = sqlite3_column_int64(st, 0), rank = sqlite3_column_int64(st, 1);
+		int64_t s = sqlite3_column_int64(st, 2), e = sqlite3_column_int64(st, 3);
+		if (!have || run != v[0] || rank != v[1]) {
+			int64_t o[3] = { run, rank, s };
+			if (open && (err = union_put(c, v)) != PROFDB_OK)
+				break;
+			v[0] = run, v[1] = rank, v[4] = 0, have = 1, open = 0;
+			if ((err = put_ints(c->db, c->o_ins, 3, o)) != PROFDB_OK)
+				break;
+		}
+		if (e <= s)
+			continue;
+		if (open && s <= v[3]) {
+			v[3] = e > v[3] ? e : v[3];
+			continue;
+		}
+		if (open && (err = union_put(c, v)) != PROFDB_OK)
+			break;
+		v[2] = s, v[3] = e, open = 1;
+	}
+	if (err == PROFDB_OK && rc == SQLITE_DONE && open)
+		err = union_put(c, v);
+	sqlite3_finalize(st);
+	if (err != PROFDB_OK)
+		return err;
+	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(c->db, "cannot read device activities");
+}
+
+/* The stream walked ends: its line, when lines are the answer. */
+static int stream_end(struct idle *c)
+{
+	c->l.span = c->end - c->l.span; /* l.span held the stream's first start */
+	return c->keep_streams ? sline_put(c, &c->l) : PROFDB_OK;
+}
+
+/* The next activity of the walk (run, rank, stream, start order). */
+static int walk_one(struct idle *c, int64_t run, int64_t rank, const struct act *a, int first)
+{
+	int rc;
+	if (first || run != c->run || rank != c->rank || a->stream != c->l.stream) {
+		if (!first && (rc = stream_end(c)) != PROFDB_OK)
+			return rc;
+		if (first || run != c->run || rank != c->rank) {
+			c->run = run, c->rank = rank;
+			sqlite3_bind_int64(c->o_at, 1, run);
+			sqlite3_bind_int64(c->o_at, 2, rank);
+			c->origin = sqlite3_step(c->o_at) == SQLITE_ROW ? sqlite3_column_int64(c->o_at, 0) : a->s;
+			sqlite3_reset(c->o_at);
+		}
+		c->l = (struct sline){ run, rank, a->stream, 1, a->s, 0, { 0, 0, 0 } };
+		c->end = a->e;
+		return PROFDB_OK;
+	}
+	if (a->s > c->end) {
+		c->l.idle += a->s - c->end;
+		if ((rc = classify(c, c->end, a->s, a, c->l.sums)) != PROFDB_OK)
+			return rc;
+	}
+	if (a->e > c->end)
+		c->end = a->e;
+	c->l.kernels++;
 	return PROFDB_OK;
 }
 
@@ -260,8 +426,8 @@ static int64_t col_or_min(sqlite3_stmt *st, int i)
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? INT64_MIN : sqlite3_column_int64(st, i);
 }
 
-/* Read the filter's activities per (run, rank) into c's gaps and lines. */
-static int scan(profdb *db, struct idle *c, const struct profdb_filter *f)
+/* Second sweep: each stream's activities in start order, with their launch. */
+static int walk(struct idle *c, const struct profdb_filter *f)
 {
 	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
@@ -271,34 +437,44 @@ static int scan(profdb *db, struct idle *c, const struct profdb_filter *f)
 	         " k.name_id FROM kernel k LEFT JOIN launch l ON l.run_id = k.run_id AND l.rank = k.rank"
 	         " AND l.correlation = k.correlation WHERE 1");
 	profdb__qfilter_where(&b, f, "k", QF_KERNEL, 0);
-	profdb__qbuf_add(&b, " ORDER BY k.run_id, k.rank");
-	rc = profdb__query_prepare(db, &b, &st, "cannot read device activities");
+	profdb__qbuf_add(&b, " ORDER BY k.run_id, k.rank, k.stream, k.start_ns, k.start_ns + k.dur_ns");
+	rc = profdb__query_prepare(c->db, &b, &st, "cannot read device activities");
 	profdb__qbuf_free(&b);
 	if (rc != PROFDB_OK)
 		return rc;
 	profdb__qfilter_bind(st, f);
 	while (err == PROFDB_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t run = sqlite3_column_int64(st, 0), rank = sqlite3_column_int64(st, 1);
-		struct act a;
-		if (have && (run != c->run || rank != c->rank) && (err = chunk(c)) != PROFDB_OK)
-			break;
-		c->run = run, c->rank = rank, have = 1;
-		a.stream = col_or_min(st, 2);
-		a.s = sqlite3_column_int64(st, 3);
-		a.e = sqlite3_column_int64(st, 4);
-		a.ls = col_or_min(st, 5);
-		a.tid = col_or_min(st, 6);
-		a.name_id = sqlite3_column_int64(st, 7);
-		err = act_add(c, &a);
+		struct act a = { col_or_min(st, 2), sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4),
+		                 col_or_min(st, 5), col_or_min(st, 6), sqlite3_column_int64(st, 7) };
+		err = walk_one(c, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), &a, !have);
+		have = 1;
 	}
-	if (err == PROFDB_OK && rc == SQLITE_DONE)
-		err = chunk(c);
+	if (err == PROFDB_OK && rc == SQLITE_DONE && have)
+		err = stream_end(c);
 	sqlite3_finalize(st);
-	if (err != PROFDB_OK) /* (the spool's errors say more, and are on db already) */
-		return profdb_errmsg(db)[0] ? err : profdb__error(db, PROFDB_ERROR, "out of memory");
-	if (rc != SQLITE_DONE)
-		return profdb__sqlerror(db, "cannot read device activities");
-	return PROFDB_OK;
+	if (err != PROFDB_OK)
+		return err;
+	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(c->db, "cannot read device activities");
+}
+
+/*
+ * The filter's activities into c's gaps and lines: two sweeps, whose
+ * sorts SQLite does (its sorter spills to disk) and whose union is held up
+ * to UNION_HOLD intervals, then kept in a temporary table (on disk past
+ * SQLite's cache), so memory stays bounded at any rank size; each gap
+ * costs two lookups whatever the number of streams.
+ */
+static int scan(profdb *db, struct idle *c, const struct profdb_filter *f)
+{
+	int rc = union_open(c);
+	c->uhold = (size_t)profdb__env_limit("PROFDB_IDLE_HOLD", UNION_HOLD);
+	(void)db;
+	if (rc == PROFDB_OK)
+		rc = union_fill(c, f);
+	if (rc == PROFDB_OK)
+		rc = walk(c, f);
+	union_close(c);
+	return rc;
 }
 
 static int cmp_gap(const void *x, const void *y)
@@ -530,8 +706,6 @@ int profdb_query_idle(profdb *db, profdb_result **out, const struct profdb_idle_
 	rc = q->gaps ? top_gaps(db, out, q, &c) : per_stream(db, out, &q->filter, &c);
 	sqlite3_finalize(c.run_name);
 	profdb__spool_close(&c.sp);
-	free(c.a);
-	free(c.iv);
 	free(c.g);
 	if (rc != PROFDB_OK) {
 		profdb_result_free(*out);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -66,16 +67,84 @@ static const char *const file_failures[] = {
 	"unable to open database file", NULL
 };
 
+/* Is the filesystem of folder dir out of space for us? */
+static int folder_full(const char *dir)
+{
+	struct statvfs v;
+	return statvfs(dir, &v) == 0 && v.f_bavail == 0;
+}
+
+/* The folder of path into out ("." when it names none). */
+static void folder_of(const char *path, char *out, size_t cap)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) : 0;
+	if (!slash)
+		snprintf(out, cap, ".");
+	else if (n == 0)
+		snprintf(out, cap, "/");
+	else
+		snprintf(out, cap, "%.*s", (int)(n < cap ? n : cap - 1), path);
+}
+
+/* The folder SQLite writes its temporary files to, as its unix VFS picks
+ * it: SQLITE_TMPDIR, TMPDIR, then the first usable of the usual ones. */
+static const char *temp_folder(void)
+{
+	static const char *const dirs[] = { "/var/tmp", "/usr/tmp", "/tmp", "." };
+	const char *env[] = { getenv("SQLITE_TMPDIR"), getenv("TMPDIR") };
+	struct stat sb;
+	for (size_t i = 0; i < 2; i++)
+		if (env[i] && stat(env[i], &sb) == 0 && S_ISDIR(sb.st_mode) && access(env[i], W_OK | X_OK) == 0)
+			return env[i];
+	for (size_t i = 0; i < 4; i++)
+		if (stat(dirs[i], &sb) == 0 && S_ISDIR(sb.st_mode) && access(dirs[i], W_OK | X_OK) == 0)
+			return dirs[i];
+	return NULL;
+}
+
+/*
+ * A write that failed for want of space reads "disk I/O error" (a read-only
+ * open that cannot create its -shm) or "database or disk is full", which
+ * SQLite also says when its temporary folder is full: say which filesystem
+ * is full.  Returns 1 when it did.
+ */
+static int name_full(profdb *db, const char *failure)
+{
+	char dir[PATH_MAX];
+	const char *tmp;
+	size_t n = strlen(db->errmsg);
+	if (strcmp(failure, "disk I/O error") != 0 && strcmp(failure, "database or disk is full") != 0)
+		return 0;
+	folder_of(db->path, dir, sizeof dir);
+	if (folder_full(dir)) {
+		if (!strstr(db->errmsg, db->path))
+			snprintf(db->errmsg + n, sizeof db->errmsg - n, " (database '%s')", db->path);
+		n = strlen(db->errmsg);
+		snprintf(db->errmsg + n, sizeof db->errmsg - n, ": disk full: no space left in folder '%s'", dir);
+		return 1;
+	}
+	if ((tmp = temp_folder()) != NULL && folder_full(tmp)) {
+		snprintf(db->errmsg + n, sizeof db->errmsg - n,
+		         ": disk full: no space left in the temporary folder '%s' (SQLITE_TMPDIR), not the database's",
+		         tmp);
+		return 1;
+	}
+	return 0;
+}
+
 static void name_database(profdb *db)
 {
 	struct rlimit lim;
 	size_t n;
 	int e = db->sql ? sqlite3_system_errno(db->sql) : 0;
-	if (!db->path || strstr(db->errmsg, db->path))
+	if (!db->path || !db->path[0])
 		return;
 	for (const char *const *f = file_failures; *f; f++) {
 		if (!strstr(db->errmsg, *f))
 			continue;
+		if (name_full(db, *f) || strstr(db->errmsg, db->path))
+			return;
 		n = strlen(db->errmsg);
 		/* "disk I/O error" alone hides EFBIG (ulimit -f), EIO, ENOSPC */
 		if (e && n + strlen(db->path) + 128 < sizeof db->errmsg)
@@ -430,6 +499,35 @@ int profdb__db_open_reader(const profdb *db, sqlite3 **out)
 	return rc;
 }
 
+/* path + suffix exists? */
+static int side_exists(const char *path, const char *suffix)
+{
+	char p[PATH_MAX + 8];
+	struct stat sb;
+	snprintf(p, sizeof p, "%s%s", path, suffix);
+	return stat(p, &sb) == 0;
+}
+
+/*
+ * A read-only open that failed (a full disk: the -shm could not grow)
+ * leaves no -wal or -shm it made: the connection closed, an empty -wal and
+ * the -shm that were not there before are removed.  had: bit 0 the -wal,
+ * bit 1 the -shm existed before the open.
+ */
+static void readonly_failed(profdb *db, int had)
+{
+	char p[PATH_MAX + 8];
+	struct stat sb;
+	sqlite3_close_v2(db->sql);
+	db->sql = NULL;
+	snprintf(p, sizeof p, "%s-wal", db->path);
+	if (!(had & 1) && stat(p, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0)
+		unlink(p);
+	snprintf(p, sizeof p, "%s-shm", db->path);
+	if (!(had & 2) && !(had & 1))
+		unlink(p);
+}
+
 int profdb_open(profdb **out, const char *path, unsigned flags)
 {
 	profdb *db;
@@ -438,6 +536,7 @@ int profdb_open(profdb **out, const char *path, unsigned flags)
 	/* "": SQLite's private temporary database, on disk past its page
 	 * cache (a clickhouse:// snapshot: bounded memory whatever it pulls) */
 	int mem = strcmp(path, ":memory:") == 0 || path[0] == '\0';
+	int had;
 
 	*out = NULL;
 	db = calloc(1, sizeof *db);
@@ -459,6 +558,7 @@ int profdb_open(profdb **out, const char *path, unsigned flags)
 	if (strlen(path) >= PATH_MAX)
 		return profdb__error(db, PROFDB_ERROR, "cannot open '%s': the path is %zu bytes, the system's limit is %d",
 		                     path, strlen(path), PATH_MAX - 1);
+	had = mem ? 3 : side_exists(path, "-wal") | side_exists(path, "-shm") << 1;
 	if ((rc = open_connection(db, path, mem)) != PROFDB_OK)
 		return rc;
 	/* the environment may shorten the wait (tests of a locked database) */
@@ -471,7 +571,10 @@ int profdb_open(profdb **out, const char *path, unsigned flags)
 	if (rc != SQLITE_OK) {
 		if ((rc & 0xff) == SQLITE_NOTADB)
 			return profdb__error(db, PROFDB_ESCHEMA, "'%s' is not an SQLite database", path);
-		return profdb__sqlerror(db, "cannot open '%s'", path);
+		rc = profdb__sqlerror(db, "cannot open '%s'", path);
+		if (db->readonly && had != 3)
+			readonly_failed(db, had);
+		return rc;
 	}
 	/* WAL with synchronous=NORMAL is durable against crashes of the process
 	 * and keeps the database consistent on power loss. */
