@@ -1,7 +1,10 @@
 /*
  * query_launches.c - profdb launches: launch latency and queueing from the
  * launch table (Kineto runtime calls, joined to device activities by
- * correlation id on the same run and rank).
+ * correlation id on the same run and rank).  Only the calls that launch
+ * (launch_class.c) count: those of one kernel, copy or set in the delay
+ * and queue figures, graph launches and blocking copies in rows of their
+ * own (by name) and a note (the other views).
  *
  *  - by name (and one "(all)" row per run): the host launch call's duration
  *    and the delay from the launch call's start to the device start, with
@@ -31,16 +34,53 @@
 
 enum launches_by { BY_NAME, BY_STREAM, BY_STEP };
 
-/* The linked activities of the filter, as a CTE named d (materialized: the
- * by-name statement reads it four times and the join is its main cost). */
+/* The activities of the filter launched by a call of one kernel, copy or
+ * set, as a CTE named d (materialized: the join is the main cost); lc has
+ * the names of those calls (a scan of the few distinct names, not a call
+ * per launch row). */
 static void d_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 {
-	profdb__qbuf_add(b, "WITH d AS MATERIALIZED (SELECT k.run_id, k.rank, k.step, k.stream, k.name_id,"
+	profdb__qbuf_add(b, "WITH lc AS MATERIALIZED (SELECT id FROM str WHERE profdb_launch_class(value) = 1),\n"
+	         " d AS MATERIALIZED (SELECT k.run_id, k.rank, k.step, k.stream, k.name_id,"
 	         " k.start_ns AS ks, k.start_ns + k.dur_ns AS ke, l.start_ns AS ls, l.dur_ns AS ld,"
 	         " k.start_ns - l.start_ns AS delay FROM kernel k JOIN launch l ON l.run_id = k.run_id"
-	         " AND l.rank = k.rank AND l.correlation = k.correlation WHERE 1");
+	         " AND l.rank = k.rank AND l.correlation = k.correlation JOIN lc ON lc.id = l.name_id WHERE 1");
 	profdb__qfilter_where(b, f, "k", QF_KERNEL, 0);
 	profdb__qbuf_add(b, ")\n");
+}
+
+void profdb__launch_calls_drop(profdb *db)
+{
+	sqlite3_exec(db->sql, "DROP TABLE IF EXISTS temp.profdb_lcalls", NULL, NULL, NULL);
+}
+
+int profdb__launch_calls_make(profdb *db, const struct profdb_filter *f)
+{
+	struct profdb__qbuf b = { 0 };
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	profdb__launch_calls_drop(db);
+	/* min() is the only min/max aggregate: SQLite takes the bare kname
+	 * from the row of the first start, the call's first activity */
+	profdb__qbuf_add(&b, "CREATE TEMP TABLE profdb_lcalls AS WITH lc AS MATERIALIZED (SELECT id, cls FROM"
+	         " (SELECT id, profdb_launch_class(value) AS cls FROM str) WHERE cls > 0),\n"
+	         " c0 AS (SELECT k.run_id, k.rank, lc.cls, k.name_id AS kname, l.name_id AS lname, count(*) AS n,"
+	         " min(k.start_ns) AS ks, l.start_ns AS ls, l.dur_ns AS ld FROM kernel k JOIN launch l"
+	         " ON l.run_id = k.run_id AND l.rank = k.rank AND l.correlation = k.correlation"
+	         " JOIN lc ON lc.id = l.name_id WHERE 1");
+	profdb__qfilter_where(&b, f, "k", QF_KERNEL, 0);
+	profdb__qbuf_add(&b, " GROUP BY k.run_id, k.rank, k.correlation)\n"
+	         "SELECT run_id, rank, cls, CASE cls WHEN 1 THEN kname ELSE lname END AS gname, n, ls, ld, ks,"
+	         " ks - ls AS delay, max(0, ks - ls - ld) AS edelay FROM c0");
+	rc = profdb__query_prepare(db, &b, &st, "cannot read launches");
+	profdb__qbuf_free(&b);
+	if (rc != PROFDB_OK)
+		return rc;
+	profdb__qfilter_bind(st, f);
+	rc = sqlite3_step(st) == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "cannot read launches");
+	sqlite3_finalize(st);
+	return rc;
 }
 
 /* ---------------------------------------------------------------- by stream, step */
@@ -56,7 +96,7 @@ static void stream_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 	d_sql(b, f);
 	profdb__qbuf_add(b, "SELECT d.run_id, r.name AS run, d.rank, d.stream, count(*) AS kernels,"
 	         " NULL AS queue_mean, NULL AS queue_max, NULL AS queued_pct,"
-	         " median(d.delay) AS delay_median, max(d.delay) AS delay_max"
+	         " median(d.delay) AS start_delay_median, max(d.delay) AS start_delay_max"
 	         " FROM d JOIN run r ON r.id = d.run_id GROUP BY d.run_id, d.rank, d.stream"
 	         " ORDER BY d.run_id, d.rank, d.stream");
 }
@@ -321,10 +361,24 @@ static int chunk_rows(profdb *db, enum launches_by by, struct acts *c, struct gr
 	return rc;
 }
 
+/* Whether column col of st (a step) is in f's steps: the step view reads
+ * every step of a rank, its notes count those asked for. */
+static int in_steps(const struct profdb_filter *f, sqlite3_stmt *st, int col)
+{
+	int64_t s;
+	if (f->step_lo == PROFDB_NULL && f->step_hi == PROFDB_NULL)
+		return 1;
+	if (sqlite3_column_type(st, col) == SQLITE_NULL)
+		return 0;
+	s = sqlite3_column_int64(st, col);
+	return (f->step_lo == PROFDB_NULL || s >= f->step_lo) && (f->step_hi == PROFDB_NULL || s <= f->step_hi);
+}
+
 /* Stream the linked activities per (run, rank) and fill the group rows'
  * figures.  The step figures see every step of the rank: a kernel of the
  * previous step still queued keeps the device from waiting on the host. */
-static int fill(profdb *db, struct groups *g, const struct profdb_filter *f, enum launches_by by)
+static int fill(profdb *db, struct groups *g, const struct profdb_filter *f, enum launches_by by,
+                struct profdb__launch_counts *counts)
 {
 	struct profdb_filter all = *f;
 	struct profdb__qbuf b = { 0 };
@@ -336,7 +390,7 @@ static int fill(profdb *db, struct groups *g, const struct profdb_filter *f, enu
 	if (by == BY_STEP)
 		all.step_lo = all.step_hi = PROFDB_NULL;
 	d_sql(&b, &all);
-	profdb__qbuf_add(&b, "SELECT run_id, rank, stream, ls, ks, ke FROM d ORDER BY run_id, rank");
+	profdb__qbuf_add(&b, "SELECT run_id, rank, stream, ls, ks, ke, step FROM d ORDER BY run_id, rank");
 	rc = profdb__query_prepare(db, &b, &st, "cannot read launches");
 	profdb__qbuf_free(&b);
 	if (rc != PROFDB_OK)
@@ -352,6 +406,10 @@ static int fill(profdb *db, struct groups *g, const struct profdb_filter *f, enu
 		a.ls = sqlite3_column_int64(st, 3);
 		a.ks = sqlite3_column_int64(st, 4);
 		a.ke = sqlite3_column_int64(st, 5);
+		if (in_steps(f, st, 6)) {
+			counts->calls++;
+			counts->negative += a.ks < a.ls;
+		}
 		if (acts_add(&c, &a) != PROFDB_OK)
 			err = profdb__error(db, PROFDB_ERROR, "out of memory");
 	}
@@ -371,7 +429,7 @@ static int fill(profdb *db, struct groups *g, const struct profdb_filter *f, enu
 /* By stream or step: the group statement's rows, their figures filled in C
  * one (run, rank) at a time, through a spool (streamed when armed). */
 static int by_group(profdb *db, profdb_result **out, const struct profdb_filter *f, enum launches_by by,
-                    int64_t *linked)
+                    struct profdb__launch_counts *counts)
 {
 	struct profdb__qbuf b = { 0 };
 	struct groups g;
@@ -397,20 +455,85 @@ static int by_group(profdb *db, profdb_result **out, const struct profdb_filter 
 	}
 	if (rc == PROFDB_OK &&
 	    (rc = profdb__spool_open(db, &g.sp, (const char *const *)g.r->names, types, g.r->ncols)) == PROFDB_OK)
-		rc = fill(db, &g, f, by);
+		rc = fill(db, &g, f, by, counts);
 	sqlite3_finalize(g.st);
 	if (rc == PROFDB_OK)
 		rc = profdb__spool_answer(&g.sp, out, drop, "rowid");
 	profdb__spool_close(&g.sp);
 	profdb_result_free(g.r);
-	*linked = g.linked;
+	counts->linked += g.linked;
 	return rc;
 }
 
-/* A note when device activities of the filter have no launch row: linked
+/* The graph launches and blocking copies of f (calls and activities) for
+ * the views that leave them out: from the launch rows of those few names,
+ * not a second join of every activity. */
+static int apart_counts(profdb *db, const struct profdb_filter *f, struct profdb__launch_counts *n)
+{
+	struct profdb__qbuf b = { 0 };
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	profdb__qbuf_add(&b, "WITH lc AS MATERIALIZED (SELECT id, cls FROM"
+	         " (SELECT id, profdb_launch_class(value) AS cls FROM str) WHERE cls > 1)"
+	         " SELECT lc.cls, count(DISTINCT l.rowid), count(*) FROM launch l JOIN lc ON lc.id = l.name_id"
+	         " JOIN kernel k ON k.run_id = l.run_id AND k.rank = l.rank AND k.correlation = l.correlation"
+	         " WHERE 1");
+	profdb__qfilter_where(&b, f, "k", QF_KERNEL, 0);
+	profdb__qbuf_add(&b, " GROUP BY lc.cls");
+	rc = profdb__query_prepare(db, &b, &st, "cannot count launches");
+	profdb__qbuf_free(&b);
+	if (rc != PROFDB_OK)
+		return rc;
+	profdb__qfilter_bind(st, f);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int graph = sqlite3_column_int(st, 0) == PROFDB__LAUNCH_GRAPH;
+		*(graph ? &n->graph_calls : &n->blocking_calls) += sqlite3_column_int64(st, 1);
+		*(graph ? &n->graph_acts : &n->blocking_acts) += sqlite3_column_int64(st, 2);
+		n->linked += sqlite3_column_int64(st, 2);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "cannot count launches");
+}
+
+static int add_note(profdb *db, profdb_result *r, const char *note)
+{
+	return profdb__result_add_note(r, note) == PROFDB_OK ? PROFDB_OK :
+	       profdb__error(db, PROFDB_ERROR, "out of memory");
+}
+
+/* Notes on what the figures leave out or cannot vouch for. */
+static int counts_notes(profdb *db, profdb_result *r, const struct profdb__launch_counts *n, int by_name)
+{
+	char note[320];
+	int rc = PROFDB_OK;
+	if (n->negative > 0) {
+		snprintf(note, sizeof note, "%lld of %lld %s start on the device before their launch call starts"
+		         " (negative start delay: the host and device clocks disagree); they are kept in the figures",
+		         (long long)n->negative, (long long)n->calls, by_name ? "launch calls" : "launched activities");
+		rc = add_note(db, r, note);
+	}
+	if (rc == PROFDB_OK && n->graph_calls > 0) {
+		snprintf(note, sizeof note, "%lld graph launch calls launched %lld device activities: %s",
+		         (long long)n->graph_calls, (long long)n->graph_acts,
+		         by_name ? "rows `graph`, each call counted once, delays to its first activity, not in (all)" :
+		                   "left out of these figures (launches --by name lists them)");
+		rc = add_note(db, r, note);
+	}
+	if (rc == PROFDB_OK && n->blocking_calls > 0) {
+		snprintf(note, sizeof note, "%lld blocking copy calls (the host waits for the copy) launched %lld device"
+		         " activities: %s", (long long)n->blocking_calls, (long long)n->blocking_acts,
+		         by_name ? "rows `blocking`, not in (all)" :
+		                   "left out of these figures (launches --by name lists them)");
+		rc = add_note(db, r, note);
+	}
+	return rc;
+}
+
+/* A note when device activities of the filter have no launch call: linked
  * is the count of those that have one (the by-name scan counts them, the
- * other views sum their rows' kernels), so only the activities are counted
- * here, not joined a second time. */
+ * other views sum their rows' kernels and the counts of the calls apart),
+ * so only the activities are counted here, not joined a second time. */
 static int unlinked_note(profdb *db, profdb_result *r, const struct profdb_filter *f, int64_t linked)
 {
 	struct profdb__qbuf b = { 0 };
@@ -425,22 +548,29 @@ static int unlinked_note(profdb *db, profdb_result *r, const struct profdb_filte
 		return rc;
 	profdb__qfilter_bind(st, f);
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > linked) {
-		char note[160];
-		snprintf(note, sizeof note, "%lld of %lld device activities have no launch record"
-		         " (no runtime call with their correlation id) and are left out",
+		char note[240];
+		snprintf(note, sizeof note, "%lld of %lld device activities have no launch call (no runtime call with"
+		         " their correlation id, or one that launches nothing: synchronize, event record or wait, ...)"
+		         " and are left out",
 		         (long long)(sqlite3_column_int64(st, 0) - linked),
 		         (long long)sqlite3_column_int64(st, 0));
-		rc = profdb__result_add_note(r, note) == PROFDB_OK ? PROFDB_OK :
-		     profdb__error(db, PROFDB_ERROR, "out of memory");
+		rc = add_note(db, r, note);
 	}
 	sqlite3_finalize(st);
 	return rc;
 }
 
+static void launch_class_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *s = (const char *)sqlite3_value_text(argv[0]);
+	(void)argc;
+	sqlite3_result_int(ctx, profdb__launch_class(s));
+}
+
 int profdb_query_launches(profdb *db, profdb_result **out, const struct profdb_launch_query *q)
 {
+	struct profdb__launch_counts n = { 0 };
 	enum launches_by by;
-	int64_t linked = 0;
 	int rc;
 
 	*out = NULL;
@@ -458,14 +588,19 @@ int profdb_query_launches(profdb *db, profdb_result **out, const struct profdb_l
 		return profdb__error(db, PROFDB_EUSAGE, "launches takes no kind filter");
 	if (by != BY_NAME && q->filter.name_glob)
 		return profdb__error(db, PROFDB_EUSAGE, "launches: --name only with --by name");
-	/* every view streams (issue 20): *out holds the last rows; the note
-	 * counts from the scans, not from the rows */
+	if (sqlite3_create_function(db->sql, "profdb_launch_class", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+	                            launch_class_fn, NULL, NULL) != SQLITE_OK)
+		return profdb__sqlerror(db, "cannot read launches");
+	/* every view streams: *out holds the last rows; the notes count from
+	 * the scans, not from the rows */
 	if (by == BY_NAME)
-		rc = profdb__launches_by_name(db, out, &q->filter, &linked);
-	else
-		rc = by_group(db, out, &q->filter, by, &linked);
+		rc = profdb__launches_by_name(db, out, &q->filter, &n);
+	else if ((rc = by_group(db, out, &q->filter, by, &n)) == PROFDB_OK)
+		rc = apart_counts(db, &q->filter, &n);
 	if (rc == PROFDB_OK)
-		rc = unlinked_note(db, *out, &q->filter, linked);
+		rc = counts_notes(db, *out, &n, by == BY_NAME);
+	if (rc == PROFDB_OK)
+		rc = unlinked_note(db, *out, &q->filter, n.linked);
 	if (rc != PROFDB_OK) {
 		profdb_result_free(*out);
 		*out = NULL;
