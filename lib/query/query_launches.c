@@ -142,81 +142,6 @@ struct acts {
 	int unions;                /* ... made */
 };
 
-static int cmp_act_stream(const void *x, const void *y)
-{
-	const struct act *a = x, *b = y;
-	return a->stream < b->stream ? -1 : a->stream > b->stream;
-}
-
-/* A queue change at time t: +1 a launch, -1 an end. */
-struct qev {
-	int64_t t;
-	int d;
-};
-
-static int cmp_qev(const void *x, const void *y)
-{
-	const struct qev *a = x, *b = y;
-	if (a->t != b->t)
-		return a->t < b->t ? -1 : 1;
-	return a->d - b->d; /* ends first: a kernel ending at t and one launched at t never coexist */
-}
-
-/* Queue figures of the activities a[0..n) of one stream into row. */
-static int stream_row(const struct act *a, size_t n, profdb_result *r, size_t row)
-{
-	struct qev *ev = malloc(2 * n * sizeof *ev);
-	int64_t q = 0, qmax = 0, area = 0, some = 0, t0, t1;
-	size_t m = 0;
-	int rc = PROFDB_OK;
-
-	if (!ev)
-		return PROFDB_ERROR;
-	for (size_t i = 0; i < n; i++) {
-		if (a[i].ke < a[i].ls)
-			continue; /* ends before its launch: not a queue entry */
-		ev[m++] = (struct qev){ a[i].ls, 1 };
-		ev[m++] = (struct qev){ a[i].ke, -1 };
-	}
-	qsort(ev, m, sizeof *ev, cmp_qev);
-	t0 = m ? ev[0].t : 0;
-	t1 = m ? ev[m - 1].t : 0;
-	for (size_t i = 0; i < m; i++) {
-		if (i > 0) {
-			area += q * (ev[i].t - ev[i - 1].t);
-			if (q > 0)
-				some += ev[i].t - ev[i - 1].t;
-		}
-		q += ev[i].d;
-		if (q > qmax)
-			qmax = q;
-	}
-	free(ev);
-	rc |= profdb__result_set_int(r, row, S_QMAX, qmax);
-	if (t1 > t0) {
-		rc |= profdb__result_set_double(r, row, S_QMEAN, (double)area / (double)(t1 - t0));
-		rc |= profdb__result_set_double(r, row, S_QPCT, 100.0 * (double)some / (double)(t1 - t0));
-	}
-	return rc ? PROFDB_ERROR : PROFDB_OK;
-}
-
-/* Rows of one (run, rank) by stream: a sorted by stream, rows in stream order. */
-static int stream_rows(struct acts *c, profdb_result *r, size_t *row, int64_t run, int64_t rank)
-{
-	size_t i = 0;
-	qsort(c->a, c->n, sizeof *c->a, cmp_act_stream);
-	while (i < c->n && *row < r->nrows && profdb_result_int(r, *row, S_RUN_ID) == run &&
-	       profdb_result_int(r, *row, S_RANK) == rank) {
-		size_t j = i;
-		while (j < c->n && c->a[j].stream == c->a[i].stream)
-			j++;
-		if (stream_row(&c->a[i], j - i, r, (*row)++) != PROFDB_OK)
-			return PROFDB_ERROR;
-		i = j;
-	}
-	return PROFDB_OK;
-}
-
 /* Merge [ls, end) of every activity (end = ks when started, else ke) into out. */
 static size_t launch_union(const struct acts *c, int started, struct profdb__interval *out)
 {
@@ -340,20 +265,18 @@ static int groups_load(profdb *db, struct groups *g, int64_t run, int64_t rank, 
 	return PROFDB_OK;
 }
 
-/* The figures of one (run, rank)'s group rows from its activities,
- * spooled: a rank's streams at once, its steps (as many as it has) a
- * thousand at a time. */
-static int chunk_rows(profdb *db, enum launches_by by, struct acts *c, struct groups *g, int64_t run,
-                      int64_t rank)
+/* The figures of one (run, rank)'s step rows from its activities,
+ * spooled, its steps (as many as it has) a thousand at a time. */
+static int chunk_rows(profdb *db, struct acts *c, struct groups *g, int64_t run, int64_t rank)
 {
-	size_t limit = by == BY_STREAM ? SIZE_MAX : 1024, loaded;
+	size_t limit = 1024, loaded;
 	int rc;
 	do {
 		size_t row = 0;
 		if ((rc = groups_load(db, g, run, rank, limit)) != PROFDB_OK)
 			break;
 		loaded = g->r->nrows;
-		rc = by == BY_STREAM ? stream_rows(c, g->r, &row, run, rank) : step_rows(c, g->r, &row, run, rank);
+		rc = step_rows(c, g->r, &row, run, rank);
 		rc = rc == PROFDB_OK ? groups_flush(g) : profdb__error(db, PROFDB_ERROR, "out of memory");
 	} while (rc == PROFDB_OK && loaded == limit);
 	c->n = 0;
@@ -374,11 +297,10 @@ static int in_steps(const struct profdb_filter *f, sqlite3_stmt *st, int col)
 	return (f->step_lo == PROFDB_NULL || s >= f->step_lo) && (f->step_hi == PROFDB_NULL || s <= f->step_hi);
 }
 
-/* Stream the linked activities per (run, rank) and fill the group rows'
- * figures.  The step figures see every step of the rank: a kernel of the
- * previous step still queued keeps the device from waiting on the host. */
-static int fill(profdb *db, struct groups *g, const struct profdb_filter *f, enum launches_by by,
-                struct profdb__launch_counts *counts)
+/* Stream the linked activities per (run, rank) and fill the step rows'
+ * figures.  They see every step of the rank: a kernel of the previous step
+ * still queued keeps the device from waiting on the host. */
+static int fill(profdb *db, struct groups *g, const struct profdb_filter *f, struct profdb__launch_counts *counts)
 {
 	struct profdb_filter all = *f;
 	struct profdb__qbuf b = { 0 };
@@ -387,8 +309,7 @@ static int fill(profdb *db, struct groups *g, const struct profdb_filter *f, enu
 	int64_t run = 0, rank = 0;
 	int rc, have = 0, err = PROFDB_OK;
 
-	if (by == BY_STEP)
-		all.step_lo = all.step_hi = PROFDB_NULL;
+	all.step_lo = all.step_hi = PROFDB_NULL;
 	d_sql(&b, &all);
 	profdb__qbuf_add(&b, "SELECT run_id, rank, stream, ls, ks, ke, step FROM d ORDER BY run_id, rank");
 	rc = profdb__query_prepare(db, &b, &st, "cannot read launches");
@@ -399,7 +320,7 @@ static int fill(profdb *db, struct groups *g, const struct profdb_filter *f, enu
 	while (err == PROFDB_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t krun = sqlite3_column_int64(st, 0), krank = sqlite3_column_int64(st, 1);
 		struct act a;
-		if (have && (krun != run || krank != rank) && (err = chunk_rows(db, by, &c, g, run, rank)) != PROFDB_OK)
+		if (have && (krun != run || krank != rank) && (err = chunk_rows(db, &c, g, run, rank)) != PROFDB_OK)
 			break;
 		run = krun, rank = krank, have = 1;
 		a.stream = sqlite3_column_type(st, 2) == SQLITE_NULL ? INT64_MIN : sqlite3_column_int64(st, 2);
@@ -414,7 +335,7 @@ static int fill(profdb *db, struct groups *g, const struct profdb_filter *f, enu
 			err = profdb__error(db, PROFDB_ERROR, "out of memory");
 	}
 	if (err == PROFDB_OK && rc == SQLITE_DONE && have)
-		err = chunk_rows(db, by, &c, g, run, rank);
+		err = chunk_rows(db, &c, g, run, rank);
 	/* group rows after the last activity (none in practice) */
 	if (err == PROFDB_OK && rc == SQLITE_DONE && (err = groups_load(db, g, INT64_MAX, INT64_MAX, SIZE_MAX)) == PROFDB_OK)
 		err = groups_flush(g);
@@ -424,6 +345,141 @@ static int fill(profdb *db, struct groups *g, const struct profdb_filter *f, enu
 	if (err != PROFDB_OK)
 		return err;
 	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "cannot read launches");
+}
+
+/* One ordered scan of the stream view: rows (run, rank, stream, t, ...) in
+ * order; key the first three (a NULL stream as INT64_MIN, as SQL sorts it
+ * first). */
+struct tscan {
+	sqlite3_stmt *st;
+	int on, rc;
+	int64_t key[3];
+	struct profdb__launch_counts *counts; /* the launch scan counts its rows */
+};
+
+static void tscan_read(struct tscan *s)
+{
+	s->rc = sqlite3_step(s->st);
+	s->on = s->rc == SQLITE_ROW;
+	if (!s->on)
+		return;
+	s->key[0] = sqlite3_column_int64(s->st, 0);
+	s->key[1] = sqlite3_column_int64(s->st, 1);
+	s->key[2] = sqlite3_column_type(s->st, 2) == SQLITE_NULL ? INT64_MIN : sqlite3_column_int64(s->st, 2);
+	if (s->counts) {
+		s->counts->calls++;
+		s->counts->negative += sqlite3_column_int64(s->st, 4) < sqlite3_column_int64(s->st, 3);
+	}
+}
+
+static int key_cmp(const int64_t *a, const int64_t *b)
+{
+	for (int i = 0; i < 3; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	return 0;
+}
+
+/* Whether s is on a row of key (rows before it skipped). */
+static int tscan_at(struct tscan *s, const int64_t *key)
+{
+	while (s->on && key_cmp(s->key, key) < 0)
+		tscan_read(s);
+	return s->on && key_cmp(s->key, key) == 0;
+}
+
+/* The queue of one stream (key) into row of r, from the launches in launch
+ * order (L: ls, ks, ke) and the ends in end order (E: ke) merged: a step
+ * function walked event by event, nothing held.  An activity that ends
+ * before its launch is no queue entry; at one time ends come first (a
+ * kernel ending at t and one launched at t never coexist). */
+static int stream_queue(struct tscan *L, struct tscan *E, const int64_t *key, profdb_result *r, size_t row)
+{
+	int64_t q = 0, qmax = 0, area = 0, some = 0, t0 = 0, prev = 0;
+	int any = 0, rc = 0;
+	for (;;) {
+		int l_in = tscan_at(L, key), e_in = tscan_at(E, key);
+		int64_t t, lt = l_in ? sqlite3_column_int64(L->st, 3) : 0;
+		int d;
+		if (l_in && sqlite3_column_int64(L->st, 5) < lt) {
+			tscan_read(L);
+			continue;
+		}
+		if (!l_in && !e_in)
+			break;
+		if (e_in && (!l_in || sqlite3_column_int64(E->st, 3) <= lt)) {
+			t = sqlite3_column_int64(E->st, 3), d = -1;
+			tscan_read(E);
+		} else {
+			t = lt, d = 1;
+			tscan_read(L);
+		}
+		if (any) {
+			area += q * (t - prev);
+			some += q > 0 ? t - prev : 0;
+		} else {
+			t0 = t, any = 1;
+		}
+		prev = t;
+		q += d;
+		qmax = q > qmax ? q : qmax;
+	}
+	rc |= profdb__result_set_int(r, row, S_QMAX, qmax);
+	if (prev > t0) {
+		rc |= profdb__result_set_double(r, row, S_QMEAN, (double)area / (double)(prev - t0));
+		rc |= profdb__result_set_double(r, row, S_QPCT, 100.0 * (double)some / (double)(prev - t0));
+	}
+	return rc ? PROFDB_ERROR : PROFDB_OK;
+}
+
+static int tscan_open(profdb *db, struct tscan *s, const struct profdb_filter *f, const char *sel)
+{
+	struct profdb__qbuf b = { 0 };
+	int rc;
+	d_sql(&b, f);
+	profdb__qbuf_add(&b, sel);
+	rc = profdb__query_prepare(db, &b, &s->st, "cannot read launches");
+	profdb__qbuf_free(&b);
+	if (rc != PROFDB_OK)
+		return rc;
+	profdb__qfilter_bind(s->st, f);
+	tscan_read(s);
+	return PROFDB_OK;
+}
+
+/* The stream rows: each group row's queue from two ordered scans, spooled
+ * at once (memory flat in the number of activities). */
+static int stream_fill(profdb *db, struct groups *g, const struct profdb_filter *f,
+                       struct profdb__launch_counts *counts)
+{
+	struct tscan L = { .counts = counts }, E = { 0 };
+	int rc = SQLITE_DONE, err;
+
+	if ((err = tscan_open(db, &L, f, "SELECT run_id, rank, stream, ls, ks, ke FROM d"
+	                      " ORDER BY run_id, rank, stream, ls")) != PROFDB_OK ||
+	    (err = tscan_open(db, &E, f, "SELECT run_id, rank, stream, ke FROM d WHERE ke >= ls"
+	                      " ORDER BY run_id, rank, stream, ke")) != PROFDB_OK)
+		goto out;
+	while (err == PROFDB_OK && (rc = sqlite3_step(g->st)) == SQLITE_ROW) {
+		int64_t key[3] = { sqlite3_column_int64(g->st, S_RUN_ID), sqlite3_column_int64(g->st, S_RANK),
+		                   sqlite3_column_type(g->st, S_STREAM) == SQLITE_NULL ? INT64_MIN :
+		                   sqlite3_column_int64(g->st, S_STREAM) };
+		if (profdb__result_add_row(g->r, g->st, &g->cap) != PROFDB_OK ||
+		    stream_queue(&L, &E, key, g->r, 0) != PROFDB_OK)
+			err = profdb__error(db, PROFDB_ERROR, "out of memory");
+		else
+			err = groups_flush(g);
+	}
+	if (err == PROFDB_OK && rc != SQLITE_DONE)
+		err = profdb__sqlerror(db, "cannot query launches");
+	while (err == PROFDB_OK && L.on)
+		tscan_read(&L); /* (none in practice: every activity has its group) */
+	if (err == PROFDB_OK && (L.rc != SQLITE_DONE || (!E.on && E.rc != SQLITE_DONE)))
+		err = profdb__sqlerror(db, "cannot read launches");
+out:
+	sqlite3_finalize(L.st);
+	sqlite3_finalize(E.st);
+	return err;
 }
 
 /* By stream or step: the group statement's rows, their figures filled in C
@@ -455,7 +511,7 @@ static int by_group(profdb *db, profdb_result **out, const struct profdb_filter 
 	}
 	if (rc == PROFDB_OK &&
 	    (rc = profdb__spool_open(db, &g.sp, (const char *const *)g.r->names, types, g.r->ncols)) == PROFDB_OK)
-		rc = fill(db, &g, f, by, counts);
+		rc = by == BY_STREAM ? stream_fill(db, &g, f, counts) : fill(db, &g, f, counts);
 	sqlite3_finalize(g.st);
 	if (rc == PROFDB_OK)
 		rc = profdb__spool_answer(&g.sp, out, drop, "rowid");
