@@ -128,95 +128,10 @@ static void step_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 	         " AND sy.rank = g.rank AND sy.step = g.step ORDER BY g.run_id, g.rank, g.step");
 }
 
-/* One linked device activity: its stream, launch start, device start and end. */
-struct act {
-	int64_t stream, ls, ks, ke;
-};
-
-struct acts {
-	struct act *a;
-	size_t n, cap;
-	struct profdb__interval *iv; /* scratch for the step figures */
-	size_t ivcap;
-	size_t nq, np;             /* the step figures' unions in iv, once per (run, rank) */
-	int unions;                /* ... made */
-};
-
-/* Merge [ls, end) of every activity (end = ks when started, else ke) into out. */
-static size_t launch_union(const struct acts *c, int started, struct profdb__interval *out)
-{
-	for (size_t i = 0; i < c->n; i++)
-		out[i] = (struct profdb__interval){ c->a[i].ls, started ? c->a[i].ks : c->a[i].ke };
-	return profdb__ivals_merge(out, c->n);
-}
-
-/* Rows of one (run, rank) by step: host_wait, queued and the verdict. */
-static int step_rows(struct acts *c, profdb_result *r, size_t *row, int64_t run, int64_t rank)
-{
-	size_t first = *row, last = *row, nq, np;
-	struct profdb__interval *q, *p;
-	int rc = PROFDB_OK;
-
-	while (last < r->nrows && profdb_result_int(r, last, T_RUN_ID) == run &&
-	       profdb_result_int(r, last, T_RANK) == rank)
-		last++;
-	*row = last;
-	if (2 * c->n > c->ivcap) {
-		struct profdb__interval *n = realloc(c->iv, 2 * c->n * sizeof *n);
-		if (!n)
-			return PROFDB_ERROR;
-		c->iv = n;
-		c->ivcap = 2 * c->n;
-	}
-	/* Q: launched and not finished; P: launched and not started (made
-	 * once for the rank's rows, which come a part at a time) */
-	q = c->iv;
-	p = c->iv + c->n;
-	if (!c->unions) {
-		c->nq = launch_union(c, 0, q);
-		c->np = launch_union(c, 1, p);
-		c->unions = 1;
-	}
-	nq = c->nq;
-	np = c->np;
-	for (size_t i = first; i < last; i++) {
-		struct profdb__interval span = { profdb_result_int(r, i, T_S0), profdb_result_int(r, i, T_S1) };
-		int64_t len = span.end - span.start;
-		/* a bisection per step: the rank's whole unions per step made
-		 * 100 000 steps take 16 s (quadratic in steps) */
-		int64_t hw = len - profdb__ivals_overlap_one(q, nq, span.start, span.end);
-		int64_t qd = profdb__ivals_overlap_one(p, np, span.start, span.end);
-		rc |= profdb__result_set_int(r, i, T_HWAIT, hw);
-		rc |= profdb__result_set_int(r, i, T_QUEUED, qd);
-		if (len > 0) {
-			rc |= profdb__result_set_double(r, i, T_HWAIT_PCT, 100.0 * (double)hw / (double)len);
-			rc |= profdb__result_set_double(r, i, T_QUEUED_PCT, 100.0 * (double)qd / (double)len);
-		}
-		rc |= profdb__result_set_text(r, i, T_BOUND, hw > qd ? "host" : "device");
-	}
-	return rc ? PROFDB_ERROR : PROFDB_OK;
-}
-
-static int acts_add(struct acts *c, const struct act *a)
-{
-	if (c->n == c->cap) {
-		size_t ncap = c->cap ? c->cap * 2 : 1024;
-		struct act *n = realloc(c->a, ncap * sizeof *n);
-		if (!n)
-			return PROFDB_ERROR;
-		c->a = n;
-		c->cap = ncap;
-	}
-	c->a[c->n++] = *a;
-	return PROFDB_OK;
-}
-
 /* The group rows (by stream or step) being filled: the statement's rows of
  * one (run, rank) at a time in r, spooled once filled. */
 struct groups {
 	sqlite3_stmt *st;          /* the group statement, ordered by run, rank */
-	int pending;               /* its current row is not in r yet */
-	int done;                  /* it has no more rows */
 	profdb_result *r;          /* the rows of the (run, rank) being filled */
 	size_t cap;
 	struct profdb__spool sp;
@@ -239,51 +154,6 @@ static int groups_flush(struct groups *g)
 	return PROFDB_OK;
 }
 
-/* The group rows of (run, rank) into g->r, up to limit of them, those
- * before it (which have no activities: none in practice) spooled as they
- * are. */
-static int groups_load(profdb *db, struct groups *g, int64_t run, int64_t rank, size_t limit)
-{
-	int rc;
-	while (!g->done && g->r->nrows < limit) {
-		int64_t grun, grank;
-		if (!g->pending && (rc = sqlite3_step(g->st)) != SQLITE_ROW) {
-			g->done = 1;
-			return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "cannot query launches");
-		}
-		g->pending = 1;
-		grun = sqlite3_column_int64(g->st, 0);
-		grank = sqlite3_column_int64(g->st, (int)g->rank_col);
-		if (grun > run || (grun == run && grank > rank))
-			return PROFDB_OK;
-		if (profdb__result_add_row(g->r, g->st, &g->cap) != PROFDB_OK)
-			return profdb__error(db, PROFDB_ERROR, "out of memory");
-		g->pending = 0;
-		if ((grun != run || grank != rank) && (rc = groups_flush(g)) != PROFDB_OK)
-			return rc;
-	}
-	return PROFDB_OK;
-}
-
-/* The figures of one (run, rank)'s step rows from its activities,
- * spooled, its steps (as many as it has) a thousand at a time. */
-static int chunk_rows(profdb *db, struct acts *c, struct groups *g, int64_t run, int64_t rank)
-{
-	size_t limit = 1024, loaded;
-	int rc;
-	do {
-		size_t row = 0;
-		if ((rc = groups_load(db, g, run, rank, limit)) != PROFDB_OK)
-			break;
-		loaded = g->r->nrows;
-		rc = step_rows(c, g->r, &row, run, rank);
-		rc = rc == PROFDB_OK ? groups_flush(g) : profdb__error(db, PROFDB_ERROR, "out of memory");
-	} while (rc == PROFDB_OK && loaded == limit);
-	c->n = 0;
-	c->unions = 0;
-	return rc;
-}
-
 /* Whether column col of st (a step) is in f's steps: the step view reads
  * every step of a rank, its notes count those asked for. */
 static int in_steps(const struct profdb_filter *f, sqlite3_stmt *st, int col)
@@ -297,56 +167,6 @@ static int in_steps(const struct profdb_filter *f, sqlite3_stmt *st, int col)
 	return (f->step_lo == PROFDB_NULL || s >= f->step_lo) && (f->step_hi == PROFDB_NULL || s <= f->step_hi);
 }
 
-/* Stream the linked activities per (run, rank) and fill the step rows'
- * figures.  They see every step of the rank: a kernel of the previous step
- * still queued keeps the device from waiting on the host. */
-static int fill(profdb *db, struct groups *g, const struct profdb_filter *f, struct profdb__launch_counts *counts)
-{
-	struct profdb_filter all = *f;
-	struct profdb__qbuf b = { 0 };
-	struct acts c = { 0 };
-	sqlite3_stmt *st = NULL;
-	int64_t run = 0, rank = 0;
-	int rc, have = 0, err = PROFDB_OK;
-
-	all.step_lo = all.step_hi = PROFDB_NULL;
-	d_sql(&b, &all);
-	profdb__qbuf_add(&b, "SELECT run_id, rank, stream, ls, ks, ke, step FROM d ORDER BY run_id, rank");
-	rc = profdb__query_prepare(db, &b, &st, "cannot read launches");
-	profdb__qbuf_free(&b);
-	if (rc != PROFDB_OK)
-		return rc;
-	profdb__qfilter_bind(st, &all);
-	while (err == PROFDB_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t krun = sqlite3_column_int64(st, 0), krank = sqlite3_column_int64(st, 1);
-		struct act a;
-		if (have && (krun != run || krank != rank) && (err = chunk_rows(db, &c, g, run, rank)) != PROFDB_OK)
-			break;
-		run = krun, rank = krank, have = 1;
-		a.stream = sqlite3_column_type(st, 2) == SQLITE_NULL ? INT64_MIN : sqlite3_column_int64(st, 2);
-		a.ls = sqlite3_column_int64(st, 3);
-		a.ks = sqlite3_column_int64(st, 4);
-		a.ke = sqlite3_column_int64(st, 5);
-		if (in_steps(f, st, 6)) {
-			counts->calls++;
-			counts->negative += a.ks < a.ls;
-		}
-		if (acts_add(&c, &a) != PROFDB_OK)
-			err = profdb__error(db, PROFDB_ERROR, "out of memory");
-	}
-	if (err == PROFDB_OK && rc == SQLITE_DONE && have)
-		err = chunk_rows(db, &c, g, run, rank);
-	/* group rows after the last activity (none in practice) */
-	if (err == PROFDB_OK && rc == SQLITE_DONE && (err = groups_load(db, g, INT64_MAX, INT64_MAX, SIZE_MAX)) == PROFDB_OK)
-		err = groups_flush(g);
-	sqlite3_finalize(st);
-	free(c.a);
-	free(c.iv);
-	if (err != PROFDB_OK)
-		return err;
-	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "cannot read launches");
-}
-
 /* One ordered scan of the stream view: rows (run, rank, stream, t, ...) in
  * order; key the first three (a NULL stream as INT64_MIN, as SQL sorts it
  * first). */
@@ -355,6 +175,7 @@ struct tscan {
 	int on, rc;
 	int64_t key[3];
 	struct profdb__launch_counts *counts; /* the launch scan counts its rows */
+	const struct profdb_filter *steps;    /* ... those of these steps (column 6) */
 };
 
 static void tscan_read(struct tscan *s)
@@ -366,7 +187,7 @@ static void tscan_read(struct tscan *s)
 	s->key[0] = sqlite3_column_int64(s->st, 0);
 	s->key[1] = sqlite3_column_int64(s->st, 1);
 	s->key[2] = sqlite3_column_type(s->st, 2) == SQLITE_NULL ? INT64_MIN : sqlite3_column_int64(s->st, 2);
-	if (s->counts) {
+	if (s->counts && (!s->steps || in_steps(s->steps, s->st, 6))) {
 		s->counts->calls++;
 		s->counts->negative += sqlite3_column_int64(s->st, 4) < sqlite3_column_int64(s->st, 3);
 	}
@@ -482,6 +303,158 @@ out:
 	return err;
 }
 
+/* One step span of the step view, and where its figures go. */
+struct sspan {
+	int64_t run, rank, s0, s1, hw, qd;
+};
+
+/* A point of the step sweep: t, the span it belongs to and which end. */
+struct spt {
+	int64_t t;
+	size_t i;
+	int end;
+};
+
+static int cmp_spt(const void *x, const void *y)
+{
+	const struct spt *a = x, *b = y;
+	return a->t < b->t ? -1 : a->t > b->t;
+}
+
+/* Covered length of the union of the scan's intervals [col 3, col endc) of
+ * (run, rank) before each point of p[0..n) (ascending), added to the spans
+ * with sign (+ at s1, - at s0) into *out (hw or qd of sp).  Intervals come
+ * in start order: merged as read, nothing held. */
+static void union_sweep(struct tscan *S, int endc, const int64_t *key, const struct spt *p, size_t n,
+                        struct sspan *sp, int qd)
+{
+	int64_t done = 0, cs = 0, ce = 0;
+	int cur = 0;
+	for (size_t k = 0; k < n; k++) {
+		int64_t c;
+		while (tscan_at(S, key) && sqlite3_column_int64(S->st, 3) < p[k].t) {
+			int64_t a = sqlite3_column_int64(S->st, 3), b = sqlite3_column_int64(S->st, endc);
+			tscan_read(S);
+			if (b <= a)
+				continue;
+			if (cur && a <= ce) {
+				ce = b > ce ? b : ce;
+			} else {
+				done += cur ? ce - cs : 0;
+				cs = a, ce = b, cur = 1;
+			}
+		}
+		c = done + (cur ? (p[k].t < ce ? p[k].t : ce) - cs : 0);
+		*(qd ? &sp[p[k].i].qd : &sp[p[k].i].hw) += p[k].end ? c : -c;
+	}
+}
+
+/* The figures of the spans sp[i0..i1) of one (run, rank): host_wait =
+ * span - launched-and-unfinished cover, queued = launched-not-started
+ * cover, from the scans Q and P. */
+static int rank_spans(struct tscan *Q, struct tscan *P, struct sspan *sp, size_t i0, size_t i1)
+{
+	int64_t key[3] = { sp[i0].run, sp[i0].rank, 0 };
+	size_t n = 2 * (i1 - i0), m = 0;
+	struct spt *p = malloc((n ? n : 1) * sizeof *p);
+	if (!p)
+		return PROFDB_ERROR;
+	for (size_t i = i0; i < i1; i++) {
+		p[m++] = (struct spt){ sp[i].s0, i, 0 };
+		p[m++] = (struct spt){ sp[i].s1, i, 1 };
+		sp[i].hw = sp[i].qd = 0;
+	}
+	qsort(p, n, sizeof *p, cmp_spt);
+	union_sweep(Q, 5, key, p, n, sp, 0);
+	union_sweep(P, 4, key, p, n, sp, 1);
+	for (size_t i = i0; i < i1; i++)
+		sp[i].hw = (sp[i].s1 - sp[i].s0) - sp[i].hw;
+	free(p);
+	return PROFDB_OK;
+}
+
+/* The step spans of the group statement (first pass; 48 bytes a step). */
+static int spans_read(profdb *db, sqlite3_stmt *st, struct sspan **out, size_t *n)
+{
+	size_t cap = 0;
+	int rc;
+	*out = NULL;
+	*n = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			size_t ncap = cap ? 2 * cap : 256;
+			struct sspan *x = realloc(*out, ncap * sizeof *x);
+			if (!x)
+				return profdb__error(db, PROFDB_ERROR, "out of memory");
+			*out = x;
+			cap = ncap;
+		}
+		(*out)[(*n)++] = (struct sspan){ sqlite3_column_int64(st, T_RUN_ID), sqlite3_column_int64(st, T_RANK),
+		                                 sqlite3_column_int64(st, T_S0), sqlite3_column_int64(st, T_S1), 0, 0 };
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "cannot query launches");
+}
+
+/* The step rows: the spans read once, their figures swept per (run, rank)
+ * over two ordered scans of every step's launches (a kernel of the
+ * previous step still queued keeps the device from waiting on the host),
+ * then the rows read again and spooled with them.  Holds the spans only. */
+static int step_fill(profdb *db, struct groups *g, const struct profdb_filter *f,
+                     struct profdb__launch_counts *counts)
+{
+	struct profdb_filter all = *f;
+	struct tscan Q = { .counts = counts, .steps = f }, P = { 0 };
+	struct sspan *sp = NULL;
+	size_t n = 0, i = 0;
+	int rc = SQLITE_DONE, err;
+
+	all.step_lo = all.step_hi = PROFDB_NULL;
+	if ((err = spans_read(db, g->st, &sp, &n)) != PROFDB_OK ||
+	    (err = tscan_open(db, &Q, &all, "SELECT run_id, rank, 0, ls, ks, ke, step FROM d"
+	                      " ORDER BY run_id, rank, ls")) != PROFDB_OK ||
+	    (err = tscan_open(db, &P, &all, "SELECT run_id, rank, 0, ls, ks FROM d WHERE ks > ls"
+	                      " ORDER BY run_id, rank, ls")) != PROFDB_OK)
+		goto out;
+	while (err == PROFDB_OK && i < n) {
+		size_t j = i;
+		while (j < n && sp[j].run == sp[i].run && sp[j].rank == sp[i].rank)
+			j++;
+		if (rank_spans(&Q, &P, sp, i, j) != PROFDB_OK)
+			err = profdb__error(db, PROFDB_ERROR, "out of memory");
+		i = j;
+	}
+	while (err == PROFDB_OK && Q.on)
+		tscan_read(&Q); /* the notes count every launch of the steps asked */
+	if (err == PROFDB_OK && (Q.rc != SQLITE_DONE || (!P.on && P.rc != SQLITE_DONE)))
+		err = profdb__sqlerror(db, "cannot read launches");
+	for (i = 0; err == PROFDB_OK && (rc = sqlite3_step(g->st)) == SQLITE_ROW; i++) {
+		int e = 0;
+		int64_t len;
+		if (i >= n || profdb__result_add_row(g->r, g->st, &g->cap) != PROFDB_OK) {
+			err = profdb__error(db, PROFDB_ERROR, i >= n ? "launches: the steps changed while read" :
+			                    "out of memory");
+			break;
+		}
+		len = sp[i].s1 - sp[i].s0;
+		e |= profdb__result_set_int(g->r, 0, T_HWAIT, sp[i].hw);
+		e |= profdb__result_set_int(g->r, 0, T_QUEUED, sp[i].qd);
+		if (len > 0) {
+			e |= profdb__result_set_double(g->r, 0, T_HWAIT_PCT, 100.0 * (double)sp[i].hw / (double)len);
+			e |= profdb__result_set_double(g->r, 0, T_QUEUED_PCT, 100.0 * (double)sp[i].qd / (double)len);
+		}
+		e |= profdb__result_set_text(g->r, 0, T_BOUND, sp[i].hw > sp[i].qd ? "host" : "device");
+		err = e ? profdb__error(db, PROFDB_ERROR, "out of memory") : groups_flush(g);
+	}
+	if (err == PROFDB_OK && rc != SQLITE_DONE)
+		err = profdb__sqlerror(db, "cannot query launches");
+out:
+	sqlite3_finalize(Q.st);
+	sqlite3_finalize(P.st);
+	free(sp);
+	return err;
+}
+
 /* By stream or step: the group statement's rows, their figures filled in C
  * one (run, rank) at a time, through a spool (streamed when armed). */
 static int by_group(profdb *db, profdb_result **out, const struct profdb_filter *f, enum launches_by by,
@@ -511,7 +484,7 @@ static int by_group(profdb *db, profdb_result **out, const struct profdb_filter 
 	}
 	if (rc == PROFDB_OK &&
 	    (rc = profdb__spool_open(db, &g.sp, (const char *const *)g.r->names, types, g.r->ncols)) == PROFDB_OK)
-		rc = by == BY_STREAM ? stream_fill(db, &g, f, counts) : fill(db, &g, f, counts);
+		rc = by == BY_STREAM ? stream_fill(db, &g, f, counts) : step_fill(db, &g, f, counts);
 	sqlite3_finalize(g.st);
 	if (rc == PROFDB_OK)
 		rc = profdb__spool_answer(&g.sp, out, drop, "rowid");
