@@ -343,14 +343,20 @@ struct profdb_launch_query {
 /*
  * METHOD: launch latency and queueing from the runtime calls stored with
  * Kineto traces (device activities joined to the launch table by
- * correlation id; the others are left out and counted in a note).  delay =
- * device start - launch call start.  by "name": [run] name calls
- * launch_total launch_avg launch_max delay_median delay_p90 delay_p99
- * delay_max outliers, first a "(all)" row per run; outliers are delays
- * above p75 + 3 (p75 - p25) of the run.  by "stream": [run] rank stream
- * kernels queue_mean queue_max queued_pct delay_median delay_max, where the
- * queue is the kernels launched and not finished, over the stream's first
- * launch to last end.  by "step": [run] rank step span kernels host_wait
+ * correlation id).  Only launch calls count (README "### launches": one
+ * kernel, copy or set that returns at once: async; graph launches; blocking
+ * copies); the other activities are left out and counted in a note.  A
+ * call counts once: start_delay = its first activity's start - call start,
+ * end_delay = max(0, first start - call end).  by "name": [run] launch
+ * name calls per_call launch_total launch_avg launch_max start_delay_median
+ * start_delay_p90 start_delay_p99 start_delay_max end_delay_median
+ * end_delay_p90 end_delay_max outliers, first a "(all)" row of the async
+ * calls per run, graph and blocking rows by call name last; outliers are
+ * async start delays above p75 + 3 (p75 - p25) of the run.  by "stream":
+ * [run] rank stream kernels queue_mean queue_max queued_pct
+ * start_delay_median start_delay_max of the async launches, where the queue
+ * is the kernels launched and not finished, over the stream's first launch
+ * to last end.  by "step": [run] rank step span kernels host_wait
  * host_wait_pct queued queued_pct host_sync bound (README "## Analyses").
  * Errors: PROFDB_ENOTFOUND (a run), PROFDB_EUSAGE (by, filter), PROFDB_ERROR.
  */

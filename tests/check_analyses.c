@@ -148,7 +148,7 @@ START_TEST(queries)
 	lq.by = "name";
 	ck_assert_int_eq(profdb_query_launches(db, &r, &lq), PROFDB_OK);
 	ck_assert_str_eq(profdb_result_text(r, 0, col(r, "name")), "(all)");
-	ck_assert_double_eq(profdb_result_double(r, 0, col(r, "delay_median")), 36500);
+	ck_assert_double_eq(profdb_result_double(r, 0, col(r, "start_delay_median")), 36500);
 	profdb_result_free(r);
 
 	wq.filter.runs = kin;

@@ -23,14 +23,39 @@ int profdb__collective_calls(profdb *db, profdb_result **out, const struct profd
 
 /* Columns of launches --by name before the helpers (run_id, ord, and run
  * with one run) go. */
-enum { N_RUN_ID, N_ORD, N_RUN, N_NAME, N_CALLS, N_LTOTAL, N_LAVG, N_LMAX, N_DMED, N_DP90, N_DP99,
-       N_DMAX, N_OUT, N_COUNT };
+enum { N_RUN_ID, N_ORD, N_RUN, N_LAUNCH, N_NAME, N_CALLS, N_PER_CALL, N_LTOTAL, N_LAVG, N_LMAX, N_DMED,
+       N_DP90, N_DP99, N_DMAX, N_EMED, N_EP90, N_EMAX, N_OUT, N_COUNT };
+
+/* What the launches views count for their notes: device activities of
+ * launch calls (linked), calls and those whose device start comes before
+ * the call's start (negative), graph launches and blocking copies (calls,
+ * activities). */
+struct profdb__launch_counts {
+	int64_t linked, calls, negative, graph_calls, graph_acts, blocking_calls, blocking_acts;
+};
+
+/* The launch calls of f, one row per call (README "### launches"), as the
+ * temporary table temp.profdb_lcalls(run_id, rank, cls, gname, n, ls, ld,
+ * ks, delay, edelay): cls a PROFDB__LAUNCH_* but OTHER, gname the name of
+ * the call's first activity (ASYNC) or of the call, n its activities, ks
+ * the first one's start.  Made after a spool opened (it lifts query_only
+ * and holds the transaction); dropped with profdb__launch_calls_drop. */
+int profdb__launch_calls_make(profdb *db, const struct profdb_filter *f);
+void profdb__launch_calls_drop(profdb *db);
 
 /* launches --by name (query_launches_name.c): the N_* columns above but
- * the helpers, rows ordered by run, "(all)" first, then launch_total
- * descending; streamed when profdb_result_stream armed db.  *linked: the
- * linked activities (the note's count).  *out is the caller's.  Errors:
- * PROFDB_ERROR (memory, SQL). */
-int profdb__launches_by_name(profdb *db, profdb_result **out, const struct profdb_filter *f, int64_t *linked);
+ * the helpers, rows ordered by run, "(all)" first, then the launches of
+ * one kernel, copy or set by launch_total descending, the graph launches,
+ * the blocking copies; streamed when profdb_result_stream armed db.
+ * *counts for the notes.  *out is the caller's.  Errors: PROFDB_ERROR
+ * (memory, SQL). */
+int profdb__launches_by_name(profdb *db, profdb_result **out, const struct profdb_filter *f,
+                             struct profdb__launch_counts *counts);
+
+/* What a correlated runtime call is (launch_class.c, README "### launches"):
+ * a launch of one kernel, copy or set that returns at once (ASYNC), a graph
+ * launch, a copy or set that returns when done (BLOCKING), or no launch. */
+enum { PROFDB__LAUNCH_OTHER, PROFDB__LAUNCH_ASYNC, PROFDB__LAUNCH_GRAPH, PROFDB__LAUNCH_BLOCKING };
+int profdb__launch_class(const char *name);
 
 #endif

@@ -1,7 +1,10 @@
 /*
  * query_launches.c - profdb launches: launch latency and queueing from the
  * launch table (Kineto runtime calls, joined to device activities by
- * correlation id on the same run and rank).
+ * correlation id on the same run and rank).  Only the calls that launch
+ * (launch_class.c) count: those of one kernel, copy or set in the delay
+ * and queue figures, graph launches and blocking copies in rows of their
+ * own (by name) and a note (the other views).
  *
  *  - by name (and one "(all)" row per run): the host launch call's duration
  *    and the delay from the launch call's start to the device start, with
@@ -31,16 +34,53 @@
 
 enum launches_by { BY_NAME, BY_STREAM, BY_STEP };
 
-/* The linked activities of the filter, as a CTE named d (materialized: the
- * by-name statement reads it four times and the join is its main cost). */
+/* The activities of the filter launched by a call of one kernel, copy or
+ * set, as a CTE named d (materialized: the join is the main cost); lc has
+ * the names of those calls (a scan of the few distinct names, not a call
+ * per launch row). */
 static void d_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 {
-	profdb__qbuf_add(b, "WITH d AS MATERIALIZED (SELECT k.run_id, k.rank, k.step, k.stream, k.name_id,"
+	profdb__qbuf_add(b, "WITH lc AS MATERIALIZED (SELECT id FROM str WHERE profdb_launch_class(value) = 1),\n"
+	         " d AS MATERIALIZED (SELECT k.run_id, k.rank, k.step, k.stream, k.name_id,"
 	         " k.start_ns AS ks, k.start_ns + k.dur_ns AS ke, l.start_ns AS ls, l.dur_ns AS ld,"
 	         " k.start_ns - l.start_ns AS delay FROM kernel k JOIN launch l ON l.run_id = k.run_id"
-	         " AND l.rank = k.rank AND l.correlation = k.correlation WHERE 1");
+	         " AND l.rank = k.rank AND l.correlation = k.correlation JOIN lc ON lc.id = l.name_id WHERE 1");
 	profdb__qfilter_where(b, f, "k", QF_KERNEL, 0);
 	profdb__qbuf_add(b, ")\n");
+}
+
+void profdb__launch_calls_drop(profdb *db)
+{
+	sqlite3_exec(db->sql, "DROP TABLE IF EXISTS temp.profdb_lcalls", NULL, NULL, NULL);
+}
+
+int profdb__launch_calls_make(profdb *db, const struct profdb_filter *f)
+{
+	struct profdb__qbuf b = { 0 };
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	profdb__launch_calls_drop(db);
+	/* min() is the only min/max aggregate: SQLite takes the bare kname
+	 * from the row of the first start, the call's first activity */
+	profdb__qbuf_add(&b, "CREATE TEMP TABLE profdb_lcalls AS WITH lc AS MATERIALIZED (SELECT id, cls FROM"
+	         " (SELECT id, profdb_launch_class(value) AS cls FROM str) WHERE cls > 0),\n"
+	         " c0 AS (SELECT k.run_id, k.rank, lc.cls, k.name_id AS kname, l.name_id AS lname, count(*) AS n,"
+	         " min(k.start_ns) AS ks, l.start_ns AS ls, l.dur_ns AS ld FROM kernel k JOIN launch l"
+	         " ON l.run_id = k.run_id AND l.rank = k.rank AND l.correlation = k.correlation"
+	         " JOIN lc ON lc.id = l.name_id WHERE 1");
+	profdb__qfilter_where(&b, f, "k", QF_KERNEL, 0);
+	profdb__qbuf_add(&b, " GROUP BY k.run_id, k.rank, k.correlation)\n"
+	         "SELECT run_id, rank, cls, CASE cls WHEN 1 THEN kname ELSE lname END AS gname, n, ls, ld, ks,"
+	         " ks - ls AS delay, max(0, ks - ls - ld) AS edelay FROM c0");
+	rc = profdb__query_prepare(db, &b, &st, "cannot read launches");
+	profdb__qbuf_free(&b);
+	if (rc != PROFDB_OK)
+		return rc;
+	profdb__qfilter_bind(st, f);
+	rc = sqlite3_step(st) == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "cannot read launches");
+	sqlite3_finalize(st);
+	return rc;
 }
 
 /* ---------------------------------------------------------------- by stream, step */
@@ -56,7 +96,7 @@ static void stream_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 	d_sql(b, f);
 	profdb__qbuf_add(b, "SELECT d.run_id, r.name AS run, d.rank, d.stream, count(*) AS kernels,"
 	         " NULL AS queue_mean, NULL AS queue_max, NULL AS queued_pct,"
-	         " median(d.delay) AS delay_median, max(d.delay) AS delay_max"
+	         " median(d.delay) AS start_delay_median, max(d.delay) AS start_delay_max"
 	         " FROM d JOIN run r ON r.id = d.run_id GROUP BY d.run_id, d.rank, d.stream"
 	         " ORDER BY d.run_id, d.rank, d.stream");
 }
@@ -88,170 +128,10 @@ static void step_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 	         " AND sy.rank = g.rank AND sy.step = g.step ORDER BY g.run_id, g.rank, g.step");
 }
 
-/* One linked device activity: its stream, launch start, device start and end. */
-struct act {
-	int64_t stream, ls, ks, ke;
-};
-
-struct acts {
-	struct act *a;
-	size_t n, cap;
-	struct profdb__interval *iv; /* scratch for the step figures */
-	size_t ivcap;
-	size_t nq, np;             /* the step figures' unions in iv, once per (run, rank) */
-	int unions;                /* ... made */
-};
-
-static int cmp_act_stream(const void *x, const void *y)
-{
-	const struct act *a = x, *b = y;
-	return a->stream < b->stream ? -1 : a->stream > b->stream;
-}
-
-/* A queue change at time t: +1 a launch, -1 an end. */
-struct qev {
-	int64_t t;
-	int d;
-};
-
-static int cmp_qev(const void *x, const void *y)
-{
-	const struct qev *a = x, *b = y;
-	if (a->t != b->t)
-		return a->t < b->t ? -1 : 1;
-	return a->d - b->d; /* ends first: a kernel ending at t and one launched at t never coexist */
-}
-
-/* Queue figures of the activities a[0..n) of one stream into row. */
-static int stream_row(const struct act *a, size_t n, profdb_result *r, size_t row)
-{
-	struct qev *ev = malloc(2 * n * sizeof *ev);
-	int64_t q = 0, qmax = 0, area = 0, some = 0, t0, t1;
-	size_t m = 0;
-	int rc = PROFDB_OK;
-
-	if (!ev)
-		return PROFDB_ERROR;
-	for (size_t i = 0; i < n; i++) {
-		if (a[i].ke < a[i].ls)
-			continue; /* ends before its launch: not a queue entry */
-		ev[m++] = (struct qev){ a[i].ls, 1 };
-		ev[m++] = (struct qev){ a[i].ke, -1 };
-	}
-	qsort(ev, m, sizeof *ev, cmp_qev);
-	t0 = m ? ev[0].t : 0;
-	t1 = m ? ev[m - 1].t : 0;
-	for (size_t i = 0; i < m; i++) {
-		if (i > 0) {
-			area += q * (ev[i].t - ev[i - 1].t);
-			if (q > 0)
-				some += ev[i].t - ev[i - 1].t;
-		}
-		q += ev[i].d;
-		if (q > qmax)
-			qmax = q;
-	}
-	free(ev);
-	rc |= profdb__result_set_int(r, row, S_QMAX, qmax);
-	if (t1 > t0) {
-		rc |= profdb__result_set_double(r, row, S_QMEAN, (double)area / (double)(t1 - t0));
-		rc |= profdb__result_set_double(r, row, S_QPCT, 100.0 * (double)some / (double)(t1 - t0));
-	}
-	return rc ? PROFDB_ERROR : PROFDB_OK;
-}
-
-/* Rows of one (run, rank) by stream: a sorted by stream, rows in stream order. */
-static int stream_rows(struct acts *c, profdb_result *r, size_t *row, int64_t run, int64_t rank)
-{
-	size_t i = 0;
-	qsort(c->a, c->n, sizeof *c->a, cmp_act_stream);
-	while (i < c->n && *row < r->nrows && profdb_result_int(r, *row, S_RUN_ID) == run &&
-	       profdb_result_int(r, *row, S_RANK) == rank) {
-		size_t j = i;
-		while (j < c->n && c->a[j].stream == c->a[i].stream)
-			j++;
-		if (stream_row(&c->a[i], j - i, r, (*row)++) != PROFDB_OK)
-			return PROFDB_ERROR;
-		i = j;
-	}
-	return PROFDB_OK;
-}
-
-/* Merge [ls, end) of every activity (end = ks when started, else ke) into out. */
-static size_t launch_union(const struct acts *c, int started, struct profdb__interval *out)
-{
-	for (size_t i = 0; i < c->n; i++)
-		out[i] = (struct profdb__interval){ c->a[i].ls, started ? c->a[i].ks : c->a[i].ke };
-	return profdb__ivals_merge(out, c->n);
-}
-
-/* Rows of one (run, rank) by step: host_wait, queued and the verdict. */
-static int step_rows(struct acts *c, profdb_result *r, size_t *row, int64_t run, int64_t rank)
-{
-	size_t first = *row, last = *row, nq, np;
-	struct profdb__interval *q, *p;
-	int rc = PROFDB_OK;
-
-	while (last < r->nrows && profdb_result_int(r, last, T_RUN_ID) == run &&
-	       profdb_result_int(r, last, T_RANK) == rank)
-		last++;
-	*row = last;
-	if (2 * c->n > c->ivcap) {
-		struct profdb__interval *n = realloc(c->iv, 2 * c->n * sizeof *n);
-		if (!n)
-			return PROFDB_ERROR;
-		c->iv = n;
-		c->ivcap = 2 * c->n;
-	}
-	/* Q: launched and not finished; P: launched and not started (made
-	 * once for the rank's rows, which come a part at a time) */
-	q = c->iv;
-	p = c->iv + c->n;
-	if (!c->unions) {
-		c->nq = launch_union(c, 0, q);
-		c->np = launch_union(c, 1, p);
-		c->unions = 1;
-	}
-	nq = c->nq;
-	np = c->np;
-	for (size_t i = first; i < last; i++) {
-		struct profdb__interval span = { profdb_result_int(r, i, T_S0), profdb_result_int(r, i, T_S1) };
-		int64_t len = span.end - span.start;
-		/* a bisection per step: the rank's whole unions per step made
-		 * 100 000 steps take 16 s (quadratic in steps) */
-		int64_t hw = len - profdb__ivals_overlap_one(q, nq, span.start, span.end);
-		int64_t qd = profdb__ivals_overlap_one(p, np, span.start, span.end);
-		rc |= profdb__result_set_int(r, i, T_HWAIT, hw);
-		rc |= profdb__result_set_int(r, i, T_QUEUED, qd);
-		if (len > 0) {
-			rc |= profdb__result_set_double(r, i, T_HWAIT_PCT, 100.0 * (double)hw / (double)len);
-			rc |= profdb__result_set_double(r, i, T_QUEUED_PCT, 100.0 * (double)qd / (double)len);
-		}
-		rc |= profdb__result_set_text(r, i, T_BOUND, hw > qd ? "host" : "device");
-	}
-	return rc ? PROFDB_ERROR : PROFDB_OK;
-}
-
-static int acts_add(struct acts *c, const struct act *a)
-{
-	if (c->n == c->cap) {
-		size_t ncap = c->cap ? c->cap * 2 : 1024;
-		struct act *n = realloc(c->a, ncap * sizeof *n);
-		if (!n)
-			return PROFDB_ERROR;
-		c->a = n;
-		c->cap = ncap;
-	}
-	c->a[c->n++] = *a;
-	return PROFDB_OK;
-}
-
 /* The group rows (by stream or step) being filled: the statement's rows of
  * one (run, rank) at a time in r, spooled once filled. */
 struct groups {
 	sqlite3_stmt *st;          /* the group statement, ordered by run, rank */
-	int pending;               /* its current row is not in r yet */
-	int done;                  /* it has no more rows */
 	profdb_result *r;          /* the rows of the (run, rank) being filled */
 	size_t cap;
 	struct profdb__spool sp;
@@ -274,104 +154,311 @@ static int groups_flush(struct groups *g)
 	return PROFDB_OK;
 }
 
-/* The group rows of (run, rank) into g->r, up to limit of them, those
- * before it (which have no activities: none in practice) spooled as they
- * are. */
-static int groups_load(profdb *db, struct groups *g, int64_t run, int64_t rank, size_t limit)
+/* Whether column col of st (a step) is in f's steps: the step view reads
+ * every step of a rank, its notes count those asked for. */
+static int in_steps(const struct profdb_filter *f, sqlite3_stmt *st, int col)
 {
-	int rc;
-	while (!g->done && g->r->nrows < limit) {
-		int64_t grun, grank;
-		if (!g->pending && (rc = sqlite3_step(g->st)) != SQLITE_ROW) {
-			g->done = 1;
-			return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "cannot query launches");
-		}
-		g->pending = 1;
-		grun = sqlite3_column_int64(g->st, 0);
-		grank = sqlite3_column_int64(g->st, (int)g->rank_col);
-		if (grun > run || (grun == run && grank > rank))
-			return PROFDB_OK;
-		if (profdb__result_add_row(g->r, g->st, &g->cap) != PROFDB_OK)
-			return profdb__error(db, PROFDB_ERROR, "out of memory");
-		g->pending = 0;
-		if ((grun != run || grank != rank) && (rc = groups_flush(g)) != PROFDB_OK)
-			return rc;
+	int64_t s;
+	if (f->step_lo == PROFDB_NULL && f->step_hi == PROFDB_NULL)
+		return 1;
+	if (sqlite3_column_type(st, col) == SQLITE_NULL)
+		return 0;
+	s = sqlite3_column_int64(st, col);
+	return (f->step_lo == PROFDB_NULL || s >= f->step_lo) && (f->step_hi == PROFDB_NULL || s <= f->step_hi);
+}
+
+/* One ordered scan of the stream view: rows (run, rank, stream, t, ...) in
+ * order; key the first three (a NULL stream as INT64_MIN, as SQL sorts it
+ * first). */
+struct tscan {
+	sqlite3_stmt *st;
+	int on, rc;
+	int64_t key[3];
+	struct profdb__launch_counts *counts; /* the launch scan counts its rows */
+	const struct profdb_filter *steps;    /* ... those of these steps (column 6) */
+};
+
+static void tscan_read(struct tscan *s)
+{
+	s->rc = sqlite3_step(s->st);
+	s->on = s->rc == SQLITE_ROW;
+	if (!s->on)
+		return;
+	s->key[0] = sqlite3_column_int64(s->st, 0);
+	s->key[1] = sqlite3_column_int64(s->st, 1);
+	s->key[2] = sqlite3_column_type(s->st, 2) == SQLITE_NULL ? INT64_MIN : sqlite3_column_int64(s->st, 2);
+	if (s->counts && (!s->steps || in_steps(s->steps, s->st, 6))) {
+		s->counts->calls++;
+		s->counts->negative += sqlite3_column_int64(s->st, 4) < sqlite3_column_int64(s->st, 3);
 	}
-	return PROFDB_OK;
 }
 
-/* The figures of one (run, rank)'s group rows from its activities,
- * spooled: a rank's streams at once, its steps (as many as it has) a
- * thousand at a time. */
-static int chunk_rows(profdb *db, enum launches_by by, struct acts *c, struct groups *g, int64_t run,
-                      int64_t rank)
+static int key_cmp(const int64_t *a, const int64_t *b)
 {
-	size_t limit = by == BY_STREAM ? SIZE_MAX : 1024, loaded;
-	int rc;
-	do {
-		size_t row = 0;
-		if ((rc = groups_load(db, g, run, rank, limit)) != PROFDB_OK)
+	for (int i = 0; i < 3; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	return 0;
+}
+
+/* Whether s is on a row of key (rows before it skipped). */
+static int tscan_at(struct tscan *s, const int64_t *key)
+{
+	while (s->on && key_cmp(s->key, key) < 0)
+		tscan_read(s);
+	return s->on && key_cmp(s->key, key) == 0;
+}
+
+/* The queue of one stream (key) into row of r, from the launches in launch
+ * order (L: ls, ks, ke) and the ends in end order (E: ke) merged: a step
+ * function walked event by event, nothing held.  An activity that ends
+ * before its launch is no queue entry; at one time ends come first (a
+ * kernel ending at t and one launched at t never coexist). */
+static int stream_queue(struct tscan *L, struct tscan *E, const int64_t *key, profdb_result *r, size_t row)
+{
+	int64_t q = 0, qmax = 0, area = 0, some = 0, t0 = 0, prev = 0;
+	int any = 0, rc = 0;
+	for (;;) {
+		int l_in = tscan_at(L, key), e_in = tscan_at(E, key);
+		int64_t t, lt = l_in ? sqlite3_column_int64(L->st, 3) : 0;
+		int d;
+		if (l_in && sqlite3_column_int64(L->st, 5) < lt) {
+			tscan_read(L);
+			continue;
+		}
+		if (!l_in && !e_in)
 			break;
-		loaded = g->r->nrows;
-		rc = by == BY_STREAM ? stream_rows(c, g->r, &row, run, rank) : step_rows(c, g->r, &row, run, rank);
-		rc = rc == PROFDB_OK ? groups_flush(g) : profdb__error(db, PROFDB_ERROR, "out of memory");
-	} while (rc == PROFDB_OK && loaded == limit);
-	c->n = 0;
-	c->unions = 0;
-	return rc;
+		if (e_in && (!l_in || sqlite3_column_int64(E->st, 3) <= lt)) {
+			t = sqlite3_column_int64(E->st, 3), d = -1;
+			tscan_read(E);
+		} else {
+			t = lt, d = 1;
+			tscan_read(L);
+		}
+		if (any) {
+			area += q * (t - prev);
+			some += q > 0 ? t - prev : 0;
+		} else {
+			t0 = t, any = 1;
+		}
+		prev = t;
+		q += d;
+		qmax = q > qmax ? q : qmax;
+	}
+	rc |= profdb__result_set_int(r, row, S_QMAX, qmax);
+	if (prev > t0) {
+		rc |= profdb__result_set_double(r, row, S_QMEAN, (double)area / (double)(prev - t0));
+		rc |= profdb__result_set_double(r, row, S_QPCT, 100.0 * (double)some / (double)(prev - t0));
+	}
+	return rc ? PROFDB_ERROR : PROFDB_OK;
 }
 
-/* Stream the linked activities per (run, rank) and fill the group rows'
- * figures.  The step figures see every step of the rank: a kernel of the
- * previous step still queued keeps the device from waiting on the host. */
-static int fill(profdb *db, struct groups *g, const struct profdb_filter *f, enum launches_by by)
+static int tscan_open(profdb *db, struct tscan *s, const struct profdb_filter *f, const char *sel)
 {
-	struct profdb_filter all = *f;
 	struct profdb__qbuf b = { 0 };
-	struct acts c = { 0 };
-	sqlite3_stmt *st = NULL;
-	int64_t run = 0, rank = 0;
-	int rc, have = 0, err = PROFDB_OK;
-
-	if (by == BY_STEP)
-		all.step_lo = all.step_hi = PROFDB_NULL;
-	d_sql(&b, &all);
-	profdb__qbuf_add(&b, "SELECT run_id, rank, stream, ls, ks, ke FROM d ORDER BY run_id, rank");
-	rc = profdb__query_prepare(db, &b, &st, "cannot read launches");
+	int rc;
+	d_sql(&b, f);
+	profdb__qbuf_add(&b, sel);
+	rc = profdb__query_prepare(db, &b, &s->st, "cannot read launches");
 	profdb__qbuf_free(&b);
 	if (rc != PROFDB_OK)
 		return rc;
-	profdb__qfilter_bind(st, &all);
-	while (err == PROFDB_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t krun = sqlite3_column_int64(st, 0), krank = sqlite3_column_int64(st, 1);
-		struct act a;
-		if (have && (krun != run || krank != rank) && (err = chunk_rows(db, by, &c, g, run, rank)) != PROFDB_OK)
-			break;
-		run = krun, rank = krank, have = 1;
-		a.stream = sqlite3_column_type(st, 2) == SQLITE_NULL ? INT64_MIN : sqlite3_column_int64(st, 2);
-		a.ls = sqlite3_column_int64(st, 3);
-		a.ks = sqlite3_column_int64(st, 4);
-		a.ke = sqlite3_column_int64(st, 5);
-		if (acts_add(&c, &a) != PROFDB_OK)
+	profdb__qfilter_bind(s->st, f);
+	tscan_read(s);
+	return PROFDB_OK;
+}
+
+/* The stream rows: each group row's queue from two ordered scans, spooled
+ * at once (memory flat in the number of activities). */
+static int stream_fill(profdb *db, struct groups *g, const struct profdb_filter *f,
+                       struct profdb__launch_counts *counts)
+{
+	struct tscan L = { .counts = counts }, E = { 0 };
+	int rc = SQLITE_DONE, err;
+
+	if ((err = tscan_open(db, &L, f, "SELECT run_id, rank, stream, ls, ks, ke FROM d"
+	                      " ORDER BY run_id, rank, stream, ls")) != PROFDB_OK ||
+	    (err = tscan_open(db, &E, f, "SELECT run_id, rank, stream, ke FROM d WHERE ke >= ls"
+	                      " ORDER BY run_id, rank, stream, ke")) != PROFDB_OK)
+		goto out;
+	while (err == PROFDB_OK && (rc = sqlite3_step(g->st)) == SQLITE_ROW) {
+		int64_t key[3] = { sqlite3_column_int64(g->st, S_RUN_ID), sqlite3_column_int64(g->st, S_RANK),
+		                   sqlite3_column_type(g->st, S_STREAM) == SQLITE_NULL ? INT64_MIN :
+		                   sqlite3_column_int64(g->st, S_STREAM) };
+		if (profdb__result_add_row(g->r, g->st, &g->cap) != PROFDB_OK ||
+		    stream_queue(&L, &E, key, g->r, 0) != PROFDB_OK)
 			err = profdb__error(db, PROFDB_ERROR, "out of memory");
+		else
+			err = groups_flush(g);
 	}
-	if (err == PROFDB_OK && rc == SQLITE_DONE && have)
-		err = chunk_rows(db, by, &c, g, run, rank);
-	/* group rows after the last activity (none in practice) */
-	if (err == PROFDB_OK && rc == SQLITE_DONE && (err = groups_load(db, g, INT64_MAX, INT64_MAX, SIZE_MAX)) == PROFDB_OK)
-		err = groups_flush(g);
-	sqlite3_finalize(st);
-	free(c.a);
-	free(c.iv);
-	if (err != PROFDB_OK)
-		return err;
-	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "cannot read launches");
+	if (err == PROFDB_OK && rc != SQLITE_DONE)
+		err = profdb__sqlerror(db, "cannot query launches");
+	while (err == PROFDB_OK && L.on)
+		tscan_read(&L); /* (none in practice: every activity has its group) */
+	if (err == PROFDB_OK && (L.rc != SQLITE_DONE || (!E.on && E.rc != SQLITE_DONE)))
+		err = profdb__sqlerror(db, "cannot read launches");
+out:
+	sqlite3_finalize(L.st);
+	sqlite3_finalize(E.st);
+	return err;
+}
+
+/* One step span of the step view, and where its figures go. */
+struct sspan {
+	int64_t run, rank, s0, s1, hw, qd;
+};
+
+/* A point of the step sweep: t, the span it belongs to and which end. */
+struct spt {
+	int64_t t;
+	size_t i;
+	int end;
+};
+
+static int cmp_spt(const void *x, const void *y)
+{
+	const struct spt *a = x, *b = y;
+	return a->t < b->t ? -1 : a->t > b->t;
+}
+
+/* Covered length of the union of the scan's intervals [col 3, col endc) of
+ * (run, rank) before each point of p[0..n) (ascending), added to the spans
+ * with sign (+ at s1, - at s0) into *out (hw or qd of sp).  Intervals come
+ * in start order: merged as read, nothing held. */
+static void union_sweep(struct tscan *S, int endc, const int64_t *key, const struct spt *p, size_t n,
+                        struct sspan *sp, int qd)
+{
+	int64_t done = 0, cs = 0, ce = 0;
+	int cur = 0;
+	for (size_t k = 0; k < n; k++) {
+		int64_t c;
+		while (tscan_at(S, key) && sqlite3_column_int64(S->st, 3) < p[k].t) {
+			int64_t a = sqlite3_column_int64(S->st, 3), b = sqlite3_column_int64(S->st, endc);
+			tscan_read(S);
+			if (b <= a)
+				continue;
+			if (cur && a <= ce) {
+				ce = b > ce ? b : ce;
+			} else {
+				done += cur ? ce - cs : 0;
+				cs = a, ce = b, cur = 1;
+			}
+		}
+		c = done + (cur ? (p[k].t < ce ? p[k].t : ce) - cs : 0);
+		*(qd ? &sp[p[k].i].qd : &sp[p[k].i].hw) += p[k].end ? c : -c;
+	}
+}
+
+/* The figures of the spans sp[i0..i1) of one (run, rank): host_wait =
+ * span - launched-and-unfinished cover, queued = launched-not-started
+ * cover, from the scans Q and P. */
+static int rank_spans(struct tscan *Q, struct tscan *P, struct sspan *sp, size_t i0, size_t i1)
+{
+	int64_t key[3] = { sp[i0].run, sp[i0].rank, 0 };
+	size_t n = 2 * (i1 - i0), m = 0;
+	struct spt *p = malloc((n ? n : 1) * sizeof *p);
+	if (!p)
+		return PROFDB_ERROR;
+	for (size_t i = i0; i < i1; i++) {
+		p[m++] = (struct spt){ sp[i].s0, i, 0 };
+		p[m++] = (struct spt){ sp[i].s1, i, 1 };
+		sp[i].hw = sp[i].qd = 0;
+	}
+	qsort(p, n, sizeof *p, cmp_spt);
+	union_sweep(Q, 5, key, p, n, sp, 0);
+	union_sweep(P, 4, key, p, n, sp, 1);
+	for (size_t i = i0; i < i1; i++)
+		sp[i].hw = (sp[i].s1 - sp[i].s0) - sp[i].hw;
+	free(p);
+	return PROFDB_OK;
+}
+
+/* The step spans of the group statement (first pass; 48 bytes a step). */
+static int spans_read(profdb *db, sqlite3_stmt *st, struct sspan **out, size_t *n)
+{
+	size_t cap = 0;
+	int rc;
+	*out = NULL;
+	*n = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			size_t ncap = cap ? 2 * cap : 256;
+			struct sspan *x = realloc(*out, ncap * sizeof *x);
+			if (!x)
+				return profdb__error(db, PROFDB_ERROR, "out of memory");
+			*out = x;
+			cap = ncap;
+		}
+		(*out)[(*n)++] = (struct sspan){ sqlite3_column_int64(st, T_RUN_ID), sqlite3_column_int64(st, T_RANK),
+		                                 sqlite3_column_int64(st, T_S0), sqlite3_column_int64(st, T_S1), 0, 0 };
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "cannot query launches");
+}
+
+/* The step rows: the spans read once, their figures swept per (run, rank)
+ * over two ordered scans of every step's launches (a kernel of the
+ * previous step still queued keeps the device from waiting on the host),
+ * then the rows read again and spooled with them.  Holds the spans only. */
+static int step_fill(profdb *db, struct groups *g, const struct profdb_filter *f,
+                     struct profdb__launch_counts *counts)
+{
+	struct profdb_filter all = *f;
+	struct tscan Q = { .counts = counts, .steps = f }, P = { 0 };
+	struct sspan *sp = NULL;
+	size_t n = 0, i = 0;
+	int rc = SQLITE_DONE, err;
+
+	all.step_lo = all.step_hi = PROFDB_NULL;
+	if ((err = spans_read(db, g->st, &sp, &n)) != PROFDB_OK ||
+	    (err = tscan_open(db, &Q, &all, "SELECT run_id, rank, 0, ls, ks, ke, step FROM d"
+	                      " ORDER BY run_id, rank, ls")) != PROFDB_OK ||
+	    (err = tscan_open(db, &P, &all, "SELECT run_id, rank, 0, ls, ks FROM d WHERE ks > ls"
+	                      " ORDER BY run_id, rank, ls")) != PROFDB_OK)
+		goto out;
+	while (err == PROFDB_OK && i < n) {
+		size_t j = i;
+		while (j < n && sp[j].run == sp[i].run && sp[j].rank == sp[i].rank)
+			j++;
+		if (rank_spans(&Q, &P, sp, i, j) != PROFDB_OK)
+			err = profdb__error(db, PROFDB_ERROR, "out of memory");
+		i = j;
+	}
+	while (err == PROFDB_OK && Q.on)
+		tscan_read(&Q); /* the notes count every launch of the steps asked */
+	if (err == PROFDB_OK && (Q.rc != SQLITE_DONE || (!P.on && P.rc != SQLITE_DONE)))
+		err = profdb__sqlerror(db, "cannot read launches");
+	for (i = 0; err == PROFDB_OK && (rc = sqlite3_step(g->st)) == SQLITE_ROW; i++) {
+		int e = 0;
+		int64_t len;
+		if (i >= n || profdb__result_add_row(g->r, g->st, &g->cap) != PROFDB_OK) {
+			err = profdb__error(db, PROFDB_ERROR, i >= n ? "launches: the steps changed while read" :
+			                    "out of memory");
+			break;
+		}
+		len = sp[i].s1 - sp[i].s0;
+		e |= profdb__result_set_int(g->r, 0, T_HWAIT, sp[i].hw);
+		e |= profdb__result_set_int(g->r, 0, T_QUEUED, sp[i].qd);
+		if (len > 0) {
+			e |= profdb__result_set_double(g->r, 0, T_HWAIT_PCT, 100.0 * (double)sp[i].hw / (double)len);
+			e |= profdb__result_set_double(g->r, 0, T_QUEUED_PCT, 100.0 * (double)sp[i].qd / (double)len);
+		}
+		e |= profdb__result_set_text(g->r, 0, T_BOUND, sp[i].hw > sp[i].qd ? "host" : "device");
+		err = e ? profdb__error(db, PROFDB_ERROR, "out of memory") : groups_flush(g);
+	}
+	if (err == PROFDB_OK && rc != SQLITE_DONE)
+		err = profdb__sqlerror(db, "cannot query launches");
+out:
+	sqlite3_finalize(Q.st);
+	sqlite3_finalize(P.st);
+	free(sp);
+	return err;
 }
 
 /* By stream or step: the group statement's rows, their figures filled in C
  * one (run, rank) at a time, through a spool (streamed when armed). */
 static int by_group(profdb *db, profdb_result **out, const struct profdb_filter *f, enum launches_by by,
-                    int64_t *linked)
+                    struct profdb__launch_counts *counts)
 {
 	struct profdb__qbuf b = { 0 };
 	struct groups g;
@@ -397,20 +484,85 @@ static int by_group(profdb *db, profdb_result **out, const struct profdb_filter 
 	}
 	if (rc == PROFDB_OK &&
 	    (rc = profdb__spool_open(db, &g.sp, (const char *const *)g.r->names, types, g.r->ncols)) == PROFDB_OK)
-		rc = fill(db, &g, f, by);
+		rc = by == BY_STREAM ? stream_fill(db, &g, f, counts) : step_fill(db, &g, f, counts);
 	sqlite3_finalize(g.st);
 	if (rc == PROFDB_OK)
 		rc = profdb__spool_answer(&g.sp, out, drop, "rowid");
 	profdb__spool_close(&g.sp);
 	profdb_result_free(g.r);
-	*linked = g.linked;
+	counts->linked += g.linked;
 	return rc;
 }
 
-/* A note when device activities of the filter have no launch row: linked
+/* The graph launches and blocking copies of f (calls and activities) for
+ * the views that leave them out: from the launch rows of those few names,
+ * not a second join of every activity. */
+static int apart_counts(profdb *db, const struct profdb_filter *f, struct profdb__launch_counts *n)
+{
+	struct profdb__qbuf b = { 0 };
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	profdb__qbuf_add(&b, "WITH lc AS MATERIALIZED (SELECT id, cls FROM"
+	         " (SELECT id, profdb_launch_class(value) AS cls FROM str) WHERE cls > 1)"
+	         " SELECT lc.cls, count(DISTINCT l.rowid), count(*) FROM launch l JOIN lc ON lc.id = l.name_id"
+	         " JOIN kernel k ON k.run_id = l.run_id AND k.rank = l.rank AND k.correlation = l.correlation"
+	         " WHERE 1");
+	profdb__qfilter_where(&b, f, "k", QF_KERNEL, 0);
+	profdb__qbuf_add(&b, " GROUP BY lc.cls");
+	rc = profdb__query_prepare(db, &b, &st, "cannot count launches");
+	profdb__qbuf_free(&b);
+	if (rc != PROFDB_OK)
+		return rc;
+	profdb__qfilter_bind(st, f);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int graph = sqlite3_column_int(st, 0) == PROFDB__LAUNCH_GRAPH;
+		*(graph ? &n->graph_calls : &n->blocking_calls) += sqlite3_column_int64(st, 1);
+		*(graph ? &n->graph_acts : &n->blocking_acts) += sqlite3_column_int64(st, 2);
+		n->linked += sqlite3_column_int64(st, 2);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "cannot count launches");
+}
+
+static int add_note(profdb *db, profdb_result *r, const char *note)
+{
+	return profdb__result_add_note(r, note) == PROFDB_OK ? PROFDB_OK :
+	       profdb__error(db, PROFDB_ERROR, "out of memory");
+}
+
+/* Notes on what the figures leave out or cannot vouch for. */
+static int counts_notes(profdb *db, profdb_result *r, const struct profdb__launch_counts *n, int by_name)
+{
+	char note[320];
+	int rc = PROFDB_OK;
+	if (n->negative > 0) {
+		snprintf(note, sizeof note, "%lld of %lld %s start on the device before their launch call starts"
+		         " (negative start delay: the host and device clocks disagree); they are kept in the figures",
+		         (long long)n->negative, (long long)n->calls, by_name ? "launch calls" : "launched activities");
+		rc = add_note(db, r, note);
+	}
+	if (rc == PROFDB_OK && n->graph_calls > 0) {
+		snprintf(note, sizeof note, "%lld graph launch calls launched %lld device activities: %s",
+		         (long long)n->graph_calls, (long long)n->graph_acts,
+		         by_name ? "rows `graph`, each call counted once, delays to its first activity, not in (all)" :
+		                   "left out of these figures (launches --by name lists them)");
+		rc = add_note(db, r, note);
+	}
+	if (rc == PROFDB_OK && n->blocking_calls > 0) {
+		snprintf(note, sizeof note, "%lld blocking copy calls (the host waits for the copy) launched %lld device"
+		         " activities: %s", (long long)n->blocking_calls, (long long)n->blocking_acts,
+		         by_name ? "rows `blocking`, not in (all)" :
+		                   "left out of these figures (launches --by name lists them)");
+		rc = add_note(db, r, note);
+	}
+	return rc;
+}
+
+/* A note when device activities of the filter have no launch call: linked
  * is the count of those that have one (the by-name scan counts them, the
- * other views sum their rows' kernels), so only the activities are counted
- * here, not joined a second time. */
+ * other views sum their rows' kernels and the counts of the calls apart),
+ * so only the activities are counted here, not joined a second time. */
 static int unlinked_note(profdb *db, profdb_result *r, const struct profdb_filter *f, int64_t linked)
 {
 	struct profdb__qbuf b = { 0 };
@@ -425,22 +577,29 @@ static int unlinked_note(profdb *db, profdb_result *r, const struct profdb_filte
 		return rc;
 	profdb__qfilter_bind(st, f);
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > linked) {
-		char note[160];
-		snprintf(note, sizeof note, "%lld of %lld device activities have no launch record"
-		         " (no runtime call with their correlation id) and are left out",
+		char note[240];
+		snprintf(note, sizeof note, "%lld of %lld device activities have no launch call (no runtime call with"
+		         " their correlation id, or one that launches nothing: synchronize, event record or wait, ...)"
+		         " and are left out",
 		         (long long)(sqlite3_column_int64(st, 0) - linked),
 		         (long long)sqlite3_column_int64(st, 0));
-		rc = profdb__result_add_note(r, note) == PROFDB_OK ? PROFDB_OK :
-		     profdb__error(db, PROFDB_ERROR, "out of memory");
+		rc = add_note(db, r, note);
 	}
 	sqlite3_finalize(st);
 	return rc;
 }
 
+static void launch_class_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *s = (const char *)sqlite3_value_text(argv[0]);
+	(void)argc;
+	sqlite3_result_int(ctx, profdb__launch_class(s));
+}
+
 int profdb_query_launches(profdb *db, profdb_result **out, const struct profdb_launch_query *q)
 {
+	struct profdb__launch_counts n = { 0 };
 	enum launches_by by;
-	int64_t linked = 0;
 	int rc;
 
 	*out = NULL;
@@ -458,14 +617,19 @@ int profdb_query_launches(profdb *db, profdb_result **out, const struct profdb_l
 		return profdb__error(db, PROFDB_EUSAGE, "launches takes no kind filter");
 	if (by != BY_NAME && q->filter.name_glob)
 		return profdb__error(db, PROFDB_EUSAGE, "launches: --name only with --by name");
-	/* every view streams (issue 20): *out holds the last rows; the note
-	 * counts from the scans, not from the rows */
+	if (sqlite3_create_function(db->sql, "profdb_launch_class", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+	                            launch_class_fn, NULL, NULL) != SQLITE_OK)
+		return profdb__sqlerror(db, "cannot read launches");
+	/* every view streams: *out holds the last rows; the notes count from
+	 * the scans, not from the rows */
 	if (by == BY_NAME)
-		rc = profdb__launches_by_name(db, out, &q->filter, &linked);
-	else
-		rc = by_group(db, out, &q->filter, by, &linked);
+		rc = profdb__launches_by_name(db, out, &q->filter, &n);
+	else if ((rc = by_group(db, out, &q->filter, by, &n)) == PROFDB_OK)
+		rc = apart_counts(db, &q->filter, &n);
 	if (rc == PROFDB_OK)
-		rc = unlinked_note(db, *out, &q->filter, linked);
+		rc = counts_notes(db, *out, &n, by == BY_NAME);
+	if (rc == PROFDB_OK)
+		rc = unlinked_note(db, *out, &q->filter, n.linked);
 	if (rc != PROFDB_OK) {
 		profdb_result_free(*out);
 		*out = NULL;

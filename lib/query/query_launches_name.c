@@ -1,16 +1,20 @@
 /*
  * query_launches_name.c - profdb launches --by name (query_launches.c has
- * the command and the other views): per kernel name and one "(all)" row
- * per run, the host launch call's duration and the launch -> device start
- * delay (median, p90, p99, max) and the outliers above the run's p75 + 3
- * (p75 - p25).
+ * the command and the other views), one line per launch call (README
+ * "### launches"): per name of the first activity of the calls that launch
+ * one kernel, copy or set, and one "(all)" row per run of them; per graph
+ * launch call name and per blocking copy call name apart, as their delays
+ * are not queueing.  The call's duration counts once, whatever it
+ * launched; delays from the call's start and (clipped at 0) from its end
+ * to the first activity's start (median, p90, p99, max), and the outliers
+ * above the run's p75 + 3 (p75 - p25) of the start delays.
  *
- * Nothing grows with the run (issue 20: 100 000 names held 105 MB): the
- * "(all)" figures come from an ordered scan of the run's delays that keeps
- * only the values at the ranks its percentiles need (the run's count read
- * first), the per-name figures from a scan ordered by (name, delay) that
- * holds one name's delays, and the rows go to a spool (result_stream.c)
- * that sorts them and streams them out.  Same definitions (stats.h).
+ * Nothing grows with the run (100 000 names held 105 MB): the "(all)"
+ * figures come from ordered scans of the run's delays that keep only the
+ * values at the ranks its percentiles need (the run's count read first),
+ * the per-name figures from a scan ordered by (name, delay) that holds one
+ * name's delays, and the rows go to a spool (result_stream.c) that sorts
+ * them and streams them out.  Same definitions (stats.h).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -22,20 +26,23 @@
 #include "banned.h"
 
 static const enum profdb_coltype name_types[N_COUNT] = {
-	PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_TEXT, PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_NS,
-	PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS,
-	PROFDB_COL_INT
+	PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_TEXT, PROFDB_COL_TEXT, PROFDB_COL_TEXT, PROFDB_COL_INT,
+	PROFDB_COL_REAL, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS,
+	PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_INT
 };
 
 static const char *const name_cols[N_COUNT] = {
-	"run_id", "ord", "run", "name", "calls", "launch_total", "launch_avg", "launch_max", "delay_median",
-	"delay_p90", "delay_p99", "delay_max", "outliers"
+	"run_id", "ord", "run", "launch", "name", "calls", "per_call", "launch_total", "launch_avg", "launch_max",
+	"start_delay_median", "start_delay_p90", "start_delay_p99", "start_delay_max", "end_delay_median",
+	"end_delay_p90", "end_delay_max", "outliers"
 };
+
+static const char *const launch_word[] = { "", "async", "graph", "blocking" };
 
 /* One row of the by-name table: a name of a run, or the run's "(all)". */
 struct nline {
-	int64_t run_id, calls, ltotal, lmax, dmax, out;
-	double lavg, dmed, dp90, dp99;
+	int64_t run_id, cls, name_id, calls, acts, ltotal, lmax, dmax, emax, out;
+	double lavg, dmed, dp90, dp99, emed, ep90;
 	const char *name;          /* NULL: "(all)" */
 };
 
@@ -78,9 +85,9 @@ struct nctx {
 	int64_t *fence_run;        /* the runs in id order and their fences */
 	double *fence;
 	size_t nruns, rcap;
-	double *d;                 /* one name's delays (the by-name scan) */
+	double *d, *e;             /* one name's start and end delays (the by-name scan) */
 	size_t dcap;
-	int64_t linked;            /* every linked activity: the note's count */
+	struct profdb__launch_counts *counts;
 };
 
 static const char *text_of(sqlite3_stmt *q, int64_t id)
@@ -98,10 +105,12 @@ static int put_line(struct nctx *c, const struct nline *l)
 	profdb_result *r = c->sp.row;
 	int rc = 0;
 	rc |= profdb__result_set_int(r, 0, N_RUN_ID, l->run_id);
-	rc |= profdb__result_set_int(r, 0, N_ORD, l->name != NULL);
+	rc |= profdb__result_set_int(r, 0, N_ORD, l->name ? l->cls : 0);
 	rc |= profdb__result_set_text(r, 0, N_RUN, text_of(c->run_name, l->run_id));
+	rc |= profdb__result_set_text(r, 0, N_LAUNCH, launch_word[l->cls]);
 	rc |= profdb__result_set_text(r, 0, N_NAME, l->name ? l->name : "(all)");
 	rc |= profdb__result_set_int(r, 0, N_CALLS, l->calls);
+	rc |= profdb__result_set_double(r, 0, N_PER_CALL, (double)l->acts / (double)l->calls);
 	rc |= profdb__result_set_int(r, 0, N_LTOTAL, l->ltotal);
 	rc |= profdb__result_set_double(r, 0, N_LAVG, l->lavg);
 	rc |= profdb__result_set_int(r, 0, N_LMAX, l->lmax);
@@ -109,26 +118,25 @@ static int put_line(struct nctx *c, const struct nline *l)
 	rc |= profdb__result_set_double(r, 0, N_DP90, l->dp90);
 	rc |= profdb__result_set_double(r, 0, N_DP99, l->dp99);
 	rc |= profdb__result_set_int(r, 0, N_DMAX, l->dmax);
-	rc |= profdb__result_set_int(r, 0, N_OUT, l->out);
+	rc |= profdb__result_set_double(r, 0, N_EMED, l->emed);
+	rc |= profdb__result_set_double(r, 0, N_EP90, l->ep90);
+	rc |= profdb__result_set_int(r, 0, N_EMAX, l->emax);
+	/* the fence is of the run's one-launch delays: no measure of the others */
+	if (l->cls == PROFDB__LAUNCH_ASYNC)
+		rc |= profdb__result_set_int(r, 0, N_OUT, l->out);
 	if (rc)
 		return profdb__error(c->db, PROFDB_ERROR, "out of memory");
 	return profdb__spool_put(&c->sp);
 }
 
-/* A statement over the kernel-launch join of the filter: "SELECT <cols>
- * FROM join WHERE filter <tail>", bound. */
-static int join_stmt(struct nctx *c, const char *cols, const char *tail, sqlite3_stmt **st)
+/* "SELECT <cols> FROM temp.profdb_lcalls <tail>". */
+static int calls_stmt(struct nctx *c, const char *cols, const char *tail, sqlite3_stmt **st)
 {
 	struct profdb__qbuf b = { 0 };
 	int rc;
-	profdb__qbuf_addf(&b, "SELECT %s FROM kernel k JOIN launch l ON l.run_id = k.run_id AND l.rank = k.rank"
-	                  " AND l.correlation = k.correlation WHERE 1", cols);
-	profdb__qfilter_where(&b, c->f, "k", QF_KERNEL, 0);
-	profdb__qbuf_add(&b, tail);
+	profdb__qbuf_addf(&b, "SELECT %s FROM temp.profdb_lcalls %s", cols, tail);
 	rc = profdb__query_prepare(c->db, &b, st, "cannot read launches");
 	profdb__qbuf_free(&b);
-	if (rc == PROFDB_OK)
-		profdb__qfilter_bind(*st, c->f);
 	return rc;
 }
 
@@ -150,13 +158,41 @@ static int add_fence(struct nctx *c, int64_t run, double fence)
 	return PROFDB_OK;
 }
 
+/* The end delays' median, p90 and max of one run's n calls into l, from
+ * est, ordered by (run, end delay), on the run's first row (left on the
+ * next run's). */
+static int run_end_delays(struct nctx *c, sqlite3_stmt *est, struct nline *l, size_t n)
+{
+	struct pick k[2];
+	double v = 0;
+	size_t i = 0;
+	pick_init(&k[0], 50, n);
+	pick_init(&k[1], 90, n);
+	while (i < n && sqlite3_column_int64(est, 0) == l->run_id) {
+		v = (double)sqlite3_column_int64(est, 1);
+		for (int p = 0; p < 2; p++) {
+			k[p].vlo = i == k[p].lo ? v : k[p].vlo;
+			k[p].vhi = i == k[p].hi ? v : k[p].vhi;
+		}
+		i++;
+		if (sqlite3_step(est) != SQLITE_ROW)
+			break;
+	}
+	if (i != n)
+		return profdb__error(c->db, PROFDB_ERROR, "launches: the run's rows changed while read");
+	l->emed = pick_value(&k[0], n);
+	l->ep90 = pick_value(&k[1], n);
+	l->emax = (int64_t)v;
+	return PROFDB_OK;
+}
+
 /* The "(all)" line of one run from its n delays in ascending order (st on
  * the run's first row): its percentiles and the fence p75 + 3 (p75 - p25),
  * which every later delay is compared to (those before rank p75's hi are
  * at most p75, never above it).  Leaves st on the next run's first row. */
-static int run_line(struct nctx *c, sqlite3_stmt *st, int64_t run, size_t n, int *rc)
+static int run_line(struct nctx *c, sqlite3_stmt *st, sqlite3_stmt *est, int64_t run, size_t n, int *rc)
 {
-	struct nline l = { .run_id = run, .calls = (int64_t)n };
+	struct nline l = { .run_id = run, .cls = PROFDB__LAUNCH_ASYNC, .calls = (int64_t)n };
 	struct pick k[NPICK];
 	double fence = 0, v = 0;
 	size_t i = 0;
@@ -167,6 +203,7 @@ static int run_line(struct nctx *c, sqlite3_stmt *st, int64_t run, size_t n, int
 		int64_t ld = sqlite3_column_int64(st, 1);
 		v = (double)sqlite3_column_int64(st, 2);
 		l.ltotal += ld;
+		l.acts += sqlite3_column_int64(st, 3);
 		l.lmax = i == 0 || ld > l.lmax ? ld : l.lmax;
 		for (int p = 0; p < NPICK; p++) {
 			k[p].vlo = i == k[p].lo ? v : k[p].vlo;
@@ -186,24 +223,26 @@ static int run_line(struct nctx *c, sqlite3_stmt *st, int64_t run, size_t n, int
 	l.dp90 = pick_value(&k[P90], n);
 	l.dp99 = pick_value(&k[P99], n);
 	l.dmax = (int64_t)v;
-	c->linked += (int64_t)n;
+	if (run_end_delays(c, est, &l, n) != PROFDB_OK)
+		return PROFDB_ERROR;
 	return add_fence(c, run, fence) != PROFDB_OK ? PROFDB_ERROR : put_line(c, &l);
 }
 
-/* The "(all)" lines: each run's count, then its delays in order. */
+/* The "(all)" lines of the one-activity launches: each run's count, then
+ * its start delays and its end delays in order. */
 static int all_pass(struct nctx *c)
 {
-	sqlite3_stmt *cnt = NULL, *st = NULL;
+	sqlite3_stmt *cnt = NULL, *st = NULL, *est = NULL;
 	int rc, err;
 
-	if ((err = join_stmt(c, "k.run_id, count(*)", " GROUP BY k.run_id ORDER BY k.run_id", &cnt)) != PROFDB_OK)
-		return err;
-	if ((err = join_stmt(c, "k.run_id, l.dur_ns, k.start_ns - l.start_ns AS delay",
-	                     " ORDER BY k.run_id, delay", &st)) != PROFDB_OK) {
-		sqlite3_finalize(cnt);
-		return err;
-	}
+	if ((err = calls_stmt(c, "run_id, count(*)", "WHERE cls = 1 GROUP BY run_id ORDER BY run_id", &cnt)) !=
+	            PROFDB_OK ||
+	    (err = calls_stmt(c, "run_id, ld, delay, n", "WHERE cls = 1 ORDER BY run_id, delay", &st)) != PROFDB_OK ||
+	    (err = calls_stmt(c, "run_id, edelay", "WHERE cls = 1 ORDER BY run_id, edelay", &est)) != PROFDB_OK)
+		goto out;
 	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && sqlite3_step(est) != SQLITE_ROW)
+		err = profdb__error(c->db, PROFDB_ERROR, "launches: the run's rows changed while read");
 	while (err == PROFDB_OK && rc == SQLITE_ROW) {
 		int64_t run = sqlite3_column_int64(st, 0);
 		if (sqlite3_step(cnt) != SQLITE_ROW || sqlite3_column_int64(cnt, 0) != run ||
@@ -211,90 +250,124 @@ static int all_pass(struct nctx *c)
 			err = profdb__error(c->db, PROFDB_ERROR, "launches: the run's rows changed while read");
 			break;
 		}
-		err = run_line(c, st, run, (size_t)sqlite3_column_int64(cnt, 1), &rc);
+		err = run_line(c, st, est, run, (size_t)sqlite3_column_int64(cnt, 1), &rc);
 	}
 	if (err == PROFDB_OK && rc != SQLITE_DONE)
 		err = profdb__sqlerror(c->db, "cannot read launches");
+out:
 	sqlite3_finalize(cnt);
 	sqlite3_finalize(st);
+	sqlite3_finalize(est);
 	return err;
 }
 
-/* The line of one name: its n delays sorted in c->d. */
-static int name_line(struct nctx *c, int64_t run, int64_t name_id, size_t n, int64_t ltotal, int64_t lmax,
-                     double fence)
+static int cmp_double(const void *x, const void *y)
 {
-	struct nline l = { .run_id = run, .calls = (int64_t)n, .ltotal = ltotal, .lmax = lmax };
-	for (size_t i = 0; i < n; i++)
-		l.out += c->d[i] > fence;
-	l.lavg = (double)ltotal / (double)n;
-	l.dmed = profdb__percentile_sorted(c->d, n, 50);
-	l.dp90 = profdb__percentile_sorted(c->d, n, 90);
-	l.dp99 = profdb__percentile_sorted(c->d, n, 99);
-	l.dmax = (int64_t)c->d[n - 1];
-	l.name = text_of(c->str_name, name_id);
-	return put_line(c, &l);
+	double a = *(const double *)x, b = *(const double *)y;
+	return a < b ? -1 : a > b;
 }
 
-static int hold_delay(struct nctx *c, size_t n, double v)
+/* The line of one name: its n start delays sorted in c->d, end delays in c->e. */
+static int name_line(struct nctx *c, struct nline *l, size_t n, double fence)
+{
+	for (size_t i = 0; i < n; i++)
+		l->out += c->d[i] > fence;
+	qsort(c->e, n, sizeof *c->e, cmp_double);
+	l->calls = (int64_t)n;
+	l->lavg = (double)l->ltotal / (double)n;
+	l->dmed = profdb__percentile_sorted(c->d, n, 50);
+	l->dp90 = profdb__percentile_sorted(c->d, n, 90);
+	l->dp99 = profdb__percentile_sorted(c->d, n, 99);
+	l->dmax = (int64_t)c->d[n - 1];
+	l->emed = profdb__percentile_sorted(c->e, n, 50);
+	l->ep90 = profdb__percentile_sorted(c->e, n, 90);
+	l->emax = (int64_t)c->e[n - 1];
+	if (l->cls == PROFDB__LAUNCH_GRAPH) {
+		c->counts->graph_calls += l->calls;
+		c->counts->graph_acts += l->acts;
+	} else if (l->cls == PROFDB__LAUNCH_BLOCKING) {
+		c->counts->blocking_calls += l->calls;
+		c->counts->blocking_acts += l->acts;
+	}
+	return put_line(c, l);
+}
+
+static int hold_delay(struct nctx *c, size_t n, double v, double e)
 {
 	if (n == c->dcap) {
 		size_t ncap = c->dcap ? 2 * c->dcap : 1024;
 		double *d = realloc(c->d, ncap * sizeof *d);
-		if (!d)
+		double *ne = d ? realloc(c->e, ncap * sizeof *ne) : NULL;
+		if (d)
+			c->d = d;
+		if (!ne)
 			return profdb__error(c->db, PROFDB_ERROR, "out of memory");
-		c->d = d;
+		c->e = ne;
 		c->dcap = ncap;
 	}
 	c->d[n] = v;
+	c->e[n] = e;
 	return PROFDB_OK;
 }
 
-/* The per-name lines: the join ordered by (run, name, delay), one name's
- * delays held at a time; each run's fence from all_pass (same runs, same
- * order). */
+/* The fence of run (from all_pass: same runs, same order; a run of graph
+ * launches or blocking copies only has none, and needs none). */
+static double run_fence(struct nctx *c, size_t *ri, int64_t run)
+{
+	while (*ri < c->nruns && c->fence_run[*ri] < run)
+		(*ri)++;
+	return *ri < c->nruns && c->fence_run[*ri] == run ? c->fence[*ri] : 0;
+}
+
+/* The per-name lines: the calls ordered by (run, class, name, delay), one
+ * name's delays held at a time. */
 static int name_pass(struct nctx *c)
 {
 	sqlite3_stmt *st = NULL;
-	int64_t run = 0, name = 0, ltotal = 0, lmax = 0;
+	struct nline l = { 0 };
 	size_t n = 0, ri = 0;
+	double fence = 0;
 	int rc = SQLITE_DONE, err;
 
-	if ((err = join_stmt(c, "k.run_id, k.name_id, l.dur_ns, k.start_ns - l.start_ns AS delay",
-	                     " ORDER BY k.run_id, k.name_id, delay", &st)) != PROFDB_OK)
+	if ((err = calls_stmt(c, "run_id, cls, gname, ld, delay, edelay, n", "ORDER BY run_id, cls, gname, delay",
+	                      &st)) != PROFDB_OK)
 		return err;
 	while (err == PROFDB_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t krun = sqlite3_column_int64(st, 0), kname = sqlite3_column_int64(st, 1);
-		int64_t ld = sqlite3_column_int64(st, 2);
-		if (n && (krun != run || kname != name)) {
-			err = name_line(c, run, name, n, ltotal, lmax, c->fence[ri]);
+		int64_t krun = sqlite3_column_int64(st, 0), kcls = sqlite3_column_int64(st, 1);
+		int64_t kname = sqlite3_column_int64(st, 2), ld = sqlite3_column_int64(st, 3);
+		int64_t delay = sqlite3_column_int64(st, 4);
+		if (n && (krun != l.run_id || kcls != l.cls || kname != l.name_id)) {
+			l.name = text_of(c->str_name, l.name_id);
+			err = name_line(c, &l, n, fence);
 			n = 0;
 		}
 		if (n == 0) {
-			while (ri < c->nruns && c->fence_run[ri] != krun)
-				ri++;
-			if (ri == c->nruns) {
-				err = profdb__error(c->db, PROFDB_ERROR, "launches: the run's rows changed while read");
-				break;
-			}
-			run = krun, name = kname, ltotal = 0;
+			fence = run_fence(c, &ri, krun);
+			l = (struct nline){ .run_id = krun, .cls = kcls, .name_id = kname };
 		}
-		ltotal += ld;
-		lmax = n == 0 || ld > lmax ? ld : lmax;
+		l.ltotal += ld;
+		l.acts += sqlite3_column_int64(st, 6);
+		l.lmax = n == 0 || ld > l.lmax ? ld : l.lmax;
+		c->counts->calls++;
+		c->counts->negative += delay < 0;
+		c->counts->linked += sqlite3_column_int64(st, 6);
 		if (err == PROFDB_OK)
-			err = hold_delay(c, n++, (double)sqlite3_column_int64(st, 3));
+			err = hold_delay(c, n++, (double)delay, (double)sqlite3_column_int64(st, 5));
 	}
 	if (err == PROFDB_OK && rc != SQLITE_DONE)
 		err = profdb__sqlerror(c->db, "cannot read launches");
-	if (err == PROFDB_OK && n)
-		err = name_line(c, run, name, n, ltotal, lmax, c->fence[ri]);
+	if (err == PROFDB_OK && n) {
+		l.name = text_of(c->str_name, l.name_id);
+		err = name_line(c, &l, n, fence);
+	}
 	sqlite3_finalize(st);
 	return err;
 }
 
-int profdb__launches_by_name(profdb *db, profdb_result **out, const struct profdb_filter *f, int64_t *linked)
+int profdb__launches_by_name(profdb *db, profdb_result **out, const struct profdb_filter *f,
+                             struct profdb__launch_counts *counts)
 {
-	struct nctx c = { .db = db, .f = f };
+	struct nctx c = { .db = db, .f = f, .counts = counts };
 	/* helpers go: run_id and ord, and run with one run */
 	uint64_t drop = (1u << N_RUN_ID) | (1u << N_ORD) | (profdb__qfilter_run_column(f) ? 0 : 1u << N_RUN);
 	int rc = profdb__spool_open(db, &c.sp, name_cols, name_types, N_COUNT);
@@ -306,17 +379,21 @@ int profdb__launches_by_name(profdb *db, profdb_result **out, const struct profd
 	                                           NULL) != SQLITE_OK))
 		rc = profdb__sqlerror(db, "cannot read names");
 	if (rc == PROFDB_OK)
+		rc = profdb__launch_calls_make(db, f);
+	if (rc == PROFDB_OK)
 		rc = all_pass(&c);
 	if (rc == PROFDB_OK)
 		rc = name_pass(&c);
 	sqlite3_finalize(c.run_name);
 	sqlite3_finalize(c.str_name);
+	profdb__launch_calls_drop(db);
 	if (rc == PROFDB_OK)
-		rc = profdb__spool_answer(&c.sp, out, drop, "\"run_id\", \"ord\", \"launch_total\" DESC, \"name\"");
+		rc = profdb__spool_answer(&c.sp, out, drop,
+		                          "\"run_id\", \"ord\", \"launch_total\" DESC, \"name\"");
 	profdb__spool_close(&c.sp);
 	free(c.fence_run);
 	free(c.fence);
 	free(c.d);
-	*linked = c.linked;
+	free(c.e);
 	return rc;
 }

@@ -107,13 +107,15 @@ static const char *const hide_order[] = {
 	"n_base|n_new", "base_calls|new_calls", "ci_low|ci_high", "p", "why", /* diff */
 	/* the analyses: at 80 columns their keys and headline figures stay
 	 * (breakdown: busy, compute, communication, idle; collectives: calls,
-	 * total, bytes, algbw, busbw; launches: calls, delay median and max) */
+	 * total, bytes, algbw, busbw; launches: calls, start delay median and
+	 * max, end delay median) */
 	"comm_overlap_pct", "compute_memory_overlap|comm_memory_overlap", "compute_comm_overlap",
 	"exposed_memory", "memory_pct", "compute_pct|communication_pct",
 	"exposed_communication_pct", "idle_pct", "memory", "exposed_communication",
 	"sync", "wait", "transit_gbps", "transit_bytes", /* collectives' Ascend figures */
 	"avg_msg_bytes", "group_size", "compute_median", "top_excess",
-	"delay_p99", "launch_max", "delay_p90", "launch_total", "launch_avg", "intensity", "gflop",
+	"start_delay_p99", "end_delay_p90", "launch_max", "start_delay_p90", "end_delay_max", "launch_total",
+	"launch_avg", "per_call", "intensity", "gflop",
 	"total_min|total_max", "dtype", "bytes", "process_group", "ranks",
 	NULL
 };

@@ -2,7 +2,6 @@
 """analyses_ref.py - an independent reference for profdb's analyses over raw files.
 
 usage: analyses_ref.py breakdown kineto|ascend PATH OUT.csv [rank]
-       analyses_ref.py launches kineto PATH NAME.csv STREAM.csv STEP.csv
        analyses_ref.py bandwidth kineto PATH OUT.csv [rank]
        analyses_ref.py idle kineto PATH STREAMS.csv GAPS.csv
        analyses_ref.py ranks kineto|ascend PATH OUT.csv [rank]
@@ -29,14 +28,7 @@ profdb's code, and compares every column of `profdb breakdown --format csv
                      intersections by a two-pointer walk; span = last end - first
                      start; idle = span - busy; percentages of span (rel 1e-9)
 
-launches (README "### launches"): a device activity's launch is the runtime call
-(cat cuda_runtime / cuda_driver) with its correlation id; delay = device start -
-call start; median/p90/p99 by linear interpolation (statistics.quantiles
-inclusive); outliers above p75 + 3 (p75 - p25) of the run; the queue of a
-stream counts kernels launched and not finished (a step function integrated
-here event by event); per step host_wait / queued are measured with a sweep over
-elementary segments, host_sync sums *Synchronize* calls starting in the step's
-ProfilerStep span.
+launches: launches_ref.py (the launch rules: which calls launch, graphs).
 
 bandwidth: gpu_memcpy / gpu_memset (Memcpy / Memset) events; direction from the
 name (HtoD / HostToDevice, DtoH / DeviceToHost, DtoD / DeviceToDevice, PtoP /
@@ -310,99 +302,6 @@ def close(cell, want, what):
             fail("%s: profdb %s, reference empty" % (what, cell))
     elif abs(Decimal(cell) - Decimal(want)) > Decimal("0.001") + abs(Decimal(want)) * Decimal("1e-12"):
         fail("%s: profdb %s, reference %s" % (what, cell, want))
-
-
-def check_launch_names(acts, out_csv):
-    delays = [k[6] - k[4] for k in acts]
-    q1, q3 = quant(delays, 25), quant(delays, 75)
-    fence = q3 + 3 * (q3 - q1)
-    groups = {"(all)": acts}
-    for k in acts:
-        groups.setdefault(k[3], []).append(k)
-    rows = {r["name"]: r for r in csv.DictReader(open(out_csv, newline=""))}
-    if set(rows) != set(groups):
-        fail("launch names differ: %d profdb, %d reference" % (len(rows), len(groups)))
-    for name, g in groups.items():
-        d = [k[6] - k[4] for k in g]
-        ld = [k[5] for k in g]
-        want = {"calls": len(g), "launch_total_ns": sum(ld), "launch_avg_ns": Decimal(sum(ld)) / len(ld),
-                "launch_max_ns": max(ld), "delay_median_ns": quant(d, 50), "delay_p90_ns": quant(d, 90),
-                "delay_p99_ns": quant(d, 99), "delay_max_ns": max(d),
-                "outliers": sum(1 for x in d if x > fence)}
-        for col, v in want.items():
-            close(rows[name][col], v, "%s %s" % (name[:40], col))
-    print("ok launches --by name: %d names, %d launches, %d outliers, every column" % (
-        len(groups) - 1, len(acts), sum(1 for x in delays if x > fence)))
-
-
-def queue_figures(g):
-    ev = sorted([(k[4], 1) for k in g] + [(k[7], -1) for k in g], key=lambda x: (x[0], x[1]))
-    q = qmax = area = some = 0
-    for i, (t, dlt) in enumerate(ev):
-        if i:
-            dt = t - ev[i - 1][0]
-            area += q * dt
-            some += dt if q > 0 else 0
-        q += dlt
-        qmax = max(qmax, q)
-    w = ev[-1][0] - ev[0][0]
-    return qmax, (Decimal(area) / w if w else None), (Decimal(100 * some) / w if w else None)
-
-
-def check_launch_streams(acts, out_csv):
-    groups = {}
-    for k in acts:
-        groups.setdefault((k[0], k[2]), []).append(k)
-    rows = {(int(r["rank"]), int(r["stream"])): r for r in csv.DictReader(open(out_csv, newline=""))}
-    if set(rows) != set(groups):
-        fail("streams: profdb %s, reference %s" % (sorted(rows), sorted(groups)))
-    for key, g in groups.items():
-        qmax, mean, pct = queue_figures(g)
-        d = [k[6] - k[4] for k in g]
-        row = rows[key]
-        close(row["kernels"], len(g), "%s kernels" % (key,))
-        close(row["queue_max"], qmax, "%s queue_max" % (key,))
-        for col, v in (("queue_mean", mean), ("queued_pct", pct)):
-            if v is not None and abs(float(row[col]) - float(v)) > 1e-9 * max(1.0, abs(float(v))):
-                fail("%s %s: profdb %s, reference %s" % (key, col, row[col], v))
-        close(row["delay_median_ns"], quant(d, 50), "%s delay_median" % (key,))
-        close(row["delay_max_ns"], max(d), "%s delay_max" % (key,))
-    print("ok launches --by stream: %d streams, every column" % len(groups))
-
-
-def covered(segments, lo, hi):
-    """Length of [lo, hi) covered by the union of segments (a plain sweep over points)."""
-    pts = sorted({lo, hi} | {x for s, e in segments for x in (s, e) if lo < x < hi})
-    t = 0
-    for a, b in zip(pts, pts[1:]):
-        if any(s <= a and b <= e for s, e in segments):
-            t += b - a
-    return t
-
-
-def check_launch_steps(acts, sync, out_csv):
-    groups = {}
-    for k in acts:
-        groups.setdefault((k[0], k[1]), []).append(k)
-    rows = {(int(r["rank"]), None if r["step"] == "" else int(r["step"])): r
-            for r in csv.DictReader(open(out_csv, newline=""))}
-    if set(rows) != set(groups):
-        fail("steps: profdb %s, reference %s" % (sorted(rows, key=str), sorted(groups, key=str)))
-    for key, g in groups.items():
-        lo, hi = min(k[6] for k in g), max(k[7] for k in g)
-        rank_acts = [k for k in acts if k[0] == key[0]]
-        near = lambda s, e: s < hi and e > lo
-        q = [(k[4], k[7]) for k in rank_acts if near(k[4], k[7])]
-        p = [(k[4], k[6]) for k in rank_acts if near(k[4], k[6])]
-        hw = (hi - lo) - covered(q, lo, hi)
-        qd = covered(p, lo, hi)
-        row = rows[key]
-        for col, v in (("span_ns", hi - lo), ("kernels", len(g)), ("host_wait_ns", hw), ("queued_ns", qd),
-                       ("host_sync_ns", sync.get(key, 0))):
-            close(row[col], v, "%s %s" % (key, col))
-        if row["bound"] != ("host" if hw > qd else "device"):
-            fail("%s bound: profdb %s" % (key, row["bound"]))
-    print("ok launches --by step: %d steps, every column" % len(groups))
 
 
 def direction(cat, name):
@@ -799,16 +698,6 @@ def main():
         for p in path.split(","):
             acts += load_launches(p, keep_unlinked=True)[0]
         check_idle(acts, out, sys.argv[5])
-        return
-    if what == "launches":
-        acts, sync = [], {}
-        for p in path.split(","):
-            a, y = load_launches(p)
-            acts += a
-            sync.update(y)
-        check_launch_names(acts, out)
-        check_launch_streams(acts, sys.argv[5])
-        check_launch_steps(acts, sync, sys.argv[6])
         return
     by_rank = len(sys.argv) > 5 and sys.argv[5] == "rank"
     if fmt == "kineto":

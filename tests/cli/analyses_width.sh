@@ -31,7 +31,7 @@ keep = {
     "collectives_--by_step": ["run", "step", "collective", "skew", "waited_on_rank"],
     "idle": ["run", "rank", "stream", "idle", "host_wait"],
     "ranks": ["run", "rank", "compute", "communication", "straggler"],
-    "launches": ["run", "name", "calls", "delay_median", "delay_max"],
+    "launches": ["run", "launch", "name", "calls", "start_delay_median"],
     "launches_--by_stream": ["run", "rank", "stream", "queue_mean"],
     "launches_--by_step": ["run", "rank", "step", "host_wait", "bound"],
     "bandwidth": ["run", "direction", "bytes", "gbps"],

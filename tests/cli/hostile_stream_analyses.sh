@@ -88,8 +88,8 @@ an flops flops
 an bandwidth bandwidth
 an bandwidth_rank bandwidth --by rank
 R=$HERE/analyses_ref.py
-python3 "$R" launches kineto "$T" "$WORK/launches_name.csv" "$WORK/launches_stream.csv" \
-  "$WORK/launches_step.csv" >"$WORK/ref" && grep -q "ok launches --by name: 1101 names" "$WORK/ref" &&
+python3 "$HERE/launches_ref.py" "$T" "$WORK/launches_name.csv" "$WORK/launches_stream.csv" \
+  "$WORK/launches_step.csv" >"$WORK/ref" && grep -q "ok launches --by name: 1101 async names" "$WORK/ref" &&
   echo "ok stream_launches_values" || { echo "FAIL stream_launches_values"; cat "$WORK/ref" >&2; }
 python3 "$R" idle kineto "$T" "$WORK/idle_streams.csv" "$WORK/idle_gaps.csv" >"$WORK/ref" &&
   echo "ok stream_idle_values" || { echo "FAIL stream_idle_values"; cat "$WORK/ref" >&2; }

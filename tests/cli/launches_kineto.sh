@@ -1,7 +1,7 @@
 # Acceptance: profdb launches (--by name, stream, step) over corpus Kineto
 # traces equals an independent computation over the raw JSON
-# (analyses_ref.py: runtime call by correlation id, exact decimals,
-# statistics.quantiles, its own queue and coverage sweeps): HTA mi250 ROCm,
+# (launches_ref.py: launch calls by name and correlation id, exact
+# decimals, statistics.quantiles, its own queue and coverage sweeps): HTA mi250 ROCm,
 # HTA nccl_data (2024, relative timestamps, Synchronize calls), and the 2-rank
 # trace_filter set.
 H=$PROFDB_CORPUS/HolisticTraceAnalysis/tests/data
@@ -15,5 +15,5 @@ for t in amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz nccl_parser_config
   done
   src=$H/$t
   [ "$t" = trace_filter ] && src="$H/trace_filter/sampled_rank-0.json.gz,$H/trace_filter/sampled_rank-1.json.gz"
-  python3 "$HERE/analyses_ref.py" launches kineto "$src" name.csv stream.csv step.csv || exit 1
+  python3 "$HERE/launches_ref.py" "$src" name.csv stream.csv step.csv || exit 1
 done
