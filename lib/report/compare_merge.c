@@ -180,6 +180,7 @@ int profdb__compare_merge_kernels(struct profdb__compare_state *s, profdb_compar
 		}
 		key_line(&m, c, &line, key);
 		key = NULL;
+		profdb__compare_note_short(c, &line);
 		/* held while they fit the budget, spooled past it (compare_lines.c) */
 		if ((rc = profdb__cmp_lines_add(&L, &line)) != PROFDB_OK)
 			goto out;
