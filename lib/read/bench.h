@@ -73,6 +73,9 @@ int profdb__bench_end(struct profdb__bench_out *o, struct profdb_input *in, int 
 /* The sniff of every wall-clock reader: yes when profdb__bench_detect
  * (which tells the four forms apart) names self. */
 int profdb__bench_sniff(const struct profdb_sniff *s, const struct profdb_reader *self);
+/* Is r one of the benchmark file readers?  Such a file is a run of its own,
+ * never one rank among others (README "Operator benchmarks"). */
+int profdb__reader_is_bench(const struct profdb_reader *r);
 /* Free o's state without ending the source (error paths). */
 void profdb__bench_free(struct profdb__bench_out *o);
 /*

@@ -443,6 +443,12 @@ static long mem_read(void *arg, void *buf, size_t n, struct profdb_err *err)
 	return (long)n;
 }
 
+int profdb__reader_is_bench(const struct profdb_reader *r)
+{
+	return r == &profdb__reader_wallclock_csv || r == &profdb__reader_wallclock_jsonl ||
+	       r == &profdb__reader_pytest_benchmark || r == &profdb__reader_gbench;
+}
+
 int profdb__bench_sniff(const struct profdb_sniff *s, const struct profdb_reader *self)
 {
 	return profdb__bench_detect(s->buf, s->n) == self ? PROFDB_SNIFF_YES : PROFDB_SNIFF_NO;
