@@ -90,6 +90,29 @@ static double mwu_enumerate(int n, int m, double u_obs)
 	return fmin(1, 2 * fmin(le, ge) / total);
 }
 
+/* Exact two-sided p under ties: every split of the pooled values into n
+ * and the rest, U of each split by comparing pairs (ties one half). */
+static double mwu_enumerate_values(const double *x, int n, const double *y, int m)
+{
+	int N = n + m;
+	double all[24], u_obs = u_pairs(x, n, y, m), le = 0, ge = 0, total = 0;
+	for (int i = 0; i < N; i++)
+		all[i] = i < n ? x[i] : y[i - n];
+	for (unsigned mask = 0; mask < (1u << N); mask++) {
+		double u = 0;
+		if (popcount(mask) != n)
+			continue;
+		for (int i = 0; i < N; i++)
+			for (int j = 0; j < N; j++)
+				if ((mask & (1u << i)) && !(mask & (1u << j)))
+					u += all[i] > all[j] ? 1 : all[i] == all[j] ? 0.5 : 0;
+		total++;
+		le += u <= u_obs;
+		ge += u >= u_obs;
+	}
+	return fmin(1, 2 * fmin(le, ge) / total);
+}
+
 /* ---------------------------------------------------------------- tests */
 
 START_TEST(ibeta_matches_binomial_sum)
@@ -164,22 +187,55 @@ START_TEST(mwu_exact_matches_enumeration)
 }
 END_TEST
 
-START_TEST(mwu_ties_normal_approximation)
+START_TEST(mwu_exact_with_ties)
 {
-	/* with ties: z = (|U - nm/2| - 1/2) / sigma, sigma^2 = nm/12 ((N+1) -
-	 * sum(t^3 - t) / (N (N-1))); tie groups counted here by hand:
-	 * values 0 (x3 + y2 = 5), 1 (x1 + y1 = 2), 2 (y3 = 3), 5 (x1), 7 (y1) */
+	/* 5 vs 5 fully separated, two equal values inside the new side: only
+	 * one split puts all of x lowest, so p = 2 / C(10, 5) = 2/252 (the
+	 * normal approximation said 0.0119) */
+	double a[] = { 10, 11, 12, 13, 14 }, b[] = { 20, 21, 22, 22, 24 }, u;
+	ck_assert_double_eq_tol(profdb__mwu(a, 5, b, 5, &u), 2.0 / 252, 1e-15);
+	ck_assert_double_eq(u, 0);
+	ck_assert_double_eq_tol(profdb__mwu(b, 5, a, 5, &u), 2.0 / 252, 1e-15);
+	/* ties across the sides: tests/cli/mwu_ties_ref.py enumerates these
+	 * as fractions (7/22, 1555/4862, 1); the enumeration here by pairs */
 	double x[] = { 0, 0, 0, 1, 5 }, y[] = { 0, 0, 1, 2, 2, 2, 7 };
-	double u, p = profdb__mwu(x, 5, y, 7, &u);
-	double N = 12, ties = (125 - 5) + (8 - 2) + (27 - 3);
-	double var = 5.0 * 7 / 12 * ((N + 1) - ties / (N * (N - 1)));
-	double z = (fabs(u - 17.5) - 0.5) / sqrt(var);
-	ck_assert_double_eq(u, u_pairs(x, 5, y, 7));
-	ck_assert_double_eq_tol(p, erfc(z / sqrt(2)), 1e-12);
+	ck_assert_double_eq_tol(profdb__mwu(x, 5, y, 7, &u), 7.0 / 22, 1e-12);
+	ck_assert_double_eq(u, 11.5);
+	ck_assert_double_eq_tol(mwu_enumerate_values(x, 5, y, 7), 7.0 / 22, 1e-12);
+	double c[] = { 3, 1, 4, 1, 5, 9, 2, 6, 5 }, d[] = { 3, 5, 8, 9, 7, 9, 3, 2, 3 };
+	ck_assert_double_eq_tol(profdb__mwu(c, 9, d, 9, &u), 1555.0 / 4862, 1e-12);
+	ck_assert_double_eq(u, 29);
+	ck_assert_double_eq_tol(mwu_enumerate_values(c, 9, d, 9), 1555.0 / 4862, 1e-12);
+	double e[] = { 2, 2, 3 }, f[] = { 2, 3, 3 };
+	ck_assert_double_eq(profdb__mwu(e, 3, f, 3, &u), 1);
 	/* everything tied: no evidence */
 	double z1[] = { 0, 0, 0 }, z2[] = { 0, 0, 0, 0 };
 	ck_assert_double_eq(profdb__mwu(z1, 3, z2, 4, NULL), 1);
 	ck_assert(isnan(profdb__mwu(z1, 0, z2, 4, NULL)));
+}
+END_TEST
+
+START_TEST(mwu_ties_normal_approximation)
+{
+	/* beyond 50 a side, with ties: z = (|U - nm/2| - 1/2) / sigma,
+	 * sigma^2 = nm/12 ((N+1) - sum(t^3 - t) / (N (N-1))).  x is
+	 * {0,0,0,1,5} eleven times (55), y {0,0,1,2,2,2,7} eight times (56);
+	 * tie groups counted by hand: 0 (33 + 16 = 49), 1 (11 + 8 = 19),
+	 * 2 (24), 5 (11), 7 (8) */
+	static const double xs[] = { 0, 0, 0, 1, 5 }, ys[] = { 0, 0, 1, 2, 2, 2, 7 };
+	double x[55], y[56];
+	for (int i = 0; i < 55; i++)
+		x[i] = xs[i % 5];
+	for (int i = 0; i < 56; i++)
+		y[i] = ys[i % 7];
+	double u, p = profdb__mwu(x, 55, y, 56, &u);
+	double N = 111, t[] = { 49, 19, 24, 11, 8 }, ties = 0;
+	for (int i = 0; i < 5; i++)
+		ties += t[i] * t[i] * t[i] - t[i];
+	double var = 55.0 * 56 / 12 * ((N + 1) - ties / (N * (N - 1)));
+	double z = (fabs(u - 55.0 * 56 / 2) - 0.5) / sqrt(var);
+	ck_assert_double_eq(u, u_pairs(x, 55, y, 56));
+	ck_assert_double_eq_tol(p, erfc(z / sqrt(2)), 1e-12);
 }
 END_TEST
 
@@ -283,6 +339,7 @@ int main(void)
 	tcase_add_test(tc, t_cdf_closed_forms);
 	tcase_add_test(tc, welch_by_hand);
 	tcase_add_test(tc, mwu_exact_matches_enumeration);
+	tcase_add_test(tc, mwu_exact_with_ties);
 	tcase_add_test(tc, mwu_ties_normal_approximation);
 	tcase_add_test(tc, mwu_large_samples_radix);
 	tcase_add_test(tc, prng_and_bootstrap);

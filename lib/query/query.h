@@ -64,6 +64,12 @@ void profdb__qfilter_selected_steps(struct profdb__qbuf *b, const struct profdb_
 /* Append the expression of the repeat count of run alias run_alias
  * (a row of table run) under f. */
 void profdb__qfilter_repeats(struct profdb__qbuf *b, const struct profdb_filter *f, const char *run_alias);
+/* The run formats of benchmark files (README "Operator benchmarks"): each
+ * of their kernel rows is one timed repeat of its API, so an API's time per
+ * repeat is its total over its own rows, not over the run's repeats.  The
+ * SQL list is fixed text; profdb__format_is_wallclock tests one format. */
+#define PROFDB__WALLCLOCK_FORMATS_SQL "('wallclock_csv', 'wallclock_jsonl', 'pytest_benchmark', 'gbench')"
+int profdb__format_is_wallclock(const char *format);
 /* When r has no rows, add a note per selected run saying why: the rank
  * it lacks and the ranks it has, that it has no steps (need_steps: the
  * query needs them, as --per-step does) or which steps it has, or that

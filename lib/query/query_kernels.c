@@ -13,7 +13,9 @@
  *  - median, p90, p99: exact percentiles, linear interpolation (stats.h).
  *  - stddev: sample standard deviation, NULL for a single call.
  *  - per_repeat: total / the run's repeat count, or with a step range
- *    total / the selected steps (query.h, profdb__qfilter_repeats).
+ *    total / the selected steps (query.h, profdb__qfilter_repeats); in a
+ *    benchmark file's run, total / calls (each row one repeat of its API)
+ *    and no share_pct.
  *  - top N and the order apply within each run; runs come in id order.
  *  - grouped by name alone over whole runs (no rank or step filter), the
  *    figures come from kernel_name_stat, which the ingest filled (runs
@@ -396,6 +398,15 @@ static void add_step_groups(struct profdb__qbuf *b, const struct keys *ks, const
 	profdb__qbuf_add(b, ")");
 }
 
+int profdb__format_is_wallclock(const char *format)
+{
+	static const char *const f[] = { "wallclock_csv", "wallclock_jsonl", "pytest_benchmark", "gbench" };
+	for (size_t i = 0; format && i < sizeof f / sizeof f[0]; i++)
+		if (strcmp(format, f[i]) == 0)
+			return 1;
+	return 0;
+}
+
 /* CTE o (names resolved, share, per repeat, rank within run) and the
  * final SELECT; fills types. */
 static int add_output(profdb *db, struct profdb__qbuf *b, const struct keys *ks,
@@ -415,7 +426,12 @@ static int add_output(profdb *db, struct profdb__qbuf *b, const struct keys *ks,
 	}
 	profdb__qbuf_add(b, ",\n o AS (SELECT g.*, r.name AS run_name");
 	if (!q->per_step)
-		profdb__qbuf_add(b, ", 100.0 * g.total / den.t AS share_pct, g.total * 1.0 / rep.n AS per_repeat");
+		/* a benchmark file's rows are repeats of their own API: no
+		 * share of one device time, and each API has its own count */
+		profdb__qbuf_add(b, ", CASE WHEN r.format IN " PROFDB__WALLCLOCK_FORMATS_SQL " THEN NULL"
+		                 " ELSE 100.0 * g.total / den.t END AS share_pct, CASE WHEN r.format IN "
+		                 PROFDB__WALLCLOCK_FORMATS_SQL " THEN g.total * 1.0 / g.calls"
+		                 " ELSE g.total * 1.0 / rep.n END AS per_repeat");
 	for (size_t i = 0; i < ks->n; i++)
 		if (ks->k[i]->resolve == 3)
 			profdb__qbuf_addf(b, ", g.k%zu AS v%zu", i, i);

@@ -22,6 +22,8 @@
 struct profdb__bench_api {
 	char *name;                /* owned */
 	int64_t repeats;           /* repeats sent so far */
+	struct profdb__bench_seen { int64_t rep, where; } *seen; /* owned: each repeat's number and line */
+	size_t nseen;
 };
 
 /* A tag the file itself gives (a constant column, the benchmark context). */
@@ -75,14 +77,20 @@ int profdb__bench_end(struct profdb__bench_out *o, struct profdb_input *in, int 
 /* The sniff of every wall-clock reader: yes when profdb__bench_detect
  * (which tells the four forms apart) names self. */
 int profdb__bench_sniff(const struct profdb_sniff *s, const struct profdb_reader *self);
+/* Is r one of the benchmark file readers?  Such a file is a run of its own,
+ * never one rank among others (README "Operator benchmarks"). */
+int profdb__reader_is_bench(const struct profdb_reader *r);
 /* Free o's state without ending the source (error paths). */
 void profdb__bench_free(struct profdb__bench_out *o);
 /*
  * One timed repeat of api: a kernel row of kind wallclock, step = the
  * repeat number (repeat, or PROFDB_NULL for the next one of api, from 1),
  * start = the synthetic clock (repeats laid end to end in file order).
+ * where: the line (or byte) it came from; a repeat number given twice for
+ * one API is refused there by profdb__bench_end.
  */
-int profdb__bench_repeat(struct profdb__bench_out *o, const char *api, int64_t repeat, int64_t dur_ns);
+int profdb__bench_repeat(struct profdb__bench_out *o, const char *api, int64_t repeat, int64_t dur_ns,
+                         int64_t where);
 /* Summary statistics of api (run_meta 'bench_summary', a JSON object). */
 int profdb__bench_summary(struct profdb__bench_out *o, const char *api, const struct profdb__bench_stats *s);
 /* A tag of the whole file (run_meta 'tag.KEY').  The same key with another

@@ -15,6 +15,7 @@
 
 #include "internal.h"
 #include "ingest_impl.h"
+#include "bench.h"
 #include "qsink.h"
 #include "tags.h"
 #include "banned.h"
@@ -445,6 +446,28 @@ static int ingest_split(profdb *db, struct profdb__walk *w, const char *root,
 	return rc;
 }
 
+/*
+ * A benchmark file is one run: its rows are repeats of APIs, timed on one
+ * backend.  Read beside other files as ranks of one run it would mix
+ * backends and number repeats across files, so a walk that finds one with
+ * anything else is refused, naming the way out.
+ */
+static int bench_alone(const struct run_part *all, const char *path, struct profdb_err *err)
+{
+	size_t nb = 0, first = 0;
+	if (all->n < 2)
+		return PROFDB_OK;
+	for (size_t i = 0; i < all->n; i++)
+		if (profdb__reader_is_bench(all->items[i].reader) && !nb++)
+			first = i;
+	if (!nb)
+		return PROFDB_OK;
+	return profdb__err_set(err, PROFDB_EFORMAT, "%s: %zu benchmark file(s) among %zu files, first %s:"
+	                       " a benchmark file is a run of its own, never a rank of one; ingest each"
+	                       " file by itself, or pass --split for one run per file", path, nb, all->n,
+	                       all->items[first].path);
+}
+
 int profdb_ingest(profdb *db, int64_t *out_run_id, const char *path,
                   const struct profdb_ingest_opts *opts)
 {
@@ -492,6 +515,8 @@ int profdb_ingest(profdb *db, int64_t *out_run_id, const char *path,
 			memcpy(all.items, w.items, w.n * sizeof *all.items);
 		if (rc == PROFDB_OK)
 			rc = profdb__ingest_dedupe(&w, all.items, &all.n);
+		if (rc == PROFDB_OK)
+			rc = bench_alone(&all, path, &err);
 		all.notes = w.notes;
 		all.nnotes = w.nnotes;
 		if (rc == PROFDB_OK)

@@ -96,8 +96,10 @@ fail:
 
 void profdb__bench_free(struct profdb__bench_out *o)
 {
-	for (size_t i = 0; i < o->napis; i++)
+	for (size_t i = 0; i < o->napis; i++) {
 		free(o->apis[i].name);
+		free(o->apis[i].seen);
+	}
 	free(o->apis);
 	for (size_t i = 0; i < o->ntags; i++) {
 		free(o->tags[i].key);
@@ -111,10 +113,48 @@ void profdb__bench_free(struct profdb__bench_out *o)
 	o->napis = o->ntags = o->tags_cap = o->ntag_slots = 0;
 }
 
+static int cmp_seen(const void *a, const void *b)
+{
+	const struct profdb__bench_seen *x = a, *y = b;
+	if (x->rep != y->rep)
+		return x->rep < y->rep ? -1 : 1;
+	return x->where < y->where ? -1 : x->where > y->where;
+}
+
+/*
+ * A repeat number twice for one API: refused at the earliest line that
+ * repeats one.  Each timed row is one repeat; two rows of one number would
+ * be summed into one step, doubling that repeat's time in every per-step
+ * figure while the API's mean stayed right.
+ */
+static int check_duplicates(struct profdb__bench_out *o)
+{
+	const struct profdb__bench_api *bad = NULL;
+	struct profdb__bench_seen first = { 0, 0 }, again = { 0, INT64_MAX };
+	for (size_t i = 0; i < o->napis; i++) {
+		struct profdb__bench_api *a = &o->apis[i];
+		qsort(a->seen, a->nseen, sizeof *a->seen, cmp_seen);
+		for (size_t j = 1; j < a->nseen; j++)
+			if (a->seen[j].rep == a->seen[j - 1].rep && a->seen[j].where < again.where) {
+				bad = a;
+				first = a->seen[j - 1];
+				again = a->seen[j];
+			}
+	}
+	if (!bad)
+		return PROFDB_OK;
+	return profdb__err_set(o->ctx->err, PROFDB_EFORMAT, "%s:%lld: repeat %lld of '%.200s' again"
+	                       " (first at line %lld): each row is one repeat; number an API's repeats"
+	                       " once each", o->path, (long long)again.where, (long long)again.rep,
+	                       bad->name, (long long)first.where);
+}
+
 int profdb__bench_end(struct profdb__bench_out *o, struct profdb_input *in, int rc)
 {
 	struct profdb_sink *s = o->ctx->sink;
 	char sha[65], note[PROFDB_ERRMAX];
+	if (rc == PROFDB_OK)
+		rc = check_duplicates(o);
 	if (rc != PROFDB_OK) {
 		profdb__input_close(in);
 		profdb__bench_free(o);
@@ -152,23 +192,29 @@ static struct profdb__bench_api *api_slot(struct profdb__bench_out *o, const cha
 	if (!a->name)
 		return NULL;
 	a->repeats = 0;
+	a->seen = NULL;
+	a->nseen = 0;
 	o->napis++;
 	return a;
 }
 
-int profdb__bench_repeat(struct profdb__bench_out *o, const char *api, int64_t repeat, int64_t dur_ns)
+int profdb__bench_repeat(struct profdb__bench_out *o, const char *api, int64_t repeat, int64_t dur_ns,
+                         int64_t where)
 {
 	struct profdb_sink *s = o->ctx->sink;
 	struct profdb_kernel_rec k;
 	struct profdb__bench_api *a = api_slot(o, api);
-	if (!a)
+	struct profdb__bench_seen *seen;
+	if (!a || !(seen = realloc(a->seen, (a->nseen + 1) * sizeof *seen)))
 		return profdb__err_set(o->ctx->err, PROFDB_ERROR, "out of memory");
+	a->seen = seen;
 	a->repeats++;
 	profdb__kernel_rec_init(&k);
 	k.rank = o->rank;
 	k.name = api;
 	k.kind = PROFDB_KIND_WALLCLOCK;
 	k.step = repeat != PROFDB_NULL ? repeat : a->repeats;
+	seen[a->nseen++] = (struct profdb__bench_seen){ k.step, where };
 	k.start_ns = o->clock_ns;
 	k.dur_ns = dur_ns;
 	/* saturate: the synthetic clock only orders repeats */
@@ -441,6 +487,12 @@ static long mem_read(void *arg, void *buf, size_t n, struct profdb_err *err)
 	memcpy(buf, m->p + m->at, n);
 	m->at += n;
 	return (long)n;
+}
+
+int profdb__reader_is_bench(const struct profdb_reader *r)
+{
+	return r == &profdb__reader_wallclock_csv || r == &profdb__reader_wallclock_jsonl ||
+	       r == &profdb__reader_pytest_benchmark || r == &profdb__reader_gbench;
 }
 
 int profdb__bench_sniff(const struct profdb_sniff *s, const struct profdb_reader *self)

@@ -169,7 +169,7 @@ static int entry(struct gb *g, const struct profdb__jval *b)
 		/* files before run_type (library 1.4) mark aggregates by aggregate_name only */
 		rc = aggregate(g, b, api, ns, where);
 	else
-		rc = profdb__bench_repeat(o, api, PROFDB_NULL, ns);
+		rc = profdb__bench_repeat(o, api, PROFDB_NULL, ns, where);
 	free(api);
 	return rc;
 }

@@ -102,7 +102,7 @@ static int rounds(struct profdb__bench_out *o, const char *api, const struct pro
 		else if (p == -2)
 			rc = profdb__bench_skip(o, "negative round time", (int64_t)(v.p - buf));
 		else
-			rc = profdb__bench_repeat(o, api, PROFDB_NULL, ns);
+			rc = profdb__bench_repeat(o, api, PROFDB_NULL, ns, (int64_t)(v.p - buf));
 		if (rc != PROFDB_OK)
 			return rc;
 	}

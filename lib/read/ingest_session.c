@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ingest_impl.h"
+#include "bench.h"
 #include "banned.h"
 
 /* What identifies a unit's content: its inode, and its main file's size
@@ -167,13 +168,19 @@ int profdb__ingest_sessions(const struct profdb__walk *w, const char *root, cons
 		goto oom;
 	for (size_t i = 0; i < w->n; i++) {
 		size_t len = profdb__ingest_session_len(w->items[i].path, root), g;
-		for (g = 0; g < ng; g++) {
+		/* a benchmark file is a session of its own, named after it */
+		int bench = profdb__reader_is_bench(w->items[i].reader);
+		for (g = 0; g < ng && !bench; g++) {
 			const char *p = w->items[first[g]].path;
-			if (profdb__ingest_session_len(p, root) == len && strncmp(p, w->items[i].path, len) == 0)
+			if (!profdb__reader_is_bench(w->items[first[g]].reader) &&
+			    profdb__ingest_session_len(p, root) == len && strncmp(p, w->items[i].path, len) == 0)
 				break;
 		}
+		if (bench)
+			g = ng;
 		if (g == ng) {
-			if (!(names[ng] = session_name(w->items[i].path, len, root, prefix)))
+			if (!(names[ng] = bench ? profdb__ingest_unit_name(w->items[i].path, root, prefix) :
+			                  session_name(w->items[i].path, len, root, prefix)))
 				goto oom;
 			first[ng++] = i;
 		}

@@ -68,7 +68,7 @@ static int on_row(void *arg, const struct profdb__csv_row *row)
 		return profdb__bench_skip(o, "negative elapsed_us", row->line);
 	if (w->repeat >= 0 && profdb__parse_i64(row->field[w->repeat], row->len[w->repeat], &rep) != 0)
 		return profdb__bench_skip(o, "repeat is not an integer", row->line);
-	return profdb__bench_repeat(o, row->field[w->api], rep, ns);
+	return profdb__bench_repeat(o, row->field[w->api], rep, ns, row->line);
 }
 
 int profdb__read_wallclock_csv(const struct profdb_reader_ctx *ctx)

@@ -66,7 +66,7 @@ static int one_line(struct profdb__bench_out *o, const char *p, size_t n, int64_
 		return profdb__bench_skip(o, "repeat is not an integer", line);
 	if (!(name = profdb__bench_jtext(&api, &oom)))
 		return profdb__err_set(o->ctx->err, PROFDB_ERROR, "out of memory");
-	rc = profdb__bench_repeat(o, name, r, ns);
+	rc = profdb__bench_repeat(o, name, r, ns, line);
 	free(name);
 	return rc;
 }

@@ -356,14 +356,17 @@ static int api_line(profdb_comparison *c, struct profdb__cmp_line *l, const stru
 		               in0, in1, 1, isnan(p) ? NAN : p);
 		l->nbase = (size_t)n0;
 		l->nnext = (size_t)n1;
-		if (isnan(p) && in0 && in1)
+		if (isnan(p) && in0 && in1) {
 			snprintf(l->why, sizeof l->why, "no test: a side has fewer than 2 repeats or a summary"
 			         " without a stddev");
+			l->short_alpha = 0;
+		}
 	} else {
 		l->base = mean_of(b->s, b->n);
 		l->next = mean_of(w->s, w->n);
 		profdb__compare_decide(c, l, b->s, b->n, w->s, w->n, in0, in1, 1, NAN);
 	}
+	profdb__compare_note_short(c, l);
 	if (mixed && profdb__compare_warn(c, "API '%.200s': base measured by %s, new by %s: device time"
 	                                  " per repeat against elapsed time per repeat, not the same"
 	                                  " measurement", a->key, src_name(b->src), src_name(w->src)) != PROFDB_OK)
@@ -419,6 +422,8 @@ static int api_compare(profdb *db, profdb_comparison *c, const struct names *sid
 	if (rc == PROFDB_OK) {
 		qsort(c->kernels, c->nkernels, sizeof *c->kernels, cmp_lines);
 		rc = profdb__compare_warnings(db, c, cr[0], side[0].n, cr[1], side[1].n, PROFDB_NULL);
+		if (rc == PROFDB_OK && profdb__compare_warn_short(c) != PROFDB_OK)
+			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
 	}
 	for (int si = 0; si < 2; si++)
 		for (size_t i = 0; cr[si] && i < side[si].n; i++)

@@ -176,6 +176,8 @@ int profdb_compare(profdb *db, profdb_comparison **out, const struct profdb_diff
 		goto out;
 	rc = profdb__compare_warnings(db, c, s.side[0].runs, s.side[0].n, s.side[1].runs, s.side[1].n,
 	                              o->filter.rank);
+	if (rc == PROFDB_OK && profdb__compare_warn_short(c) != PROFDB_OK)
+		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
 out:
 	if (own_txn)
 		sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL);

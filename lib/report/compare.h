@@ -26,6 +26,7 @@ struct profdb__cmp_line {
 	double ci_lo, ci_hi;       /* confidence interval of rel; NaN when none */
 	size_t nbase, nnext;       /* samples per side */
 	char why[128];             /* one line: why this verdict */
+	int short_alpha;           /* inconclusive because its sample sizes cannot reach alpha */
 };
 
 struct profdb_comparison {
@@ -45,6 +46,8 @@ struct profdb_comparison {
 	size_t nruns;
 	char **warnings;           /* comparability warnings, owned */
 	size_t nwarnings;
+	size_t nshort;             /* lines with short_alpha */
+	char short_why[128];       /* the first one's why */
 };
 
 /* One stored run as the comparison sees it. */
@@ -79,6 +82,12 @@ int profdb__compare_warnings(profdb *db, profdb_comparison *c, const struct prof
 /* Append a warning (printf-style) to c.  PROFDB_OK or PROFDB_ERROR (memory). */
 int profdb__compare_warn(profdb_comparison *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* Count l if its sample sizes cannot reach alpha; once every line is
+ * decided, one warning says how many (a table may hide the why column).
+ * PROFDB_OK or PROFDB_ERROR (memory). */
+void profdb__compare_note_short(profdb_comparison *c, const struct profdb__cmp_line *l);
+int profdb__compare_warn_short(profdb_comparison *c);
 
 /* Stable lower-case names: "regression", ..., "gone". */
 const char *profdb__verdict_name(enum profdb_verdict v);

@@ -63,10 +63,11 @@ static double mean(const double *x, size_t n)
 
 /* Decide line l (base and next set); a larger value is the regression
  * unless higher_better. */
-static void decide(const profdb_comparison *c, struct profdb__cmp_line *l, const double *x, size_t nx,
+static void decide(profdb_comparison *c, struct profdb__cmp_line *l, const double *x, size_t nx,
                    const double *y, size_t ny, int higher_better)
 {
 	profdb__compare_decide(c, l, x, nx, y, ny, nx > 0, ny > 0, !l->is_count, NAN);
+	profdb__compare_note_short(c, l);
 	if (higher_better && l->verdict == PROFDB_VERDICT_REGRESSION)
 		l->verdict = PROFDB_VERDICT_IMPROVEMENT;
 	else if (higher_better && l->verdict == PROFDB_VERDICT_IMPROVEMENT)
@@ -248,6 +249,8 @@ int profdb_compare_analysis(profdb *db, profdb_comparison **out, const struct pr
 	if (!(c = profdb__comparison_new(o, table, o->base_runs, o->nbase, o->new_runs, o->nnew)))
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	rc = bd ? breakdown_lines(db, c, o) : collectives_lines(db, c, o);
+	if (rc == PROFDB_OK && profdb__compare_warn_short(c) != PROFDB_OK)
+		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
 	if (rc != PROFDB_OK) {
 		profdb_comparison_free(c);
 		return rc;

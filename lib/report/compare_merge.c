@@ -26,6 +26,7 @@ struct merge {
 	struct cursor *cur;        /* owned, ncur */
 	size_t ncur;
 	double *samp[2];           /* owned: the current key's samples per side */
+	double *kcalls[2];         /* owned: its calls per sample */
 	int64_t total[2], calls[2]; /* the current key's sums per side */
 	uint64_t draws_left;       /* bootstrap draws the budget still allows */
 	size_t no_ci;              /* keys left without an interval past it */
@@ -61,7 +62,9 @@ static int merge_open(struct merge *m, const char *keyexpr)
 	m->cur = calloc(m->ncur ? m->ncur : 1, sizeof *m->cur);
 	m->samp[0] = calloc(s->side[0].N ? s->side[0].N : 1, sizeof(double));
 	m->samp[1] = calloc(s->side[1].N ? s->side[1].N : 1, sizeof(double));
-	if (!m->cur || !m->samp[0] || !m->samp[1])
+	m->kcalls[0] = calloc(s->side[0].N ? s->side[0].N : 1, sizeof(double));
+	m->kcalls[1] = calloc(s->side[1].N ? s->side[1].N : 1, sizeof(double));
+	if (!m->cur || !m->samp[0] || !m->samp[1] || !m->kcalls[0] || !m->kcalls[1])
 		return profdb__error(s->db, PROFDB_ERROR, "out of memory");
 	for (size_t k = 0, si = 0; si < 2; si++)
 		for (size_t i = 0; i < s->side[si].n; i++, k++) {
@@ -81,6 +84,8 @@ static void merge_close(struct merge *m)
 	free(m->cur);
 	free(m->samp[0]);
 	free(m->samp[1]);
+	free(m->kcalls[0]);
+	free(m->kcalls[1]);
 }
 
 /* The smallest current key of the live cursors, copied; NULL when none
@@ -107,6 +112,7 @@ static int read_key(struct merge *m, const char *key)
 	int rc;
 	for (int si = 0; si < 2; si++) {
 		memset(m->samp[si], 0, (m->s->side[si].N ? m->s->side[si].N : 1) * sizeof(double));
+		memset(m->kcalls[si], 0, (m->s->side[si].N ? m->s->side[si].N : 1) * sizeof(double));
 		m->total[si] = m->calls[si] = 0;
 	}
 	for (size_t k = 0; k < m->ncur; k++) {
@@ -114,7 +120,7 @@ static int read_key(struct merge *m, const char *key)
 		while (c->kc.live && strcmp(key_of(c), key) == 0) {
 			m->total[c->si] += c->kc.sum;
 			m->calls[c->si] += c->kc.calls;
-			profdb__compare_add_row(m->s, c->si, c->run, &c->kc, m->samp[c->si]);
+			profdb__compare_add_row(m->s, c->si, c->run, &c->kc, m->samp[c->si], m->kcalls[c->si]);
 			if ((rc = advance(m, c)) != PROFDB_OK)
 				return rc;
 		}
@@ -127,6 +133,17 @@ static int read_key(struct merge *m, const char *key)
 		sd->dev_total += m->total[si];
 	}
 	return PROFDB_OK;
+}
+
+/* A benchmark side's samples of the current key: only the repeats it
+ * ran (its own rows), moved to the front; their count. */
+static size_t own_repeats(struct merge *m, int si)
+{
+	size_t k = 0;
+	for (size_t j = 0; j < m->s->side[si].N; j++)
+		if (m->kcalls[si][j] > 0)
+			m->samp[si][k++] = m->samp[si][j];
+	return k;
 }
 
 /* The line of key (owned by the line from here) in l. */
@@ -151,7 +168,17 @@ static void key_line(struct merge *m, profdb_comparison *c, struct profdb__cmp_l
 	l->next = (double)m->total[1] / nw->repeats;
 	l->base_calls = (double)m->calls[0] / b->repeats;
 	l->next_calls = (double)m->calls[1] / nw->repeats;
-	profdb__compare_decide(c, l, m->samp[0], b->N, m->samp[1], nw->N, m->calls[0] > 0, m->calls[1] > 0, 1, NAN);
+	/* a benchmark file's API: per repeat over its own repeats (kernels) */
+	if (b->wall && m->calls[0] > 0) {
+		l->base = (double)m->total[0] / (double)m->calls[0];
+		l->base_calls = 1;
+	}
+	if (nw->wall && m->calls[1] > 0) {
+		l->next = (double)m->total[1] / (double)m->calls[1];
+		l->next_calls = 1;
+	}
+	profdb__compare_decide(c, l, m->samp[0], b->wall ? own_repeats(m, 0) : b->N, m->samp[1],
+	                       nw->wall ? own_repeats(m, 1) : nw->N, m->calls[0] > 0, m->calls[1] > 0, 1, NAN);
 }
 
 int profdb__compare_merge_kernels(struct profdb__compare_state *s, profdb_comparison *c, const char *keyexpr)
@@ -180,6 +207,7 @@ int profdb__compare_merge_kernels(struct profdb__compare_state *s, profdb_compar
 		}
 		key_line(&m, c, &line, key);
 		key = NULL;
+		profdb__compare_note_short(c, &line);
 		/* held while they fit the budget, spooled past it (compare_lines.c) */
 		if ((rc = profdb__cmp_lines_add(&L, &line)) != PROFDB_OK)
 			goto out;

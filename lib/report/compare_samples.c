@@ -202,6 +202,9 @@ int profdb__compare_side_init(profdb *db, const struct profdb_filter *f, struct 
 		sd->runs[i].repeats = (int64_t)sd->divisor[i];
 		sd->repeats += sd->divisor[i];
 	}
+	sd->wall = n > 0;
+	for (size_t i = 0; i < n; i++)
+		sd->wall &= profdb__format_is_wallclock(sd->runs[i].format);
 	sd->count = calloc(sd->N ? sd->N : 1, sizeof *sd->count);
 	sd->cpu = calloc(sd->N ? sd->N : 1, sizeof *sd->cpu);
 	sd->dev = calloc(sd->N ? sd->N : 1, sizeof *sd->dev);
@@ -272,7 +275,7 @@ int profdb__compare_kernel_cursor(struct profdb__compare_state *s, int si, size_
 }
 
 void profdb__compare_add_row(struct profdb__compare_state *s, int si, size_t i,
-                             struct profdb__kcursor *c, double *samp)
+                             struct profdb__kcursor *c, double *samp, double *calls)
 {
 	struct profdb__compare_side *sd = &s->side[si];
 	int64_t sum = c->sum, cnt = c->calls;
@@ -283,6 +286,7 @@ void profdb__compare_add_row(struct profdb__compare_state *s, int si, size_t i,
 	if (!sd->nsteps[i]) {
 		samp[at] += (double)sum / sd->divisor[i];
 		sd->count[at] += (double)cnt / sd->divisor[i];
+		calls[at] += (double)cnt;
 		return;
 	}
 	j = !c->has_step ? -1 : step_index(sd->steps[i], sd->nsteps[i], c->step, &c->step_hint);
@@ -293,11 +297,13 @@ void profdb__compare_add_row(struct profdb__compare_state *s, int si, size_t i,
 		for (size_t t = 0; t < sd->nsteps[i]; t++) {
 			samp[at + t] += (double)sum / (double)sd->nsteps[i];
 			sd->count[at + t] += (double)cnt / (double)sd->nsteps[i];
+			calls[at + t] += (double)cnt / (double)sd->nsteps[i];
 		}
 		return;
 	}
 	samp[at + (size_t)j] += (double)sum;
 	sd->count[at + (size_t)j] += (double)cnt;
+	calls[at + (size_t)j] += (double)cnt;
 }
 
 /* Host self time per step, and the step spans, of run i of side si. */

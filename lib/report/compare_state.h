@@ -31,6 +31,7 @@ struct profdb__compare_side {
 	double *span;              /* step spans (max over ranks), nspan of them */
 	size_t nspan, capspan;
 	int64_t kernels;           /* kernel rows on this side */
+	int wall;                  /* every run a benchmark file's: a row is one repeat of its key */
 };
 
 /* One comparison being built: both sides.  Keys are read one at a time
@@ -93,10 +94,10 @@ void profdb__kcursor_prefetch_free(struct profdb__compare_state *s);
 /* The next row: 0, or -1 when SQLite failed (its message on the db). */
 int profdb__kcursor_next(struct profdb__kcursor *c);
 void profdb__kcursor_close(struct profdb__kcursor *c);
-/* Add the current row of such a cursor to samp (side si's N samples) and
- * the side's kernel counts. */
+/* Add the current row of such a cursor to samp (side si's N samples), its
+ * calls to calls (N), and the side's kernel counts. */
 void profdb__compare_add_row(struct profdb__compare_state *s, int si, size_t i,
-                             struct profdb__kcursor *c, double *samp);
+                             struct profdb__kcursor *c, double *samp, double *calls);
 int profdb__compare_read_host(struct profdb__compare_state *s, int si, size_t i);
 
 /* bench_diff.c: sides named tag:KEY=VALUE, or --by tag:KEY (per API) */

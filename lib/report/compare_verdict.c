@@ -48,6 +48,7 @@ void profdb__compare_decide(const struct profdb_comparison *c, struct profdb__cm
 	l->rel = l->base != 0 ? l->delta / l->base : NAN;
 	l->p = NAN;
 	l->ci_lo = l->ci_hi = NAN;
+	l->short_alpha = 0;
 	if (!in_base || !in_next) {
 		l->verdict = in_base ? PROFDB_VERDICT_GONE : PROFDB_VERDICT_NEW;
 		snprintf(l->why, sizeof l->why, "only in the %s runs", in_base ? "base" : "new");
@@ -78,6 +79,7 @@ void profdb__compare_decide(const struct profdb_comparison *c, struct profdb__cm
 	enough = nx >= 3 && ny >= 3 && minp <= c->alpha;
 	if (!enough || isnan(l->p)) {
 		l->verdict = PROFDB_VERDICT_INCONCLUSIVE;
+		l->short_alpha = !enough;
 		if (nx < 3 || ny < 3)
 			snprintf(l->why, sizeof l->why, "too few samples (%zu base, %zu new; %s needs 3 each)",
 			         nx, ny, profdb__test_name(c->test));
@@ -97,6 +99,23 @@ void profdb__compare_decide(const struct profdb_comparison *c, struct profdb__cm
 	         isnan(l->rel) ? 0.0 : 100 * l->rel, profdb__test_name(c->test), l->p, c->alpha);
 }
 
+void profdb__compare_note_short(profdb_comparison *c, const struct profdb__cmp_line *l)
+{
+	if (!l->short_alpha)
+		return;
+	if (!c->nshort++)
+		snprintf(c->short_why, sizeof c->short_why, "%s", l->why);
+}
+
+int profdb__compare_warn_short(profdb_comparison *c)
+{
+	if (!c->nshort)
+		return PROFDB_OK;
+	return profdb__compare_warn(c, "%zu line%s cannot be significant at alpha %g whatever the"
+	                            " change, the first: %s; more repeats a side, or a larger --alpha",
+	                            c->nshort, c->nshort == 1 ? "" : "s", c->alpha, c->short_why);
+}
+
 static int add_run_line(struct profdb__compare_state *s, profdb_comparison *c, const char *name, int is_count,
                         double base, double next, const double *x, size_t nx,
                         const double *y, size_t ny, int in_base, int in_next)
@@ -113,6 +132,7 @@ static int add_run_line(struct profdb__compare_state *s, profdb_comparison *c, c
 	l->next = next;
 	l->base_calls = l->next_calls = NAN;
 	profdb__compare_decide(c, l, x, nx, y, ny, in_base, in_next, !is_count, NAN);
+	profdb__compare_note_short(c, l);
 	if (!in_base || !in_next) {
 		l->verdict = PROFDB_VERDICT_INCONCLUSIVE;
 		snprintf(l->why, sizeof l->why, "no data in the %s runs", in_base ? "new" : "base");

@@ -1,6 +1,7 @@
 /*
  * stats_test.c - two-sample tests and the bootstrap interval that decide a
- * diff verdict: Mann-Whitney U (exact or normal approximation), Welch's t
+ * diff verdict: Mann-Whitney U (exact, with or without ties, up to EXACT_MAX
+ * a side; the normal approximation beyond), Welch's t
  * (t CDF through the regularized incomplete beta) and a fixed-seed
  * bootstrap of the relative change of means.  Plain C, no SQL.
  */
@@ -12,7 +13,8 @@
 #include "stats.h"
 #include "banned.h"
 
-/* Largest side for the exact U distribution: (n+1) * (n*m+1) doubles. */
+/* Largest side for the exact U distribution: (n+1) * (n*m+1) doubles,
+ * or (n+1) * (2nN+1) with ties. */
 #define EXACT_MAX 50
 
 struct ranked {
@@ -57,6 +59,87 @@ static double mwu_exact(size_t n, size_t m, double u)
 	free(f);
 	p = 2 * (le < ge ? le : ge) / total;
 	return p > 1 ? 1 : p;
+}
+
+static int cmp_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/* The n + m values' midranks times 2 (integers) into r2, ascending. */
+static int midranks_x2(const double *x, size_t n, const double *y, size_t m, size_t *r2)
+{
+	size_t N = n + m;
+	double *all = malloc(N * sizeof *all);
+	if (!all)
+		return -1;
+	memcpy(all, x, n * sizeof *all);
+	memcpy(all + n, y, m * sizeof *all);
+	qsort(all, N, sizeof *all, cmp_value);
+	for (size_t i = 0; i < N;) {
+		size_t j = i + 1;
+		while (j < N && all[j] == all[i])
+			j++;
+		for (size_t k = i; k < j; k++)
+			r2[k] = i + 1 + j; /* 2 x the mean of ranks i+1 .. j */
+		i = j;
+	}
+	free(all);
+	return 0;
+}
+
+/*
+ * Exact two-sided p of U under ties: the conditional (permutation)
+ * distribution of x's rank sum given the tie pattern.  f[k][s] counts the
+ * subsets of k of the values seen so far whose doubled midranks sum to s;
+ * each value either joins a subset or not.  U <= u exactly when x's
+ * doubled rank sum is <= 2u + n(n+1), so the tails are read at that sum.
+ * The p is twice the smaller tail, as without ties.
+ */
+static double mwu_exact_ties(const double *x, size_t n, const double *y, size_t m, double u)
+{
+	size_t N = n + m, smax, w, obs;
+	size_t *r2 = malloc((2 * N + 1) * sizeof *r2), *pre;
+	double *f = NULL, total = 0, le = 0, ge = 0, p;
+	if (!r2 || midranks_x2(x, n, y, m, r2) != 0)
+		goto fail;
+	pre = r2 + N; /* pre[j]: the j smallest summed */
+	pre[0] = 0;
+	for (size_t i = 0; i < N; i++)
+		pre[i + 1] = pre[i] + r2[i];
+	smax = pre[N] - pre[N - n];
+	w = smax + 1;
+	f = calloc((n + 1) * w, sizeof *f);
+	if (!f)
+		goto fail;
+	f[0] = 1;
+	for (size_t i = 0; i < N; i++) {
+		/* k values that can still reach n; sums between the k-1
+		 * smallest plus this one and the k largest seen */
+		size_t r = r2[i], kmax = i + 1 < n ? i + 1 : n, kmin = n + i + 1 > N ? n + i + 1 - N : 1;
+		for (size_t k = kmax; k >= kmin; k--) {
+			size_t hi = pre[i + 1] - pre[i + 1 - k], lo = pre[k - 1] + r;
+			for (size_t s = hi; s >= lo; s--)
+				f[k * w + s] += f[(k - 1) * w + s - r];
+		}
+	}
+	obs = (size_t)llround(2 * u + (double)n * (double)(n + 1));
+	for (size_t s = 0; s <= smax; s++) {
+		total += f[n * w + s];
+		if (s <= obs)
+			le += f[n * w + s];
+		if (s >= obs)
+			ge += f[n * w + s];
+	}
+	free(r2);
+	free(f);
+	p = 2 * (le < ge ? le : ge) / total;
+	return p > 1 ? 1 : p;
+fail:
+	free(r2);
+	free(f);
+	return NAN;
 }
 
 /* The rank sum of x and the tie term, from x and y with their ranks in
@@ -205,8 +288,8 @@ double profdb__mwu(const double *x, size_t n, const double *y, size_t m, double 
 	U = r1 - (double)n * (double)(n + 1) / 2;
 	if (u)
 		*u = U;
-	if (!tied && n <= EXACT_MAX && m <= EXACT_MAX)
-		return mwu_exact(n, m, U);
+	if (n <= EXACT_MAX && m <= EXACT_MAX)
+		return tied ? mwu_exact_ties(x, n, y, m, U) : mwu_exact(n, m, U);
 	mu = (double)n * (double)m / 2;
 	var = (double)n * (double)m / 12 * ((double)(N + 1) - ties / ((double)N * (double)(N - 1)));
 	if (var <= 0)
