@@ -15,7 +15,8 @@ profdb's code, and compares every column of `profdb breakdown --format csv
 --unit ns` (OUT.csv; with "rank": `--by rank`) with its own computation:
 
   device activities  Kineto X events of cat kernel / gpu_memcpy / gpu_memset (and
-                     the 2021 names Kernel / Memcpy / Memset); Ascend
+                     the 2021 names Kernel / Memcpy / Memset, MTIA mtia_ccp_events,
+                     of which dma_request is memory); Ascend
                      kernel_details.csv rows, times decimal us -> exact ns
   class              communication: Ascend Accelerator Core HCCL or COMMUNICATION, or a
                      Type (Name when Type is N/A) starting hcom_; Kineto kernels
@@ -38,11 +39,13 @@ here event by event); per step host_wait / queued are measured with a sweep over
 elementary segments, host_sync sums *Synchronize* calls starting in the step's
 ProfilerStep span.
 
-bandwidth: gpu_memcpy / gpu_memset (Memcpy / Memset) events; direction from the
-name (HtoD / HostToDevice, DtoH / DeviceToHost, DtoD / DeviceToDevice, PtoP /
-PeerToPeer, else other; every memset "memset"); bytes from args "bytes";
-gbps = sum of bytes / sum of durations of the events with bytes; max_gbps the
-largest bytes / dur of one event (rel 1e-9).
+bandwidth: gpu_memcpy / gpu_memset (Memcpy / Memset) events and MTIA dma_request;
+direction from the name (HtoD / HostToDevice, DtoH / DeviceToHost, DtoD /
+DeviceToDevice, PtoP / PeerToPeer, else other; every memset "memset"; MTIA from
+args "direction"); bytes from args "bytes" (MTIA "size"); a transfer's time is
+bytes / its args "memory bandwidth (GB/s)" where present, else its dur;
+gbps = sum of bytes / sum of those times of the events with bytes; max_gbps the
+largest bytes / time of one event (rel 1e-9).
 
 idle: per rank and stream (the device event's tid), the stream's activities in
 start order; a gap is time between the end of everything so far and the next
@@ -100,8 +103,13 @@ def ns(v):
 
 
 DEVICE_CATS = {"kernel": "k", "Kernel": "k", "gpu_memcpy": "y", "Memcpy": "y",
-               "gpu_memset": "y", "Memset": "y"}
-RUNTIME_CATS = ("cuda_runtime", "cuda_driver", "Runtime")
+               "gpu_memset": "y", "Memset": "y", "mtia_ccp_events": "k"}
+RUNTIME_CATS = ("cuda_runtime", "cuda_driver", "Runtime", "mtia_runtime")
+
+
+def mtia_dma(e):
+    """An MTIA DMA transfer: memory, as HTA counts it (README "breakdown")."""
+    return e.get("cat") == "mtia_ccp_events" and e.get("name") == "dma_request"
 
 
 def kineto_comm(name):
@@ -128,7 +136,9 @@ def load_kineto(path):
         c = DEVICE_CATS.get(e.get("cat"))
         if e.get("ph") != "X" or c is None:
             continue
-        if c == "k" and kineto_comm(e["name"]):
+        if mtia_dma(e):
+            c = "y"
+        elif c == "k" and kineto_comm(e["name"]):
             c = "m"
         elif c == "k":
             c = "c"
@@ -405,9 +415,11 @@ def check_launch_steps(acts, sync, out_csv):
     print("ok launches --by step: %d steps, every column" % len(groups))
 
 
-def direction(cat, name):
+def direction(cat, name, args):
     if cat in ("gpu_memset", "Memset"):
         return "memset"
+    if cat == "mtia_ccp_events":
+        return {"HOST_TO_DEVICE": "HtoD", "DEVICE_TO_HOST": "DtoH"}.get(args.get("direction"), "other")
     for d, alt in (("HtoD", "HostToDevice"), ("DtoH", "DeviceToHost"), ("DtoD", "DeviceToDevice"),
                    ("PtoP", "PeerToPeer")):
         if d in name or alt in name:
@@ -429,13 +441,19 @@ def check_bandwidth(path, out_csv, by_rank):
         calls = {e["args"]["correlation"]: ns(e["ts"]) for e in events if e.get("ph") == "X"
                  and e.get("cat") in RUNTIME_CATS and "correlation" in e.get("args", {})}
         for e in events:
-            if e.get("ph") != "X" or e.get("cat") not in ("gpu_memcpy", "Memcpy", "gpu_memset", "Memset"):
+            if e.get("ph") != "X" or (e.get("cat") not in ("gpu_memcpy", "Memcpy", "gpu_memset", "Memset")
+                                      and not mtia_dma(e)):
                 continue
-            t = calls.get(e.get("args", {}).get("correlation"))
-            step = None if by_rank else next((s for a, b, s in spans if t is not None and a <= t < b), None)
-            b = e.get("args", {}).get("bytes")
-            groups.setdefault((rank, step, direction(e["cat"], e["name"])), []).append(
-                (ns(e["dur"]), None if b is None else int(b)))
+            a = e.get("args", {})
+            t = calls.get(a.get("correlation"))
+            step = None if by_rank else next((s for a_, b_, s in spans if t is not None and a_ <= t < b_), None)
+            b = a.get("bytes", a.get("size") if mtia_dma(e) else None)
+            # the time at the transfer's own rate where the trace gives it
+            own = a.get("memory bandwidth (GB/s)")
+            d = ns(e["dur"])
+            rate_ns = None if b is None else (Decimal(b) / own if own else d)
+            groups.setdefault((rank, step, direction(e["cat"], e["name"], a)), []).append(
+                (d, None if b is None else int(b), rate_ns))
     rows = {}
     for r in csv.DictReader(open(out_csv, newline="")):
         step = None if by_rank or r["step"] == "" else int(r["step"])
@@ -443,15 +461,15 @@ def check_bandwidth(path, out_csv, by_rank):
     if set(rows) != set(groups):
         fail("bandwidth groups: profdb %s, reference %s" % (sorted(rows, key=str), sorted(groups, key=str)))
     for key, g in groups.items():
-        sized = [(d, b) for d, b in g if b is not None]
-        sd = sum(d for d, _ in sized)
+        sized = [(t, b) for _, b, t in g if b is not None]
+        sd = sum(t for t, _ in sized)
         want = {"transfers": len(g), "sized": len(sized), "bytes": sum(b for _, b in sized),
-                "total_ns": sum(d for d, _ in g)}
+                "total_ns": sum(d for d, _, _ in g)}
         row = rows[key]
         for col, v in want.items():
             close(row[col], v, "%s %s" % (key, col))
-        for col, v in (("gbps", sum(b for _, b in sized) / sd if sd else None),
-                       ("max_gbps", max((b / d for d, b in sized if d), default=None))):
+        for col, v in (("gbps", float(sum(b for _, b in sized) / sd) if sd else None),
+                       ("max_gbps", max((float(b / t) for t, b in sized if t), default=None))):
             if v is None:
                 if row[col] != "":
                     fail("%s %s: profdb %s, reference empty" % (key, col, row[col]))
