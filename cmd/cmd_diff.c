@@ -22,7 +22,7 @@ enum {
 	QCLI_OPT_DB, \
 	{ "base", 1, OPT_BASE, "RUNS", "base runs, comma-separated, or tag:KEY=VALUE (instead of BASE)" }, \
 	{ "new", 1, OPT_NEW, "RUNS", "new runs, comma-separated, or tag:KEY=VALUE (instead of NEW)" }, \
-	{ "by", 1, OPT_BY, "KEY", "pair kernels by name (default), base-name, type, shape, kind, core; join with +; tag:api pairs APIs" }, \
+	{ "by", 1, OPT_BY, "KEY", "pair kernels by name (default), base-name, type, shape, kind, core; join with +; tag:api pairs APIs; op compares operators" }, \
 	{ "threshold", 1, OPT_THRESHOLD, "PCT", "smallest relative change that counts (default 5%)" }, \
 	{ "min-delta", 1, OPT_MIN_DELTA, "TIME", "ignore per-repeat changes below TIME (us, or 5ms, 200ns, 1s)" }, \
 	{ "test", 1, OPT_TEST, "TEST", "mwu (Mann-Whitney U, default) or welch (Welch's t)" }, \

@@ -17,7 +17,7 @@ static const struct cli_opt opts[] = {
 	QCLI_OPT_RANK,
 	QCLI_OPT_STEPS,
 	{ "by", 1, OPT_BY, "KEY", "step (default: per rank and step) or rank (per rank over the run)" },
-	{ "threshold", 1, OPT_THRESHOLD, "Z", "straggler when compute_z > Z (default 3.5)" },
+	{ "threshold", 1, OPT_THRESHOLD, "PCT", "least wait a straggler causes, % of the median communication (default 10)" },
 	QCLI_OPT_FORMAT,
 	QCLI_OPT_UNIT,
 	QCLI_OPT_WIDE,
@@ -28,16 +28,19 @@ static const struct cli_opt opts[] = {
 static const char desc[] =
 	"Stragglers: per run, rank and step (or per rank with --by rank)\n"
 	"  compute, communication, exposed_communication   as profdb breakdown\n"
-	"  wait            exposed_communication minus the least of the step's\n"
-	"                  ranks: time spent waiting for slower ranks\n"
+	"  wait            communication minus the least of the step's ranks:\n"
+	"                  time spent waiting for the last rank to arrive\n"
 	"  compute_median  of the step's ranks\n"
 	"  compute_z       robust z-score 0.6745 (compute - median) / MAD (median\n"
 	"                  absolute deviation; when MAD is 0, 1.253314 x the mean\n"
-	"                  absolute deviation); empty with fewer than 3 ranks\n"
-	"  straggler       yes when compute_z > --threshold (default 3.5)\n"
+	"                  absolute deviation); empty with fewer than 3 ranks;\n"
+	"                  descriptive only\n"
+	"  straggler       yes for the rank the others wait on (least\n"
+	"                  communication) when the median wait is at least\n"
+	"                  --threshold % (default 10) of the median communication\n"
 	"Examples:\n"
 	"  profdb ranks --run r1\n"
-	"  profdb ranks --run r1 --by rank --threshold 3";
+	"  profdb ranks --run r1 --by rank --threshold 5";
 
 static int own_opt(void *arg, int key, const char *val)
 {

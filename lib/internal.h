@@ -142,12 +142,17 @@ int profdb__kind_is_comm_name(const char *name);
  * a compute kernel with a collective's name is communication, the same rule
  * for every vendor (README "Communication"). */
 int profdb__kind_of_device(int kind, const char *name);
+/* Kind of an MTIA device event (cat mtia_ccp_events) by its name: memcpy
+ * for a DMA transfer, else kernel. */
+int profdb__kind_of_mtia(const char *name);
 
 /* One PMU metric of a kernel. */
 struct profdb_metric {
 	const char *name;          /* column name, e.g. "aic_mac_ratio" */
 	double value;
 };
+/* The metric a copy's own bandwidth is stored as (Kineto's arg name). */
+#define PROFDB_METRIC_GBPS "memory bandwidth (GB/s)"
 
 /* The JSON object of n metrics (metrics_json.c) into *buf, a buffer of
  * *cap bytes the caller owns and frees, grown as needed; -1 out of memory. */

@@ -402,18 +402,24 @@ int profdb_query_idle(profdb *db, profdb_result **out, const struct profdb_idle_
 struct profdb_ranks_query {
 	struct profdb_filter filter; /* runs, rank, steps; no name or kind */
 	int by_rank;           /* non-zero: per rank over the whole run */
-	double threshold;      /* straggler when compute_z > this; 3.5 by default */
+	double threshold;      /* least effect of a straggler, % (PROFDB_STRAGGLER_PCT) */
 };
+/* The straggler rule's least effect: the others' median wait, as % of the
+ * median communication (ranks, and collectives' waited_on_rank). */
+#define PROFDB_STRAGGLER_PCT 10.0
 #define PROFDB_RANKS_QUERY_INIT \
-	{ PROFDB_FILTER_INIT, 0, 3.5 }
+	{ PROFDB_FILTER_INIT, 0, PROFDB_STRAGGLER_PCT }
 
 /*
  * METHOD: stragglers.  Per (run, rank, step), or per (run, rank) with
  * by_rank: [run] rank [step] compute communication exposed_communication
- * (as profdb_query_breakdown) wait (exposed_communication minus the least
- * of the step's ranks) compute_median (of the step's ranks) compute_z (the
- * modified z-score 0.6745 (x - median) / MAD; NULL below 3 ranks)
- * straggler ("yes" when compute_z > threshold).  Errors as
+ * (as profdb_query_breakdown) wait (communication minus the least of the
+ * step's ranks with communication: waiting for the last to arrive)
+ * compute_median (of the step's ranks) compute_z (the modified z-score
+ * 0.6745 (x - median) / MAD; NULL below 3 ranks) straggler ("yes" for the
+ * rank with the least communication when median - least is at least
+ * threshold % of the median communication; NULL below 2 ranks with
+ * communication).  Errors as
  * profdb_query_breakdown, PROFDB_EUSAGE for threshold <= 0.
  */
 int profdb_query_ranks(profdb *db, profdb_result **out, const struct profdb_ranks_query *q);

@@ -6,10 +6,14 @@
  * CUDA "Memcpy HtoD (Pageable -> Device)", "Memcpy DtoH ...", "Memcpy DtoD
  * ...", "Memcpy PtoP ..."; ROCm "CopyHostToDevice", "CopyDeviceToHost",
  * "CopyDeviceToDevice", "CopyPeerToPeer"; every memset is "memset"; a copy
- * we cannot place is "other".  gbps = bytes / duration over the transfers
- * that carry a byte count (bytes per ns is GB/s with GB = 10^9 bytes, the
- * unit of Kineto's own "memory bandwidth (GB/s)" argument); max_gbps is the
- * fastest single transfer.  Plain SQL: the statement is the definition.
+ * we cannot place is "other"; an MTIA DMA's direction is its stored type
+ * (HOST_TO_DEVICE, DEVICE_TO_HOST).  A transfer's rate is its own "memory
+ * bandwidth (GB/s)" (Kineto's, from unrounded times) where stored, else
+ * bytes / duration (bytes per ns is GB/s with GB = 10^9 bytes): traces
+ * writing whole µs make a 1.4 µs copy "2 µs".  gbps = bytes / the time the
+ * transfers with a byte count took at their rates (bytes / rate each);
+ * max_gbps is the fastest single transfer.  Plain SQL: the statement is the
+ * definition.
  */
 #include <string.h>
 
@@ -26,20 +30,24 @@ static void bandwidth_sql(struct profdb__qbuf *b, const struct profdb_bandwidth_
 {
 	const char *step = q->by_rank ? "NULL" : "k.step";
 	profdb__qbuf_addf(b, "WITH t AS (SELECT k.run_id, k.rank, %s AS step, k.dur_ns, k.bytes,"
+	          " CASE WHEN k.bytes IS NOT NULL THEN coalesce(k.bytes / json_extract(k.metrics, '$.\"%s\"'),"
+	          "  k.dur_ns) END AS rate_ns,"
 	          " CASE WHEN k.kind = %d THEN 'memset'"
-	          "  WHEN s.value GLOB '*HtoD*' OR s.value GLOB '*HostToDevice*' THEN 'HtoD'"
-	          "  WHEN s.value GLOB '*DtoH*' OR s.value GLOB '*DeviceToHost*' THEN 'DtoH'"
+	          "  WHEN s.value GLOB '*HtoD*' OR s.value GLOB '*HostToDevice*' OR ty.value = 'HOST_TO_DEVICE'"
+	          "   THEN 'HtoD'"
+	          "  WHEN s.value GLOB '*DtoH*' OR s.value GLOB '*DeviceToHost*' OR ty.value = 'DEVICE_TO_HOST'"
+	          "   THEN 'DtoH'"
 	          "  WHEN s.value GLOB '*DtoD*' OR s.value GLOB '*DeviceToDevice*' THEN 'DtoD'"
 	          "  WHEN s.value GLOB '*PtoP*' OR s.value GLOB '*PeerToPeer*' THEN 'PtoP'"
 	          "  ELSE 'other' END AS direction"
-	          " FROM kernel k JOIN str s ON s.id = k.name_id WHERE k.kind IN (%d, %d)",
-	          step, PROFDB_KIND_MEMSET, PROFDB_KIND_MEMCPY, PROFDB_KIND_MEMSET);
+	          " FROM kernel k JOIN str s ON s.id = k.name_id LEFT JOIN str ty ON ty.id = k.type_id"
+	          " WHERE k.kind IN (%d, %d)",
+	          step, PROFDB_METRIC_GBPS, PROFDB_KIND_MEMSET, PROFDB_KIND_MEMCPY, PROFDB_KIND_MEMSET);
 	profdb__qfilter_where(b, &q->filter, "k", QF_KERNEL, 0);
 	profdb__qbuf_add(b, ")\nSELECT r.name AS run, t.rank, t.step, t.direction, count(*) AS transfers,"
 	         " count(t.bytes) AS sized, coalesce(sum(t.bytes), 0) AS bytes, sum(t.dur_ns) AS total,"
-	         " CAST(sum(t.bytes) AS REAL) / nullif(sum(CASE WHEN t.bytes IS NOT NULL THEN t.dur_ns END), 0)"
-	         "  AS gbps,"
-	         " max(CAST(t.bytes AS REAL) / nullif(t.dur_ns, 0)) AS max_gbps"
+	         " CAST(sum(t.bytes) AS REAL) / nullif(sum(t.rate_ns), 0) AS gbps,"
+	         " max(CAST(t.bytes AS REAL) / nullif(t.rate_ns, 0)) AS max_gbps"
 	         " FROM t JOIN run r ON r.id = t.run_id GROUP BY t.run_id, t.rank, t.step, t.direction"
 	         " ORDER BY t.run_id, t.rank, t.step, t.direction");
 }

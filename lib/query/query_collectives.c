@@ -7,7 +7,10 @@
  * COLLECTIVE_SQL for the order of the tests (reduce_scatter before reduce).
  * Per step, the skew across ranks (max - min of the ranks' totals) is the
  * time the others spent waiting inside the collective for the rank with
- * the least collective time, which arrived last (waited_on_rank).
+ * the least collective time, which arrived last: waited_on_rank, named by
+ * the straggler rule of profdb ranks (README "### ranks") only when the
+ * median wait (median - least) is at least PROFDB_STRAGGLER_PCT % of the
+ * median total, so noise names no rank.
  * Where the trace gives a kernel's collective args (Kineto NCCL kernels;
  * kernel_coll, schema 007) the rows split by process group and carry the
  * message bytes (larger of in / out nelems x dtype size: the NCCL-tests
@@ -160,17 +163,19 @@ static void step_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 	c_sql(b, f);
 	/* waited_on_rank by a window, not a subquery per group (that one
 	 * re-read the kernel table for every step: 1.9 s on 2.4 M kernels) */
-	profdb__qbuf_add(b, ", t AS (SELECT run_id, step, collective, rank, count(*) AS n, sum(dur_ns) AS tot,"
+	profdb__qbuf_addf(b, ", t AS (SELECT run_id, step, collective, rank, count(*) AS n, sum(dur_ns) AS tot,"
 	         " sum(wait_ns) AS wait FROM c GROUP BY run_id, step, collective, rank),\n"
 	         " w AS (SELECT *, first_value(rank) OVER (PARTITION BY run_id, step, collective"
 	         "  ORDER BY tot, rank) AS waited FROM t)\n"
 	         "SELECT r.name AS run, w.step, w.collective, count(*) AS ranks, sum(w.n) AS calls,"
 	         " min(w.tot) AS total_min, median(w.tot) AS total_median, max(w.tot) AS total_max,"
-	         " max(w.tot) - min(w.tot) AS skew, min(w.waited) AS waited_on_rank,"
+	         " max(w.tot) - min(w.tot) AS skew, CASE WHEN count(*) >= 2 AND"
+	         "  (median(w.tot) - min(w.tot)) * 100.0 >= %.17g * median(w.tot) THEN min(w.waited) END"
+	         "  AS waited_on_rank,"
 	         /* Ascend: the profiler's own measure, the longest a rank waited */
 	         " max(w.wait) AS wait_max"
 	         " FROM w JOIN run r ON r.id = w.run_id GROUP BY w.run_id, w.step, w.collective"
-	         " ORDER BY w.run_id, w.step, w.collective");
+	         " ORDER BY w.run_id, w.step, w.collective", PROFDB_STRAGGLER_PCT);
 }
 
 /* The links of Ascend communication_matrix.json (comm_link), as stored. */

@@ -4,15 +4,21 @@
  * come from the breakdown (query_breakdown.c, one definition); across the
  * ranks of a step:
  *
- *  - wait = exposed_communication - the smallest exposed_communication of
- *    the step: the part of a rank's exposed collective time the least
- *    waiting rank did not have, i.e. time spent waiting for slower ranks;
+ *  - the straggler rule (README "### ranks", the rule `collectives --by
+ *    step` names its waited_on_rank by): ranks meet at collectives, so
+ *    the rank the others wait on is the one that arrives last and spends
+ *    the least time in them.  Over the step's ranks with communication,
+ *    wait = communication - the least communication (time spent waiting
+ *    for that rank); it is the straggler ("yes", lowest rank on a tie)
+ *    when the median wait, median - least, is at least threshold % of
+ *    the median communication (default 10: a smaller gap is noise, not a
+ *    rank to chase); the others "no"; empty below 2 ranks with
+ *    communication, and for a rank without any;
  *  - compute_z = the robust (modified) z-score of compute, 0.6745 (x -
  *    median) / MAD (Iglewicz and Hoaglin); when MAD is 0, (x - median) /
  *    (1.253314 * mean absolute deviation); 0 when both are 0; NULL with
- *    fewer than 3 ranks (two values give +-0.6745 whatever they are);
- *  - straggler: "yes" when compute_z > threshold (default 3.5, the usual
- *    cut-off for the modified z-score), "no" otherwise;
+ *    fewer than 3 ranks: descriptive only (a tiny MAD makes a 6 % gap
+ *    z 3.8, and more compute can hide under a collective);
  *  - top_kernel, top_excess: the kernel name whose total in the step on
  *    this rank exceeds the median over the step's ranks (0 where a rank did
  *    not run it) by the most: what explains a slow rank.  NULL when no name
@@ -60,9 +66,10 @@ struct rrow {
 
 /* A step's figures across its ranks. */
 struct gstat {
-	size_t n;
-	int64_t least;             /* the smallest exposed_communication */
+	size_t n, ncomm;           /* ranks; those with communication */
+	int64_t least, late;       /* the least communication (> 0), its lowest rank */
 	double med, mad, mean_ad;
+	double comm_med;           /* median communication of the ncomm ranks */
 };
 
 struct ranks {
@@ -130,15 +137,24 @@ static size_t median_lo(size_t n)
 /* The figures of the held step c->g[0..ng). */
 static void held_stats(struct ranks *c, struct gstat *s)
 {
-	size_t n = c->ng;
+	size_t n = c->ng, m = 0;
 	s->n = n;
 	s->least = INT64_MAX;
+	s->late = -1;
 	s->mean_ad = 0;
+	/* (the ranks come in rank order: the first least is the lowest rank) */
 	for (size_t k = 0; k < n; k++) {
-		c->v[k] = (double)c->g[k].compute;
-		if (c->g[k].exposed < s->least)
-			s->least = c->g[k].exposed;
+		if (c->g[k].comm > 0) {
+			c->d[m++] = (double)c->g[k].comm;
+			if (c->g[k].comm < s->least)
+				s->least = c->g[k].comm, s->late = c->g[k].rank;
+		}
 	}
+	s->ncomm = m;
+	profdb__sort_doubles(c->d, m);
+	s->comm_med = m ? profdb__percentile_sorted(c->d, m, 50) : 0;
+	for (size_t k = 0; k < n; k++)
+		c->v[k] = (double)c->g[k].compute;
 	profdb__sort_doubles(c->v, n);
 	s->med = profdb__percentile_sorted(c->v, n, 50);
 	/* (summed in the order of the sorted computes, as the read steps do) */
@@ -178,6 +194,38 @@ static int middle(struct ranks *c, sqlite3_stmt *st, size_t n, double *a, double
 	return PROFDB_OK;
 }
 
+/* The communication figures of a step too large to hold (held_stats'). */
+static int read_comm_stats(struct ranks *c, int64_t run, int64_t step, struct gstat *s)
+{
+	sqlite3_stmt *st = NULL;
+	double a, b;
+	int rc;
+
+	s->ncomm = 0;
+	s->least = 0;
+	s->late = -1;
+	s->comm_med = 0;
+	if ((rc = step_stmt(c, "SELECT rank, comm, (SELECT count(*) FROM temp.profdb_ranks_in WHERE run_id = ?1"
+	                    " AND step = ?2 AND comm > 0) FROM temp.profdb_ranks_in WHERE run_id = ?1 AND step = ?2"
+	                    " AND comm > 0 ORDER BY comm, rank LIMIT 1", &st, run, step)) != PROFDB_OK)
+		return rc;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		s->late = sqlite3_column_int64(st, 0);
+		s->least = sqlite3_column_int64(st, 1);
+		s->ncomm = (size_t)sqlite3_column_int64(st, 2);
+	}
+	sqlite3_finalize(st);
+	if (s->ncomm == 0)
+		return PROFDB_OK;
+	if ((rc = step_stmt(c, "SELECT comm FROM temp.profdb_ranks_in WHERE run_id = ?1 AND step = ?2"
+	                    " AND comm > 0 ORDER BY comm", &st, run, step)) != PROFDB_OK)
+		return rc;
+	if ((rc = middle(c, st, s->ncomm, &a, &b)) == PROFDB_OK)
+		s->comm_med = median_at(a, b, s->ncomm);
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* The figures of a step too large to hold, by ordered passes over its
  * rows in profdb_ranks_in (SQLite sorts them, on disk past its cache). */
 static int read_stats(struct ranks *c, int64_t run, int64_t step, struct gstat *s)
@@ -187,14 +235,12 @@ static int read_stats(struct ranks *c, int64_t run, int64_t step, struct gstat *
 	int rc;
 
 	s->n = 0;
-	s->least = 0;
-	if ((rc = step_stmt(c, "SELECT count(*), min(exposed) FROM temp.profdb_ranks_in WHERE run_id = ?1"
+	if ((rc = read_comm_stats(c, run, step, s)) != PROFDB_OK ||
+	    (rc = step_stmt(c, "SELECT count(*) FROM temp.profdb_ranks_in WHERE run_id = ?1"
 	                    " AND step = ?2", &st, run, step)) != PROFDB_OK)
 		return rc;
-	if (sqlite3_step(st) == SQLITE_ROW) {
+	if (sqlite3_step(st) == SQLITE_ROW)
 		s->n = (size_t)sqlite3_column_int64(st, 0);
-		s->least = sqlite3_column_int64(st, 1);
-	}
 	sqlite3_finalize(st);
 	if (s->n == 0)
 		return profdb__sqlerror(c->db, "cannot read the ranks");
@@ -252,6 +298,13 @@ static int set_run(struct ranks *c, int64_t run)
 	return profdb__result_set_text(c->sp.row, 0, R_RUN, c->run_name);
 }
 
+/* Whether rank is the step's straggler: the rank the others wait on, by
+ * at least pct % of the median communication. */
+static int straggler(const struct gstat *s, int64_t rank, double pct)
+{
+	return rank == s->late && (s->comm_med - (double)s->least) * 100.0 >= pct * s->comm_med;
+}
+
 /* One rank's row of step (run, step) to the spool, its top kernel merged. */
 static int emit(struct ranks *c, int64_t run, int64_t step, const struct rrow *w, const struct gstat *s)
 {
@@ -259,15 +312,17 @@ static int emit(struct ranks *c, int64_t run, int64_t step, const struct rrow *w
 	int rc = set_run(c, run) | profdb__result_set_int(r, 0, R_RUN_ID, run) |
 	         profdb__result_set_int(r, 0, R_RANK, w->rank) | profdb__result_set_int(r, 0, R_COMPUTE, w->compute) |
 	         profdb__result_set_int(r, 0, R_COMM, w->comm) | profdb__result_set_int(r, 0, R_EXPOSED, w->exposed) |
-	         profdb__result_set_int(r, 0, R_WAIT, w->exposed - s->least) |
 	         profdb__result_set_double(r, 0, R_MEDIAN, s->med);
 	if (step != INT64_MIN)
 		rc |= profdb__result_set_int(r, 0, R_STEP, step);
+	if (w->comm > 0)
+		rc |= profdb__result_set_int(r, 0, R_WAIT, w->comm - s->least);
+	if (w->comm > 0 && s->ncomm >= 2)
+		rc |= profdb__result_set_text(r, 0, R_STRAGGLER, straggler(s, w->rank, c->q->threshold) ? "yes" : "no");
 	if (s->n >= 3) {
 		double x = (double)w->compute - s->med;
 		double z = s->mad > 0 ? 0.6745 * x / s->mad : s->mean_ad > 0 ? x / (1.253314 * s->mean_ad) : 0.0;
-		rc |= profdb__result_set_double(r, 0, R_Z, z) |
-		      profdb__result_set_text(r, 0, R_STRAGGLER, z > c->q->threshold ? "yes" : "no");
+		rc |= profdb__result_set_double(r, 0, R_Z, z);
 	}
 	while (c->top_rc == SQLITE_ROW && top_cmp(c, run, step, w->rank) > 0)
 		c->top_rc = sqlite3_step(c->top);

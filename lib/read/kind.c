@@ -5,6 +5,13 @@
  * COMMUNICATION_OP table: the readers check those), else the name of a
  * collective library's kernel, which is all a Kineto trace says (its cat is
  * "kernel" for NCCL kernels as for any other).
+ *
+ * MTIA's device events all have cat mtia_ccp_events; the name says what
+ * each is (README "Memory transfers on MTIA"): dma_request is a DMA copy
+ * between host and device (memory, as HTA counts it, with its size and
+ * direction); pe_exe, remote and merge are jobs run on the processing
+ * elements (compute); event_record / event_wait are stream events, kept as
+ * kernels since the trace gives nothing better to call them.
  */
 #include <ctype.h>
 #include <string.h>
@@ -39,4 +46,9 @@ int profdb__kind_is_comm_name(const char *name)
 int profdb__kind_of_device(int kind, const char *name)
 {
 	return kind == PROFDB_KIND_KERNEL && profdb__kind_is_comm_name(name) ? PROFDB_KIND_COMM : kind;
+}
+
+int profdb__kind_of_mtia(const char *name)
+{
+	return name && strcmp(name, "dma_request") == 0 ? PROFDB_KIND_MEMCPY : PROFDB_KIND_KERNEL;
 }

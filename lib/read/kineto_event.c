@@ -62,6 +62,8 @@ enum ev_arg {
 	A_BYTES, A_SEQ, A_DIMS, A_TYPES, A_CONCRETE, A_STACK,
 	/* collective args of NCCL kernels and record_param_comms ops (coll_args) */
 	A_COLL, A_IN_NELEMS, A_OUT_NELEMS, A_DTYPE, A_GROUP_SIZE, A_PG_NAME, A_PG_DESC, A_PG_RANKS,
+	/* a copy's own GB/s (Kineto); an MTIA DMA's size and direction */
+	A_GBPS, A_SIZE, A_DIRECTION,
 	NARGS
 };
 
@@ -85,6 +87,7 @@ static const struct profdb__json_key arg_keys[] = {
 	KEY("Out msg nelems", A_OUT_NELEMS), KEY("dtype", A_DTYPE), KEY("Group size", A_GROUP_SIZE),
 	KEY("Process Group Name", A_PG_NAME), KEY("Process Group Description", A_PG_DESC),
 	KEY("Process Group Ranks", A_PG_RANKS),
+	KEY("memory bandwidth (GB/s)", A_GBPS), KEY("size", A_SIZE), KEY("direction", A_DIRECTION),
 };
 
 /* An event's fields and its args' in one pass over its bytes. */
@@ -304,12 +307,36 @@ static const struct profdb_coll_rec *coll_args(struct profdb__kreader *r, const 
 	return c;
 }
 
+/* The copy's own "memory bandwidth (GB/s)" as kernel metric *m (README
+ * "### bandwidth": Kineto computes it from the unrounded times, which
+ * traces writing whole µs lose); 0 when absent or not a number. */
+static size_t gbps_metric(const struct profdb__jval *v, struct profdb_metric *m)
+{
+	double x;
+	if (v->type != PROFDB_J_NUMBER || profdb__parse_double(v->p, v->n, &x) != 0 || x <= 0)
+		return 0;
+	*m = (struct profdb_metric){ PROFDB_METRIC_GBPS, x };
+	return 1;
+}
+
+/* An MTIA DMA's byte count and direction (args "size", "direction"). */
+static void mtia_dma(struct profdb__kreader *r, const struct profdb__jval *a, struct profdb_kernel_rec *k)
+{
+	if (k->kind != PROFDB_KIND_MEMCPY)
+		return;
+	if (k->bytes == PROFDB_NULL)
+		k->bytes = profdb__kineto_jint(&a[A_SIZE]);
+	k->type = jtext(r, &a[A_DIRECTION]);
+}
+
 static int emit_device(struct profdb__kreader *r, const struct profdb__jval *e, const struct profdb__jval *a, int kind,
                        const char *name, const char *cat, int64_t start, int64_t dur)
 {
 	struct profdb_kernel_rec k;
 	struct profdb_coll_rec coll;
+	struct profdb_metric gbps;
 	int64_t ext = profdb__kineto_jint(&a[A_EXT]);
+	int mtia = strcmp(cat, "mtia_ccp_events") == 0;
 	profdb__kernel_rec_init(&k);
 	k.rank = r->rank;
 	/* ROCm device ids (2, 1, 9) are not GPU indexes: kept as opaque keys */
@@ -317,7 +344,7 @@ static int emit_device(struct profdb__kreader *r, const struct profdb__jval *e, 
 	k.stream = a[A_STREAM].type ? jid(&a[A_STREAM]) : jid(&e[F_TID]);
 	k.name = name;
 	/* NCCL/RCCL kernels have cat "kernel": their name says communication */
-	k.kind = profdb__kind_of_device(kind, name);
+	k.kind = profdb__kind_of_device(mtia ? profdb__kind_of_mtia(name) : kind, name);
 	k.core = cat;
 	k.start_ns = start;
 	k.dur_ns = dur;
@@ -329,6 +356,10 @@ static int emit_device(struct profdb__kreader *r, const struct profdb__jval *e, 
 	k.registers = profdb__kineto_jint(&a[A_REGISTERS]);
 	k.shared_mem = profdb__kineto_jint(&a[A_SHMEM]);
 	k.bytes = profdb__kineto_jint(&a[A_BYTES]);
+	if (mtia)
+		mtia_dma(r, a, &k);
+	k.metrics = &gbps;
+	k.nmetrics = gbps_metric(&a[A_GBPS], &gbps);
 	/* args of its own, else those of the record_param_comms op it names */
 	if (k.kind == PROFDB_KIND_COMM && !(k.coll = coll_args(r, a, &coll)))
 		k.coll = profdb__kops_coll_find(r->ops, ext, k.correlation, start, &coll);

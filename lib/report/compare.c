@@ -135,6 +135,17 @@ static int check_opts(profdb *db, const struct profdb_diff_opts *o)
 	return PROFDB_OK;
 }
 
+/* --by op reads the stored op rows of a local database (README "diff --by
+ * op"); a kernel's name or kind does not select operators. */
+static int op_opts_check(profdb *db, const struct profdb_diff_opts *o)
+{
+	if (db->remote)
+		return profdb__error(db, PROFDB_EUSAGE, "--by op reads a local database, not a clickhouse:// snapshot");
+	if (o->filter.name_glob || o->filter.kind)
+		return profdb__error(db, PROFDB_EUSAGE, "--by op compares every operator: no --name or --kind");
+	return PROFDB_OK;
+}
+
 int profdb_compare(profdb *db, profdb_comparison **out, const struct profdb_diff_opts *o)
 {
 	struct profdb__compare_state s;
@@ -155,8 +166,11 @@ int profdb_compare(profdb *db, profdb_comparison **out, const struct profdb_diff
 	s.o = o;
 	s.rows_left = profdb__compare_rows_budget();
 	s.bytes_left = profdb__compare_bytes_budget();
-	if ((rc = check_opts(db, o)) != PROFDB_OK || (rc = profdb__compare_key_sql(db, by, keyexpr, sizeof keyexpr,
-	                                                   &s.key_in_step_stat)) != PROFDB_OK)
+	s.by_op = strcmp(by, "op") == 0;
+	if ((rc = check_opts(db, o)) != PROFDB_OK || (!s.by_op && (rc = profdb__compare_key_sql(db, by, keyexpr,
+	                                                   sizeof keyexpr, &s.key_in_step_stat)) != PROFDB_OK))
+		return rc;
+	if (s.by_op && (rc = op_opts_check(db, o)) != PROFDB_OK)
 		return rc;
 	if (db->remote && (rc = profdb__ch_compare_prepare(db, s.key_in_step_stat)) != PROFDB_OK)
 		return rc;

@@ -234,6 +234,31 @@ void profdb__compare_side_free(struct profdb__compare_side *sd)
 
 /* ---------------------------------------------------------------- samples */
 
+/* --by op: per operator name two keys, "<name> device" (device_total_ns
+ * of the instances that ran device work: their kernels and those of the
+ * ops they call) and "<name> host_self" (self_ns), the stored columns the
+ * ops command reads; the ProfilerStep#N spans are steps, not operators.
+ * Rows as the kernel cursor's: key, step, sum, count, in key order. */
+static int op_cursor(struct profdb__compare_state *s, int si, size_t i, sqlite3_stmt **out)
+{
+	static const char sql[] =
+		"WITH o AS (SELECT o.step, n.value AS name, o.self_ns, o.device_total_ns FROM op o"
+		" JOIN str n ON n.id = o.name_id WHERE o.run_id = ?1 AND (?2 IS NULL OR o.rank = ?2)"
+		" AND (?3 IS NULL OR o.step >= ?3) AND (?4 IS NULL OR o.step <= ?4)"
+		" AND n.value NOT GLOB 'ProfilerStep#*')"
+		" SELECT key, step, sum(ns), count(*) FROM ("
+		"  SELECT name || ' device' AS key, step, device_total_ns AS ns FROM o WHERE device_total_ns > 0"
+		"  UNION ALL SELECT name || ' host_self', step, coalesce(self_ns, 0) FROM o)"
+		" GROUP BY 1, 2 ORDER BY 1";
+	sqlite3_stmt *q = NULL;
+	if (sqlite3_prepare_v2(s->db->sql, sql, -1, &q, NULL) != SQLITE_OK)
+		return profdb__sqlerror(s->db, "cannot read operators");
+	sqlite3_bind_int64(q, 1, s->side[si].runs[i].id);
+	profdb__compare_bind_filter(q, &s->o->filter);
+	*out = q;
+	return PROFDB_OK;
+}
+
 int profdb__compare_kernel_cursor(struct profdb__compare_state *s, int si, size_t i, const char *keyexpr, sqlite3_stmt **out)
 {
 	struct profdb__compare_side *sd = &s->side[si];
@@ -249,6 +274,8 @@ int profdb__compare_kernel_cursor(struct profdb__compare_state *s, int si, size_
 	int groups = !stats && s->db->ch_kernel_groups;
 
 	*out = NULL;
+	if (s->by_op)
+		return op_cursor(s, si, i, out);
 	/* in key order (BINARY: strcmp's order), so the keys of every run of
 	 * both sides are merged one at a time (compare_merge.c) */
 	snprintf(sql, sizeof sql, "SELECT CAST((%s) AS TEXT), k.step, %s FROM %s"

@@ -42,6 +42,7 @@ struct profdb__compare_state {
 	const struct profdb_diff_opts *o;
 	struct profdb__compare_side side[2];   /* base, new */
 	int key_in_step_stat;          /* the key's parts are kernel_step_stat columns */
+	int by_op;                     /* --by op: the keys are operators' figures */
 	size_t rows_left, bytes_left;  /* what the cursors may still hold in memory
 	                                  (compare_rows.c: one budget for every run) */
 	struct profdb__kprefetch *prefetch; /* owned: a snapshot's runs' rows fetched

@@ -159,10 +159,12 @@ int profdb__compare_build_runs(struct profdb__compare_state *s, profdb_compariso
 		memcpy(dev[si], s->side[si].dev, s->side[si].N * sizeof(double));
 		tot[si] = (double)s->side[si].dev_total;
 	}
-	if ((rc = add_run_line(s, c, "device time", 0, tot[0] / b->repeats, tot[1] / nw->repeats,
+	/* --by op: the keys' sums nest (an op's device time is its callees'
+	 * too), so they make no run's device time or kernel count */
+	if (!s->by_op && (rc = add_run_line(s, c, "device time", 0, tot[0] / b->repeats, tot[1] / nw->repeats,
 	                       dev[0], b->N, dev[1], nw->N, b->kernels > 0, nw->kernels > 0)) != PROFDB_OK)
 		goto out;
-	if ((rc = add_run_line(s, c, "kernel count", 1, (double)b->kernels / b->repeats,
+	if (!s->by_op && (rc = add_run_line(s, c, "kernel count", 1, (double)b->kernels / b->repeats,
 	                       (double)nw->kernels / nw->repeats, b->count, b->N, nw->count, nw->N,
 	                       b->kernels > 0, nw->kernels > 0)) != PROFDB_OK)
 		goto out;

@@ -6,7 +6,7 @@
 $PROFDB ingest -q --db r.db --run five "$PROFDB_TESTDATA/analyses/ranks" || exit 1
 $PROFDB ranks --db r.db --format csv
 $PROFDB ranks --db r.db --by rank
-$PROFDB ranks --db r.db --steps 3 --threshold 4 --format csv
+$PROFDB ranks --db r.db --steps 3 --threshold 25 --format csv
 $PROFDB ranks --db r.db --steps 2 --format json >s.json && cat s.json
 check_json s.json ranks
 $PROFDB ranks --db r.db --by rank --format json >r.json
