@@ -96,6 +96,7 @@ enum {
 
 int cmd_apis(int argc, char **argv);
 int cmd_bandwidth(int argc, char **argv);
+int cmd_memory(int argc, char **argv);
 int cmd_breakdown(int argc, char **argv);
 int cmd_collectives(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
