@@ -117,6 +117,7 @@ int cli_read_timeout_opt(const char *name, const char *arg);
 
 int cmd_apis(int argc, char **argv);
 int cmd_bandwidth(int argc, char **argv);
+int cmd_memory(int argc, char **argv);
 int cmd_breakdown(int argc, char **argv);
 int cmd_collectives(int argc, char **argv);
 int cmd_diff(int argc, char **argv);

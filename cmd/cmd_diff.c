@@ -29,7 +29,7 @@ enum {
 	{ "alpha", 1, OPT_ALPHA, "P", "significance level of the test (default 0.01)" }, \
 	{ "resamples", 1, OPT_RESAMPLES, "N", "bootstrap resamples for the CI (default 2000, 0: none)" }, \
 	{ "seed", 1, OPT_SEED, "N", "bootstrap seed (default fixed: same input, same output)" }, \
-	{ "table", 1, OPT_TABLE, "TABLE", "compare an analysis table, not kernels: breakdown or collectives" }, \
+	{ "table", 1, OPT_TABLE, "TABLE", "compare an analysis table, not kernels: breakdown, collectives or memory" }, \
 	QCLI_OPT_STEPS, \
 	QCLI_OPT_RANK, \
 	QCLI_OPT_NAME, \

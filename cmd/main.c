@@ -31,6 +31,7 @@ static const struct profdb_cmd cmds[] = {
 	{ "ingest", cmd_ingest, "Read profiler dumps into the database as one run" },
 	{ "kernels", cmd_kernels, "Device time per kernel: share, total, calls, mean, median, p90/p99, stddev" },
 	{ "launches", cmd_launches, "Kernel launch delay per name, queue length per stream, host- or device-bound steps" },
+	{ "memory", cmd_memory, "Per device: peak allocated and reserved bytes, when; per step, curve, per operator" },
 	{ "ops", cmd_ops, "Host operators: calls, host and device time, the kernels they launched" },
 	{ "pull", cmd_pull, "Copy runs from a ClickHouse server into the database" },
 	{ "push", cmd_push, "Copy runs to a ClickHouse server (clickhouse://host/db)" },

@@ -260,6 +260,24 @@ struct profdb_comm_rec {
 	double bandwidth_gbps, large_packet_ratio;          /* TRANSPORT, LINK; LINK: bandwidth only */
 };
 
+/*
+ * One allocator event (Kineto "[memory]" instant: bytes, addr, totals when
+ * written) or one sample of the allocator's totals (Ascend
+ * memory_record.csv: component and totals, no bytes).  Strings borrowed
+ * for the call; int64 fields PROFDB_NULL when absent.  Sizes in bytes
+ * (Ascend's MB are 2^20 bytes), times ns; tables of schema 012.
+ */
+struct profdb_mem_rec {
+	int64_t rank;
+	const char *device_type;   /* required: CPU, CUDA, NPU, ... */
+	int64_t device_id;
+	const char *component;     /* Ascend APP, PTA, GE, PTA+GE; NULL for Kineto */
+	int64_t ts_ns;             /* required */
+	int64_t bytes, addr;       /* Kineto Bytes (< 0: freed) and Addr */
+	int64_t total_allocated, total_reserved, total_active;
+	int64_t step, tid;
+};
+
 /* ---------------------------------------------------------------- sink */
 
 /*
@@ -304,6 +322,9 @@ struct profdb_sink {
 	 * ends, so a reader need not keep them.  0: the reader computes them.
 	 */
 	int nests_ops;
+	/* an allocator event or sample (schema 012); rank_fixup moves the
+	 * file's ones too */
+	int (*memory)(void *arg, const struct profdb_mem_rec *m);
 };
 
 /*
@@ -358,6 +379,11 @@ static inline int profdb__sink_note(struct profdb_sink *s, const char *note)
 static inline int profdb__sink_comm(struct profdb_sink *s, const struct profdb_comm_rec *c)
 {
 	return s->comm ? s->comm(s->arg, c) : PROFDB_OK;
+}
+
+static inline int profdb__sink_memory(struct profdb_sink *s, const struct profdb_mem_rec *m)
+{
+	return s->memory ? s->memory(s->arg, m) : PROFDB_OK;
 }
 
 /* ---------------------------------------------------------------- input */

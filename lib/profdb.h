@@ -274,7 +274,7 @@ int profdb_query_tags(profdb *db, profdb_result **out, const struct profdb_filte
 
 /* METHOD: per source file of a run: path role rank rows_read rows_stored
  * rows_skipped skipped_why same_content_in rows_kernels rows_ops
- * rows_launches, and the run's notes. */
+ * rows_launches rows_memory (schema 012), and the run's notes. */
 int profdb_query_sources(profdb *db, profdb_result **out, const char *run);
 
 /* METHOD: run one SQL statement and collect its rows (column types from
@@ -378,6 +378,34 @@ struct profdb_bandwidth_query {
  * Errors: PROFDB_ENOTFOUND (a run), PROFDB_EUSAGE (kind filter, steps).
  */
 int profdb_query_bandwidth(profdb *db, profdb_result **out, const struct profdb_bandwidth_query *q);
+
+struct profdb_memory_query {
+	struct profdb_filter filter; /* runs, rank, steps; name (an op GLOB) with ops only; no kind */
+	int by_step;           /* non-zero: per step */
+	int timeline;          /* non-zero: the down-sampled curve */
+	int ops;               /* non-zero: per operator */
+	int64_t points;        /* timeline slices per series; 0: 200 */
+};
+#define PROFDB_MEMORY_QUERY_INIT \
+	{ PROFDB_FILTER_INIT, 0, 0, 0, 0 }
+
+/*
+ * METHOD: the allocator's record (schema 012: Kineto [memory] events,
+ * Ascend memory_record.csv) per run, rank, device (device_type device_id)
+ * and component (Ascend; empty for Kineto): [run] rank device_type
+ * device_id component events allocations frees allocated_bytes
+ * freed_bytes peak_allocated_bytes peak_step peak_at (PROFDB_COL_NS from
+ * the rank's first memory event) peak_reserved_bytes end_allocated_bytes;
+ * by_step: step in place of peak_step, per step; timeline: [run] rank
+ * device_type device_id component at events allocated_bytes
+ * reserved_bytes, the highest values of each of `points` equal slices of
+ * time; ops: [run] rank device_type device_id op allocations
+ * allocated_bytes frees freed_bytes held_bytes live_at_peak_bytes, an
+ * event's op the innermost host op holding it on its thread (README
+ * "### memory").  Errors: PROFDB_ENOTFOUND (a run), PROFDB_EUSAGE
+ * (modes together, kind, name without ops, points).
+ */
+int profdb_query_memory(profdb *db, profdb_result **out, const struct profdb_memory_query *q);
 
 struct profdb_idle_query {
 	struct profdb_filter filter; /* runs, rank, steps; no name or kind */

@@ -401,6 +401,7 @@ static void pull_tables(struct profdb__ch *ch, struct pull *p, uint64_t remote, 
                         struct profdb_push_stats *out)
 {
 	int has005 = -1;           /* the server has schema 005's tables; -1 not asked */
+	int has007 = -1;           /* ... and schema 007's */
 	for (unsigned i = 0; profdb__ch_tables[i].name && p->err->code == PROFDB_OK; i++) {
 		const struct profdb__ch_table *t = &profdb__ch_tables[i];
 		if (!(mask & (1u << i)))
@@ -409,6 +410,12 @@ static void pull_tables(struct profdb__ch *ch, struct pull *p, uint64_t remote, 
 			if (has005 < 0)
 				has005 = server_has(ch, p, "comm_link");
 			if (!has005)
+				continue;
+		}
+		if (strcmp(t->name, "memory") == 0) {
+			if (has007 < 0)
+				has007 = server_has(ch, p, "memory");
+			if (!has007)
 				continue;
 		}
 		if (pull_table(ch, p, t, remote) != PROFDB_OK || !out)

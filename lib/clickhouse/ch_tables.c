@@ -242,6 +242,24 @@ static const struct profdb__ch_col comm_link_cols[] = {
 	{ "bandwidth_gbps", CH_NF64, "bandwidth_gbps", 0 },
 	{ "op_name", CH_NSTR, "op_name", 0 },
 };
+/* schema 007: the memory table of SQLite schema 012 */
+static const struct profdb__ch_col memory_cols[] = {
+	{ "run_id", CH_U64, "run_id", CHC_RUN_ID },
+	{ "seq", CH_I64, "id", CHC_SEQ },
+	{ "source_id", CH_NI64, "source_id", CHC_SRC_REF },
+	{ "rank", CH_I64, "rank", 0 },
+	{ "device_type", CH_STR, "device_type", 0 },
+	{ "device_id", CH_NI64, "device_id", 0 },
+	{ "component", CH_NSTR, "component", 0 },
+	{ "ts_ns", CH_I64, "ts_ns", 0 },
+	{ "bytes", CH_NI64, "bytes", 0 },
+	{ "addr", CH_NI64, "addr", 0 },
+	{ "total_allocated", CH_NI64, "total_allocated", 0 },
+	{ "total_reserved", CH_NI64, "total_reserved", 0 },
+	{ "total_active", CH_NI64, "total_active", 0 },
+	{ "step", CH_NI64, "step", 0 },
+	{ "tid", CH_NI64, "tid", 0 },
+};
 
 /* source_file before source_skip: pull renumbers source ids in that order. */
 const struct profdb__ch_table profdb__ch_tables[] = {
@@ -281,6 +299,8 @@ const struct profdb__ch_table profdb__ch_tables[] = {
 	{ "comm_transport", "comm_transport t JOIN comm_op o ON o.id = t.comm_op_id", "o.run_id",
 	  "t.comm_op_id, t.rowid", comm_transport_cols, N(comm_transport_cols), NULL, NULL },
 	{ "comm_link", "comm_link t", "t.run_id", "t.rowid", comm_link_cols, N(comm_link_cols), NULL, NULL },
+	/* schema 007, after source_file (pull maps source_id through its ids) */
+	{ "memory", "memory t", "t.run_id", "t.id", memory_cols, N(memory_cols), NULL, NULL },
 	{ NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL }
 };
 

@@ -477,6 +477,7 @@ int profdb__read_ascend_folder(const struct profdb_reader_ctx *ctx)
 		{ "op_statistic.csv", profdb__ascend_read_op_statistic },
 		{ "communication.json", profdb__ascend_read_comm },
 		{ "communication_matrix.json", profdb__ascend_read_comm_matrix },
+		{ "memory_record.csv", profdb__ascend_read_memory_record },
 	};
 	struct profdb__ascend_src src = { ctx, 0, 0, 0 };
 	char folder[4096], out[4200], file[4300];

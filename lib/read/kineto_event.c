@@ -64,6 +64,8 @@ enum ev_arg {
 	A_COLL, A_IN_NELEMS, A_OUT_NELEMS, A_DTYPE, A_GROUP_SIZE, A_PG_NAME, A_PG_DESC, A_PG_RANKS,
 	/* a copy's own GB/s (Kineto); an MTIA DMA's size and direction */
 	A_GBPS, A_SIZE, A_DIRECTION,
+	/* "[memory]" instants (profile_memory=True; the totals since ~2022) */
+	A_MEM_BYTES, A_MEM_ADDR, A_MEM_DEVTYPE, A_MEM_DEVID, A_MEM_TOTAL_ALLOC, A_MEM_TOTAL_RES,
 	NARGS
 };
 
@@ -88,6 +90,9 @@ static const struct profdb__json_key arg_keys[] = {
 	KEY("Process Group Name", A_PG_NAME), KEY("Process Group Description", A_PG_DESC),
 	KEY("Process Group Ranks", A_PG_RANKS),
 	KEY("memory bandwidth (GB/s)", A_GBPS), KEY("size", A_SIZE), KEY("direction", A_DIRECTION),
+	KEY("Bytes", A_MEM_BYTES), KEY("Addr", A_MEM_ADDR), KEY("Device Type", A_MEM_DEVTYPE),
+	KEY("Device Id", A_MEM_DEVID), KEY("Total Allocated", A_MEM_TOTAL_ALLOC),
+	KEY("Total Reserved", A_MEM_TOTAL_RES),
 };
 
 /* An event's fields and its args' in one pass over its bytes. */
@@ -539,6 +544,61 @@ static const char *event_times(struct profdb__kreader *r, const struct profdb__j
 	return NULL;
 }
 
+/* c10::DeviceType's number as its name (c10/core/DeviceType.h); an
+ * unknown one as its number, into buf. */
+static const char *device_type_name(int64_t t, char *buf, size_t size)
+{
+	static const char *const names[] = {
+		"CPU", "CUDA", "MKLDNN", "OPENGL", "OPENCL", "IDEEP", "HIP", "FPGA", "MAIA", "XLA",
+		"Vulkan", "Metal", "XPU", "MPS", "Meta", "HPU", "VE", "Lazy", "IPU", "MTIA", "PrivateUse1",
+	};
+	if (t >= 0 && (uint64_t)t < COUNT(names))
+		return names[t];
+	snprintf(buf, size, "%lld", (long long)t);
+	return buf;
+}
+
+/* A "[memory]" instant: one allocation (Bytes > 0) or free (< 0) of the
+ * allocator of Device Type / Device Id, by the thread tid.  Its step is
+ * the store's to find (the host step spans may come later in the file). */
+static int handle_memory(struct profdb__kreader *r, size_t len, const struct profdb__jval *e,
+                         struct profdb__jval *a, int args_read)
+{
+	struct profdb_mem_rec m;
+	char tbuf[24];
+	int64_t ts, dtype;
+	int rc;
+	const char *why = event_prepare(r, len, e, a, args_read, &rc);
+	if (rc != PROFDB_OK)
+		return rc;
+	if (!why && (e[F_TS].type == PROFDB_J_NONE || jns(&e[F_TS], &ts) != 0))
+		why = "memory event without a numeric ts";
+	if (!why && ((r->base_ns > 0 && ts > INT64_MAX - r->base_ns) || ts + r->base_ns < 0))
+		why = "timestamp out of range";
+	if (!why && profdb__kineto_jint(&a[A_MEM_BYTES]) == PROFDB_NULL)
+		why = "memory event without Bytes";
+	if (!why && (dtype = profdb__kineto_jint(&a[A_MEM_DEVTYPE])) == PROFDB_NULL)
+		why = "memory event without Device Type";
+	if (why)
+		return skip(r, why);
+	m = (struct profdb_mem_rec){
+		.rank = r->rank, .device_type = device_type_name(dtype, tbuf, sizeof tbuf),
+		.device_id = profdb__kineto_jint(&a[A_MEM_DEVID]), .component = NULL,
+		.ts_ns = ts + r->base_ns, .bytes = profdb__kineto_jint(&a[A_MEM_BYTES]),
+		.addr = profdb__kineto_jint(&a[A_MEM_ADDR]),
+		.total_allocated = profdb__kineto_jint(&a[A_MEM_TOTAL_ALLOC]),
+		.total_reserved = profdb__kineto_jint(&a[A_MEM_TOTAL_RES]),
+		.total_active = PROFDB_NULL, .step = PROFDB_NULL, .tid = jid(&e[F_TID]),
+	};
+	/* the range of times sent, as for the X events (a later base time) */
+	if (!r->any_time || m.ts_ns < r->t_min)
+		r->t_min = m.ts_ns;
+	if (!r->any_time || m.ts_ns > r->t_max)
+		r->t_max = m.ts_ns;
+	r->any_time = 1;
+	return profdb__sink_memory(r->sink, &m);
+}
+
 /*
  * An event of len bytes by its fields e (and a, its args' fields, when
  * args_read; else they are read here, only for events we keep): records
@@ -551,8 +611,10 @@ static int handle_event(struct profdb__kreader *r, size_t len,
 	int64_t dur, start, step;
 	const char *name, *cat, *why;
 
+	if (str_eq(&e[F_PH], "i", 1) && str_eq(&e[F_NAME], "[memory]", 8))
+		return handle_memory(r, len, e, a, args_read);
 	if (!str_eq(&e[F_PH], "X", 1))
-		return PROFDB_OK; /* flows, metadata, instants, counters */
+		return PROFDB_OK; /* flows, metadata, other instants, counters */
 	cls = classify(e, &kind);
 	if (cls == EV_OTHER)
 		return PROFDB_OK;

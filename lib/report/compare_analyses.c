@@ -11,7 +11,10 @@
  * collectives: one line per collective and process group; its samples are
  * each call's bus bandwidth, the value the bytes-weighted bus bandwidth of
  * the table (bus bytes / time); on Ascend each call's transit bandwidth
- * (communication.json bytes / their transit time), likewise.  README "### diff of the analysis tables".
+ * (communication.json bytes / their transit time), likewise.
+ * memory: per device (and Ascend component) its peak_allocated_bytes and
+ * peak_reserved_bytes of profdb memory; samples each rank's peak, the
+ * value their highest.  README "### diff of the analysis tables".
  */
 #include <math.h>
 #include <stdio.h>
@@ -230,15 +233,111 @@ static int collectives_lines(profdb *db, profdb_comparison *c, const struct prof
 	return rc;
 }
 
+/* The key of memory row i of r: "<device_type>:<device_id>[ <component>] <figure>". */
+static void memory_key(const profdb_result *r, size_t i, const char *figure, char *out, size_t size)
+{
+	size_t id = col_of(r, "device_id"), comp = col_of(r, "component");
+	snprintf(out, size, "%s:%s%s%s %s", profdb_result_text(r, i, col_of(r, "device_type")),
+	         profdb_result_isnull(r, i, id) ? "" : profdb_result_text(r, i, id),
+	         profdb_result_isnull(r, i, comp) ? "" : " ", profdb_result_isnull(r, i, comp) ? "" :
+	         profdb_result_text(r, i, comp), figure);
+}
+
+/* The samples of key on one side: the figure of each row (rank, run) of
+ * that device. */
+static size_t memory_samples(const profdb_result *r, const char *key, const char *figure, double *x)
+{
+	size_t n = 0, col = col_of(r, figure);
+	char k[256];
+	for (size_t i = 0; i < profdb_result_nrows(r); i++) {
+		memory_key(r, i, figure, k, sizeof k);
+		if (strcmp(k, key) == 0 && !profdb_result_isnull(r, i, col))
+			x[n++] = profdb_result_double(r, i, col);
+	}
+	return n;
+}
+
+static double highest(const double *x, size_t n)
+{
+	double m = NAN;
+	for (size_t i = 0; i < n; i++)
+		if (i == 0 || x[i] > m)
+			m = x[i];
+	return m;
+}
+
+/* One line per device key and figure of either side, in the order first seen. */
+static int memory_line(profdb_comparison *c, profdb_result *const *r, const char *key, const char *figure,
+                       double *const *x)
+{
+	size_t n[2];
+	struct profdb__cmp_line *l;
+	for (size_t j = 0; j < c->nruns; j++)
+		if (strcmp(c->runs[j].key, key) == 0)
+			return PROFDB_OK;
+	for (int si = 0; si < 2; si++)
+		n[si] = memory_samples(r[si], key, figure, x[si]);
+	if (!n[0] && !n[1])
+		return PROFDB_OK; /* unknown on both sides (Ascend APP's allocated) */
+	if (!(l = new_line(c, key, 1)))
+		return PROFDB_ERROR;
+	l->base = highest(x[0], n[0]);
+	l->next = highest(x[1], n[1]);
+	decide(c, l, x[0], n[0], x[1], n[1], 0);
+	/* the allocator's peak is one deterministic figure of the program, not
+	 * a noisy sample: past the threshold it is the verdict, without a test */
+	if (l->verdict == PROFDB_VERDICT_INCONCLUSIVE && n[0] && n[1] &&
+	    fabs(l->delta) > c->threshold * fabs(l->base)) {
+		l->verdict = l->delta > 0 ? PROFDB_VERDICT_REGRESSION : PROFDB_VERDICT_IMPROVEMENT;
+		snprintf(l->why, sizeof l->why, "peak %+.2f%% past the %g%% threshold (a peak needs no test)",
+		         isnan(l->rel) ? 0.0 : 100 * l->rel, 100 * c->threshold);
+	}
+	return PROFDB_OK;
+}
+
+static int memory_lines(profdb *db, profdb_comparison *c, const struct profdb_diff_opts *o)
+{
+	static const char *const figs[] = { "peak_allocated_bytes", "peak_reserved_bytes" };
+	profdb_result *r[2] = { NULL, NULL };
+	double *x[2] = { NULL, NULL };
+	size_t rows = 0;
+	char key[256];
+	int rc = PROFDB_OK;
+
+	for (int si = 0; si < 2 && rc == PROFDB_OK; si++) {
+		struct profdb_memory_query q = PROFDB_MEMORY_QUERY_INIT;
+		q.filter = side_filter(o, si);
+		if ((rc = profdb_query_memory(db, &r[si], &q)) != PROFDB_OK)
+			break;
+		rows += profdb_result_nrows(r[si]);
+		if (!(x[si] = malloc((profdb_result_nrows(r[si]) + 1) * sizeof *x[si])))
+			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
+	}
+	if (rc == PROFDB_OK && !(c->runs = calloc(2 * rows + 1, sizeof *c->runs)))
+		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
+	for (int si = 0; si < 2 && rc == PROFDB_OK; si++)
+		for (size_t i = 0; i < profdb_result_nrows(r[si]) && rc == PROFDB_OK; i++)
+			for (size_t f = 0; f < 2 && rc == PROFDB_OK; f++) {
+				memory_key(r[si], i, figs[f], key, sizeof key);
+				if (memory_line(c, r, key, figs[f], x) != PROFDB_OK)
+					rc = profdb__error(db, PROFDB_ERROR, "out of memory");
+			}
+	for (int si = 0; si < 2; si++) {
+		profdb_result_free(r[si]);
+		free(x[si]);
+	}
+	return rc;
+}
+
 int profdb_compare_analysis(profdb *db, profdb_comparison **out, const struct profdb_diff_opts *o,
                             const char *table)
 {
 	profdb_comparison *c;
-	int rc, bd = table && strcmp(table, "breakdown") == 0;
+	int rc, bd = table && strcmp(table, "breakdown") == 0, mem = table && strcmp(table, "memory") == 0;
 
 	*out = NULL;
-	if (!bd && !(table && strcmp(table, "collectives") == 0))
-		return profdb__error(db, PROFDB_EUSAGE, "unknown table '%s' (breakdown, collectives)",
+	if (!bd && !mem && !(table && strcmp(table, "collectives") == 0))
+		return profdb__error(db, PROFDB_EUSAGE, "unknown table '%s' (breakdown, collectives, memory)",
 		                     table ? table : "");
 	if (o->filter.name_glob || o->filter.kind)
 		return profdb__error(db, PROFDB_EUSAGE, "--table %s compares a whole table: no --name or --kind",
@@ -248,7 +347,7 @@ int profdb_compare_analysis(profdb *db, profdb_comparison **out, const struct pr
 		return rc;
 	if (!(c = profdb__comparison_new(o, table, o->base_runs, o->nbase, o->new_runs, o->nnew)))
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
-	rc = bd ? breakdown_lines(db, c, o) : collectives_lines(db, c, o);
+	rc = bd ? breakdown_lines(db, c, o) : mem ? memory_lines(db, c, o) : collectives_lines(db, c, o);
 	if (rc == PROFDB_OK && profdb__compare_warn_short(c) != PROFDB_OK)
 		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
 	if (rc != PROFDB_OK) {

@@ -24,7 +24,7 @@
 #define QUEUE_MAX 16             /* batches in flight: bounds memory at ~4 MB */
 
 enum rec_type { R_SOURCE_BEGIN = 1, R_SOURCE_END, R_SKIP, R_KERNEL, R_OP, R_LAUNCH, R_STEP,
-	R_STEP_METRIC, R_META, R_NOTE, R_RANK_FIXUP, R_KERNEL_COLL, R_COMM };
+	R_STEP_METRIC, R_META, R_NOTE, R_RANK_FIXUP, R_KERNEL_COLL, R_COMM, R_MEMORY };
 
 struct batch {
 	struct batch *next;
@@ -70,6 +70,10 @@ static const size_t comm_strs[] = {
 	offsetof(struct profdb_comm_rec, scope), offsetof(struct profdb_comm_rec, op_name),
 	offsetof(struct profdb_comm_rec, group), offsetof(struct profdb_comm_rec, matrix_op),
 	offsetof(struct profdb_comm_rec, transport), offsetof(struct profdb_comm_rec, size_dist)
+};
+
+static const size_t mem_strs[] = {
+	offsetof(struct profdb_mem_rec, device_type), offsetof(struct profdb_mem_rec, component)
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -416,6 +420,11 @@ static int q_comm(void *arg, const struct profdb_comm_rec *c)
 	return put_record(arg, R_COMM, c, sizeof *c, comm_strs, NELEM(comm_strs), NULL, 0);
 }
 
+static int q_memory(void *arg, const struct profdb_mem_rec *m)
+{
+	return put_record(arg, R_MEMORY, m, sizeof *m, mem_strs, NELEM(mem_strs), NULL, 0);
+}
+
 static int q_step_metric(void *arg, int64_t rank, int64_t step, const char *metric, double value)
 {
 	int64_t nums[3] = { rank, step, 0 };
@@ -456,6 +465,7 @@ int profdb__qsink_new(struct profdb__qsink **out, struct profdb__queue *q, int s
 		.step_metric = q_step_metric, .meta = q_meta, .note = q_note, .comm = q_comm,
 		.rank_fixup = q_rank_fixup,
 		.nests_ops = 1, /* replayed into the store, which nests ops */
+		.memory = q_memory,
 	};
 	*out = s;
 	return PROFDB_OK;
@@ -523,7 +533,8 @@ static int replay_kernel(struct replay *p, int type)
 	return p->out->kernel(p->out->arg, &k);
 }
 
-/* The records copied as their struct: op, launch, step, communication. */
+/* The records copied as their struct: op, launch, step, communication,
+ * memory. */
 static int replay_struct(struct replay *p, int type)
 {
 	const unsigned char *d = p->d;
@@ -531,7 +542,12 @@ static int replay_struct(struct replay *p, int type)
 	struct profdb_launch_rec l;
 	struct profdb_step_rec st;
 	struct profdb_comm_rec c;
+	struct profdb_mem_rec m;
 	switch (type) {
+	case R_MEMORY:
+		memcpy(&m, d + p->off, sizeof m);
+		p->off = load_strs(&m, mem_strs, NELEM(mem_strs), d, p->off + sizeof m);
+		return profdb__sink_memory(p->out, &m);
 	case R_COMM:
 		memcpy(&c, d + p->off, sizeof c);
 		p->off = load_strs(&c, comm_strs, NELEM(comm_strs), d, p->off + sizeof c);
@@ -635,7 +651,7 @@ static int replay_batch(const struct batch *b, struct profdb_sink *out)
 		case R_KERNEL_COLL:
 			rc = replay_kernel(&p, type);
 			break;
-		case R_OP: case R_LAUNCH: case R_STEP: case R_COMM:
+		case R_OP: case R_LAUNCH: case R_STEP: case R_COMM: case R_MEMORY:
 			rc = replay_struct(&p, type);
 			break;
 		case R_SOURCE_BEGIN: case R_SOURCE_END: case R_SKIP: case R_NOTE:

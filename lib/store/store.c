@@ -52,6 +52,9 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_COMM_LINK] = "INSERT INTO comm_link(run_id, rank, step, scope, matrix_op, group_name, src_rank,"
 	                " dst_rank, transport, bytes, transit_ns, bandwidth_gbps, op_name)"
 	                " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)",
+	[S_MEMORY] = "INSERT INTO memory(run_id, source_id, rank, device_type, device_id, component, ts_ns,"
+	             " bytes, addr, total_allocated, total_reserved, total_active, step, tid)"
+	             " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)",
 };
 
 /* Kernel, launch and op rows go through batches (store_batch.c), ids first. */
@@ -163,7 +166,7 @@ static int on_source_begin(void *arg, const char *path, const char *role, int64_
 		free(c->skips[i].reason);
 	c->nskips = 0;
 	c->stored = 0;
-	c->nkernels = c->nops = c->nlaunches = 0;
+	c->nkernels = c->nops = c->nlaunches = c->nmemory = 0;
 	c->kernels.n = c->launches.n = c->ops.n = 0;
 	profdb__store_ops_reset(&c->opn);
 	sqlite3_bind_int64(q, 1, st->run_id);
@@ -179,6 +182,26 @@ static int on_source_begin(void *arg, const char *path, const char *role, int64_
 		return st->err.code;
 	c->id = sqlite3_last_insert_rowid(st->db->sql);
 	return PROFDB_OK;
+}
+
+/* The file's memory rows without a step take the host step span that
+ * holds them, like its ops: its steps are all in now. */
+static int memory_steps(struct profdb_store *st)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+	if (profdb__step_index_register(st->db->sql, st->run_id) != SQLITE_OK)
+		return st_fail(st, "memory steps");
+	rc = sqlite3_prepare_v2(st->db->sql, "UPDATE memory SET step = profdb_step_at(rank, ts_ns)"
+	                        " WHERE source_id = ?1 AND step IS NULL", -1, &q, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_int64(q, 1, st->cur->id);
+		rc = sqlite3_step(q);
+	}
+	sqlite3_finalize(q);
+	rc = rc == SQLITE_DONE ? PROFDB_OK : st_fail(st, "memory steps");
+	profdb__step_index_unregister(st->db->sql);
+	return rc;
 }
 
 /*
@@ -212,6 +235,8 @@ static int file_passes(struct profdb_store *st)
 		profdb__step_index_unregister(st->db->sql);
 	}
 	profdb__store_set_cache_size(st->db->sql, was);
+	if (rc == PROFDB_OK && c->nmemory)
+		rc = memory_steps(st);
 	return rc;
 }
 
@@ -588,6 +613,26 @@ static int on_comm(void *arg, const struct profdb_comm_rec *c)
 	return step_done(st, q, "communication");
 }
 
+/* One allocator event or sample (schema 012). */
+static int on_memory(void *arg, const struct profdb_mem_rec *m)
+{
+	struct profdb_store *st = arg;
+	sqlite3_stmt *q = st->stmt[S_MEMORY];
+	const int64_t v[] = { m->device_id, PROFDB_NULL, m->ts_ns, m->bytes, m->addr, m->total_allocated,
+	                      m->total_reserved, m->total_active, m->step, m->tid };
+	sqlite3_bind_int64(q, 1, st->run_id);
+	bind_i64(q, 2, st->cur->id ? st->cur->id : PROFDB_NULL);
+	sqlite3_bind_int64(q, 3, rank_of(m->rank));
+	sqlite3_bind_text(q, 4, m->device_type, -1, SQLITE_STATIC);
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+		bind_i64(q, 5 + (int)i, v[i]);
+	if (m->component)
+		sqlite3_bind_text(q, 6, m->component, -1, SQLITE_STATIC);
+	st->cur->stored++;
+	st->cur->nmemory++;
+	return step_done(st, q, "memory");
+}
+
 static int on_meta(void *arg, int64_t rank, const char *key, const char *value)
 {
 	struct profdb_store *st = arg;
@@ -662,6 +707,24 @@ static int fixup_rows(struct profdb_store *st, const char *table, struct profdb_
 	return rc == SQLITE_DONE ? PROFDB_OK : st_fail(st, "rank");
 }
 
+/* The current file's memory rows likewise (all were sent with the guess). */
+static int fixup_memory(struct profdb_store *st, int64_t rank, int64_t offset)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+	if (!st->cur->nmemory || !st->cur->id)
+		return PROFDB_OK;
+	if (sqlite3_prepare_v2(st->db->sql, "UPDATE memory SET rank = ?2, ts_ns = ts_ns + ?3 WHERE source_id = ?1",
+	                       -1, &q, NULL) != SQLITE_OK)
+		return st_fail(st, "rank");
+	sqlite3_bind_int64(q, 1, st->cur->id);
+	sqlite3_bind_int64(q, 2, rank);
+	sqlite3_bind_int64(q, 3, offset);
+	rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? PROFDB_OK : st_fail(st, "rank");
+}
+
 /*
  * The current file's kernels, launches and ops were sent with a guessed
  * rank and base time (Kineto keys after traceEvents): move the rows written for it
@@ -681,7 +744,8 @@ static int on_rank_fixup(void *arg, int64_t guessed, int64_t rank, int64_t offse
 	profdb__kstep_fixup(st->ksteps, &c->ks, guessed, rank);
 	if (fixup_rows(st, "kernel", st->kernels, 2, 11, &c->kernels, guessed, rank, offset) != PROFDB_OK ||
 	    fixup_rows(st, "launch", st->launches, 2, 5, &c->launches, guessed, rank, offset) != PROFDB_OK ||
-	    fixup_rows(st, "op", st->ops, 2, 7, &c->ops, guessed, rank, offset) != PROFDB_OK)
+	    fixup_rows(st, "op", st->ops, 2, 7, &c->ops, guessed, rank, offset) != PROFDB_OK ||
+	    fixup_memory(st, rank, offset) != PROFDB_OK)
 		return st->err.code;
 	if (!c->id || rank == guessed)
 		return PROFDB_OK;
@@ -897,7 +961,7 @@ int profdb__store_begin(struct profdb_store **out, profdb *db, const char *run,
 		.source_begin = on_source_begin, .source_end = on_source_end, .skip = on_skip,
 		.kernel = on_kernel, .op = on_op, .launch = on_launch, .step = on_step,
 		.step_metric = on_step_metric, .meta = on_meta, .note = on_note, .comm = on_comm,
-		.rank_fixup = on_rank_fixup, .nests_ops = 1,
+		.rank_fixup = on_rank_fixup, .nests_ops = 1, .memory = on_memory,
 	};
 	*out = st;
 	return PROFDB_OK;

@@ -21,4 +21,5 @@ c ingest dum
 c sql --wr
 c help --m
 c help ver
+c memory --by ""
 '

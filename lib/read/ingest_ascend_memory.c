@@ -1,0 +1,138 @@
+/*
+ * ingest_ascend_memory.c - memory_record.csv of ASCEND_PROFILER_OUTPUT
+ * (FORMATS.md "memory_record.csv"): the allocator's totals sampled per
+ * component (APP: the whole process, reserved only; PTA: torch_npu's
+ * caching allocator; GE: the graph engine; PTA+GE: their sum), one row a
+ * sample, into the memory table (schema 012) with no per-event bytes.
+ *
+ * The export's MB are 2^20 bytes: torch_npu divides by 1024 * 1024, and
+ * every value seen times 2^20 is a whole number of bytes.  Columns are found
+ * by header name; Total Active(MB) and Stream Ptr are newer.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ascend_csv.h"
+#include "csv_reader.h"
+#include "banned.h"
+
+enum mcol { M_COMPONENT, M_TS, M_ALLOC, M_RES, M_ACTIVE, M_DEVICE, M_NCOL };
+
+static const char *const mcol_names[M_NCOL] = {
+	[M_COMPONENT] = "Component",
+	[M_TS] = "Timestamp(us)",
+	[M_ALLOC] = "Total Allocated(MB)",
+	[M_RES] = "Total Reserved(MB)",
+	[M_ACTIVE] = "Total Active(MB)",
+	[M_DEVICE] = "Device Type",
+};
+
+struct mreader {
+	const struct profdb__ascend_src *src;
+	const char *label;
+	struct profdb__csv_header hdr;
+	int col[M_NCOL];           /* column index, -1 when absent */
+	size_t need;               /* fields a row needs: past the required columns */
+};
+
+static const char *mfld(const struct mreader *r, const struct profdb__csv_row *row, enum mcol k)
+{
+	int c = r->col[k];
+	return c >= 0 && (size_t)c < row->n ? row->field[c] : NULL;
+}
+
+static int mem_header(struct mreader *r, const struct profdb__csv_row *row)
+{
+	static const enum mcol required[] = { M_COMPONENT, M_TS, M_DEVICE };
+	int rc = profdb__csv_header_copy(&r->hdr, row, r->src->ctx->err);
+	if (rc != PROFDB_OK)
+		return rc;
+	for (int k = 0; k < M_NCOL; k++)
+		r->col[k] = profdb__csv_header_find(&r->hdr, mcol_names[k]);
+	for (size_t i = 0; i < sizeof required / sizeof required[0]; i++) {
+		int c = r->col[required[i]];
+		if (c < 0)
+			return profdb__err_set(r->src->ctx->err, PROFDB_EFORMAT, "%s:%lld: missing column '%s'",
+			                       r->label, (long long)row->line, mcol_names[required[i]]);
+		if ((size_t)c + 1 > r->need)
+			r->need = (size_t)c + 1;
+	}
+	return PROFDB_OK;
+}
+
+/* MB (2^20 bytes) text to bytes: PROFDB_NULL when empty; -1 when not a
+ * number (the row is skipped). */
+static int mb_bytes(const char *s, int64_t *out)
+{
+	double v;
+	*out = PROFDB_NULL;
+	if (!s || !s[0] || strcmp(s, "N/A") == 0)
+		return 0;
+	if (profdb__parse_double(s, strlen(s), &v) != 0 || v < 0 || v * 1048576.0 > 9.0e18)
+		return -1;
+	*out = llround(v * 1048576.0);
+	return 0;
+}
+
+/* "NPU:0" into type "NPU" (in buf) and id 0; a type without ":N" has no id. */
+static const char *device_of(const char *s, char *buf, size_t size, int64_t *id)
+{
+	const char *colon = strrchr(s, ':');
+	size_t n = colon ? (size_t)(colon - s) : strlen(s);
+	*id = PROFDB_NULL;
+	if (colon && profdb__parse_i64(colon + 1, strlen(colon + 1), id) != 0) {
+		*id = PROFDB_NULL;
+		n = strlen(s);
+	}
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+static int mem_row(struct mreader *r, const struct profdb__csv_row *row)
+{
+	struct profdb_sink *s = r->src->ctx->sink;
+	struct profdb_mem_rec m;
+	const char *ts = mfld(r, row, M_TS), *dev = mfld(r, row, M_DEVICE);
+	char type[64];
+
+	if (row->n < r->need)
+		return profdb__sink_skip(s, "too few fields", row->line);
+	m = (struct profdb_mem_rec){
+		.rank = r->src->rank, .component = mfld(r, row, M_COMPONENT), .bytes = PROFDB_NULL,
+		.addr = PROFDB_NULL, .step = PROFDB_NULL, .tid = PROFDB_NULL,
+	};
+	if (profdb__parse_ns(ts, strlen(ts), 3, &m.ts_ns) != 0 || m.ts_ns < 0)
+		return profdb__sink_skip(s, "non-numeric timestamp", row->line);
+	if (!dev[0])
+		return profdb__sink_skip(s, "missing device type", row->line);
+	if (mb_bytes(mfld(r, row, M_ALLOC), &m.total_allocated) != 0 ||
+	    mb_bytes(mfld(r, row, M_RES), &m.total_reserved) != 0 ||
+	    mb_bytes(mfld(r, row, M_ACTIVE), &m.total_active) != 0)
+		return profdb__sink_skip(s, "non-numeric memory size", row->line);
+	if (!m.component[0])
+		m.component = NULL;
+	m.device_type = device_of(dev, type, sizeof type, &m.device_id);
+	return profdb__sink_memory(s, &m);
+}
+
+static int on_mem_row(void *arg, const struct profdb__csv_row *row)
+{
+	struct mreader *r = arg;
+	return row->index == 0 ? mem_header(r, row) : mem_row(r, row);
+}
+
+int profdb__ascend_read_memory_record(const struct profdb__ascend_src *src, const char *path)
+{
+	struct mreader r;
+	int rc;
+	memset(&r, 0, sizeof r);
+	r.src = src;
+	r.label = path;
+	rc = profdb__ascend_stream_csv(src, path, "memory_record", on_mem_row, &r);
+	profdb__csv_header_free(&r.hdr);
+	return rc;
+}
