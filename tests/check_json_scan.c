@@ -425,12 +425,13 @@ END_TEST
 START_TEST(pick_index)
 {
 	/* keys that share a bucket (same length, first and last byte) are all
-	 * found by probing; a key that is not there is not; 33 keys are too many */
+	 * found by probing; a key that is not there is not; one key past
+	 * PROFDB_JSON_PICK_MAX is too many */
 	static const struct profdb__json_key many[] = {
 		{ "aXa", 3, 0 }, { "aYa", 3, 1 }, { "aZa", 3, 2 }, { "b", 1, 3 },
 	};
 	static const char *const names[] = { "aXa", "aYa", "aZa", "b", "aWa", "bb" };
-	struct profdb__json_key lots[33];
+	struct profdb__json_key lots[PROFDB_JSON_PICK_MAX + 1];
 	struct profdb__json_pick sp = { many, 4, 4, -1, NULL, 0, 0, { { 0 } } };
 	struct profdb__jval v[4];
 	char t[64];
@@ -441,12 +442,12 @@ START_TEST(pick_index)
 		for (int j = 0; j < 4; j++)
 			ck_assert_int_eq(v[j].type, j == i ? PROFDB_J_NUMBER : PROFDB_J_NONE);
 	}
-	for (int i = 0; i < 33; i++)
+	for (int i = 0; i <= PROFDB_JSON_PICK_MAX; i++)
 		lots[i] = (struct profdb__json_key){ "k", 1, 0 };
 	sp.keys = lots;
-	sp.nkeys = 32;
+	sp.nkeys = PROFDB_JSON_PICK_MAX;
 	ck_assert_int_eq(profdb__json_pick_init(&sp), 0);
-	sp.nkeys = 33;
+	sp.nkeys = PROFDB_JSON_PICK_MAX + 1;
 	ck_assert_int_eq(profdb__json_pick_init(&sp), -1);
 }
 END_TEST

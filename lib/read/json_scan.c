@@ -811,7 +811,7 @@ static int key_eq(const char *a, const char *b, size_t len)
 /* Bucket of a key (len > 0 bytes) in a pick index. */
 static unsigned key_hash(const char *k, size_t len)
 {
-	return (unsigned)(len * 5 + (unsigned char)k[0] * 3 + (unsigned char)k[len - 1]) & 63;
+	return (unsigned)(len * 5 + (unsigned char)k[0] * 3 + (unsigned char)k[len - 1]) & (PROFDB_JSON_PICK_SLOTS - 1);
 }
 
 int profdb__json_pick_init(struct profdb__json_pick *spec)
@@ -828,7 +828,7 @@ int profdb__json_pick_init(struct profdb__json_pick *spec)
 				return -1;
 			b = key_hash(keys[j].name, keys[j].len);
 			while (spec->index[level][b])
-				b = (b + 1) & 63;
+				b = (b + 1) & (PROFDB_JSON_PICK_SLOTS - 1);
 			spec->index[level][b] = (unsigned char)(j + 1);
 		}
 	}
@@ -846,7 +846,7 @@ static int key_slot(const struct profdb__json_pick *spec, int level, const char 
 		const struct profdb__json_key *key = &keys[j - 1];
 		if (key->len == len && key_eq(key->name, k, len))
 			return key->slot;
-		b = (b + 1) & 63;
+		b = (b + 1) & (PROFDB_JSON_PICK_SLOTS - 1);
 	}
 	return -1;
 }

@@ -135,14 +135,16 @@ struct profdb__json_key {
  * the slot whose object value is walked in the same pass for sub_keys.
  * Set the first six members, then call profdb__json_pick_init.
  */
-#define PROFDB_JSON_PICK_MAX 32    /* keys per level */
+#define PROFDB_JSON_PICK_MAX 64    /* keys per level */
+/* index slots per level: twice the keys, so a probe stays short */
+#define PROFDB_JSON_PICK_SLOTS (2 * PROFDB_JSON_PICK_MAX)
 struct profdb__json_pick {
 	const struct profdb__json_key *keys;
 	size_t nkeys, nslots;
 	int inner;                 /* slot walked for sub_keys, -1 for none */
 	const struct profdb__json_key *sub_keys;
 	size_t nsub_keys, nsub_slots;
-	unsigned char index[2][64]; /* by profdb__json_pick_init: keys by hash */
+	unsigned char index[2][PROFDB_JSON_PICK_SLOTS]; /* by profdb__json_pick_init: keys by hash */
 };
 
 /* Index spec's keys (a key is found in one probe, not by a search of

@@ -95,13 +95,19 @@ static const struct profdb__json_key arg_keys[] = {
 	KEY("Total Reserved", A_MEM_TOTAL_RES),
 };
 
+/* The pick index holds at most PROFDB_JSON_PICK_MAX keys a level; past it
+ * profdb__json_pick_init finds none, so a key added here must fail the
+ * build, not every link at run time. */
+_Static_assert(COUNT(ev_keys) <= PROFDB_JSON_PICK_MAX, "too many event keys for the pick index");
+_Static_assert(COUNT(arg_keys) <= PROFDB_JSON_PICK_MAX, "too many arg keys for the pick index");
+
 /* An event's fields and its args' in one pass over its bytes. */
 void profdb__kineto_pick_init(struct profdb__json_pick *pick)
 {
 	*pick = (struct profdb__json_pick){
 		ev_keys, COUNT(ev_keys), NFIELDS, F_ARGS, arg_keys, COUNT(arg_keys), NARGS, { { 0 } },
 	};
-	/* cannot fail: a dozen or so keys a level, none empty */
+	/* cannot fail: the asserts above bound the keys, none is empty */
 	(void)profdb__json_pick_init(pick);
 }
 
