@@ -34,6 +34,8 @@ static const struct { const char *name, *help; } env_vars[] = {
 	{ "PROFDB_PAGER", "the pager for output to a terminal (cat: none); else PAGER, else less; --no-pager turns it off" },
 	{ "PAGER", "the pager when PROFDB_PAGER is not set" },
 	{ "COLUMNS", "the width tables and help are cut at (else the terminal's; 80 for help when unknown)" },
+	{ "SQLITE_TMPDIR", "the folder of SQLite's temporary files (big sorts and spills); else TMPDIR, else /var/tmp, /usr/tmp, /tmp" },
+	{ "TMPDIR", "the folder of temporary files when SQLITE_TMPDIR is not set" },
 	{ "PROFDB_CLICKHOUSE_PASSWORD", "the ClickHouse password when the URL has none (else a netrc file)" },
 	{ "NETRC", "the netrc file ClickHouse passwords are looked up in (else ~/.netrc)" },
 	{ "PROFDB_CLICKHOUSE_CAINFO", "a PEM file of the CAs a clickhouses:// server is checked against" },

@@ -78,8 +78,8 @@ cut -d'|' -f1,2 want.txt | tr '\n' ' '; echo "(run|rows of kernel_coll, comm_op,
 echo "--- a database of schema 4 (before the tables existed)"
 URL4=$(ch_url 1 "" old)
 $PROFDB push --quiet --db a.db --to "$URL4" --run d || exit 1
-for t in kernel_coll comm_op comm_transport comm_link; do ch_query 1 "DROP TABLE old.$t" || exit 1; done
-ch_query 1 "ALTER TABLE old.profdb_schema DELETE WHERE version = 5" || exit 1
+for t in kernel_coll comm_op comm_transport comm_link memory; do ch_query 1 "DROP TABLE old.$t" || exit 1; done
+ch_query 1 "ALTER TABLE old.profdb_schema DELETE WHERE version >= 5" || exit 1
 ch_mutations_done 1
 echo "tables: $(ch_query 1 "SELECT count() FROM system.tables WHERE database = 'old' AND name LIKE 'comm%'")"
 $PROFDB collectives --db "$URL4" --format csv --run d >old.csv; echo "collectives exit $?, $(wc -l <old.csv) lines"
