@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "columns.h"
 #include "qsink.h"
 #include "banned.h"
 
@@ -43,29 +44,16 @@ struct profdb__queue {
 	int abort;                 /* stop everything: an error happened */
 };
 
-/* String fields of each record type, as offsets into the struct. */
-static const size_t kernel_strs[] = {
-	offsetof(struct profdb_kernel_rec, name), offsetof(struct profdb_kernel_rec, type),
-	offsetof(struct profdb_kernel_rec, core), offsetof(struct profdb_kernel_rec, grid),
-	offsetof(struct profdb_kernel_rec, block), offsetof(struct profdb_kernel_rec, op_state),
-	offsetof(struct profdb_kernel_rec, in_shapes), offsetof(struct profdb_kernel_rec, in_dtypes),
-	offsetof(struct profdb_kernel_rec, in_formats), offsetof(struct profdb_kernel_rec, out_shapes),
-	offsetof(struct profdb_kernel_rec, out_dtypes), offsetof(struct profdb_kernel_rec, out_formats),
-	offsetof(struct profdb_kernel_rec, launch_op)
-};
-static const size_t op_strs[] = {
-	offsetof(struct profdb_op_rec, name), offsetof(struct profdb_op_rec, category),
-	offsetof(struct profdb_op_rec, in_shapes), offsetof(struct profdb_op_rec, in_types),
-	offsetof(struct profdb_op_rec, in_concrete),
-	offsetof(struct profdb_op_rec, call_stack)
-};
-static const size_t launch_strs[] = { offsetof(struct profdb_launch_rec, name) };
+/*
+ * String fields of each record type, as offsets into the struct, from the
+ * column lists (columns.h): a string field missing here would reach the
+ * writer thread as a pointer into a reader's buffer, reused by then.
+ */
+static const size_t kernel_strs[] = { PROFDB__KERNEL_COLUMNS(PROFDB__COL_OFF_KERNEL) };
+static const size_t op_strs[] = { PROFDB__OP_COLUMNS(PROFDB__COL_OFF_OP) };
+static const size_t launch_strs[] = { PROFDB__LAUNCH_COLUMNS(PROFDB__COL_OFF_LAUNCH) };
 /* a kernel's collective args travel in the kernel's record (R_KERNEL_COLL) */
-static const size_t coll_strs[] = {
-	offsetof(struct profdb_coll_rec, collective), offsetof(struct profdb_coll_rec, dtype),
-	offsetof(struct profdb_coll_rec, pg_name), offsetof(struct profdb_coll_rec, pg_desc),
-	offsetof(struct profdb_coll_rec, pg_ranks)
-};
+static const size_t coll_strs[] = { PROFDB__COLL_COLUMNS(PROFDB__COL_OFF_COLL) };
 static const size_t comm_strs[] = {
 	offsetof(struct profdb_comm_rec, scope), offsetof(struct profdb_comm_rec, op_name),
 	offsetof(struct profdb_comm_rec, group), offsetof(struct profdb_comm_rec, matrix_op),

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "columns.h"
 #include "step_index.h"
 #include "store_impl.h"
 #include "banned.h"
@@ -57,24 +58,40 @@ static const char *const stmt_sql[S_COUNT] = {
 	             " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)",
 };
 
-/* Kernel, launch and op rows go through batches (store_batch.c), ids first. */
-static const char kernel_cols[] =
-	"id, run_id, rank, device, stream, step, name_id, base_id, kind, type_id, core_id, start_ns,"
-	" dur_ns, wait_ns, task_id, model_id, context_id, correlation, external_id, block_dim,"
-	" mix_block_dim, grid_id, block_id, registers, shared_mem, bytes, op_state_id, hf32,"
-	" in_shapes_id, in_dtypes_id, in_formats_id, out_shapes_id, out_dtypes_id, out_formats_id,"
-	" launch_op_id, metrics";
-#define KERNEL_NCOLS 36
-static const char launch_cols[] = "rowid, run_id, rank, correlation, tid, start_ns, dur_ns, name_id, external_id";
-#define LAUNCH_NCOLS 9
-static const char op_cols[] =
-	"id, run_id, rank, step, name_id, category_id, tid, start_ns, dur_ns, self_ns, device_self_ns,"
-	" device_total_ns, device_self_aicore_ns, device_total_aicore_ns, external_id, seq, in_shapes_id,"
-	" in_types_id, call_stack_id, in_concrete_id";
-#define OP_NCOLS 20
-static const char coll_cols[] =
-	"kernel_id, collective, in_nelems, out_nelems, dtype, group_size, pg_name, pg_desc, pg_ranks";
-#define COLL_NCOLS 9
+/* Kernel, launch and op rows go through batches (store_batch.c), ids
+ * first; their columns are listed once, in columns.h.  Each string below
+ * is ", a, b, ...": the batch takes it past the first separator. */
+static const char kernel_cols[] = PROFDB__KERNEL_COLUMNS(PROFDB__COL_SQL);
+static const char launch_cols[] = PROFDB__LAUNCH_COLUMNS(PROFDB__COL_SQL);
+static const char op_cols[] = PROFDB__OP_COLUMNS(PROFDB__COL_SQL);
+static const char coll_cols[] = PROFDB__COLL_COLUMNS(PROFDB__COL_SQL);
+#define COLS(c) ((c) + 2)
+
+/* The binds a column list's HOW implies (columns.h), b the row's batch:
+ * BIND_NUM_* the plain fields, BIND_STR_* the string fields (setting bad
+ * on failure).  The SET and NAME columns are bound by hand. */
+#define BIND_NUM(how, c, v) BIND_NUM_##how(c, v)
+#define BIND_NUM_SET(c, v)
+#define BIND_NUM_NAME(c, v)
+#define BIND_NUM_STR(c, v)
+#define BIND_NUM_TEXT(c, v)
+#define BIND_NUM_INT(c, v) profdb__batch_int(b, c, v);
+#define BIND_NUM_I64(c, v) profdb__batch_i64(b, c, v);
+#define BIND_STR(how, c, v) BIND_STR_##how(c, v)
+#define BIND_STR_SET(c, v)
+#define BIND_STR_NAME(c, v)
+#define BIND_STR_INT(c, v)
+#define BIND_STR_I64(c, v)
+#define BIND_STR_STR(c, v) bad |= batch_str(st, b, c, v);
+#define BIND_STR_TEXT(c, v) bad |= (v) && profdb__batch_text(b, c, v) != 0;
+#define KERNEL_NUM(c, sql, how, f) BIND_NUM(how, KERNEL_COL_##c, k->f)
+#define KERNEL_STR(c, sql, how, f) BIND_STR(how, KERNEL_COL_##c, k->f)
+#define LAUNCH_NUM(c, sql, how, f) BIND_NUM(how, LAUNCH_COL_##c, l->f)
+#define LAUNCH_STR(c, sql, how, f) BIND_STR(how, LAUNCH_COL_##c, l->f)
+#define OP_NUM(c, sql, how, f) BIND_NUM(how, OP_COL_##c, o->f)
+#define OP_STR(c, sql, how, f) BIND_STR(how, OP_COL_##c, o->f)
+#define COLL_NUM(col, sql, how, f) BIND_NUM(how, COLL_COL_##col, c->f)
+#define COLL_STR(col, sql, how, f) BIND_STR(how, COLL_COL_##col, c->f)
 
 /*
  * Page cache during an ingest, KiB.  The default (2 MB) makes every insert
@@ -323,24 +340,13 @@ static int batch_str(struct profdb_store *st, struct profdb__batch *b, int col, 
 static int kernel_texts(struct profdb_store *st, struct profdb__batch *b, const struct profdb_kernel_rec *k)
 {
 	int bad = 0;
-	bad |= batch_str(st, b, 9, k->type);
-	bad |= batch_str(st, b, 10, k->core);
-	bad |= batch_str(st, b, 21, k->grid);
-	bad |= batch_str(st, b, 22, k->block);
-	bad |= batch_str(st, b, 26, k->op_state);
-	bad |= batch_str(st, b, 28, k->in_shapes);
-	bad |= batch_str(st, b, 29, k->in_dtypes);
-	bad |= batch_str(st, b, 30, k->in_formats);
-	bad |= batch_str(st, b, 31, k->out_shapes);
-	bad |= batch_str(st, b, 32, k->out_dtypes);
-	bad |= batch_str(st, b, 33, k->out_formats);
-	bad |= batch_str(st, b, 34, k->launch_op);
+	PROFDB__KERNEL_COLUMNS(KERNEL_STR)
 	if (bad)
 		return -1;
 	if (k->nmetrics == 0)
 		return 0;
 	if (profdb__metrics_json(k->metrics, k->nmetrics, &st->metrics, &st->metrics_cap) != 0 ||
-	    profdb__batch_text(b, 35, st->metrics) != 0) {
+	    profdb__batch_text(b, KERNEL_COL_METRICS, st->metrics) != 0) {
 		profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
 		return -1;
 	}
@@ -353,19 +359,16 @@ static int kernel_texts(struct profdb_store *st, struct profdb__batch *b, const 
 static int store_coll(struct profdb_store *st, int64_t kid, const struct profdb_coll_rec *c)
 {
 	struct profdb__batch *b = st->colls;
-	const char *text[] = { c->collective, c->dtype, c->pg_name, c->pg_desc, c->pg_ranks };
-	const int slot[] = { 1, 4, 6, 7, 8 };
+	int bad = 0;
 	if (profdb__batch_pending(b) >= PROFDB_BATCH_ROWS && profdb__store_flush(st) != PROFDB_OK)
 		return st->err.code;
 	if (profdb__batch_row(b) != SQLITE_OK)
 		return st_fail(st, "collective args");
-	profdb__batch_int(b, 0, kid);
-	for (size_t i = 0; i < sizeof slot / sizeof slot[0]; i++)
-		if (text[i] && profdb__batch_text(b, slot[i], text[i]) != 0)
-			return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
-	profdb__batch_i64(b, 2, c->in_nelems);
-	profdb__batch_i64(b, 3, c->out_nelems);
-	profdb__batch_i64(b, 5, c->group_size);
+	profdb__batch_int(b, COLL_COL_KERNEL_ID, kid);
+	PROFDB__COLL_COLUMNS(COLL_NUM)
+	PROFDB__COLL_COLUMNS(COLL_STR)
+	if (bad)
+		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
 	return PROFDB_OK;
 }
 
@@ -393,31 +396,15 @@ static int on_kernel(void *arg, const struct profdb_kernel_rec *k)
 	if (profdb__batch_row(b) != SQLITE_OK)
 		return st_fail(st, "kernel");
 	kid = st->next_kernel_id++;
-	profdb__batch_int(b, 0, kid);
-	profdb__batch_int(b, 1, st->run_id);
-	profdb__batch_int(b, 2, rank_of(k->rank));
-	profdb__batch_i64(b, 3, k->device);
-	profdb__batch_i64(b, 4, k->stream);
+	profdb__batch_int(b, KERNEL_COL_ID, kid);
+	profdb__batch_int(b, KERNEL_COL_RUN_ID, st->run_id);
+	profdb__batch_int(b, KERNEL_COL_RANK, rank_of(k->rank));
 	if (kernel_step(st, k, kid, &step) != PROFDB_OK)
 		return st->err.code;
-	profdb__batch_i64(b, 5, step);
-	profdb__batch_int(b, 6, name_id);
-	profdb__batch_int(b, 7, base_id);
-	profdb__batch_int(b, 8, k->kind);
-	profdb__batch_int(b, 11, k->start_ns);
-	profdb__batch_int(b, 12, k->dur_ns);
-	profdb__batch_i64(b, 13, k->wait_ns);
-	profdb__batch_i64(b, 14, k->task_id);
-	profdb__batch_i64(b, 15, k->model_id);
-	profdb__batch_i64(b, 16, k->context_id);
-	profdb__batch_i64(b, 17, k->correlation);
-	profdb__batch_i64(b, 18, k->external_id);
-	profdb__batch_i64(b, 19, k->block_dim);
-	profdb__batch_i64(b, 20, k->mix_block_dim);
-	profdb__batch_i64(b, 23, k->registers);
-	profdb__batch_i64(b, 24, k->shared_mem);
-	profdb__batch_i64(b, 25, k->bytes);
-	profdb__batch_i64(b, 27, k->hf32);
+	profdb__batch_i64(b, KERNEL_COL_STEP, step);
+	profdb__batch_int(b, KERNEL_COL_NAME_ID, name_id);
+	profdb__batch_int(b, KERNEL_COL_BASE_ID, base_id);
+	PROFDB__KERNEL_COLUMNS(KERNEL_NUM)
 	if (kernel_texts(st, b, k) != 0)
 		return st->err.code ? st->err.code : st_fail(st, "kernel");
 	if (profdb__store_note_row(st, &st->cur->kernels, kid) != PROFDB_OK)
@@ -445,28 +432,14 @@ static int on_op(void *arg, const struct profdb_op_rec *o)
 	name_id = intern(st, o->name);
 	if (!name_id)
 		return st->err.code ? st->err.code : st_fail(st, "op name");
-	profdb__batch_int(b, 0, st->next_op_id++);
-	profdb__batch_int(b, 1, st->run_id);
-	profdb__batch_int(b, 2, rank_of(o->rank));
-	profdb__batch_i64(b, 3, o->step);
-	profdb__batch_int(b, 4, name_id);
-	bad |= batch_str(st, b, 5, o->category);
-	profdb__batch_i64(b, 6, o->tid);
-	profdb__batch_i64(b, 7, o->start_ns);
-	profdb__batch_i64(b, 8, o->dur_ns);
-	profdb__batch_i64(b, 9, o->self_ns);
-	profdb__batch_i64(b, 10, o->device_self_ns);
-	profdb__batch_i64(b, 11, o->device_total_ns);
-	profdb__batch_i64(b, 12, o->device_self_aicore_ns);
-	profdb__batch_i64(b, 13, o->device_total_aicore_ns);
-	profdb__batch_i64(b, 14, o->external_id);
-	profdb__batch_i64(b, 15, o->seq);
+	profdb__batch_int(b, OP_COL_ID, st->next_op_id++);
+	profdb__batch_int(b, OP_COL_RUN_ID, st->run_id);
+	profdb__batch_int(b, OP_COL_RANK, rank_of(o->rank));
+	profdb__batch_int(b, OP_COL_NAME_ID, name_id);
+	PROFDB__OP_COLUMNS(OP_NUM)
 	if (o->device_self_ns == PROFDB_NULL && o->external_id != PROFDB_NULL)
 		st->ops_no_device++;
-	bad |= batch_str(st, b, 16, o->in_shapes);
-	bad |= batch_str(st, b, 17, o->in_types);
-	bad |= batch_str(st, b, 18, o->call_stack);
-	bad |= batch_str(st, b, 19, o->in_concrete);
+	PROFDB__OP_COLUMNS(OP_STR)
 	if (bad)
 		return st->err.code ? st->err.code : st_fail(st, "op");
 	st->cur->stored++;
@@ -485,10 +458,10 @@ static int launch_kernel_step(struct profdb_store *st, const struct profdb_launc
 		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
 	if (!kid || step == PROFDB_NULL || !profdb__batch_pending(b))
 		return PROFDB_OK;
-	first = profdb__batch_get(b, 0, 0); /* ids are consecutive in the batch */
+	first = profdb__batch_get(b, 0, KERNEL_COL_ID); /* ids are consecutive in the batch */
 	if (kid < first || kid - first >= (int64_t)profdb__batch_pending(b))
 		return PROFDB_OK; /* inserted already: the commit's UPDATE places it */
-	profdb__batch_set(b, (size_t)(kid - first), 5, step);
+	profdb__batch_set(b, (size_t)(kid - first), KERNEL_COL_STEP, step);
 	return profdb__store_note_row(st, &st->kguessed, kid);
 }
 
@@ -497,19 +470,17 @@ static int on_launch(void *arg, const struct profdb_launch_rec *l)
 	struct profdb_store *st = arg;
 	struct profdb__batch *b = st->launches;
 	int64_t id;
+	int bad = 0;
 	if (profdb__batch_row(b) != SQLITE_OK)
 		return st_fail(st, "launch");
 	id = st->next_launch_id++;
-	profdb__batch_int(b, 0, id);
-	profdb__batch_int(b, 1, st->run_id);
-	profdb__batch_int(b, 2, rank_of(l->rank));
-	profdb__batch_int(b, 3, l->correlation);
-	profdb__batch_i64(b, 4, l->tid);
-	profdb__batch_int(b, 5, l->start_ns);
-	profdb__batch_int(b, 6, l->dur_ns);
-	if (batch_str(st, b, 7, l->name) != 0)
+	profdb__batch_int(b, LAUNCH_COL_ID, id);
+	profdb__batch_int(b, LAUNCH_COL_RUN_ID, st->run_id);
+	profdb__batch_int(b, LAUNCH_COL_RANK, rank_of(l->rank));
+	PROFDB__LAUNCH_COLUMNS(LAUNCH_NUM)
+	PROFDB__LAUNCH_COLUMNS(LAUNCH_STR)
+	if (bad)
 		return st->err.code ? st->err.code : st_fail(st, "launch");
-	profdb__batch_i64(b, 8, l->external_id);
 	st->cur->nlaunches++;
 	if (launch_kernel_step(st, l) != PROFDB_OK)
 		return st->err.code;
@@ -742,9 +713,9 @@ static int on_rank_fixup(void *arg, int64_t guessed, int64_t rank, int64_t offse
 	if (profdb__store_ops_close(st) != PROFDB_OK || profdb__store_ops_release(st) != PROFDB_OK)
 		return st->err.code;
 	profdb__kstep_fixup(st->ksteps, &c->ks, guessed, rank);
-	if (fixup_rows(st, "kernel", st->kernels, 2, 11, &c->kernels, guessed, rank, offset) != PROFDB_OK ||
-	    fixup_rows(st, "launch", st->launches, 2, 5, &c->launches, guessed, rank, offset) != PROFDB_OK ||
-	    fixup_rows(st, "op", st->ops, 2, 7, &c->ops, guessed, rank, offset) != PROFDB_OK ||
+	if (fixup_rows(st, "kernel", st->kernels, KERNEL_COL_RANK, KERNEL_COL_START_NS, &c->kernels, guessed, rank, offset) != PROFDB_OK ||
+	    fixup_rows(st, "launch", st->launches, LAUNCH_COL_RANK, LAUNCH_COL_START_NS, &c->launches, guessed, rank, offset) != PROFDB_OK ||
+	    fixup_rows(st, "op", st->ops, OP_COL_RANK, OP_COL_START_NS, &c->ops, guessed, rank, offset) != PROFDB_OK ||
 	    fixup_memory(st, rank, offset) != PROFDB_OK)
 		return st->err.code;
 	if (!c->id || rank == guessed)
@@ -919,10 +890,10 @@ static int prepare_writers(struct profdb_store *st)
 		if (sqlite3_prepare_v3(db->sql, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
 		                       &st->stmt[i], NULL) != SQLITE_OK)
 			return profdb__sqlerror(db, "cannot prepare store");
-	if (profdb__batch_new(&st->kernels, db->sql, "kernel", kernel_cols, KERNEL_NCOLS) != SQLITE_OK ||
-	    profdb__batch_new(&st->launches, db->sql, "launch", launch_cols, LAUNCH_NCOLS) != SQLITE_OK ||
-	    profdb__batch_new(&st->colls, db->sql, "kernel_coll", coll_cols, COLL_NCOLS) != SQLITE_OK ||
-	    profdb__batch_new(&st->ops, db->sql, "op", op_cols, OP_NCOLS) != SQLITE_OK ||
+	if (profdb__batch_new(&st->kernels, db->sql, "kernel", COLS(kernel_cols), KERNEL_NCOLS) != SQLITE_OK ||
+	    profdb__batch_new(&st->launches, db->sql, "launch", COLS(launch_cols), LAUNCH_NCOLS) != SQLITE_OK ||
+	    profdb__batch_new(&st->colls, db->sql, "kernel_coll", COLS(coll_cols), COLL_NCOLS) != SQLITE_OK ||
+	    profdb__batch_new(&st->ops, db->sql, "op", COLS(op_cols), OP_NCOLS) != SQLITE_OK ||
 	    next_id(db->sql, "op", &st->next_op_id) != 0 ||
 	    next_id(db->sql, "kernel", &st->next_kernel_id) != 0 ||
 	    next_id(db->sql, "launch", &st->next_launch_id) != 0)

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "columns.h"
 #include "step_index.h"
 #include "store_impl.h"
 #include "banned.h"
@@ -85,24 +86,25 @@ int profdb__store_op_insert(struct profdb_store *st, const struct profdb__op_pen
 {
 	struct profdb__batch *b = st->ops;
 	const int64_t ids[] = { p->cat_id, p->shapes_id, p->types_id, p->stack_id, p->concrete_id };
-	const int cols[] = { 5, 16, 17, 18, 19 };
+	const int cols[] = { OP_COL_CATEGORY_ID, OP_COL_IN_SHAPES_ID, OP_COL_IN_TYPES_ID, OP_COL_CALL_STACK_ID,
+	                     OP_COL_IN_CONCRETE_ID };
 	int64_t id;
 	if (profdb__batch_row(b) != SQLITE_OK)
 		return os_fail(st, "op");
 	id = st->next_op_id++;
-	profdb__batch_int(b, 0, id);
-	profdb__batch_int(b, 1, st->run_id);
-	profdb__batch_int(b, 2, p->rank);
-	profdb__batch_i64(b, 3, p->step);
-	profdb__batch_int(b, 4, p->name_id);
-	profdb__batch_i64(b, 6, p->tid);
-	profdb__batch_i64(b, 7, p->start);
-	profdb__batch_i64(b, 8, p->dur);
-	profdb__batch_i64(b, 9, self);
-	profdb__batch_i64(b, 10, dev_self);
-	profdb__batch_i64(b, 11, dev_total);
-	profdb__batch_i64(b, 14, p->ext);
-	profdb__batch_i64(b, 15, p->seq);
+	profdb__batch_int(b, OP_COL_ID, id);
+	profdb__batch_int(b, OP_COL_RUN_ID, st->run_id);
+	profdb__batch_int(b, OP_COL_RANK, p->rank);
+	profdb__batch_i64(b, OP_COL_STEP, p->step);
+	profdb__batch_int(b, OP_COL_NAME_ID, p->name_id);
+	profdb__batch_i64(b, OP_COL_TID, p->tid);
+	profdb__batch_i64(b, OP_COL_START_NS, p->start);
+	profdb__batch_i64(b, OP_COL_DUR_NS, p->dur);
+	profdb__batch_i64(b, OP_COL_SELF_NS, self);
+	profdb__batch_i64(b, OP_COL_DEVICE_SELF_NS, dev_self);
+	profdb__batch_i64(b, OP_COL_DEVICE_TOTAL_NS, dev_total);
+	profdb__batch_i64(b, OP_COL_EXTERNAL_ID, p->ext);
+	profdb__batch_i64(b, OP_COL_SEQ, p->seq);
 	if (dev_self == PROFDB_NULL && p->ext != PROFDB_NULL)
 		st->ops_no_device++;
 	for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
