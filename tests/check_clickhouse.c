@@ -12,6 +12,7 @@
 
 #include "testutil.h"
 #include "clickhouse/ch.h"
+#include "store/columns.h"
 
 START_TEST(rowbinary_bytes)
 {
@@ -80,6 +81,51 @@ static int open_err(const char *url, char *msg)
 	return rc;
 }
 
+/*
+ * Push and pull copy every column the store writes: the SQLite columns of
+ * each batched table's ClickHouse mapping (ch_tables.c) are the store's
+ * column list (store/columns.h), no more, no fewer.
+ */
+#define COL_NAME(c, sql, how, f) sql,
+static const char *const kernel_sq[] = { PROFDB__KERNEL_COLUMNS(COL_NAME) NULL };
+static const char *const op_sq[] = { PROFDB__OP_COLUMNS(COL_NAME) NULL };
+static const char *const launch_sq[] = { PROFDB__LAUNCH_COLUMNS(COL_NAME) NULL };
+static const char *const coll_sq[] = { PROFDB__COLL_COLUMNS(COL_NAME) NULL };
+
+static int names_has(const char *const *v, const char *s)
+{
+	for (; *v; v++)
+		if (strcmp(*v, s) == 0)
+			return 1;
+	return 0;
+}
+
+static void check_table_columns(const char *table, const char *const *store_cols)
+{
+	const struct profdb__ch_table *t = profdb__ch_tables;
+	while (t->name && strcmp(t->name, table) != 0)
+		t++;
+	ck_assert_msg(t->name != NULL, "no ClickHouse mapping of %s", table);
+	for (size_t i = 0; i < t->ncols; i++)
+		ck_assert_msg(!t->cols[i].sq || names_has(store_cols, t->cols[i].sq), "%s.%s is not a stored column",
+		              table, t->cols[i].sq);
+	for (size_t k = 0; store_cols[k]; k++) {
+		size_t i = 0;
+		while (i < t->ncols && !(t->cols[i].sq && strcmp(t->cols[i].sq, store_cols[k]) == 0))
+			i++;
+		ck_assert_msg(i < t->ncols, "%s.%s is stored but not pushed", table, store_cols[k]);
+	}
+}
+
+START_TEST(store_columns_mapped)
+{
+	check_table_columns("kernel", kernel_sq);
+	check_table_columns("op", op_sq);
+	check_table_columns("launch", launch_sq);
+	check_table_columns("kernel_coll", coll_sq);
+}
+END_TEST
+
 START_TEST(urls)
 {
 	char msg[PROFDB_ERRMAX];
@@ -121,6 +167,7 @@ int main(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("http");
 	tcase_add_test(tc, urls);
+	tcase_add_test(tc, store_columns_mapped);
 	tcase_add_test(tc, server_down);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
