@@ -125,7 +125,7 @@ static void step_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 	         " g.n AS kernels, NULL AS host_wait, NULL AS host_wait_pct, NULL AS queued,"
 	         " NULL AS queued_pct, coalesce(sy.t, 0) AS host_sync, NULL AS bound"
 	         " FROM g JOIN run r ON r.id = g.run_id LEFT JOIN sy ON sy.run_id = g.run_id"
-	         " AND sy.rank = g.rank AND sy.step = g.step ORDER BY g.run_id, g.rank, g.step");
+	         " AND sy.rank = g.rank AND sy.step = g.step ORDER BY g.run_id, g.rank, g.s0");
 }
 
 /* The group rows (by stream or step) being filled: the statement's rows of
@@ -303,155 +303,192 @@ out:
 	return err;
 }
 
-/* One step span of the step view, and where its figures go. */
-struct sspan {
-	int64_t run, rank, s0, s1, hw, qd;
+/*
+ * The covered length of the union of one scan's intervals [col 3, col
+ * endc) of a (run, rank) before time t, for t that never decreases: the
+ * intervals come in start order and are merged as read, nothing held.
+ */
+struct cover {
+	struct tscan *S;
+	int endc;
+	int64_t done, cs, ce;
+	int cur;
 };
 
-/* A point of the step sweep: t, the span it belongs to and which end. */
-struct spt {
-	int64_t t;
-	size_t i;
-	int end;
-};
-
-static int cmp_spt(const void *x, const void *y)
+static int64_t cover_before(struct cover *c, const int64_t *key, int64_t t)
 {
-	const struct spt *a = x, *b = y;
-	return a->t < b->t ? -1 : a->t > b->t;
-}
-
-/* Covered length of the union of the scan's intervals [col 3, col endc) of
- * (run, rank) before each point of p[0..n) (ascending), added to the spans
- * with sign (+ at s1, - at s0) into *out (hw or qd of sp).  Intervals come
- * in start order: merged as read, nothing held. */
-static void union_sweep(struct tscan *S, int endc, const int64_t *key, const struct spt *p, size_t n,
-                        struct sspan *sp, int qd)
-{
-	int64_t done = 0, cs = 0, ce = 0;
-	int cur = 0;
-	for (size_t k = 0; k < n; k++) {
-		int64_t c;
-		while (tscan_at(S, key) && sqlite3_column_int64(S->st, 3) < p[k].t) {
-			int64_t a = sqlite3_column_int64(S->st, 3), b = sqlite3_column_int64(S->st, endc);
-			tscan_read(S);
-			if (b <= a)
-				continue;
-			if (cur && a <= ce) {
-				ce = b > ce ? b : ce;
-			} else {
-				done += cur ? ce - cs : 0;
-				cs = a, ce = b, cur = 1;
-			}
+	while (tscan_at(c->S, key) && sqlite3_column_int64(c->S->st, 3) < t) {
+		int64_t a = sqlite3_column_int64(c->S->st, 3), b = sqlite3_column_int64(c->S->st, c->endc);
+		tscan_read(c->S);
+		if (b <= a)
+			continue;
+		if (c->cur && a <= c->ce) {
+			c->ce = b > c->ce ? b : c->ce;
+		} else {
+			c->done += c->cur ? c->ce - c->cs : 0;
+			c->cs = a, c->ce = b, c->cur = 1;
 		}
-		c = done + (cur ? (p[k].t < ce ? p[k].t : ce) - cs : 0);
-		*(qd ? &sp[p[k].i].qd : &sp[p[k].i].hw) += p[k].end ? c : -c;
 	}
+	return c->done + (c->cur ? (t < c->ce ? t : c->ce) - c->cs : 0);
 }
 
-/* The figures of the spans sp[i0..i1) of one (run, rank): host_wait =
- * span - launched-and-unfinished cover, queued = launched-not-started
- * cover, from the scans Q and P. */
-static int rank_spans(struct tscan *Q, struct tscan *P, struct sspan *sp, size_t i0, size_t i1)
+/* A step span whose start the sweep has passed and whose end it has not:
+ * its spooled row and the covers at its start. */
+struct open_span {
+	int64_t rowid, s0, s1, q0, p0;
+};
+
+/*
+ * The step sweep of one query: the step rows come in start order per
+ * (run, rank) and are spooled as read; a span's figures are known once the
+ * sweep reaches its end, and written into its spooled row then.  Only the
+ * spans open at the sweep's time are held (a heap on their ends): steps
+ * follow one another, so a handful, however many steps a rank has.
+ */
+struct step_sweep {
+	profdb *db;
+	struct cover q, p;         /* launched-and-unfinished, launched-not-started */
+	int64_t key[3];
+	struct open_span *heap;
+	size_t n, cap;
+	sqlite3_stmt *upd;         /* the figures into a spooled row */
+};
+
+static void heap_swap(struct open_span *h, size_t i, size_t j)
 {
-	int64_t key[3] = { sp[i0].run, sp[i0].rank, 0 };
-	size_t n = 2 * (i1 - i0), m = 0;
-	struct spt *p = malloc((n ? n : 1) * sizeof *p);
-	if (!p)
-		return PROFDB_ERROR;
-	for (size_t i = i0; i < i1; i++) {
-		p[m++] = (struct spt){ sp[i].s0, i, 0 };
-		p[m++] = (struct spt){ sp[i].s1, i, 1 };
-		sp[i].hw = sp[i].qd = 0;
+	struct open_span t = h[i];
+	h[i] = h[j];
+	h[j] = t;
+}
+
+static int heap_push(struct step_sweep *w, struct open_span o)
+{
+	size_t i;
+	if (w->n == w->cap) {
+		size_t cap = w->cap ? 2 * w->cap : 16;
+		struct open_span *h = realloc(w->heap, cap * sizeof *h);
+		if (!h)
+			return profdb__error(w->db, PROFDB_ERROR, "out of memory");
+		w->heap = h;
+		w->cap = cap;
 	}
-	qsort(p, n, sizeof *p, cmp_spt);
-	union_sweep(Q, 5, key, p, n, sp, 0);
-	union_sweep(P, 4, key, p, n, sp, 1);
-	for (size_t i = i0; i < i1; i++)
-		sp[i].hw = (sp[i].s1 - sp[i].s0) - sp[i].hw;
-	free(p);
+	for (i = w->n++, w->heap[i] = o; i > 0 && w->heap[(i - 1) / 2].s1 > w->heap[i].s1; i = (i - 1) / 2)
+		heap_swap(w->heap, i, (i - 1) / 2);
 	return PROFDB_OK;
 }
 
-/* The step spans of the group statement (first pass; 48 bytes a step). */
-static int spans_read(profdb *db, sqlite3_stmt *st, struct sspan **out, size_t *n)
+static struct open_span heap_pop(struct step_sweep *w)
 {
-	size_t cap = 0;
-	int rc;
-	*out = NULL;
-	*n = 0;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			size_t ncap = cap ? 2 * cap : 256;
-			struct sspan *x = realloc(*out, ncap * sizeof *x);
-			if (!x)
-				return profdb__error(db, PROFDB_ERROR, "out of memory");
-			*out = x;
-			cap = ncap;
-		}
-		(*out)[(*n)++] = (struct sspan){ sqlite3_column_int64(st, T_RUN_ID), sqlite3_column_int64(st, T_RANK),
-		                                 sqlite3_column_int64(st, T_S0), sqlite3_column_int64(st, T_S1), 0, 0 };
+	struct open_span top = w->heap[0];
+	size_t i = 0;
+	w->heap[0] = w->heap[--w->n];
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		if (l < w->n && w->heap[l].s1 < w->heap[m].s1)
+			m = l;
+		if (l + 1 < w->n && w->heap[l + 1].s1 < w->heap[m].s1)
+			m = l + 1;
+		if (m == i)
+			return top;
+		heap_swap(w->heap, i, m);
+		i = m;
 	}
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "cannot query launches");
 }
 
-/* The step rows: the spans read once, their figures swept per (run, rank)
- * over two ordered scans of every step's launches (a kernel of the
- * previous step still queued keeps the device from waiting on the host),
- * then the rows read again and spooled with them.  Holds the spans only. */
+/* Close the open spans that end before t (all: t INT64_MAX): host_wait =
+ * span - launched-and-unfinished cover, queued = launched-not-started
+ * cover, written into their rows. */
+static int sweep_close(struct step_sweep *w, int64_t t)
+{
+	while (w->n && w->heap[0].s1 <= t) {
+		struct open_span o = heap_pop(w);
+		int64_t len = o.s1 - o.s0, at = o.s1 > o.s0 ? o.s1 : o.s0;
+		int64_t hw = len - (cover_before(&w->q, w->key, at) - o.q0), qd = cover_before(&w->p, w->key, at) - o.p0;
+		sqlite3_stmt *u = w->upd;
+		sqlite3_bind_int64(u, 1, hw);
+		sqlite3_bind_int64(u, 3, qd);
+		if (len > 0) {
+			sqlite3_bind_double(u, 2, 100.0 * (double)hw / (double)len);
+			sqlite3_bind_double(u, 4, 100.0 * (double)qd / (double)len);
+		} else {
+			sqlite3_bind_null(u, 2);
+			sqlite3_bind_null(u, 4);
+		}
+		sqlite3_bind_text(u, 5, hw > qd ? "host" : "device", -1, SQLITE_STATIC);
+		sqlite3_bind_int64(u, 6, o.rowid);
+		if (sqlite3_step(u) != SQLITE_DONE) {
+			sqlite3_reset(u);
+			return profdb__sqlerror(w->db, "cannot write the step rows");
+		}
+		sqlite3_reset(u);
+	}
+	return PROFDB_OK;
+}
+
+/* The step row just read from g->st into the sweep: the spans of earlier
+ * (run, rank)s and those ended before it closed, the row spooled. */
+static int sweep_row(struct step_sweep *w, struct groups *g)
+{
+	int64_t key[3] = { sqlite3_column_int64(g->st, T_RUN_ID), sqlite3_column_int64(g->st, T_RANK), 0 };
+	struct open_span o = { 0, sqlite3_column_int64(g->st, T_S0), sqlite3_column_int64(g->st, T_S1), 0, 0 };
+	int err;
+	if (key_cmp(key, w->key) != 0) {
+		if ((err = sweep_close(w, INT64_MAX)) != PROFDB_OK)
+			return err;
+		memcpy(w->key, key, sizeof key);
+		w->q.done = w->q.cur = w->p.done = w->p.cur = 0;
+	}
+	if ((err = sweep_close(w, o.s0)) != PROFDB_OK)
+		return err;
+	o.q0 = cover_before(&w->q, key, o.s0);
+	o.p0 = cover_before(&w->p, key, o.s0);
+	if (profdb__result_add_row(g->r, g->st, &g->cap) != PROFDB_OK)
+		return profdb__error(w->db, PROFDB_ERROR, "out of memory");
+	if ((err = groups_flush(g)) != PROFDB_OK)
+		return err;
+	o.rowid = sqlite3_last_insert_rowid(w->db->sql);
+	return heap_push(w, o);
+}
+
+/* The step rows: read in start order per (run, rank) and swept against two
+ * ordered scans of every step's launches (a kernel of the previous step
+ * still queued keeps the device from waiting on the host). */
 static int step_fill(profdb *db, struct groups *g, const struct profdb_filter *f,
                      struct profdb__launch_counts *counts)
 {
 	struct profdb_filter all = *f;
 	struct tscan Q = { .counts = counts, .steps = f }, P = { 0 };
-	struct sspan *sp = NULL;
-	size_t n = 0, i = 0;
+	struct step_sweep w = { .db = db, .q = { .S = &Q, .endc = 5 }, .p = { .S = &P, .endc = 4 },
+	                        .key = { INT64_MIN, INT64_MIN, 0 } };
 	int rc = SQLITE_DONE, err;
 
 	all.step_lo = all.step_hi = PROFDB_NULL;
-	if ((err = spans_read(db, g->st, &sp, &n)) != PROFDB_OK ||
-	    (err = tscan_open(db, &Q, &all, "SELECT run_id, rank, 0, ls, ks, ke, step FROM d"
+	if ((err = tscan_open(db, &Q, &all, "SELECT run_id, rank, 0, ls, ks, ke, step FROM d"
 	                      " ORDER BY run_id, rank, ls")) != PROFDB_OK ||
 	    (err = tscan_open(db, &P, &all, "SELECT run_id, rank, 0, ls, ks FROM d WHERE ks > ls"
 	                      " ORDER BY run_id, rank, ls")) != PROFDB_OK)
 		goto out;
-	while (err == PROFDB_OK && i < n) {
-		size_t j = i;
-		while (j < n && sp[j].run == sp[i].run && sp[j].rank == sp[i].rank)
-			j++;
-		if (rank_spans(&Q, &P, sp, i, j) != PROFDB_OK)
-			err = profdb__error(db, PROFDB_ERROR, "out of memory");
-		i = j;
+	if (sqlite3_prepare_v2(db->sql, "UPDATE temp.profdb_spool SET host_wait = ?1, host_wait_pct = ?2,"
+	                       " queued = ?3, queued_pct = ?4, bound = ?5 WHERE rowid = ?6", -1, &w.upd,
+	                       NULL) != SQLITE_OK) {
+		err = profdb__sqlerror(db, "cannot write the step rows");
+		goto out;
 	}
+	while (err == PROFDB_OK && (rc = sqlite3_step(g->st)) == SQLITE_ROW)
+		err = sweep_row(&w, g);
+	if (err == PROFDB_OK && rc != SQLITE_DONE)
+		err = profdb__sqlerror(db, "cannot query launches");
+	if (err == PROFDB_OK)
+		err = sweep_close(&w, INT64_MAX);
 	while (err == PROFDB_OK && Q.on)
 		tscan_read(&Q); /* the notes count every launch of the steps asked */
 	if (err == PROFDB_OK && (Q.rc != SQLITE_DONE || (!P.on && P.rc != SQLITE_DONE)))
 		err = profdb__sqlerror(db, "cannot read launches");
-	for (i = 0; err == PROFDB_OK && (rc = sqlite3_step(g->st)) == SQLITE_ROW; i++) {
-		int e = 0;
-		int64_t len;
-		if (i >= n || profdb__result_add_row(g->r, g->st, &g->cap) != PROFDB_OK) {
-			err = profdb__error(db, PROFDB_ERROR, i >= n ? "launches: the steps changed while read" :
-			                    "out of memory");
-			break;
-		}
-		len = sp[i].s1 - sp[i].s0;
-		e |= profdb__result_set_int(g->r, 0, T_HWAIT, sp[i].hw);
-		e |= profdb__result_set_int(g->r, 0, T_QUEUED, sp[i].qd);
-		if (len > 0) {
-			e |= profdb__result_set_double(g->r, 0, T_HWAIT_PCT, 100.0 * (double)sp[i].hw / (double)len);
-			e |= profdb__result_set_double(g->r, 0, T_QUEUED_PCT, 100.0 * (double)sp[i].qd / (double)len);
-		}
-		e |= profdb__result_set_text(g->r, 0, T_BOUND, sp[i].hw > sp[i].qd ? "host" : "device");
-		err = e ? profdb__error(db, PROFDB_ERROR, "out of memory") : groups_flush(g);
-	}
-	if (err == PROFDB_OK && rc != SQLITE_DONE)
-		err = profdb__sqlerror(db, "cannot query launches");
 out:
+	sqlite3_finalize(w.upd);
 	sqlite3_finalize(Q.st);
 	sqlite3_finalize(P.st);
-	free(sp);
+	free(w.heap);
 	return err;
 }
 
@@ -487,7 +524,7 @@ static int by_group(profdb *db, profdb_result **out, const struct profdb_filter 
 		rc = by == BY_STREAM ? stream_fill(db, &g, f, counts) : step_fill(db, &g, f, counts);
 	sqlite3_finalize(g.st);
 	if (rc == PROFDB_OK)
-		rc = profdb__spool_answer(&g.sp, out, drop, "rowid");
+		rc = profdb__spool_answer(&g.sp, out, drop, by == BY_STREAM ? "rowid" : "run_id, rank, step");
 	profdb__spool_close(&g.sp);
 	profdb_result_free(g.r);
 	counts->linked += g.linked;
@@ -496,7 +533,10 @@ static int by_group(profdb *db, profdb_result **out, const struct profdb_filter 
 
 /* The graph launches and blocking copies of f (calls and activities) for
  * the views that leave them out: from the launch rows of those few names,
- * not a second join of every activity. */
+ * not a second join of every activity.  CROSS JOIN keeps the join in this order: the few names
+ * outermost, each call's activities by correlation.  Left to choose, with
+ * a --steps range SQLite scanned every launch and searched its activities
+ * by step, a product of the launches and the steps asked. */
 static int apart_counts(profdb *db, const struct profdb_filter *f, struct profdb__launch_counts *n)
 {
 	struct profdb__qbuf b = { 0 };
@@ -505,8 +545,8 @@ static int apart_counts(profdb *db, const struct profdb_filter *f, struct profdb
 
 	profdb__qbuf_add(&b, "WITH lc AS MATERIALIZED (SELECT id, cls FROM"
 	         " (SELECT id, profdb_launch_class(value) AS cls FROM str) WHERE cls > 1)"
-	         " SELECT lc.cls, count(DISTINCT l.rowid), count(*) FROM launch l JOIN lc ON lc.id = l.name_id"
-	         " JOIN kernel k ON k.run_id = l.run_id AND k.rank = l.rank AND k.correlation = l.correlation"
+	         " SELECT lc.cls, count(DISTINCT l.rowid), count(*) FROM lc CROSS JOIN launch l ON l.name_id = lc.id"
+	         " CROSS JOIN kernel k ON k.run_id = l.run_id AND k.rank = l.rank AND k.correlation = l.correlation"
 	         " WHERE 1");
 	profdb__qfilter_where(&b, f, "k", QF_KERNEL, 0);
 	profdb__qbuf_add(&b, " GROUP BY lc.cls");
