@@ -133,8 +133,9 @@ static int dist_add(char *buf, size_t cap, size_t *len, double mb, double count,
 }
 
 /* One transport (the rows of st from the current one on with its name):
- * sent after its op; *more: st holds the next transport's first row. */
-static int send_transport(struct adb *a, const struct profdb_comm_rec *op, sqlite3_stmt *st, int *more)
+ * sent after its op; *step_rc: the last sqlite3_step (SQLITE_ROW: st holds
+ * the next transport's first row). */
+static int send_transport(struct adb *a, const struct profdb_comm_rec *op, sqlite3_stmt *st, int *step_rc)
 {
 	struct profdb_comm_rec c = *op;
 	char name[64], dist[4096] = "{";
@@ -152,7 +153,7 @@ static int send_transport(struct adb *a, const struct profdb_comm_rec *op, sqlit
 			trunc = dist_add(dist, sizeof dist - 1, &len, real(st, 5), real(st, 6), real(st, 7));
 		rc = sqlite3_step(st);
 	} while (rc == SQLITE_ROW && strcmp(text(st, 0) ? text(st, 0) : "", name) == 0);
-	*more = rc == SQLITE_ROW;
+	*step_rc = rc;
 	memcpy(dist + len, "}", 2);
 	c.size_dist = trunc ? NULL : dist;
 	if (c.bytes == BAD || c.transit_ns == BAD)
@@ -163,7 +164,7 @@ static int send_transport(struct adb *a, const struct profdb_comm_rec *op, sqlit
 static int send_transports(struct adb *a, const struct profdb_comm_rec *op, const char *step, const char *type)
 {
 	sqlite3_stmt *st = NULL;
-	int rc, more = 0, src = SQLITE_DONE;
+	int rc, src = SQLITE_DONE;
 	if (!has_table(a, "CommAnalyzerBandwidth"))
 		return PROFDB_OK;
 	rc = prepare(a, "SELECT transport_type, transit_size, transit_time, bandwidth, large_packet_ratio,"
@@ -176,9 +177,8 @@ static int send_transports(struct adb *a, const struct profdb_comm_rec *op, cons
 	sqlite3_bind_text(st, 3, type, -1, SQLITE_STATIC);
 	src = sqlite3_step(st);
 	while (src == SQLITE_ROW) {
-		if ((rc = send_transport(a, op, st, &more)) != PROFDB_OK)
+		if ((rc = send_transport(a, op, st, &src)) != PROFDB_OK)
 			break;
-		src = more ? SQLITE_ROW : SQLITE_DONE;
 	}
 	return done(a, st, rc == PROFDB_OK ? src : SQLITE_DONE, rc);
 }
