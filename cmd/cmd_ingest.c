@@ -230,8 +230,9 @@ static void print_summary(profdb *db, const char *run, int64_t id)
 		printf("  ");
 		for (size_t c = 1; c < profdb_result_ncols(sum); c++) {
 			const char *name = profdb_result_colname(sum, c), *sep = c > 1 ? ", " : "";
+			/* unknown (total_cpu of a run without host ops) is empty */
 			if (profdb_result_isnull(sum, 0, c))
-				printf("%s%s=NULL", sep, name);
+				printf("%s%s%s=", sep, name, profdb_result_coltype(sum, c) == PROFDB_COL_NS ? "_us" : "");
 			else if (profdb_result_coltype(sum, c) == PROFDB_COL_NS)
 				/* exact: ns are integers, so three decimals say it all */
 				printf("%s%s_us=%.3f", sep, name, (double)profdb_result_int(sum, 0, c) / 1000.0);

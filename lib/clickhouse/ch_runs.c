@@ -154,7 +154,8 @@ int profdb__ch_query_summary(profdb *db, profdb_result **out, const struct profd
 		return rc;
 	profdb__qbuf_add(&b, "SELECT r.name AS run, r.repeats, coalesce(a.kernels, 0) AS kernels,"
 	    " coalesce(a.total_device, 0) AS total_device, coalesce(a.elapsed, 0) AS elapsed,"
-	    " coalesce(a.total_cpu, 0) AS total_cpu FROM run r LEFT JOIN temp.ch_agg a"
+	    /* NULL for a run without host ops (no ops row came back): as query_runs.c */
+	    " a.total_cpu AS total_cpu FROM run r LEFT JOIN temp.ch_agg a"
 	    " ON a.local_id = r.id WHERE 1");
 	if (f->nruns) {
 		profdb__qbuf_add(&b, " AND r.name IN (");

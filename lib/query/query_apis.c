@@ -158,7 +158,7 @@ int profdb_query_summary_by(profdb *db, profdb_result **out, const struct profdb
 	    " coalesce((SELECT sum(k.dur_ns) FROM kernel k WHERE k.run_id = s.run_id), 0) AS total_device,"
 	    " coalesce((SELECT max(span) FROM (SELECT max(k.start_ns + k.dur_ns) - min(k.start_ns) AS span"
 	    "  FROM kernel k WHERE k.run_id = s.run_id GROUP BY k.rank)), 0) AS elapsed,"
-	    " coalesce((SELECT sum(o.self_ns) FROM op o WHERE o.run_id = s.run_id), 0) AS total_cpu"
+	    " (SELECT sum(o.self_ns) FROM op o WHERE o.run_id = s.run_id) AS total_cpu"
 	    " FROM sel s LEFT JOIN tagv0 ON tagv0.run_id = s.run_id)\n"
 	    "SELECT tag0, count(*) AS runs, sum(repeats) AS repeats, sum(kernels) AS kernels,"
 	    " sum(total_device) AS total_device, sum(elapsed) AS elapsed, sum(total_cpu) AS total_cpu"

@@ -12,6 +12,8 @@
  * span and count are made in C (a second statement grouping the same rows
  * doubled the time).
  */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -254,12 +256,122 @@ int profdb__query_breakdown_each(profdb *db, const struct profdb_breakdown_query
 	return rc;
 }
 
+/* ---------------------------------------------------------------- ranks without kernels */
+
+/* The metrics of step_trace_time.csv / analysis.db StepTraceTime (µs). */
+enum { M_COMPUTE, M_COMM, M_OVERLAP, M_EXPOSED, M_FREE, M_N };
+
+static int64_t us_ns(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? INT64_MIN : llround(sqlite3_column_double(st, i) * 1000.0);
+}
+
+/* One step-table group into s->row: the figures the profiler gives
+ * (Computing, Communication, Overlapped, Communication(Not Overlapped),
+ * Free), span = Computing + Communication(Not Overlapped) + Free (its
+ * Stage), busy = span - Free; memory and kernels unknown (NULL). */
+static int step_table_row(struct profdb__spool *sp, sqlite3_stmt *st, sqlite3_stmt *run_q)
+{
+	profdb_result *r = sp->row;
+	int64_t m[M_N], span;
+	int rc = 0;
+	const int cols[M_N] = { C_COMPUTE, C_COMM, C_OV_CC, C_EXP_COMM, C_IDLE };
+	for (int i = 0; i < M_N; i++) {
+		m[i] = us_ns(st, 3 + i);
+		if (m[i] != INT64_MIN)
+			rc |= profdb__result_set_int(r, 0, (size_t)cols[i], m[i]);
+	}
+	sqlite3_bind_int64(run_q, 1, sqlite3_column_int64(st, 0));
+	rc |= profdb__result_set_text(r, 0, C_RUN, sqlite3_step(run_q) == SQLITE_ROW ?
+	                              (const char *)sqlite3_column_text(run_q, 0) : "");
+	sqlite3_reset(run_q);
+	rc |= profdb__result_set_int(r, 0, C_RUN_ID, sqlite3_column_int64(st, 0));
+	rc |= profdb__result_set_int(r, 0, C_RANK, sqlite3_column_int64(st, 1));
+	if (sqlite3_column_type(st, 2) != SQLITE_NULL)
+		rc |= profdb__result_set_int(r, 0, C_STEP, sqlite3_column_int64(st, 2));
+	if (m[M_COMPUTE] != INT64_MIN && m[M_EXPOSED] != INT64_MIN && m[M_FREE] != INT64_MIN) {
+		span = m[M_COMPUTE] + m[M_EXPOSED] + m[M_FREE];
+		rc |= profdb__result_set_int(r, 0, C_SPAN, span);
+		rc |= profdb__result_set_int(r, 0, C_BUSY, span - m[M_FREE]);
+		if (span > 0) {
+			rc |= profdb__result_set_double(r, 0, C_COMPUTE_PCT, pct(m[M_COMPUTE], span));
+			if (m[M_COMM] != INT64_MIN)
+				rc |= profdb__result_set_double(r, 0, C_COMM_PCT, pct(m[M_COMM], span));
+			rc |= profdb__result_set_double(r, 0, C_EXP_COMM_PCT, pct(m[M_EXPOSED], span));
+			rc |= profdb__result_set_double(r, 0, C_IDLE_PCT, pct(m[M_FREE], span));
+		}
+	}
+	if (m[M_COMM] > 0 && m[M_OVERLAP] != INT64_MIN)
+		rc |= profdb__result_set_double(r, 0, C_OVERLAP_PCT, pct(m[M_OVERLAP], m[M_COMM]));
+	return rc ? PROFDB_ERROR : PROFDB_OK;
+}
+
+/* The ranks with no kernel row at all but a step table of the profiler's
+ * (an Ascend rank whose export holds only step_trace_time.csv or
+ * analysis.db): a row per step (per rank with by_rank, summed) from that
+ * table, after the kernel rows, and a note naming them. */
+static int step_table(profdb *db, struct profdb__spool *sp, sqlite3_stmt *run_q,
+                      const struct profdb_breakdown_query *q, char *note, size_t cap)
+{
+	struct profdb__qbuf b = { 0 };
+	sqlite3_stmt *st = NULL;
+	size_t len = 0;
+	int64_t last_run = INT64_MIN, last_rank = INT64_MIN;
+	int rc, src;
+
+	profdb__qbuf_addf(&b, "SELECT m.run_id, m.rank, %s,"
+	    " sum(CASE WHEN m.metric = 'Computing' THEN m.value END),"
+	    " sum(CASE WHEN m.metric = 'Communication' THEN m.value END),"
+	    " sum(CASE WHEN m.metric = 'Overlapped' THEN m.value END),"
+	    " sum(CASE WHEN m.metric = 'Communication(Not Overlapped)' THEN m.value END),"
+	    " sum(CASE WHEN m.metric = 'Free' THEN m.value END)"
+	    " FROM step_metric m WHERE NOT EXISTS (SELECT 1 FROM kernel x WHERE x.run_id = m.run_id"
+	    " AND x.rank = m.rank)", q->by_rank ? "NULL" : "m.step");
+	profdb__qfilter_where(&b, &q->filter, "m", QF_STEP, 0);
+	profdb__qbuf_addf(&b, " GROUP BY m.run_id, m.rank%s ORDER BY m.run_id, m.rank%s",
+	                  q->by_rank ? "" : ", m.step", q->by_rank ? "" : ", m.step");
+	rc = profdb__query_prepare(db, &b, &st, "cannot read step metrics");
+	profdb__qbuf_free(&b);
+	if (rc != PROFDB_OK)
+		return rc;
+	profdb__qfilter_bind(st, &q->filter);
+	while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t run = sqlite3_column_int64(st, 0), rank = sqlite3_column_int64(st, 1);
+		if (step_table_row(sp, st, run_q) != PROFDB_OK) {
+			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
+			break;
+		}
+		if ((rc = profdb__spool_put(sp)) != PROFDB_OK)
+			break;
+		if ((run != last_run || rank != last_rank) && len + 32 < cap)
+			len += (size_t)snprintf(note + len, cap - len, "%s%lld", len ? ", " : "", (long long)rank);
+		last_run = run;
+		last_rank = rank;
+	}
+	if (rc == PROFDB_OK && src != SQLITE_DONE)
+		rc = profdb__sqlerror(db, "cannot read step metrics");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* The note on the rows step_table added (ranks: "1, 3"). */
+static int step_table_note(profdb *db, profdb_result *r, const char *ranks)
+{
+	char note[1400];
+	if (!*ranks)
+		return PROFDB_OK;
+	snprintf(note, sizeof note, "rank %s: no kernel rows; its rows are the profiler's own step table"
+	         " (step_trace_time / analysis.db StepTraceTime): memory and kernels unknown", ranks);
+	return profdb__result_add_note(r, note) == PROFDB_OK ? PROFDB_OK : profdb__error(db, PROFDB_ERROR, "out of memory");
+}
+
 /* Each group's row goes to a spool as the scan closes it: streamed when the
  * CLI armed db (issue 20). */
 int profdb_query_breakdown(profdb *db, profdb_result **out, const struct profdb_breakdown_query *q)
 {
 	struct classes c = { 0 };
 	struct profdb__spool sp;
+	char ranks[1024] = "";
 	uint64_t drop = ((uint64_t)1 << C_RUN_ID) | (q->by_rank ? (uint64_t)1 << C_STEP : 0) |
 	                (profdb__qfilter_run_column(&q->filter) ? 0 : (uint64_t)1 << C_RUN);
 	int rc;
@@ -274,9 +386,16 @@ int profdb_query_breakdown(profdb *db, profdb_result **out, const struct profdb_
 		rc = profdb__sqlerror(db, "cannot read runs");
 	if (rc == PROFDB_OK)
 		rc = scan(db, &c, q);
-	sqlite3_finalize(c.run_q);
 	if (rc == PROFDB_OK)
-		rc = profdb__spool_answer(&sp, out, drop, "rowid");
+		rc = step_table(db, &sp, c.run_q, q, ranks, sizeof ranks);
+	sqlite3_finalize(c.run_q);
+	/* the scan's order (run, rank, step; NULL step first), step-table rows in place */
+	if (rc == PROFDB_OK)
+		rc = profdb__spool_answer(&sp, out, drop, "run_id, rank, step, rowid");
+	if (rc == PROFDB_OK && (rc = step_table_note(db, *out, ranks)) != PROFDB_OK) {
+		profdb_result_free(*out);
+		*out = NULL;
+	}
 	profdb__spool_close(&sp);
 	classes_free(&c);
 	return rc;

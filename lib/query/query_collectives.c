@@ -73,12 +73,28 @@ static const enum profdb_coltype step_types[T_N] = {
 	PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_INT, PROFDB_COL_NS
 };
 
+/* The communication ops of ranks without any kernel row (an Ascend rank
+ * whose export holds only analysis.db or communication.json): the export's
+ * own record of those calls, each with its op's elapse time, added to the
+ * calls so that such ranks are listed (README "### collectives"). */
+static void op_only_where(struct profdb__qbuf *b, const struct profdb_filter *f)
+{
+	profdb__qbuf_add(b, " WHERE NOT EXISTS (SELECT 1 FROM kernel x WHERE x.run_id = o.run_id AND x.rank = o.rank)"
+	         " AND o.elapse_ns IS NOT NULL");
+	profdb__qfilter_where(b, f, "o", QF_STEP, 0);
+	if (f->name_glob)
+		profdb__qbuf_add(b, " AND o.op_name GLOB :glob");
+}
+
 static void c_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 {
 	profdb__qbuf_add(b, "WITH c0 AS (SELECT k.run_id, k.rank, k.step, k.dur_ns, lower(s.value) AS n, o.wait_ns"
 	         " FROM comm_op_kernel_v v JOIN kernel k ON k.id = v.kernel_id JOIN str s ON s.id = k.name_id"
 	         " LEFT JOIN comm_op o ON o.id = v.comm_op_id WHERE k.kind = 3");
 	profdb__qfilter_where(b, f, "k", QF_KERNEL, 0);
+	profdb__qbuf_add(b, " UNION ALL SELECT o.run_id, o.rank, o.step, o.elapse_ns, lower(o.op_name), o.wait_ns"
+	         " FROM comm_op o");
+	op_only_where(b, f);
 	profdb__qbuf_add(b, "),\n c AS (SELECT run_id, rank, step, dur_ns, wait_ns, " COLLECTIVE_SQL " AS collective"
 	         " FROM c0)\n");
 }
@@ -100,6 +116,9 @@ static void calls_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 	         " LEFT JOIN kernel_coll a ON a.kernel_id = k.id LEFT JOIN dtype_size d ON d.dtype = a.dtype"
 	         " LEFT JOIN comm_op_v o ON o.comm_op_id = v.comm_op_id WHERE k.kind = 3");
 	profdb__qfilter_where(b, f, "k", QF_KERNEL, 0);
+	profdb__qbuf_add(b, " UNION ALL SELECT o.run_id, o.rank, o.elapse_ns, lower(o.op_name), o.group_name, NULL,"
+	         " NULL, NULL, NULL, o.bytes, o.bytes_transit_ns, o.wait_ns, o.sync_ns FROM comm_op_v o");
+	op_only_where(b, f);
 	profdb__qbuf_add(b, "),\n c1 AS (SELECT *, " COLLECTIVE_SQL " AS collective FROM c0),\n"
 	         " c AS (SELECT *, " BUS_FACTOR_SQL " AS factor,"
 	         " pg_name || coalesce(' (' || pg_desc || ')', '') AS process_group FROM c1)\n");

@@ -151,10 +151,13 @@ int profdb_query_summary(profdb *db, profdb_result **out, const struct profdb_fi
 	profdb__qbuf_add(&b, "), 0) AS total_device, coalesce((SELECT max(span) FROM (SELECT"
 	    " max(k.start_ns + k.dur_ns) - min(k.start_ns) AS span FROM kernel k WHERE k.run_id = r.id");
 	profdb__qfilter_where(&b, &in_run, "k", QF_KERNEL, 1);
+	/* total_cpu: unknown (NULL), not 0, for a run that stored no host op
+	 * at all (a benchmark file, a device-only export) */
 	profdb__qbuf_add(&b, " GROUP BY k.rank)), 0) AS elapsed,"
+	    " CASE WHEN EXISTS (SELECT 1 FROM op o WHERE o.run_id = r.id) THEN"
 	    " coalesce((SELECT sum(o.self_ns) FROM op o WHERE o.run_id = r.id");
 	profdb__qfilter_where(&b, &in_run, "o", QF_OP, 1);
-	profdb__qbuf_add(&b, "), 0) AS total_cpu FROM run r WHERE 1");
+	profdb__qbuf_add(&b, "), 0) END AS total_cpu FROM run r WHERE 1");
 	if (sf.nruns) {
 		profdb__qbuf_add(&b, " AND r.name IN (");
 		for (size_t i = 0; i < sf.nruns; i++)

@@ -16,6 +16,9 @@
  *  - device_total: the plain sum of durations (>= busy when kernels overlap).
  *  - top_kernel: the name with the largest total in the step (A..Z on a tie).
  *  - kernels outside every step make a row with step NULL.
+ *  - a rank with no kernel row at all (its export has only the
+ *    profiler's step table) has busy, kernels and device_total NULL:
+ *    unknown, not idle.
  */
 #include "query.h"
 #include "result.h"
@@ -60,7 +63,10 @@ static void main_sql(profdb *db, struct profdb__qbuf *b, const struct profdb_fil
 	profdb__qbuf_add(b, " ks AS (SELECT run_id, rank, step FROM kg UNION SELECT s.run_id, s.rank, s.step"
 	    "  FROM step s WHERE 1");
 	profdb__qfilter_where(b, f, "s", QF_STEP, 0);
-	profdb__qbuf_add(b, ")\nSELECT ");
+	/* kr: the ranks with kernel rows; on the others (an Ascend rank with
+	 * only its step table) busy, kernels and device time are unknown,
+	 * empty, not 0 */
+	profdb__qbuf_add(b, "),\n kr AS (SELECT DISTINCT run_id, rank FROM kg)\nSELECT ");
 	if (profdb__qfilter_run_column(f))
 		profdb__qbuf_add(b, "r.name AS run, ");
 	/* busy_pct: (100.0 * busy) / span in doubles, the operations (and so
@@ -69,11 +75,13 @@ static void main_sql(profdb *db, struct profdb__qbuf *b, const struct profdb_fil
 	profdb__qbuf_add(b, "ks.rank, ks.step,"
 	    " CASE WHEN sp.start_ns IS NOT NULL AND sp.end_ns IS NOT NULL THEN sp.end_ns - sp.start_ns"
 	    "  ELSE kg.s1 - kg.s0 END AS wall, kg.s1 - kg.s0 AS span,"
-	    " coalesce(kg.busy, 0) AS busy,"
+	    " CASE WHEN kr.rank IS NOT NULL THEN coalesce(kg.busy, 0) END AS busy,"
 	    " CASE WHEN kg.s1 - kg.s0 > 0 THEN 100.0 * coalesce(kg.busy, 0) / (kg.s1 - kg.s0) END AS busy_pct,"
-	    " coalesce(kg.n, 0) AS kernels,"
-	    " coalesce(kg.tot, 0) AS device_total, tk.t AS top_total, tk.name AS top_kernel"
+	    " CASE WHEN kr.rank IS NOT NULL THEN coalesce(kg.n, 0) END AS kernels,"
+	    " CASE WHEN kr.rank IS NOT NULL THEN coalesce(kg.tot, 0) END AS device_total,"
+	    " tk.t AS top_total, tk.name AS top_kernel"
 	    " FROM ks JOIN run r ON r.id = ks.run_id"
+	    " LEFT JOIN kr ON kr.run_id = ks.run_id AND kr.rank = ks.rank"
 	    " LEFT JOIN step sp ON sp.run_id = ks.run_id AND sp.rank = ks.rank AND sp.step = ks.step"
 	    " LEFT JOIN kg ON kg.run_id = ks.run_id AND kg.rank = ks.rank AND kg.step IS ks.step"
 	    " LEFT JOIN tk ON tk.run_id = ks.run_id AND tk.rank = ks.rank AND tk.step IS ks.step"

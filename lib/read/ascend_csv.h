@@ -40,6 +40,10 @@ int profdb__ascend_read_op_statistic(const struct profdb__ascend_src *src, const
  * (ingest_ascend_comm.c). */
 int profdb__ascend_read_comm(const struct profdb__ascend_src *src, const char *path);
 int profdb__ascend_read_comm_matrix(const struct profdb__ascend_src *src, const char *path);
+/* analysis.db: its communication tables when comm (the folder has no
+ * communication*.json), its StepTraceTime when steps (no
+ * step_trace_time.csv) (ingest_ascend_analysis.c). */
+int profdb__ascend_read_analysis(const struct profdb__ascend_src *src, const char *path, int comm, int steps);
 /* memory_record.csv: the allocator's totals per component, into the
  * memory table (ingest_ascend_memory.c). */
 int profdb__ascend_read_memory_record(const struct profdb__ascend_src *src, const char *path);

@@ -465,6 +465,24 @@ int profdb__ascend_read_kernels(const struct profdb__ascend_src *src, const char
 	return rc;
 }
 
+/* analysis.db: only the parts whose text form (communication*.json,
+ * step_trace_time.csv) the folder lacks, so that nothing counts twice. */
+static int read_analysis(const struct profdb__ascend_src *src, const char *out)
+{
+	char file[4300], db[4300];
+	int comm, steps;
+	snprintf(db, sizeof db, "%s/analysis.db", out);
+	if (!profdb__path_is_file(db))
+		return PROFDB_OK;
+	snprintf(file, sizeof file, "%s/communication.json", out);
+	comm = !profdb__path_is_file(file);
+	snprintf(file, sizeof file, "%s/communication_matrix.json", out);
+	comm = comm && !profdb__path_is_file(file);
+	snprintf(file, sizeof file, "%s/step_trace_time.csv", out);
+	steps = !profdb__path_is_file(file);
+	return comm || steps ? profdb__ascend_read_analysis(src, db, comm, steps) : PROFDB_OK;
+}
+
 int profdb__read_ascend_folder(const struct profdb_reader_ctx *ctx)
 {
 	static const struct {
@@ -513,6 +531,8 @@ int profdb__read_ascend_folder(const struct profdb_reader_ctx *ctx)
 		if (ctx->progress)
 			ctx->progress(ctx->progress_arg, src.done_before, src.done_before);
 	}
+	if ((rc = read_analysis(&src, out)) != PROFDB_OK)
+		return rc;
 	/* the timeline is the device data only when there is no kernel table
 	 * (the walk notes it as skipped otherwise) */
 	snprintf(file, sizeof file, "%s/kernel_details.csv", out);
