@@ -27,8 +27,8 @@ enum cli_help_mode cli_help_get_mode(void)
 
 /* The environment a user may set, as `profdb --help` and every man page
  * list it.  The limits the library reads (PROFDB_*_BYTES, ...) are not
- * here: they bound memory for the tests and benchmarks, and the README's
- * limits section names them. */
+ * here: they bound memory for the tests and benchmarks, and doc/limits.md
+ * names them. */
 static const struct { const char *name, *help; } env_vars[] = {
 	{ "PROFDB_DB", "the database when --db is not given (else ./profdb.db)" },
 	{ "PROFDB_PAGER", "the pager for output to a terminal (cat: none); else PAGER, else less; --no-pager turns it off" },
