@@ -242,7 +242,7 @@ profdb *cli_open_db(const char *path, unsigned flags)
 		cli_error("a clickhouse:// database is read-only here (profdb pull copies a run)");
 		return NULL;
 	}
-	/* every run of the server, read-only (README "ClickHouse") */
+	/* every run of the server, read-only (doc/clickhouse.md "ClickHouse") */
 	rc = profdb_is_clickhouse_url(path) ? profdb_open_clickhouse(&db, path, NULL, 0, 0)
 	                                    : profdb_open(&db, path, flags);
 	if (rc != PROFDB_OK) {

@@ -27,8 +27,8 @@ enum cli_help_mode cli_help_get_mode(void)
 
 /* The environment a user may set, as `profdb --help` and every man page
  * list it.  The limits the library reads (PROFDB_*_BYTES, ...) are not
- * here: they bound memory for the tests and benchmarks, and the README's
- * limits section names them. */
+ * here: they bound memory for the tests and benchmarks, and doc/limits.md
+ * names them. */
 static const struct { const char *name, *help; } env_vars[] = {
 	{ "PROFDB_DB", "the database when --db is not given (else ./profdb.db)" },
 	{ "PROFDB_PAGER", "the pager for output to a terminal (cat: none); else PAGER, else less; --no-pager turns it off" },
@@ -105,6 +105,27 @@ static void man_option(FILE *out, const struct cli_opt *o)
 	fputc('\n', out);
 }
 
+/* The reference file of each command in the source tree's doc/ (README.md
+ * points to the same files), named in its man page's SEE ALSO.  A command
+ * not listed names doc/commands.md. */
+static const struct { const char *cmd, *doc; } cmd_docs[] = {
+	{ "apis", "doc/benchmarks.md" },     { "bandwidth", "doc/analyses.md" },
+	{ "breakdown", "doc/analyses.md" },  { "collectives", "doc/analyses.md" },
+	{ "flops", "doc/analyses.md" },      { "idle", "doc/analyses.md" },
+	{ "launches", "doc/analyses.md" },   { "memory", "doc/analyses.md" },
+	{ "ranks", "doc/analyses.md" },      { "push", "doc/clickhouse.md" },
+	{ "pull", "doc/clickhouse.md" },     { "schema", "doc/schema.md" },
+	{ "ingest", "doc/inputs.md" },
+};
+
+static const char *man_doc(const char *name)
+{
+	for (size_t i = 0; i < sizeof cmd_docs / sizeof cmd_docs[0]; i++)
+		if (strcmp(cmd_docs[i].cmd, name) == 0)
+			return cmd_docs[i].doc;
+	return "doc/commands.md";
+}
+
 static void man_page(FILE *out, const char *name, const char *synopsis, const char *desc,
                      const struct cli_opt *opts)
 {
@@ -127,7 +148,9 @@ static void man_page(FILE *out, const char *name, const char *synopsis, const ch
 	for (size_t i = 0; opts[i].name; i++)
 		man_option(out, &opts[i]);
 	cli_env_man(out);
-	fputs(".SH SEE ALSO\n.BR profdb (1)\n", out);
+	fputs(".SH SEE ALSO\n.BR profdb (1);\n.I ", out);
+	cli_roff(out, man_doc(name));
+	fputs("\nand\n.I doc/definitions.md\nin the profdb source tree.\n", out);
 }
 
 /* Is s[0..n) one word a user types as a value (name, base-name, p99, md)? */

@@ -7,7 +7,9 @@
  *  2. declare it below;
  *  3. add a row to the alphabetised table in cmd/main.c;
  *  4. list the file in cmd/meson.build;
- *  5. add a CLI golden test under tests/cli/ and a line in README.md.
+ *  5. add a CLI golden test under tests/cli/, a paragraph in README.md's
+ *     "Commands", its reference in doc/, and its doc file in cli_man.c's
+ *     cmd_docs (the man page's SEE ALSO).
  */
 #ifndef PROFDB_CMD_H
 #define PROFDB_CMD_H

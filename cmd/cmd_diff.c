@@ -62,7 +62,7 @@ static const char desc_diff[] =
 	"change is a regression only if it exceeds --threshold (and --min-delta) AND the test\n"
 	"gives p < --alpha; too few samples is 'inconclusive'.  A side given as\n"
 	"tag:KEY=VALUE is every run with that tag; --by tag:api compares operator\n"
-	"benchmarks per API (README \"Operator benchmarks\").  Exit status: 0 ok, 1 error,\n"
+	"benchmarks per API (doc/benchmarks.md).  Exit status: 0 ok, 1 error,\n"
 	"2 usage, 3 regression found with --fail-on-regression.";
 
 static const char desc_report[] =

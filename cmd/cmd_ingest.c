@@ -32,7 +32,7 @@ static const char desc[] =
 	"depth above *_ascend_pt folders, one *_ascend_pt folder, a kernel_details.csv, a\n"
 	"Kineto trace (.json or .json.gz) or a folder of rank traces; or benchmark results\n"
 	"(pytest-benchmark JSON, Google Benchmark JSON, the wall-clock CSV or JSON lines:\n"
-	"README \"Operator benchmarks\").  Each ingest is one transaction: on error the\n"
+	"doc/benchmarks.md).  Each ingest is one transaction: on error the\n"
 	"database is left exactly as it was.  Two sources for one rank (two profiling\n"
 	"sessions) are refused; --split makes one run of each.";
 
@@ -120,7 +120,7 @@ static void show_progress(void *arg, uint64_t done, uint64_t total)
 }
 
 /* What the rows of a file that are neither kernels, ops, launches nor
- * skipped are, by its role (README "Ingest"). */
+ * skipped are, by its role (doc/commands.md "Ingest"). */
 static const char *rest_label(const char *role)
 {
 	if (strcmp(role, "kineto_trace") == 0 || strcmp(role, "trace_view") == 0)

@@ -35,7 +35,7 @@ static const char desc[] =
 	"no such figure), and top_kernels: up to three kernels it launched with their\n"
 	"share of its kernel time.  Kernels are linked to operators by the Kineto\n"
 	"External id (same run and rank; in traces that wrote correlation ids there,\n"
-	"through the launch call: README \"Operators and their kernels\") or a\n"
+	"through the launch call: doc/definitions.md) or a\n"
 	"MindSpore launch op name; Ascend operator_details has no link, so\n"
 	"top_kernels is empty there.  An operator whose kernels its children\n"
 	"launched (aten::conv2d) has device_self 0 and no top_kernels; a note names\n"

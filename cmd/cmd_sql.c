@@ -29,10 +29,10 @@ static const struct cli_opt opts[] = {
 
 static const char desc[] =
 	"Run SQL against the database.  Tables and views are described by 'profdb schema'\n"
-	"and the README; median(x), percentile(x, p), stddev(x), union_ns(start, end)\n"
-	"(the length of the intervals' union) and base_name(s) are available.  Options\n"
-	"may come before or after the statement; without one, or with -, the statement\n"
-	"is read from standard input.  Example:\n"
+	"and doc/schema.md; median(x), percentile(x, p), stddev(x),\n"
+	"union_ns(start, end) (the length of the intervals' union) and base_name(s) are\n"
+	"available.  Options may come before or after the statement; without one, or\n"
+	"with -, the statement is read from standard input.  Example:\n"
 	"  profdb sql \"SELECT name, median(dur_us) FROM kernel_v GROUP BY name\"";
 
 /* What the command line gave: the statement and the limits. */

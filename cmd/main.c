@@ -149,6 +149,8 @@ static void overview_man(FILE *out)
 	      "found by \\-\\-fail\\-on\\-regression.\n.SH SEE ALSO\n", out);
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		fprintf(out, ".BR profdb\\-%s (1)%s\n", cmds[i].name, i + 1 < sizeof cmds / sizeof cmds[0] ? "," : "");
+	fputs(".PP\nIn the profdb source tree: README.md (the user guide) and doc/ (the reference:\n"
+	      "commands.md, definitions.md, inputs.md, schema.md, clickhouse.md, limits.md).\n", out);
 }
 
 /*

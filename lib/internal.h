@@ -140,7 +140,7 @@ enum profdb_kind {
 int profdb__kind_is_comm_name(const char *name);
 /* The kind of a device activity a reader classed as kind from its category:
  * a compute kernel with a collective's name is communication, the same rule
- * for every vendor (README "Communication"). */
+ * for every vendor (doc/definitions.md "Communication"). */
 int profdb__kind_of_device(int kind, const char *name);
 /* Kind of an MTIA device event (cat mtia_ccp_events) by its name: memcpy
  * for a DMA transfer, else kernel. */
@@ -452,7 +452,7 @@ void profdb__huge_pages(void *p, size_t bytes);
 
 /*
  * Write the base name of a kernel/op name into out (size cap, always
- * NUL-terminated): the documented normalisation (README "Base names").
+ * NUL-terminated): the documented normalisation (doc/commands.md "Base names").
  */
 void profdb__base_name(const char *name, char *out, size_t cap);
 

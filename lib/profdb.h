@@ -109,7 +109,7 @@ struct profdb_ingest_opts {
 	void (*phase)(void *arg, const char *what);
 	const char *const *tags; /* "key=value" tags of the new run (ntags), in its transaction */
 	size_t ntags;
-	int split;             /* non-zero: one run per session (README "Sessions
+	int split;             /* non-zero: one run per session (doc/inputs.md "Sessions
 	                          and ranks"), named after its folder or file,
 	                          with run (if set) as a prefix: "run/level0" */
 	/* called after each run is committed (several with split); may be NULL */
@@ -255,7 +255,7 @@ int profdb_query_runs_filter(profdb *db, profdb_result **out, const struct profd
  * profiler (the run's device time; its API is its 'api' tag, else its
  * name), wallclock (timed repeats, per API) or summary (summary statistics
  * only: a note says its median cannot be exact).  Only f's runs, tags and
- * name_glob (on the API) apply.  README "Operator benchmarks".
+ * name_glob (on the API) apply.  doc/benchmarks.md "Operator benchmarks".
  */
 int profdb_query_apis(profdb *db, profdb_result **out, const struct profdb_filter *f);
 
@@ -343,7 +343,7 @@ struct profdb_launch_query {
 /*
  * METHOD: launch latency and queueing from the runtime calls stored with
  * Kineto traces (device activities joined to the launch table by
- * correlation id).  Only launch calls count (README "### launches": one
+ * correlation id).  Only launch calls count (doc/analyses.md "launches": one
  * kernel, copy or set that returns at once: async; graph launches; blocking
  * copies); the other activities are left out and counted in a note.  A
  * call counts once: start_delay = its first activity's start - call start,
@@ -357,7 +357,7 @@ struct profdb_launch_query {
  * start_delay_median start_delay_max of the async launches, where the queue
  * is the kernels launched and not finished, over the stream's first launch
  * to last end.  by "step": [run] rank step span kernels host_wait
- * host_wait_pct queued queued_pct host_sync bound (README "## Analyses").
+ * host_wait_pct queued queued_pct host_sync bound (doc/analyses.md "Analyses").
  * Errors: PROFDB_ENOTFOUND (a run), PROFDB_EUSAGE (by, filter), PROFDB_ERROR.
  */
 int profdb_query_launches(profdb *db, profdb_result **out, const struct profdb_launch_query *q);
@@ -401,8 +401,8 @@ struct profdb_memory_query {
  * reserved_bytes, the highest values of each of `points` equal slices of
  * time; ops: [run] rank device_type device_id op allocations
  * allocated_bytes frees freed_bytes held_bytes live_at_peak_bytes, an
- * event's op the innermost host op holding it on its thread (README
- * "### memory").  Errors: PROFDB_ENOTFOUND (a run), PROFDB_EUSAGE
+ * event's op the innermost host op holding it on its thread (doc/analyses.md
+ * "memory").  Errors: PROFDB_ENOTFOUND (a run), PROFDB_EUSAGE
  * (modes together, kind, name without ops, points).
  */
 int profdb_query_memory(profdb *db, profdb_result **out, const struct profdb_memory_query *q);
@@ -467,7 +467,7 @@ struct profdb_collective_query {
  * [run] collective process_group rank calls total avg median max group_size
  * dtype bytes avg_msg_bytes algbw_gbps busbw_gbps (the last six from the
  * kernels' collective args where stored) transit_bytes transit_gbps wait
- * sync (Ascend communication.json; README "### collectives").  by_step:
+ * sync (Ascend communication.json; doc/analyses.md "collectives").  by_step:
  * [run] step collective ranks calls total_min total_median total_max skew
  * (max - min of the ranks' totals) waited_on_rank (the rank with the least
  * total: it arrived last) wait_max (Ascend: the largest rank's summed
@@ -496,7 +496,7 @@ struct profdb_flops_query {
  * the first input's element size) intensity (FLOP per byte) peak_pct
  * bw_pct.  Figures are NULL when the shapes (or a convolution's
  * arguments) do not fit the formula
- * (README "### flops").  Errors: PROFDB_ENOTFOUND, PROFDB_EUSAGE.
+ * (doc/analyses.md "flops").  Errors: PROFDB_ENOTFOUND, PROFDB_EUSAGE.
  */
 int profdb_query_flops(profdb *db, profdb_result **out, const struct profdb_flops_query *q);
 
@@ -651,7 +651,7 @@ int profdb_compare(profdb *db, profdb_comparison **out, const struct profdb_diff
  * whole-run figures of *out (profdb_comparison_table without
  * PROFDB_CMP_KERNELS); verdicts by o's threshold, min_delta (times), test
  * and alpha, a larger value being the regression except for compute_pct
- * and bandwidth.  README "### diff of the analysis tables".  Errors:
+ * and bandwidth.  doc/analyses.md "diff of the analysis tables".  Errors:
  * PROFDB_EUSAGE (unknown table; a name or kind filter), PROFDB_ENOTFOUND.
  */
 int profdb_compare_analysis(profdb *db, profdb_comparison **out, const struct profdb_diff_opts *o,
@@ -716,8 +716,8 @@ int profdb_report_write(const profdb_comparison *c, FILE *out, enum profdb_repor
 /* ---------------------------------------------------------------- clickhouse */
 
 /*
- * Copying runs to and from a ClickHouse server (lib/clickhouse/, README
- * "ClickHouse").  url is clickhouse://[user[:password]@]host[:port]/database
+ * Copying runs to and from a ClickHouse server (lib/clickhouse/,
+ * doc/clickhouse.md).  url is clickhouse://[user[:password]@]host[:port]/database
  * (HTTP, default port 8123; clickhouses:// for TLS, 8443); the password may
  * instead come from $PROFDB_CLICKHOUSE_PASSWORD or a netrc file ($NETRC or
  * ~/.netrc).  No message ever contains the password.

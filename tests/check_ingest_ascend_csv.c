@@ -147,7 +147,7 @@ END_TEST
 START_TEST(unusable_rows_skipped)
 {
 	struct tu_sink *s = read_path(tu_testdata("ascend/edge/na_duration/kernel_details.csv"), PROFDB_OK);
-	/* 7 rows: Good x2 kept (5 + 7 us) and ZeroDur (0 is kept: README
+	/* 7 rows: Good x2 kept (5 + 7 us) and ZeroDur (0 is kept: doc/definitions.md
 	 * "Zero-length events"); N/A and -2 durations, N/A start, empty name
 	 * skipped */
 	ck_assert_int_eq(s->rows_read, 7);
@@ -610,7 +610,7 @@ START_TEST(skip_reasons_stored)
 	/* lines: 3 NaDur, 4 ZeroDur, 5 NegDur, 6 BadStart, 7 empty name */
 	ck_assert_int_eq(tu_scalar(db, "SELECT count FROM source_skip WHERE reason='non-numeric duration'"), 1);
 	ck_assert_int_eq(tu_scalar(db, "SELECT first_line FROM source_skip WHERE reason='non-numeric duration'"), 3);
-	/* a zero duration is kept (README "Zero-length events"), a negative one skipped */
+	/* a zero duration is kept (doc/definitions.md "Zero-length events"), a negative one skipped */
 	ck_assert_int_eq(tu_scalar(db, "SELECT count FROM source_skip WHERE reason='negative duration'"), 1);
 	ck_assert_int_eq(tu_scalar(db, "SELECT first_line FROM source_skip WHERE reason='negative duration'"), 5);
 	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_v WHERE name='ZeroDur' AND dur_ns = 0"), 1);

@@ -839,7 +839,7 @@ START_TEST(driver_real_ext_kept)
 }
 END_TEST
 
-/* The communication rule (kind.c, README "Communication"), by hand. */
+/* The communication rule (kind.c, doc/definitions.md "Communication"), by hand. */
 START_TEST(comm_kind_by_name)
 {
 	static const char *const comm[] = {

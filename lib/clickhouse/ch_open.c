@@ -8,7 +8,7 @@
  * every query function, formatter and diff runs unchanged on it and prints
  * the same bytes as on the SQLite file the runs came from.  The figures
  * are computed here, not on the server: the price is moving the selected
- * runs' rows (README "ClickHouse" says so); select runs with --run.
+ * runs' rows (doc/clickhouse.md "ClickHouse" says so); select runs with --run.
  * It is SQLite's temporary database (""), not ":memory:": past an 8 MB
  * page cache its pages go to a temporary file, so a diff --by type that
  * pulls two 10 M-row runs stays in bounded memory (it took 3.3 GB; 97 MB

@@ -11,7 +11,7 @@
 
 /*
  * One row per communication kernel of f that has a message size and a bus
- * factor (query_collectives.c, README "### collectives"): key (collective,
+ * factor (query_collectives.c, doc/analyses.md "collectives"): key (collective,
  * process group and figure, "all_reduce 0 (default_pg) busbw_gbps"), dur
  * (ns), msg (bytes), bus_bytes (msg x the NCCL-tests factor); and one per
  * Ascend kernel with communication.json bytes: key "... transit_gbps", dur
@@ -34,7 +34,7 @@ struct profdb__launch_counts {
 	int64_t linked, calls, negative, graph_calls, graph_acts, blocking_calls, blocking_acts;
 };
 
-/* The launch calls of f, one row per call (README "### launches"), as the
+/* The launch calls of f, one row per call (doc/analyses.md "launches"), as the
  * temporary table temp.profdb_lcalls(run_id, rank, cls, gname, n, ls, ld,
  * ks, delay, edelay): cls a PROFDB__LAUNCH_* but OTHER, gname the name of
  * the call's first activity (ASYNC) or of the call, n its activities, ks
@@ -52,7 +52,7 @@ void profdb__launch_calls_drop(profdb *db);
 int profdb__launches_by_name(profdb *db, profdb_result **out, const struct profdb_filter *f,
                              struct profdb__launch_counts *counts);
 
-/* What a correlated runtime call is (launch_class.c, README "### launches"):
+/* What a correlated runtime call is (launch_class.c, doc/analyses.md "launches"):
  * a launch of one kernel, copy or set that returns at once (ASYNC), a graph
  * launch, a copy or set that returns when done (BLOCKING), or no launch. */
 enum { PROFDB__LAUNCH_OTHER, PROFDB__LAUNCH_ASYNC, PROFDB__LAUNCH_GRAPH, PROFDB__LAUNCH_BLOCKING };

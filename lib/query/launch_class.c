@@ -1,5 +1,5 @@
 /*
- * launch_class.c - which runtime calls are launches (README "### launches"):
+ * launch_class.c - which runtime calls are launches (doc/analyses.md "launches"):
  * a correlated runtime call is a launch only when it queues device work
  * and returns; the rest (synchronize, event record / wait, queries) share
  * correlation ids with device activities without launching them, and a

@@ -49,7 +49,7 @@ void profdb__qfilter_runs_of(struct profdb_filter *dst, const struct profdb_filt
  * the step range is ordered (EUSAGE).  Sets the message on db. */
 int profdb__qfilter_check(profdb *db, const struct profdb_filter *f);
 /*
- * Per-repeat figures (README "Per-repeat averages and step filters"):
+ * Per-repeat figures (doc/definitions.md "Per-repeat averages and step filters"):
  * without a step range a run's repeat count is run.repeats (its steps,
  * --repeats, or 1); with one, a repeat is a selected step, and the count
  * is the number of the run's steps in the range (on the filtered rank)
@@ -64,7 +64,7 @@ void profdb__qfilter_selected_steps(struct profdb__qbuf *b, const struct profdb_
 /* Append the expression of the repeat count of run alias run_alias
  * (a row of table run) under f. */
 void profdb__qfilter_repeats(struct profdb__qbuf *b, const struct profdb_filter *f, const char *run_alias);
-/* The run formats of benchmark files (README "Operator benchmarks"): each
+/* The run formats of benchmark files (doc/benchmarks.md "Operator benchmarks"): each
  * of their kernel rows is one timed repeat of its API, so an API's time per
  * repeat is its total over its own rows, not over the run's repeats.  The
  * SQL list is fixed text; profdb__format_is_wallclock tests one format. */

@@ -6,7 +6,7 @@
  * into its union across streams, and the figures (interval.c) are lengths
  * of those unions and their intersections.  span is first start to last
  * end of the group, idle = span - busy; the percentages are of span,
- * comm_overlap_pct of communication.  Definitions: README "## Analyses".
+ * comm_overlap_pct of communication.  Definitions: doc/analyses.md "Analyses".
  *
  * One statement streams the intervals in group order; the group's figures,
  * span and count are made in C (a second statement grouping the same rows

@@ -8,7 +8,7 @@
  * Per step, the skew across ranks (max - min of the ranks' totals) is the
  * time the others spent waiting inside the collective for the rank with
  * the least collective time, which arrived last: waited_on_rank, named by
- * the straggler rule of profdb ranks (README "### ranks") only when the
+ * the straggler rule of profdb ranks (doc/analyses.md "ranks") only when the
  * median wait (median - least) is at least PROFDB_STRAGGLER_PCT % of the
  * median total, so noise names no rank.
  * Where the trace gives a kernel's collective args (Kineto NCCL kernels;
@@ -16,7 +16,7 @@
  * message bytes (larger of in / out nelems x dtype size: the NCCL-tests
  * size), algorithm bandwidth (bytes / time of the calls with a size) and
  * bus bandwidth (algbw x the NCCL-tests factor of the collective and group
- * size n: BUS_FACTOR_SQL; README "### collectives").  Ascend HCCL kernels
+ * size n: BUS_FACTOR_SQL; doc/analyses.md "collectives").  Ascend HCCL kernels
  * take the group, bytes per transport and wait / synchronization times of
  * their op in communication.json (comm_op, schema 009, linked by
  * comm_op_kernel_v); --by link lists communication_matrix.json's links.

@@ -4,7 +4,7 @@
  * "Input Dims" with record_shapes), achieved TFLOP/s from the operator's
  * device time (its kernels and its children's: op.device_total_ns), bytes
  * moved from the inputs and the output at the first input's element size.
- * Formulas (README "### flops"), M x K times K x N:
+ * Formulas (doc/analyses.md "flops"), M x K times K x N:
  *   aten::mm [M,K] [K,N], aten::addmm (bias) [M,K] [K,N]   2 M N K
  *   aten::bmm [B,M,K] [B,K,N], aten::baddbmm (bias) ...      2 B M N K
  *   aten::linear [..,K] [N,K] (bias), M = product of the leading dims

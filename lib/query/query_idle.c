@@ -14,7 +14,7 @@
  *
  * With gaps != 0 the result lists the longest gaps instead, with the next
  * activity and the innermost host operator running on the launching thread
- * when the gap began.  Definitions: README "## Analyses".
+ * when the gap began.  Definitions: doc/analyses.md "Analyses".
  */
 #include <stdio.h>
 #include <stdlib.h>

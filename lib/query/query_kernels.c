@@ -5,7 +5,7 @@
  * median, min, max, sample stddev, p90, p99 and time per repeat; or, with
  * per_step, the mean and stddev of each group's per-step total.
  *
- * Definitions (README "profdb kernels"):
+ * Definitions (doc/commands.md "profdb kernels"):
  *  - share_pct: the group's total over the device time of its run that
  *    passes the run, rank and step filters (name and kind filters do not
  *    shrink the denominator, so `--name 'MatMul*'` tells how much of the

@@ -1,7 +1,7 @@
 /*
  * query_launches_name.c - profdb launches --by name (query_launches.c has
- * the command and the other views), one line per launch call (README
- * "### launches"): per name of the first activity of the calls that launch
+ * the command and the other views), one line per launch call (doc/analyses.md
+ * "launches"): per name of the first activity of the calls that launch
  * one kernel, copy or set, and one "(all)" row per run of them; per graph
  * launch call name and per blocking copy call name apart, as their delays
  * are not queueing.  The call's duration counts once, whatever it

@@ -8,8 +8,8 @@
  * APP, PTA, GE ... are separate allocators' totals).  The allocated bytes
  * after an event are the profiler's Total Allocated when written, else the
  * running sum of Bytes from the start of the file: memory allocated before
- * the profiler started is unknown, so such a curve starts at 0 (README
- * "### memory").  Plain SQL: the statements are the definitions.
+ * the profiler started is unknown, so such a curve starts at 0 (doc/analyses.md
+ * "memory").  Plain SQL: the statements are the definitions.
  */
 #include <string.h>
 

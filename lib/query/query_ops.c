@@ -335,8 +335,8 @@ static int note_totals(profdb *db, profdb_result *r, const struct profdb_op_quer
  * kernels (so made runtime calls): their host_self keeps those calls'
  * time, where torch's key_averages nests cudaLaunchKernel and the like
  * under the operator and lists them apart (the H200 trace's aten::addmm:
- * 466.900 us here, 271.345 us there; README, "Numbers and their
- * definitions").  Only for runs that stored runtime calls (a hand-made
+ * 466.900 us here, 271.345 us there; doc/definitions.md, "Numbers and
+ * their definitions").  Only for runs that stored runtime calls (a hand-made
  * trace may have kernels and no calls).
  */
 static int note_runtime_calls(profdb *db, profdb_result *r, const struct profdb_op_query *q)

@@ -4,7 +4,7 @@
  * come from the breakdown (query_breakdown.c, one definition); across the
  * ranks of a step:
  *
- *  - the straggler rule (README "### ranks", the rule `collectives --by
+ *  - the straggler rule (doc/analyses.md "ranks", the rule `collectives --by
  *    step` names its waited_on_rank by): ranks meet at collectives, so
  *    the rank the others wait on is the one that arrives last and spends
  *    the least time in them.  Over the step's ranks with communication,

@@ -78,7 +78,7 @@ int profdb__bench_end(struct profdb__bench_out *o, struct profdb_input *in, int 
  * (which tells the four forms apart) names self. */
 int profdb__bench_sniff(const struct profdb_sniff *s, const struct profdb_reader *self);
 /* Is r one of the benchmark file readers?  Such a file is a run of its own,
- * never one rank among others (README "Operator benchmarks"). */
+ * never one rank among others (doc/benchmarks.md "Operator benchmarks"). */
 int profdb__reader_is_bench(const struct profdb_reader *r);
 /* Free o's state without ending the source (error paths). */
 void profdb__bench_free(struct profdb__bench_out *o);

@@ -31,7 +31,7 @@
 #define CHUNK (256u * 1024u)            /* bytes handed to csv_parse at a time */
 #define MAX_FIELD ((size_t)16 << 20)    /* a longer field or row is not profiler output; libcsv's
                                          * field and our row buffer each grow to it: 64 MiB
-                                         * let one line take 195 MB (README "CSV bounds") */
+                                         * let one line take 195 MB (doc/limits.md "CSV bounds") */
 #define SLACK 64                        /* readable bytes after the row buffer's cap */
 #define MAX_FIELDS ((size_t)1 << 18)    /* fields of one row: 24 bytes each of index; a
                                          * 60 MB line of commas took 1.5 GB before this */

@@ -359,7 +359,7 @@ static int kernel_row(struct kreader *r, const struct profdb__csv_row *row)
 	p = fldn(r, row, K_DUR, &n);
 	if (!p || profdb__parse_ns(p, n, 3, &k.dur_ns) != 0)
 		return skip(r, "non-numeric duration", row->line);
-	/* one rule for every format (README "Zero-length events"): a zero
+	/* one rule for every format (doc/definitions.md "Zero-length events"): a zero
 	 * duration is a task shorter than the clock's resolution and kept, as
 	 * the profiler counts it (the SQLite export keeps start == end too);
 	 * a negative one is no measurement */

@@ -8,7 +8,7 @@
  *
  * Two passes, so memory stays flat whatever the size: the process and
  * thread names (M events, written after the X events they name) first,
- * then the X events.  What becomes a row (README "Sessions and ranks"):
+ * then the X events.  What becomes a row (doc/inputs.md "Sessions and ranks"):
  *  - Ascend Hardware X events whose Task Type is a compute core (AI_*,
  *    MIX_*, DSA_SQE, FFTS*), or "Other" (older exports) on a task named
  *    after an op rather than a runtime task (EVENT_RECORD: capitals only):

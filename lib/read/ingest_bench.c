@@ -2,7 +2,7 @@
  * ingest_bench.c - what the wall-clock benchmark readers share: loading a
  * result file whole (they are small: one line per benchmark or repeat),
  * one timed repeat as a kernel row of kind wallclock, summary-only
- * statistics and the file's own tags (see bench.h; README "Operator
+ * statistics and the file's own tags (see bench.h; doc/benchmarks.md "Operator
  * benchmarks" for the definitions).
  */
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * ingest_session.c - the session rules of an ingest (README "Sessions and
+ * ingest_session.c - the session rules of an ingest (doc/inputs.md "Sessions and
  * ranks"): a file reached twice is read once; with --split each session
  * (the folder holding the rank folders or traces) becomes its own run; and
  * two sources for one rank in one run are refused, never merged silently.

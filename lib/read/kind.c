@@ -1,13 +1,13 @@
 /*
  * kind.c - which device activities are communication, one rule for every
- * vendor (README "Communication"): the profiler's own category where it has
+ * vendor (doc/definitions.md "Communication"): the profiler's own category where it has
  * one (Ascend Accelerator Core HCCL / COMMUNICATION, the DB's
  * COMMUNICATION_OP table: the readers check those), else the name of a
  * collective library's kernel, which is all a Kineto trace says (its cat is
  * "kernel" for NCCL kernels as for any other).
  *
  * MTIA's device events all have cat mtia_ccp_events; the name says what
- * each is (README "Memory transfers on MTIA"): dma_request is a DMA copy
+ * each is (doc/analyses.md "breakdown"): dma_request is a DMA copy
  * between host and device (memory, as HTA counts it, with its size and
  * direction); pe_exe, remote and merge are jobs run on the processing
  * elements (compute); event_record / event_wait are stream events, kept as

@@ -318,8 +318,8 @@ static const struct profdb_coll_rec *coll_args(struct profdb__kreader *r, const 
 	return c;
 }
 
-/* The copy's own "memory bandwidth (GB/s)" as kernel metric *m (README
- * "### bandwidth": Kineto computes it from the unrounded times, which
+/* The copy's own "memory bandwidth (GB/s)" as kernel metric *m (doc/analyses.md
+ * "bandwidth": Kineto computes it from the unrounded times, which
  * traces writing whole µs lose); 0 when absent or not a number. */
 static size_t gbps_metric(const struct profdb__jval *v, struct profdb_metric *m)
 {
@@ -529,7 +529,7 @@ static const char *event_times(struct profdb__kreader *r, const struct profdb__j
 		return "complete event without dur";
 	if (jns(&e[F_DUR], dur) != 0)
 		return "dur is not a number in range";
-	/* README "Zero-length events": dur 0 is kept (integer-µs traces write
+	/* doc/definitions.md "Zero-length events": dur 0 is kept (integer-µs traces write
 	 * 0 for anything under 1 µs: real calls, which torch and HTA count);
 	 * the writer clamps negative ones, so only an edited file has them */
 	if (*dur < 0)

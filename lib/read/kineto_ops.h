@@ -40,7 +40,7 @@ int profdb__kops_launch(struct profdb__kops *k, uint64_t thread, int64_t start_n
 /*
  * The collective args of record_param_comms ops, for the NCCL kernels they
  * launched that have none of their own (traces where only the op has
- * them; README "### collectives").  keep: the args of the op with that
+ * them; doc/analyses.md "collectives").  keep: the args of the op with that
  * External id starting at start_ns (copied; the first op of an id wins);
  * PROFDB_ERROR out of memory.  find: the args of the op a communication
  * kernel names by its External id, into *out (strings borrowed from k

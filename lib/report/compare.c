@@ -135,8 +135,8 @@ static int check_opts(profdb *db, const struct profdb_diff_opts *o)
 	return PROFDB_OK;
 }
 
-/* --by op reads the stored op rows of a local database (README "diff --by
- * op"); a kernel's name or kind does not select operators. */
+/* --by op reads the stored op rows of a local database (doc/commands.md
+ * "diff --by op"); a kernel's name or kind does not select operators. */
 static int op_opts_check(profdb *db, const struct profdb_diff_opts *o)
 {
 	if (db->remote)

@@ -14,7 +14,7 @@
  * (communication.json bytes / their transit time), likewise.
  * memory: per device (and Ascend component) its peak_allocated_bytes and
  * peak_reserved_bytes of profdb memory; samples each rank's peak, the
- * value their highest.  README "### diff of the analysis tables".
+ * value their highest.  doc/analyses.md "diff of the analysis tables".
  */
 #include <math.h>
 #include <stdio.h>

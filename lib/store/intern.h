@@ -20,7 +20,7 @@ struct profdb__intern *profdb__intern_new(sqlite3 *db, struct profdb_err *err);
 void profdb__intern_free(struct profdb__intern *t);
 
 /* Longest text stored, in bytes; a longer one is cut and ends with the
- * mark (README "Limits and guarantees"). */
+ * mark (doc/limits.md "Limits and guarantees"). */
 #define PROFDB_TEXT_MAX ((size_t)64 << 10)
 #define PROFDB_TEXT_CUT_MARK "...[truncated]"
 

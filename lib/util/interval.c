@@ -2,7 +2,7 @@
  * interval.c - union, length and overlap of device time intervals, and
  * the time breakdown (compute / communication / memory, their overlaps,
  * exposed and busy time) of one rank built from them.  Definitions in
- * interval.h and README.md "## Analyses".
+ * interval.h and doc/analyses.md "Analyses".
  */
 #include <stdlib.h>
 

@@ -39,8 +39,8 @@ int64_t profdb__ivals_overlap_one(const struct profdb__interval *a, size_t na, i
 size_t profdb__ivals_union(struct profdb__interval *out, const struct profdb__interval *a, size_t na,
                            const struct profdb__interval *b, size_t nb);
 
-/* The time breakdown of one rank's device activities (ns); the README's
- * "## Analyses / breakdown" defines each figure. */
+/* The time breakdown of one rank's device activities (ns); doc/analyses.md
+ * "breakdown" defines each figure. */
 struct profdb__breakdown {
 	int64_t compute;           /* |C|: union of compute kernels (kernel, other) */
 	int64_t comm;              /* |M|: union of communication kernels */

@@ -2,7 +2,7 @@
  * stats.c - exact descriptive statistics: percentiles by linear
  * interpolation over sorted values, Welford moments for the sample standard
  * deviation, and the union length of intervals (device busy time).  The
- * definitions are written down in stats.h and in the README.
+ * definitions are written down in stats.h and in doc/definitions.md.
  */
 #include <math.h>
 #include <stdlib.h>

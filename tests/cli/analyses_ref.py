@@ -9,7 +9,7 @@ usage: analyses_ref.py breakdown kineto|ascend PATH OUT.csv [rank]
        analyses_ref.py flops kineto PATH OUT.csv
 
 Reads the raw profiler files with the Python standard library only (json with
-exact decimals, csv), written from FORMATS.md and README "## Analyses", not from
+exact decimals, csv), written from FORMATS.md and doc/analyses.md "Analyses", not from
 profdb's code, and compares every column of `profdb breakdown --format csv
 --unit ns` (OUT.csv; with "rank": `--by rank`) with its own computation:
 
@@ -105,7 +105,7 @@ RUNTIME_CATS = ("cuda_runtime", "cuda_driver", "Runtime", "mtia_runtime")
 
 
 def mtia_dma(e):
-    """An MTIA DMA transfer: memory, as HTA counts it (README "breakdown")."""
+    """An MTIA DMA transfer: memory, as HTA counts it (doc/analyses.md "breakdown")."""
     return e.get("cat") == "mtia_ccp_events" and e.get("name") == "dma_request"
 
 
@@ -649,7 +649,7 @@ def check_flops(path, out_csv):
     # 2022-23 traces: every device event's External id is its correlation id,
     # no op id; the profiler's link is then device event -> runtime call of
     # the same correlation -> innermost cpu_op on the call's thread holding
-    # the call's start (README "Operators and their kernels")
+    # the call's start (doc/definitions.md "Operators and their kernels")
     by_launch = devs and all(e.get("args", {}).get("External id") == e.get("args", {}).get("correlation")
                              for e in devs)
     op_dev = {}

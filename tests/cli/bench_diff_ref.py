@@ -4,7 +4,7 @@
 usage: bench_diff_ref.py CPU.csv NPU.jsonl NPU_SUMMARY.json DIFF.csv
 
 Reads the three benchmark files with the standard library only and decides
-each API as README "Operator benchmarks" and `profdb diff --help` define it:
+each API as doc/benchmarks.md "Operator benchmarks" and `profdb diff --help` define it:
 samples are the timed repeats of an API; with summary statistics on a side,
 both sides become count, mean and sample variance and Welch's t is taken
 from those (Welch-Satterthwaite df, the t distribution integrated here with

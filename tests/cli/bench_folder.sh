@@ -1,5 +1,5 @@
 # A folder of benchmark files is never one run with each file a rank
-# (README "Operator benchmarks"): refused with the way out, the database as
+# (doc/benchmarks.md "Operator benchmarks"): refused with the way out, the database as
 # before; --split makes one run per file, each the same as the file
 # ingested by itself (one rank, its own format, the same kernel rows).
 B=$PROFDB_TESTDATA/bench

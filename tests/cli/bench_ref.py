@@ -9,7 +9,7 @@ usage: bench_ref.py FORMAT INPUT KERNELS.csv SUMMARY.csv TAGS.csv
   TAGS     `profdb sql --format csv "SELECT key, value FROM run_tag_all ORDER BY key"`
 
 Reads the benchmark file with the Python standard library only (json with
-exact decimals, csv), from the formats' documentation and README "Operator
+exact decimals, csv), from the formats' documentation and doc/benchmarks.md "Operator
 benchmarks", not from profdb's code:
   pytest   benchmarks[].stats.data: one repeat per value (seconds); no data:
            the summary (mean, stddev, rounds, min, max, median)

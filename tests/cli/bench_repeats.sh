@@ -1,5 +1,5 @@
 # Wall-clock APIs with their own repeat counts, and repeat numbers given
-# twice (README "Operator benchmarks").  Values by hand from the files
+# twice (doc/benchmarks.md "Operator benchmarks").  Values by hand from the files
 # written here: torch.add 5 repeats of 11..15 us (mean 13), torch.mul 3
 # repeats of 201..203 us (mean 202, not 606/5 = 121.2).  kernels (stored
 # per-name figures, and the row scan under --rank 0), apis, diff and

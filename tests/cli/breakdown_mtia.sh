@@ -1,6 +1,6 @@
 # Acceptance: on HTA's MTIA inference trace the DMA transfers (dma_request,
 # 877 of 1313 device events) are memory, not compute (HTA's classification,
-# README "### breakdown"); pe_exe / remote / merge are compute.  Every column
+# doc/analyses.md "breakdown"); pe_exe / remote / merge are compute.  Every column
 # equals an independent computation over the raw JSON (analyses_ref.py),
 # --by rank and per step; bandwidth reads the DMAs' size and direction.
 T=$PROFDB_CORPUS/HolisticTraceAnalysis/tests/data/mtia_inference_trace/mtia_inference_rank_0.json.gz

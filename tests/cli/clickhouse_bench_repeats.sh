@@ -1,5 +1,5 @@
 # Wall-clock APIs with their own repeat counts read from a real
-# clickhouse-server give the bytes the SQLite file gives (README "Operator
+# clickhouse-server give the bytes the SQLite file gives (doc/benchmarks.md "Operator
 # benchmarks"): torch.mul timed 3 times beside torch.add's 5 has per_repeat
 # (201 + 202 + 203) / 3 = 202 us and no share, by hand.
 . "$HERE/clickhouse_lib.sh"

@@ -1,4 +1,4 @@
-# The cluster layout of README "ClickHouse", on two real servers on
+# The cluster layout of doc/clickhouse.md "ClickHouse", on two real servers on
 # loopback: each node pushes to its own shard (database prof, MergeTree
 # tables made by push), both at once; a database prof_all on server 1 has a
 # Distributed table over the two shards for each profdb table; queries

@@ -1,5 +1,5 @@
 # Ascend communication.json and communication_matrix.json in profdb
-# collectives (README "### collectives"): the real Ascend-msinsight Level1
+# collectives (doc/analyses.md "collectives"): the real Ascend-msinsight Level1
 # (2 ranks, both files) and Level2 (rank 0, communication.json only)
 # exports.  The script below shares no code with profdb: from the raw
 # files it links each HCCL row of kernel_details.csv to the op of the same

@@ -1,5 +1,5 @@
-# Collective args taken from record_param_comms host ops (README "###
-# collectives"): the HTA nccl_data trace with its NCCL kernels' own args
+# Collective args taken from record_param_comms host ops (doc/analyses.md
+# "collectives"): the HTA nccl_data trace with its NCCL kernels' own args
 # removed, so only the ops that launched them have "Collective name", "In/Out
 # msg nelems", "dtype", "Group size", "Process Group Name/Description".  Three
 # all_reduce kernels keep args of their own, with dtype BFloat16 where their

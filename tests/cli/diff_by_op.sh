@@ -1,4 +1,4 @@
-# diff --by op (README "diff --by op"): HTA's trace_diff control / test pair
+# diff --by op (doc/commands.md "diff --by op"): HTA's trace_diff control / test pair
 # compared operator by operator, as HTA's trace diff does: per operator name a
 # "device" key (device total) and a "host_self" key, per repeat, checked key
 # by key (per-repeat time and calls, both sides) against op_diff_ref.py, which

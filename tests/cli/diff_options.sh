@@ -2,7 +2,7 @@
 # report read --steps, --rank, --name, --kind, --min-total, --format and
 # --db with the parser kernels uses, so the same value gets the same answer.
 # Each line: exit status, the command's arguments, its first stderr line.
-# Expected by the rules (README "Asking questions"): a malformed or
+# Expected by the rules (doc/commands.md "Asking questions"): a malformed or
 # out-of-range number is a usage error (2), in every command; values that
 # used to slip through: '..' (diff exited 0), 99999999999999999999
 # (overflowed to an empty table), -9223372036854775808 (INT64_MIN, the

@@ -1,5 +1,5 @@
 # Exact Mann-Whitney under ties and sample sizes that cannot reach alpha
-# (README "Statistics").  Two wall-clock CSVs written here, by hand:
+# (doc/commands.md "Comparing runs: diff and report").  Two wall-clock CSVs written here, by hand:
 # torch.mm 5 repeats a side, fully separated (new side 20,21,22,22,24: a
 # tie inside it): only one of the C(10,5) = 252 splits puts the base side
 # lowest, so the exact two-sided p is 2/252 = 0.00794 < 0.01, a

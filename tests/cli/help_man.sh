@@ -9,6 +9,14 @@ for c in $(cat cmds); do
   grep -q "^\.BR profdb\\\\-$c (1)" profdb.1 || echo "profdb(1) does not name profdb-$c(1)"
   $PROFDB help --man "$c" > page || echo "help --man $c failed"
   head -1 page | grep -q "^\.TH PROFDB-$(echo "$c" | tr a-z A-Z) 1 " || echo "$c: bad .TH line"
+  # SEE ALSO names the doc file that describes the command, which exists
+  # and mentions the command as `profdb COMMAND` (issue 36: man pages name
+  # their doc)
+  doc=$(sed -n '/^\.SH SEE ALSO/,$p' page | sed -n 's/^\.I \(doc\/[a-z-]*\.md\)$/\1/p' | head -1)
+  if [ -z "$doc" ]; then echo "$c: SEE ALSO names no doc/ file"
+  elif [ ! -f "$HERE/../../$doc" ]; then echo "$c: SEE ALSO names $doc, which does not exist"
+  elif ! grep -q "profdb $c\b" "$HERE/../../$doc"; then echo "$c: $doc does not show 'profdb $c'"
+  fi
   $PROFDB "$c" --help > help
   python3 - help page "$c" <<'PY'
 import re, sys

@@ -9,7 +9,7 @@ from profdb (it shares no code with it).
                               trace and compare with `profdb idle --format
                               csv` (integer microseconds: the trace's own)
 
-Definitions (README "## Analyses", idle): per stream, a gap is the time
+Definitions (doc/analyses.md "Analyses", idle): per stream, a gap is the time
 between the latest end of its earlier kernels and the next kernel's start;
 host_wait is the part of it before the next kernel's launch call began;
 other_stream the rest of it during which any kernel of another stream ran;

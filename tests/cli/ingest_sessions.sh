@@ -1,5 +1,5 @@
 # Separate profiling sessions are never merged into one run (issue 12, item
-# 4; README "Sessions and ranks").  Corpus: Ascend-msinsight text/ holds the
+# 4; doc/inputs.md "Sessions and ranks").  Corpus: Ascend-msinsight text/ holds the
 # level0, level1 and level2 sessions (rank 0 in all three); HTA trace_compare
 # holds base/ and test/, both rank 1.  Without --split the ingest is refused
 # with one line naming two sources of one rank, and the database is

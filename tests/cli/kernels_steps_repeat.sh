@@ -1,4 +1,4 @@
-# Per-repeat under a step filter (README "Per-repeat averages and step
+# Per-repeat under a step filter (doc/definitions.md "Per-repeat averages and step
 # filters"), on the hand-made trace of testdata/query (2 steps): run
 # "overlap" has repeats 2 from its steps, run "twice" repeats 4 from
 # --repeats.  Expected values, worked out by hand from the table in

@@ -1,4 +1,4 @@
-# NCCL kernels are communication (README "Communication"): kernels --by
+# NCCL kernels are communication (doc/definitions.md "Communication"): kernels --by
 # kind, --kind communication and steps --kind communication on HTA's
 # nccl_parser_config trace (and diff --by kind) equal an independent computation over the raw
 # JSON (kind_comm_ref.py), and the kind is the same rule as Ascend hcom_.

@@ -8,7 +8,7 @@
 # the copies nested together, each op would become a child of its twin.
 mkdir -p in
 cp "$PROFDB_TESTDATA/kineto/nested.json" in/a.json
-# the copy says rank 2: one run holds one source per rank (README "Sessions
+# the copy says rank 2: one run holds one source per rank (doc/inputs.md "Sessions
 # and ranks"), and a byte-identical copy would be read once
 sed 's/"rank": 3/"rank": 2/' "$PROFDB_TESTDATA/kineto/nested.json" >in/b.json
 for j in 1 2; do

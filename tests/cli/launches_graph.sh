@@ -1,4 +1,4 @@
-# Launch rules (README "### launches") on a hand-made ROCm trace
+# Launch rules (doc/analyses.md "launches") on a hand-made ROCm trace
 # (testdata/launches/graph_rocm.json, figures worked out in its README):
 # two hipGraphLaunch replays (3 and 2 kernels; a call's time counts once,
 # delays to the first kernel by start), a blocking hipMemcpyWithStream and

@@ -4,7 +4,7 @@
 usage: launches_ref.py PATH[,PATH...] NAME.csv STREAM.csv STEP.csv [NOTES.txt]
 
 Reads the trace JSON with the standard library only (exact decimals), written
-from README "### launches", not from profdb's code, and compares every column
+from doc/analyses.md "launches", not from profdb's code, and compares every column
 of `profdb launches --by name|stream|step --format csv --unit ns`:
 
   runtime call   X event of cat cuda_runtime / cuda_driver / Runtime /

@@ -5,7 +5,7 @@ figures of every operator key in `diff --by op --format csv --unit ns`.
 
 usage: op_diff_ref.py BASE_TRACE NEW_TRACE DIFF.csv
 
-Written from README ("Operators and their kernels", "diff --by op"), not from
+Written from doc/definitions.md ("Operators and their kernels") and doc/commands.md ("diff --by op"), not from
 profdb's code:
   operators      X events of cat cpu_op / user_annotation; per thread (tid)
                  sorted by (start, end descending, file order), an op is a

@@ -1,5 +1,5 @@
 # Operator <-> kernel links on 2022-2023 Kineto traces whose device events
-# carry their correlation id as External id (README "Operators and their
+# carry their correlation id as External id (doc/definitions.md "Operators and their
 # kernels"): ops' calls, device_self, device_total and top_kernels equal an
 # independent computation over the raw JSON (ops_link_ref.py: kernel ->
 # launch by correlation -> innermost operator holding the launch on its

@@ -1,4 +1,4 @@
-# The straggler rule (README "### ranks") on the hand-made 4-rank Ascend
+# The straggler rule (doc/analyses.md "ranks") on the hand-made 4-rank Ascend
 # export testdata/analyses/ranks4 (make_ranks4.py; worked out in its
 # README): the late rank is the one the others wait on, in ranks and in
 # collectives --by step alike.  Step 1: rank 2 is 5.5 us late, 5.5 % of the

@@ -1,4 +1,4 @@
-# Zero-length events (README "Zero-length events"): one rule for every
+# Zero-length events (doc/definitions.md "Zero-length events"): one rule for every
 # format, a zero duration is kept and counted in calls, a negative one is
 # skipped and counted by reason in the ingest summary.  By hand:
 # testdata/kineto/zero_dur.json: fill_kernel 0 + 2 us = 2 calls, 2000 ns,
