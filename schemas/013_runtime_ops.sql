@@ -10,7 +10,8 @@
 -- innermost op whose span contains it on the same rank and thread
 -- (lib/store/runtime_ops.c).  Databases written before get the same here:
 -- among the ops holding the call, the one that started last (at one start,
--- the shorter, then the later row) is the innermost.
+-- the shorter; of equal spans the child, whose self time is the larger: row
+-- ids follow the order ops closed in) is the innermost.
 INSERT OR IGNORE INTO str (value) VALUES ('runtime');
 
 CREATE INDEX profdb_mig_op_thread ON op(run_id, rank, tid, start_ns);
@@ -20,7 +21,7 @@ CREATE TEMP TABLE profdb_rt AS
          (SELECT p.id FROM op p
           WHERE p.run_id = l.run_id AND p.rank = l.rank AND p.tid IS l.tid
             AND p.start_ns <= l.start_ns AND p.start_ns + p.dur_ns >= l.start_ns + l.dur_ns
-          ORDER BY p.start_ns DESC, p.dur_ns ASC, p.id DESC LIMIT 1) AS parent
+          ORDER BY p.start_ns DESC, p.dur_ns ASC, p.self_ns DESC, p.id DESC LIMIT 1) AS parent
   FROM launch l;
 
 UPDATE op SET self_ns = self_ns - (SELECT sum(r.dur_ns) FROM temp.profdb_rt r WHERE r.parent = op.id)

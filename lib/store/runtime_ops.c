@@ -140,11 +140,14 @@ int profdb__runtime_ops(struct profdb_store *st)
 		return PROFDB_OK;
 	if (!(w.cat_id = profdb__intern(st->str, RUNTIME_CATEGORY)))
 		return st->err.code ? st->err.code : profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
-	if (sqlite3_prepare_v2(db, "SELECT 0, id, rank, tid, start_ns, dur_ns, NULL FROM op"
+	/* ops of one span: the parent first, the one whose self time its
+	 * equal child took (row ids follow the order ops closed in, not the
+	 * file's) */
+	if (sqlite3_prepare_v2(db, "SELECT 0, id, rank, tid, start_ns, dur_ns, NULL, self_ns FROM op"
 	                       " WHERE run_id = ?1 AND id BETWEEN ?2 AND ?3 AND start_ns IS NOT NULL AND dur_ns IS NOT NULL"
-	                       " UNION ALL SELECT 1, rowid, rank, tid, start_ns, dur_ns, name_id FROM launch"
+	                       " UNION ALL SELECT 1, rowid, rank, tid, start_ns, dur_ns, name_id, NULL FROM launch"
 	                       " WHERE run_id = ?1 AND rowid BETWEEN ?4 AND ?5"
-	                       " ORDER BY 3, 4, 5, 6 DESC, 1, 2", -1, &sel, NULL) != SQLITE_OK ||
+	                       " ORDER BY 3, 4, 5, 6 DESC, 1, 8, 2", -1, &sel, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "INSERT INTO op (id, run_id, rank, step, name_id, category_id, tid, start_ns,"
 	                       " dur_ns, self_ns) VALUES (?1, ?2, ?3, profdb_step_at(?3, ?7), ?4, ?5, ?6, ?7, ?8, ?8)",
 	                       -1, &w.ins, NULL) != SQLITE_OK ||
