@@ -146,7 +146,7 @@ static void print_source(const profdb_result *src, size_t i)
 	int64_t read = profdb_result_int(src, i, 3), skipped = profdb_result_int(src, i, 5);
 	int64_t part[4] = { profdb_result_int(src, i, 8), profdb_result_int(src, i, 9),
 	                    profdb_result_int(src, i, 10), profdb_result_int(src, i, 11) };
-	static const char *const what[4] = { "kernels", "ops", "launches (kept to link kernels)",
+	static const char *const what[4] = { "kernels", "ops", "runtime calls (kept as launches; ops lists them as rows too)",
 	                                     "memory events (table memory)" };
 	int64_t rest = read - part[0] - part[1] - part[2] - part[3] - skipped;
 

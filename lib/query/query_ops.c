@@ -14,9 +14,18 @@
  *    Ascend operator_details rows have no link: NULL.  With top_json, a
  *    JSON array of {name, total_us, share} (json: exact times, shares as
  *    fractions), '[]' without links;
- *  - host_self_pct / device_self_pct: the group's share of every selected
- *    op of its run (before min_total and top), and a note per run with
- *    those totals, as key_averages().table() prints them;
+ *  - runtime calls (cudaLaunchKernel, ...) are ops of category "runtime"
+ *    (store/runtime_ops.c): rows of their own, their time out of the
+ *    host_self of the op holding them, as torch's key_averages;
+ *  - (no operator): one row per run with operators (runtime calls are
+ *    none), not under --name: the run's device time (selected ranks and
+ *    steps) less its ops' device_self, so that the rows add up to
+ *    summary's total_device (graph replays and other work no operator
+ *    launched);
+ *  - host_self_pct: the group's share of every selected op's host self
+ *    time in its run (before min_total and top); device_self_pct: of the
+ *    run's device time; a note per run with those totals, as
+ *    key_averages().table() prints them;
  *  - min_total compares with host_total;
  *  - ProfilerStep#N ops are one group, ProfilerStep*, as torch's
  *    key_averages shows them (key -1: no str id), unless step_rows;
@@ -50,7 +59,9 @@ static const struct op_col op_cols[] = {
 
 /* The group's name: key -1 is the folded ProfilerStep#N. */
 #define STEP_FOLD "ProfilerStep*"
-#define NAME_EXPR "coalesce(n.value, '" STEP_FOLD "')"
+/* key -2: the device time no operator claims, one row per run */
+#define NO_OP "(no operator)"
+#define NAME_EXPR "CASE WHEN g.k0 = -2 THEN '" NO_OP "' ELSE coalesce(n.value, '" STEP_FOLD "') END"
 
 /* tk: the three largest linked kernels of each group as columns t1..t3,
  * one GROUP BY over lr joined once to g; a correlated lookup per group
@@ -78,6 +89,14 @@ static void add_sql(struct profdb__qbuf *b, const struct profdb_op_query *q)
 		            " f AS (SELECT o.*, CASE WHEN o.name_id IN (SELECT id FROM ps) THEN -1"
 		            " ELSE o.name_id END AS k0n FROM op o WHERE 1");
 	profdb__qfilter_where(b, f, "o", QF_OP, 0);
+	/* fa: every op of the selected runs, ranks and steps, whatever --name */
+	profdb__qbuf_add(b, "),\n fa AS (SELECT o.run_id, sum(o.device_self_ns) AS ds FROM op o WHERE o.category_id IS NOT"
+	            " (SELECT id FROM str WHERE value = 'runtime')"); /* runtime calls are no operators */
+	profdb__qfilter_where(b, f, "o", QF_OP, 1);
+	profdb__qbuf_add(b, " GROUP BY o.run_id),\n nop AS (SELECT fa.run_id, kt.dt - coalesce(fa.ds, 0) AS d FROM fa"
+	            " JOIN (SELECT k.run_id, sum(k.dur_ns) AS dt FROM kernel k WHERE k.run_id IN (SELECT run_id FROM fa)");
+	profdb__qfilter_where(b, f, "k", QF_KERNEL, 1);
+	profdb__qbuf_add(b, " GROUP BY k.run_id) kt ON kt.run_id = fa.run_id WHERE kt.dt - coalesce(fa.ds, 0) <> 0");
 	profdb__qbuf_add(b, "),\n g AS (SELECT f.run_id, f.k0n AS k0");
 	if (q->by_shape)
 		profdb__qbuf_add(b, ", f.in_shapes_id AS k1");
@@ -88,10 +107,23 @@ static void add_sql(struct profdb__qbuf *b, const struct profdb_op_query *q)
 		profdb__qbuf_add(b, ", k1");
 	if (f->min_total_ns > 0)
 		profdb__qbuf_add(b, " HAVING sum(f.dur_ns) >= :mintot");
+	/* the row (no operator): the run's device time (its selected ranks
+	 * and steps) less what its operators claim as device_self, so the
+	 * rows add up to summary's total_device; only in runs with operators,
+	 * and not under --name (it is no operator's name) */
+	if (!f->name_glob) {
+		profdb__qbuf_addf(b, " UNION ALL SELECT nop.run_id, -2%s, NULL, NULL, NULL, NULL, nop.d, nop.d FROM nop",
+		                  q->by_shape ? ", NULL" : "");
+		if (f->min_total_ns > 0)
+			profdb__qbuf_add(b, " WHERE 0");
+	}
 	/* the % columns' 100%: every selected op of the run, as torch's
-	 * key_averages table divides by its total (before --min-total and --top) */
-	profdb__qbuf_add(b, "),\n tot AS (SELECT run_id, sum(self_ns) AS hs, sum(device_self_ns) AS ds"
-	            " FROM f GROUP BY run_id");
+	 * key_averages table divides by its total (before --min-total and
+	 * --top); device_self's is the run's device time */
+	profdb__qbuf_add(b, "),\n tot AS (SELECT f.run_id, sum(f.self_ns) AS hs, CASE WHEN max(fa.ds) IS NULL"
+	            " AND max(nop.d) IS NULL THEN NULL ELSE coalesce(max(fa.ds), 0) + coalesce(max(nop.d), 0) END AS ds"
+	            " FROM f LEFT JOIN fa ON fa.run_id = f.run_id LEFT JOIN nop ON nop.run_id = f.run_id"
+	            " GROUP BY f.run_id");
 	/* kernels linked to ops: by External id, and by launch op name */
 	profdb__qbuf_add(b, "),\n lk AS (SELECT f.run_id, f.k0n AS k0");
 	if (q->by_shape)
@@ -307,7 +339,8 @@ static int note_totals(profdb *db, profdb_result *r, const struct profdb_op_quer
 	int rc;
 
 	add_sql(&b, q);
-	profdb__qbuf_add(&b, "\nSELECT r.name, tt.hs, tt.ds FROM tot tt JOIN run r ON r.id = tt.run_id ORDER BY r.id");
+	profdb__qbuf_add(&b, "\nSELECT r.name, tt.hs, tt.ds, nop.d FROM tot tt JOIN run r ON r.id = tt.run_id"
+	                 " LEFT JOIN nop ON nop.run_id = tt.run_id ORDER BY r.id");
 	rc = profdb__query_prepare(db, &b, &st, "cannot total operators");
 	profdb__qbuf_free(&b);
 	if (rc != PROFDB_OK)
@@ -316,8 +349,13 @@ static int note_totals(profdb *db, profdb_result *r, const struct profdb_op_quer
 	while (rc == PROFDB_OK && sqlite3_step(st) == SQLITE_ROW) {
 		int64_t hs = sqlite3_column_int64(st, 1), ds = sqlite3_column_int64(st, 2);
 		int nd = sqlite3_column_type(st, 2) == SQLITE_NULL;
-		char dev[64] = "none stored";
-		if (!nd)
+		int64_t no = sqlite3_column_int64(st, 3);
+		char dev[160] = "none stored";
+		if (!nd && sqlite3_column_type(st, 3) != SQLITE_NULL)
+			snprintf(dev, sizeof dev, "%lld.%03lld us, the run's device time, of which %lld.%03lld us"
+			         " launched outside every operator: the row " NO_OP, (long long)(ds / 1000),
+			         (long long)(ds % 1000), (long long)(no / 1000), (long long)(no % 1000 < 0 ? -no % 1000 : no % 1000));
+		else if (!nd)
 			snprintf(dev, sizeof dev, "%lld.%03lld us", (long long)(ds / 1000), (long long)(ds % 1000));
 		snprintf(note, sizeof note, "total of run '%s' (100%% in the %% columns): host_self %lld.%03lld us,"
 		         " device_self %s", (const char *)sqlite3_column_text(st, 0),
@@ -327,44 +365,6 @@ static int note_totals(profdb *db, profdb_result *r, const struct profdb_op_quer
 		++*nruns;
 	}
 	sqlite3_finalize(st);
-	return rc;
-}
-
-/*
- * Said once when a selected Kineto run has operators that launched
- * kernels (so made runtime calls): their host_self keeps those calls'
- * time, where torch's key_averages nests cudaLaunchKernel and the like
- * under the operator and lists them apart (the H200 trace's aten::addmm:
- * 466.900 us here, 271.345 us there; doc/definitions.md, "Numbers and
- * their definitions").  Only for runs that stored runtime calls (a hand-made
- * trace may have kernels and no calls).
- */
-static int note_runtime_calls(profdb *db, profdb_result *r, const struct profdb_op_query *q)
-{
-	struct profdb__qbuf b = { 0 };
-	sqlite3_stmt *st = NULL;
-	int rc, any = 0;
-
-	add_sql(&b, q);
-	profdb__qbuf_add(&b, "\nSELECT EXISTS (SELECT 1 FROM f JOIN run r ON r.id = f.run_id"
-	                 " WHERE r.format IN ('kineto', 'mixed') AND f.device_self_ns > 0"
-	                 " AND EXISTS (SELECT 1 FROM launch l WHERE l.run_id = f.run_id))");
-	rc = profdb__query_prepare(db, &b, &st, "cannot query operators");
-	profdb__qbuf_free(&b);
-	if (rc != PROFDB_OK)
-		return rc;
-	profdb__qfilter_bind(st, &q->filter);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		any = sqlite3_column_int(st, 0);
-	else
-		rc = profdb__sqlerror(db, "cannot query operators");
-	sqlite3_finalize(st);
-	if (rc == PROFDB_OK && any &&
-	    profdb__result_add_note(r, "host_self keeps the runtime calls an operator made itself (cudaLaunchKernel,"
-	                               " cudaMemsetAsync, ...: profdb launches); torch's key_averages counts them as"
-	                               " the operator's children, so its Self CPU of an operator that made such calls"
-	                               " is lower by their time") != PROFDB_OK)
-		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
 	return rc;
 }
 
@@ -411,8 +411,7 @@ int profdb_query_ops(profdb *db, profdb_result **out, const struct profdb_op_que
 	 * the database, not the rows */
 	rc = profdb__result_from_stmt_stream(db, out, st, types);
 	if (rc == PROFDB_OK && (rc = note_totals(db, *out, q, &nruns)) == PROFDB_OK &&
-	    (rc = note_child_device_time(db, *out, &b, q)) == PROFDB_OK &&
-	    (rc = note_runtime_calls(db, *out, q)) == PROFDB_OK)
+	    (rc = note_child_device_time(db, *out, &b, q)) == PROFDB_OK)
 		rc = note_empty(db, *out, q, nruns);
 	if (rc != PROFDB_OK) {
 		profdb_result_free(*out);

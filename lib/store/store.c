@@ -251,6 +251,15 @@ static int file_passes(struct profdb_store *st)
 			rc = st->err.code;
 		profdb__step_index_unregister(st->db->sql);
 	}
+	/* then its runtime calls join them, as torch's key_averages lists them */
+	if (rc == PROFDB_OK && c->launches.n) {
+		if (profdb__batch_flush(st->ops) != SQLITE_OK ||
+		    profdb__step_index_register(st->db->sql, st->run_id) != SQLITE_OK)
+			rc = st_fail(st, "runtime calls");
+		else if (profdb__runtime_ops(st) != PROFDB_OK)
+			rc = st->err.code;
+		profdb__step_index_unregister(st->db->sql);
+	}
 	profdb__store_set_cache_size(st->db->sql, was);
 	if (rc == PROFDB_OK && c->nmemory)
 		rc = memory_steps(st);

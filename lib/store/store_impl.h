@@ -200,6 +200,10 @@ int profdb__store_ops_flush(struct profdb_store *st);
 /* After flush and op_link: steps and device times of the file's ops (the
  * step index registered by the caller). */
 int profdb__store_ops_finish(struct profdb_store *st);
+
+/* runtime_ops.c.  After the file's ops are stored and nested: its runtime
+ * calls as ops of their own, their time out of the op holding each. */
+int profdb__runtime_ops(struct profdb_store *st);
 void profdb__store_ops_reset(struct profdb__op_stream *s);
 void profdb__store_ops_free(struct profdb__op_stream *s);
 /* Insert the pending batches: before anything reads op, kernel or launch. */

@@ -5,9 +5,9 @@
 # (CSV, ns) are checked by cuda_h200_ref.py, which reads the raw JSON itself
 # and shares no code with profdb, and against torch's own key_averages() of
 # the same profiles (key_averages.json): kernel counts and device totals per
-# name, op counts and device times, and self CPU times, where torch counts
-# the CUDA launch calls as children of the ops (the ref prints each op whose
-# profdb self time exceeds torch's by exactly those calls).
+# name, op counts and device times, and Self CPU key by key, runtime calls
+# (cudaLaunchKernel, ...) nested under the ops and listed as rows as torch
+# does, with torch's Self CPU time total.
 D=$PROFDB_TESTDATA/kineto_cuda
 for r in train matmul_bench; do
   $PROFDB ingest -q --db c.db --run $r "$D/$r.pt.trace.json.gz" || exit 1

@@ -45,22 +45,17 @@ Checks, each exact unless a tolerance is named:
            equal at ns once torch's float is rounded.  torch does not round to whole us
            here: its figures are float sums of the same 3-decimal us values the trace
            holds, off by float rounding only (the largest difference seen is printed).
-  ops      per host-op name, against this script's nesting of host ops alone (launch calls
-           are not ops in profdb): calls, host_total (sum of dur), host_self; device_self
+  ops      per name, against this script's nesting of host ops and launch calls together,
+           as torch nests them (each launch call is a row of its own in profdb ops, with no
+           device time): calls, host_total (sum of dur), host_self; device_self
            (durations of the device events whose args["External id"] is the op's, i.e.
            kernels the op launched itself) and device_total (own + children's totals).
-  torch    key_averages rows with device_type CPU, per name present in profdb ops: count ==
-  host     calls, device_us / self_device_us within 0.5 ns of profdb's device_total /
-           device_self.  self_cpu_us: torch nests the launch calls (cudaLaunchKernel,
-           cuLaunchKernel, cudaMemsetAsync, cudaDeviceSynchronize, ...) under the ops as
-           CPU events of their own, so its self time of an op that calls the CUDA runtime
-           directly is lower than profdb's by those calls' durations.  This script
-           therefore computes torch's figure separately (nesting ops and launch calls
-           together) and requires |self_cpu_us * 1000 - that| <= 0.5 ns
-           and profdb host_self - torch's self == the durations of the op's direct launch
-           -call children, printing each name where that difference is not 0.  torch's
-           rows for the launch calls themselves (names profdb does not list as ops) are
-           checked the same way: count and self == total duration.
+  torch    key_averages rows with device_type CPU, key by key against profdb ops: the same
+  host     set of names (operators and runtime calls: cudaLaunchKernel, cuLaunchKernel,
+           cudaMemsetAsync, cudaDeviceSynchronize, ...), count == calls, |self_cpu_us * 1000 -
+           host_self| <= 0.5 ns for every name; device_us / self_device_us within 0.5 ns of
+           device_total / device_self for the operators; the sum of self_cpu_us (torch's
+           "Self CPU time total") equal to the sum of profdb's host_self.
 Prints what it checked; exits 1 after printing every MISMATCH line."""
 import csv
 import gzip
@@ -290,98 +285,74 @@ def check_torch_device(run, kernel_rows, averages, gpu_annotations):
 
 
 def check_ops(run, device, host, launches, averages, rows):
-    # profdb's nesting: host ops only
+    # torch's nesting: host ops and launch calls together, by time containment
+    calls = list(launches.values())
     own_dev = {}
     for d in device:
         own_dev[d["xid"]] = own_dev.get(d["xid"], 0) + d["dur"]
     # children sort after their parents in nest()'s order: walk it backwards
-    for e in reversed(nest(host)):
+    for e in reversed(nest(host + calls)):
         e["self"] = e["dur"] - sum(k["dur"] for k in e["kids"])
-        e["dself"] = own_dev.get(e["xid"], 0)
-        e["dtotal"] = e["dself"] + sum(k["dtotal"] for k in e["kids"])
+        if not e.get("launch"):
+            e["dself"] = own_dev.get(e["xid"], 0)
+            e["dtotal"] = e["dself"] + sum(k.get("dtotal", 0) for k in e["kids"])
     agg = {}
-    for e in host:
+    for e in host + calls:
         a = agg.setdefault(op_name(e["name"]), {"calls": 0, "host_total_ns": 0, "host_self_ns": 0,
                                                  "device_self_ns": 0, "device_total_ns": 0})
         a["calls"] += 1
         a["host_total_ns"] += e["dur"]
         a["host_self_ns"] += e["self"]
-        a["device_self_ns"] += e["dself"]
-        a["device_total_ns"] += e["dtotal"]
+        if e.get("launch"):
+            a["device_self_ns"] = a["device_total_ns"] = ""   # a runtime call has no device time
+        else:
+            a["device_self_ns"] += e["dself"]
+            a["device_total_ns"] += e["dtotal"]
     got = {r["name"]: r for r in rows}
     if set(got) != set(agg):
         mismatch("%s ops: names only in profdb %r, only in the trace %r"
                  % (run, sorted(set(got) - set(agg)), sorted(set(agg) - set(got))))
     for name in sorted(set(got) & set(agg)):
         for col, v in agg[name].items():
-            if int(got[name][col]) != v:
-                mismatch("%s op %s: %s %s, trace %d" % (run, name, col, got[name][col], v))
-    print("%s ops: %d names, %d ops: calls, host_total, host_self, device_self, device_total exact"
-          % (run, len(agg), len(host)))
-
-    # torch's nesting: host ops and launch calls together
-    calls = list(launches.values())
-    nest(host + calls)
-    tself, under, under_ns = {}, {}, {}
-    for e in host + calls:
-        k = op_name(e["name"])
-        tself[k] = tself.get(k, 0) + e["dur"] - sum(c["dur"] for c in e["kids"])
-        if not e.get("launch"):
-            for c in e["kids"]:
-                if c.get("launch"):
-                    u = under.setdefault(k, {})
-                    u[c["name"]] = u.get(c["name"], 0) + 1
-                    under_ns[k] = under_ns.get(k, 0) + c["dur"]
-    cpu = {r["name"]: r for r in averages if r["device_type"] == "DeviceType.CPU"}
+            if got[name][col] != str(v):
+                mismatch("%s op %s: %s %s, trace %s" % (run, name, col, got[name][col], v))
     launch_names = {c["name"] for c in calls}
-    if set(cpu) != set(agg) | launch_names:
-        mismatch("%s key_averages CPU: names only in torch %r, only in the trace %r"
-                 % (run, sorted(set(cpu) - set(agg) - launch_names),
-                    sorted((set(agg) | launch_names) - set(cpu))))
-    differ, worst, dev_worst = [], 0, 0
-    for name in sorted(set(cpu) & (set(agg) | launch_names)):
-        r = cpu[name]
+    print("%s ops: %d names (%d of them runtime calls: %s), %d ops and %d calls nested together:"
+          " calls, host_total, host_self, device_self, device_total exact"
+          % (run, len(agg), len(launch_names), ", ".join(sorted(launch_names)), len(host), len(calls)))
+
+    # torch's own key_averages, key by key
+    cpu = {r["name"]: r for r in averages if r["device_type"] == "DeviceType.CPU"}
+    if set(cpu) != set(got):
+        mismatch("%s key_averages CPU: names only in torch %r, only in profdb ops %r"
+                 % (run, sorted(set(cpu) - set(got)), sorted(set(got) - set(cpu))))
+    worst, dev_worst = 0, 0
+    torch_total, profdb_total = Fraction(0), 0
+    for name in sorted(set(cpu) & set(got)):
+        r, p = cpu[name], got[name]
         torch_self = Fraction(Decimal(repr(r["self_cpu_us"]))) * 1000
-        worst = max(worst, abs(torch_self - tself[name]))
-        if abs(torch_self - tself[name]) > TORCH_TOL:
-            mismatch("%s key_averages %s: self_cpu %r us, trace (ops and launch calls nested) %d ns"
-                     % (run, name, r["self_cpu_us"], tself[name]))
+        torch_total += torch_self
+        worst = max(worst, abs(torch_self - int(p["host_self_ns"])))
+        if r["count"] != int(p["calls"]) or abs(torch_self - int(p["host_self_ns"])) > TORCH_TOL:
+            mismatch("%s key_averages %s: count %d, self_cpu %r us; profdb %s calls, host_self %s ns"
+                     % (run, name, r["count"], r["self_cpu_us"], p["calls"], p["host_self_ns"]))
         if name in launch_names:
-            n = sum(1 for c in calls if c["name"] == name)
-            if r["count"] != n:
-                mismatch("%s key_averages %s: count %d, trace %d" % (run, name, r["count"], n))
             continue
-        p = got.get(name)
-        if p is None:
-            continue
-        if r["count"] != int(p["calls"]):
-            mismatch("%s key_averages %s: count %d, profdb calls %s" % (run, name, r["count"], p["calls"]))
         for tcol, pcol in (("device_us", "device_total_ns"), ("self_device_us", "device_self_ns")):
             dev_worst = max(dev_worst, abs(Fraction(Decimal(repr(r[tcol]))) * 1000 - int(p[pcol])))
             if abs(Fraction(Decimal(repr(r[tcol]))) * 1000 - int(p[pcol])) > TORCH_TOL:
                 mismatch("%s key_averages %s: %s %r, profdb %s %s" % (run, name, tcol, r[tcol], pcol, p[pcol]))
-        gap = int(p["host_self_ns"]) - tself[name]
-        if gap != agg[name]["host_self_ns"] - tself[name]:
-            continue  # profdb's own self already reported above
-        if gap != under_ns.get(name, 0):
-            mismatch("%s op %s: profdb host_self - torch self_cpu = %d ns, its direct launch calls %d ns"
-                     % (run, name, gap, under_ns.get(name, 0)))
-        elif gap:
-            differ.append("  %s: profdb host_self %d ns = torch self_cpu %.3f us + %d ns in %s"
-                          % (name, int(p["host_self_ns"]), r["self_cpu_us"], gap,
-                             ", ".join("%s x%d" % kv for kv in sorted(under.get(name, {}).items()))))
-    same = len(set(cpu) & set(agg)) - len(differ)
-    print("%s torch key_averages CPU rows: %d op names: count == profdb calls, device_us /"
-          " self_device_us within %.1f ns of profdb device_total / device_self (largest difference"
-          " %.3f ns); %d launch-call names (%s): not ops in profdb, count checked; self_cpu of all"
-          " of them within %.1f ns of the trace with launch calls nested as torch does (largest"
-          " difference %.3f ns)"
-          % (run, len(set(cpu) & set(agg)), float(TORCH_TOL), float(dev_worst), len(launch_names),
-             ", ".join(sorted(launch_names)), float(TORCH_TOL), float(worst)))
-    print("%s host_self == torch self_cpu for %d names; %d names differ by exactly their direct"
-          " launch calls:" % (run, same, len(differ)))
-    for line in differ:
-        print(line)
+    profdb_total = sum(int(p["host_self_ns"]) for p in rows)
+    # torch's "Self CPU time total" is the sum of its events' self CPU times
+    if abs(torch_total - profdb_total) > TORCH_TOL * max(1, len(cpu)):
+        mismatch("%s Self CPU time total: torch %.3f us, profdb %d ns" % (run, float(torch_total) / 1000,
+                                                                          profdb_total))
+    print("%s torch key_averages CPU rows: %d names == profdb ops' names; count == calls and |self_cpu -"
+          " host_self| <= %.1f ns for every name (largest %.3f ns); device_us / self_device_us within"
+          " %.1f ns of device_total / device_self for the operators (largest %.3f ns); Self CPU time"
+          " total %.3f us, profdb's host_self total %d ns"
+          % (run, len(cpu), float(TORCH_TOL), float(worst), float(TORCH_TOL), float(dev_worst),
+             float(torch_total) / 1000, profdb_total))
 
 
 def main():

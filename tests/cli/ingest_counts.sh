@@ -1,9 +1,9 @@
 # The ingest summary's row counts add up and say what the rows became
-# (issue 12, item 13): "N read = K kernels + O ops + L launches + R other
+# (issue 12, item 13): "N read = K kernels + O ops + L runtime calls + R other
 # + S skipped", and files where nothing is a row (profiler_info*.json) get
 # no line.  Python counts the same categories from the raw files: Kineto
 # traceEvents (device = X events of cat kernel/gpu_memcpy/gpu_memset; ops =
-# X cpu_op/user_annotation; launches = X cuda_runtime; the rest: metadata,
+# X cpu_op/user_annotation; runtime calls = X cuda_runtime; the rest: metadata,
 # flows, instants, the Trace span), and the Ascend CSV rows.
 set -u
 K1=$PROFDB_CORPUS/param/et_replay/tests/inputs/linear_kineto.json.gz
@@ -30,7 +30,7 @@ def kineto(f):
     ev = json.load(gzip.open(f))["traceEvents"]
     X = lambda cats: sum(1 for e in ev if e.get("ph") == "X" and e.get("cat") in cats)
     k, o, l = X(("kernel", "gpu_memcpy", "gpu_memset")), X(("cpu_op", "user_annotation")), X(("cuda_runtime",))
-    want = {"kernels": k, "ops": o, "launches": l, "skipped": 0}
+    want = {"kernels": k, "ops": o, "runtime": l, "skipped": 0}
     if len(ev) - k - o - l:
         want["other"] = len(ev) - k - o - l
     return len(ev), want

@@ -12,6 +12,9 @@ profdb's code:
                  child of the innermost open op it starts before the end of
                  and ends by the end of; host self = duration - the direct
                  children's durations
+  runtime calls  X events of cat cuda_runtime / cuda_driver with a correlation
+                 id are operators too (torch's key_averages rows), nested with
+                 the others: their time leaves the self time of the op holding them
   device link    (these 2022 traces write the correlation id as External id)
                  a device event (kernel, gpu_memcpy, gpu_memset) -> the
                  runtime call (cuda_runtime / cuda_driver) with its
@@ -52,6 +55,9 @@ def per_repeat(path):
                         "d": ns(e["dur"]), "i": i, "kids": [], "self": ns(e["dur"]), "link": 0})
         elif cat in ("cuda_runtime", "cuda_driver") and "correlation" in a:
             calls[a["correlation"]] = (str(e.get("tid")), ns(e["ts"]))
+            # a runtime call is also a host op of its own, nested as torch does
+            ops.append({"name": e["name"], "cat": cat, "tid": str(e.get("tid")), "s": ns(e["ts"]),
+                        "d": ns(e["dur"]), "i": i, "kids": [], "self": ns(e["dur"]), "link": 0})
         elif cat in ("kernel", "gpu_memcpy", "gpu_memset") and "correlation" in a:
             dev[a["correlation"]] += ns(e["dur"])
     ops.sort(key=lambda o: (o["tid"], o["s"], -(o["s"] + o["d"]), o["i"]))

@@ -80,6 +80,13 @@ def check(what, got, want):
         print('FAIL %s: profdb %r, reference %r' % (what, got, want))
         fail += 1
 
+# runtime calls are rows of their own, with no device time; the row
+# (no operator) holds the device time no operator claims
+runtime = {e['name'] for e in ev if e.get('cat') in ('cuda_runtime', 'cuda_driver')}
+for name in sorted(runtime & set(rows)):
+    check(name + ' device_self of a runtime call', rows.pop(name)['device_self_ns'], '')
+nop = rows.pop('(no operator)', None)
+
 check('operator names', sorted(rows), sorted(ncalls))
 nlinked = 0
 for name in sorted(set(rows) & set(ncalls)):
@@ -95,6 +102,8 @@ for name in sorted(set(rows) & set(ncalls)):
         if abs(float(g[1].rstrip('%)')) - 100.0 * w[1] / tot) > 0.051:
             check(name + ' share of ' + w[0], g[1], 100.0 * w[1] / tot)
     nlinked += dself[name] > 0
+unlinked = sum(kdur.values()) - sum(dself.values())
+check('(no operator) device_self', int(nop['device_self_ns']) if nop else 0, unlinked)
 print('ok %d operator names, %d with kernels of their own, device time %d ns linked of %d'
       % (len(rows), nlinked, sum(dself.values()), sum(kdur.values())) if not fail else '%d mismatches' % fail)
 sys.exit(1 if fail else 0)
