@@ -28,6 +28,7 @@ struct profdb {
 	int wal_later;             /* a new file: rollback journal until the first ingest commits (db.c) */
 	FILE *stream_out;          /* profdb_result_stream: the next streamed query writes here */
 	const struct profdb_format_opts *stream_fmt; /* ... in this format (borrowed) */
+	struct profdb_limits limits; /* profdb_set_limits; PROFDB_LIMITS_INIT at open */
 	int ch_groups;             /* kernels: groups computed by the server, in temp.ch_g/ch_den/ch_rep */
 	int ch_op_steps;           /* diff: host op sums per run, rank and step in temp.ch_op_step */
 	int ch_steps;              /* steps: kernel groups computed by the server, in temp.ch_kg */
@@ -80,13 +81,14 @@ struct profdb__ch_kstep_fetch {
 int profdb__ch_kernel_steps(profdb *db, const struct profdb_filter *f, struct profdb__ch_kstep_fetch *runs,
                             size_t n);
 #define CH_ALL_TABLES 0xffffffffu
-/* The kernel step rows one diff may hold in memory over all its runs
- * (compare_rows.c; PROFDB_DIFF_ROWS lowers it). */
-size_t profdb__compare_rows_budget(void);
-size_t profdb__compare_bytes_budget(void);
+/* The kernel step rows one diff may hold in memory over all its runs, and
+ * their bytes (compare_rows.c; diff_rows and diff_bytes of db's limits). */
+size_t profdb__compare_rows_budget(const profdb *db);
+size_t profdb__compare_bytes_budget(const profdb *db);
 /* Whether runs with these step rows, distinct (name, base, kind), and
  * dictionary texts and bytes fit in that budget (ch_compare.c asks). */
-int profdb__compare_rows_fit(uint64_t rows, uint64_t combos, uint64_t texts, uint64_t text_bytes);
+int profdb__compare_rows_fit(const profdb *db, uint64_t rows, uint64_t combos, uint64_t texts,
+                             uint64_t text_bytes);
 int profdb__ch_query_summary(profdb *db, profdb_result **out, const struct profdb_filter *f);
 /* What a run list counts, by the server (ch_runs.c): the snapshot's
  * source_file rows, temp.ch_krank (run_id, rank, kernels, total_device)
@@ -395,7 +397,7 @@ static inline int profdb__sink_memory(struct profdb_sink *s, const struct profdb
  */
 struct profdb_input;
 /* CONSTRUCTOR. Errors: PROFDB_ENOTFOUND, PROFDB_ERROR (err filled). */
-int profdb__input_open(struct profdb_input **out, const char *path, struct profdb_err *err);
+int profdb__input_open(struct profdb_input **out, const char *path, uint64_t gzip_max, struct profdb_err *err);
 /* Read up to n bytes; returns bytes read, 0 at end, -1 on error (err filled:
  * a corrupt or truncated gzip names the byte offset). */
 long profdb__input_read(struct profdb_input *in, void *buf, size_t n, struct profdb_err *err);
@@ -406,9 +408,6 @@ void profdb__input_sha256(struct profdb_input *in, char hex[65]);
 /* DESTRUCTOR. NULL is a no-op. */
 void profdb__input_close(struct profdb_input *in);
 
-/* Hard limit on decompressed bytes per gzip member (gzip-bomb bound).  The
- * environment variable of the same name may lower it, never raise it. */
-#define PROFDB_GZIP_MAX_BYTES (64ull << 30)
 
 /* ---------------------------------------------------------------- sha256 */
 struct profdb_sha256 { uint32_t h[8]; uint64_t len; unsigned char buf[64]; size_t nbuf; };
@@ -437,13 +436,6 @@ int profdb__parse_i64(const char *s, size_t n, int64_t *out);
 int profdb__number_text(char *out, size_t size, double v);
 /* Parse a finite double; 0 ok, -1 bad (N/A, empty, NaN, Inf). */
 int profdb__parse_double(const char *s, size_t n, double *out);
-/*
- * A built-in limit the environment variable name may lower (never raise,
- * so the documented bound holds; tests lower limits to reach them with
- * small inputs): its value when it is a whole number from 1 to limit,
- * else limit.
- */
-uint64_t profdb__env_limit(const char *name, uint64_t limit);
 /* Ask for 2 MB pages under the whole 2 MB pieces of [p, p + bytes): for
  * large arrays written once (huge_pages.c); a no-op where unsupported. */
 void profdb__huge_pages(void *p, size_t bytes);
@@ -499,6 +491,7 @@ struct profdb_reader_ctx {
 	struct profdb_err *err;
 	profdb_progress_fn progress;
 	void *progress_arg;
+	const struct profdb_limits *limits; /* the handle's (borrowed) */
 };
 
 /* kernel_details.csv / operator_details.csv / step_trace_time.csv /

@@ -80,10 +80,9 @@ struct uiv {
 	int64_t run, rank, s, e, cum;
 };
 
-/* The ranks' unions are held in memory up to this many intervals (40 bytes
- * each: 20 MB), a bisection per lookup; past it they go to a temporary
- * table, an indexed lookup each.  PROFDB_IDLE_HOLD lowers it (tests). */
-#define UNION_HOLD 524288
+/* The ranks' unions are held in memory up to idle_hold intervals (struct
+ * profdb_limits; 40 bytes each: 20 MB built in), a bisection per lookup;
+ * past it they go to a temporary table, an indexed lookup each. */
 
 struct idle {
 	profdb *db;
@@ -460,14 +459,14 @@ static int walk(struct idle *c, const struct profdb_filter *f)
 /*
  * The filter's activities into c's gaps and lines: two sweeps, whose
  * sorts SQLite does (its sorter spills to disk) and whose union is held up
- * to UNION_HOLD intervals, then kept in a temporary table (on disk past
+ * to idle_hold intervals, then kept in a temporary table (on disk past
  * SQLite's cache), so memory stays bounded at any rank size; each gap
  * costs two lookups whatever the number of streams.
  */
 static int scan(profdb *db, struct idle *c, const struct profdb_filter *f)
 {
 	int rc = union_open(c);
-	c->uhold = (size_t)profdb__env_limit("PROFDB_IDLE_HOLD", UNION_HOLD);
+	c->uhold = (size_t)db->limits.idle_hold;
 	(void)db;
 	if (rc == PROFDB_OK)
 		rc = union_fill(c, f);

@@ -39,8 +39,7 @@
  * between its kernels (a step each) rebuilt n times over n spans: 10 000
  * steps took 10 s.  Past it the guesses stop and the commit's UPDATE
  * places every kernel, as when a check fails (about 0.3 s of rebuilds;
- * PROFDB_KSTEP_SEG_WORK lowers it for tests). */
-#define SEG_WORK_MAX ((uint64_t)1 << 22)
+ * kstep_seg_work of struct profdb_limits, 2^22 built in). */
 
 /* A cached runtime call (val: its start), or a kernel waiting for its
  * call (val: its row id). */
@@ -78,13 +77,17 @@ struct profdb__kstep {
 	struct ks_use *uses;          /* owned */
 	size_t nuses, capuses, kept;  /* kept: segment bounds copied into uses */
 	uint64_t seg_work;            /* spans rebuilt into segments so far */
+	uint64_t seg_work_max;        /* ... before the guesses stop */
 	int invalid;                  /* a file's guesses cannot be trusted (or
 	                                 are not worth it): the UPDATE decides */
 };
 
-struct profdb__kstep *profdb__kstep_new(void)
+struct profdb__kstep *profdb__kstep_new(uint64_t seg_work_max)
 {
-	return calloc(1, sizeof(struct profdb__kstep));
+	struct profdb__kstep *k = calloc(1, sizeof(struct profdb__kstep));
+	if (k)
+		k->seg_work_max = seg_work_max;
+	return k;
 }
 
 void profdb__kstep_free(struct profdb__kstep *k)
@@ -349,7 +352,7 @@ static int step_at(struct profdb__kstep *k, struct profdb__kstep_file *f, int64_
 		return 0;
 	if (!(r = rank_find(k, rank, 1)) || segs_now(k, r, f) != 0)
 		return -1;
-	if (k->seg_work > profdb__env_limit("PROFDB_KSTEP_SEG_WORK", SEG_WORK_MAX)) {
+	if (k->seg_work > k->seg_work_max) {
 		k->invalid = 1;
 		return 0;
 	}
