@@ -275,6 +275,8 @@ int main(void)
 	tc = tcase_create("sha256");
 	tcase_add_test(tc, sha256_vectors);
 	tcase_add_test(tc, sha256_paths_agree);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("limits");
 	tcase_add_test(tc, set_limits_only_lowers);
 	suite_add_tcase(s, tc);
 	return tu_run(s);

@@ -84,7 +84,8 @@ static void read_with_null_sink(const struct profdb_reader *r, const char *path)
 {
 	struct profdb_err err = { 0 };
 	struct profdb_sink sink = { .err = &err };
-	struct profdb_reader_ctx ctx = { .path = path, .rank = PROFDB_NULL, .sink = &sink, .err = &err };
+	struct profdb_reader_ctx ctx = { .path = path, .rank = PROFDB_NULL, .sink = &sink, .err = &err,
+	                                 .limits = &tu_limits };
 	ck_assert_msg(r->read(&ctx) == PROFDB_OK, "%s on %s: %s", r->name, path, err.msg);
 }
 

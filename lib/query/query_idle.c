@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "query.h"
+#include "lower_bound.h"
 #include "banned.h"
 
 /* Per-stream rows, before the helper run_id goes. */
@@ -158,15 +159,9 @@ static int uiv_after(const struct uiv *u, int64_t run, int64_t rank, int64_t t)
  * at or before t, by bisection. */
 static int64_t busy_held(const struct idle *c, int64_t t)
 {
-	size_t lo = 0, hi = c->nu;
+	size_t lo;
 	const struct uiv *u;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (uiv_after(&c->u[mid], c->run, c->rank, t))
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
+	PROFDB__LOWER_BOUND(lo, 0, c->nu, mid, !uiv_after(&c->u[mid], c->run, c->rank, t));
 	if (lo == 0)
 		return 0;
 	u = &c->u[lo - 1];

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 
 #include "op_nest.h"
+#include "lower_bound.h"
 #include "banned.h"
 
 /* An op open on the sweep's thread. */
@@ -512,27 +513,13 @@ static void index_links(struct linker *l)
 /* The link of (rank, corr), NULL if none (bisections). */
 static const struct call_link *find_link(const struct linker *l, int64_t rank, int64_t corr)
 {
-	size_t lo = 0, hi = l->nranks;
+	size_t lo;
 	const struct rank_links *g;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (l->ranks[mid].rank < rank)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	PROFDB__LOWER_BOUND(lo, 0, l->nranks, mid, l->ranks[mid].rank < rank);
 	if (lo == l->nranks || l->ranks[lo].rank != rank)
 		return NULL;
 	g = &l->ranks[lo];
-	lo = g->first;
-	hi = g->first + g->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (l->links[mid].corr < corr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	PROFDB__LOWER_BOUND(lo, g->first, g->first + g->n, mid, l->links[mid].corr < corr);
 	return lo < g->first + g->n && l->links[lo].corr == corr ? &l->links[lo] : NULL;
 }
 

@@ -29,6 +29,7 @@
 
 #include "internal.h"
 #include "kernel_step.h"
+#include "lower_bound.h"
 #include "banned.h"
 
 #define CACHE_SLOTS 16384                /* ids a kernel and its call can be apart by */
@@ -142,15 +143,9 @@ static int64_t merged(int64_t cur, int64_t in, int later)
 static int span_merge(struct profdb__step_span **v, size_t *n, size_t *cap, const struct profdb__step_span *in,
                       int *changed)
 {
-	size_t lo = 0, hi = *n;
+	size_t lo;
 	*changed = 0;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if ((*v)[mid].step < in->step)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	PROFDB__LOWER_BOUND(lo, 0, *n, mid, (*v)[mid].step < in->step);
 	if (lo < *n && (*v)[lo].step == in->step) {
 		struct profdb__step_span *s = &(*v)[lo];
 		int64_t ns = merged(s->start, in->start, 0), ne = merged(s->end, in->end, 1);
