@@ -546,9 +546,9 @@ enum { PROFDB_SNIFF_NO = 0, PROFDB_SNIFF_YES = 1, PROFDB_SNIFF_MORE = 2 };
 #define PROFDB_READER_WALK 1u  /* the folder walk reads the files of this format it finds */
 
 /*
- * One input format: each lib/read/ingest_<format>.c defines one of these, and
- * lib/read/readers.c lists them all in profdb__readers (the one table: adding a
- * format is its file and one row there; see doc/DESIGN.md).
+ * One input format: each lib/read/ingest_<format>.c defines one of these,
+ * profdb__reader_<name>, and PROFDB__READER_TABLE below lists them all
+ * (adding a format is its file and one row there; see doc/DESIGN.md).
  */
 struct profdb_reader {
 	const char *name;          /* unique, e.g. "kineto" */
@@ -561,20 +561,34 @@ struct profdb_reader {
 	unsigned flags;            /* PROFDB_READER_* */
 };
 
-/* The table (readers.c), NULL-terminated.  detect.c asks the rows in this
+/*
+ * The table of input formats: X(name) for each profdb__reader_<name>
+ * (defined in lib/read/ingest_<name>.c), which declares every row here and
+ * makes profdb__readers in readers.c.  detect.c asks the rows in this
  * order and takes the first "yes", so a more specific sniff comes before a
- * broader one that would also say yes (trace_view before kineto). */
-extern const struct profdb_reader *const profdb__readers[];
+ * broader one that would also say yes:
+ *  - SQLite first: its magic is certain, and only it opens the file;
+ *  - the wall-clock results before traces: a results file is JSON or CSV too;
+ *  - an array of events with string ts (trace_view) before any array of
+ *    events (kineto);
+ *  - text, not JSON, last: a kernel table.
+ */
+#define PROFDB__READER_TABLE(X) \
+	X(ascend_db)            \
+	X(pytest_benchmark)     \
+	X(gbench)               \
+	X(wallclock_jsonl)      \
+	X(wallclock_csv)        \
+	X(ascend_trace_view)    \
+	X(kineto)               \
+	X(ascend_csv)
 
-/* The rows, each defined in its format's file. */
-extern const struct profdb_reader profdb__reader_ascend_csv;      /* ingest_ascend_csv.c */
-extern const struct profdb_reader profdb__reader_ascend_db;       /* ingest_ascend_db.c */
-extern const struct profdb_reader profdb__reader_ascend_trace_view; /* ingest_ascend_trace_view.c */
-extern const struct profdb_reader profdb__reader_kineto;          /* ingest_kineto.c */
-extern const struct profdb_reader profdb__reader_pytest_benchmark; /* ingest_pytest_benchmark.c */
-extern const struct profdb_reader profdb__reader_gbench;          /* ingest_gbench.c */
-extern const struct profdb_reader profdb__reader_wallclock_csv;   /* ingest_wallclock_csv.c */
-extern const struct profdb_reader profdb__reader_wallclock_jsonl; /* ingest_wallclock_jsonl.c */
+#define PROFDB__READER_EXTERN(name) extern const struct profdb_reader profdb__reader_##name;
+PROFDB__READER_TABLE(PROFDB__READER_EXTERN)
+#undef PROFDB__READER_EXTERN
+
+/* The rows of PROFDB__READER_TABLE in its order, NULL-terminated (readers.c). */
+extern const struct profdb_reader *const profdb__readers[];
 
 /* The wall-clock format of a JSON object or CSV text that starts with buf
  * (NUL-terminated), or NULL (ingest_bench.c; the four wall-clock rows'
