@@ -792,8 +792,8 @@ struct profdb_push_stats {
  * schema), PROFDB_ERROR (server down or answering an error: the message
  * names host:port/database).
  */
-int profdb_run_push(profdb *db, const char *url, const char *run, int replace,
-                    struct profdb_push_stats *out);
+int profdb_run_push(profdb *db, struct profdb_push_stats *out, const char *url, const char *run,
+                    int replace);
 
 /*
  * METHOD: copy the run named run from url into db under the same name, in
@@ -801,8 +801,8 @@ int profdb_run_push(profdb *db, const char *url, const char *run, int replace,
  * gives PROFDB_EEXISTS unless replace.  Errors as profdb_run_push, and
  * PROFDB_ENOTFOUND for a run the server does not have.
  */
-int profdb_run_pull(profdb *db, const char *url, const char *run, int replace,
-                    struct profdb_push_stats *out);
+int profdb_run_pull(profdb *db, struct profdb_push_stats *out, const char *url, const char *run,
+                    int replace);
 
 /* profdb_open_clickhouse: fetch the run rows only (enough for runs and
  * summary, which the server computes; kernels, steps and profdb_compare
@@ -854,7 +854,7 @@ int profdb_clickhouse_set_timeout(int seconds);
  * a note.  Errors: PROFDB_ENOTFOUND (no such run), PROFDB_EUSAGE (run NULL
  * and several runs stored), PROFDB_EFORMAT (a kept summary is unreadable).
  */
-int profdb_verify(profdb *db, profdb_result **out, const char *run, int *out_failed);
+int profdb_verify(profdb *db, profdb_result **out, int *out_failed, const char *run);
 
 #ifdef __cplusplus
 }

@@ -511,8 +511,8 @@ out:
 	return PROFDB_OK;
 }
 
-int profdb_run_pull(profdb *db, const char *url, const char *run, int replace,
-                    struct profdb_push_stats *out)
+int profdb_run_pull(profdb *db, struct profdb_push_stats *out, const char *url, const char *run,
+                    int replace)
 {
 	return profdb__ch_pull(db, url, run, replace, CH_ALL_TABLES, out, NULL, NULL);
 }
