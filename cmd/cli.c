@@ -245,6 +245,8 @@ profdb *cli_open_db(const char *path, unsigned flags)
 	/* every run of the server, read-only (doc/clickhouse.md "ClickHouse") */
 	rc = profdb_is_clickhouse_url(path) ? profdb_open_clickhouse(&db, path, NULL, 0, 0)
 	                                    : profdb_open(&db, path, flags);
+	if (rc == PROFDB_OK)
+		rc = cli_limits_apply(db);
 	if (rc != PROFDB_OK) {
 		/* never print a clickhouse:// URL: it may hold a password */
 		if (rc == PROFDB_ENOTFOUND && (flags & PROFDB_OPEN_READONLY) && !profdb_is_clickhouse_url(path))

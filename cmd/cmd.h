@@ -85,6 +85,11 @@ int cli_lib_error(profdb *db, int rc);
 const char *cli_default_db(void);
 /* Open the database; on failure prints and returns NULL. */
 profdb *cli_open_db(const char *path, unsigned flags);
+/* The library's limits from the environment (cli_limits.c): lowered from
+ * PROFDB_LIMITS_INIT by PROFDB_HOLD_BYTES and the like. */
+void cli_limits_from_env(struct profdb_limits *l);
+/* ... set on db (every handle the command line opens). */
+int cli_limits_apply(profdb *db);
 /* Handle --format / --unit / --wide; returns 0 if key was one of them, 1 if
  * not, -1 on a bad value (message printed). */
 int cli_format_opt(struct profdb_format_opts *f, int key, const char *arg);

@@ -316,7 +316,7 @@ static profdb *open_sides(const struct diff_cli *d)
 	}
 	/* the run rows only: the comparison pulls what its samples read */
 	rc = profdb_open_clickhouse(&db, d->q.db, n ? runs : NULL, n, PROFDB_CH_RUNS_ONLY);
-	if (rc == PROFDB_OK)
+	if (rc == PROFDB_OK && (rc = cli_limits_apply(db)) == PROFDB_OK)
 		return db;
 	cli_lib_error(db, rc);
 	profdb_close(db);

@@ -83,7 +83,7 @@ int cmd_pull(int argc, char **argv)
 	}
 	for (size_t i = 0; i < nruns && rc == PROFDB_EXIT_OK; i++) {
 		struct profdb_push_stats st;
-		int lrc = profdb_run_pull(db, url, runs[i], replace, &st);
+		int lrc = profdb_run_pull(db, &st, url, runs[i], replace);
 		if (lrc != PROFDB_OK) {
 			rc = cli_lib_error(db, lrc);
 			continue;

@@ -40,7 +40,7 @@ static int all_runs(profdb *db, profdb_result **r)
 static int push_one(profdb *db, const char *url, const char *run, int replace, int quiet)
 {
 	struct profdb_push_stats st;
-	int rc = profdb_run_push(db, url, run, replace, &st);
+	int rc = profdb_run_push(db, &st, url, run, replace);
 	if (rc != PROFDB_OK)
 		return cli_lib_error(db, rc);
 	if (!quiet)

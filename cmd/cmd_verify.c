@@ -73,7 +73,7 @@ int cmd_verify(int argc, char **argv)
 	db = cli_open_db(q.db, PROFDB_OPEN_READONLY);
 	if (!db)
 		return PROFDB_EXIT_ERROR;
-	rc = profdb_verify(db, &r, run, &failed);
+	rc = profdb_verify(db, &r, &failed, run);
 	if (rc != PROFDB_OK) {
 		int status = cli_lib_error(db, rc);
 		profdb_close(db);

@@ -226,7 +226,7 @@ profdb *qcli_open(const struct qcli *q)
 	            strcmp(q->name, "kernels") == 0 || strcmp(q->name, "steps") == 0;
 	int rc = profdb_open_clickhouse(&db, q->db, q->filter.runs, q->filter.nruns,
 	                                light ? PROFDB_CH_RUNS_ONLY : 0);
-	if (rc == PROFDB_OK)
+	if (rc == PROFDB_OK && (rc = cli_limits_apply(db)) == PROFDB_OK)
 		return db;
 	cli_lib_error(db, rc);
 	profdb_close(db);

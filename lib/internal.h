@@ -28,6 +28,7 @@ struct profdb {
 	int wal_later;             /* a new file: rollback journal until the first ingest commits (db.c) */
 	FILE *stream_out;          /* profdb_result_stream: the next streamed query writes here */
 	const struct profdb_format_opts *stream_fmt; /* ... in this format (borrowed) */
+	struct profdb_limits limits; /* profdb_set_limits; PROFDB_LIMITS_INIT at open */
 	int ch_groups;             /* kernels: groups computed by the server, in temp.ch_g/ch_den/ch_rep */
 	int ch_op_steps;           /* diff: host op sums per run, rank and step in temp.ch_op_step */
 	int ch_steps;              /* steps: kernel groups computed by the server, in temp.ch_kg */
@@ -80,13 +81,14 @@ struct profdb__ch_kstep_fetch {
 int profdb__ch_kernel_steps(profdb *db, const struct profdb_filter *f, struct profdb__ch_kstep_fetch *runs,
                             size_t n);
 #define CH_ALL_TABLES 0xffffffffu
-/* The kernel step rows one diff may hold in memory over all its runs
- * (compare_rows.c; PROFDB_DIFF_ROWS lowers it). */
-size_t profdb__compare_rows_budget(void);
-size_t profdb__compare_bytes_budget(void);
+/* The kernel step rows one diff may hold in memory over all its runs, and
+ * their bytes (compare_rows.c; diff_rows and diff_bytes of db's limits). */
+size_t profdb__compare_rows_budget(const profdb *db);
+size_t profdb__compare_bytes_budget(const profdb *db);
 /* Whether runs with these step rows, distinct (name, base, kind), and
  * dictionary texts and bytes fit in that budget (ch_compare.c asks). */
-int profdb__compare_rows_fit(uint64_t rows, uint64_t combos, uint64_t texts, uint64_t text_bytes);
+int profdb__compare_rows_fit(const profdb *db, uint64_t rows, uint64_t combos, uint64_t texts,
+                             uint64_t text_bytes);
 int profdb__ch_query_summary(profdb *db, profdb_result **out, const struct profdb_filter *f);
 /* What a run list counts, by the server (ch_runs.c): the snapshot's
  * source_file rows, temp.ch_krank (run_id, rank, kernels, total_device)
@@ -395,7 +397,7 @@ static inline int profdb__sink_memory(struct profdb_sink *s, const struct profdb
  */
 struct profdb_input;
 /* CONSTRUCTOR. Errors: PROFDB_ENOTFOUND, PROFDB_ERROR (err filled). */
-int profdb__input_open(struct profdb_input **out, const char *path, struct profdb_err *err);
+int profdb__input_open(struct profdb_input **out, const char *path, uint64_t gzip_max, struct profdb_err *err);
 /* Read up to n bytes; returns bytes read, 0 at end, -1 on error (err filled:
  * a corrupt or truncated gzip names the byte offset). */
 long profdb__input_read(struct profdb_input *in, void *buf, size_t n, struct profdb_err *err);
@@ -406,9 +408,6 @@ void profdb__input_sha256(struct profdb_input *in, char hex[65]);
 /* DESTRUCTOR. NULL is a no-op. */
 void profdb__input_close(struct profdb_input *in);
 
-/* Hard limit on decompressed bytes per gzip member (gzip-bomb bound).  The
- * environment variable of the same name may lower it, never raise it. */
-#define PROFDB_GZIP_MAX_BYTES (64ull << 30)
 
 /* ---------------------------------------------------------------- sha256 */
 struct profdb_sha256 { uint32_t h[8]; uint64_t len; unsigned char buf[64]; size_t nbuf; };
@@ -437,13 +436,6 @@ int profdb__parse_i64(const char *s, size_t n, int64_t *out);
 int profdb__number_text(char *out, size_t size, double v);
 /* Parse a finite double; 0 ok, -1 bad (N/A, empty, NaN, Inf). */
 int profdb__parse_double(const char *s, size_t n, double *out);
-/*
- * A built-in limit the environment variable name may lower (never raise,
- * so the documented bound holds; tests lower limits to reach them with
- * small inputs): its value when it is a whole number from 1 to limit,
- * else limit.
- */
-uint64_t profdb__env_limit(const char *name, uint64_t limit);
 /* Ask for 2 MB pages under the whole 2 MB pieces of [p, p + bytes): for
  * large arrays written once (huge_pages.c); a no-op where unsupported. */
 void profdb__huge_pages(void *p, size_t bytes);
@@ -499,6 +491,7 @@ struct profdb_reader_ctx {
 	struct profdb_err *err;
 	profdb_progress_fn progress;
 	void *progress_arg;
+	const struct profdb_limits *limits; /* the handle's (borrowed) */
 };
 
 /* kernel_details.csv / operator_details.csv / step_trace_time.csv /
@@ -553,9 +546,9 @@ enum { PROFDB_SNIFF_NO = 0, PROFDB_SNIFF_YES = 1, PROFDB_SNIFF_MORE = 2 };
 #define PROFDB_READER_WALK 1u  /* the folder walk reads the files of this format it finds */
 
 /*
- * One input format: each lib/read/ingest_<format>.c defines one of these, and
- * lib/read/readers.c lists them all in profdb__readers (the one table: adding a
- * format is its file and one row there; see doc/DESIGN.md).
+ * One input format: each lib/read/ingest_<format>.c defines one of these,
+ * profdb__reader_<name>, and PROFDB__READER_TABLE below lists them all
+ * (adding a format is its file and one row there; see doc/DESIGN.md).
  */
 struct profdb_reader {
 	const char *name;          /* unique, e.g. "kineto" */
@@ -568,20 +561,34 @@ struct profdb_reader {
 	unsigned flags;            /* PROFDB_READER_* */
 };
 
-/* The table (readers.c), NULL-terminated.  detect.c asks the rows in this
+/*
+ * The table of input formats: X(name) for each profdb__reader_<name>
+ * (defined in lib/read/ingest_<name>.c), which declares every row here and
+ * makes profdb__readers in readers.c.  detect.c asks the rows in this
  * order and takes the first "yes", so a more specific sniff comes before a
- * broader one that would also say yes (trace_view before kineto). */
-extern const struct profdb_reader *const profdb__readers[];
+ * broader one that would also say yes:
+ *  - SQLite first: its magic is certain, and only it opens the file;
+ *  - the wall-clock results before traces: a results file is JSON or CSV too;
+ *  - an array of events with string ts (trace_view) before any array of
+ *    events (kineto);
+ *  - text, not JSON, last: a kernel table.
+ */
+#define PROFDB__READER_TABLE(X) \
+	X(ascend_db)            \
+	X(pytest_benchmark)     \
+	X(gbench)               \
+	X(wallclock_jsonl)      \
+	X(wallclock_csv)        \
+	X(ascend_trace_view)    \
+	X(kineto)               \
+	X(ascend_csv)
 
-/* The rows, each defined in its format's file. */
-extern const struct profdb_reader profdb__reader_ascend_csv;      /* ingest_ascend_csv.c */
-extern const struct profdb_reader profdb__reader_ascend_db;       /* ingest_ascend_db.c */
-extern const struct profdb_reader profdb__reader_ascend_trace_view; /* ingest_ascend_trace_view.c */
-extern const struct profdb_reader profdb__reader_kineto;          /* ingest_kineto.c */
-extern const struct profdb_reader profdb__reader_pytest_benchmark; /* ingest_pytest_benchmark.c */
-extern const struct profdb_reader profdb__reader_gbench;          /* ingest_gbench.c */
-extern const struct profdb_reader profdb__reader_wallclock_csv;   /* ingest_wallclock_csv.c */
-extern const struct profdb_reader profdb__reader_wallclock_jsonl; /* ingest_wallclock_jsonl.c */
+#define PROFDB__READER_EXTERN(name) extern const struct profdb_reader profdb__reader_##name;
+PROFDB__READER_TABLE(PROFDB__READER_EXTERN)
+#undef PROFDB__READER_EXTERN
+
+/* The rows of PROFDB__READER_TABLE in its order, NULL-terminated (readers.c). */
+extern const struct profdb_reader *const profdb__readers[];
 
 /* The wall-clock format of a JSON object or CSV text that starts with buf
  * (NUL-terminated), or NULL (ingest_bench.c; the four wall-clock rows'

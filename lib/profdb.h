@@ -78,6 +78,53 @@ int profdb_open(profdb **out, const char *path, unsigned flags);
 /* DESTRUCTOR: close the database.  NULL is a no-op. */
 void profdb_close(profdb *db);
 
+/*
+ * The bounds a handle works within (as SQLite's sqlite3_limit): memory it
+ * holds before spilling or giving up, and how long it waits for a lock.
+ * Initialise with PROFDB_LIMITS_INIT (the built-in values), then lower the
+ * fields you need; each field is a whole number from 1 to its built-in
+ * value (a limit may be lowered, never raised, so the documented bounds
+ * hold; tests lower them to reach them with small inputs).
+ */
+struct profdb_limits {
+	uint64_t gzip_max_bytes;    /* decompressed bytes per gzip member (gzip-bomb bound) */
+	uint64_t busy_timeout_ms;   /* wait for another writer's lock */
+	uint64_t intern_cached;     /* ingest: distinct texts cached for interning */
+	uint64_t name_stats_values; /* ingest: durations held for the per-name statistics */
+	uint64_t name_stats_names;  /* ingest: names given per-name state */
+	uint64_t name_stats_bytes;  /* ingest: bytes of that per-name state */
+	uint64_t kstep_seg_work;    /* ingest: step-lookup work per kernel file before indexing */
+	uint64_t ops_held_bytes;    /* ingest: host ops held in memory before the database */
+	uint64_t link_calls_max;    /* ingest: launch calls per file linked in memory */
+	uint64_t comm_max_bytes;    /* ingest: a communication*.json read at most */
+	uint64_t hold_bytes;        /* query output held before it streams */
+	uint64_t idle_hold;         /* idle: busy intervals held before a temporary table */
+	uint64_t diff_rows;         /* diff: kernel rows compared in memory */
+	uint64_t diff_bytes;        /* diff: bytes of those rows */
+	uint64_t diff_bootstrap_draws; /* diff: bootstrap draws in all */
+	uint64_t push_streams;      /* push: concurrent INSERTs of a big run */
+	uint64_t push_split_rows;   /* push: kernels of a run before it is split */
+};
+/* push_streams is the one limit that may be raised (to PROFDB_PUSH_STREAMS_MAX). */
+#define PROFDB_PUSH_STREAMS_MAX 8
+#define PROFDB_LIMITS_INIT                                                   \
+	{ .gzip_max_bytes = 64ull << 30, .busy_timeout_ms = 60000,            \
+	  .intern_cached = 1u << 16, .name_stats_values = 8u << 20,           \
+	  .name_stats_names = 1u << 17, .name_stats_bytes = 28u << 20,        \
+	  .kstep_seg_work = 1u << 22, .ops_held_bytes = 16u << 20,            \
+	  .link_calls_max = 1u << 18, .comm_max_bytes = 64u << 20,            \
+	  .hold_bytes = 8u << 20, .idle_hold = 524288, .diff_rows = 1500000,   \
+	  .diff_bytes = 48u << 20, .diff_bootstrap_draws = 1000000000ull,     \
+	  .push_streams = 2, .push_split_rows = 1u << 20 }
+
+/*
+ * METHOD: use limits (NULL: PROFDB_LIMITS_INIT) for every later call on
+ * db; a new handle starts with PROFDB_LIMITS_INIT.  Errors: PROFDB_EUSAGE
+ * (a field 0 or above its built-in value, push_streams above
+ * PROFDB_PUSH_STREAMS_MAX; nothing changed).
+ */
+int profdb_set_limits(profdb *db, const struct profdb_limits *limits);
+
 /* METHOD: the message of the last failed call on db ("" if none).  Borrowed,
  * valid until the next call on db.  Accepts NULL (returns a fixed text). */
 const char *profdb_errmsg(const profdb *db);
@@ -736,17 +783,17 @@ struct profdb_push_stats {
  * on the server (content hash), or another run of that name, is refused
  * with PROFDB_EEXISTS unless replace (which replaces the run of that name).
  * db is only read.  *out (may be NULL) receives the counts.
- * A run of at least 1 M kernels is sent in parallel parts: threads of the
- * call's own, each reading through its own read-only connection to db's
- * file (PROFDB_PUSH_STREAMS in the environment: how many, 1 to 8, default
- * 2); all have ended when the call returns.
+ * A run of at least push_split_rows kernels (db's limits, 1 M built in)
+ * is sent in parallel parts: threads of the call's own, each reading
+ * through its own read-only connection to db's file (push_streams of them,
+ * 1 to 8, default 2); all have ended when the call returns.
  * Errors: PROFDB_ENOTFOUND (no such local run), PROFDB_EEXISTS,
  * PROFDB_EUSAGE (bad URL), PROFDB_ESCHEMA (server has a newer profdb
  * schema), PROFDB_ERROR (server down or answering an error: the message
  * names host:port/database).
  */
-int profdb_run_push(profdb *db, const char *url, const char *run, int replace,
-                    struct profdb_push_stats *out);
+int profdb_run_push(profdb *db, struct profdb_push_stats *out, const char *url, const char *run,
+                    int replace);
 
 /*
  * METHOD: copy the run named run from url into db under the same name, in
@@ -754,8 +801,8 @@ int profdb_run_push(profdb *db, const char *url, const char *run, int replace,
  * gives PROFDB_EEXISTS unless replace.  Errors as profdb_run_push, and
  * PROFDB_ENOTFOUND for a run the server does not have.
  */
-int profdb_run_pull(profdb *db, const char *url, const char *run, int replace,
-                    struct profdb_push_stats *out);
+int profdb_run_pull(profdb *db, struct profdb_push_stats *out, const char *url, const char *run,
+                    int replace);
 
 /* profdb_open_clickhouse: fetch the run rows only (enough for runs and
  * summary, which the server computes; kernels, steps and profdb_compare
@@ -807,7 +854,7 @@ int profdb_clickhouse_set_timeout(int seconds);
  * a note.  Errors: PROFDB_ENOTFOUND (no such run), PROFDB_EUSAGE (run NULL
  * and several runs stored), PROFDB_EFORMAT (a kept summary is unreadable).
  */
-int profdb_verify(profdb *db, profdb_result **out, const char *run, int *out_failed);
+int profdb_verify(profdb *db, profdb_result **out, int *out_failed, const char *run);
 
 #ifdef __cplusplus
 }

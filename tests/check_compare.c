@@ -404,13 +404,14 @@ static void same_double(double x, double y)
 	ck_assert(isnan(x) ? isnan(y) : x == y && signbit(x) == signbit(y));
 }
 
-/* Past the hold budget (PROFDB_HOLD_BYTES=1: from the first line) the
+/* Past the hold budget (hold_bytes 1: from the first line) the
  * kernel lines are spooled, not held, and walk back the same lines in the
  * same order, every field (NaN where a side is missing), from any start,
  * with the same counts per verdict. */
 START_TEST(spooled_lines_equal_held)
 {
 	profdb *db = NULL;
+	struct profdb_limits lim = PROFDB_LIMITS_INIT;
 	struct spec sp;
 	struct sums sa, sb;
 	struct profdb_diff_opts o;
@@ -426,11 +427,10 @@ START_TEST(spooled_lines_equal_held)
 	sp.scale[1] = 1.3;
 	make_run(db, "b", &sp, &sb);
 	profdb_diff_opts_init(&o);
-	unsetenv("PROFDB_HOLD_BYTES");
 	held = compare2(db, "a", "b", &o);
-	setenv("PROFDB_HOLD_BYTES", "1", 1);
+	lim.hold_bytes = 1;
+	ck_assert_int_eq(profdb_set_limits(db, &lim), PROFDB_OK);
 	spooled = compare2(db, "a", "b", &o);
-	unsetenv("PROFDB_HOLD_BYTES");
 	ck_assert_ptr_null(held->spooled);
 	ck_assert_ptr_nonnull(spooled->spooled);
 	ck_assert_ptr_null(spooled->kernels);

@@ -14,6 +14,15 @@
 #include "schema_sql.h"
 #include "testutil.h"
 
+/* db's limits: the built-in ones with field lowered to v (0: none lowered) */
+#define LOWER(db, field, v)                                                   \
+	do {                                                                  \
+		struct profdb_limits l_ = PROFDB_LIMITS_INIT;                 \
+		if (v)                                                        \
+			l_.field = (v);                                       \
+		ck_assert_int_eq(profdb_set_limits(db, &l_), PROFDB_OK);     \
+	} while (0)
+
 static void add_kernel(struct profdb_sink *s, const char *name, int kind, int64_t dur,
                        const struct profdb_metric *m, size_t nm)
 {
@@ -29,13 +38,15 @@ static void add_kernel(struct profdb_sink *s, const char *name, int kind, int64_
 	ck_assert_int_eq(s->kernel(s->arg, &k), PROFDB_OK);
 }
 
-/* A: 10 20 30 40 (kernel); B: 5 (memcpy); C: 7 kernel, 9 memcpy. */
-static profdb *ingest_abc(void)
+/* A: 10 20 30 40 (kernel); B: 5 (memcpy); C: 7 kernel, 9 memcpy; with
+ * name_stats_values lowered to values (0: the built-in one). */
+static profdb *ingest_abc_under(uint64_t values)
 {
 	profdb *db = NULL;
 	struct profdb_store *st = NULL;
 	struct profdb_sink *s;
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	LOWER(db, name_stats_values, values);
 	ck_assert_int_eq(profdb__store_begin(&st, db, "r", "/x", 0), PROFDB_OK);
 	s = profdb__store_sink(st);
 	ck_assert_int_eq(s->source_begin(s->arg, "/x/k.csv", "kernel_details", 0, NULL, 0), PROFDB_OK);
@@ -88,7 +99,7 @@ static void check_abc(profdb *db)
 
 START_TEST(stats_by_hand)
 {
-	profdb *db = ingest_abc();
+	profdb *db = ingest_abc_under(0);
 	check_abc(db);
 	profdb_close(db);
 }
@@ -100,9 +111,7 @@ END_TEST
 START_TEST(stats_by_scans_past_budget)
 {
 	profdb *db;
-	setenv("PROFDB_NAME_STATS_VALUES", "3", 1);
-	db = ingest_abc();
-	unsetenv("PROFDB_NAME_STATS_VALUES");
+	db = ingest_abc_under(3);
 	check_abc(db);
 	profdb_close(db);
 }
@@ -172,7 +181,7 @@ START_TEST(query_from_stats_equals_scan)
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
 	/* 'small' keeps its 50 durations; 'big' (2000) goes past room for 1400
 	 * values and is read back 350 doubles a scan, one or two names at a time */
-	setenv("PROFDB_NAME_STATS_VALUES", "1400", 1);
+	LOWER(db, name_stats_values, 1400);
 	for (int run = 0; run < 2; run++) {
 		ck_assert_int_eq(profdb__store_begin(&st, db, run ? "big" : "small", "/x", 0), PROFDB_OK);
 		s = profdb__store_sink(st);
@@ -185,7 +194,7 @@ START_TEST(query_from_stats_equals_scan)
 		ck_assert_int_eq(s->source_end(s->arg, 0, NULL, 0), PROFDB_OK);
 		ck_assert_int_eq(profdb__store_commit(st, run ? 4 : 0), PROFDB_OK);
 	}
-	unsetenv("PROFDB_NAME_STATS_VALUES");
+	LOWER(db, name_stats_values, 0);
 	q = (struct profdb_kernel_query)PROFDB_KERNEL_QUERY_INIT;
 	fast_equals_scan(db, &q, 14);
 	q.filter.runs = runs;
@@ -309,7 +318,7 @@ END_TEST
  * chained to its first cell). */
 START_TEST(step_stats_by_hand)
 {
-	profdb *db = ingest_abc();
+	profdb *db = ingest_abc_under(0);
 	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_step_stat"), 4);
 	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_step_stat s JOIN str n ON n.id = s.name_id"
 	                               " WHERE (n.value, s.calls, s.total_ns) IN (VALUES ('A', 4, 100), ('B', 1, 5),"
@@ -371,8 +380,8 @@ START_TEST(intern_map_emptied)
 	struct profdb_store *st = NULL;
 	struct profdb_sink *s;
 	char name[32];
-	setenv("PROFDB_INTERN_CACHED", "3", 1);
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	LOWER(db, intern_cached, 3);
 	ck_assert_int_eq(profdb__store_begin(&st, db, "r", "/x", 0), PROFDB_OK);
 	s = profdb__store_sink(st);
 	ck_assert_int_eq(s->source_begin(s->arg, "/x/k.csv", "kernel_details", 0, NULL, 0), PROFDB_OK);
@@ -382,7 +391,6 @@ START_TEST(intern_map_emptied)
 	}
 	ck_assert_int_eq(s->source_end(s->arg, 50, NULL, 0), PROFDB_OK);
 	ck_assert_int_eq(profdb__store_commit(st, 0), PROFDB_OK);
-	unsetenv("PROFDB_INTERN_CACHED");
 	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM str WHERE value GLOB 'N*'"), 11);
 	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel k JOIN str n ON n.id = k.name_id"
 	                               " WHERE n.value = 'N' || (k.dur_ns % 10)"), 50);
@@ -423,7 +431,7 @@ static void ingest_mixed(profdb *db, const char *run)
 	ck_assert_int_eq(profdb__store_commit(st, 0), PROFDB_OK);
 }
 
-/* Past PROFDB_NAME_STATS_NAMES (here 5 of the 40) the statistics come from
+/* Past name_stats_names (here 5 of the 40) the statistics come from
  * ordered scans at commit: run b's kernel_name_stat and kernel_step_stat
  * rows, in order, are run a's (kept in memory), every column. */
 START_TEST(spilled_equals_kept)
@@ -434,9 +442,9 @@ START_TEST(spilled_equals_kept)
 	char sql[1024];
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
 	ingest_mixed(db, "a");
-	setenv("PROFDB_NAME_STATS_NAMES", "5", 1);
+	LOWER(db, name_stats_names, 5);
 	ingest_mixed(db, "b");
-	unsetenv("PROFDB_NAME_STATS_NAMES");
+	LOWER(db, name_stats_names, 0);
 	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_name_stat WHERE run_id = 1"), 40);
 	snprintf(sql, sizeof sql, "SELECT count(*) FROM (SELECT %s FROM kernel_name_stat WHERE run_id = 1 EXCEPT"
 	         " SELECT %s FROM kernel_name_stat WHERE run_id = 2)", cols, cols);
@@ -483,7 +491,7 @@ static void same_stats(profdb *db, int a, int b)
 }
 
 /*
- * The per-name state under PROFDB_NAME_STATS_BYTES, driven directly: 40
+ * The per-name state under name_stats_bytes, driven directly: 40
  * names of 15 calls each (ingest_mixed's shape).  Held whole it is, by
  * hand: the group array at 64 groups x 96 bytes = 6144, the map at 256
  * slots x 4 = 1024, and 40 duration arrays of 16 values (64 bytes + 16 for
@@ -494,12 +502,12 @@ static void same_stats(profdb *db, int a, int b)
 static int budget_path(const char *bytes_env, size_t *end_bytes)
 {
 	struct profdb__name_stats *ns;
+	struct profdb_limits l = PROFDB_LIMITS_INIT;
 	size_t bytes, max = bytes_env ? (size_t)atoi(bytes_env) : SIZE_MAX;
 	int path = 0;
 	if (bytes_env)
-		setenv("PROFDB_NAME_STATS_BYTES", bytes_env, 1);
-	ns = profdb__name_stats_new();
-	unsetenv("PROFDB_NAME_STATS_BYTES");
+		l.name_stats_bytes = (uint64_t)atoi(bytes_env);
+	ns = profdb__name_stats_new(&l);
 	ck_assert_ptr_nonnull(ns);
 	for (int i = 0; i < 600; i++) {
 		ck_assert_int_eq(profdb__name_stats_add(ns, i + 1, i % 40 + 1, PROFDB_KIND_KERNEL, (i * 7919) % 1000 + 1), 0);
@@ -535,11 +543,11 @@ START_TEST(byte_budget_equals_kept)
 	profdb *db = NULL;
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
 	ingest_mixed(db, "held");
-	setenv("PROFDB_NAME_STATS_BYTES", "9000", 1);
+	LOWER(db, name_stats_bytes, 9000);
 	ingest_mixed(db, "scanned");
-	setenv("PROFDB_NAME_STATS_BYTES", "7000", 1);
+	LOWER(db, name_stats_bytes, 7000);
 	ingest_mixed(db, "spilled");
-	unsetenv("PROFDB_NAME_STATS_BYTES");
+	LOWER(db, name_stats_bytes, 0);
 	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel_name_stat WHERE run_id = 1"), 40);
 	ck_assert_int_gt(tu_scalar(db, "SELECT count(*) FROM kernel_step_stat WHERE run_id = 1"), 100);
 	same_stats(db, 1, 2);
@@ -558,9 +566,9 @@ START_TEST(long_kernel_after_budget)
 	struct profdb_store *st = NULL;
 	struct profdb_sink *s;
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
-	setenv("PROFDB_NAME_STATS_BYTES", "7200", 1);
+	LOWER(db, name_stats_bytes, 7200);
 	ck_assert_int_eq(profdb__store_begin(&st, db, "r", "/x", 0), PROFDB_OK);
-	unsetenv("PROFDB_NAME_STATS_BYTES");
+	LOWER(db, name_stats_bytes, 0);
 	s = profdb__store_sink(st);
 	ck_assert_int_eq(s->source_begin(s->arg, "/x/k.csv", "kernel_details", 0, NULL, 0), PROFDB_OK);
 	for (int i = 1; i <= 6; i++)

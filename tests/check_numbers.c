@@ -225,25 +225,37 @@ START_TEST(sha256_paths_agree)
 }
 END_TEST
 
-/* An environment variable may lower a limit, never raise it or zero it. */
-START_TEST(env_limit_only_lowers)
+/* A limit may be lowered, never raised or zeroed: a refused one leaves
+ * the handle's limits as they were (push_streams alone goes up, to 8). */
+START_TEST(set_limits_only_lowers)
 {
-	const char *name = "PROFDB_TEST_ENV_LIMIT";
-	unsetenv(name);
-	ck_assert_uint_eq(profdb__env_limit(name, 100), 100);
-	setenv(name, "42", 1);
-	ck_assert_uint_eq(profdb__env_limit(name, 100), 42);
-	setenv(name, "100", 1);
-	ck_assert_uint_eq(profdb__env_limit(name, 100), 100);
-	setenv(name, "101", 1);
-	ck_assert_uint_eq(profdb__env_limit(name, 100), 100);
-	setenv(name, "0", 1);
-	ck_assert_uint_eq(profdb__env_limit(name, 100), 100);
-	setenv(name, "12abc", 1);
-	ck_assert_uint_eq(profdb__env_limit(name, 100), 100);
-	setenv(name, "", 1);
-	ck_assert_uint_eq(profdb__env_limit(name, 100), 100);
-	unsetenv(name);
+	profdb *db = NULL;
+	struct profdb_limits l = PROFDB_LIMITS_INIT;
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	ck_assert_uint_eq(l.hold_bytes, 8u << 20);
+	ck_assert_uint_eq(l.gzip_max_bytes, 64ull << 30);
+	ck_assert_uint_eq(l.push_streams, 2);
+	l.hold_bytes = 42;
+	ck_assert_int_eq(profdb_set_limits(db, &l), PROFDB_OK);
+	ck_assert_uint_eq(db->limits.hold_bytes, 42);
+	l.hold_bytes = (8u << 20) + 1;
+	ck_assert_int_eq(profdb_set_limits(db, &l), PROFDB_EUSAGE);
+	ck_assert_str_eq(profdb_errmsg(db), "limit hold_bytes: 8388609 is not from 1 to 8388608");
+	ck_assert_uint_eq(db->limits.hold_bytes, 42);
+	l.hold_bytes = 8u << 20;
+	l.diff_rows = 0;
+	ck_assert_int_eq(profdb_set_limits(db, &l), PROFDB_EUSAGE);
+	l.diff_rows = 1;
+	l.push_streams = 8;
+	ck_assert_int_eq(profdb_set_limits(db, &l), PROFDB_OK);
+	ck_assert_uint_eq(db->limits.push_streams, 8);
+	ck_assert_uint_eq(db->limits.diff_rows, 1);
+	l.push_streams = 9;
+	ck_assert_int_eq(profdb_set_limits(db, &l), PROFDB_EUSAGE);
+	ck_assert_int_eq(profdb_set_limits(db, NULL), PROFDB_OK);
+	ck_assert_uint_eq(db->limits.diff_rows, 1500000);
+	ck_assert_uint_eq(db->limits.push_streams, 2);
+	profdb_close(db);
 }
 END_TEST
 
@@ -263,7 +275,9 @@ int main(void)
 	tc = tcase_create("sha256");
 	tcase_add_test(tc, sha256_vectors);
 	tcase_add_test(tc, sha256_paths_agree);
-	tcase_add_test(tc, env_limit_only_lowers);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("limits");
+	tcase_add_test(tc, set_limits_only_lowers);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

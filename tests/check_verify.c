@@ -108,7 +108,7 @@ START_TEST(op_statistic_checks)
 	        "Mul,AI_VECTOR_CORE,1,1.5004,1.502,1.5,1.5,25.0\r\n"
 	        "Sub,AI_CORE,1,1,1,1,1,0\r\n");
 	commit();
-	ck_assert_int_eq(profdb_verify(db, &r, NULL, &failed), PROFDB_OK);
+	ck_assert_int_eq(profdb_verify(db, &r, &failed, NULL), PROFDB_OK);
 	/* 3 rows x 5 checks + 1 unlisted (type, core) */
 	ck_assert_uint_eq(profdb_result_nrows(r), 16);
 	ck_assert_str_eq(profdb_result_colname(r, 0), "check");
@@ -152,7 +152,7 @@ START_TEST(step_trace_checks)
 	        "Communication(Not Overlapped and Exclude Receive),Preparing\n"
 	        "7,30.002,11,10,20,5,40,0,11,0\n");
 	commit();
-	ck_assert_int_eq(profdb_verify(db, &r, "s", &failed), PROFDB_OK);
+	ck_assert_int_eq(profdb_verify(db, &r, &failed, "s"), PROFDB_OK);
 	ck_assert_uint_eq(profdb_result_nrows(r), 4);
 	expect(r, "step_trace_time Computing", "rank 1 / step 7", 30.002, 30, "ok");
 	expect(r, "step_trace_time Communication", "rank 1 / step 7", 20, 20, "ok");
@@ -188,7 +188,7 @@ START_TEST(device_and_no_step)
 	summary("step_trace_time", 0, "Device_id,Step,Computing,Communication(Not Overlapped),Overlapped,"
 	        "Communication,Free\n5,,7,0,0,0,0\n");
 	commit();
-	ck_assert_int_eq(profdb_verify(db, &r, "d", &failed), PROFDB_OK);
+	ck_assert_int_eq(profdb_verify(db, &r, &failed, "d"), PROFDB_OK);
 	expect(r, "op_statistic Total Time(us)", "rank 0 / device 4 / Add / AI_CORE", 3, 3, "ok");
 	expect(r, "op_statistic Total Time(us)", "rank 0 / device 5 / Add / AI_CORE", 7, 7, "ok");
 	expect(r, "step_trace_time Computing", "rank 0 / device 5 / step (none)", 7, 7, "ok");
@@ -201,21 +201,21 @@ START_TEST(run_selection)
 {
 	profdb_result *r = NULL;
 	int failed = -1;
-	ck_assert_int_eq(profdb_verify(db, &r, NULL, &failed), PROFDB_ENOTFOUND);
+	ck_assert_int_eq(profdb_verify(db, &r, &failed, NULL), PROFDB_ENOTFOUND);
 	begin("one");
 	kernel(0, 1, "a", "A", "AI_CORE", PROFDB_KIND_KERNEL, 0, 1);
 	commit();
 	/* no summaries kept: no rows, a note, nothing failed */
-	ck_assert_int_eq(profdb_verify(db, &r, NULL, &failed), PROFDB_OK);
+	ck_assert_int_eq(profdb_verify(db, &r, &failed, NULL), PROFDB_OK);
 	ck_assert_uint_eq(profdb_result_nrows(r), 0);
 	ck_assert_uint_eq(profdb_result_nnotes(r), 1);
 	ck_assert_int_eq(failed, 0);
 	profdb_result_free(r);
 	begin("two");
 	commit();
-	ck_assert_int_eq(profdb_verify(db, &r, NULL, &failed), PROFDB_EUSAGE);
+	ck_assert_int_eq(profdb_verify(db, &r, &failed, NULL), PROFDB_EUSAGE);
 	ck_assert_ptr_null(r);
-	ck_assert_int_eq(profdb_verify(db, &r, "three", &failed), PROFDB_ENOTFOUND);
+	ck_assert_int_eq(profdb_verify(db, &r, &failed, "three"), PROFDB_ENOTFOUND);
 	ck_assert_ptr_nonnull(strstr(profdb_errmsg(db), "three"));
 }
 END_TEST
@@ -228,7 +228,7 @@ START_TEST(bad_summary)
 	kernel(0, 1, "Add_1", "Add", "AI_CORE", PROFDB_KIND_KERNEL, 0, 2000);
 	summary("op_statistic", 0, "Kernel Name,Count\nx,1\n");
 	commit();
-	ck_assert_int_eq(profdb_verify(db, &r, "b", &failed), PROFDB_EFORMAT);
+	ck_assert_int_eq(profdb_verify(db, &r, &failed, "b"), PROFDB_EFORMAT);
 	ck_assert_ptr_nonnull(strstr(profdb_errmsg(db), "op_statistic"));
 }
 END_TEST
@@ -251,7 +251,7 @@ START_TEST(rank_without_kernels)
 	summary("step_trace_time", 1, "Step,Computing,Communication(Not Overlapped),Overlapped,Communication\n"
 	        "1,6.0,0,0,0\n");
 	commit();
-	ck_assert_int_eq(profdb_verify(db, &r, "c", &failed), PROFDB_OK);
+	ck_assert_int_eq(profdb_verify(db, &r, &failed, "c"), PROFDB_OK);
 	ck_assert_int_eq(failed, 0);
 	ck_assert_uint_eq(profdb_result_nrows(r), 5);
 	expect(r, "op_statistic Count", "rank 0 / Add / AI_CORE", 1, 1, "ok");

@@ -213,9 +213,12 @@ void tu_sink_free(struct tu_sink *s)
 	free(s->steps);
 }
 
+const struct profdb_limits tu_limits = PROFDB_LIMITS_INIT;
+
 struct profdb_reader_ctx tu_ctx(struct tu_sink *s, const char *path)
 {
-	struct profdb_reader_ctx c = { .path = path, .rank = PROFDB_NULL, .sink = &s->sink, .err = &s->err };
+	struct profdb_reader_ctx c = { .path = path, .rank = PROFDB_NULL, .sink = &s->sink, .err = &s->err,
+	                               .limits = &tu_limits };
 	return c;
 }
 

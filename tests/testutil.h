@@ -65,6 +65,8 @@ struct tu_sink {
 void tu_sink_init(struct tu_sink *s);
 void tu_sink_free(struct tu_sink *s);
 /* A reader context over path with the memory sink. */
+/* The built-in limits (PROFDB_LIMITS_INIT), which tu_ctx's readers read under. */
+extern const struct profdb_limits tu_limits;
 struct profdb_reader_ctx tu_ctx(struct tu_sink *s, const char *path);
 
 #endif

@@ -184,7 +184,7 @@ static int mark_runs(profdb *db, int *fits)
 	else if ((rc = profdb__ch_rows(db, q.s, types, 4, count_row, &c)) == PROFDB_OK)
 		rc = profdb__ch_rows(db, d.s, dtypes, 2, dict_row, &c);
 out:
-	*fits = profdb__compare_rows_fit(c.rows, c.combos, c.texts, c.text_bytes);
+	*fits = profdb__compare_rows_fit(db, c.rows, c.combos, c.texts, c.text_bytes);
 	sqlite3_finalize(c.mark);
 	sqlite3_finalize(c.note);
 	profdb__qbuf_free(&in);

@@ -139,7 +139,7 @@ int profdb__ch_kernel_groups(profdb *db)
 		rc = profdb__sqlerror(db, "cannot make the snapshot");
 		goto out;
 	}
-	if (!(g.intern = profdb__intern_new(db->sql, &err)))
+	if (!(g.intern = profdb__intern_new(db->sql, (size_t)db->limits.intern_cached, &err)))
 		rc = profdb__error(db, err.code, "%s", err.msg);
 	while (rc == PROFDB_OK && sqlite3_step(runs) == SQLITE_ROW) {
 		g.local = sqlite3_column_int64(runs, 1);

@@ -450,7 +450,7 @@ int profdb__ch_pull_more(profdb *db, const char *url, uint64_t remote, int64_t l
 		profdb__ch_set_readonly(ch); /* a pull only reads the server */
 		if (sqlite3_exec(db->sql, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 			profdb__err_set(&err, PROFDB_EBUSY, "cannot write: %s", sqlite3_errmsg(db->sql));
-		else if ((p.intern = profdb__intern_new(db->sql, &err)) != NULL)
+		else if ((p.intern = profdb__intern_new(db->sql, (size_t)db->limits.intern_cached, &err)) != NULL)
 			pull_tables(ch, &p, remote, mask, NULL);
 		if (err.code != PROFDB_EBUSY)
 			finish(db, &p);
@@ -487,7 +487,7 @@ int profdb__ch_pull(profdb *db, const char *url, const char *run, int replace, u
 		profdb__err_set(&err, PROFDB_EBUSY, "cannot write the database: %s", sqlite3_errmsg(db->sql));
 		goto out;
 	}
-	p.intern = profdb__intern_new(db->sql, &err);
+	p.intern = profdb__intern_new(db->sql, (size_t)db->limits.intern_cached, &err);
 	if (p.intern && clear_local(db->sql, run, replace, &err) == PROFDB_OK &&
 	    pull_table(ch, &p, &profdb__ch_run_table, remote) == PROFDB_OK && p.run_id == 0)
 		profdb__err_set(&err, PROFDB_ERROR, "clickhouse %s: run '%s' vanished while pulling",
@@ -511,8 +511,8 @@ out:
 	return PROFDB_OK;
 }
 
-int profdb_run_pull(profdb *db, const char *url, const char *run, int replace,
-                    struct profdb_push_stats *out)
+int profdb_run_pull(profdb *db, struct profdb_push_stats *out, const char *url, const char *run,
+                    int replace)
 {
 	return profdb__ch_pull(db, url, run, replace, CH_ALL_TABLES, out, NULL, NULL);
 }

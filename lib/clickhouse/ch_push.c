@@ -257,8 +257,8 @@ static int local_run(profdb *db, const char *run, int64_t *id)
 	return profdb__sqlerror(db, "cannot read runs");
 }
 
-int profdb_run_push(profdb *db, const char *url, const char *run, int replace,
-                    struct profdb_push_stats *out)
+int profdb_run_push(profdb *db, struct profdb_push_stats *out, const char *url, const char *run,
+                    int replace)
 {
 	struct profdb_err err = { PROFDB_OK, "" };
 	struct profdb_push_stats st = { 0, 0 };

@@ -439,7 +439,8 @@ static int build_insert(struct profdb__ch_buf *ins, const struct profdb__ch_tabl
 }
 
 /*
- * Parts.  A big run's kernels go up in PUSH_STREAMS concurrent INSERTs,
+ * Parts.  A big run's kernels go up in push_streams (struct profdb_limits)
+ * concurrent INSERTs,
  * each a slice of the run's id range read through its own SQLite
  * connection and sent through its own curl handle, on a thread of its own.
  * Why: one INSERT is one server thread, which stops reading the body while
@@ -449,13 +450,10 @@ static int build_insert(struct profdb__ch_buf *ins, const struct profdb__ch_tabl
  * 1-3 with client and server on one 2-core machine (bench/results.md,
  * "push in parts"); a server with cores to spare gains more.  Each
  * slice is in id order, so each server
- * part is still sorted for (run_id, seq).  A run under PUSH_SPLIT_ROWS kernels
+ * part is still sorted for (run_id, seq).  A run under push_split_rows kernels
  * goes in one INSERT: each INSERT makes a part of its own, which the
  * server then merges.  Nothing is visible before the run row anyway.
  */
-#define PUSH_STREAMS 2
-#define PUSH_STREAMS_MAX 8
-#define PUSH_SPLIT_ROWS (1 << 20)
 
 struct part {
 	struct stream s;
@@ -510,13 +508,11 @@ static void *part_run(void *arg)
 }
 
 /* How many parts for a table of span ids: 1 unless it has an id range
- * and at least PUSH_SPLIT_ROWS (PROFDB_PUSH_SPLIT_ROWS may lower that);
- * PUSH_STREAMS, or 1 to PUSH_STREAMS_MAX from PROFDB_PUSH_STREAMS. */
-static int parts_for(const struct profdb__ch_table *t, int64_t span)
+ * and at least push_split_rows; else push_streams (db's limits). */
+static int parts_for(const profdb *db, const struct profdb__ch_table *t, int64_t span)
 {
-	const char *env = getenv("PROFDB_PUSH_STREAMS");
-	int n = env && *env ? (int)profdb__env_limit("PROFDB_PUSH_STREAMS", PUSH_STREAMS_MAX) : PUSH_STREAMS;
-	if (!t->id_range || span < (int64_t)profdb__env_limit("PROFDB_PUSH_SPLIT_ROWS", PUSH_SPLIT_ROWS))
+	int n = (int)db->limits.push_streams;
+	if (!t->id_range || span < (int64_t)db->limits.push_split_rows)
 		return 1;
 	return span < n ? 1 : n;
 }
@@ -597,7 +593,7 @@ int profdb__ch_push_table(struct profdb__ch *ch, profdb *db, const struct profdb
                           int64_t *rows, struct profdb_err *err)
 {
 	struct profdb__ch_buf q = { 0 }, ins = { 0 };
-	struct part parts[PUSH_STREAMS_MAX];
+	struct part parts[PROFDB_PUSH_STREAMS_MAX];
 	pthread_mutex_t dict_mu = PTHREAD_MUTEX_INITIALIZER;
 	atomic_int stop = 0;
 	int64_t lo = 0, hi = -1;
@@ -610,7 +606,7 @@ int profdb__ch_push_table(struct profdb__ch *ch, profdb *db, const struct profdb
 	if (rc == PROFDB_OK && t->id_range && (has = read_id_range(db->sql, t, run_id, &lo, &hi)) < 0)
 		rc = profdb__err_set(err, PROFDB_ERROR, "reading %s: %s", t->name, sqlite3_errmsg(db->sql));
 	if (rc == PROFDB_OK && has)
-		n = parts_for(t, hi - lo + 1);
+		n = parts_for(db, t, hi - lo + 1);
 	char *run = n > 1 ? run_row_text(db->sql, run_id) : NULL;
 	for (int i = 1; i < n && rc == PROFDB_OK; i++)
 		if (part_open(&parts[i], &parts[0], db, run_id, run) != PROFDB_OK) {
@@ -642,7 +638,7 @@ int profdb__ch_push_table(struct profdb__ch *ch, profdb *db, const struct profdb
 	}
 	if (rc == PROFDB_OK)
 		rc = run_parts(parts, n, err);
-	for (int i = 0; i < PUSH_STREAMS_MAX; i++) {
+	for (int i = 0; i < PROFDB_PUSH_STREAMS_MAX; i++) {
 		if (rc == PROFDB_OK && rows)
 			*rows += parts[i].s.rows;
 		if (parts[i].s.t)

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "query.h"
+#include "lower_bound.h"
 #include "banned.h"
 
 /* Per-stream rows, before the helper run_id goes. */
@@ -80,10 +81,9 @@ struct uiv {
 	int64_t run, rank, s, e, cum;
 };
 
-/* The ranks' unions are held in memory up to this many intervals (40 bytes
- * each: 20 MB), a bisection per lookup; past it they go to a temporary
- * table, an indexed lookup each.  PROFDB_IDLE_HOLD lowers it (tests). */
-#define UNION_HOLD 524288
+/* The ranks' unions are held in memory up to idle_hold intervals (struct
+ * profdb_limits; 40 bytes each: 20 MB built in), a bisection per lookup;
+ * past it they go to a temporary table, an indexed lookup each. */
 
 struct idle {
 	profdb *db;
@@ -159,15 +159,9 @@ static int uiv_after(const struct uiv *u, int64_t run, int64_t rank, int64_t t)
  * at or before t, by bisection. */
 static int64_t busy_held(const struct idle *c, int64_t t)
 {
-	size_t lo = 0, hi = c->nu;
+	size_t lo;
 	const struct uiv *u;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (uiv_after(&c->u[mid], c->run, c->rank, t))
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
+	PROFDB__LOWER_BOUND(lo, 0, c->nu, mid, !uiv_after(&c->u[mid], c->run, c->rank, t));
 	if (lo == 0)
 		return 0;
 	u = &c->u[lo - 1];
@@ -460,14 +454,14 @@ static int walk(struct idle *c, const struct profdb_filter *f)
 /*
  * The filter's activities into c's gaps and lines: two sweeps, whose
  * sorts SQLite does (its sorter spills to disk) and whose union is held up
- * to UNION_HOLD intervals, then kept in a temporary table (on disk past
+ * to idle_hold intervals, then kept in a temporary table (on disk past
  * SQLite's cache), so memory stays bounded at any rank size; each gap
  * costs two lookups whatever the number of streams.
  */
 static int scan(profdb *db, struct idle *c, const struct profdb_filter *f)
 {
 	int rc = union_open(c);
-	c->uhold = (size_t)profdb__env_limit("PROFDB_IDLE_HOLD", UNION_HOLD);
+	c->uhold = (size_t)db->limits.idle_hold;
 	(void)db;
 	if (rc == PROFDB_OK)
 		rc = union_fill(c, f);

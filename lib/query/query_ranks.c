@@ -438,7 +438,7 @@ static int steps(struct ranks *c)
 	int64_t run = 0, step = 0;
 	int rc, have = 0, big = 0, err = PROFDB_OK;
 
-	c->gmax = (size_t)(profdb__result_hold_budget() / (sizeof(struct rrow) + 2 * sizeof(double)));
+	c->gmax = (size_t)(c->db->limits.hold_bytes / (sizeof(struct rrow) + 2 * sizeof(double)));
 	if (sqlite3_prepare_v2(c->db->sql, "SELECT run_id, step, rank, compute, comm, exposed FROM"
 	                       " temp.profdb_ranks_in ORDER BY run_id, step, rank", -1, &st, NULL) != SQLITE_OK)
 		return profdb__sqlerror(c->db, "cannot read the ranks");

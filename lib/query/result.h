@@ -56,11 +56,10 @@ int profdb__result_set_null(profdb_result *r, size_t row, size_t col);
 int profdb__result_set_int(profdb_result *r, size_t row, size_t col, int64_t v);
 int profdb__result_set_double(profdb_result *r, size_t row, size_t col, double v);
 int profdb__result_set_text(profdb_result *r, size_t row, size_t col, const char *v);
-/* The bytes of cells and text a table or md answer may hold whole before
- * it is written in two passes (8 MiB; PROFDB_HOLD_BYTES lowers it for
- * tests), and what held row `row` of r takes of them, about: the one
- * budget of result_stream.c and of diff's table (compare_write.c). */
-uint64_t profdb__result_hold_budget(void);
+/* What held row `row` of r takes, about, of the bytes of cells and text a
+ * table or md answer may hold whole before it is written in two passes
+ * (hold_bytes of struct profdb_limits): the one budget of result_stream.c
+ * and of diff's table (compare_write.c). */
 size_t profdb__result_row_bytes(const profdb_result *r, size_t row);
 /* Were some of r's rows written already (r holds the last part only)?
  * Then what needs every row asks the database again. */

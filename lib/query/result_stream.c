@@ -3,7 +3,8 @@
  * so memory stays flat whatever the size of the answer.  csv, json and
  * `sql`'s md write each part as it comes.  A table (widths, unit,
  * decimals) and md with times (unit, decimals) hold the answer up to
- * HOLD_BYTES and are written whole, as always; past that they make two
+ * hold_bytes (struct profdb_limits: 8 MiB built in, cells and text, about
+ * a third of what the table writer then uses) and are written whole, as always; past that they make two
  * passes over the statement inside one read transaction (both see the
  * same rows): the first folds every row into a layout (format.h,
  * profdb__fmt_plan), the second writes the rows in parts along it.
@@ -23,10 +24,6 @@
 #include "banned.h"
 
 #define STREAM_ROWS 1024 /* rows held between writes: memory stays flat */
-/* A table or md answer held whole up to this (cells and text, about a
- * third of what the table writer then uses); PROFDB_HOLD_BYTES lowers it
- * for tests. */
-#define HOLD_BYTES ((uint64_t)8 << 20)
 
 profdb__part_fn profdb__part_writer(const struct profdb_format_opts *fmt)
 {
@@ -125,11 +122,6 @@ fail:
 	return err;
 }
 
-uint64_t profdb__result_hold_budget(void)
-{
-	return profdb__env_limit("PROFDB_HOLD_BYTES", HOLD_BYTES);
-}
-
 size_t profdb__result_row_bytes(const profdb_result *r, size_t row)
 {
 	size_t n = r->ncols * sizeof *r->cells;
@@ -180,7 +172,7 @@ static int plan_pass(profdb *db, sqlite3_stmt *st, profdb_result *r, size_t *cap
 int profdb__result_two_pass(profdb *db, sqlite3_stmt *st, profdb_result *r, FILE *out,
                             const struct profdb_format_opts *fmt, int types_known)
 {
-	uint64_t budget = profdb__result_hold_budget(), held = 0;
+	uint64_t budget = db->limits.hold_bytes, held = 0;
 	size_t cap = 0;
 	int *known = calloc(r->ncols + 1, sizeof *known), rc, began = 0, err;
 

@@ -74,7 +74,7 @@ int profdb__ascend_small_csv(const struct profdb__ascend_src *src, const char *p
  * caller's (free) and NUL-terminated.  Returns 1, reading nothing and
  * leaving err alone, when the file is larger than max; errors as
  * profdb_input_*. */
-int profdb__ascend_slurp(const char *path, size_t max, unsigned char **out, size_t *len,
+int profdb__ascend_slurp(const char *path, size_t max, uint64_t gzip_max, unsigned char **out, size_t *len,
                  char sha[65], uint64_t *size, struct profdb_err *err);
 
 /* Is the Name column of this header "<launch op>/<kernel>"?  Folder (or a

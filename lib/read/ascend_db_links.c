@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ascend_db.h"
+#include "lower_bound.h"
 #include "banned.h"
 
 static int cmp_span(const void *a, const void *b)
@@ -26,16 +27,11 @@ static int cmp_conn(const void *a, const void *b)
 /* The step whose span holds t, or PROFDB_NULL. */
 int64_t profdb__adb_step_at(const struct profdb__adb *r, int64_t t)
 {
-	size_t lo = 0, hi = r->nsteps;
+	size_t lo;
 	if (t == PROFDB_NULL)
 		return PROFDB_NULL;
-	while (lo < hi) { /* first span starting after t */
-		size_t mid = lo + (hi - lo) / 2;
-		if (r->steps[mid].start <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	/* the first span starting after t */
+	PROFDB__LOWER_BOUND(lo, 0, r->nsteps, mid, r->steps[mid].start <= t);
 	if (lo > 0 && t < r->steps[lo - 1].end)
 		return r->steps[lo - 1].step;
 	return PROFDB_NULL;
@@ -116,30 +112,18 @@ int profdb__adb_cmp_okey(const void *x, const void *y)
 /* The first op (lowest index) whose PYTORCH_API.connectionId is id. */
 static size_t op_with_id(const struct profdb__adb *r, int64_t id)
 {
-	size_t lo = 0, hi = r->nops;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (r->by_id[mid].a < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo;
+	PROFDB__LOWER_BOUND(lo, 0, r->nops, mid, r->by_id[mid].a < id);
 	return lo < r->nops && r->by_id[lo].a == id ? r->by_id[lo].i : ADB_NO_OP;
 }
 
 /* The host op that launched a task of this connectionId, or ADB_NO_OP. */
 static size_t op_of_task(const struct profdb__adb *r, int64_t conn)
 {
-	size_t lo = 0, hi = r->nconns;
+	size_t lo;
 	if (conn == PROFDB_NULL || !r->by_id)
 		return ADB_NO_OP;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (r->conns[mid].conn < conn)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	PROFDB__LOWER_BOUND(lo, 0, r->nconns, mid, r->conns[mid].conn < conn);
 	/* a task connection may belong to several ids (the queue events too) */
 	for (; lo < r->nconns && r->conns[lo].conn == conn; lo++) {
 		size_t op = op_with_id(r, r->conns[lo].id);

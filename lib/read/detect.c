@@ -109,7 +109,9 @@ const struct profdb_reader *profdb__detect_file(const char *path, char *reason, 
 	fill(f, NULL, buf, &n, 2, &eof, &err);
 	s.gzip = n >= 2 && (unsigned char)buf[0] == 0x1f && (unsigned char)buf[1] == 0x8b;
 	if (s.gzip) {
-		if (profdb__input_open(&in, path, &err) != PROFDB_OK) {
+		/* the built-in gzip bound: a sniff reads PROFDB_SNIFF_BYTES at most */
+		const struct profdb_limits lim = PROFDB_LIMITS_INIT;
+		if (profdb__input_open(&in, path, lim.gzip_max_bytes, &err) != PROFDB_OK) {
 			snprintf(reason, cap, "%s", err.msg);
 			goto out;
 		}

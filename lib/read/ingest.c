@@ -68,7 +68,8 @@ static uint64_t size_of(const char *path)
 }
 
 /* Read every unit on this thread, straight into the store. */
-static int read_serial(struct profdb__walk *w, struct profdb_sink *sink, struct progress *prog)
+static int read_serial(struct profdb__walk *w, struct profdb_sink *sink, struct progress *prog,
+                       const struct profdb_limits *limits)
 {
 	int rc = PROFDB_OK;
 	for (size_t i = 0; i < w->n && rc == PROFDB_OK; i++) {
@@ -79,6 +80,7 @@ static int read_serial(struct profdb__walk *w, struct profdb_sink *sink, struct 
 			.sink = sink, .err = sink->err,
 			.progress = prog->fn ? progress_relay : NULL,
 			.progress_arg = prog,
+			.limits = limits,
 		};
 		rc = w->items[i].reader->read(&ctx);
 		if (prog->fn) {
@@ -98,6 +100,7 @@ struct pool {
 	struct profdb__walk *w;
 	struct profdb__queue *q;
 	struct progress *prog;
+	const struct profdb_limits *limits;
 	uint64_t done_before;      /* bytes of finished units */
 	uint64_t slot_done[MAX_WORKERS]; /* bytes of each worker's current unit */
 };
@@ -137,6 +140,7 @@ static void *worker_main(void *arg)
 			.sink = sink, .err = sink->err,
 			.progress = p->prog->fn ? worker_progress : NULL,
 			.progress_arg = wk,
+			.limits = p->limits,
 		};
 		wk->rc = p->w->items[i].reader->read(&ctx);
 		if (wk->rc == PROFDB_OK)
@@ -176,9 +180,9 @@ static void pool_progress(void *arg)
  * also parsed side by side.  The first error stops everything.
  */
 static int read_parallel(struct profdb__walk *w, struct profdb_store *st, int nworkers,
-                         struct progress *prog, struct profdb_err *err)
+                         struct progress *prog, const struct profdb_limits *limits, struct profdb_err *err)
 {
-	struct pool p = { .w = w, .prog = prog };
+	struct pool p = { .w = w, .prog = prog, .limits = limits };
 	struct worker wk[MAX_WORKERS];
 	int started = 0, rc;
 
@@ -309,9 +313,9 @@ static int ingest_part(profdb *db, const struct run_part *part, const char *run,
 	}
 	jobs = opts && opts->jobs > 0 ? opts->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (rc == PROFDB_OK && jobs > 1)
-		rc = read_parallel(&view, st, jobs - 1, &prog, err);
+		rc = read_parallel(&view, st, jobs - 1, &prog, &db->limits, err);
 	else if (rc == PROFDB_OK)
-		rc = read_serial(&view, sink, &prog);
+		rc = read_serial(&view, sink, &prog, &db->limits);
 	if (rc == PROFDB_OK) {
 		rc = profdb__ingest_check_ranks(db, profdb__store_run_id(st), err);
 		*conflict = rc != PROFDB_OK && err->code == PROFDB_EFORMAT;

@@ -10,7 +10,8 @@
  *
  * Both files are small (kilobytes per step and op) and read whole with
  * cJSON, like the export's other JSON files (ingest_ascend_meta.c); one over
- * COMM_MAX is left out with a run note, not read into memory.  Malformed
+ * comm_max_bytes (struct profdb_limits; cJSON needs several times the
+ * text in memory) is left out with a run note, not read into memory.  Malformed
  * JSON stops the ingest naming the byte; an op or link of the wrong shape
  * or with a value out of range is a counted skip.
  */
@@ -24,9 +25,6 @@
 #include "ascend_csv.h"
 #include "banned.h"
 
-/* Largest file read: cJSON needs several times the text in memory.  The
- * environment may lower it (PROFDB_COMM_MAX_BYTES: tests). */
-#define COMM_MAX ((size_t)64 << 20)
 
 /* A file being read: its export, path, and the rows (ops or links) seen. */
 struct comm_file {
@@ -274,10 +272,10 @@ static int read_comm(const struct profdb__ascend_src *src, const char *path, con
 	size_t len = 0;
 	uint64_t size = 0;
 	char sha[65], note[4400];
-	size_t max = (size_t)profdb__env_limit("PROFDB_COMM_MAX_BYTES", COMM_MAX);
+	size_t max = (size_t)ctx->limits->comm_max_bytes;
 	int rc;
 
-	rc = profdb__ascend_slurp(path, max, &buf, &len, sha, &size, ctx->err);
+	rc = profdb__ascend_slurp(path, max, ctx->limits->gzip_max_bytes, &buf, &len, sha, &size, ctx->err);
 	if (rc == 1) {
 		snprintf(note, sizeof note, "%s: larger than %zu bytes: not read", path, max);
 		return profdb__sink_note(ctx->sink, note);

@@ -432,7 +432,7 @@ int profdb__ascend_stream_csv(const struct profdb__ascend_src *src, const char *
 	char sha[65];
 	int rc;
 
-	if ((rc = profdb__input_open(&in, path, ctx->err)) != PROFDB_OK)
+	if ((rc = profdb__input_open(&in, path, ctx->limits->gzip_max_bytes, ctx->err)) != PROFDB_OK)
 		return rc;
 	if ((rc = profdb__sink_source_begin(s, path, role, src->rank, NULL, 0)) != PROFDB_OK)
 		goto out;

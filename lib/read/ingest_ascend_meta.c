@@ -29,7 +29,7 @@ struct meta_file {
 	cJSON *json;               /* parsed, NULL if not JSON */
 };
 
-int profdb__ascend_slurp(const char *path, size_t max, unsigned char **out, size_t *len,
+int profdb__ascend_slurp(const char *path, size_t max, uint64_t gzip_max, unsigned char **out, size_t *len,
                  char sha[65], uint64_t *size, struct profdb_err *err)
 {
 	struct profdb_input *in = NULL;
@@ -40,7 +40,7 @@ int profdb__ascend_slurp(const char *path, size_t max, unsigned char **out, size
 
 	*out = NULL;
 	*len = 0;
-	if ((rc = profdb__input_open(&in, path, err)) != PROFDB_OK)
+	if ((rc = profdb__input_open(&in, path, gzip_max, err)) != PROFDB_OK)
 		return rc;
 	if (profdb__input_size(in) > max) {
 		profdb__input_close(in);
@@ -245,7 +245,7 @@ int profdb__ascend_read_meta(struct profdb__ascend_src *src, const char *folder)
 	list_meta(folder, files, &n);
 	for (size_t i = 0; i < n; i++) {
 		struct meta_file *f = &files[i];
-		rc = profdb__ascend_slurp(f->path, ASCEND_CONTENT_MAX, &f->buf, &f->len, f->sha, &f->size, ctx->err);
+		rc = profdb__ascend_slurp(f->path, ASCEND_CONTENT_MAX, ctx->limits->gzip_max_bytes, &f->buf, &f->len, f->sha, &f->size, ctx->err);
 		if (rc == 1) {
 			rc = note(src, f->path, "larger than 8 MiB: not kept and not read");
 		} else if (rc == PROFDB_OK) {

@@ -258,7 +258,7 @@ int profdb__ascend_small_csv(const struct profdb__ascend_src *src, const char *p
 	char sha[65];
 	int rc;
 
-	rc = profdb__ascend_slurp(path, ASCEND_CONTENT_MAX, &buf, &len, sha, &size, ctx->err);
+	rc = profdb__ascend_slurp(path, ASCEND_CONTENT_MAX, ctx->limits->gzip_max_bytes, &buf, &len, sha, &size, ctx->err);
 	if (rc == 1) /* too big to keep: read it like any other */
 		return profdb__ascend_stream_csv(src, path, role, fn, arg);
 	if (rc != PROFDB_OK)

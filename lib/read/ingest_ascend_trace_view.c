@@ -44,6 +44,7 @@ struct tv {
 	struct profdb_sink *sink;
 	struct profdb_err *err;
 	struct profdb_input *in;
+	uint64_t gzip_max;
 	struct tv_proc *procs;
 	size_t nprocs;
 	struct tv_thread *comm;
@@ -287,7 +288,7 @@ out:
 static int pass(struct tv *t, int (*fn)(struct tv *, const struct tv_event *))
 {
 	int rc;
-	if ((rc = profdb__input_open(&t->in, t->path, t->err)) != PROFDB_OK)
+	if ((rc = profdb__input_open(&t->in, t->path, t->gzip_max, t->err)) != PROFDB_OK)
 		return rc;
 	rc = each_event(t, fn);
 	return rc;
@@ -295,7 +296,8 @@ static int pass(struct tv *t, int (*fn)(struct tv *, const struct tv_event *))
 
 int profdb__ascend_read_trace_view(const struct profdb__ascend_src *src, const char *path)
 {
-	struct tv t = { .path = path, .rank = src->rank, .sink = src->ctx->sink, .err = src->ctx->err };
+	struct tv t = { .path = path, .rank = src->rank, .sink = src->ctx->sink, .err = src->ctx->err,
+	                .gzip_max = src->ctx->limits->gzip_max_bytes };
 	struct profdb_sink *s = t.sink;
 	char sha[65];
 	int rc;

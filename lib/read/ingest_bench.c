@@ -77,7 +77,7 @@ int profdb__bench_begin(struct profdb__bench_out *o, const struct profdb_reader_
 	*in = NULL;
 	if (buf)
 		*buf = NULL;
-	if ((rc = profdb__input_open(in, ctx->path, ctx->err)) != PROFDB_OK)
+	if ((rc = profdb__input_open(in, ctx->path, ctx->limits->gzip_max_bytes, ctx->err)) != PROFDB_OK)
 		return rc;
 	if (buf && (rc = load(o, *in, buf, len)) != PROFDB_OK)
 		goto fail;

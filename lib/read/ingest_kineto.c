@@ -289,7 +289,7 @@ static int read_pass(struct profdb__kreader *r, int pass)
 	struct profdb__json_scan js;
 	int rc, c;
 	r->pass = pass;
-	if ((rc = profdb__input_open(&r->in, r->path, r->err)) != PROFDB_OK)
+	if ((rc = profdb__input_open(&r->in, r->path, r->ctx->limits->gzip_max_bytes, r->err)) != PROFDB_OK)
 		return rc;
 	if ((rc = profdb__json_scan_init(&js, kread, r, r->path, r->err)) != PROFDB_OK)
 		goto out;

@@ -63,7 +63,7 @@ static long fill(struct profdb_input *in, struct profdb_err *err)
 	return got;
 }
 
-int profdb__input_open(struct profdb_input **out, const char *path, struct profdb_err *err)
+int profdb__input_open(struct profdb_input **out, const char *path, uint64_t gzip_max, struct profdb_err *err)
 {
 	struct profdb_input *in;
 	struct stat sb;
@@ -94,8 +94,8 @@ int profdb__input_open(struct profdb_input **out, const char *path, struct profd
 	}
 	fcntl(in->fd, F_SETFL, fcntl(in->fd, F_GETFL) & ~O_NONBLOCK);
 	in->size = (uint64_t)sb.st_size;
-	/* the gzip-bomb bound; tests lower it to trip it in milliseconds */
-	in->gzip_max = profdb__env_limit("PROFDB_GZIP_MAX_BYTES", PROFDB_GZIP_MAX_BYTES);
+	/* the gzip-bomb bound (struct profdb_limits) */
+	in->gzip_max = gzip_max;
 	profdb__sha256_init(&in->sha);
 	while (in->raw_len < 2 && !in->eof)
 		if (fill(in, err) < 0) {

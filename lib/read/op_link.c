@@ -31,6 +31,7 @@
 #include <stdlib.h>
 
 #include "op_nest.h"
+#include "lower_bound.h"
 #include "banned.h"
 
 /* An op open on the sweep's thread. */
@@ -55,6 +56,7 @@ struct rank_links {
 struct linker {
 	sqlite3 *db;
 	struct profdb_err *err;
+	size_t calls_max;          /* struct profdb_limits link_calls_max */
 	struct open_span *stack;
 	size_t top, cap;
 	struct call_link *links;   /* owned */
@@ -222,12 +224,11 @@ static int sweep(struct linker *l, int64_t run_id, const struct profdb__row_run 
  * order and sorted here; its ops come in the order of the op_run_tid
  * index (rank, tid, start_ns), rank by rank, each run of equal starts
  * sorted here as the ORDER BY sorts it.  Used when the calls fit in
- * CALLS_MAX (56 bytes each, 14 MB: trace300's 222 k calls fit; the 1 GB
- * trace's 720 k would add 40 MB to its 90 MB), which the environment may
- * lower (PROFDB_LINK_CALLS_MAX, for the tests); a bigger file takes the
- * SQL sweep above, whose sorter spills to disk.
+ * link_calls_max (struct profdb_limits, 262 144 built in: 56 bytes each,
+ * 14 MB: trace300's 222 k calls fit; the 1 GB trace's 720 k would add
+ * 40 MB to its 90 MB); a bigger file takes the SQL sweep above, whose
+ * sorter spills to disk.
  */
-#define CALLS_MAX ((size_t)1 << 18)
 
 /* Runtime calls and ops of the sweep are struct profdb__link_op (op_nest.h). */
 
@@ -265,13 +266,13 @@ static void item_of(sqlite3_stmt *q, struct profdb__link_op *it)
 	it->v = sqlite3_column_type(q, 5) == SQLITE_NULL ? PROFDB_NULL : sqlite3_column_int64(q, 5);
 }
 
-/* The file's calls, sorted; *out NULL (and 0) when there are more than CALLS_MAX. */
+/* The file's calls, sorted; *out NULL (and 0) when there are more than l->calls_max. */
 static int load_calls(struct linker *l, int64_t run_id, const struct profdb__row_run *la, size_t nl,
                       struct profdb__link_op **out, size_t *n)
 {
 	sqlite3_stmt *q = NULL;
 	struct profdb__link_op *v = NULL;
-	size_t cap = 0, k = 0, most = (size_t)profdb__env_limit("PROFDB_LINK_CALLS_MAX", CALLS_MAX);
+	size_t cap = 0, k = 0, most = l->calls_max;
 	int rc;
 	*out = NULL;
 	*n = 0;
@@ -512,27 +513,13 @@ static void index_links(struct linker *l)
 /* The link of (rank, corr), NULL if none (bisections). */
 static const struct call_link *find_link(const struct linker *l, int64_t rank, int64_t corr)
 {
-	size_t lo = 0, hi = l->nranks;
+	size_t lo;
 	const struct rank_links *g;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (l->ranks[mid].rank < rank)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	PROFDB__LOWER_BOUND(lo, 0, l->nranks, mid, l->ranks[mid].rank < rank);
 	if (lo == l->nranks || l->ranks[lo].rank != rank)
 		return NULL;
 	g = &l->ranks[lo];
-	lo = g->first;
-	hi = g->first + g->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (l->links[mid].corr < corr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	PROFDB__LOWER_BOUND(lo, g->first, g->first + g->n, mid, l->links[mid].corr < corr);
 	return lo < g->first + g->n && l->links[lo].corr == corr ? &l->links[lo] : NULL;
 }
 
@@ -620,11 +607,11 @@ static void linker_free(struct linker *l)
 	free(l->ranks);
 }
 
-int profdb__op_link_held(sqlite3 *db, int64_t run_id, int64_t source_id, struct profdb__link_op *ops,
+int profdb__op_link_held(const profdb *db, int64_t run_id, int64_t source_id, struct profdb__link_op *ops,
                          size_t nops, const struct profdb__row_run *launches, size_t nl,
                          const struct profdb__row_run *kernels, size_t nk, int *done, struct profdb_err *err)
 {
-	struct linker l = { .db = db, .err = err };
+	struct linker l = { .db = db->sql, .err = err, .calls_max = (size_t)db->limits.link_calls_max };
 	int rc = needs_link(&l, kernels, nk);
 	*done = 1;
 	if (rc != 1)
@@ -638,11 +625,11 @@ int profdb__op_link_held(sqlite3 *db, int64_t run_id, int64_t source_id, struct 
 	return rc;
 }
 
-int profdb__op_link(sqlite3 *db, int64_t run_id, int64_t source_id, const struct profdb__row_run *ops,
+int profdb__op_link(const profdb *db, int64_t run_id, int64_t source_id, const struct profdb__row_run *ops,
                     size_t nops, int64_t closed_upto, const struct profdb__row_run *launches, size_t nl,
                     const struct profdb__row_run *kernels, size_t nk, struct profdb_err *err)
 {
-	struct linker l = { .db = db, .err = err };
+	struct linker l = { .db = db->sql, .err = err, .calls_max = (size_t)db->limits.link_calls_max };
 	int rc = needs_link(&l, kernels, nk), swept = 0;
 	if (rc != 1)
 		return rc;

@@ -464,7 +464,7 @@ int profdb__bench_compare(profdb *db, profdb_comparison **out, const struct prof
 		rc = profdb_compare(db, out, &ro);
 		goto out;
 	}
-	*out = profdb__comparison_new(o, o->by, (const char *const *)side[0].v, side[0].n,
+	*out = profdb__comparison_new(db, o, o->by, (const char *const *)side[0].v, side[0].n,
 	                              (const char *const *)side[1].v, side[1].n);
 	rc = *out ? api_compare(db, *out, side, tkey, o->filter.name_glob)
 	          : profdb__error(db, PROFDB_ERROR, "out of memory");

@@ -84,13 +84,14 @@ static char **copy_names(const char *const *names, size_t n)
 	return out;
 }
 
-profdb_comparison *profdb__comparison_new(const struct profdb_diff_opts *o, const char *by,
+profdb_comparison *profdb__comparison_new(const profdb *db, const struct profdb_diff_opts *o, const char *by,
                                           const char *const *base, size_t nbase,
                                           const char *const *next, size_t nnext)
 {
 	profdb_comparison *c = calloc(1, sizeof *c);
 	if (!c)
 		return NULL;
+	c->hold_bytes = db->limits.hold_bytes;
 	c->base_runs = copy_names(base, nbase);
 	c->nbase = c->base_runs ? nbase : 0;
 	c->new_runs = copy_names(next, nnext);
@@ -164,8 +165,8 @@ int profdb_compare(profdb *db, profdb_comparison **out, const struct profdb_diff
 	memset(&s, 0, sizeof s);
 	s.db = db;
 	s.o = o;
-	s.rows_left = profdb__compare_rows_budget();
-	s.bytes_left = profdb__compare_bytes_budget();
+	s.rows_left = profdb__compare_rows_budget(db);
+	s.bytes_left = profdb__compare_bytes_budget(db);
 	s.by_op = strcmp(by, "op") == 0;
 	if ((rc = check_opts(db, o)) != PROFDB_OK || (!s.by_op && (rc = profdb__compare_key_sql(db, by, keyexpr,
 	                                                   sizeof keyexpr, &s.key_in_step_stat)) != PROFDB_OK))
@@ -174,7 +175,7 @@ int profdb_compare(profdb *db, profdb_comparison **out, const struct profdb_diff
 		return rc;
 	if (db->remote && (rc = profdb__ch_compare_prepare(db, s.key_in_step_stat)) != PROFDB_OK)
 		return rc;
-	if (!(c = profdb__comparison_new(o, by, o->base_runs, o->nbase, o->new_runs, o->nnew)))
+	if (!(c = profdb__comparison_new(db, o, by, o->base_runs, o->nbase, o->new_runs, o->nnew)))
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	c->top = o->top > 0 ? (size_t)o->top : 0;
 	/* one read transaction: both sides see the same store */

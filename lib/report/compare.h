@@ -42,6 +42,7 @@ struct profdb_comparison {
 	struct profdb__cmp_line *kernels; /* held: sorted by |delta| descending; NULL when spooled */
 	size_t nkernels;           /* kernel lines, held or spooled */
 	struct profdb__cmp_spooled *spooled; /* the kernel lines past the hold budget, or NULL */
+	uint64_t hold_bytes;       /* that budget: the handle's hold_bytes (struct profdb_limits) */
 	struct profdb__cmp_line *runs;    /* whole-run figures */
 	size_t nruns;
 	char **warnings;           /* comparability warnings, owned */
@@ -72,7 +73,7 @@ struct profdb__cmp_run {
  * names base[nbase] and next[nnext]; no lines yet.  NULL when out of
  * memory.  One constructor for the kernel, analysis-table and tag diffs.
  */
-profdb_comparison *profdb__comparison_new(const struct profdb_diff_opts *o, const char *by,
+profdb_comparison *profdb__comparison_new(const profdb *db, const struct profdb_diff_opts *o, const char *by,
                                           const char *const *base, size_t nbase,
                                           const char *const *next, size_t nnext);
 int profdb__compare_warnings(profdb *db, profdb_comparison *c, const struct profdb__cmp_run *base,

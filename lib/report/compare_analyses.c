@@ -345,7 +345,7 @@ int profdb_compare_analysis(profdb *db, profdb_comparison **out, const struct pr
 	/* a clickhouse:// snapshot: the analyses read every table */
 	if (db->remote && (rc = profdb__ch_ensure(db, CH_ALL_TABLES)) != PROFDB_OK)
 		return rc;
-	if (!(c = profdb__comparison_new(o, table, o->base_runs, o->nbase, o->new_runs, o->nnew)))
+	if (!(c = profdb__comparison_new(db, o, table, o->base_runs, o->nbase, o->new_runs, o->nnew)))
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	rc = bd ? breakdown_lines(db, c, o) : mem ? memory_lines(db, c, o) : collectives_lines(db, c, o);
 	if (rc == PROFDB_OK && profdb__compare_warn_short(c) != PROFDB_OK)

@@ -148,7 +148,7 @@ int profdb__cmp_lines_add(struct profdb__cmp_lines *L, struct profdb__cmp_line *
 	c->kernels[c->nkernels++] = *l;
 	L->held += line_bytes(l);
 	l->key = NULL;
-	return L->held > profdb__result_hold_budget() ? spill(L) : PROFDB_OK;
+	return L->held > c->hold_bytes ? spill(L) : PROFDB_OK;
 }
 
 int profdb__cmp_lines_done(struct profdb__cmp_lines *L)

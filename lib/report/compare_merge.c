@@ -35,10 +35,9 @@ struct merge {
 /*
  * The bootstrap draws one diff may make, B x (n + m) per key: 50 k names
  * x 50 steps took 44 s.  Past it (keys in key order) a key gets its test
- * and verdict but no interval, and a warning counts them.  About 5 s;
- * PROFDB_DIFF_BOOTSTRAP_DRAWS lowers it (tests).
+ * and verdict but no interval, and a warning counts them.  About 5 s:
+ * diff_bootstrap_draws of struct profdb_limits.
  */
-#define BOOTSTRAP_DRAWS 1000000000ull
 
 static const char *key_of(const struct cursor *c)
 {
@@ -194,7 +193,7 @@ int profdb__compare_merge_kernels(struct profdb__compare_state *s, profdb_compar
 	L.db = s->db;
 	L.c = c;
 	m.s = s;
-	m.draws_left = profdb__env_limit("PROFDB_DIFF_BOOTSTRAP_DRAWS", BOOTSTRAP_DRAWS);
+	m.draws_left = s->db->limits.diff_bootstrap_draws;
 	if ((rc = merge_open(&m, keyexpr)) != PROFDB_OK)
 		goto out;
 	while ((key = next_key(&m, &rc)) != NULL) {
@@ -218,8 +217,7 @@ int profdb__compare_merge_kernels(struct profdb__compare_state *s, profdb_compar
 	    profdb__compare_warn(c, "%zu kernels have no confidence interval: the bootstrap's budget of"
 	                         " %llu draws was spent on the keys before them (a test and a verdict"
 	                         " still; fewer --resamples, or --steps, give them one)", m.no_ci,
-	                         (unsigned long long)profdb__env_limit("PROFDB_DIFF_BOOTSTRAP_DRAWS",
-	                                                               BOOTSTRAP_DRAWS)) != PROFDB_OK)
+	                         (unsigned long long)s->db->limits.diff_bootstrap_draws) != PROFDB_OK)
 		rc = profdb__error(s->db, PROFDB_ERROR, "out of memory");
 out:
 	profdb__cmp_lines_abort(&L);

@@ -13,11 +13,12 @@
  * on one rank).  On a clickhouse:// snapshot the server sends the same
  * integer rows, unsorted (ch_compare.c), and nothing goes through SQLite.
  * The rows of every run are held at once (the merge reads all cursors
- * together), so one budget covers them all: 48 MB (DIFF_BYTES), counted as
+ * together), so one budget covers them all: diff_bytes of struct
+ * profdb_limits (48 MB built in), counted as
  * they come: a row 36 bytes (32 held, 4 while ordered in place through an
  * index), a distinct (name, base, kind) 64, a key text its length + 32
  * (two 10 M-kernel runs of bench/clickhouse have 570 k rows and 18 keys
- * each: 41 MB; PROFDB_DIFF_BYTES lowers it); PROFDB_DIFF_ROWS caps the rows too.  A run that would pass
+ * each: 41 MB); diff_rows caps the rows too.  A run that would pass
  * what is left uses the SQL cursor: memory stays bounded, as the merge
  * promises (two runs of 1 M names each took 141 MB before the count).
  * A clickhouse:// snapshot cannot fall back (its kernel_step_stat stays on
@@ -37,8 +38,6 @@
 #include "compare_state.h"
 #include "banned.h"
 
-#define DIFF_ROWS 1500000u
-#define DIFF_BYTES (48u << 20)
 #define ROW_COST 36u
 #define COMBO_COST 64u
 #define TEXT_COST 32u
@@ -532,25 +531,26 @@ static int load(struct profdb__compare_state *s, int si, size_t i, const char *k
 	return rc;
 }
 
-size_t profdb__compare_rows_budget(void)
+size_t profdb__compare_rows_budget(const profdb *db)
 {
-	uint64_t n = profdb__env_limit("PROFDB_DIFF_ROWS", DIFF_ROWS);
+	uint64_t n = db->limits.diff_rows;
 	return (size_t)(n < UINT32_MAX ? n : UINT32_MAX); /* order_rows' index is 32 bits */
 }
 
-size_t profdb__compare_bytes_budget(void)
+size_t profdb__compare_bytes_budget(const profdb *db)
 {
-	return (size_t)profdb__env_limit("PROFDB_DIFF_BYTES", DIFF_BYTES);
+	return (size_t)db->limits.diff_bytes;
 }
 
-int profdb__compare_rows_fit(uint64_t rows, uint64_t combos, uint64_t texts, uint64_t text_bytes)
+int profdb__compare_rows_fit(const profdb *db, uint64_t rows, uint64_t combos, uint64_t texts,
+                             uint64_t text_bytes)
 {
 	/* the dictionary held while loading, and each combo's key text (as
 	 * long as the longest of its two names at most: both, to be safe) */
 	uint64_t avg = texts ? text_bytes / texts + 1 : 0;
 	uint64_t need = rows * ROW_COST + combos * (COMBO_COST + TEXT_COST + 2 * avg) + text_bytes +
 	                texts * (TEXT_COST + 16);
-	return rows <= profdb__compare_rows_budget() && need <= profdb__compare_bytes_budget();
+	return rows <= profdb__compare_rows_budget(db) && need <= profdb__compare_bytes_budget(db);
 }
 
 /* Set c's current row from the SQL cursor or the held rows. */

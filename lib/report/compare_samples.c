@@ -12,6 +12,7 @@
 
 #include "compare_state.h"
 #include "query.h"
+#include "lower_bound.h"
 #include "banned.h"
 
 /* ---------------------------------------------------------------- keys */
@@ -158,18 +159,12 @@ static int load_steps(profdb *db, const struct profdb_filter *f, int64_t run_id,
  * unpredictable branches on every row of a big diff. */
 static long step_index(const int64_t *steps, size_t n, int64_t step, size_t *hint)
 {
-	size_t lo = 0, hi = n;
+	size_t lo;
 	if (*hint < n && steps[*hint] == step)
 		return (long)*hint;
 	if (*hint + 1 < n && steps[*hint + 1] == step)
 		return (long)++*hint;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (steps[mid] < step)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	PROFDB__LOWER_BOUND(lo, 0, n, mid, steps[mid] < step);
 	if (lo < n && steps[lo] == step)
 		return (long)(*hint = lo);
 	return -1;

@@ -90,7 +90,7 @@ static int write_whole(const profdb_comparison *c, FILE *out, const struct profd
 int profdb_comparison_write(const profdb_comparison *c, FILE *out, const struct profdb_format_opts *fmt,
                             unsigned flags)
 {
-	uint64_t budget = profdb__result_hold_budget();
+	uint64_t budget = c->hold_bytes;
 	int layout = fmt->format == PROFDB_FMT_TABLE || fmt->format == PROFDB_FMT_MD;
 	profdb__part_fn write = layout ? (fmt->format == PROFDB_FMT_MD ? profdb__write_md_part :
 	                                  profdb__write_table_part) : profdb__part_writer(fmt);

@@ -155,7 +155,7 @@ static int rank_has_kernels(struct profdb__verify *v, int64_t rank, int *has)
 	return PROFDB_OK;
 }
 
-int profdb_verify(profdb *db, profdb_result **out, const char *run, int *out_failed)
+int profdb_verify(profdb *db, profdb_result **out, int *out_failed, const char *run)
 {
 	static const char *const names[] = { "check", "key", "expected", "actual", "diff", "ok" };
 	static const enum profdb_coltype types[] = {

@@ -20,8 +20,6 @@
 #include "schema_sql.h"
 #include "banned.h"
 
-#define BUSY_TIMEOUT_MS 60000 /* a second ingest waits this long for the first */
-
 #define ELIDED " ... "
 
 #define PROFDB_NEW_PAGE_SIZE "16384" /* bytes, of a new database file */
@@ -491,7 +489,7 @@ int profdb__db_open_reader(const profdb *db, sqlite3 **out)
 	if (rc == SQLITE_OK && (oflags & SQLITE_OPEN_READWRITE))
 		rc = sqlite3_exec(*out, "PRAGMA query_only = 1", NULL, NULL, NULL);
 	if (rc == SQLITE_OK)
-		sqlite3_busy_timeout(*out, (int)profdb__env_limit("PROFDB_BUSY_TIMEOUT_MS", BUSY_TIMEOUT_MS));
+		sqlite3_busy_timeout(*out, (int)db->limits.busy_timeout_ms);
 	if (rc != SQLITE_OK) {
 		sqlite3_close(*out);
 		*out = NULL;
@@ -543,6 +541,7 @@ int profdb_open(profdb **out, const char *path, unsigned flags)
 	if (!db)
 		return PROFDB_ERROR;
 	*out = db;
+	db->limits = (struct profdb_limits)PROFDB_LIMITS_INIT;
 	db->readonly = (flags & PROFDB_OPEN_READONLY) != 0;
 	db->path = strdup(path);
 	if (!db->path)
@@ -561,8 +560,7 @@ int profdb_open(profdb **out, const char *path, unsigned flags)
 	had = mem ? 3 : side_exists(path, "-wal") | side_exists(path, "-shm") << 1;
 	if ((rc = open_connection(db, path, mem)) != PROFDB_OK)
 		return rc;
-	/* the environment may shorten the wait (tests of a locked database) */
-	sqlite3_busy_timeout(db->sql, (int)profdb__env_limit("PROFDB_BUSY_TIMEOUT_MS", BUSY_TIMEOUT_MS));
+	sqlite3_busy_timeout(db->sql, (int)db->limits.busy_timeout_ms);
 	sqlite3_extended_result_codes(db->sql, 1);
 	/* Touch the file: a non-SQLite file fails here with SQLITE_NOTADB. */
 	rc = sqlite3_exec(db->sql, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);

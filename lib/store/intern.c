@@ -13,13 +13,12 @@
 #include "banned.h"
 
 /*
- * The map is a cache: past INTERN_CACHED texts or INTERN_CACHED_BYTES of
+ * The map is a cache: past maxcached texts (intern_cached of struct
+ * profdb_limits, 65 536 built in) or INTERN_CACHED_BYTES of
  * them it is emptied and refilled as texts come (those are found in the
  * table by its unique index, with the same ids).  A run of 1 M distinct
  * kernel names held 100 MB here; real traces have a few thousand names.
- * PROFDB_INTERN_CACHED can lower the count (tests reach the emptying).
  */
-#define INTERN_CACHED ((size_t)1 << 16)
 #define INTERN_CACHED_BYTES ((size_t)16 << 20)
 
 /* One interned string. */
@@ -37,7 +36,7 @@ struct profdb__intern {
 	struct intern_slot *slots; /* open addressing, power-of-two size; owned */
 	size_t nslots, nused;
 	size_t keybytes;           /* bytes of the keys held */
-	size_t maxcached;          /* texts held at most: INTERN_CACHED or lower */
+	size_t maxcached;          /* texts held at most */
 	struct profdb_err *err;
 	char *cut;                 /* owned: the cut copy of the last text over the cap */
 	int64_t ncut;              /* texts cut so far (each occurrence) */
@@ -123,7 +122,7 @@ static int grow(struct profdb__intern *t)
 	return PROFDB_OK;
 }
 
-struct profdb__intern *profdb__intern_new(sqlite3 *db, struct profdb_err *err)
+struct profdb__intern *profdb__intern_new(sqlite3 *db, size_t maxcached, struct profdb_err *err)
 {
 	struct profdb__intern *t = calloc(1, sizeof *t);
 	if (!t) {
@@ -132,7 +131,7 @@ struct profdb__intern *profdb__intern_new(sqlite3 *db, struct profdb_err *err)
 	}
 	t->db = db;
 	t->err = err;
-	t->maxcached = (size_t)profdb__env_limit("PROFDB_INTERN_CACHED", INTERN_CACHED);
+	t->maxcached = maxcached;
 	if (sqlite3_prepare_v3(db, "SELECT id FROM str WHERE value = ?1", -1, SQLITE_PREPARE_PERSISTENT,
 	                       &t->get, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v3(db, "INSERT INTO str(value) VALUES (?1)", -1, SQLITE_PREPARE_PERSISTENT,

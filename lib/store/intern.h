@@ -16,7 +16,7 @@ struct profdb__intern;
 /* A map in front of db's str table; errors go to err.  NULL when out of
  * memory or the statements cannot be prepared (err set).  Free with
  * profdb__intern_free. */
-struct profdb__intern *profdb__intern_new(sqlite3 *db, struct profdb_err *err);
+struct profdb__intern *profdb__intern_new(sqlite3 *db, size_t maxcached, struct profdb_err *err);
 void profdb__intern_free(struct profdb__intern *t);
 
 /* Longest text stored, in bytes; a longer one is cut and ends with the

@@ -29,6 +29,7 @@
 
 #include "internal.h"
 #include "kernel_step.h"
+#include "lower_bound.h"
 #include "banned.h"
 
 #define CACHE_SLOTS 16384                /* ids a kernel and its call can be apart by */
@@ -39,8 +40,7 @@
  * between its kernels (a step each) rebuilt n times over n spans: 10 000
  * steps took 10 s.  Past it the guesses stop and the commit's UPDATE
  * places every kernel, as when a check fails (about 0.3 s of rebuilds;
- * PROFDB_KSTEP_SEG_WORK lowers it for tests). */
-#define SEG_WORK_MAX ((uint64_t)1 << 22)
+ * kstep_seg_work of struct profdb_limits, 2^22 built in). */
 
 /* A cached runtime call (val: its start), or a kernel waiting for its
  * call (val: its row id). */
@@ -78,13 +78,17 @@ struct profdb__kstep {
 	struct ks_use *uses;          /* owned */
 	size_t nuses, capuses, kept;  /* kept: segment bounds copied into uses */
 	uint64_t seg_work;            /* spans rebuilt into segments so far */
+	uint64_t seg_work_max;        /* ... before the guesses stop */
 	int invalid;                  /* a file's guesses cannot be trusted (or
 	                                 are not worth it): the UPDATE decides */
 };
 
-struct profdb__kstep *profdb__kstep_new(void)
+struct profdb__kstep *profdb__kstep_new(uint64_t seg_work_max)
 {
-	return calloc(1, sizeof(struct profdb__kstep));
+	struct profdb__kstep *k = calloc(1, sizeof(struct profdb__kstep));
+	if (k)
+		k->seg_work_max = seg_work_max;
+	return k;
 }
 
 void profdb__kstep_free(struct profdb__kstep *k)
@@ -139,15 +143,9 @@ static int64_t merged(int64_t cur, int64_t in, int later)
 static int span_merge(struct profdb__step_span **v, size_t *n, size_t *cap, const struct profdb__step_span *in,
                       int *changed)
 {
-	size_t lo = 0, hi = *n;
+	size_t lo;
 	*changed = 0;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if ((*v)[mid].step < in->step)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	PROFDB__LOWER_BOUND(lo, 0, *n, mid, (*v)[mid].step < in->step);
 	if (lo < *n && (*v)[lo].step == in->step) {
 		struct profdb__step_span *s = &(*v)[lo];
 		int64_t ns = merged(s->start, in->start, 0), ne = merged(s->end, in->end, 1);
@@ -349,7 +347,7 @@ static int step_at(struct profdb__kstep *k, struct profdb__kstep_file *f, int64_
 		return 0;
 	if (!(r = rank_find(k, rank, 1)) || segs_now(k, r, f) != 0)
 		return -1;
-	if (k->seg_work > profdb__env_limit("PROFDB_KSTEP_SEG_WORK", SEG_WORK_MAX)) {
+	if (k->seg_work > k->seg_work_max) {
 		k->invalid = 1;
 		return 0;
 	}

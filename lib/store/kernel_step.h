@@ -42,7 +42,9 @@ struct profdb__kstep_file {
 struct profdb__kstep;
 
 /* CONSTRUCTOR.  NULL when out of memory. */
-struct profdb__kstep *profdb__kstep_new(void);
+/* seg_work: spans rebuilt into segments before the guesses stop
+ * (kstep_seg_work of struct profdb_limits). */
+struct profdb__kstep *profdb__kstep_new(uint64_t seg_work_max);
 /* DESTRUCTOR.  NULL is a no-op. */
 void profdb__kstep_free(struct profdb__kstep *k);
 /* A step row as the store wrote it (merged into an existing one as its

@@ -11,7 +11,7 @@
  * At commit it also writes kernel_step_stat (per rank, step, name and kind
  * totals), which `profdb diff` samples instead of every kernel row.
  *
- * Past PROFDB_NAME_STATS_NAMES names the per-name state is dropped and
+ * Past name_stats_names names the per-name state is dropped and
  * both tables are computed by ordered scans of the run's rows at commit
  * (the "spilled" path at the end).  One file past 600 lines: the three
  * paths share the group, its counting and its row writer.
@@ -44,7 +44,7 @@ struct name_group {
 		double *v;             /* owned: its durations read back by a scan */
 	};
 	union {
-		/* values in dur and its room: at most PROFDB_NAME_STATS_VALUES
+		/* values in dur and its room: at most name_stats_values
 		 * (kinds sit after cell so that a group packs into 96 bytes, a
 		 * size the name bound's budget is reckoned in) */
 		struct {
@@ -81,26 +81,26 @@ struct profdb__name_stats {
 	uint32_t *map;             /* name_id hash -> group index + 1; owned */
 	size_t nmap;               /* power of two */
 	size_t capvalues;          /* durations the arrays have room for */
-	size_t max_values;         /* ... at most (PROFDB_NAME_STATS_VALUES) */
+	size_t max_values;         /* ... at most (name_stats_values) */
 	size_t namebytes;          /* the groups' and the map's, as counted above */
 	size_t durbytes;           /* the duration arrays', as counted above */
-	size_t max_bytes;          /* ... at most (PROFDB_NAME_STATS_BYTES) */
+	size_t max_bytes;          /* ... at most (name_stats_bytes) */
 	int over;                  /* durations dropped: read back by scans */
 	int wide;                  /* a kernel's duration does not fit 4 bytes: scans read doubles */
-	size_t max_names;          /* groups kept at most (PROFDB_NAME_STATS_NAMES) */
+	size_t max_names;          /* groups kept at most (name_stats_names) */
 	int spilled;               /* groups dropped: both tables by ordered scans */
 	int64_t lo, hi;            /* kernel rowids of the run */
 };
 
-struct profdb__name_stats *profdb__name_stats_new(void)
+struct profdb__name_stats *profdb__name_stats_new(const struct profdb_limits *l)
 {
 	struct profdb__name_stats *ns = calloc(1, sizeof *ns);
 
 	if (!ns)
 		return NULL;
-	ns->max_values = (size_t)profdb__env_limit("PROFDB_NAME_STATS_VALUES", PROFDB_NAME_STATS_VALUES);
-	ns->max_names = (size_t)profdb__env_limit("PROFDB_NAME_STATS_NAMES", PROFDB_NAME_STATS_NAMES);
-	ns->max_bytes = (size_t)profdb__env_limit("PROFDB_NAME_STATS_BYTES", PROFDB_NAME_STATS_BYTES);
+	ns->max_values = (size_t)l->name_stats_values;
+	ns->max_names = (size_t)l->name_stats_names;
+	ns->max_bytes = (size_t)l->name_stats_bytes;
 	return ns;
 }
 
@@ -429,7 +429,7 @@ static int write_kept(struct profdb__name_stats *ns, sqlite3_stmt *q, int64_t ru
 
 /*
  * Bytes one scan may hold: what the budget leaves beside the names, which
- * stay held (and no more than PROFDB_NAME_STATS_VALUES as 4-byte values
+ * stay held (and no more than name_stats_values as 4-byte values
  * and their sort's room took before, 4 bytes a value in all).
  */
 static size_t scan_room(const struct profdb__name_stats *ns)

@@ -25,31 +25,29 @@
  * 27.9 MB; 7 M go to the scans, which cost less than 50 MB of doubled
  * arrays).  Names and their durations share this one bound, so many names
  * of a few calls each cannot hold more than few names of many calls
- * (bench/limits checks the RSS).  PROFDB_NAME_STATS_BYTES can lower it.
+ * (bench/limits checks the RSS): name_stats_bytes of struct profdb_limits.
  */
-#define PROFDB_NAME_STATS_BYTES (28u << 20)
 
 /*
  * Durations kept in memory for exact percentiles, at most, over all names
  * of a run (4 bytes each, so 32 MB; a kernel over 4.29 s sends the run to
  * the scans); the byte budget above binds first unless this is lowered.
- * PROFDB_NAME_STATS_VALUES can lower it (tests use it to reach the scans
- * with small inputs).
+ * name_stats_values of struct profdb_limits (tests lower it to reach the
+ * scans with small inputs).
  */
-#define PROFDB_NAME_STATS_VALUES (8u << 20)
 
 /*
  * Names whose statistics are kept in memory, at most (96 bytes each and
  * 48 for the step cells at commit).  A run with more drops them
  * all and computes kernel_name_stat and kernel_step_stat from ordered
  * scans of its rows at commit: one name's durations held at a time, the
- * step groups in SQLite's sorter.  PROFDB_NAME_STATS_NAMES can lower it.
+ * step groups in SQLite's sorter: name_stats_names of struct profdb_limits.
  * 2^18 names held 44 MB just before they were dropped: an ingest of 1 M
  * names peaked at 100 MB there (issue 20); 2^17 keeps it at 64 MB.
  */
-#define PROFDB_NAME_STATS_NAMES (1u << 17)
 
 struct profdb__name_stats;
+struct profdb_limits;
 
 /* store.c: the connection's page cache size as PRAGMA cache_size reads and
  * sets it (negative: KiB); the ingest's, and the smaller one of the commit's
@@ -59,7 +57,7 @@ void profdb__store_set_cache_size(sqlite3 *db, int64_t v);
 
 /* A new, empty accumulator, or NULL when out of memory.  Free with
  * profdb__name_stats_free. */
-struct profdb__name_stats *profdb__name_stats_new(void);
+struct profdb__name_stats *profdb__name_stats_new(const struct profdb_limits *l);
 void profdb__name_stats_free(struct profdb__name_stats *ns);
 
 /* Count one kernel (row kernel_id); -1 when out of memory (the caller

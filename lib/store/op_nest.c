@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "op_nest.h"
+#include "lower_bound.h"
 #include "banned.h"
 
 void profdb__nest_init(struct profdb__nest *n, int overlap, profdb__nest_emit_fn emit, void *arg)
@@ -174,17 +175,9 @@ struct nest {
 
 int profdb__row_runs_has(const struct profdb__row_run *r, size_t n, int64_t id)
 {
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (r[mid].hi < id)
-			lo = mid + 1;
-		else if (r[mid].lo > id)
-			hi = mid;
-		else
-			return 1;
-	}
-	return 0;
+	size_t at; /* the first run not wholly below id: it holds id, or none does */
+	PROFDB__LOWER_BOUND(at, 0, n, mid, r[mid].hi < id);
+	return at < n && r[at].lo <= id;
 }
 
 int profdb__row_runs_exec(sqlite3_stmt *q, int lo, const struct profdb__row_run *r, size_t n)

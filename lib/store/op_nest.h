@@ -135,7 +135,7 @@ int profdb__op_nest(sqlite3 *db, int64_t run_id, const struct profdb__row_run *o
  * file with more is swept by SQLite's sorter).  Returns PROFDB_OK or
  * PROFDB_ERROR with err set.
  */
-int profdb__op_link(sqlite3 *db, int64_t run_id, int64_t source_id, const struct profdb__row_run *ops,
+int profdb__op_link(const profdb *db, int64_t run_id, int64_t source_id, const struct profdb__row_run *ops,
                     size_t nops, int64_t closed_upto, const struct profdb__row_run *launches, size_t nl,
                     const struct profdb__row_run *kernels, size_t nk, struct profdb_err *err);
 
@@ -154,7 +154,7 @@ struct profdb__link_op {
  * place.  *done 0 (and nothing changed) when the file has too many calls
  * for the sweep in C: the caller stores the ops and calls profdb__op_link.
  */
-int profdb__op_link_held(sqlite3 *db, int64_t run_id, int64_t source_id, struct profdb__link_op *ops,
+int profdb__op_link_held(const profdb *db, int64_t run_id, int64_t source_id, struct profdb__link_op *ops,
                          size_t nops, const struct profdb__row_run *launches, size_t nl,
                          const struct profdb__row_run *kernels, size_t nk, int *done, struct profdb_err *err);
 

@@ -26,8 +26,6 @@
 #include "store_impl.h"
 #include "banned.h"
 
-#define HELD_BYTES ((uint64_t)16 << 20)
-
 static int oom(struct profdb_store *st)
 {
 	return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
@@ -79,7 +77,7 @@ static void keep(struct profdb_store *st, struct profdb__op_stream *s)
 static int room(struct profdb_store *st, int *ok)
 {
 	struct profdb__op_stream *s = &st->cur->opn;
-	size_t most = (size_t)(profdb__env_limit("PROFDB_OPS_HELD_BYTES", HELD_BYTES) / sizeof *s->held), cap;
+	size_t most = (size_t)(st->db->limits.ops_held_bytes / sizeof *s->held), cap;
 	struct profdb__op_held *v;
 	*ok = 0;
 	if (s->nheld >= most)
@@ -167,7 +165,7 @@ static int link_held(struct profdb_store *st, int *done)
 		                                   .tid_null = p->tid == PROFDB_NULL, .start = p->start,
 		                                   .dur = p->dur, .v = p->ext, .key = -(int64_t)i };
 	}
-	return profdb__op_link_held(st->db->sql, st->run_id, c->id, v, n, c->launches.v, c->launches.n,
+	return profdb__op_link_held(st->db, st->run_id, c->id, v, n, c->launches.v, c->launches.n,
 	                            c->kernels.v, c->kernels.n, done, &st->err);
 }
 

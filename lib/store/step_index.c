@@ -14,6 +14,7 @@
 
 #include "internal.h"
 #include "step_index.h"
+#include "lower_bound.h"
 #include "banned.h"
 
 #define FN_NAME "profdb_step_at"
@@ -49,14 +50,8 @@ static int cmp_i64(const void *a, const void *b)
 /* Index of the last bound <= v, or -1. */
 static long last_le(const int64_t *b, size_t n, int64_t v)
 {
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (b[mid] <= v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo;
+	PROFDB__LOWER_BOUND(lo, 0, n, mid, b[mid] <= v);
 	return (long)lo - 1;
 }
 
@@ -128,14 +123,8 @@ int64_t profdb__step_segs_at(const struct profdb__step_segs *r, int64_t ns)
 
 int64_t profdb__step_index_at(const struct profdb__step_index *ix, int64_t rank, int64_t ns)
 {
-	size_t lo = 0, hi = ix->nranks;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (ix->ranks[mid].rank < rank)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo;
+	PROFDB__LOWER_BOUND(lo, 0, ix->nranks, mid, ix->ranks[mid].rank < rank);
 	if (lo == ix->nranks || ix->ranks[lo].rank != rank)
 		return PROFDB_NULL;
 	return profdb__step_segs_at(&ix->ranks[lo].s, ns);

@@ -240,7 +240,7 @@ static int file_passes(struct profdb_store *st)
 	if (profdb__store_ops_end_held(st, &held) != PROFDB_OK)
 		rc = st->err.code;
 	if (rc == PROFDB_OK && !held && c->kernels.n && c->launches.n &&
-	    profdb__op_link(st->db->sql, st->run_id, c->id, c->ops.v, c->ops.n, c->opn.closed_upto,
+	    profdb__op_link(st->db, st->run_id, c->id, c->ops.v, c->ops.n, c->opn.closed_upto,
 	                    c->launches.v, c->launches.n, c->kernels.v, c->kernels.n, &st->err) != PROFDB_OK)
 		rc = st->err.code;
 	/* the file's steps are in: its ops take theirs with their device times */
@@ -907,9 +907,10 @@ static int prepare_writers(struct profdb_store *st)
 	    next_id(db->sql, "kernel", &st->next_kernel_id) != 0 ||
 	    next_id(db->sql, "launch", &st->next_launch_id) != 0)
 		return profdb__sqlerror(db, "cannot prepare store");
-	if (!(st->str = profdb__intern_new(db->sql, &st->err)))
+	if (!(st->str = profdb__intern_new(db->sql, (size_t)db->limits.intern_cached, &st->err)))
 		return profdb__error(db, PROFDB_ERROR, "%s", st->err.msg);
-	if (!(st->names = profdb__name_stats_new()) || !(st->ksteps = profdb__kstep_new()))
+	if (!(st->names = profdb__name_stats_new(&db->limits)) ||
+	    !(st->ksteps = profdb__kstep_new(db->limits.kstep_seg_work)))
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	return PROFDB_OK;
 }

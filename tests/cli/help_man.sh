@@ -54,7 +54,7 @@ for c in "" $(cat cmds); do
   COLUMNS=80 $PROFDB $c --help | awk -v c="${c:-profdb}" 'length($0) > 80 {print c ": help line over 80 columns: " $0}'
 done
 # every environment variable the program reads (its getenv calls in cmd/
-# and lib/, the library's limits aside: profdb__env_limit) is named by
+# and lib/, the library's limits aside: cmd/cli_limits.c) is named by
 # profdb --help and in profdb(1)'s ENVIRONMENT; so is --no-pager
 $PROFDB --help > overview
 for v in $(grep -ho 'getenv("[A-Z_]*")' "$HERE"/../../cmd/*.c "$HERE"/../../lib/*/*.c | sed 's/getenv("\(.*\)")/\1/' | sort -u) no-pager; do
