@@ -578,6 +578,11 @@ int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_ke
 		profdb_result_free(*out);
 		*out = NULL;
 	}
+	if (rc == PROFDB_OK && !q->per_step &&
+	    (rc = profdb__outside_steps_notes(db, *out, &q->filter, "per_repeat is the per-step mean")) != PROFDB_OK) {
+		profdb_result_free(*out);
+		*out = NULL;
+	}
 	if (rc == PROFDB_OK && q->per_step &&
 	    (rc = add_step_notes(db, *out, &q->filter, db->ch_groups ? (long)ks.n : -1)) != PROFDB_OK) {
 		profdb_result_free(*out);

@@ -13,7 +13,7 @@ usage: outside_steps_ref.py TRACE kernels KERNELS.csv
        outside_steps_ref.py TRACE summary SUMMARY.json
        outside_steps_ref.py TRACE note TEXT   (text holding profdb's notes)
 KERNELS.csv: `profdb kernels --format csv --unit ns --top 0` (per_repeat, name);
-SUMMARY.json: `profdb summary --format json --unit ns`.
+SUMMARY.json: `profdb summary --format json --unit ns` (outside_kernels, outside_device_ns).
 """
 import collections
 import csv
@@ -75,7 +75,7 @@ def main():
         return 0
     if what == "summary":
         s = json.load(open(arg))
-        want = {"repeats": nsteps, "outside_steps": out_n, "outside_steps_ns": out_ns}
+        want = {"repeats": nsteps, "outside_kernels": out_n, "outside_device_ns": out_ns}
         for k, v in want.items():
             if s.get(k) is None or not close(float(s[k]), v):
                 print(f"summary {k}: profdb {s.get(k)} reference {v}")
