@@ -11,6 +11,7 @@ over the steps / the number of steps (a step it did not run in counts 0).
 
 usage: outside_steps_ref.py TRACE kernels KERNELS.csv
        outside_steps_ref.py TRACE summary SUMMARY.json
+       outside_steps_ref.py TRACE apis APIS.csv  (`profdb apis --format csv --unit ns`)
        outside_steps_ref.py TRACE note TEXT   (text holding profdb's notes)
 KERNELS.csv: `profdb kernels --format csv --unit ns --top 0` (per_repeat, name);
 SUMMARY.json: `profdb summary --format json --unit ns` (outside_kernels, outside_device_ns).
@@ -72,6 +73,14 @@ def main():
     nsteps, in_step, out_n, out_ns = analyse(trace)
     if what == "note":
         print(f"{out_n} device activities ({out_ns / 1000:.3f} us) ran outside every step")
+        return 0
+    if what == "apis":
+        row = list(csv.DictReader(open(arg)))[0]
+        ref = sum(in_step.values()) / nsteps
+        if not close(float(row["per_repeat_ns"]), ref):
+            print(f"apis per_repeat: profdb {row['per_repeat_ns']} reference {ref}")
+            return 1
+        print(f"apis: per_repeat {ref:.1f} ns = the mean of {nsteps} per-step totals")
         return 0
     if what == "summary":
         s = json.load(open(arg))
