@@ -12,6 +12,7 @@ over the steps / the number of steps (a step it did not run in counts 0).
 usage: outside_steps_ref.py TRACE kernels KERNELS.csv
        outside_steps_ref.py TRACE summary SUMMARY.json
        outside_steps_ref.py TRACE apis APIS.csv  (`profdb apis --format csv --unit ns`)
+       outside_steps_ref.py TRACE diff DIFF.csv  (`profdb diff --format csv --unit ns`, TRACE the new side)
        outside_steps_ref.py TRACE note TEXT   (text holding profdb's notes)
 KERNELS.csv: `profdb kernels --format csv --unit ns --top 0` (per_repeat, name);
 SUMMARY.json: `profdb summary --format json --unit ns` (outside_kernels, outside_device_ns).
@@ -93,6 +94,21 @@ def main():
         return 0
     bad = 0
     rows = list(csv.DictReader(open(arg)))
+    if what == "diff":  # the trace is diff's new side: new_ns per name
+        for r in rows:
+            ref = in_step.get(r["name"], 0) / nsteps
+            if ref == 0 and r["new_ns"] == "":
+                continue
+            if r["new_ns"] == "" or not close(float(r["new_ns"]), ref):
+                print(f"diff new_ns of {r['name'][:60]}: profdb {r['new_ns'] or 'empty'} reference {ref}")
+                bad += 1
+        names = {r["name"] for r in rows}
+        if any(n not in names for n in in_step):
+            print("a name with time inside the steps is missing from diff's rows")
+            bad += 1
+        if not bad:
+            print(f"diff: {len(rows)} names, new_ns = per-step mean over {nsteps} steps")
+        return 1 if bad else 0
     seen = set()
     for r in rows:
         name = r["name"]
