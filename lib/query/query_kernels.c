@@ -13,7 +13,10 @@
  *  - median, p90, p99: exact percentiles, linear interpolation (stats.h).
  *  - stddev: sample standard deviation, NULL for a single call.
  *  - per_repeat: total / the run's repeat count, or with a step range
- *    total / the selected steps (query.h, profdb__qfilter_repeats); in a
+ *    total / the selected steps (query.h, profdb__qfilter_repeats); where
+ *    the repeats are the run's profiler steps, the time inside them /
+ *    the steps (the per-step mean; the work outside every step is noted
+ *    apart, outside_steps.c; a group wholly outside has none); in a
  *    benchmark file's run, total / calls (each row one repeat of its API)
  *    and no share_pct.
  *  - top N and the order apply within each run; runs come in id order.
