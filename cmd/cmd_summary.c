@@ -26,12 +26,16 @@ static const char desc[] =
 	"Per run: repeats, kernels (device activities), total_device (sum of their\n"
 	"durations), elapsed (longest per-rank span from the first device start to the\n"
 	"last device end) and total_cpu (sum of host operators' self time).\n"
+	"outside_kernels and outside_device: the device activities outside every profiler\n"
+	"step of a run whose repeats are its steps, and their time (no part of any\n"
+	"repeat: kernels' per_repeat is the per-step mean; 0 under --steps).\n"
 	"--rank and --steps restrict all of them to that rank and those steps; with\n"
 	"--steps, repeats is the number of selected steps (the divisor of kernels'\n"
 	"per_repeat and of diff's per-repeat times under the same --steps).\n"
 	"--format json prints one object when one run is selected (one --run, or the\n"
 	"database holds one run) and an array of objects otherwise; each object has\n"
-	"the keys run, repeats, kernels, total_device_us, elapsed_us, total_cpu_us.\n"
+	"the keys run, repeats, kernels, total_device_us, elapsed_us, total_cpu_us,\n"
+	"outside_kernels, outside_device_us.\n"
 	"--by tag:KEY: one row per value of the run tag KEY, the runs' figures summed\n"
 	"(per-API benchmark results: profdb apis).";
 

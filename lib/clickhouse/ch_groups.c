@@ -263,7 +263,7 @@ static void add_carried(struct profdb__qbuf *b, const struct gkey *k, size_t nk,
 	profdb__qbuf_add(b, "SELECT run_id");
 	for (size_t i = 0; i < nk; i++)
 		profdb__qbuf_addf(b, ", k%zu", i);
-	profdb__qbuf_add(b, ", total, calls");
+	profdb__qbuf_add(b, ", total, calls, ou");
 	if (!sums_only)
 		profdb__qbuf_add(b, ", mn, mx, avg, sd, a, h50, h90, h99");
 	for (size_t i = 0; i < upto; i++)
@@ -308,7 +308,7 @@ static int group_sql(profdb *db, struct profdb__qbuf *b, const struct gkey *k, s
 		add_percentile(b, 90);
 		add_percentile(b, 99);
 	}
-	profdb__qbuf_add(b, " FROM ");
+	profdb__qbuf_add(b, ", ou FROM ");
 	for (size_t i = nk; i-- > 0;) /* outermost first: the last key's join */
 		if (k[i].col->flags & CHC_DICT) {
 			profdb__qbuf_add(b, "(");
@@ -318,7 +318,9 @@ static int group_sql(profdb *db, struct profdb__qbuf *b, const struct gkey *k, s
 	profdb__qbuf_add(b, "(SELECT run_id");
 	for (size_t i = 0; i < nk; i++)
 		profdb__qbuf_addf(b, ", %s AS k%zu", k[i].col->flags & CHC_DICT ? k[i].col->sq : k[i].col->ch, i);
-	profdb__qbuf_add(b, ", toInt64(sum(dur_ns)) AS total, toInt64(count()) AS calls");
+	/* ou: the time outside every step (query_kernels.c, per_repeat) */
+	profdb__qbuf_add(b, ", toInt64(sum(dur_ns)) AS total, toInt64(count()) AS calls,"
+	                 " toInt64(sumIf(dur_ns, isNull(step))) AS ou");
 	if (!sums_only)
 		profdb__qbuf_add(b, ", toInt64(min(dur_ns)) AS mn, toInt64(max(dur_ns)) AS mx,"
 		            " toFloat64(total) / toFloat64(calls) AS avg,"
@@ -365,9 +367,9 @@ static int64_t str_id(struct gfill *g, const struct profdb__ch_val *v)
 static int group_row(void *arg, const struct profdb__ch_val *v, struct profdb_err *err)
 {
 	struct gfill *g = arg;
-	/* server order: total, calls, mn, mx, avg, sd, p50, p90, p99;
-	 * ch_g order: total, calls, avg, median, min, max, stddev, p90, p99 */
-	static const int at[] = { 0, 1, 4, 6, 2, 3, 5, 7, 8 };
+	/* server order: total, calls, mn, mx, avg, sd, p50, p90, p99, ou;
+	 * ch_g order: total, calls, avg, median, min, max, stddev, p90, p99, outside */
+	static const int at[] = { 0, 1, 4, 6, 2, 3, 5, 7, 8, 9 };
 	size_t nk = g->nk;
 	sqlite3_reset(g->put);
 	sqlite3_bind_int64(g->put, 1, v[0].i);
@@ -383,12 +385,12 @@ static int group_row(void *arg, const struct profdb__ch_val *v, struct profdb_er
 		} else
 			sqlite3_bind_int64(g->put, (int)i + 2, x->i);
 	}
-	for (size_t j = 0; j < 9; j++) {
+	for (size_t j = 0; j < 10; j++) {
 		const struct profdb__ch_val *x = &v[1 + nk + at[j]];
 		int k = (int)(nk + 2 + j);
 		if (x->null)
 			sqlite3_bind_null(g->put, k);
-		else if (at[j] < 4)
+		else if (at[j] < 4 || at[j] == 9)
 			sqlite3_bind_int64(g->put, k, x->i);
 		else
 			sqlite3_bind_double(g->put, k, x->d);
@@ -486,7 +488,7 @@ static int mark_stepped_runs(profdb *db, const struct profdb_filter *f)
 static int fill_groups(profdb *db, const struct gkey *k, size_t nk, const struct profdb_filter *f,
                        int sums_only)
 {
-	enum profdb__ch_type types[MAXK + 10];
+	enum profdb__ch_type types[MAXK + 11];
 	struct gfill g = { db, NULL, NULL, NULL, k, nk };
 	struct profdb__qbuf b = { 0 }, put = { 0 };
 	size_t nt = 0;
@@ -504,8 +506,9 @@ static int fill_groups(profdb *db, const struct gkey *k, size_t nk, const struct
 	types[nt++] = CH_NF64;
 	for (size_t i = 0; i < 3; i++)
 		types[nt++] = CH_F64;
+	types[nt++] = CH_I64;
 	profdb__qbuf_add(&put, "INSERT INTO temp.ch_g VALUES ((SELECT local_id FROM temp.ch_run WHERE remote_id = ?1)");
-	for (size_t i = 0; i < nk + 9; i++)
+	for (size_t i = 0; i < nk + 10; i++)
 		profdb__qbuf_add(&put, ", ?");
 	profdb__qbuf_add(&put, ")");
 	if (b.oom || put.oom)
@@ -536,7 +539,7 @@ static int make_tables(profdb *db, size_t nk)
 	 * the cells of the SQLite file's own query */
 	for (size_t i = 0; i < nk; i++)
 		profdb__qbuf_addf(&b, ", k%zu", i);
-	profdb__qbuf_add(&b, ", total, calls, avg, median, min, max, stddev, p90, p99)");
+	profdb__qbuf_add(&b, ", total, calls, avg, median, min, max, stddev, p90, p99, outside)");
 	rc = b.oom ? profdb__error(db, PROFDB_ERROR, "out of memory") :
 	     sqlite3_exec(db->sql, b.s, NULL, NULL, NULL) != SQLITE_OK ? profdb__sqlerror(db, "cannot make the snapshot") :
 	     PROFDB_OK;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ch.h"
+#include "query.h"
 #include "result.h"
 #include "banned.h"
 
@@ -105,9 +106,15 @@ int profdb__ch_query_kernels(profdb *db, profdb_result **out, const struct profd
 {
 	int suffice = stats_suffice(db, q), rc;
 	*out = NULL;
+	/* per_repeat and the note on work outside every step read the
+	 * per-step table's rows without a step (query_kernels.c) */
+	if (!q->per_step && !profdb__qfilter_has_steps(&q->filter) &&
+	    (rc = profdb__ch_ensure(db, profdb__ch_table_bit("kernel_step_stat"))) != PROFDB_OK)
+		return rc;
 	if (!suffice && (rc = server_groups(db, out, q)) != 0)
 		return rc == 1 ? PROFDB_OK : rc;
-	rc = profdb__ch_ensure(db, suffice ? profdb__ch_table_bit("kernel_name_stat") : CH_ALL_TABLES);
+	rc = profdb__ch_ensure(db, suffice ? profdb__ch_table_bit("kernel_name_stat") | profdb__ch_table_bit("kernel_step_stat") :
+	                     CH_ALL_TABLES);
 	if (rc != PROFDB_OK)
 		return rc;
 	/* now the snapshot holds what the SQLite query reads: run it there */

@@ -141,7 +141,8 @@ int profdb__ch_runs_figures(profdb *db)
 
 /* as summary_types in query_runs.c */
 static const enum profdb_coltype summary_types[] = {
-	PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS
+	PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS,
+	PROFDB_COL_INT, PROFDB_COL_NS
 };
 
 int profdb__ch_query_summary(profdb *db, profdb_result **out, const struct profdb_filter *f)
@@ -150,13 +151,19 @@ int profdb__ch_query_summary(profdb *db, profdb_result **out, const struct profd
 	sqlite3_stmt *st = NULL;
 	int rc = aggregate(db, KERNELS);
 	*out = NULL;
+	/* the work outside every step: the per-step table's rows without one */
+	if (rc == PROFDB_OK)
+		rc = profdb__ch_ensure(db, profdb__ch_table_bit("kernel_step_stat"));
 	if (rc != PROFDB_OK)
 		return rc;
 	profdb__qbuf_add(&b, "SELECT r.name AS run, r.repeats, coalesce(a.kernels, 0) AS kernels,"
 	    " coalesce(a.total_device, 0) AS total_device, coalesce(a.elapsed, 0) AS elapsed,"
 	    /* NULL for a run without host ops (no ops row came back): as query_runs.c */
-	    " a.total_cpu AS total_cpu FROM run r LEFT JOIN temp.ch_agg a"
-	    " ON a.local_id = r.id WHERE 1");
+	    " a.total_cpu AS total_cpu");
+	profdb__summary_outside_cols(&b);
+	profdb__qbuf_add(&b, " FROM run r LEFT JOIN temp.ch_agg a ON a.local_id = r.id");
+	profdb__summary_outside_join(&b, f);
+	profdb__qbuf_add(&b, " WHERE 1");
 	if (f->nruns) {
 		profdb__qbuf_add(&b, " AND r.name IN (");
 		for (size_t i = 0; i < f->nruns; i++)
@@ -171,5 +178,10 @@ int profdb__ch_query_summary(profdb *db, profdb_result **out, const struct profd
 	profdb__qfilter_bind(st, f);
 	rc = profdb__result_from_stmt(db, out, st, summary_types);
 	sqlite3_finalize(st);
+	if (rc == PROFDB_OK && (rc = profdb__outside_steps_notes(db, *out, f,
+	                       "outside_kernels and outside_device count them apart")) != PROFDB_OK) {
+		profdb_result_free(*out);
+		*out = NULL;
+	}
 	return rc;
 }

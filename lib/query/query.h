@@ -77,6 +77,19 @@ int profdb__format_is_wallclock(const char *format);
 int profdb__qfilter_explain_empty(profdb *db, profdb_result *r, const struct profdb_filter *f, int need_steps);
 /* Whether the output gets a run column: several runs or none selected. */
 int profdb__qfilter_run_column(const struct profdb_filter *f);
+/* outside_steps.c: device work outside every step of the runs whose
+ * repeats are their profiler steps (README "Per-repeat averages and step
+ * filters").  Append a SELECT of (run_id, n activities, t ns) under f's
+ * runs, rank and tags; a run with none has no row or n = 0. */
+void profdb__outside_steps_sql(struct profdb__qbuf *b, const struct profdb_filter *f);
+/* Add a note per selected run with such work ("run 'R': N device
+ * activities (X us) ran outside every step; " what); none under a step
+ * range.  Sets the message on db on error. */
+int profdb__outside_steps_notes(profdb *db, profdb_result *r, const struct profdb_filter *f, const char *what);
+/* query_runs.c: summary's outside_kernels and outside_device columns, and
+ * the join (alias o, on run r) they read, of f's runs only. */
+void profdb__summary_outside_cols(struct profdb__qbuf *b);
+void profdb__summary_outside_join(struct profdb__qbuf *b, const struct profdb_filter *f);
 
 /* Prepare b's text on db; reports oom and SQL errors on db. */
 int profdb__query_prepare(profdb *db, const struct profdb__qbuf *b, sqlite3_stmt **st, const char *what);

@@ -8,7 +8,10 @@
  *               summary: a benchmark with summary statistics only
  *  repeats      profiler: the run's repeat count; wallclock: rows of the
  *               API; summary: the file's rounds
- *  per_repeat   profiler: total device time / repeats; wallclock: mean
+ *  per_repeat   profiler: total device time / repeats, where the repeats
+ *               are the profiler's steps the time inside them (the mean of
+ *               the per-step totals: work outside every step is noted
+ *               apart, outside_steps.c); wallclock: mean
  *               elapsed (elapsed / repeats); summary: the file's mean
  *  stddev       of the per-repeat samples (profiler: of the per-step device
  *               totals, when there are two steps or more); summary: the
@@ -38,11 +41,12 @@ static const enum profdb_coltype apis_types[] = {
 };
 
 static const char apis_sql[] =
-	" tg AS (SELECT s.run_id, s.name, s.repeats,"
+	" tg AS (SELECT s.run_id, s.name, s.repeats, s.repeats_source,"
 	"  (SELECT value FROM run_tag_all t WHERE t.run_id = s.run_id AND t.key = 'api') AS api,"
 	"  (SELECT value FROM run_tag_all t WHERE t.run_id = s.run_id AND t.key = 'backend') AS backend"
 	"  FROM sel s),\n"
-	" pk AS (SELECT k.run_id, count(*) AS n, sum(k.dur_ns) AS total FROM kernel k"
+	" pk AS (SELECT k.run_id, count(*) AS n, sum(k.dur_ns) AS total,"
+	"  sum(CASE WHEN k.step IS NULL THEN k.dur_ns ELSE 0 END) AS outside FROM kernel k"
 	"  WHERE k.run_id IN (SELECT run_id FROM sel) AND k.kind <> 5 GROUP BY k.run_id),\n"
 	" ps AS (SELECT run_id, stddev(t) AS sd, median(t) AS med FROM (SELECT k.run_id, k.step,"
 	"  sum(k.dur_ns) AS t FROM kernel k WHERE k.run_id IN (SELECT run_id FROM sel) AND k.kind <> 5"
@@ -54,7 +58,8 @@ static const char apis_sql[] =
 	"  WHERE k.run_id IN (SELECT run_id FROM sel) AND k.kind = 5 GROUP BY k.run_id, k.name_id),\n"
 	" rows AS ("
 	"  SELECT tg.run_id, coalesce(tg.api, tg.name) AS api, tg.backend, tg.name AS run,"
-	"   'profiler' AS source, tg.repeats AS repeats, pk.total * 1.0 / tg.repeats AS per_repeat,"
+	"   'profiler' AS source, tg.repeats AS repeats, CASE WHEN tg.repeats_source = 'steps'"
+	"   THEN (pk.total - pk.outside) * 1.0 / tg.repeats ELSE pk.total * 1.0 / tg.repeats END AS per_repeat,"
 	"   ps.sd AS stddev, ps.med AS median, pk.total AS total_device,"
 	"   coalesce(cpu.t, 0) AS total_cpu, pk.n AS kernels"
 	"   FROM tg JOIN pk ON pk.run_id = tg.run_id LEFT JOIN ps ON ps.run_id = tg.run_id"
@@ -96,7 +101,7 @@ int profdb_query_apis(profdb *db, profdb_result **out, const struct profdb_filte
 	profdb__qfilter_runs_of(&only, f);
 	if ((rc = profdb__qfilter_check(db, &only)) != PROFDB_OK)
 		return rc;
-	profdb__qbuf_add(&b, "WITH sel AS (SELECT r.* FROM (SELECT id AS run_id, name, repeats FROM run) r WHERE 1");
+	profdb__qbuf_add(&b, "WITH sel AS (SELECT r.* FROM (SELECT id AS run_id, name, repeats, repeats_source FROM run) r WHERE 1");
 	profdb__qfilter_where(&b, &only, "r", QF_STEP, 1);
 	profdb__qbuf_add(&b, "),\n");
 	profdb__qbuf_add(&b, apis_sql);
@@ -117,6 +122,8 @@ int profdb_query_apis(profdb *db, profdb_result **out, const struct profdb_filte
 		if (profdb__result_add_note(*out, notes->notes[i]) != PROFDB_OK)
 			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
 	profdb_result_free(notes);
+	if (rc == PROFDB_OK)
+		rc = profdb__outside_steps_notes(db, *out, &only, "per_repeat is the per-step mean");
 	if (rc != PROFDB_OK) {
 		profdb_result_free(*out);
 		*out = NULL;

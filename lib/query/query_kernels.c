@@ -13,7 +13,10 @@
  *  - median, p90, p99: exact percentiles, linear interpolation (stats.h).
  *  - stddev: sample standard deviation, NULL for a single call.
  *  - per_repeat: total / the run's repeat count, or with a step range
- *    total / the selected steps (query.h, profdb__qfilter_repeats); in a
+ *    total / the selected steps (query.h, profdb__qfilter_repeats); where
+ *    the repeats are the run's profiler steps, the time inside them /
+ *    the steps (the per-step mean; the work outside every step is noted
+ *    apart, outside_steps.c; a group wholly outside has none); in a
  *    benchmark file's run, total / calls (each row one repeat of its API)
  *    and no share_pct.
  *  - top N and the order apply within each run; runs come in id order.
@@ -268,12 +271,19 @@ static void add_stored_groups(struct profdb__qbuf *b, const struct profdb_filter
 {
 	profdb__qbuf_add(b, "WITH f AS (SELECT s.* FROM kernel_name_stat s WHERE 1");
 	profdb__qfilter_where(b, f, "s", QF_KERNEL, 1);
-	profdb__qbuf_add(b, "),\n den AS (SELECT run_id, sum(total_ns) AS t FROM f GROUP BY run_id),\n"
-	            " g AS (SELECT run_id, name_id AS k0, total_ns AS total, calls, avg_ns AS avg,"
+	/* the per-name time outside every step, from the per-step table's
+	 * rows without a step, of the selected runs only */
+	profdb__qbuf_add(b, "),\n ox AS (SELECT x.run_id, x.name_id, sum(x.total_ns) AS t FROM kernel_step_stat x"
+	                 " WHERE x.step IS NULL");
+	profdb__qfilter_where(b, f, "x", QF_KERNEL, 1);
+	profdb__qbuf_add(b, " GROUP BY x.run_id, x.name_id)");
+	profdb__qbuf_add(b, ",\n den AS (SELECT run_id, sum(total_ns) AS t FROM f GROUP BY run_id),\n"
+	            " g AS (SELECT f.run_id, f.name_id AS k0, total_ns AS total, calls, avg_ns AS avg,"
 	            " median_ns AS median, min_ns AS min, max_ns AS max, stddev_ns AS stddev,"
-	            " p90_ns AS p90, p99_ns AS p99 FROM f WHERE 1");
+	            " p90_ns AS p90, p99_ns AS p99, coalesce(ox.t, 0) AS outside FROM f"
+	            " LEFT JOIN ox ON ox.run_id = f.run_id AND ox.name_id = f.name_id WHERE 1");
 	if (f->name_glob)
-		profdb__qbuf_add(b, " AND name_id IN (SELECT id FROM str WHERE value GLOB :glob)");
+		profdb__qbuf_add(b, " AND f.name_id IN (SELECT id FROM str WHERE value GLOB :glob)");
 	if (f->kind)
 		profdb__qbuf_add(b, " AND kinds = 1 << (SELECT id FROM kind WHERE name = :kind)");
 	if (f->min_total_ns > 0)
@@ -329,7 +339,8 @@ static void add_plain_groups(struct profdb__qbuf *b, const struct keys *ks, cons
 	profdb__qbuf_add(b, ", sum(f.dur_ns) AS total, count(*) AS calls, avg(f.dur_ns) AS avg,"
 	            " median(f.dur_ns) AS median, min(f.dur_ns) AS min, max(f.dur_ns) AS max,"
 	            " stddev(f.dur_ns) AS stddev, percentile(f.dur_ns, 90) AS p90,"
-	            " percentile(f.dur_ns, 99) AS p99 FROM f GROUP BY f.run_id");
+	            " percentile(f.dur_ns, 99) AS p99,"
+	            " sum(CASE WHEN f.step IS NULL THEN f.dur_ns ELSE 0 END) AS outside FROM f GROUP BY f.run_id");
 	add_key_list(b, ks, "");
 	if (f->min_total_ns > 0)
 		profdb__qbuf_add(b, " HAVING sum(f.dur_ns) >= :mintot");
@@ -430,8 +441,16 @@ static int add_output(profdb *db, struct profdb__qbuf *b, const struct keys *ks,
 		 * share of one device time, and each API has its own count */
 		profdb__qbuf_add(b, ", CASE WHEN r.format IN " PROFDB__WALLCLOCK_FORMATS_SQL " THEN NULL"
 		                 " ELSE 100.0 * g.total / den.t END AS share_pct, CASE WHEN r.format IN "
-		                 PROFDB__WALLCLOCK_FORMATS_SQL " THEN g.total * 1.0 / g.calls"
-		                 " ELSE g.total * 1.0 / rep.n END AS per_repeat");
+		                 PROFDB__WALLCLOCK_FORMATS_SQL " THEN g.total * 1.0 / g.calls");
+	if (!q->per_step && !profdb__qfilter_has_steps(&q->filter))
+		/* repeats that are the profiler's steps: a repeat is a step, so
+		 * work outside every step is no part of one (a group wholly
+		 * outside has none) */
+		profdb__qbuf_add(b, " WHEN r.repeats_source = 'steps' AND g.outside > 0 THEN"
+		                 " CASE WHEN g.outside >= g.total THEN NULL"
+		                 " ELSE (g.total - g.outside) * 1.0 / rep.n END");
+	if (!q->per_step)
+		profdb__qbuf_add(b, " ELSE g.total * 1.0 / rep.n END AS per_repeat");
 	for (size_t i = 0; i < ks->n; i++)
 		if (ks->k[i]->resolve == 3)
 			profdb__qbuf_addf(b, ", g.k%zu AS v%zu", i, i);
@@ -559,6 +578,11 @@ int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_ke
 	/* (an empty answer from server groups is asked again with the rows) */
 	if (rc == PROFDB_OK && !db->ch_groups &&
 	    (rc = profdb__qfilter_explain_empty(db, *out, &q->filter, q->per_step)) != PROFDB_OK) {
+		profdb_result_free(*out);
+		*out = NULL;
+	}
+	if (rc == PROFDB_OK && !q->per_step &&
+	    (rc = profdb__outside_steps_notes(db, *out, &q->filter, "per_repeat is the per-step mean")) != PROFDB_OK) {
 		profdb_result_free(*out);
 		*out = NULL;
 	}

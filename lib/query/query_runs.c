@@ -109,8 +109,21 @@ int profdb_query_runs(profdb *db, profdb_result **out)
 }
 
 static const enum profdb_coltype summary_types[] = {
-	PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS
+	PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS,
+	PROFDB_COL_INT, PROFDB_COL_NS
 };
+
+void profdb__summary_outside_cols(struct profdb__qbuf *b)
+{
+	profdb__qbuf_add(b, ", coalesce(o.n, 0) AS outside_kernels, coalesce(o.t, 0) AS outside_device");
+}
+
+void profdb__summary_outside_join(struct profdb__qbuf *b, const struct profdb_filter *f)
+{
+	profdb__qbuf_add(b, " LEFT JOIN (");
+	profdb__outside_steps_sql(b, f);
+	profdb__qbuf_add(b, ") o ON o.run_id = r.id");
+}
 
 int profdb_query_summary(profdb *db, profdb_result **out, const struct profdb_filter *f)
 {
@@ -157,7 +170,12 @@ int profdb_query_summary(profdb *db, profdb_result **out, const struct profdb_fi
 	    " CASE WHEN EXISTS (SELECT 1 FROM op o WHERE o.run_id = r.id) THEN"
 	    " coalesce((SELECT sum(o.self_ns) FROM op o WHERE o.run_id = r.id");
 	profdb__qfilter_where(&b, &in_run, "o", QF_OP, 1);
-	profdb__qbuf_add(&b, "), 0) END AS total_cpu FROM run r WHERE 1");
+	profdb__qbuf_add(&b, "), 0) END AS total_cpu");
+	/* the work outside every step, of the selected runs (sf) only */
+	profdb__summary_outside_cols(&b);
+	profdb__qbuf_add(&b, " FROM run r");
+	profdb__summary_outside_join(&b, &sf);
+	profdb__qbuf_add(&b, " WHERE 1");
 	if (sf.nruns) {
 		profdb__qbuf_add(&b, " AND r.name IN (");
 		for (size_t i = 0; i < sf.nruns; i++)
@@ -173,5 +191,10 @@ int profdb_query_summary(profdb *db, profdb_result **out, const struct profdb_fi
 	profdb__qfilter_bind(st, &sf);
 	rc = profdb__result_from_stmt_stream(db, out, st, summary_types);
 	sqlite3_finalize(st);
+	if (rc == PROFDB_OK && (rc = profdb__outside_steps_notes(db, *out, &sf,
+	                       "outside_kernels and outside_device count them apart")) != PROFDB_OK) {
+		profdb_result_free(*out);
+		*out = NULL;
+	}
 	return rc;
 }

@@ -193,6 +193,14 @@ int profdb_compare(profdb *db, profdb_comparison **out, const struct profdb_diff
 	                              o->filter.rank);
 	if (rc == PROFDB_OK && profdb__compare_warn_short(c) != PROFDB_OK)
 		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
+	for (int si = 0; rc == PROFDB_OK && si < 2; si++)
+		for (size_t i = 0; rc == PROFDB_OK && i < s.side[si].n; i++)
+			if (s.side[si].out_n[i] > 0 &&
+			    profdb__compare_warn(c, "run '%s': %lld device activities (%.3f us) ran outside every step;"
+			                         " per_repeat is the per-step mean", s.side[si].runs[i].name,
+			                         (long long)s.side[si].out_n[i], (double)s.side[si].out_ns[i] / 1000.0)
+			    != PROFDB_OK)
+				rc = profdb__error(db, PROFDB_ERROR, "out of memory");
 out:
 	if (own_txn)
 		sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL);

@@ -57,6 +57,7 @@ struct profdb__cmp_run {
 	int64_t repeats;           /* the per-repeat divisor: run.repeats, or the
 	                              selected steps under a step range */
 	int stats;                 /* run.name_stats: kernel_step_stat is filled */
+	int repeats_steps;         /* run.repeats are its profiler steps */
 	const char *name;          /* borrowed from the comparison */
 	char *format;              /* owned: run.format */
 };

@@ -117,9 +117,10 @@ static int read_key(struct merge *m, const char *key)
 	for (size_t k = 0; k < m->ncur; k++) {
 		struct cursor *c = &m->cur[k];
 		while (c->kc.live && strcmp(key_of(c), key) == 0) {
-			m->total[c->si] += c->kc.sum;
-			m->calls[c->si] += c->kc.calls;
-			profdb__compare_add_row(m->s, c->si, c->run, &c->kc, m->samp[c->si], m->kcalls[c->si]);
+			if (profdb__compare_add_row(m->s, c->si, c->run, &c->kc, m->samp[c->si], m->kcalls[c->si])) {
+				m->total[c->si] += c->kc.sum;
+				m->calls[c->si] += c->kc.calls;
+			}
 			if ((rc = advance(m, c)) != PROFDB_OK)
 				return rc;
 		}
@@ -199,8 +200,10 @@ int profdb__compare_merge_kernels(struct profdb__compare_state *s, profdb_compar
 	while ((key = next_key(&m, &rc)) != NULL) {
 		if ((rc = read_key(&m, key)) != PROFDB_OK)
 			goto out;
-		/* --min-total: drop kernels small on both sides */
-		if (m.total[0] < s->o->filter.min_total_ns && m.total[1] < s->o->filter.min_total_ns) {
+		/* --min-total: drop kernels small on both sides; a kernel that
+		 * ran only outside every step is in no repeat of either side */
+		if ((m.total[0] < s->o->filter.min_total_ns && m.total[1] < s->o->filter.min_total_ns) ||
+		    (m.calls[0] == 0 && m.calls[1] == 0)) {
 			free(key);
 			continue;
 		}

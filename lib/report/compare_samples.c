@@ -89,7 +89,7 @@ static int load_run(profdb *db, struct profdb__cmp_run *r, const char *name)
 	sqlite3_stmt *q = NULL;
 	int rc;
 	r->name = name;
-	if (sqlite3_prepare_v2(db->sql, "SELECT id, repeats, ranks, format, name_stats FROM run WHERE name = ?1",
+	if (sqlite3_prepare_v2(db->sql, "SELECT id, repeats, ranks, format, name_stats, repeats_source = 'steps' FROM run WHERE name = ?1",
 	                       -1, &q, NULL) != SQLITE_OK)
 		return profdb__sqlerror(db, "cannot look up runs");
 	sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
@@ -100,6 +100,7 @@ static int load_run(profdb *db, struct profdb__cmp_run *r, const char *name)
 		r->ranks = sqlite3_column_int64(q, 2);
 		r->format = strdup((const char *)sqlite3_column_text(q, 3));
 		r->stats = sqlite3_column_int(q, 4);
+		r->repeats_steps = sqlite3_column_int(q, 5);
 		rc = r->format ? PROFDB_OK : profdb__error(db, PROFDB_ERROR, "out of memory");
 	} else if (rc == SQLITE_DONE) {
 		rc = profdb__error(db, PROFDB_ENOTFOUND, "no run named '%s'", name);
@@ -180,7 +181,11 @@ int profdb__compare_side_init(profdb *db, const struct profdb_filter *f, struct 
 	sd->steps = calloc(n, sizeof *sd->steps);
 	sd->nsteps = calloc(n, sizeof *sd->nsteps);
 	sd->divisor = calloc(n, sizeof *sd->divisor);
-	if (!sd->runs || !sd->offset || !sd->steps || !sd->nsteps || !sd->divisor)
+	sd->by_step = calloc(n ? n : 1, sizeof *sd->by_step);
+	sd->out_n = calloc(n ? n : 1, sizeof *sd->out_n);
+	sd->out_ns = calloc(n ? n : 1, sizeof *sd->out_ns);
+	if (!sd->runs || !sd->offset || !sd->steps || !sd->nsteps || !sd->divisor || !sd->by_step ||
+	    !sd->out_n || !sd->out_ns)
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		if ((rc = load_run(db, &sd->runs[i], names[i])) != PROFDB_OK)
@@ -195,6 +200,7 @@ int profdb__compare_side_init(profdb *db, const struct profdb_filter *f, struct 
 		/* the repeats warning compares the divisor in use: under --steps
 		 * 2 vs 4 stored repeats is no difference when both select 1 step */
 		sd->runs[i].repeats = (int64_t)sd->divisor[i];
+		sd->by_step[i] = sd->runs[i].repeats_steps && sd->nsteps[i] && !profdb__qfilter_has_steps(f);
 		sd->repeats += sd->divisor[i];
 	}
 	sd->wall = n > 0;
@@ -221,6 +227,9 @@ void profdb__compare_side_free(struct profdb__compare_side *sd)
 	free(sd->steps);
 	free(sd->nsteps);
 	free(sd->divisor);
+	free(sd->by_step);
+	free(sd->out_n);
+	free(sd->out_ns);
 	free(sd->count);
 	free(sd->dev);
 	free(sd->cpu);
@@ -296,22 +305,30 @@ int profdb__compare_kernel_cursor(struct profdb__compare_state *s, int si, size_
 	return PROFDB_OK;
 }
 
-void profdb__compare_add_row(struct profdb__compare_state *s, int si, size_t i,
-                             struct profdb__kcursor *c, double *samp, double *calls)
+int profdb__compare_add_row(struct profdb__compare_state *s, int si, size_t i,
+                            struct profdb__kcursor *c, double *samp, double *calls)
 {
 	struct profdb__compare_side *sd = &s->side[si];
 	int64_t sum = c->sum, cnt = c->calls;
 	size_t at = sd->offset[i];
 	long j;
 
-	sd->kernels += cnt;
 	if (!sd->nsteps[i]) {
+		sd->kernels += cnt;
 		samp[at] += (double)sum / sd->divisor[i];
 		sd->count[at] += (double)cnt / sd->divisor[i];
 		calls[at] += (double)cnt;
-		return;
+		return 1;
 	}
 	j = !c->has_step ? -1 : step_index(sd->steps[i], sd->nsteps[i], c->step, &c->step_hint);
+	if (j < 0 && sd->by_step[i] && !s->by_op) {
+		/* a repeat is a step: no part of any (README "Per-repeat
+		 * averages and step filters") */
+		sd->out_n[i] += cnt;
+		sd->out_ns[i] += sum;
+		return 0;
+	}
+	sd->kernels += cnt;
 	if (j < 0) {
 		/* outside every step (no launch inside a step span): spread
 		 * evenly over the run's steps, so the mean of the samples
@@ -321,11 +338,12 @@ void profdb__compare_add_row(struct profdb__compare_state *s, int si, size_t i,
 			sd->count[at + t] += (double)cnt / (double)sd->nsteps[i];
 			calls[at + t] += (double)cnt / (double)sd->nsteps[i];
 		}
-		return;
+		return 1;
 	}
 	samp[at + (size_t)j] += (double)sum;
 	sd->count[at + (size_t)j] += (double)cnt;
 	calls[at + (size_t)j] += (double)cnt;
+	return 1;
 }
 
 /* Host self time per step, and the step spans, of run i of side si. */

@@ -31,6 +31,11 @@ struct profdb__compare_side {
 	double *span;              /* step spans (max over ranks), nspan of them */
 	size_t nspan, capspan;
 	int64_t kernels;           /* kernel rows on this side */
+	/* per run: its repeats are its profiler steps, so its device work
+	 * outside every step is left out of the samples (out_n activities,
+	 * out_ns of time) and noted apart, as kernels' per_repeat does */
+	int *by_step;
+	int64_t *out_n, *out_ns;
 	int wall;                  /* every run a benchmark file's: a row is one repeat of its key */
 };
 
@@ -96,8 +101,10 @@ void profdb__kcursor_prefetch_free(struct profdb__compare_state *s);
 int profdb__kcursor_next(struct profdb__kcursor *c);
 void profdb__kcursor_close(struct profdb__kcursor *c);
 /* Add the current row of such a cursor to samp (side si's N samples), its
- * calls to calls (N), and the side's kernel counts. */
-void profdb__compare_add_row(struct profdb__compare_state *s, int si, size_t i,
+ * calls to calls (N), and the side's kernel counts: 1; or 0 when the row
+ * is outside every step of a run whose repeats are its steps (counted in
+ * out_n and out_ns only). */
+int profdb__compare_add_row(struct profdb__compare_state *s, int si, size_t i,
                              struct profdb__kcursor *c, double *samp, double *calls);
 int profdb__compare_read_host(struct profdb__compare_state *s, int si, size_t i);
 
