@@ -319,7 +319,8 @@ int profdb__ascend_read_analysis(const struct profdb__ascend_src *src, const cha
 	size_t len = 0;
 	uint64_t size = 0;
 	char sha[65], note[4400];
-	int rc = profdb__ascend_slurp(path, ANALYSIS_MAX, &buf, &len, sha, &size, ctx->err);
+	int rc = profdb__ascend_slurp(path, ANALYSIS_MAX, ctx->limits->gzip_max_bytes, &buf, &len, sha, &size,
+	                              ctx->err);
 
 	free(buf);
 	if (rc == 1) {
