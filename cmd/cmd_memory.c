@@ -55,8 +55,12 @@ static int own_opt(void *arg, int key, const char *val)
 	struct profdb_memory_query *mq = arg;
 	switch (key) {
 	case OPT_BY:
-		if (strcmp(val, "device") != 0 && strcmp(val, "step") != 0)
-			return cli_usage_error("memory", "--by: device or step, not '%s'", val);
+		if (strcmp(val, "device") != 0 && strcmp(val, "step") != 0) {
+			static const char *const names[] = { "device", "step" };
+			char hint[96];
+			return cli_usage_error("memory", "--by: device or step, not '%s'%s", val,
+			                       cli_did_you_mean(hint, sizeof hint, val, names, 2));
+		}
 		mq->by_step = strcmp(val, "step") == 0;
 		return 0;
 	case OPT_TIMELINE:

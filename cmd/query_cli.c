@@ -101,8 +101,12 @@ int qcli_by_choice(const char *name, const char *val, const char *clear_value, c
 		*flag = 1;
 	else if (strcmp(val, clear_value) == 0)
 		*flag = 0;
-	else
-		return cli_usage_error(name, "--by: '%s' or '%s', not '%s'", clear_value, set_value, val);
+	else {
+		const char *names[] = { clear_value, set_value };
+		char hint[96];
+		return cli_usage_error(name, "--by: '%s' or '%s', not '%s'%s", clear_value, set_value, val,
+		                       cli_did_you_mean(hint, sizeof hint, val, names, 2));
+	}
 	return 0;
 }
 

@@ -543,6 +543,10 @@ struct profdb_sniff {
  * (detect.c; for the sniffs). */
 size_t profdb__sniff_ws(const char *b, size_t n, size_t i);
 
+/* "; did you mean 'X'?" into buf (cap bytes) when profdb_name_nearest
+ * finds X for word among names, else "" (suggest.c).  Returns buf. */
+const char *profdb__did_you_mean(char *buf, size_t cap, const char *word, const char *const *names, size_t n);
+
 /* A sniff's answer.  MORE: "no" so far, but more bytes could make it "yes"
  * (detect.c reads on and asks again; at the limit MORE counts as NO).  A
  * YES must still hold with more bytes, and NO only when none can change

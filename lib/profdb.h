@@ -84,6 +84,11 @@ const char *profdb_errmsg(const profdb *db);
 
 /* A static description of an error code ("bad input format", ...). */
 const char *profdb_strerror(int code);
+/* The one name of names[0..n) nearest to word (edit distance, adjacent
+ * swaps counting one) when it is close enough to be what the user meant
+ * (at most a third of the longer word), else NULL: the "did you mean" of
+ * every mistyped command, option, --by key and --sort column. */
+const char *profdb_name_nearest(const char *word, const char *const *names, size_t n);
 
 /* The embedded schema SQL, all files concatenated.  Static storage. */
 const char *profdb_schema_sql(void);
