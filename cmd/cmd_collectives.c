@@ -15,6 +15,7 @@ static const struct cli_opt opts[] = {
 	QCLI_OPT_STEPS,
 	QCLI_OPT_NAME,
 	{ "by", 1, OPT_BY, "KEY", "rank (default: per collective and rank), step (per step across ranks) or link (Ascend)" },
+	QCLI_OPT_ORDER,
 	QCLI_OPT_FORMAT,
 	QCLI_OPT_UNIT,
 	QCLI_OPT_WIDE,

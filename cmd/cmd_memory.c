@@ -20,6 +20,7 @@ static const struct cli_opt opts[] = {
 	{ "points", 1, OPT_POINTS, "N", "--timeline: slices of time per device (default 200)" },
 	{ "ops", 0, OPT_OPS, "", "per operator: bytes allocated, freed, held, live at the device's peak" },
 	{ "name", 1, OPT_NAME, "GLOB", "--ops: only operators matching GLOB (SQLite GLOB, case-sensitive)" },
+	QCLI_OPT_ORDER,
 	QCLI_OPT_FORMAT,
 	QCLI_OPT_UNIT,
 	QCLI_OPT_WIDE,

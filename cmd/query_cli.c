@@ -237,9 +237,24 @@ profdb *qcli_open(const struct qcli *q)
 	return NULL;
 }
 
+/* Does q reorder or cut the answer itself (qcli_finish)? */
+static int orders(const struct qcli *q)
+{
+	return q->order && ((q->sort && *q->sort) || q->top > 0);
+}
+
+void qcli_stream(const struct qcli *q, profdb *db)
+{
+	/* a sorted answer needs every row before the first goes out */
+	if (!orders(q))
+		(void)profdb_result_stream(db, stdout, &q->fmt);
+}
+
 int qcli_finish(struct qcli *q, profdb *db, int rc, profdb_result *r)
 {
 	int code = PROFDB_EXIT_OK;
+	if (rc == PROFDB_OK && orders(q))
+		rc = profdb_result_order(db, r, q->sort, q->asc, q->top, q->order == QCLI_ORDER_PER_RUN);
 	if (rc != PROFDB_OK)
 		code = cli_lib_error(db, rc);
 	/* tables and md print a result's notes; csv and json keep the data
@@ -265,13 +280,14 @@ int qcli_run_analysis(const char *name, int argc, char **argv, const struct cli_
 	int rc;
 
 	qcli_init(&q, name);
+	q.order = QCLI_ORDER_PER_RUN;
 	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS]", desc, own, query, NULL)) >= 0)
 		return rc;
 	*filter = q.filter;
 	if (!(db = qcli_open(&q)))
 		return PROFDB_EXIT_ERROR;
 	/* rows written as they come where the query can (profdb_result_stream) */
-	(void)profdb_result_stream(db, stdout, &q.fmt);
+	qcli_stream(&q, db);
 	rc = run(db, &r, query);
 	return qcli_finish(&q, db, rc, r);
 }
