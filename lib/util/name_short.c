@@ -70,7 +70,8 @@ static int drop_args(char *s)
 		if (s[i] == ')')
 			depth++;
 		else if (s[i] == '(' && --depth == 0)
-			return i > 0 && elide(s, i, end - 1);
+			/* "(23.1%)" after a name in a list is a figure, not arguments */
+			return i > 0 && !memchr(s + i, '%', end - i) && elide(s, i, end - 1);
 	}
 	return 0;
 }
