@@ -27,7 +27,7 @@ static void unknown_option(const char *cmd, const char *given, const struct cli_
 	word[strcspn(word, "=")] = '\0'; /* --name=value */
 	for (size_t i = 0; i < n; i++)
 		names[i] = opts[i].name;
-	near = word[0] ? cli_nearest(word, names, n) : NULL;
+	near = word[0] ? profdb_name_nearest(word, names, n) : NULL;
 	if (near)
 		fprintf(stderr, "profdb %s: unknown option '%s'; did you mean '--%s'? Try 'profdb %s --help'.\n",
 		        cmd, given, near, cmd);
@@ -199,6 +199,15 @@ int cli_error(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	return PROFDB_EXIT_ERROR;
+}
+
+const char *cli_did_you_mean(char *buf, size_t cap, const char *word, const char *const *names, size_t n)
+{
+	const char *near = *word ? profdb_name_nearest(word, names, n) : NULL;
+	buf[0] = '\0';
+	if (near)
+		snprintf(buf, cap, "; did you mean '%s'?", near);
+	return buf;
 }
 
 int cli_usage_error(const char *name, const char *fmt, ...)

@@ -79,6 +79,9 @@ int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_visible(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Print a usage error and a hint.  Returns PROFDB_EXIT_USAGE. */
 int cli_usage_error(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "; did you mean 'X'?" into buf when profdb_name_nearest finds X for word
+ * among names, else "".  Returns buf. */
+const char *cli_did_you_mean(char *buf, size_t cap, const char *word, const char *const *names, size_t n);
 /* Report a failed library call on db: prints profdb_errmsg, returns 1. */
 int cli_lib_error(profdb *db, int rc);
 /* The default database path: $PROFDB_DB, else ./profdb.db. */
@@ -98,9 +101,6 @@ void cli_format_init(struct profdb_format_opts *f);
 /* Parse an integer argument; returns 0 ok, -1 bad (message printed). */
 int cli_parse_i64(const char *name, const char *opt, const char *arg, int64_t *out);
 
-/* The one name of names[0..n) nearest to word when it is close enough to
- * be what the user meant, else NULL (suggest.c). */
-const char *cli_nearest(const char *word, const char *const *names, size_t n);
 
 /* Send stdout through $PROFDB_PAGER / $PAGER / less when it is a terminal
  * (not for cmd's that only report progress); finish waits for the pager to

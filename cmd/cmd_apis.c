@@ -13,6 +13,7 @@ static const struct cli_opt opts[] = {
 	QCLI_OPT_RUN,
 	QCLI_OPT_TAG,
 	{ "name", 1, OPT_NAME, "GLOB", "only APIs matching GLOB" },
+	QCLI_OPT_ORDER_WHOLE,
 	QCLI_OPT_FORMAT,
 	QCLI_OPT_UNIT,
 	QCLI_OPT_WIDE,
@@ -43,12 +44,13 @@ int cmd_apis(int argc, char **argv)
 	profdb_result *r = NULL;
 
 	qcli_init(&q, "apis");
+	q.order = QCLI_ORDER_WHOLE;
 	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS]", desc, NULL, NULL, NULL)) >= 0)
 		return rc;
 	if (!(db = qcli_open(&q)))
 		return PROFDB_EXIT_ERROR;
 	/* rows written as they come (one per run and API) */
-	(void)profdb_result_stream(db, stdout, &q.fmt);
+	qcli_stream(&q, db);
 	rc = profdb_query_apis(db, &r, &q.filter);
 	return qcli_finish(&q, db, rc, r);
 }

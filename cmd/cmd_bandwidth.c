@@ -13,6 +13,7 @@ static const struct cli_opt opts[] = {
 	QCLI_OPT_STEPS,
 	QCLI_OPT_NAME,
 	{ "by", 1, OPT_BY, "KEY", "step (default: per rank, step and direction) or rank (per rank and direction)" },
+	QCLI_OPT_ORDER,
 	QCLI_OPT_FORMAT,
 	QCLI_OPT_UNIT,
 	QCLI_OPT_WIDE,

@@ -13,6 +13,7 @@ static const struct cli_opt opts[] = {
 	QCLI_OPT_RANK,
 	QCLI_OPT_STEPS,
 	{ "by", 1, OPT_BY, "KEY", "step (default: one row per rank and step) or rank (one row per rank)" },
+	QCLI_OPT_ORDER,
 	QCLI_OPT_FORMAT,
 	QCLI_OPT_UNIT,
 	QCLI_OPT_WIDE,

@@ -15,6 +15,7 @@ static const struct cli_opt opts[] = {
 	QCLI_OPT_STEPS,
 	QCLI_OPT_NAME,
 	{ "by", 1, OPT_BY, "KEY", "rank (default: per collective and rank), step (per step across ranks) or link (Ascend)" },
+	QCLI_OPT_ORDER,
 	QCLI_OPT_FORMAT,
 	QCLI_OPT_UNIT,
 	QCLI_OPT_WIDE,
@@ -56,8 +57,12 @@ static int own_opt(void *arg, int key, const char *val)
 		return PROFDB_EXIT_USAGE; /* cli_next printed why */
 	cq->by_step = strcmp(val, "step") == 0;
 	cq->by_link = strcmp(val, "link") == 0;
-	if (!cq->by_step && !cq->by_link && strcmp(val, "rank") != 0)
-		return cli_usage_error("collectives", "--by: 'rank', 'step' or 'link', not '%s'", val);
+	if (!cq->by_step && !cq->by_link && strcmp(val, "rank") != 0) {
+		static const char *const names[] = { "rank", "step", "link" };
+		char hint[96];
+		return cli_usage_error("collectives", "--by: 'rank', 'step' or 'link', not '%s'%s", val,
+		                       cli_did_you_mean(hint, sizeof hint, val, names, 3));
+	}
 	return 0;
 }
 

@@ -18,6 +18,7 @@ static const struct cli_opt opts[] = {
 	QCLI_OPT_NAME,
 	{ "peak-tflops", 1, OPT_PEAK_TFLOPS, "X", "the device's peak TFLOP/s for the dtype: adds peak_pct" },
 	{ "peak-gbps", 1, OPT_PEAK_GBPS, "X", "the device's peak memory GB/s: adds bw_pct" },
+	QCLI_OPT_ORDER,
 	QCLI_OPT_FORMAT,
 	QCLI_OPT_UNIT,
 	QCLI_OPT_WIDE,

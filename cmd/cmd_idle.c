@@ -15,6 +15,7 @@ static const struct cli_opt opts[] = {
 	QCLI_OPT_RANK,
 	QCLI_OPT_STEPS,
 	{ "gaps", 1, OPT_GAPS, "N", "list the N longest idle gaps instead, with the next kernel and the host op" },
+	QCLI_OPT_ORDER,
 	QCLI_OPT_FORMAT,
 	QCLI_OPT_UNIT,
 	QCLI_OPT_WIDE,

@@ -14,6 +14,7 @@ static const struct cli_opt opts[] = {
 	QCLI_OPT_STEPS,
 	QCLI_OPT_NAME,
 	{ "by", 1, OPT_BY, "KEY", "name (default: per kernel name and overall), stream (queue length) or step (host- or device-bound)" },
+	QCLI_OPT_ORDER,
 	QCLI_OPT_FORMAT,
 	QCLI_OPT_UNIT,
 	QCLI_OPT_WIDE,

@@ -20,6 +20,7 @@ static const struct cli_opt opts[] = {
 	{ "points", 1, OPT_POINTS, "N", "--timeline: slices of time per device (default 200)" },
 	{ "ops", 0, OPT_OPS, "", "per operator: bytes allocated, freed, held, live at the device's peak" },
 	{ "name", 1, OPT_NAME, "GLOB", "--ops: only operators matching GLOB (SQLite GLOB, case-sensitive)" },
+	QCLI_OPT_ORDER,
 	QCLI_OPT_FORMAT,
 	QCLI_OPT_UNIT,
 	QCLI_OPT_WIDE,
@@ -55,8 +56,12 @@ static int own_opt(void *arg, int key, const char *val)
 	struct profdb_memory_query *mq = arg;
 	switch (key) {
 	case OPT_BY:
-		if (strcmp(val, "device") != 0 && strcmp(val, "step") != 0)
-			return cli_usage_error("memory", "--by: device or step, not '%s'", val);
+		if (strcmp(val, "device") != 0 && strcmp(val, "step") != 0) {
+			static const char *const names[] = { "device", "step" };
+			char hint[96];
+			return cli_usage_error("memory", "--by: device or step, not '%s'%s", val,
+			                       cli_did_you_mean(hint, sizeof hint, val, names, 2));
+		}
 		mq->by_step = strcmp(val, "step") == 0;
 		return 0;
 	case OPT_TIMELINE:

@@ -18,6 +18,7 @@ static const struct cli_opt opts[] = {
 	QCLI_OPT_STEPS,
 	{ "by", 1, OPT_BY, "KEY", "step (default: per rank and step) or rank (per rank over the run)" },
 	{ "threshold", 1, OPT_THRESHOLD, "PCT", "least wait a straggler causes, % of the median communication (default 10)" },
+	QCLI_OPT_ORDER,
 	QCLI_OPT_FORMAT,
 	QCLI_OPT_UNIT,
 	QCLI_OPT_WIDE,

@@ -20,6 +20,7 @@ static const struct cli_opt opts[] = {
 	{ "set-tag", 1, OPT_SET_TAG, "KEY=VALUE", "tag the --run run (replaces its KEY tag)" },
 	{ "unset-tag", 1, OPT_UNSET_TAG, "KEY", "remove the --run run's KEY tag" },
 	{ "tags", 0, OPT_TAGS, "", "list the tags of the runs instead: run key value origin" },
+	QCLI_OPT_ORDER_WHOLE,
 	QCLI_OPT_FORMAT,
 	QCLI_OPT_UNIT,
 	QCLI_OPT_WIDE,
@@ -148,6 +149,7 @@ int cmd_runs(int argc, char **argv)
 	profdb_result *r = NULL;
 
 	qcli_init(&q, "runs");
+	q.order = QCLI_ORDER_WHOLE;
 	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS]", desc, own_opt, &c, NULL)) >= 0)
 		return rc;
 	if (c.repeats > 0 && c.del)
@@ -163,7 +165,7 @@ int cmd_runs(int argc, char **argv)
 		return cli_usage_error("runs", "--tag selects runs for --tags here");
 	}
 	/* rows written as they come: one per run, however many runs */
-	(void)profdb_result_stream(db, stdout, &q.fmt);
+	qcli_stream(&q, db);
 	rc = c.list_tags ? profdb_query_tags(db, &r, &q.filter) : profdb_query_runs_filter(db, &r, &q.filter);
 	return qcli_finish(&q, db, rc, r);
 }

@@ -14,6 +14,7 @@ static const struct cli_opt opts[] = {
 	QCLI_OPT_STEPS,
 	QCLI_OPT_NAME,
 	QCLI_OPT_KIND,
+	QCLI_OPT_ORDER,
 	QCLI_OPT_FORMAT,
 	QCLI_OPT_UNIT,
 	QCLI_OPT_WIDE,
@@ -42,12 +43,13 @@ int cmd_steps(int argc, char **argv)
 	profdb_result *r = NULL;
 
 	qcli_init(&q, "steps");
+	q.order = QCLI_ORDER_PER_RUN;
 	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS]", desc, NULL, NULL, NULL)) >= 0)
 		return rc;
 	if (!(db = qcli_open(&q)))
 		return PROFDB_EXIT_ERROR;
 	/* rows written as they come: memory stays flat however many steps */
-	(void)profdb_result_stream(db, stdout, &q.fmt);
+	qcli_stream(&q, db);
 	rc = profdb_query_steps(db, &r, &q.filter);
 	return qcli_finish(&q, db, rc, r);
 }

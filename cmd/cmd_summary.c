@@ -15,6 +15,7 @@ static const struct cli_opt opts[] = {
 	{ "by", 1, OPT_BY, "tag:KEY", "sum the figures of the runs per value of tag KEY" },
 	QCLI_OPT_RANK,
 	QCLI_OPT_STEPS,
+	QCLI_OPT_ORDER_WHOLE,
 	QCLI_OPT_FORMAT,
 	QCLI_OPT_UNIT,
 	QCLI_OPT_WIDE,
@@ -56,6 +57,7 @@ int cmd_summary(int argc, char **argv)
 	const char *by = NULL;
 
 	qcli_init(&q, "summary");
+	q.order = QCLI_ORDER_WHOLE;
 	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS]", desc, own_opt, &by, NULL)) >= 0)
 		return rc;
 	/* several --run: always an array, even if it held one row */
@@ -63,7 +65,7 @@ int cmd_summary(int argc, char **argv)
 	if (!(db = qcli_open(&q)))
 		return PROFDB_EXIT_ERROR;
 	/* rows written as they come: one per run, however many runs */
-	(void)profdb_result_stream(db, stdout, &q.fmt);
+	qcli_stream(&q, db);
 	rc = by ? profdb_query_summary_by(db, &r, &q.filter, by) : profdb_query_summary(db, &r, &q.filter);
 	return qcli_finish(&q, db, rc, r);
 }

@@ -120,7 +120,7 @@ static int unknown_command(const char *given)
 
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		names[i] = cmds[i].name;
-	near = cli_nearest(given, names, sizeof cmds / sizeof cmds[0]);
+	near = profdb_name_nearest(given, names, sizeof cmds / sizeof cmds[0]);
 	if (near)
 		fprintf(stderr, "profdb: unknown command '%s'; did you mean '%s'? Try 'profdb --help'.\n",
 		        given, near);

@@ -101,8 +101,12 @@ int qcli_by_choice(const char *name, const char *val, const char *clear_value, c
 		*flag = 1;
 	else if (strcmp(val, clear_value) == 0)
 		*flag = 0;
-	else
-		return cli_usage_error(name, "--by: '%s' or '%s', not '%s'", clear_value, set_value, val);
+	else {
+		const char *names[] = { clear_value, set_value };
+		char hint[96];
+		return cli_usage_error(name, "--by: '%s' or '%s', not '%s'%s", clear_value, set_value, val,
+		                       cli_did_you_mean(hint, sizeof hint, val, names, 2));
+	}
 	return 0;
 }
 
@@ -233,9 +237,24 @@ profdb *qcli_open(const struct qcli *q)
 	return NULL;
 }
 
+/* Does q reorder or cut the answer itself (qcli_finish)? */
+static int orders(const struct qcli *q)
+{
+	return q->order && ((q->sort && *q->sort) || q->top > 0);
+}
+
+void qcli_stream(const struct qcli *q, profdb *db)
+{
+	/* a sorted answer needs every row before the first goes out */
+	if (!orders(q))
+		(void)profdb_result_stream(db, stdout, &q->fmt);
+}
+
 int qcli_finish(struct qcli *q, profdb *db, int rc, profdb_result *r)
 {
 	int code = PROFDB_EXIT_OK;
+	if (rc == PROFDB_OK && orders(q))
+		rc = profdb_result_order(db, r, q->sort, q->asc, q->top, q->order == QCLI_ORDER_PER_RUN);
 	if (rc != PROFDB_OK)
 		code = cli_lib_error(db, rc);
 	/* tables and md print a result's notes; csv and json keep the data
@@ -261,13 +280,14 @@ int qcli_run_analysis(const char *name, int argc, char **argv, const struct cli_
 	int rc;
 
 	qcli_init(&q, name);
+	q.order = QCLI_ORDER_PER_RUN;
 	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS]", desc, own, query, NULL)) >= 0)
 		return rc;
 	*filter = q.filter;
 	if (!(db = qcli_open(&q)))
 		return PROFDB_EXIT_ERROR;
 	/* rows written as they come where the query can (profdb_result_stream) */
-	(void)profdb_result_stream(db, stdout, &q.fmt);
+	qcli_stream(&q, db);
 	rc = run(db, &r, query);
 	return qcli_finish(&q, db, rc, r);
 }

@@ -24,10 +24,23 @@
 #define QCLI_OPT_MIN_TOTAL { "min-total", 1, OPT_MIN_TOTAL, "TIME", "drop groups whose total is below TIME (us, or 5ms, 200ns, 1s)" }
 #define QCLI_OPT_TOP { "top", 1, OPT_TOP, "N", "at most N rows per run" }
 #define QCLI_OPT_ASC { "asc", 0, OPT_ASC, "", "sort ascending (default: largest first)" }
+/* --top, --sort and --asc of the commands whose rows qcli_finish orders
+ * (profdb_result_order): any column of the answer. */
+#define QCLI_OPT_ORDER_WHOLE { "top", 1, OPT_TOP, "N", "at most N rows" }, \
+	{ "sort", 1, OPT_SORT, "COL", "sort by this column: numbers largest first, names A..Z (default: the command's order)" }, \
+	QCLI_OPT_ASC
+#define QCLI_OPT_ORDER QCLI_OPT_TOP, \
+	{ "sort", 1, OPT_SORT, "COL", "sort by this column: numbers largest first, names A..Z (default: the command's order)" }, \
+	QCLI_OPT_ASC
 #define QCLI_OPT_FORMAT { "format", 1, OPT_FORMAT, "FMT", "table (default), csv, json or md" }
 #define QCLI_OPT_UNIT { "unit", 1, OPT_UNIT, "UNIT", "the unit of every time column: ns, us, ms or s (default: table and md pick one for the whole table from its values; csv and json us)" }
 #define QCLI_OPT_WIDE { "wide", 0, OPT_WIDE, "", "never shorten long names in tables" }
 #define QCLI_OPT_HELP { "help", 0, 'h', "", "show this help" }
+
+/* qcli.order: --top counts per run (steps, the analyses: rows within a
+ * run), or the answer is one list (summary, runs, apis: one row per run
+ * or API, compared across runs). */
+enum { QCLI_ORDER_PER_RUN = 1, QCLI_ORDER_WHOLE = 2 };
 
 /* The key own() gets for an operand when qcli.operands is set. */
 #define QCLI_OPERAND 1
@@ -47,6 +60,9 @@ struct qcli {
 	int64_t top;               /* --top, 0: all */
 	const char *sort;          /* --sort, NULL: the command's default */
 	int asc;                   /* --asc */
+	int order;                 /* QCLI_ORDER_*: qcli_finish applies --sort,
+	                              --asc and --top to the answer (0: the
+	                              query does, or they are not taken) */
 };
 
 void qcli_init(struct qcli *q, const char *name);
@@ -75,6 +91,9 @@ int qcli_parse_time(const struct qcli *q, const char *opt, const char *arg, int6
  * Returns 0, or the usage exit code (message printed, naming both). */
 int qcli_by_choice(const char *name, const char *val, const char *clear_value, const char *set_value,
                    int *flag);
+/* Arm db to write rows as they come (profdb_result_stream), unless q->order
+ * and --sort or --top ask for the whole answer first. */
+void qcli_stream(const struct qcli *q, profdb *db);
 /* Open q->db read-only; NULL after printing why. */
 profdb *qcli_open(const struct qcli *q);
 /* Finish a query: on rc != OK print the error; else write r in q's format.

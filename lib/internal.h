@@ -536,6 +536,17 @@ struct profdb_sniff {
  * (detect.c; for the sniffs). */
 size_t profdb__sniff_ws(const char *b, size_t n, size_t i);
 
+/* Shorten the name s in place to at most w display columns (w >= 4; a
+ * name that fits is left alone): its trailing argument list to "(...)",
+ * then its template parameter lists to "<...>" deepest first, then its
+ * middle cut to "..." (name_short.c).  Tables, md and html reports use it,
+ * so a name shortens alike everywhere and names stay told apart. */
+void profdb__name_shorten(char *s, size_t w);
+
+/* "; did you mean 'X'?" into buf (cap bytes) when profdb_name_nearest
+ * finds X for word among names, else "" (suggest.c).  Returns buf. */
+const char *profdb__did_you_mean(char *buf, size_t cap, const char *word, const char *const *names, size_t n);
+
 /* A sniff's answer.  MORE: "no" so far, but more bytes could make it "yes"
  * (detect.c reads on and asks again; at the limit MORE counts as NO).  A
  * YES must still hold with more bytes, and NO only when none can change

@@ -131,6 +131,11 @@ const char *profdb_errmsg(const profdb *db);
 
 /* A static description of an error code ("bad input format", ...). */
 const char *profdb_strerror(int code);
+/* The one name of names[0..n) nearest to word (edit distance, adjacent
+ * swaps counting one) when it is close enough to be what the user meant
+ * (at most a third of the longer word), else NULL: the "did you mean" of
+ * every mistyped command, option, --by key and --sort column. */
+const char *profdb_name_nearest(const char *word, const char *const *names, size_t n);
 
 /* The embedded schema SQL, all files concatenated.  Static storage. */
 const char *profdb_schema_sql(void);
@@ -574,6 +579,17 @@ size_t profdb_result_nnotes(const profdb_result *r);
 const char *profdb_result_note(const profdb_result *r, size_t i);
 /* DESTRUCTOR. NULL is a no-op. */
 void profdb_result_free(profdb_result *r);
+/*
+ * METHOD: reorder r's rows by the column named col (NULL: keep the order;
+ * "total (us)" as a table heads it and total_us as csv does name "total"):
+ * numbers largest first unless ascending, text A..Z, empty cells last,
+ * ties in the query's order.  per_run: rows of one run (a "run" column)
+ * stay together, runs in their order, and top counts per run; else the
+ * whole answer is one list.  top > 0: keep at most top rows.  An unknown
+ * column is EUSAGE naming the columns (and the nearest one when close), on
+ * db.  r must be whole (not armed by profdb_result_stream).
+ */
+int profdb_result_order(profdb *db, profdb_result *r, const char *col, int ascending, int64_t top, int per_run);
 
 /* ---------------------------------------------------------------- output */
 

@@ -228,11 +228,12 @@ START_TEST(table_shortens_in_the_middle)
 	struct profdb__cell *c = add_row(r);
 	set_int(&c[0], 7);
 	set_text(&c[1], "void at::native::vectorized_elementwise_kernel<4>(int)");
-	/* 5 + 2 + 23 = 30: 23 = 10 head + "..." + 10 tail */
+	/* 5 + 2 + 23 = 30: the scopes go first ("void at::native::"), then
+	 * 23 = 10 head + "..." + 10 tail */
 	ck_assert_str_eq(render(r, &o),
 	                 "calls  name\n"
 	                 "-----  -----------------------\n"
-	                 "    7  void at::n...el<4>(int)\n");
+	                 "    7  vectorized...el<4>(int)\n");
 	o.wide = 1;
 	ck_assert_str_eq(render(r, &o),
 	                 "calls  name\n"
@@ -244,7 +245,7 @@ START_TEST(table_shortens_in_the_middle)
 	ck_assert_str_eq(render(r, &o),
 	                 "calls  name\n"
 	                 "-----  --------------------\n"
-	                 "    7  void at::...<4>(int)\n");
+	                 "    7  vectorize...<4>(int)\n");
 	profdb_result_free(r);
 }
 END_TEST
@@ -305,6 +306,76 @@ START_TEST(utf8_replacement)
 }
 END_TEST
 
+/* Real kernel names (Kineto traces of the corpus: NCCL, cutlass, cuBLAS,
+ * at::native templates; Ascend kernel_details) that share long heads,
+ * argument lists or template tails: shortened to a name column's width
+ * they must all still differ, and fit. */
+static const char *const real_names[] = {
+	"ncclDevKernel_AllGather_RING_LL(ncclDevComm*, unsigned long, ncclWork*)",
+	"ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)",
+	"ncclDevKernel_SendRecv(ncclDevComm*, unsigned long, ncclWork*)",
+	"ncclKernel_Broadcast_RING_LL_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)",
+	"ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)",
+	"void at::native::vectorized_elementwise_kernel<4, at::native::AddFunctor<float>, at::detail::Array<char*, 3> >(int, at::native::AddFunctor<float>, at::detail::Array<char*, 3>)",
+	"void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, at::detail::Array<char*, 1>)",
+	"void at::native::vectorized_elementwise_kernel<4, at::native::BUnaryFunctor<at::native::CompareGEFunctor<float> >, at::detail::Array<char*, 2> >(int, at::native::BUnaryFunctor<at::native::CompareGEFunctor<float> >, at::detail::Array<char*, 2>)",
+	"void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<float, float, false>(int, float, float const*, float const*, float const*, float*, float*, float*)",
+	"void at::native::(anonymous namespace)::layer_norm_grad_input_kernel_vectorized<float, float, false>(float const*, float const*, float const*, float const*, float const*, float*, int)",
+	"void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned int, float, 4, 4> >(at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned int, float, 4, 4>)",
+	"void cutlass::Kernel2<cutlass_80_simt_sgemm_64x64_8x5_nn_align1>(cutlass_80_simt_sgemm_64x64_8x5_nn_align1::Params)",
+	"void cutlass::Kernel2<cutlass_80_simt_sgemm_64x64_8x5_tn_align1>(cutlass_80_simt_sgemm_64x64_8x5_tn_align1::Params)",
+	"void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4>",
+	"sm80_xmma_gemm_f32f32_f32f32_f32_nt_n_tilesize32x32x8_stage3_warpsize1x2x1_ffma_aligna4_alignc4_execute_kernel__5x_cublas",
+	"void gemmSN_NN_kernel<float, 256, 4, 2, 8, 4, 4, false, cublasGemvTensorStridedBatched<float const>, cublasGemvTensorStridedBatched<float> >(cublasGemmSmallNParams<cublasGemvTensorStridedBatched<float const>, cublasGemvTensorStridedBatched<float>, float>)",
+	"void gemmSN_TN_kernel_64addr<float, 128, 16, 2, 4, 8, 9, false, cublasGemvTensorStridedBatched<float const>, cublasGemvTensorStridedBatched<float> >(cublasGemmSmallNParams<cublasGemvTensorStridedBatched<float const>, cublasGemvTensorStridedBatched<float>, float>)",
+	"aclnnAdaptiveAvgPool2dBackward_AdaptiveAvgPool3dGradAiCore_AdaptiveAvgPool3dGrad",
+	"aclnnAdaptiveAvgPool2dBackward_TransposeAiCore_Transpose",
+	"aclnnAdaptiveAvgPool2d_AdaptiveAvgPool3dAiCore_AdaptiveAvgPool3d",
+	"aclnnAdaptiveAvgPool2d_TransposeAiCore_Transpose",
+	"aclnnDropoutDoMask_DropoutDoMaskAiCore_DropOutDoMask",
+};
+#define NREAL (sizeof real_names / sizeof real_names[0])
+
+START_TEST(name_shorten_keeps_names_apart)
+{
+	static const size_t widths[] = { 48, 60, 80 };
+	char s[NREAL][512];
+	for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++) {
+		for (size_t i = 0; i < NREAL; i++) {
+			snprintf(s[i], sizeof s[i], "%s", real_names[i]);
+			profdb__name_shorten(s[i], widths[k]);
+			ck_assert_msg(strlen(s[i]) <= widths[k], "%s: %zu > %zu", s[i], strlen(s[i]), widths[k]);
+		}
+		for (size_t i = 0; i < NREAL; i++)
+			for (size_t j = i + 1; j < NREAL; j++)
+				ck_assert_msg(strcmp(s[i], s[j]) != 0, "width %zu: '%s' and '%s' both print '%s'",
+				              widths[k], real_names[i], real_names[j], s[i]);
+	}
+	/* by hand: the argument list goes first, then scopes, then inner
+	 * template parameters; the head is kept where (...) ends the name */
+	snprintf(s[0], sizeof s[0], "%s", real_names[1]);
+	profdb__name_shorten(s[0], 45);
+	ck_assert_str_eq(s[0], "ncclDevKernel_AllReduce_Sum_bf16_RING_LL(...)");
+	snprintf(s[0], sizeof s[0], "%s", real_names[1]);
+	profdb__name_shorten(s[0], 27);
+	ck_assert_str_eq(s[0], "ncclDevKernel_AllRe...(...)");
+	snprintf(s[0], sizeof s[0], "%s", real_names[5]);
+	profdb__name_shorten(s[0], 80);
+	ck_assert_str_eq(s[0], "vectorized_elementwise_kernel<4, AddFunctor<float>, Array<char*, 3> >(...)");
+	snprintf(s[0], sizeof s[0], "%s", real_names[10]);
+	profdb__name_shorten(s[0], 60);
+	ck_assert_str_eq(s[0], "reduce_kernel<512, 1, ReduceOp<...> >(...)");
+	/* no argument list: the middle is cut, head and tail kept */
+	snprintf(s[0], sizeof s[0], "%s", real_names[17]);
+	profdb__name_shorten(s[0], 20);
+	ck_assert_str_eq(s[0], "aclnnAdap...ol3dGrad");
+	/* a name that fits is left alone */
+	snprintf(s[0], sizeof s[0], "%s", real_names[2]);
+	profdb__name_shorten(s[0], 80);
+	ck_assert_str_eq(s[0], real_names[2]);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("format");
@@ -317,6 +388,7 @@ int main(void)
 	tcase_add_test(tc, markdown);
 	tcase_add_test(tc, parse_names);
 	tcase_add_test(tc, utf8_replacement);
+	tcase_add_test(tc, name_shorten_keeps_names_apart);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

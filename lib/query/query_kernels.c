@@ -102,6 +102,19 @@ struct keys {
 	size_t ntags;
 };
 
+/* EUSAGE naming the keys, with the nearest when one is close. */
+static int unknown_key(profdb *db, const char *s, size_t len)
+{
+	const char *names[NKEYDEFS];
+	char word[64], hint[96];
+	for (size_t i = 0; i < NKEYDEFS; i++)
+		names[i] = key_defs[i].opt;
+	snprintf(word, sizeof word, "%.*s", (int)(len < sizeof word ? len : sizeof word - 1), s);
+	return profdb__error(db, PROFDB_EUSAGE, "unknown grouping key '%.*s'%s (name, base-name,"
+	                     " type, core, kind, shape, rank, device, stream, step, tag:KEY)", (int)len, s,
+	                     profdb__did_you_mean(hint, sizeof hint, word, names, NKEYDEFS));
+}
+
 /* Parse "name,type" (',' or '+' separated) into k. */
 static int parse_by(profdb *db, const char *by, struct keys *out)
 {
@@ -135,8 +148,7 @@ static int parse_by(profdb *db, const char *by, struct keys *out)
 			continue;
 		}
 		if (i == NKEYDEFS)
-			return profdb__error(db, PROFDB_EUSAGE, "unknown grouping key '%.*s' (name, base-name,"
-			                     " type, core, kind, shape, rank, device, stream, step, tag:KEY)", (int)len, s);
+			return unknown_key(db, s, len);
 		for (size_t j = 0; j < n; j++)
 			if (given[j] == &key_defs[i])
 				return profdb__error(db, PROFDB_EUSAGE, "grouping key '%s' given twice", key_defs[i].opt);
@@ -212,13 +224,19 @@ static int order_by(profdb *db, struct profdb__qbuf *b, const struct keys *ks, c
 			if (strcmp(cols[i].name, s) == 0)
 				break;
 		if (i == ncols) {
-			char list[512] = "";
-			size_t off = 0;
+			char list[512] = "", hint[96];
+			const char *names[64];
+			size_t off = 0, nn = 0;
+			for (size_t j = 0; j < ncols && nn < 64; j++)
+				names[nn++] = cols[j].name;
+			for (size_t j = 0; j < ks->n && nn < 64; j++)
+				names[nn++] = ks->k[j]->col;
 			for (size_t j = 0; j < ncols && off < sizeof list; j++)
 				off += (size_t)snprintf(list + off, sizeof list - off, "%s%s", j ? ", " : "", cols[j].name);
 			for (size_t j = 0; j < ks->n && off < sizeof list; j++)
 				off += (size_t)snprintf(list + off, sizeof list - off, ", %s", ks->k[j]->col);
-			return profdb__error(db, PROFDB_EUSAGE, "cannot sort by '%s' (%s)", s, list);
+			return profdb__error(db, PROFDB_EUSAGE, "cannot sort by '%s'%s (%s)", s,
+			                     profdb__did_you_mean(hint, sizeof hint, s, names, nn), list);
 		}
 		profdb__qbuf_addf(b, "%s %s", cols[i].sort, ascending ? "ASC" : "DESC");
 	}

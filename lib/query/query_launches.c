@@ -649,8 +649,12 @@ int profdb_query_launches(profdb *db, profdb_result **out, const struct profdb_l
 		by = BY_STREAM;
 	else if (strcmp(q->by, "step") == 0)
 		by = BY_STEP;
-	else
-		return profdb__error(db, PROFDB_EUSAGE, "launches: --by is name, stream or step, not '%s'", q->by);
+	else {
+		static const char *const names[] = { "name", "stream", "step" };
+		char hint[96];
+		return profdb__error(db, PROFDB_EUSAGE, "launches: --by is name, stream or step, not '%s'%s", q->by,
+		                     profdb__did_you_mean(hint, sizeof hint, q->by, names, 3));
+	}
 	if ((rc = profdb__qfilter_check(db, &q->filter)) != PROFDB_OK)
 		return rc;
 	if (q->filter.kind)

@@ -90,9 +90,56 @@ int profdb__read_wallclock_csv(const struct profdb_reader_ctx *ctx)
 /* A CSV with api and elapsed_us columns (ingest_bench.c).  Read only when
  * named: a folder walk never took wall-clock tables, which sit beside dumps as
  * analysis outputs more often than as captures. */
+/* The header field [f, fe) trimmed of blanks and quotes, lower-cased into
+ * buf: does it near-miss a column the reader needs (elapsed_ms, API)? */
+static int near_column(const char *f, const char *fe, char *buf, size_t cap)
+{
+	static const char *const need[] = { "api", "elapsed_us" };
+	size_t n = 0;
+	while (f < fe && (*f == ' ' || *f == '"' || *f == '\t'))
+		f++;
+	while (fe > f && (fe[-1] == ' ' || fe[-1] == '"' || fe[-1] == '\r' || fe[-1] == '\t'))
+		fe--;
+	if (f == fe || (size_t)(fe - f) >= cap)
+		return 0;
+	for (; f < fe; f++)
+		buf[n++] = (char)(*f >= 'A' && *f <= 'Z' ? *f - 'A' + 'a' : *f);
+	buf[n] = '\0';
+	return profdb_name_nearest(buf, need, 2) != NULL;
+}
+
+/* A CSV whose header near-misses ours (api,elapsed_ms or API,Elapsed_us)
+ * was most likely meant as one: say which columns profdb reads instead of
+ * "not a format profdb reads". */
+static void near_miss(const struct profdb_sniff *s)
+{
+	size_t i = profdb__sniff_ws(s->buf, s->n, 0), off = 0;
+	const char *p = s->buf + i, *nl = memchr(p, '\n', s->n - i);
+	char found[160] = "", low[32];
+	int near = 0;
+
+	if (i >= s->n || *p == '{' || *p == '[' || !nl || !memchr(p, ',', (size_t)(nl - p)))
+		return;
+	while (p < nl) {
+		const char *c = memchr(p, ',', (size_t)(nl - p)), *fe = c ? c : nl;
+		size_t len = (size_t)(fe - p) - (fe > p && fe[-1] == '\r');
+		near |= near_column(p, fe, low, sizeof low);
+		if (off < sizeof found)
+			off += (size_t)snprintf(found + off, sizeof found - off, "%s%.*s", off ? "," : "",
+			                        (int)(len < 40 ? len : 40), p);
+		p = c ? c + 1 : nl;
+	}
+	if (near)
+		snprintf(s->reason, s->cap, "a CSV header profdb does not read (%s): a wall-clock CSV"
+		         " needs columns named exactly 'api' and 'elapsed_us' (microseconds)", found);
+}
+
 static int sniff(const struct profdb_sniff *s)
 {
-	return profdb__bench_sniff(s, &profdb__reader_wallclock_csv);
+	int a = profdb__bench_sniff(s, &profdb__reader_wallclock_csv);
+	if (a == PROFDB_SNIFF_NO && !s->gzip && s->cap && !s->reason[0])
+		near_miss(s);
+	return a;
 }
 
 const struct profdb_reader profdb__reader_wallclock_csv = {

@@ -46,9 +46,16 @@ int profdb__compare_key_sql(profdb *db, const char *by, char *out, size_t cap, i
 		for (i = 0; i < NPARTS; i++)
 			if (strlen(key_parts[i].name) == n && strncmp(p, key_parts[i].name, n) == 0)
 				break;
-		if (i == NPARTS)
-			return profdb__error(db, PROFDB_EUSAGE, "unknown key '%.*s' in '%s'"
-			                     " (name, base-name, type, shape, kind, core)", (int)n, p, by);
+		if (i == NPARTS) {
+			const char *names[NPARTS];
+			char word[64], hint[96];
+			for (size_t j = 0; j < NPARTS; j++)
+				names[j] = key_parts[j].name;
+			snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word ? n : sizeof word - 1), p);
+			return profdb__error(db, PROFDB_EUSAGE, "unknown key '%.*s' in '%s'%s"
+			                     " (name, base-name, type, shape, kind, core)", (int)n, p, by,
+			                     profdb__did_you_mean(hint, sizeof hint, word, names, NPARTS));
+		}
 		len += (size_t)snprintf(out + len, len < cap ? cap - len : 0, "%s%s",
 		                        len ? " || ' | ' || " : "", key_parts[i].sql);
 		*in_step_stat &= key_parts[i].in_step_stat;

@@ -39,20 +39,6 @@ static size_t dwidth(const char *s)
 	return w;
 }
 
-/* Byte offset of character number ch in s (or the end). */
-static size_t char_offset(const char *s, size_t ch)
-{
-	size_t i = 0, seen = 0;
-	for (; s[i]; i++) {
-		if (((unsigned char)s[i] & 0xc0) != 0x80) {
-			if (seen == ch)
-				return i;
-			seen++;
-		}
-	}
-	return i;
-}
-
 /* A copy of text with control characters (newlines of call stacks) as
  * spaces and bytes that are not UTF-8 as U+FFFD. */
 static char *clean_text(const char *t)
@@ -66,19 +52,11 @@ static char *clean_text(const char *t)
 	return s;
 }
 
-/* Shorten s in place to width w by cutting its middle. */
+/* Shorten s in place to width w (argument list and template parameters
+ * first, then the middle: profdb__name_shorten). */
 static void shorten_middle(char *s, size_t w)
 {
-	size_t n = dwidth(s), head, tail, hb, tb, len;
-	if (n <= w || w < sizeof ELLIPSIS)
-		return;
-	head = (w - (sizeof ELLIPSIS - 1) + 1) / 2;
-	tail = w - (sizeof ELLIPSIS - 1) - head;
-	hb = char_offset(s, head);
-	tb = char_offset(s, n - tail);
-	len = strlen(s);
-	memmove(s + hb + sizeof ELLIPSIS - 1, s + tb, len - tb + 1);
-	memcpy(s + hb, ELLIPSIS, sizeof ELLIPSIS - 1);
+	profdb__name_shorten(s, w);
 }
 
 struct table {

@@ -1,5 +1,7 @@
 /*
- * suggest.c - "did you mean" for mistyped commands and options.
+ * suggest.c - "did you mean" for every mistyped name: commands and options
+ * (cmd/), and the values the library checks (--by keys, --sort columns,
+ * the columns of a near-miss CSV header), so all offer the same guess.
  *
  * Git's rule of thumb: offer the nearest name only when it is close enough
  * that the user most likely meant it (an edit distance of at most a third of
@@ -7,9 +9,11 @@
  * nearest name; otherwise say nothing rather than guess.
  */
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "cmd.h"
+#include "internal.h"
+#include "banned.h"
 
 #define SUGGEST_MAXLEN 64
 
@@ -42,7 +46,7 @@ static size_t edit_distance(const char *a, const char *b)
 	return d[la][lb];
 }
 
-const char *cli_nearest(const char *word, const char *const *names, size_t n)
+const char *profdb_name_nearest(const char *word, const char *const *names, size_t n)
 {
 	const char *best = NULL;
 	size_t best_d = (size_t)-1;
@@ -63,4 +67,14 @@ const char *cli_nearest(const char *word, const char *const *names, size_t n)
 	size_t longer = strlen(word) > strlen(best) ? strlen(word) : strlen(best);
 	size_t allowed = longer / 3 > 0 ? longer / 3 : 1;
 	return best_d <= allowed ? best : NULL;
+}
+
+const char *profdb__did_you_mean(char *buf, size_t cap, const char *word, const char *const *names, size_t n)
+{
+	const char *near = word && *word ? profdb_name_nearest(word, names, n) : NULL;
+	if (cap)
+		buf[0] = '\0';
+	if (near && cap)
+		snprintf(buf, cap, "; did you mean '%s'?", near);
+	return buf;
 }
