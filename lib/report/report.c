@@ -222,7 +222,7 @@ int profdb__comparison_part(const profdb_comparison *c, profdb_result **out, uns
 	};
 	static const enum profdb_coltype types[C_COUNT] = {
 		PROFDB_COL_TEXT, PROFDB_COL_TEXT, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS,
-		PROFDB_COL_PCT, PROFDB_COL_PCT, PROFDB_COL_PCT, PROFDB_COL_REAL, PROFDB_COL_REAL,
+		PROFDB_COL_PCT, PROFDB_COL_PCT, PROFDB_COL_PCT, PROFDB_COL_PROB, PROFDB_COL_REAL,
 		PROFDB_COL_REAL, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_TEXT
 	};
 	struct profdb__cmp_walk w;
