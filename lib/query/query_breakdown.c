@@ -254,6 +254,18 @@ int profdb__query_breakdown_each(profdb *db, const struct profdb_breakdown_query
 	return rc;
 }
 
+/* A narrow terminal keeps busy, compute, communication and idle time
+ * (format_table.c); overlaps and shares go first. */
+static const char *const headline_cols[] = {
+	"busy", "compute", "communication", "idle", NULL
+};
+static const char *const hide_cols[] = {
+	"comm_overlap_pct", "compute_memory_overlap|comm_memory_overlap",
+	"compute_comm_overlap", "exposed_memory", "memory_pct",
+	"compute_pct|communication_pct", "exposed_communication_pct", "idle_pct", "memory",
+	"exposed_communication", "span", "kernels", NULL
+};
+
 /* Each group's row goes to a spool as the scan closes it: streamed when the
  * CLI armed db (issue 20). */
 int profdb_query_breakdown(profdb *db, profdb_result **out, const struct profdb_breakdown_query *q)
@@ -279,5 +291,6 @@ int profdb_query_breakdown(profdb *db, profdb_result **out, const struct profdb_
 		rc = profdb__spool_answer(&sp, out, drop, "rowid");
 	profdb__spool_close(&sp);
 	classes_free(&c);
+	profdb__result_priority(*out, headline_cols, hide_cols);
 	return rc;
 }

@@ -242,22 +242,27 @@ static int is_key(const profdb_result *r, size_t c)
 	return 0;
 }
 
-/* Is column c one the table always shows: a key, a headline column of
- * the command (r->headline), or the column the rows are sorted by
- * (opts->keep, "share" naming share_pct)? */
-static int must_show(const profdb_result *r, const struct profdb_format_opts *opts, size_t c)
+/* Is column c one the table always shows: a key, the column the rows
+ * are sorted by (opts->keep, "share" naming share_pct), or, with
+ * headline, a headline column of the command (r->headline)? */
+static int shows(const profdb_result *r, const struct profdb_format_opts *opts, size_t c, int headline)
 {
 	const char *name = profdb_result_colname(r, c);
 	size_t n;
 	if (is_key(r, c))
 		return 1;
-	for (size_t i = 0; r->headline && r->headline[i]; i++)
+	for (size_t i = 0; headline && r->headline && r->headline[i]; i++)
 		if (strcmp(name, r->headline[i]) == 0)
 			return 1;
 	if (!opts->keep)
 		return 0;
 	n = strlen(opts->keep);
 	return strncmp(name, opts->keep, n) == 0 && (name[n] == '\0' || strcmp(name + n, "_pct") == 0);
+}
+
+static int must_show(const profdb_result *r, const struct profdb_format_opts *opts, size_t c)
+{
+	return shows(r, opts, c, 1);
 }
 
 /* Hide (or show) the columns of r->hide entry e (never one that must show). */
@@ -311,13 +316,14 @@ static int col_empty(const profdb_result *r, size_t c)
 }
 
 /* Too wide even before names are shortened: a column empty in every row
- * says nothing, so it goes first (a line of its own names it). */
+ * says nothing, so it goes first (a line of its own names it), a headline
+ * one too (not the keys, not the sorted column). */
 static void drop_empty(struct table *t, const profdb_result *r, const struct profdb_format_opts *opts)
 {
 	if (shown_width(t, r, 0) <= (size_t)opts->width)
 		return;
 	for (size_t c = 0; c < t->ncols; c++)
-		if (!t->hidden[c] && !must_show(r, opts, c) && col_empty(r, c))
+		if (!t->hidden[c] && !shows(r, opts, c, 0) && col_empty(r, c))
 			t->hidden[c] = t->empty[c] = 1;
 }
 
