@@ -262,6 +262,8 @@ int qcli_finish(struct qcli *q, profdb *db, int rc, profdb_result *r)
 	for (size_t i = 0; rc == PROFDB_OK && (q->fmt.format == PROFDB_FMT_CSV ||
 	     q->fmt.format == PROFDB_FMT_JSON) && i < profdb_result_nnotes(r); i++)
 		cli_visible(stderr, "profdb: note: %s", profdb_result_note(r, i));
+	/* the column the rows are sorted by is what the user asked to see */
+	q->fmt.keep = q->sort;
 	if (rc != PROFDB_OK)
 		;
 	else if (profdb_result_write(r, stdout, &q->fmt) != PROFDB_OK || fflush(stdout) != 0)

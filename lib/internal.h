@@ -615,6 +615,14 @@ int profdb__result_from_stmt(profdb *db, profdb_result **out, sqlite3_stmt *st,
                              const enum profdb_coltype *types);
 /* Append a note to a result (copied). */
 int profdb__result_add_note(profdb_result *r, const char *note);
+/*
+ * What a table for people keeps when the terminal is narrow, declared by
+ * the query that makes r (the table writer knows no command's columns):
+ * headline, the columns that answer the command, never hidden; hide, the
+ * lesser columns in the order they go ("a|b" goes as a pair).  Both NULL-
+ * ended static lists (borrowed, not copied); NULL: none.
+ */
+void profdb__result_priority(profdb_result *r, const char *const *headline, const char *const *hide);
 
 /* ---------------------------------------------------------------- sql functions */
 

@@ -561,7 +561,8 @@ enum profdb_coltype {
 	PROFDB_COL_REAL,      /* plain number */
 	PROFDB_COL_NS,        /* a time in nanoseconds (int or real): unit-converted */
 	PROFDB_COL_PCT,       /* a percentage 0..100 */
-	PROFDB_COL_JSON       /* JSON text: json writes it as a value, the others as text */
+	PROFDB_COL_JSON,      /* JSON text: json writes it as a value, the others as text */
+	PROFDB_COL_PROB       /* a p-value: tables keep its significant digits */
 };
 
 size_t profdb_result_ncols(const profdb_result *r);
@@ -602,6 +603,8 @@ struct profdb_format_opts {
 	int width;             /* terminal width for table; <= 0: no limit */
 	int wide;              /* non-zero: never shorten names */
 	int json_object;       /* json: a single row as one object, not an array */
+	const char *keep;      /* table: a column never hidden to fit (the --sort
+	                          column; COL or COL_pct), NULL: none */
 };
 /* A table, units per column, no width limit (a NULL opts means the same). */
 #define PROFDB_FORMAT_OPTS_INIT { .format = PROFDB_FMT_TABLE, .unit = PROFDB_UNIT_AUTO }

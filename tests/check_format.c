@@ -103,7 +103,7 @@ static profdb_result *sample(void)
 START_TEST(csv_exact_times)
 {
 	profdb_result *r = sample();
-	struct profdb_format_opts o = { PROFDB_FMT_CSV, PROFDB_UNIT_AUTO, 0, 0, 0 };
+	struct profdb_format_opts o = { PROFDB_FMT_CSV, PROFDB_UNIT_AUTO, 0, 0, 0, NULL };
 	ck_assert_str_eq(render(r, &o),
 	                 "name,total_us,calls,avg_us,share_pct\n"
 	                 "\"a, \"\"b\"\"\",1234.567,3,411.52275,12.5\n"
@@ -125,7 +125,7 @@ END_TEST
 START_TEST(json_rows_and_escapes)
 {
 	profdb_result *r = sample();
-	struct profdb_format_opts o = { PROFDB_FMT_JSON, PROFDB_UNIT_AUTO, 0, 0, 0 };
+	struct profdb_format_opts o = { PROFDB_FMT_JSON, PROFDB_UNIT_AUTO, 0, 0, 0, NULL };
 	struct profdb__cell *c;
 	ck_assert_str_eq(render(r, &o),
 	                 "[\n"
@@ -157,18 +157,18 @@ END_TEST
 START_TEST(table_units_and_nulls)
 {
 	profdb_result *r = sample();
-	struct profdb_format_opts o = { PROFDB_FMT_TABLE, PROFDB_UNIT_AUTO, 0, 0, 0 };
+	struct profdb_format_opts o = { PROFDB_FMT_TABLE, PROFDB_UNIT_AUTO, 0, 0, 0, NULL };
 	/*
 	 * One unit for the table: the log-average of 1234567, 5 and 411522.75 ns
-	 * is 10^4.14 ns, so us.  Decimals per column keep three significant
-	 * digits of its smallest value, at most to the ns: total's 0.005 us
-	 * wants 5, capped at 3; avg's only value 411.52275 wants none.
+	 * is 10^4.14 ns, so us.  One precision for the table, from its unit:
+	 * hundredths of a us in every time column (1234.567 -> 1234.57,
+	 * 0.005 -> 0.01, 411.52275 -> 411.52).
 	 */
 	ck_assert_str_eq(render(r, &o),
 	                 "name    total (us)  calls  avg (us)  share (%)\n"
 	                 "------  ----------  -----  --------  ---------\n"
-	                 "a, \"b\"    1234.567      3       412       12.5\n"
-	                 "MatMul       0.005      1         -        0.3\n");
+	                 "a, \"b\"     1234.57      3    411.52       12.5\n"
+	                 "MatMul        0.01      1         -        0.3\n");
 	o.unit = PROFDB_UNIT_NS;
 	ck_assert_str_eq(render(r, &o),
 	                 "name    total (ns)  calls  avg (ns)  share (%)\n"
@@ -177,12 +177,12 @@ START_TEST(table_units_and_nulls)
 	                 "MatMul           5      1         -        0.3\n");
 	profdb__result_add_note(r, "something to know");
 	o.unit = PROFDB_UNIT_S;
-	/* 5e-9 s wants 11 decimals, capped at the ns (9); 4.12e-4 s wants 6 */
+	/* thousandths of a s: 0.001234567 -> 0.001, 5e-9 -> 0.000 */
 	ck_assert_str_eq(render(r, &o),
-	                 "name      total (s)  calls   avg (s)  share (%)\n"
-	                 "------  -----------  -----  --------  ---------\n"
-	                 "a, \"b\"  0.001234567      3  0.000412       12.5\n"
-	                 "MatMul  0.000000005      1         -        0.3\n"
+	                 "name    total (s)  calls  avg (s)  share (%)\n"
+	                 "------  ---------  -----  -------  ---------\n"
+	                 "a, \"b\"      0.001      3    0.000       12.5\n"
+	                 "MatMul      0.000      1        -        0.3\n"
 	                 "note: something to know\n");
 	profdb_result_free(r);
 }
@@ -197,7 +197,7 @@ START_TEST(table_notes_wrap)
 	static const char *const n1[] = { "calls" };
 	static const enum profdb_coltype t1[] = { PROFDB_COL_INT };
 	profdb_result *r = make(1, n1, t1);
-	struct profdb_format_opts o = { PROFDB_FMT_TABLE, PROFDB_UNIT_AUTO, 30, 0, 0 };
+	struct profdb_format_opts o = { PROFDB_FMT_TABLE, PROFDB_UNIT_AUTO, 30, 0, 0, NULL };
 	set_int(&add_row(r)[0], 7);
 	ck_assert_int_eq(profdb__result_add_note(r, "alpha beta gamma delta epsilon "
 	                                         "a_word_longer_than_thirty_characters z"), 0);
@@ -224,7 +224,7 @@ START_TEST(table_shortens_in_the_middle)
 	static const char *const n2[] = { "calls", "name" };
 	static const enum profdb_coltype t2[] = { PROFDB_COL_INT, PROFDB_COL_TEXT };
 	profdb_result *r = make(2, n2, t2);
-	struct profdb_format_opts o = { PROFDB_FMT_TABLE, PROFDB_UNIT_AUTO, 30, 0, 0 };
+	struct profdb_format_opts o = { PROFDB_FMT_TABLE, PROFDB_UNIT_AUTO, 30, 0, 0, NULL };
 	struct profdb__cell *c = add_row(r);
 	set_int(&c[0], 7);
 	set_text(&c[1], "void at::native::vectorized_elementwise_kernel<4>(int)");
@@ -253,7 +253,7 @@ END_TEST
 START_TEST(markdown)
 {
 	profdb_result *r = sample();
-	struct profdb_format_opts o = { PROFDB_FMT_MD, PROFDB_UNIT_AUTO, 0, 0, 0 };
+	struct profdb_format_opts o = { PROFDB_FMT_MD, PROFDB_UNIT_AUTO, 0, 0, 0, NULL };
 	struct profdb__cell *c = add_row(r);
 	set_text(&c[0], "a|b\nc");
 	set_int(&c[1], 20000000);   /* 20 ms: the log-average stays 10^3.94 ns, us */
@@ -263,9 +263,76 @@ START_TEST(markdown)
 	ck_assert_str_eq(render(r, &o),
 	                 "| name | total (us) | calls | avg (us) | share (%) |\n"
 	                 "| :--- | ---: | ---: | ---: | ---: |\n"
-	                 "| a, \"b\" | 1234.567 | 3 | 411.523 | 12.5 |\n"
-	                 "| MatMul | 0.005 | 1 |  | 0.3 |\n"
-	                 "| a\\|b c | 20000.000 | 2 | 0.001 | 50.0 |\n");
+	                 "| a, \"b\" | 1234.57 | 3 | 411.52 | 12.5 |\n"
+	                 "| MatMul | 0.01 | 1 |  | 0.3 |\n"
+	                 "| a\\|b c | 20000.00 | 2 | 0.00 | 50.0 |\n");
+	profdb_result_free(r);
+}
+END_TEST
+
+/*
+ * One precision per table (issue 35): every time column of a table in
+ * the table's unit with that unit's decimals (ns 0, us 2, ms and s 3), so
+ * a single 21.953 us call prints avg, min and max alike, and a row prints
+ * the same with or without larger rows beside it; other numbers to three
+ * significant digits, at most three decimals, whole ones as integers; a
+ * p-value keeps three significant digits however small.  csv keeps all.
+ * Expected strings worked out by hand from the values.
+ */
+START_TEST(one_precision)
+{
+	static const char *const n[] = { "name", "avg", "min", "max", "gbps", "z", "p" };
+	static const enum profdb_coltype t[] = {
+		PROFDB_COL_TEXT, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS,
+		PROFDB_COL_REAL, PROFDB_COL_REAL, PROFDB_COL_PROB
+	};
+	profdb_result *r = make(7, n, t);
+	struct profdb_format_opts o = { PROFDB_FMT_TABLE, PROFDB_UNIT_AUTO, 0, 0, 0, NULL };
+	struct profdb__cell *c = add_row(r);
+	set_text(&c[0], "k");
+	set_real(&c[1], 21953.0);
+	set_int(&c[2], 21953);
+	set_int(&c[3], 22000);
+	set_real(&c[4], 986.978763915547);
+	set_real(&c[5], -0.765298076923077);
+	set_real(&c[6], 0.00216);
+	ck_assert_str_eq(render(r, &o),
+	                 "name  avg (us)  min (us)  max (us)  gbps       z        p\n"
+	                 "----  --------  --------  --------  ----  ------  -------\n"
+	                 "k        21.95     21.95     22.00   987  -0.765  0.00216\n");
+	c = add_row(r);
+	set_text(&c[0], "l");
+	set_real(&c[1], 88380.4);
+	set_int(&c[2], 3);
+	set_int(&c[3], 4000000);
+	set_real(&c[4], 18.3198651664921);
+	set_real(&c[5], 2.0);
+	set_real(&c[6], 0.5);
+	/* the first row reads as before: the decimals are the unit's */
+	ck_assert_str_eq(render(r, &o),
+	                 "name  avg (us)  min (us)  max (us)  gbps       z        p\n"
+	                 "----  --------  --------  --------  ----  ------  -------\n"
+	                 "k        21.95     21.95     22.00   987  -0.765  0.00216\n"
+	                 "l        88.38      0.00   4000.00  18.3       2      0.5\n");
+	o.unit = PROFDB_UNIT_MS;
+	ck_assert_str_eq(render(r, &o),
+	                 "name  avg (ms)  min (ms)  max (ms)  gbps       z        p\n"
+	                 "----  --------  --------  --------  ----  ------  -------\n"
+	                 "k        0.022     0.022     0.022   987  -0.765  0.00216\n"
+	                 "l        0.088     0.000     4.000  18.3       2      0.5\n");
+	o.unit = PROFDB_UNIT_NS;
+	o.format = PROFDB_FMT_MD;
+	ck_assert_str_eq(render(r, &o),
+	                 "| name | avg (ns) | min (ns) | max (ns) | gbps | z | p |\n"
+	                 "| :--- | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+	                 "| k | 21953 | 21953 | 22000 | 987 | -0.765 | 0.00216 |\n"
+	                 "| l | 88380 | 3 | 4000000 | 18.3 | 2 | 0.5 |\n");
+	o.format = PROFDB_FMT_CSV;
+	o.unit = PROFDB_UNIT_AUTO;
+	ck_assert_str_eq(render(r, &o),
+	                 "name,avg_us,min_us,max_us,gbps,z,p\n"
+	                 "k,21.953,21.953,22,986.978763915547,-0.765298076923077,0.00216\n"
+	                 "l,88.3804,0.003,4000,18.3198651664921,2,0.5\n");
 	profdb_result_free(r);
 }
 END_TEST
@@ -386,6 +453,7 @@ int main(void)
 	tcase_add_test(tc, table_shortens_in_the_middle);
 	tcase_add_test(tc, table_notes_wrap);
 	tcase_add_test(tc, markdown);
+	tcase_add_test(tc, one_precision);
 	tcase_add_test(tc, parse_names);
 	tcase_add_test(tc, utf8_replacement);
 	tcase_add_test(tc, name_shorten_keeps_names_apart);

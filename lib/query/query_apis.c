@@ -89,6 +89,15 @@ static int note_row(profdb_result *r, void *arg)
 	return profdb__result_add_note(arg, note);
 }
 
+/* A narrow terminal keeps each API's time per repeat and its spread
+ * (format_table.c); the stored totals and where they came from go first. */
+static const char *const headline_cols[] = {
+	"per_repeat", "stddev", "median", NULL
+};
+static const char *const hide_cols[] = {
+	"kernels", "total_cpu", "total_device", "source", "repeats", "backend", NULL
+};
+
 int profdb_query_apis(profdb *db, profdb_result **out, const struct profdb_filter *f)
 {
 	struct profdb_filter only;
@@ -128,6 +137,7 @@ int profdb_query_apis(profdb *db, profdb_result **out, const struct profdb_filte
 		profdb_result_free(*out);
 		*out = NULL;
 	}
+	profdb__result_priority(*out, headline_cols, hide_cols);
 	return rc;
 }
 

@@ -52,6 +52,14 @@ static void bandwidth_sql(struct profdb__qbuf *b, const struct profdb_bandwidth_
 	         " ORDER BY t.run_id, t.rank, t.step, t.direction");
 }
 
+/* A narrow terminal keeps bytes and the rate (format_table.c). */
+static const char *const headline_cols[] = {
+	"bytes", "gbps", NULL
+};
+static const char *const hide_cols[] = {
+	"max_gbps", "sized", "transfers", NULL
+};
+
 int profdb_query_bandwidth(profdb *db, profdb_result **out, const struct profdb_bandwidth_query *q)
 {
 	struct profdb__qbuf b = { 0 };
@@ -71,5 +79,6 @@ int profdb_query_bandwidth(profdb *db, profdb_result **out, const struct profdb_
 	rc = profdb__spool_stmt(db, st, types, NULL, NULL, (q->by_rank ? (uint64_t)1 << B_STEP : 0) |
 	                        (profdb__qfilter_run_column(&q->filter) ? 0 : (uint64_t)1 << B_RUN), out);
 	sqlite3_finalize(st);
+	profdb__result_priority(*out, headline_cols, hide_cols);
 	return rc;
 }

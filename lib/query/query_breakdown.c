@@ -365,6 +365,18 @@ static int step_table_note(profdb *db, profdb_result *r, const char *ranks)
 	return profdb__result_add_note(r, note) == PROFDB_OK ? PROFDB_OK : profdb__error(db, PROFDB_ERROR, "out of memory");
 }
 
+/* A narrow terminal keeps busy, compute, communication and idle time
+ * (format_table.c); overlaps and shares go first. */
+static const char *const headline_cols[] = {
+	"busy", "compute", "communication", "idle", NULL
+};
+static const char *const hide_cols[] = {
+	"comm_overlap_pct", "compute_memory_overlap|comm_memory_overlap",
+	"compute_comm_overlap", "exposed_memory", "memory_pct",
+	"compute_pct|communication_pct", "exposed_communication_pct", "idle_pct", "memory",
+	"exposed_communication", "span", "kernels", NULL
+};
+
 /* Each group's row goes to a spool as the scan closes it: streamed when the
  * CLI armed db (issue 20). */
 int profdb_query_breakdown(profdb *db, profdb_result **out, const struct profdb_breakdown_query *q)
@@ -398,5 +410,6 @@ int profdb_query_breakdown(profdb *db, profdb_result **out, const struct profdb_
 	}
 	profdb__spool_close(&sp);
 	classes_free(&c);
+	profdb__result_priority(*out, headline_cols, hide_cols);
 	return rc;
 }

@@ -210,6 +210,17 @@ static void link_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 	         " l.dst_rank, l.rowid");
 }
 
+/* A narrow terminal keeps calls, total time and the bandwidths (per
+ * step: the skew and the rank waited on; format_table.c). */
+static const char *const headline_cols[] = {
+	"calls", "total", "algbw_gbps", "busbw_gbps", "skew", "waited_on_rank", NULL
+};
+static const char *const hide_cols[] = {
+	"sync", "wait", "transit_gbps", "transit_bytes", "avg_msg_bytes", "group_size", "avg",
+	"median", "max", "total_min|total_max", "wait_max", "dtype", "bytes", "process_group",
+	"ranks", NULL
+};
+
 int profdb_query_collectives(profdb *db, profdb_result **out, const struct profdb_collective_query *q)
 {
 	struct profdb__qbuf b = { 0 };
@@ -234,5 +245,6 @@ int profdb_query_collectives(profdb *db, profdb_result **out, const struct profd
 	/* streamed (issue 20); run is column 0 in every shape */
 	rc = profdb__spool_stmt(db, st, types, NULL, NULL, profdb__qfilter_run_column(&q->filter) ? 0 : 1, out);
 	sqlite3_finalize(st);
+	profdb__result_priority(*out, headline_cols, hide_cols);
 	return rc;
 }

@@ -435,6 +435,16 @@ static void flops_sql(struct profdb__qbuf *b, const struct profdb_flops_query *q
 	         " ORDER BY o.run_id, device DESC, name, shapes, args");
 }
 
+/* A narrow terminal keeps calls, device time and the rate reached
+ * (format_table.c). */
+static const char *const headline_cols[] = {
+	"calls", "device", "tflops", NULL
+};
+static const char *const hide_cols[] = {
+	"bw_pct", "intensity", "gflop", "bytes", "peak_pct", "args", "dtypes", "shapes",
+	NULL
+};
+
 int profdb_query_flops(profdb *db, profdb_result **out, const struct profdb_flops_query *q)
 {
 	struct profdb__qbuf b = { 0 };
@@ -456,5 +466,6 @@ int profdb_query_flops(profdb *db, profdb_result **out, const struct profdb_flop
 	rc = profdb__spool_stmt(db, st, types, fill_row, (void *)q,
 	                        profdb__qfilter_run_column(&q->filter) ? 0 : (uint64_t)1 << F_RUN, out);
 	sqlite3_finalize(st);
+	profdb__result_priority(*out, headline_cols, hide_cols);
 	return rc;
 }

@@ -684,6 +684,16 @@ static int per_stream(profdb *db, profdb_result **out, const struct profdb_filte
 	return profdb__spool_answer(&c->sp, out, drop, "rowid");
 }
 
+/* A narrow terminal keeps idle time and the host's part of it
+ * (format_table.c); shares of idle go first. */
+static const char *const headline_cols[] = {
+	"idle", "host_wait", NULL
+};
+static const char *const hide_cols[] = {
+	"other_pct", "other_stream_pct", "host_wait_pct", "other", "other_stream", "kernels",
+	"span", NULL
+};
+
 int profdb_query_idle(profdb *db, profdb_result **out, const struct profdb_idle_query *q)
 {
 	struct idle c = { 0 };
@@ -705,5 +715,6 @@ int profdb_query_idle(profdb *db, profdb_result **out, const struct profdb_idle_
 		profdb_result_free(*out);
 		*out = NULL;
 	}
+	profdb__result_priority(*out, headline_cols, hide_cols);
 	return rc;
 }

@@ -546,6 +546,17 @@ static int add_step_notes(profdb *db, profdb_result *r, const struct profdb_filt
 	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "cannot count steps");
 }
 
+/* What a narrow terminal keeps of a kernels table (format_table.c): the
+ * answer (total, calls, per repeat, --per-step's mean over steps) and the
+ * name; the spread goes first, then the mean, the extremes, the median and
+ * last the share (the total says it too). */
+static const char *const headline_cols[] = {
+	"total", "calls", "per_repeat", "mean", "steps", "name", NULL
+};
+static const char *const hide_cols[] = {
+	"p99", "p90", "stddev", "avg", "max_step", "max", "min", "median", "share_pct", NULL
+};
+
 int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_kernel_query *q)
 {
 	enum profdb_coltype types[MAXKEYS + 16];
@@ -612,5 +623,6 @@ int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_ke
 out:
 	sqlite3_finalize(st);
 	profdb__qbuf_free(&b);
+	profdb__result_priority(*out, headline_cols, hide_cols);
 	return rc;
 }

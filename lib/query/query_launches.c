@@ -636,6 +636,17 @@ static void launch_class_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv
 	sqlite3_result_int(ctx, profdb__launch_class(s));
 }
 
+/* A narrow terminal keeps calls and the median start delay (by stream:
+ * the queue; by step: the host's wait; format_table.c). */
+static const char *const headline_cols[] = {
+	"calls", "start_delay_median", "queue_mean", "host_wait", "bound", NULL
+};
+static const char *const hide_cols[] = {
+	"start_delay_p99", "end_delay_p90", "launch_max", "start_delay_p90", "end_delay_max",
+	"launch_total", "launch_avg", "per_call", "outliers", "queue_max", "host_sync",
+	"queued", NULL
+};
+
 int profdb_query_launches(profdb *db, profdb_result **out, const struct profdb_launch_query *q)
 {
 	struct profdb__launch_counts n = { 0 };
@@ -678,5 +689,6 @@ int profdb_query_launches(profdb *db, profdb_result **out, const struct profdb_l
 		profdb_result_free(*out);
 		*out = NULL;
 	}
+	profdb__result_priority(*out, headline_cols, hide_cols);
 	return rc;
 }

@@ -388,6 +388,15 @@ static int note_empty(profdb *db, profdb_result *r, const struct profdb_op_query
 	return profdb__qfilter_explain_empty(db, r, f, 0);
 }
 
+/* A narrow terminal keeps key_averages' leading columns (format_table.c):
+ * calls, host self time and share, device self time, the name. */
+static const char *const headline_cols[] = {
+	"calls", "host_self", "host_self_pct", "device_self", "name", NULL
+};
+static const char *const hide_cols[] = {
+	"host_avg", "device_total", "host_total", "device_self_pct", "top_kernels", NULL
+};
+
 int profdb_query_ops(profdb *db, profdb_result **out, const struct profdb_op_query *q)
 {
 	enum profdb_coltype types[16];
@@ -420,5 +429,6 @@ int profdb_query_ops(profdb *db, profdb_result **out, const struct profdb_op_que
 out:
 	sqlite3_finalize(st);
 	profdb__qbuf_free(&b);
+	profdb__result_priority(*out, headline_cols, hide_cols);
 	return rc;
 }

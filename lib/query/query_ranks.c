@@ -501,6 +501,15 @@ static void ranks_close(struct ranks *c)
 	free(c->run_name);
 }
 
+/* A narrow terminal keeps compute, communication and the straggler's z
+ * (format_table.c). */
+static const char *const headline_cols[] = {
+	"compute", "communication", "compute_z", "straggler", NULL
+};
+static const char *const hide_cols[] = {
+	"top_excess", "compute_median", "wait", "exposed_communication", NULL
+};
+
 int profdb_query_ranks(profdb *db, profdb_result **out, const struct profdb_ranks_query *q)
 {
 	struct profdb_breakdown_query bq;
@@ -531,5 +540,6 @@ int profdb_query_ranks(profdb *db, profdb_result **out, const struct profdb_rank
 		rc = profdb__spool_answer(&c.sp, out, drop, "run_id, rank, step");
 	}
 	ranks_close(&c);
+	profdb__result_priority(*out, headline_cols, hide_cols);
 	return rc;
 }

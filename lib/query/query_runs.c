@@ -64,6 +64,14 @@ static const struct runs_source runs_from[2] = {
 	  "(SELECT a.ops FROM temp.ch_agg a WHERE a.local_id = r.id)" }
 };
 
+/* A narrow terminal keeps what each run holds (format_table.c). */
+static const char *const headline_cols[] = {
+	"kernels", "total_device", NULL
+};
+static const char *const hide_cols[] = {
+	"ingested_at", "repeats_source", "source_path", "no_kernel_ranks", NULL
+};
+
 int profdb_query_runs_filter(profdb *db, profdb_result **out, const struct profdb_filter *f)
 {
 	struct profdb_filter runs_only;
@@ -100,6 +108,7 @@ int profdb_query_runs_filter(profdb *db, profdb_result **out, const struct profd
 	/* streamed when the CLI asked (profdb_result_stream): 100 000 runs */
 	rc = profdb__result_from_stmt_stream(db, out, st, runs_types);
 	sqlite3_finalize(st);
+	profdb__result_priority(*out, headline_cols, hide_cols);
 	return rc;
 }
 

@@ -88,6 +88,14 @@ static void main_sql(profdb *db, struct profdb__qbuf *b, const struct profdb_fil
 	    " ORDER BY ks.run_id, ks.rank, ks.step");
 }
 
+/* A narrow terminal keeps each step's wall and busy time (format_table.c). */
+static const char *const headline_cols[] = {
+	"wall", "busy", NULL
+};
+static const char *const hide_cols[] = {
+	"span", "top_total", "device_total", "kernels", "busy_pct", NULL
+};
+
 int profdb_query_steps(profdb *db, profdb_result **out, const struct profdb_filter *f)
 {
 	struct profdb__qbuf b = { 0 };
@@ -111,5 +119,6 @@ int profdb_query_steps(profdb *db, profdb_result **out, const struct profdb_filt
 		profdb_result_free(*out);
 		*out = NULL;
 	}
+	profdb__result_priority(*out, headline_cols, hide_cols);
 	return rc;
 }

@@ -121,6 +121,14 @@ int profdb__result_add_note(profdb_result *r, const char *note)
 	return PROFDB_OK;
 }
 
+void profdb__result_priority(profdb_result *r, const char *const *headline, const char *const *hide)
+{
+	if (!r)
+		return;
+	r->headline = headline;
+	r->hide = hide;
+}
+
 int profdb__result_add_row(profdb_result *r, sqlite3_stmt *st, size_t *cap)
 {
 	if (r->nrows == *cap) {

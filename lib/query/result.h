@@ -31,6 +31,8 @@ struct profdb_result {
 	size_t written;            /* rows the earlier parts wrote */
 	struct profdb__fmt_plan *plan; /* owned: a streamed table's or md's layout
 	                              (format.h), NULL when whole */
+	const char *const *headline; /* profdb__result_priority: never hidden */
+	const char *const *hide;   /* ... the lesser columns, first to go first */
 };
 
 /* CONSTRUCTOR: an empty result with ncols unnamed TEXT columns. */

@@ -128,20 +128,39 @@ enum profdb_unit profdb__col_acc_unit(const struct profdb__col_acc *acc, size_t 
 }
 
 /*
- * Decimals of a time column for people: enough that its smallest nonzero
- * value keeps three significant digits (1.24 us in a ms table is 0.00124,
- * not 0.001), never finer than the stored ns (a tenth of a ns for means in
- * a ns table).
+ * Decimals of a time column for people: one precision per table, from its
+ * unit alone (whole ns, hundredths of a us, thousandths of a ms or s), so
+ * avg, min and max of a row and a figure in any --top read alike.  a (what
+ * the rows hold) no longer decides.
  */
 int profdb__col_acc_decimals(const struct profdb__col_acc *a, enum profdb_unit u)
 {
-	int e = unit_exp(u), d;
-	if (!isfinite(a->smallest))
-		return 0;
-	d = 2 - (int)floor(log10(a->smallest / pow(10, e)));
-	if (d > (e > 0 ? e : a->fractional))
-		d = e > 0 ? e : a->fractional;
-	return d < 0 ? 0 : d;
+	(void)a;
+	switch (u) {
+	case PROFDB_UNIT_NS: return 0;
+	case PROFDB_UNIT_MS:
+	case PROFDB_UNIT_S: return 3;
+	default: return 2;
+	}
+}
+
+void profdb__fmt_number(double v, int prob, char *buf, size_t cap)
+{
+	int d;
+	if (prob) {
+		/* a p-value: 0.00216 is not 0.002 (its size is what it says) */
+		snprintf(buf, cap, "%.3g", v);
+		return;
+	}
+	if (v == floor(v) && fabs(v) < 1e15) {
+		snprintf(buf, cap, "%.0f", v);
+	} else {
+		/* three significant digits, at most three decimals, never an exponent */
+		d = 2 - (int)floor(log10(fabs(v)));
+		snprintf(buf, cap, "%.*f", d < 0 ? 0 : d > 3 ? 3 : d, v);
+	}
+	if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
+		memmove(buf, buf + 1, strlen(buf));
 }
 
 /* A time column's sums over the rows r holds. */
@@ -274,6 +293,8 @@ int profdb__fmt_cell(const profdb_result *r, size_t row, size_t col, enum profdb
 	default:
 		if (c->type == SQLITE_INTEGER)
 			snprintf(buf, cap, "%lld", (long long)c->i);
+		else if (human)
+			profdb__fmt_number(c->d, r->types[col] == PROFDB_COL_PROB, buf, cap);
 		else
 			snprintf(buf, cap, "%.15g", c->d);
 		return 1;

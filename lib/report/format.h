@@ -35,6 +35,11 @@ void profdb__col_acc_add(struct profdb__col_acc *a, const struct profdb__cell *c
 enum profdb_unit profdb__col_acc_unit(const struct profdb__col_acc *acc, size_t ncols,
                                       const struct profdb_format_opts *opts);
 int profdb__col_acc_decimals(const struct profdb__col_acc *a, enum profdb_unit u);
+/* A finite number that is not a time, for people (table, md): a whole
+ * value as an integer, else three significant digits with at most three
+ * decimals (18.3, 987, -0.765, 0.012); a p-value (prob) keeps three
+ * significant digits however small (0.00216). */
+void profdb__fmt_number(double v, int prob, char *buf, size_t cap);
 /* A finite number cell of a time column as profdb__fmt_cell writes it. */
 void profdb__fmt_ns(const struct profdb__cell *c, enum profdb_unit u, int human, char *buf, size_t cap);
 
@@ -68,8 +73,8 @@ int profdb__write_table_part(const profdb_result *r, FILE *out, const struct pro
 
 /* The one unit of every time column of a table for people (never AUTO). */
 enum profdb_unit profdb__fmt_table_unit(const profdb_result *r, const struct profdb_format_opts *opts);
-/* Decimals of time column col for people: three significant digits of its
- * smallest nonzero value in unit u, at most to the ns. */
+/* Decimals of time column col for people: the table's, from unit u
+ * (profdb__col_acc_decimals). */
 int profdb__fmt_decimals(const profdb_result *r, size_t col, enum profdb_unit u);
 const char *profdb__unit_name(enum profdb_unit u);
 

@@ -4,10 +4,10 @@
  * When the table is wider than opts->width (and not opts->wide), the widest
  * text columns are narrowed and their values shortened in the middle with
  * "...", so both the start and the end of a long kernel name stay visible;
- * a name is never dropped.  If that is not enough, spread statistics (p99,
- * p90, stddev, ...) and each table's lesser columns (hide_order), then
- * number columns from the right, are left out one by one, and a line names
- * them.
+ * a name is never dropped.  If that is not enough, columns empty in every
+ * row, then the lesser columns the query declared with its result (in its
+ * order), then number columns from the right, are left out, and a line
+ * names them; the query's headline columns and the --sort column stay.
  *
  * A table too large to hold (result_stream.c) is written in parts along a
  * layout from a first pass (profdb__fmt_plan): the same cells, widths and
@@ -65,44 +65,17 @@ struct table {
 	size_t *width;             /* display width per column */
 	int *right;                /* right-align the column */
 	int *hidden;               /* left out to fit the terminal (never a name) */
+	int *empty;                /* ... as empty in every row (named apart) */
 	size_t copy_hidden;        /* 1 + a column hidden as a copy of another, or 0 */
 	char **foot;               /* full texts of shortened values numbered [k] */
 	size_t nfoot;
 };
 
-/*
- * When shortening names is not enough, these columns are left out, in this
- * order, with a note saying so: the spread before the centre, the centre
- * before the totals.  Totals, calls, shares and names always stay.
- */
-static const char *const hide_order[] = {
-	"p99", "p90", "stddev", "avg", "per_repeat", "max", "min", "median", /* kernels */
-	"span", "top_total", "device_total",                                 /* steps */
-	/* ops: at 80 columns calls, host self time and share, device self time
-	 * and the name stay, as key_averages' leading columns */
-	"host_avg", "device_total", "host_total", "device_self_pct", "top_kernels",
-	"ingested_at", "repeats_source", "source_path", "no_kernel_ranks",   /* runs */
-	"n_base|n_new", "base_calls|new_calls", "ci_low|ci_high", "p", "why", /* diff */
-	/* the analyses: at 80 columns their keys and headline figures stay
-	 * (breakdown: busy, compute, communication, idle; collectives: calls,
-	 * total, bytes, algbw, busbw; launches: calls, start delay median and
-	 * max, end delay median) */
-	"comm_overlap_pct", "compute_memory_overlap|comm_memory_overlap", "compute_comm_overlap",
-	"exposed_memory", "memory_pct", "compute_pct|communication_pct",
-	"exposed_communication_pct", "idle_pct", "memory", "exposed_communication",
-	"sync", "wait", "transit_gbps", "transit_bytes", /* collectives' Ascend figures */
-	"avg_msg_bytes", "group_size", "compute_median", "top_excess",
-	"start_delay_p99", "end_delay_p90", "launch_max", "start_delay_p90", "end_delay_max", "launch_total",
-	"launch_avg", "per_call", "intensity", "gflop",
-	"total_min|total_max", "dtype", "bytes", "process_group", "ranks",
-	NULL
-};
-
 /* Never hidden by fit_rest: the columns that say what a row is. */
 static const char *const key_cols[] = { "run", "rank", "step", "stream", "name", "collective", NULL };
 
-/* Is column name one of the '|'-separated names of a hide_order entry (a
- * pair such as ci_low|ci_high goes together)? */
+/* Is column name one of the '|'-separated names of entry (a pair such as
+ * ci_low|ci_high goes together)? */
 static int hide_matches(const char *entry, const char *name)
 {
 	size_t n = strlen(name);
@@ -138,6 +111,7 @@ static void table_free(struct table *t)
 	free(t->width);
 	free(t->right);
 	free(t->hidden);
+	free(t->empty);
 	for (size_t i = 0; i < t->nfoot; i++)
 		free(t->foot[i]);
 	free(t->foot);
@@ -152,7 +126,8 @@ static int table_fill(struct table *t, const profdb_result *r, const struct prof
 	t->width = calloc(t->ncols + 1, sizeof *t->width);
 	t->right = calloc(t->ncols + 1, sizeof *t->right);
 	t->hidden = calloc(t->ncols + 1, sizeof *t->hidden);
-	if (!t->cells || !t->width || !t->right || !t->hidden)
+	t->empty = calloc(t->ncols + 1, sizeof *t->empty);
+	if (!t->cells || !t->width || !t->right || !t->hidden || !t->empty)
 		return PROFDB_ERROR;
 	for (size_t c = 0; c < t->ncols; c++) {
 		enum profdb_unit u = profdb__fmt_unit(r, c, opts, 1);
@@ -237,14 +212,6 @@ static void hide_copies(struct table *t, const profdb_result *r, int differ, siz
 	t->hidden[pr] = 1;
 }
 
-/* Hide (or show) the columns of hide_order entry e. */
-static void set_hidden(struct table *t, const profdb_result *r, const char *e, int hide)
-{
-	for (size_t c = 0; c < t->ncols; c++)
-		if (hide_matches(e, profdb_result_colname(r, c)) && c + 1 != t->copy_hidden)
-			t->hidden[c] = hide;
-}
-
 static int is_key(const profdb_result *r, size_t c)
 {
 	for (size_t i = 0; key_cols[i]; i++)
@@ -253,49 +220,114 @@ static int is_key(const profdb_result *r, size_t c)
 	return 0;
 }
 
-/* A number column fit_rest may leave out: not a key, and not one of the
- * table's first two figures (its headline: a table of names alone says
- * nothing, so a terminal too narrow for them gets a wider table). */
-static int rest_hideable(const struct table *t, const profdb_result *r, size_t c)
+/* Is column c one the table always shows: a key, the column the rows
+ * are sorted by (opts->keep, "share" naming share_pct), or, with
+ * headline, a headline column of the command (r->headline)? */
+static int shows(const profdb_result *r, const struct profdb_format_opts *opts, size_t c, int headline)
+{
+	const char *name = profdb_result_colname(r, c);
+	size_t n;
+	if (is_key(r, c))
+		return 1;
+	for (size_t i = 0; headline && r->headline && r->headline[i]; i++)
+		if (strcmp(name, r->headline[i]) == 0)
+			return 1;
+	if (!opts->keep)
+		return 0;
+	n = strlen(opts->keep);
+	return strncmp(name, opts->keep, n) == 0 && (name[n] == '\0' || strcmp(name + n, "_pct") == 0);
+}
+
+static int must_show(const profdb_result *r, const struct profdb_format_opts *opts, size_t c)
+{
+	return shows(r, opts, c, 1);
+}
+
+/* Hide (or show) the columns of r->hide entry e (never one that must show). */
+static void set_hidden(struct table *t, const profdb_result *r, const struct profdb_format_opts *opts,
+                       const char *e, int hide)
+{
+	for (size_t c = 0; c < t->ncols; c++)
+		if (hide_matches(e, profdb_result_colname(r, c)) && c + 1 != t->copy_hidden &&
+		    !t->empty[c] && !must_show(r, opts, c))
+			t->hidden[c] = hide;
+}
+
+/* A number column fit_rest may leave out: none that must show, and, for
+ * a table that names no headline, not one of its first two figures (a
+ * table of names alone says nothing, so a terminal too narrow for them
+ * gets a wider table). */
+static int rest_hideable(const struct table *t, const profdb_result *r,
+                         const struct profdb_format_opts *opts, size_t c)
 {
 	size_t before = 0;
-	if (t->hidden[c] || is_key(r, c) || profdb_result_coltype(r, c) == PROFDB_COL_TEXT)
+	if (t->hidden[c] || must_show(r, opts, c) || profdb_result_coltype(r, c) == PROFDB_COL_TEXT)
 		return 0;
+	if (r->headline)
+		return 1;
 	for (size_t i = 0; i < c; i++)
 		if (!is_key(r, i) && profdb_result_coltype(r, i) != PROFDB_COL_TEXT)
 			before++;
 	return before >= 2;
 }
 
-/* Still too wide with hide_order spent (a table it does not list): leave
- * out number columns from the right, as a table lists its figures most
- * important first; the hidden line names them. */
-static void fit_rest(struct table *t, const profdb_result *r, int width)
+/* Still too wide with r->hide spent (or none declared): leave out number
+ * columns from the right, as a table lists its figures most important
+ * first; the hidden line names them. */
+static void fit_rest(struct table *t, const profdb_result *r, const struct profdb_format_opts *opts)
 {
-	for (size_t c = t->ncols; c-- > 0 && shown_width(t, r, 1) > (size_t)width;)
-		if (rest_hideable(t, r, c))
+	for (size_t c = t->ncols; c-- > 0 && shown_width(t, r, 1) > (size_t)opts->width;)
+		if (rest_hideable(t, r, opts, c))
 			t->hidden[c] = 1;
 }
 
-/*
- * Make the table fit in width: first leave out spread statistics (in
- * hide_order) while even the narrowest names would not fit, then other
- * number columns from the right (fit_rest), then narrow the widest text
- * columns, shortening their values in the middle.
- */
-static void fit(struct table *t, const profdb_result *r, int width)
+/* Is column c empty in every row (each "-")? */
+static int col_empty(const profdb_result *r, size_t c)
 {
-	size_t total, h;
-	for (h = 0; hide_order[h] && shown_width(t, r, 1) > (size_t)width; h++)
-		set_hidden(t, r, hide_order[h], 1);
+	size_t n = profdb_result_nrows(r);
+	for (size_t row = 0; row < n; row++) {
+		const struct profdb__cell *cell = &r->cells[row * r->ncols + c];
+		if (cell->type != SQLITE_NULL && !(cell->type == SQLITE_FLOAT && !isfinite(cell->d)))
+			return 0;
+	}
+	return n > 0;
+}
+
+/* Too wide even before names are shortened: a column empty in every row
+ * says nothing, so it goes first (a line of its own names it), a headline
+ * one too (not the keys, not the sorted column). */
+static void drop_empty(struct table *t, const profdb_result *r, const struct profdb_format_opts *opts)
+{
+	if (shown_width(t, r, 0) <= (size_t)opts->width)
+		return;
+	for (size_t c = 0; c < t->ncols; c++)
+		if (!t->hidden[c] && !shows(r, opts, c, 0) && col_empty(r, c))
+			t->hidden[c] = t->empty[c] = 1;
+}
+
+/*
+ * Make the table fit in width: first drop the columns empty in every row,
+ * then leave out the command's lesser columns (r->hide, in its order)
+ * while even the narrowest names would not fit, then other number columns
+ * from the right (fit_rest), then narrow the widest text columns,
+ * shortening their values in the middle.  What must show never goes.
+ */
+static void fit(struct table *t, const profdb_result *r, const struct profdb_format_opts *opts)
+{
+	const char *const *order = r->hide;
+	const int width = opts->width;
+	size_t total, h = 0;
+	drop_empty(t, r, opts);
+	for (; order && order[h] && shown_width(t, r, 1) > (size_t)width; h++)
+		set_hidden(t, r, opts, order[h], 1);
 	/* a later column may have had to go for all to fit: give back the
 	 * earlier ones that fit again (why went, so p fits) */
 	while (h-- > 1) {
-		set_hidden(t, r, hide_order[h - 1], 0);
+		set_hidden(t, r, opts, order[h - 1], 0);
 		if (shown_width(t, r, 1) > (size_t)width)
-			set_hidden(t, r, hide_order[h - 1], 1);
+			set_hidden(t, r, opts, order[h - 1], 1);
 	}
-	fit_rest(t, r, width);
+	fit_rest(t, r, opts);
 	total = shown_width(t, r, 0);
 	while (total > (size_t)width) {
 		size_t best = t->ncols, cut;
@@ -414,17 +446,18 @@ static int distinct_names(struct table *t, const profdb_result *r, size_t c)
 	return rc;
 }
 
-/* Hidden to fit the width (not as a copy): named in the hidden line. */
-static int fit_hidden(const struct table *t, size_t c)
+/* Hidden to fit the width (not as a copy): named in the hidden line, or,
+ * empty (1) or not (0), in the line of empty columns. */
+static int fit_hidden(const struct table *t, size_t c, int empty)
 {
-	return t->hidden[c] && c + 1 != t->copy_hidden;
+	return t->hidden[c] && c + 1 != t->copy_hidden && (t->empty[c] != 0) == empty;
 }
 
-static size_t last_hidden(const struct table *t)
+static size_t last_hidden(const struct table *t, int empty)
 {
 	size_t last = 0;
 	for (size_t c = 0; c < t->ncols; c++)
-		if (fit_hidden(t, c))
+		if (fit_hidden(t, c, empty))
 			last = c;
 	return last;
 }
@@ -472,22 +505,23 @@ static void put_note(FILE *out, const char *text, int width)
 	free(vis);
 }
 
-/* The line naming the hidden columns, broken after a comma to stay within
- * width (it is the one line the table adds that could be wider). */
-static void put_hidden(FILE *out, const struct table *t, const profdb_result *r, int width)
+/* The line naming the hidden columns (empty: those empty in every row),
+ * broken after a comma to stay within width (it is the one line the table
+ * adds that could be wider). */
+static void put_hidden(FILE *out, const struct table *t, const profdb_result *r, int width, int empty)
 {
-	size_t col = 0;
+	size_t col = 0, last = last_hidden(t, empty);
 	for (size_t c = 0, n = 0; c < t->ncols; c++) {
-		const char *lead = n++ ? ", " : "(hidden to fit the width: ";
+		const char *lead = n++ ? ", " : empty ? "(empty in every row: " : "(hidden to fit the width: ";
 		const char *name = profdb_result_colname(r, c);
-		const char *tail = c == last_hidden(t) ? "; --wide shows all)" : "";
+		const char *tail = c != last ? "" : empty ? ")" : "; --wide shows all)";
 		size_t w = strlen(lead) + strlen(name) + strlen(tail);
-		if (!fit_hidden(t, c)) {
+		if (!fit_hidden(t, c, empty)) {
 			n--;
 			continue;
 		}
 		/* (+ 1: the comma that ends a broken line) */
-		if (n > 1 && width > 0 && col + w + (c != last_hidden(t)) > (size_t)width) {
+		if (n > 1 && width > 0 && col + w + (c != last) > (size_t)width) {
 			fputs(",\n ", out);
 			lead = "";
 			col = 1;
@@ -548,7 +582,8 @@ static void put_tail(FILE *out, const struct table *t, const profdb_result *r,
 {
 	if (nrows == 0)
 		fputs("(no rows)\n", out);
-	put_hidden(out, t, r, opts->width);
+	put_hidden(out, t, r, opts->width, 1);
+	put_hidden(out, t, r, opts->width, 0);
 	for (size_t i = 0; i < t->nfoot; i++)
 		fprintf(out, "[%zu] %s\n", i + 1, t->foot[i]);
 	for (size_t i = 0; i < profdb_result_nnotes(r); i++)
@@ -564,7 +599,7 @@ int profdb__write_table(const profdb_result *r, FILE *out, const struct profdb_f
 		goto out;
 	hide_copies(&t, r, copy_differs(r, col_index(r, "per_repeat"), col_index(r, "total")), t.nrows);
 	if (opts->width > 0 && !opts->wide) {
-		fit(&t, r, opts->width);
+		fit(&t, r, opts);
 		for (size_t c = 0; c < t.ncols && rc == PROFDB_OK; c++)
 			if (!t.hidden[c] && profdb_result_coltype(r, c) == PROFDB_COL_TEXT)
 				rc = distinct_names(&t, r, c);

@@ -212,6 +212,13 @@ int profdb_comparison_table(const profdb_comparison *c, profdb_result **out, uns
 	return profdb__comparison_part(c, out, flags, 0, SIZE_MAX, 1);
 }
 
+/* A narrow terminal keeps both figures and the change (format_table.c);
+ * the counts behind them and the test's detail go first. */
+static const char *const headline_cols[] = { "base", "new", "change", NULL };
+static const char *const hide_cols[] = {
+	"n_base|n_new", "base_calls|new_calls", "ci_low|ci_high", "p", "why", NULL
+};
+
 int profdb__comparison_part(const profdb_comparison *c, profdb_result **out, unsigned flags,
                             size_t from, size_t to, int last)
 {
@@ -222,7 +229,7 @@ int profdb__comparison_part(const profdb_comparison *c, profdb_result **out, uns
 	};
 	static const enum profdb_coltype types[C_COUNT] = {
 		PROFDB_COL_TEXT, PROFDB_COL_TEXT, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS,
-		PROFDB_COL_PCT, PROFDB_COL_PCT, PROFDB_COL_PCT, PROFDB_COL_REAL, PROFDB_COL_REAL,
+		PROFDB_COL_PCT, PROFDB_COL_PCT, PROFDB_COL_PCT, PROFDB_COL_PROB, PROFDB_COL_REAL,
 		PROFDB_COL_REAL, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_TEXT
 	};
 	struct profdb__cmp_walk w;
@@ -280,6 +287,7 @@ int profdb__comparison_part(const profdb_comparison *c, profdb_result **out, uns
 		profdb_result_free(r);
 		return PROFDB_ERROR;
 	}
+	profdb__result_priority(r, headline_cols, hide_cols);
 	*out = r;
 	return PROFDB_OK;
 }
