@@ -274,7 +274,8 @@ int profdb_query_tags(profdb *db, profdb_result **out, const struct profdb_filte
 
 /* METHOD: per source file of a run: path role rank rows_read rows_stored
  * rows_skipped skipped_why same_content_in rows_kernels rows_ops
- * rows_launches rows_memory (schema 012), and the run's notes. */
+ * rows_launches rows_memory (schema 012) rows_op_memory (schema 013), and
+ * the run's notes. */
 int profdb_query_sources(profdb *db, profdb_result **out, const char *run);
 
 /* METHOD: run one SQL statement and collect its rows (column types from

@@ -43,6 +43,9 @@ int profdb__ascend_read_comm_matrix(const struct profdb__ascend_src *src, const 
 /* memory_record.csv: the allocator's totals per component, into the
  * memory table (ingest_ascend_memory.c). */
 int profdb__ascend_read_memory_record(const struct profdb__ascend_src *src, const char *path);
+/* operator_memory.csv: the blocks each operator allocated, into the
+ * op_memory table (ingest_ascend_memory.c). */
+int profdb__ascend_read_operator_memory(const struct profdb__ascend_src *src, const char *path);
 /* trace_view.json: its device events, when the export has no kernel
  * table (ingest_ascend_trace_view.c). */
 int profdb__ascend_read_trace_view(const struct profdb__ascend_src *src, const char *path);
