@@ -15,8 +15,16 @@
  * An empty Release Time: not released within the trace.  The Active and
  * Stream Ptr columns are newer; Duration(us) is Release - Allocation and is
  * not kept.
+ *
+ * npu_module_mem.csv: what each CANN module (SLOG, HCCL, RUNTIME, ...)
+ * holds reserved on the device, sampled; into the memory table as samples
+ * of reserved bytes only, component "module:<Component>" (module names
+ * such as GE and APP are also memory_record.csv components, which they
+ * must not merge with).  Total Reserved is in KB (1024 bytes) as msprof
+ * writes it, or MB where written so.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -267,6 +275,93 @@ int profdb__ascend_read_operator_memory(const struct profdb__ascend_src *src, co
 	r.src = src;
 	r.label = path;
 	rc = profdb__ascend_stream_csv(src, path, "operator_memory", on_opmem_row, &r);
+	profdb__csv_header_free(&r.hdr);
+	return rc;
+}
+
+/* ---------------------------------------------------- npu_module_mem.csv */
+
+enum ncol { N_COMPONENT, N_TS, N_RES_KB, N_RES_MB, N_DEVICE, N_NCOL };
+/* its columns go in struct mreader's col[] */
+_Static_assert((int)N_NCOL <= (int)M_NCOL, "npu_module_mem columns fit mreader");
+
+static const char *const ncol_names[N_NCOL] = {
+	[N_COMPONENT] = "Component",
+	[N_TS] = "Timestamp(us)",
+	[N_RES_KB] = "Total Reserved(KB)",
+	[N_RES_MB] = "Total Reserved(MB)",
+	[N_DEVICE] = "Device",
+};
+
+static int module_header(struct mreader *r, const struct profdb__csv_row *row)
+{
+	static const enum ncol required[] = { N_COMPONENT, N_TS, N_DEVICE };
+	int rc = profdb__csv_header_copy(&r->hdr, row, r->src->ctx->err);
+	if (rc != PROFDB_OK)
+		return rc;
+	for (int k = 0; k < N_NCOL; k++)
+		r->col[k] = profdb__csv_header_find(&r->hdr, ncol_names[k]);
+	for (size_t i = 0; i < sizeof required / sizeof required[0]; i++) {
+		int c = r->col[required[i]];
+		if (c < 0)
+			return profdb__err_set(r->src->ctx->err, PROFDB_EFORMAT, "%s:%lld: missing column '%s'",
+			                       r->label, (long long)row->line, ncol_names[required[i]]);
+		if ((size_t)c + 1 > r->need)
+			r->need = (size_t)c + 1;
+	}
+	if (r->col[N_RES_KB] < 0 && r->col[N_RES_MB] < 0)
+		return profdb__err_set(r->src->ctx->err, PROFDB_EFORMAT, "%s:%lld: missing column '%s'",
+		                       r->label, (long long)row->line, ncol_names[N_RES_KB]);
+	return PROFDB_OK;
+}
+
+static int module_row(struct mreader *r, const struct profdb__csv_row *row)
+{
+	struct profdb_sink *s = r->src->ctx->sink;
+	struct profdb_mem_rec m;
+	const char *ts = mfld(r, row, (enum mcol)N_TS), *dev = mfld(r, row, (enum mcol)N_DEVICE);
+	const char *comp = mfld(r, row, (enum mcol)N_COMPONENT);
+	const char *kb = mfld(r, row, (enum mcol)N_RES_KB);
+	char type[64], component[128];
+	int64_t res_kb;
+
+	if (row->n < r->need)
+		return profdb__sink_skip(s, "too few fields", row->line);
+	m = (struct profdb_mem_rec){
+		.rank = r->src->rank, .bytes = PROFDB_NULL, .addr = PROFDB_NULL, .total_allocated = PROFDB_NULL,
+		.total_active = PROFDB_NULL, .step = PROFDB_NULL, .tid = PROFDB_NULL,
+	};
+	if (profdb__parse_ns(ts, strlen(ts), 3, &m.ts_ns) != 0 || m.ts_ns < 0)
+		return profdb__sink_skip(s, "non-numeric timestamp", row->line);
+	if (!dev[0] || !comp[0])
+		return profdb__sink_skip(s, !dev[0] ? "missing device" : "missing component", row->line);
+	if (r->col[N_RES_KB] >= 0) {
+		if (!kb || kb_bytes(kb, &res_kb) != 0 || res_kb < 0)
+			return profdb__sink_skip(s, "non-numeric memory size", row->line);
+		m.total_reserved = res_kb;
+	} else if (mb_bytes(mfld(r, row, (enum mcol)N_RES_MB), &m.total_reserved) != 0) {
+		return profdb__sink_skip(s, "non-numeric memory size", row->line);
+	}
+	snprintf(component, sizeof component, "module:%s", comp);
+	m.component = component;
+	m.device_type = device_of(dev, type, sizeof type, &m.device_id);
+	return profdb__sink_memory(s, &m);
+}
+
+static int on_module_row(void *arg, const struct profdb__csv_row *row)
+{
+	struct mreader *r = arg;
+	return row->index == 0 ? module_header(r, row) : module_row(r, row);
+}
+
+int profdb__ascend_read_npu_module_mem(const struct profdb__ascend_src *src, const char *path)
+{
+	struct mreader r;
+	int rc;
+	memset(&r, 0, sizeof r);
+	r.src = src;
+	r.label = path;
+	rc = profdb__ascend_stream_csv(src, path, "npu_module_mem", on_module_row, &r);
 	profdb__csv_header_free(&r.hdr);
 	return rc;
 }

@@ -11,6 +11,11 @@ with the highest Allocation Total Allocated(MB)) and released after it or
 never.  Rows with too few fields or a non-numeric size are skipped.
 
 usage: op_memory_ref.py operator_memory.csv profdb_ops.csv
+       op_memory_ref.py --modules npu_module_mem.csv profdb_memory.csv
+The second form: per device and Component of npu_module_mem.csv, the
+highest Total Reserved(KB) times 1024 against profdb memory's
+peak_reserved_bytes of component module:<Component> (rows with a
+non-numeric timestamp or size skipped).
 """
 import csv
 import sys
@@ -81,5 +86,29 @@ def main(src, got_path):
     return 0
 
 
+def modules(src, got_path):
+    want = {}
+    with open(src, newline="") as f:
+        for r in csv.DictReader(f):
+            try:
+                Decimal(r["Timestamp(us)"].strip())
+                kb = Decimal(r["Total Reserved(KB)"])
+            except Exception:
+                continue
+            dev_type, _, dev_id = r["Device"].rpartition(":")
+            k = (dev_type, dev_id, "module:" + r["Component"])
+            want[k] = max(want.get(k, 0), int((kb * 1024).to_integral_value()))
+    with open(got_path, newline="") as f:
+        got = {(r["device_type"], r["device_id"], r["component"]): int(r["peak_reserved_bytes"])
+               for r in csv.DictReader(f) if r["component"].startswith("module:")}
+    if got != want:
+        print("profdb:", sorted(got.items()), "\nref:   ", sorted(want.items()), file=sys.stderr)
+        return 1
+    print("op_memory_ref: %d modules' reserved peaks agree" % len(want))
+    return 0
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "--modules":
+        sys.exit(modules(sys.argv[2], sys.argv[3]))
     sys.exit(main(sys.argv[1], sys.argv[2]))
