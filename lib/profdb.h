@@ -396,13 +396,15 @@ struct profdb_memory_query {
  * and component (Ascend; empty for Kineto): [run] rank device_type
  * device_id component events allocations frees allocated_bytes
  * freed_bytes peak_allocated_bytes peak_step peak_at (PROFDB_COL_NS from
- * the rank's first memory event) peak_reserved_bytes end_allocated_bytes;
+ * the rank's first memory event) peak_reserved_bytes end_allocated_bytes
+ * capacity_bytes (deviceProperties totalGlobalMem) peak_pct_of_capacity;
  * by_step: step in place of peak_step, per step; timeline: [run] rank
  * device_type device_id component at events allocated_bytes
  * reserved_bytes, the highest values of each of `points` equal slices of
  * time; ops: [run] rank device_type device_id op allocations
  * allocated_bytes frees freed_bytes held_bytes live_at_peak_bytes, an
- * event's op the innermost host op holding it on its thread (README
+ * event's op the innermost host op holding it on its thread; Ascend runs'
+ * from operator_memory.csv (schema 013), per Name (README
  * "### memory").  Errors: PROFDB_ENOTFOUND (a run), PROFDB_EUSAGE
  * (modes together, kind, name without ops, points).
  */
