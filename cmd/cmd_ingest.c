@@ -144,11 +144,14 @@ static void print_source(const profdb_result *src, size_t i)
 	const char *why = profdb_result_text(src, i, 6), *dup = profdb_result_text(src, i, 7);
 	const char *role = profdb_result_text(src, i, 1);
 	int64_t read = profdb_result_int(src, i, 3), skipped = profdb_result_int(src, i, 5);
-	int64_t part[4] = { profdb_result_int(src, i, 8), profdb_result_int(src, i, 9),
-	                    profdb_result_int(src, i, 10), profdb_result_int(src, i, 11) };
-	static const char *const what[4] = { "kernels", "ops", "runtime calls (kept as launches; ops lists them as rows too)",
-	                                     "memory events (table memory)" };
-	int64_t rest = read - part[0] - part[1] - part[2] - part[3] - skipped;
+	int64_t part[5] = { profdb_result_int(src, i, 8), profdb_result_int(src, i, 9),
+	                    profdb_result_int(src, i, 10), profdb_result_int(src, i, 11),
+	                    profdb_result_int(src, i, 12) };
+	static const char *const what[5] = { "kernels", "ops",
+	                                     "runtime calls (kept as launches; ops lists them as rows too)",
+	                                     "memory events (table memory)",
+	                                     "operator memory blocks (table op_memory)" };
+	int64_t rest = read - part[0] - part[1] - part[2] - part[3] - part[4] - skipped;
 
 	if (read == 0 && skipped == 0 && profdb_result_int(src, i, 4) == 0 && !dup)
 		return;
@@ -158,7 +161,7 @@ static void print_source(const profdb_result *src, size_t i)
 	if (!profdb_result_isnull(src, i, 2))
 		printf(", rank %lld", (long long)profdb_result_int(src, i, 2));
 	printf("]: %lld read =", (long long)read);
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; k < 5; k++)
 		if (part[k])
 			printf(" %lld %s +", (long long)part[k], what[k]);
 	if (rest > 0)

@@ -280,6 +280,24 @@ struct profdb_mem_rec {
 	int64_t step, tid;
 };
 
+/*
+ * One row of Ascend operator_memory.csv (table op_memory, schema 014): a
+ * block an operator allocated.  Strings borrowed for the call; int64
+ * fields PROFDB_NULL when absent; bytes (Size(KB) * 1024; MB are 2^20),
+ * times ns.
+ */
+struct profdb_opmem_rec {
+	int64_t rank;
+	const char *device_type;   /* required */
+	int64_t device_id;
+	const char *name;          /* required */
+	int64_t bytes;             /* required */
+	int64_t alloc_ns, release_ns, active_release_ns;
+	int64_t alloc_total[3];    /* allocated, reserved, active at the allocation */
+	int64_t release_total[3];  /* the same after the release */
+	int64_t stream_ptr, step;
+};
+
 /* ---------------------------------------------------------------- sink */
 
 /*
@@ -327,6 +345,8 @@ struct profdb_sink {
 	/* an allocator event or sample (schema 012); rank_fixup moves the
 	 * file's ones too */
 	int (*memory)(void *arg, const struct profdb_mem_rec *m);
+	/* an operator_memory.csv row (schema 014) */
+	int (*op_memory)(void *arg, const struct profdb_opmem_rec *m);
 };
 
 /*
@@ -386,6 +406,10 @@ static inline int profdb__sink_comm(struct profdb_sink *s, const struct profdb_c
 static inline int profdb__sink_memory(struct profdb_sink *s, const struct profdb_mem_rec *m)
 {
 	return s->memory ? s->memory(s->arg, m) : PROFDB_OK;
+}
+static inline int profdb__sink_op_memory(struct profdb_sink *s, const struct profdb_opmem_rec *m)
+{
+	return s->op_memory ? s->op_memory(s->arg, m) : PROFDB_OK;
 }
 
 /* ---------------------------------------------------------------- input */

@@ -326,7 +326,8 @@ int profdb_query_tags(profdb *db, profdb_result **out, const struct profdb_filte
 
 /* METHOD: per source file of a run: path role rank rows_read rows_stored
  * rows_skipped skipped_why same_content_in rows_kernels rows_ops
- * rows_launches rows_memory (schema 012), and the run's notes. */
+ * rows_launches rows_memory (schema 012) rows_op_memory (schema 014), and
+ * the run's notes. */
 int profdb_query_sources(profdb *db, profdb_result **out, const char *run);
 
 /* METHOD: run one SQL statement and collect its rows (column types from
@@ -447,13 +448,15 @@ struct profdb_memory_query {
  * and component (Ascend; empty for Kineto): [run] rank device_type
  * device_id component events allocations frees allocated_bytes
  * freed_bytes peak_allocated_bytes peak_step peak_at (PROFDB_COL_NS from
- * the rank's first memory event) peak_reserved_bytes end_allocated_bytes;
+ * the rank's first memory event) peak_reserved_bytes end_allocated_bytes
+ * capacity_bytes (deviceProperties totalGlobalMem) peak_pct_of_capacity;
  * by_step: step in place of peak_step, per step; timeline: [run] rank
  * device_type device_id component at events allocated_bytes
  * reserved_bytes, the highest values of each of `points` equal slices of
  * time; ops: [run] rank device_type device_id op allocations
  * allocated_bytes frees freed_bytes held_bytes live_at_peak_bytes, an
- * event's op the innermost host op holding it on its thread (doc/analyses.md
+ * event's op the innermost host op holding it on its thread; Ascend runs'
+ * from operator_memory.csv (schema 14), per Name (doc/analyses.md
  * "memory").  Errors: PROFDB_ENOTFOUND (a run), PROFDB_EUSAGE
  * (modes together, kind, name without ops, points).
  */

@@ -402,6 +402,7 @@ static void pull_tables(struct profdb__ch *ch, struct pull *p, uint64_t remote, 
 {
 	int has005 = -1;           /* the server has schema 005's tables; -1 not asked */
 	int has007 = -1;           /* ... and schema 007's */
+	int has008 = -1;           /* ... and schema 008's */
 	for (unsigned i = 0; profdb__ch_tables[i].name && p->err->code == PROFDB_OK; i++) {
 		const struct profdb__ch_table *t = &profdb__ch_tables[i];
 		if (!(mask & (1u << i)))
@@ -416,6 +417,12 @@ static void pull_tables(struct profdb__ch *ch, struct pull *p, uint64_t remote, 
 			if (has007 < 0)
 				has007 = server_has(ch, p, "memory");
 			if (!has007)
+				continue;
+		}
+		if (strcmp(t->name, "op_memory") == 0) {
+			if (has008 < 0)
+				has008 = server_has(ch, p, "op_memory");
+			if (!has008)
 				continue;
 		}
 		if (pull_table(ch, p, t, remote) != PROFDB_OK || !out)

@@ -260,6 +260,28 @@ static const struct profdb__ch_col memory_cols[] = {
 	{ "step", CH_NI64, "step", 0 },
 	{ "tid", CH_NI64, "tid", 0 },
 };
+/* schema 008: the op_memory table of SQLite schema 014 */
+static const struct profdb__ch_col op_memory_cols[] = {
+	{ "run_id", CH_U64, "run_id", CHC_RUN_ID },
+	{ "seq", CH_I64, "id", CHC_SEQ },
+	{ "source_id", CH_NI64, "source_id", CHC_SRC_REF },
+	{ "rank", CH_I64, "rank", 0 },
+	{ "device_type", CH_STR, "device_type", 0 },
+	{ "device_id", CH_NI64, "device_id", 0 },
+	{ "name", CH_STR, "name", 0 },
+	{ "bytes", CH_I64, "bytes", 0 },
+	{ "alloc_ns", CH_NI64, "alloc_ns", 0 },
+	{ "release_ns", CH_NI64, "release_ns", 0 },
+	{ "active_release_ns", CH_NI64, "active_release_ns", 0 },
+	{ "alloc_total_allocated", CH_NI64, "alloc_total_allocated", 0 },
+	{ "alloc_total_reserved", CH_NI64, "alloc_total_reserved", 0 },
+	{ "alloc_total_active", CH_NI64, "alloc_total_active", 0 },
+	{ "release_total_allocated", CH_NI64, "release_total_allocated", 0 },
+	{ "release_total_reserved", CH_NI64, "release_total_reserved", 0 },
+	{ "release_total_active", CH_NI64, "release_total_active", 0 },
+	{ "stream_ptr", CH_NI64, "stream_ptr", 0 },
+	{ "step", CH_NI64, "step", 0 },
+};
 
 /* source_file before source_skip: pull renumbers source ids in that order. */
 const struct profdb__ch_table profdb__ch_tables[] = {
@@ -301,6 +323,7 @@ const struct profdb__ch_table profdb__ch_tables[] = {
 	{ "comm_link", "comm_link t", "t.run_id", "t.rowid", comm_link_cols, N(comm_link_cols), NULL, NULL },
 	/* schema 007, after source_file (pull maps source_id through its ids) */
 	{ "memory", "memory t", "t.run_id", "t.id", memory_cols, N(memory_cols), NULL, NULL },
+	{ "op_memory", "op_memory t", "t.run_id", "t.id", op_memory_cols, N(op_memory_cols), NULL, NULL },
 	{ NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL }
 };
 

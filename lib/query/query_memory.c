@@ -43,11 +43,11 @@ void profdb__memory_series_sql(struct profdb__qbuf *b, const struct profdb_filte
 }
 
 enum { D_RUN, D_RANK, D_TYPE, D_ID, D_COMP, D_STEP, D_EVENTS, D_ALLOCS, D_FREES, D_ABYTES, D_FBYTES,
-       D_PEAK, D_PSTEP, D_PAT, D_PRES, D_END, D_N };
+       D_PEAK, D_PSTEP, D_PAT, D_PRES, D_END, D_CAP, D_PCT, D_N };
 static const enum profdb_coltype device_types[D_N] = {
 	PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_TEXT, PROFDB_COL_INT,
 	PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_INT,
-	PROFDB_COL_INT, PROFDB_COL_NS, PROFDB_COL_INT, PROFDB_COL_INT
+	PROFDB_COL_INT, PROFDB_COL_NS, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_PCT
 };
 
 /* Per series (and step): the peak is the first event that reaches the
@@ -60,6 +60,13 @@ static void device_sql(struct profdb__qbuf *b, const struct profdb_memory_query 
 	                  " row_number() OVER (PARTITION BY %s ORDER BY f.alloc DESC, f.ts_ns, f.id) AS pk,"
 	                  " row_number() OVER (PARTITION BY %s ORDER BY f.ts_ns DESC, f.id DESC) AS lst FROM f)\n",
 	                  key, key);
+	/* the device's memory: Kineto's deviceProperties (run_meta, per rank)
+	 * entry whose id is the event's Device Id; not the CPU's */
+	profdb__qbuf_add(b, ",\ncap AS (SELECT rm.run_id, rm.rank, CAST(CASE WHEN je.type = 'object' THEN"
+	                 " json_extract(je.value, '$.id') END AS INTEGER) AS dev, max(CASE WHEN je.type = 'object' THEN"
+	                 " CAST(json_extract(je.value, '$.totalGlobalMem') AS INTEGER) END) AS bytes"
+	                 " FROM run_meta rm, json_each(CASE WHEN json_valid(rm.value) THEN rm.value ELSE '[]' END) je"
+	                 " WHERE rm.key = 'deviceProperties' GROUP BY 1, 2, 3)\n");
 	profdb__qbuf_add(b, "SELECT r.name AS run, p.rank, p.device_type, p.device_id, p.component, p.step,"
 	                 " count(*) AS events,"
 	                 " CASE WHEN count(p.bytes) THEN count(CASE WHEN p.bytes > 0 THEN 1 END) END AS allocations,"
@@ -72,8 +79,11 @@ static void device_sql(struct profdb__qbuf *b, const struct profdb_memory_query 
 	                 " max(CASE WHEN p.pk = 1 AND p.alloc IS NOT NULL THEN p.step END) AS peak_step,"
 	                 " max(CASE WHEN p.pk = 1 AND p.alloc IS NOT NULL THEN p.ts_ns - p.t0 END) AS peak_at,"
 	                 " max(p.reserved) AS peak_reserved_bytes,"
-	                 " max(CASE WHEN p.lst = 1 THEN p.alloc END) AS end_allocated_bytes"
-	                 " FROM p JOIN run r ON r.id = p.run_id");
+	                 " max(CASE WHEN p.lst = 1 THEN p.alloc END) AS end_allocated_bytes,"
+	                 " max(c.bytes) AS capacity_bytes,"
+	                 " 100.0 * max(p.alloc) / max(c.bytes) AS peak_pct_of_capacity"
+	                 " FROM p JOIN run r ON r.id = p.run_id LEFT JOIN cap c ON c.run_id = p.run_id"
+	                 "  AND c.rank = p.rank AND c.dev = p.device_id AND p.device_type <> 'CPU' AND c.bytes > 0");
 	profdb__qbuf_addf(b, " GROUP BY p.run_id, p.rank, p.device_type, p.device_id, p.component%s"
 	                  " ORDER BY p.run_id, p.rank, p.device_type, p.device_id, p.component%s",
 	                  q->by_step ? ", p.step" : "", q->by_step ? ", p.step" : "");

@@ -10,6 +10,9 @@
  * to each event's time.  An allocation is freed by the next event of the
  * same file, device and Addr when that is a free; without Addr (torch
  * before ~1.10) held and live bytes are unknown.
+ *
+ * Ascend exports have no per-event Bytes: their rows come from
+ * operator_memory.csv (table op_memory), whose Name is the operator.
  */
 #include <string.h>
 
@@ -153,6 +156,48 @@ static const enum profdb_coltype ops_types[O_N] = {
 	PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_INT
 };
 
+/* Ascend operator_memory.csv (table op_memory): om, its rows of f's runs,
+ * rank and steps; opk, each device's peak: the allocation time of the
+ * first block whose Allocation Total Allocated is the device's highest. */
+static void ascend_ctes(struct profdb__qbuf *b, const struct profdb_filter *f)
+{
+	struct profdb_filter rows = *f;
+	rows.name_glob = rows.kind = NULL;
+	profdb__qbuf_add(b, ",\nom AS (SELECT * FROM op_memory o WHERE 1");
+	profdb__qfilter_where(b, &rows, "o", QF_STEP, 0);
+	profdb__qbuf_add(b, "),\nopk AS (SELECT run_id, rank, device_type, device_id, alloc_ns AS peak_ns FROM"
+	                 " (SELECT om.*, row_number() OVER (PARTITION BY run_id, rank, device_type, device_id"
+	                 "  ORDER BY alloc_total_allocated DESC, alloc_ns, id) AS rn FROM om"
+	                 "  WHERE alloc_total_allocated IS NOT NULL AND alloc_ns IS NOT NULL) WHERE rn = 1)");
+}
+
+/* Per operator name, as msprof-analyze reads the file: a row of positive
+ * size is an allocation, freed when it has a Release Time; a negative
+ * size (written by some exports for a release) is a free of that many
+ * bytes.  Held: allocated and never released; live at the peak: allocated
+ * by the peak's time and released after it or never. */
+static void ascend_select(struct profdb__qbuf *b, const struct profdb_filter *f)
+{
+	profdb__qbuf_add(b, "SELECT r.name AS run, o.rank, o.device_type, o.device_id, o.name AS op,"
+	                 " count(CASE WHEN o.bytes > 0 THEN 1 END) AS allocations,"
+	                 " coalesce(sum(CASE WHEN o.bytes > 0 THEN o.bytes END), 0) AS allocated_bytes,"
+	                 " count(CASE WHEN o.bytes < 0 OR (o.bytes > 0 AND o.release_ns IS NOT NULL) THEN 1 END)"
+	                 "  AS frees,"
+	                 " coalesce(sum(CASE WHEN o.bytes < 0 THEN -o.bytes WHEN o.release_ns IS NOT NULL"
+	                 "  THEN o.bytes END), 0) AS freed_bytes,"
+	                 " coalesce(sum(CASE WHEN o.bytes > 0 AND o.release_ns IS NULL THEN o.bytes END), 0)"
+	                 "  AS held_bytes,"
+	                 " CASE WHEN max(p.peak_ns) IS NOT NULL THEN coalesce(sum(CASE WHEN o.bytes > 0"
+	                 "  AND o.alloc_ns <= p.peak_ns AND (o.release_ns IS NULL OR o.release_ns > p.peak_ns)"
+	                 "  THEN o.bytes END), 0) END AS live_at_peak_bytes"
+	                 " FROM om o JOIN run r ON r.id = o.run_id"
+	                 " LEFT JOIN opk p ON p.run_id = o.run_id AND p.rank = o.rank AND p.device_type = o.device_type"
+	                 "  AND p.device_id IS o.device_id WHERE 1");
+	if (f->name_glob)
+		profdb__qbuf_add(b, " AND o.name GLOB :glob");
+	profdb__qbuf_add(b, " GROUP BY o.run_id, o.rank, o.device_type, o.device_id, o.name");
+}
+
 /* An allocation's free_ns: the time of the next event at its Addr when
  * that is a free, -1 when none is (held at the end), NULL without Addr.
  * The peak of each series is that of profdb memory (its first event). */
@@ -167,8 +212,9 @@ static void ops_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 	                 "pk AS (SELECT run_id, rank, device_type, device_id, component, ts_ns AS peak_ns FROM"
 	                 " (SELECT f.*, row_number() OVER (PARTITION BY run_id, rank, device_type, device_id,"
 	                 "  component ORDER BY f.alloc DESC, f.ts_ns, f.id) AS rn FROM f)"
-	                 " WHERE rn = 1 AND alloc IS NOT NULL)\n"
-	                 "SELECT r.name AS run, g.rank, g.device_type, g.device_id, coalesce(s.value, '(no op)') AS op,"
+	                 " WHERE rn = 1 AND alloc IS NOT NULL)");
+	ascend_ctes(b, f);
+	profdb__qbuf_add(b, "\nSELECT q.* FROM (SELECT r.name AS run, g.rank, g.device_type, g.device_id, coalesce(s.value, '(no op)') AS op,"
 	                 " count(CASE WHEN g.bytes > 0 THEN 1 END) AS allocations,"
 	                 " coalesce(sum(CASE WHEN g.bytes > 0 THEN g.bytes END), 0) AS allocated_bytes,"
 	                 " count(CASE WHEN g.bytes < 0 THEN 1 END) AS frees,"
@@ -185,9 +231,11 @@ static void ops_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 	                 "  AND p.device_id IS g.device_id AND p.component IS g.component WHERE 1");
 	if (f->name_glob)
 		profdb__qbuf_add(b, " AND coalesce(s.value, '(no op)') GLOB :glob");
-	profdb__qbuf_add(b, " GROUP BY g.run_id, g.rank, g.device_type, g.device_id, s.value"
-	                 " ORDER BY g.run_id, g.rank, g.device_type, g.device_id, live_at_peak_bytes DESC,"
-	                 " allocated_bytes DESC, op");
+	profdb__qbuf_add(b, " GROUP BY g.run_id, g.rank, g.device_type, g.device_id, s.value\nUNION ALL\n");
+	ascend_select(b, f);
+	profdb__qbuf_add(b, ") q JOIN run rq ON rq.name = q.run"
+	                 " ORDER BY rq.id, q.rank, q.device_type, q.device_id, q.live_at_peak_bytes DESC,"
+	                 " q.allocated_bytes DESC, q.op");
 }
 
 int profdb__memory_ops(profdb *db, profdb_result **out, const struct profdb_memory_query *q)

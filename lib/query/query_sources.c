@@ -1,7 +1,7 @@
 /*
  * query_sources.c - what an ingest read: per source file of a run its role,
  * rank, rows read/stored/skipped (with reasons; of the stored, kernels, ops,
- * launch and memory rows), the other runs that hold
+ * launch, memory and op_memory rows), the other runs that hold
  * the same content, and the run's notes.  The ingest summary prints this.
  */
 #include "internal.h"
@@ -14,13 +14,14 @@ static const char sources_sql[] =
 	" (SELECT group_concat(DISTINCT r2.name) FROM source_file f2 JOIN run r2 ON r2.id = f2.run_id"
 	"   WHERE f2.sha256 = f.sha256 AND f2.run_id <> f.run_id) AS same_content_in,"
 	" f.rows_kernels, f.rows_ops, f.rows_launches,"
-	" (SELECT count(*) FROM memory m WHERE m.source_id = f.id) AS rows_memory"
+	" (SELECT count(*) FROM memory m WHERE m.source_id = f.id) AS rows_memory,"
+	" (SELECT count(*) FROM op_memory m WHERE m.source_id = f.id) AS rows_op_memory"
 	" FROM source_file f JOIN run r ON r.id = f.run_id WHERE r.name = ?1 ORDER BY f.id";
 
 static const enum profdb_coltype sources_types[] = {
 	PROFDB_COL_TEXT, PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_INT,
 	PROFDB_COL_INT, PROFDB_COL_TEXT, PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_INT,
-	PROFDB_COL_INT
+	PROFDB_COL_INT, PROFDB_COL_INT
 };
 
 int profdb_query_sources(profdb *db, profdb_result **out, const char *run)

@@ -47,6 +47,12 @@ int profdb__ascend_read_analysis(const struct profdb__ascend_src *src, const cha
 /* memory_record.csv: the allocator's totals per component, into the
  * memory table (ingest_ascend_memory.c). */
 int profdb__ascend_read_memory_record(const struct profdb__ascend_src *src, const char *path);
+/* operator_memory.csv: the blocks each operator allocated, into the
+ * op_memory table (ingest_ascend_memory.c). */
+int profdb__ascend_read_operator_memory(const struct profdb__ascend_src *src, const char *path);
+/* npu_module_mem.csv: each CANN module's reserved bytes, samples of the
+ * memory table (ingest_ascend_memory.c). */
+int profdb__ascend_read_npu_module_mem(const struct profdb__ascend_src *src, const char *path);
 /* trace_view.json: its device events, when the export has no kernel
  * table (ingest_ascend_trace_view.c). */
 int profdb__ascend_read_trace_view(const struct profdb__ascend_src *src, const char *path);

@@ -496,6 +496,8 @@ int profdb__read_ascend_folder(const struct profdb_reader_ctx *ctx)
 		{ "communication.json", profdb__ascend_read_comm },
 		{ "communication_matrix.json", profdb__ascend_read_comm_matrix },
 		{ "memory_record.csv", profdb__ascend_read_memory_record },
+		{ "operator_memory.csv", profdb__ascend_read_operator_memory },
+		{ "npu_module_mem.csv", profdb__ascend_read_npu_module_mem },
 	};
 	struct profdb__ascend_src src = { ctx, 0, 0, 0 };
 	char folder[4096], out[4200], file[4300];

@@ -232,6 +232,8 @@ void profdb_comparison_free(profdb_comparison *c)
 	for (size_t i = 0; i < c->nruns; i++)
 		free(c->runs[i].key);
 	free(c->runs);
+	profdb_result_free(c->mem_timeline[0]);
+	profdb_result_free(c->mem_timeline[1]);
 	for (size_t i = 0; i < c->nwarnings; i++)
 		free(c->warnings[i]);
 	free(c->warnings);

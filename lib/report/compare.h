@@ -49,6 +49,7 @@ struct profdb_comparison {
 	size_t nwarnings;
 	size_t nshort;             /* lines with short_alpha */
 	char short_why[128];       /* the first one's why */
+	profdb_result *mem_timeline[2]; /* --table memory: each side's memory --timeline, owned; or NULL */
 };
 
 /* One stored run as the comparison sees it. */

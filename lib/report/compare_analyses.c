@@ -322,6 +322,13 @@ static int memory_lines(profdb *db, profdb_comparison *c, const struct profdb_di
 				if (memory_line(c, r, key, figs[f], x) != PROFDB_OK)
 					rc = profdb__error(db, PROFDB_ERROR, "out of memory");
 			}
+	/* each side's curve, which the html report draws */
+	for (int si = 0; si < 2 && rc == PROFDB_OK; si++) {
+		struct profdb_memory_query q = PROFDB_MEMORY_QUERY_INIT;
+		q.filter = side_filter(o, si);
+		q.timeline = 1;
+		rc = profdb_query_memory(db, &c->mem_timeline[si], &q);
+	}
 	for (int si = 0; si < 2; si++) {
 		profdb_result_free(r[si]);
 		free(x[si]);

@@ -395,6 +395,101 @@ static int chart(FILE *out, const profdb_comparison *c)
 	return PROFDB_OK;
 }
 
+/* Column col of r by name; -1 when absent. */
+static int col_of(const profdb_result *r, const char *name)
+{
+	for (size_t i = 0; i < profdb_result_ncols(r); i++)
+		if (strcmp(profdb_result_colname(r, i), name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* Whether rows i and j of r are points of one curve (run, rank, device,
+ * component). */
+static int same_series(const profdb_result *r, size_t i, size_t j)
+{
+	static const char *const keys[] = { "run", "rank", "device_type", "device_id", "component" };
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+		int c = col_of(r, keys[k]);
+		const char *a, *b;
+		if (c < 0)
+			continue;
+		a = profdb_result_text(r, i, (size_t)c);
+		b = profdb_result_text(r, j, (size_t)c);
+		if (strcmp(a ? a : "", b ? b : "") != 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* One curve of side si from row *i: an SVG polyline whose data-values
+ * attribute holds the points as memory --timeline gives them ("at_ns,bytes"
+ * separated by ';'), so the drawing can be checked against the csv. */
+static void memory_curve(FILE *out, const profdb_result *r, size_t *i, int si, double maxt, double maxb)
+{
+	static const char *const colour[2] = { "#8c959f", "#0969da" };
+	const int W = 1100, H = 260, L = 60;
+	int at = col_of(r, "at"), b = col_of(r, "allocated_bytes"), dt = col_of(r, "device_type");
+	int di = col_of(r, "device_id"), cp = col_of(r, "component"), rk = col_of(r, "rank");
+	size_t j, first = *i;
+	const char *sep;
+	const char *comp = cp >= 0 ? profdb_result_text(r, first, (size_t)cp) : NULL;
+	fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" data-side=\"%s\""
+	        " data-series=\"rank %lld ", colour[si], si ? "new" : "base",
+	        rk >= 0 ? (long long)profdb_result_int(r, first, (size_t)rk) : 0LL);
+	h(out, dt >= 0 ? profdb_result_text(r, first, (size_t)dt) : "");
+	fprintf(out, ":%lld", di >= 0 ? (long long)profdb_result_int(r, first, (size_t)di) : -1LL);
+	if (comp && comp[0]) {
+		fputc(' ', out);
+		h(out, comp);
+	}
+	fputs("\" data-values=\"", out);
+	for (j = first, sep = ""; j < profdb_result_nrows(r) && same_series(r, first, j); j++)
+		if (!profdb_result_isnull(r, j, (size_t)b)) {
+			fprintf(out, "%s%lld,%lld", sep, (long long)profdb_result_int(r, j, (size_t)at),
+			        (long long)profdb_result_int(r, j, (size_t)b));
+			sep = ";";
+		}
+	fputs("\" points=\"", out);
+	for (j = first; j < profdb_result_nrows(r) && same_series(r, first, j); j++)
+		if (!profdb_result_isnull(r, j, (size_t)b))
+			fprintf(out, "%.1f,%.1f ", L + (W - L - 10) * (double)profdb_result_int(r, j, (size_t)at) / maxt,
+			        10 + (H - 30) * (1 - (double)profdb_result_int(r, j, (size_t)b) / maxb));
+	fputs("\"/>\n", out);
+	*i = j;
+}
+
+/* --table memory: each side's allocated bytes over time (memory
+ * --timeline), base grey and new blue, one line per device; inline SVG. */
+static void memory_chart(FILE *out, const profdb_comparison *c)
+{
+	double maxt = 1, maxb = 1;
+	for (int si = 0; si < 2; si++) {
+		const profdb_result *r = c->mem_timeline[si];
+		int at = r ? col_of(r, "at") : -1, b = r ? col_of(r, "allocated_bytes") : -1;
+		if (at < 0 || b < 0)
+			return;
+		for (size_t i = 0; i < profdb_result_nrows(r); i++) {
+			if ((double)profdb_result_int(r, i, (size_t)at) > maxt)
+				maxt = (double)profdb_result_int(r, i, (size_t)at);
+			if (!profdb_result_isnull(r, i, (size_t)b) && (double)profdb_result_int(r, i, (size_t)b) > maxb)
+				maxb = (double)profdb_result_int(r, i, (size_t)b);
+		}
+	}
+	fputs("<h2>Memory allocated over time</h2>\n<p class=\"legend\">line colour: "
+	      "<i style=\"background:#8c959f\"></i>base<i style=\"background:#0969da\"></i>new"
+	      " &nbsp;·&nbsp; time from each rank's first memory event; ", out);
+	fprintf(out, "top: %.0f bytes, right: %.0f µs</p>\n", maxb, maxt / 1000.0);
+	fputs("<svg width=\"1100\" height=\"260\" viewBox=\"0 0 1100 260\" role=\"img\""
+	      " aria-label=\"memory allocated over time\" font-family=\"sans-serif\" font-size=\"12\">\n"
+	      "<line x1=\"60\" y1=\"240\" x2=\"1090\" y2=\"240\" stroke=\"#1f2328\"/>"
+	      "<line x1=\"60\" y1=\"10\" x2=\"60\" y2=\"240\" stroke=\"#1f2328\"/>\n", out);
+	for (int si = 0; si < 2; si++)
+		for (size_t i = 0; i < profdb_result_nrows(c->mem_timeline[si]);)
+			memory_curve(out, c->mem_timeline[si], &i, si, maxt, maxb);
+	fputs("</svg>\n", out);
+}
+
 int profdb__report_html(const profdb_comparison *c, FILE *out)
 {
 	static const enum profdb_verdict cards[] = {
@@ -437,6 +532,8 @@ int profdb__report_html(const profdb_comparison *c, FILE *out)
 	for (size_t i = 0; i < c->nruns; i++)
 		row(out, &c->runs[i], NULL, 0);
 	fputs("</table>\n", out);
+	if (c->mem_timeline[0] && c->mem_timeline[1])
+		memory_chart(out, c);
 	if (chart(out, c) != PROFDB_OK ||
 	    top_table(out, c, PROFDB_VERDICT_REGRESSION, "Top regressions") != PROFDB_OK ||
 	    top_table(out, c, PROFDB_VERDICT_IMPROVEMENT, "Top improvements") != PROFDB_OK ||

@@ -25,7 +25,8 @@
 #define QUEUE_MAX 16             /* batches in flight: bounds memory at ~4 MB */
 
 enum rec_type { R_SOURCE_BEGIN = 1, R_SOURCE_END, R_SKIP, R_KERNEL, R_OP, R_LAUNCH, R_STEP,
-	R_STEP_METRIC, R_META, R_NOTE, R_RANK_FIXUP, R_KERNEL_COLL, R_COMM, R_MEMORY };
+	R_STEP_METRIC, R_META, R_NOTE, R_RANK_FIXUP, R_KERNEL_COLL, R_COMM, R_MEMORY,
+	R_OP_MEMORY };
 
 struct batch {
 	struct batch *next;
@@ -62,6 +63,9 @@ static const size_t comm_strs[] = {
 
 static const size_t mem_strs[] = {
 	offsetof(struct profdb_mem_rec, device_type), offsetof(struct profdb_mem_rec, component)
+};
+static const size_t opmem_strs[] = {
+	offsetof(struct profdb_opmem_rec, device_type), offsetof(struct profdb_opmem_rec, name)
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -413,6 +417,11 @@ static int q_memory(void *arg, const struct profdb_mem_rec *m)
 	return put_record(arg, R_MEMORY, m, sizeof *m, mem_strs, NELEM(mem_strs), NULL, 0);
 }
 
+static int q_op_memory(void *arg, const struct profdb_opmem_rec *m)
+{
+	return put_record(arg, R_OP_MEMORY, m, sizeof *m, opmem_strs, NELEM(opmem_strs), NULL, 0);
+}
+
 static int q_step_metric(void *arg, int64_t rank, int64_t step, const char *metric, double value)
 {
 	int64_t nums[3] = { rank, step, 0 };
@@ -453,7 +462,7 @@ int profdb__qsink_new(struct profdb__qsink **out, struct profdb__queue *q, int s
 		.step_metric = q_step_metric, .meta = q_meta, .note = q_note, .comm = q_comm,
 		.rank_fixup = q_rank_fixup,
 		.nests_ops = 1, /* replayed into the store, which nests ops */
-		.memory = q_memory,
+		.memory = q_memory, .op_memory = q_op_memory,
 	};
 	*out = s;
 	return PROFDB_OK;
@@ -531,7 +540,12 @@ static int replay_struct(struct replay *p, int type)
 	struct profdb_step_rec st;
 	struct profdb_comm_rec c;
 	struct profdb_mem_rec m;
+	struct profdb_opmem_rec om;
 	switch (type) {
+	case R_OP_MEMORY:
+		memcpy(&om, d + p->off, sizeof om);
+		p->off = load_strs(&om, opmem_strs, NELEM(opmem_strs), d, p->off + sizeof om);
+		return profdb__sink_op_memory(p->out, &om);
 	case R_MEMORY:
 		memcpy(&m, d + p->off, sizeof m);
 		p->off = load_strs(&m, mem_strs, NELEM(mem_strs), d, p->off + sizeof m);
@@ -639,7 +653,7 @@ static int replay_batch(const struct batch *b, struct profdb_sink *out)
 		case R_KERNEL_COLL:
 			rc = replay_kernel(&p, type);
 			break;
-		case R_OP: case R_LAUNCH: case R_STEP: case R_COMM: case R_MEMORY:
+		case R_OP: case R_LAUNCH: case R_STEP: case R_COMM: case R_MEMORY: case R_OP_MEMORY:
 			rc = replay_struct(&p, type);
 			break;
 		case R_SOURCE_BEGIN: case R_SOURCE_END: case R_SKIP: case R_NOTE:

@@ -56,6 +56,11 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_MEMORY] = "INSERT INTO memory(run_id, source_id, rank, device_type, device_id, component, ts_ns,"
 	             " bytes, addr, total_allocated, total_reserved, total_active, step, tid)"
 	             " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)",
+	[S_OP_MEMORY] = "INSERT INTO op_memory(run_id, source_id, rank, device_type, device_id, name, bytes,"
+	                " alloc_ns, release_ns, active_release_ns, alloc_total_allocated, alloc_total_reserved,"
+	                " alloc_total_active, release_total_allocated, release_total_reserved,"
+	                " release_total_active, stream_ptr, step)"
+	                " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)",
 };
 
 /* Kernel, launch and op rows go through batches (store_batch.c), ids
@@ -183,7 +188,7 @@ static int on_source_begin(void *arg, const char *path, const char *role, int64_
 		free(c->skips[i].reason);
 	c->nskips = 0;
 	c->stored = 0;
-	c->nkernels = c->nops = c->nlaunches = c->nmemory = 0;
+	c->nkernels = c->nops = c->nlaunches = c->nmemory = c->nopmem = 0;
 	c->kernels.n = c->launches.n = c->ops.n = 0;
 	profdb__store_ops_reset(&c->opn);
 	sqlite3_bind_int64(q, 1, st->run_id);
@@ -209,8 +214,10 @@ static int memory_steps(struct profdb_store *st)
 	int rc;
 	if (profdb__step_index_register(st->db->sql, st->run_id) != SQLITE_OK)
 		return st_fail(st, "memory steps");
-	rc = sqlite3_prepare_v2(st->db->sql, "UPDATE memory SET step = profdb_step_at(rank, ts_ns)"
-	                        " WHERE source_id = ?1 AND step IS NULL", -1, &q, NULL);
+	rc = sqlite3_prepare_v2(st->db->sql, st->cur->nmemory
+	                        ? "UPDATE memory SET step = profdb_step_at(rank, ts_ns) WHERE source_id = ?1 AND step IS NULL"
+	                        : "UPDATE op_memory SET step = profdb_step_at(rank, alloc_ns) WHERE source_id = ?1"
+	                          " AND step IS NULL AND alloc_ns IS NOT NULL", -1, &q, NULL);
 	if (rc == SQLITE_OK) {
 		sqlite3_bind_int64(q, 1, st->cur->id);
 		rc = sqlite3_step(q);
@@ -261,7 +268,8 @@ static int file_passes(struct profdb_store *st)
 		profdb__step_index_unregister(st->db->sql);
 	}
 	profdb__store_set_cache_size(st->db->sql, was);
-	if (rc == PROFDB_OK && c->nmemory)
+	/* a file holds memory rows or op_memory rows, never both */
+	if (rc == PROFDB_OK && (c->nmemory || c->nopmem))
 		rc = memory_steps(st);
 	return rc;
 }
@@ -613,6 +621,27 @@ static int on_memory(void *arg, const struct profdb_mem_rec *m)
 	return step_done(st, q, "memory");
 }
 
+/* One operator_memory.csv row (schema 014). */
+static int on_op_memory(void *arg, const struct profdb_opmem_rec *m)
+{
+	struct profdb_store *st = arg;
+	sqlite3_stmt *q = st->stmt[S_OP_MEMORY];
+	const int64_t v[] = { m->bytes, m->alloc_ns, m->release_ns, m->active_release_ns,
+	                      m->alloc_total[0], m->alloc_total[1], m->alloc_total[2], m->release_total[0],
+	                      m->release_total[1], m->release_total[2], m->stream_ptr, m->step };
+	sqlite3_bind_int64(q, 1, st->run_id);
+	bind_i64(q, 2, st->cur->id ? st->cur->id : PROFDB_NULL);
+	sqlite3_bind_int64(q, 3, rank_of(m->rank));
+	sqlite3_bind_text(q, 4, m->device_type, -1, SQLITE_STATIC);
+	bind_i64(q, 5, m->device_id);
+	sqlite3_bind_text(q, 6, m->name, -1, SQLITE_STATIC);
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+		bind_i64(q, 7 + (int)i, v[i]);
+	st->cur->stored++;
+	st->cur->nopmem++;
+	return step_done(st, q, "operator memory");
+}
+
 static int on_meta(void *arg, int64_t rank, const char *key, const char *value)
 {
 	struct profdb_store *st = arg;
@@ -943,6 +972,7 @@ int profdb__store_begin(struct profdb_store **out, profdb *db, const char *run,
 		.kernel = on_kernel, .op = on_op, .launch = on_launch, .step = on_step,
 		.step_metric = on_step_metric, .meta = on_meta, .note = on_note, .comm = on_comm,
 		.rank_fixup = on_rank_fixup, .nests_ops = 1, .memory = on_memory,
+		.op_memory = on_op_memory,
 	};
 	*out = st;
 	return PROFDB_OK;

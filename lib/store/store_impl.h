@@ -19,7 +19,7 @@
 enum {
 	S_SOURCE, S_SOURCE_END, S_SKIP,
 	S_STEP, S_STEP_METRIC, S_META, S_NOTE,
-	S_COMM_OP, S_COMM_TRANSPORT, S_COMM_LINK, S_MEMORY, S_COUNT
+	S_COMM_OP, S_COMM_TRANSPORT, S_COMM_LINK, S_MEMORY, S_OP_MEMORY, S_COUNT
 };
 
 struct profdb__skip_count {
@@ -84,6 +84,7 @@ struct profdb__source_state {
 	int64_t stored;            /* rows stored since source_begin */
 	int64_t nkernels, nops, nlaunches; /* of which kernels, ops; and launch rows */
 	int64_t nmemory;           /* memory rows (schema 012), found by source_id */
+	int64_t nopmem;            /* op_memory rows (schema 014), likewise */
 	struct profdb__skip_count *skips;  /* per reason */
 	size_t nskips;
 	/* the file's kernel and launch rows, for rank_fixup: one run each when
