@@ -75,6 +75,7 @@ static void csv_compare(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static const struct profdb_limits limits = PROFDB_LIMITS_INIT;
 	struct fuzz_sink s;
 	struct profdb_reader_ctx ctx;
 	int rc;
@@ -85,6 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ctx.rank = PROFDB_NULL;
 	ctx.sink = &s.sink;
 	ctx.err = &s.err;
+	ctx.limits = &limits; /* the readers take their bounds from the handle's */
 	rc = profdb__read_kernel_details(&ctx);
 	fuzz_check_error(rc, s.err.msg);
 	if (rc == PROFDB_OK && s.open_sources != 0)
