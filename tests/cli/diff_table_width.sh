@@ -1,7 +1,8 @@
 # The diff table for people (issue 16 "Tables"): at 80, 120 and 200
 # columns (COLUMNS) every line of both tables fits, except the footnotes
 # that list full names; --top N keeps the N largest |delta| rows and says
-# so; shortened names stay distinct (numbered [k], listed below); p and
+# so; shortened names stay distinct (numbered [k], listed below) and stand
+# for their names (arguments, scopes, template parameters or a middle cut); p and
 # the mean call counts are rounded to 3 and 6 significant digits; reasons
 # are shown whole or not at all.  Checked by python3 against the csv of the
 # same comparison (exact values; its own rounding and sort by |delta|).
@@ -19,14 +20,16 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 top = sorted(rows, key=lambda r: (-abs(float(r["delta_us"])), r["name"]))[:6]
 
 def stands_for(cell, foot, name):
-    """A name cell is the name, its middle cut ("head...tail"), or marked [k]."""
+    """A name cell is the name, marked [k] (the footnote holds the name),
+    or the name shortened: each "..." in the cell stands for some of the
+    name's text (an argument list "(...)", template parameters "<...>", a
+    cut middle), and a leading "void " and scopes ("at::native::") may go."""
     m = re.search(r" \[(\d+)\]$", cell)
     if m:
         return foot.get(int(m.group(1))) == name
-    if "..." in cell:
-        head, tail = cell.split("...", 1)
-        return name.startswith(head) and name.endswith(tail)
-    return cell == name
+    pat = ".+".join(re.escape(p) for p in cell.split("..."))
+    bare = re.sub(r"(?:\(anonymous namespace\)|[A-Za-z_]\w*)::", "", re.sub(r"^void ", "", name))
+    return any(re.fullmatch(pat, n) for n in (name, bare))
 
 for w in (80, 120, 200):
     lines = open("t%d.txt" % w).read().split("\n")
