@@ -40,8 +40,10 @@ CREATE TEMP TABLE profdb_rt_par AS
             AND (p.s < n.s OR p.d > n.d OR p.self < n.self OR (p.self IS n.self AND p.k < n.k))
           ORDER BY p.s DESC, p.d ASC, p.self DESC, p.k DESC LIMIT 1) AS op_parent
   FROM temp.profdb_rt_node n
-  WHERE n.k % 2 = 1 OR EXISTS (SELECT 1 FROM launch l WHERE l.run_id = n.run_id AND l.rank = n.rank
-                                 AND l.tid IS n.tid AND l.start_ns <= n.s AND l.start_ns + l.dur_ns >= n.s + n.d);
+  WHERE n.k % 2 = 1 OR n.k IN (SELECT h.k FROM temp.profdb_rt_node l JOIN temp.profdb_rt_node h
+                                ON h.run_id = l.run_id AND h.rank = l.rank AND h.tid IS l.tid
+                                AND h.s >= l.s AND h.s <= l.s + l.d
+                              WHERE l.k % 2 = 1 AND h.k % 2 = 0 AND h.s + h.d <= l.s + l.d);
 
 CREATE TEMP TABLE profdb_rt_delta AS
   SELECT parent AS k, -d AS d FROM temp.profdb_rt_par WHERE parent IS NOT NULL AND (k % 2 = 1 OR parent % 2 = 1)
