@@ -619,9 +619,12 @@ END_TEST
  *     Torch-Compiled Region: 0/0 ts ..096141.794 dur 1352.964 (ends ..097494.758)
  *     holding triton_poi_fused_add_cos_sin_0 ts ..097354.058 dur 95.812 (ext 3);
  *   kernel triton_poi_fused_add_cos_sin_0 dur 1.76, ext 3, correlation 35,
- *   launched by cuLaunchKernel (cuda_driver) at ..097399.166, inside step 1.
+ *   launched by cuLaunchKernel (cuda_driver) at ..097399.166 dur 47.768, inside step 1;
+ *   cudaDeviceSynchronize (cuda_runtime) at ..097604.098 dur 16.846, after the Region.
  * So: Compiled Region self = 1352.964 - 95.812 = 1257.152 µs, device total
- * 1.76 µs; the triton op's device self 1.76 µs; the step starts at
+ * 1.76 µs; the triton op's device self 1.76 µs, its self 95.812 - 47.768 =
+ * 48.044 µs (the call is its child, an op row of its own: 4 ops + 2 calls,
+ * the synchronize held by no op, self 16.846 µs); the step starts at
  * 1727743122000000000 + 2413669096090100 = 1730156791096090100 ns and ends
  * 13336315805 ns later, at 1730156804432405905.
  */
@@ -638,7 +641,9 @@ START_TEST(driver_triton_by_hand)
 	ck_assert_int_eq(q1(db, "SELECT start_ns FROM step WHERE step = 1"), 1730156791096090100);
 	ck_assert_int_eq(q1(db, "SELECT end_ns FROM step WHERE step = 1"), 1730156804432405905);
 	ck_assert_int_eq(q1(db, "SELECT step FROM kernel"), 1);
-	ck_assert_int_eq(q1(db, "SELECT count(*) FROM op"), 4);
+	ck_assert_int_eq(q1(db, "SELECT self_ns FROM op_v WHERE name = 'triton_poi_fused_add_cos_sin_0'"), 48044);
+	ck_assert_int_eq(q1(db, "SELECT self_ns FROM op_v WHERE name = 'cudaDeviceSynchronize'"), 16846);
+	ck_assert_int_eq(q1(db, "SELECT count(*) FROM op"), 6);
 	profdb_close(db);
 }
 END_TEST

@@ -1,20 +1,25 @@
 /*
  * runtime_ops.c - a Kineto file's runtime calls (the launch rows:
  * cudaLaunchKernel, cuLaunchKernel, cudaMemsetAsync, cudaDeviceSynchronize,
- * hipLaunchKernel, ...) listed as host ops of their own, nested as torch's
- * key_averages() nests them.
+ * hipLaunchKernel, MTIA's gif_merge, ...) listed as host ops of their own,
+ * nested as torch's key_averages() nests them.
  *
- * torch counts each runtime call as a CPU event, the child of the
- * innermost event holding it on its thread, so an operator's Self CPU
- * excludes the calls it made and the calls are rows of their own.  Here,
- * once the file's ops are stored and nested: each call becomes an op row
- * (category "runtime", no External id: its kernels stay the launching
- * operator's device time), and the innermost op whose span [start, end]
- * contains the call on the same rank and thread (containment: a call's
- * External id is not reliable for this) loses the call's duration from
- * its self time.  One sweep over the file's ops and calls in (rank, thread,
- * start, longer first) order with a stack of open ops, op_nest.c's rule.
- * Migration 013_runtime_ops.sql applies the same rule to stored databases.
+ * torch builds one tree of a thread's CPU events, runtime calls included:
+ * each event is the child of the innermost open event it starts before the
+ * end of and ends by the end of, and Self CPU is an event's duration less
+ * its direct children's.  A call is therefore a child like any op, and it
+ * may be a parent too: MTIA's gif_merge holds operators and other calls,
+ * which are then its children, not the enclosing op's (taking both the
+ * call and the ops it holds from that op counted them twice and left it a
+ * negative self time).  So, once the file's ops are stored and nested,
+ * one sweep over its ops and calls together, in (rank, thread, start,
+ * longer first, ops before calls) order with a stack of open events, the
+ * rule of op_nest.c, recomputes each self time on that tree: every call
+ * becomes an op row (category "runtime", no External id: its kernels stay
+ * the launching operator's device time) and every op whose direct children
+ * changed gets its new self time.  Ops of one span keep op_nest.c's parent:
+ * the one whose self time its child took, the smaller.  Migration
+ * 013_runtime_ops.sql applies the same tree to stored databases.
  */
 #include <stdlib.h>
 
@@ -24,7 +29,7 @@
 #define RUNTIME_CATEGORY "runtime"
 
 struct rt_open {
-	int64_t id, end, sub;      /* sub: the durations of the calls it holds directly */
+	int64_t id, start, end, self, kids; /* kids: the durations of its direct children */
 };
 
 struct rt_sweep {
@@ -41,20 +46,23 @@ static int rt_fail(struct rt_sweep *w, const char *what)
 	                       sqlite3_errmsg(w->st->db->sql));
 }
 
+/* Close the innermost open event: its children are all known. */
 static int pop(struct rt_sweep *w)
 {
 	struct rt_open *o = &w->stack[--w->top];
+	int64_t self = o->end - o->start - o->kids;
 	int rc;
-	if (!o->sub)
+	if (self == o->self)
 		return PROFDB_OK;
 	sqlite3_bind_int64(w->upd, 1, o->id);
-	sqlite3_bind_int64(w->upd, 2, o->sub);
+	sqlite3_bind_int64(w->upd, 2, self);
 	rc = sqlite3_step(w->upd);
 	sqlite3_reset(w->upd);
 	return rc == SQLITE_DONE ? PROFDB_OK : rt_fail(w, "update");
 }
 
-static int push(struct rt_sweep *w, int64_t id, int64_t end)
+/* An event opens as the child of the innermost open one. */
+static int push(struct rt_sweep *w, int64_t id, int64_t start, int64_t dur, int64_t self)
 {
 	if (w->top == w->cap) {
 		size_t cap = w->cap ? w->cap * 2 : 64;
@@ -64,29 +72,30 @@ static int push(struct rt_sweep *w, int64_t id, int64_t end)
 		w->stack = s;
 		w->cap = cap;
 	}
-	w->stack[w->top++] = (struct rt_open){ id, end, 0 };
+	if (w->top > 0)
+		w->stack[w->top - 1].kids += dur;
+	w->stack[w->top++] = (struct rt_open){ id, start, start + dur, self, 0 };
 	return PROFDB_OK;
 }
 
-/* A call: an op row of its own, its time taken from the op holding it. */
+/* A call: an op row of its own, its self time set when it closes. */
 static int add_call(struct rt_sweep *w, sqlite3_stmt *sel)
 {
+	int64_t id = w->st->next_op_id++, start = sqlite3_column_int64(sel, 4), dur = sqlite3_column_int64(sel, 5);
 	int rc;
-	sqlite3_bind_int64(w->ins, 1, w->st->next_op_id++);
+	sqlite3_bind_int64(w->ins, 1, id);
 	sqlite3_bind_int64(w->ins, 2, w->st->run_id);
 	sqlite3_bind_value(w->ins, 3, sqlite3_column_value(sel, 2)); /* rank */
 	sqlite3_bind_value(w->ins, 4, sqlite3_column_value(sel, 6)); /* name */
 	sqlite3_bind_int64(w->ins, 5, w->cat_id);
 	sqlite3_bind_value(w->ins, 6, sqlite3_column_value(sel, 3)); /* tid */
-	sqlite3_bind_int64(w->ins, 7, sqlite3_column_int64(sel, 4));
-	sqlite3_bind_int64(w->ins, 8, sqlite3_column_int64(sel, 5));
+	sqlite3_bind_int64(w->ins, 7, start);
+	sqlite3_bind_int64(w->ins, 8, dur);
 	rc = sqlite3_step(w->ins);
 	sqlite3_reset(w->ins);
 	if (rc != SQLITE_DONE)
 		return rt_fail(w, "insert");
-	if (w->top > 0)
-		w->stack[w->top - 1].sub += sqlite3_column_int64(sel, 5);
-	return PROFDB_OK;
+	return push(w, id, start, dur, dur);
 }
 
 /* Whether the row is on another (rank, thread) than the previous one. */
@@ -102,6 +111,13 @@ static int new_thread(sqlite3_stmt *sel, int *first, int64_t *rank, int64_t *tid
 	return changed;
 }
 
+/* op_nest.c's holds(): the open event holds a later one that starts
+ * before its end and ends by it. */
+static int open_holds(const struct rt_open *p, int64_t start, int64_t end)
+{
+	return start < p->end && end <= p->end;
+}
+
 static int sweep(struct rt_sweep *w, sqlite3_stmt *sel)
 {
 	const struct profdb__source_state *c = w->st->cur;
@@ -110,17 +126,16 @@ static int sweep(struct rt_sweep *w, sqlite3_stmt *sel)
 	while (rc == PROFDB_OK && (step = sqlite3_step(sel)) == SQLITE_ROW) {
 		int call = sqlite3_column_int(sel, 0);
 		int64_t id = sqlite3_column_int64(sel, 1);
-		int64_t end = sqlite3_column_int64(sel, 4) + sqlite3_column_int64(sel, 5);
+		int64_t start = sqlite3_column_int64(sel, 4), dur = sqlite3_column_int64(sel, 5);
 		if (!profdb__row_runs_has(call ? c->launches.v : c->ops.v, call ? c->launches.n : c->ops.n, id))
 			continue; /* another file's, written in between */
 		if (new_thread(sel, &first, &rank, &tid, &tnull))
 			while (rc == PROFDB_OK && w->top > 0)
 				rc = pop(w);
-		/* ordered by start: the open op holds the row when it ends no sooner */
-		while (rc == PROFDB_OK && w->top > 0 && w->stack[w->top - 1].end < end)
+		while (rc == PROFDB_OK && w->top > 0 && !open_holds(&w->stack[w->top - 1], start, start + dur))
 			rc = pop(w);
 		if (rc == PROFDB_OK)
-			rc = call ? add_call(w, sel) : push(w, id, end);
+			rc = call ? add_call(w, sel) : push(w, id, start, dur, sqlite3_column_int64(sel, 7));
 	}
 	if (rc == PROFDB_OK && step != SQLITE_DONE)
 		rc = rt_fail(w, "select");
@@ -151,7 +166,7 @@ int profdb__runtime_ops(struct profdb_store *st)
 	    sqlite3_prepare_v2(db, "INSERT INTO op (id, run_id, rank, step, name_id, category_id, tid, start_ns,"
 	                       " dur_ns, self_ns) VALUES (?1, ?2, ?3, profdb_step_at(?3, ?7), ?4, ?5, ?6, ?7, ?8, ?8)",
 	                       -1, &w.ins, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "UPDATE op SET self_ns = self_ns - ?2 WHERE id = ?1", -1, &w.upd, NULL) != SQLITE_OK) {
+	    sqlite3_prepare_v2(db, "UPDATE op SET self_ns = ?2 WHERE id = ?1", -1, &w.upd, NULL) != SQLITE_OK) {
 		rc = rt_fail(&w, "prepare");
 		goto out;
 	}

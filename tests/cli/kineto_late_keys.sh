@@ -3,7 +3,8 @@
 # are moved to the real rank and time at the end.  The late file's rows go
 # in under the guessed rank 1 (its place in the folder) and move to rank 3;
 # the early file really is rank 1, and its rows may not move.  Expected values are computed here
-# from the raw JSON (base + ts * 1000), with -j 1 and -j 2.
+# from the raw JSON (base + ts * 1000), with -j 1 and -j 2.  Each runtime
+# call is a launch row and an op row (category runtime): 9 rows.
 mkdir -p in
 python3 - <<'PY'
 import json
@@ -39,8 +40,9 @@ rows = db.execute("SELECT 'kernel', s.value, k.rank, k.start_ns, k.start_ns + k.
                   " JOIN str s ON s.id = k.name_id UNION ALL"
                   " SELECT 'cuda_runtime', s.value, l.rank, l.start_ns, l.start_ns + l.dur_ns, NULL"
                   " FROM launch l JOIN str s ON s.id = l.name_id UNION ALL"
-                  " SELECT 'cpu_op', s.value, o.rank, o.start_ns, o.start_ns + o.dur_ns, o.step"
-                  " FROM op o JOIN str s ON s.id = o.name_id").fetchall()
+                  " SELECT CASE c.value WHEN 'runtime' THEN 'cuda_runtime' ELSE 'cpu_op' END, s.value, o.rank,"
+                  " o.start_ns, o.start_ns + o.dur_ns, o.step"
+                  " FROM op o JOIN str s ON s.id = o.name_id JOIN str c ON c.id = o.category_id").fetchall()
 bad = 0
 for cat, name, rank, start, end, step in rows:
     key = (cat, name) if (cat, name) in want else ("user_annotation", name)

@@ -6,6 +6,10 @@
 # read with -j 1 and -j 2 (records of the two files interleave): each copy
 # nests on its own, so every row appears twice with the same values; were
 # the copies nested together, each op would become a child of its twin.
+# The three cudaLaunchKernel calls are op rows of their own (self = their
+# duration, no device times) and children of the innermost op holding them:
+# aten::addmm 30 - 5 = 25 us, aten::clamp_min (relu's equal-span child)
+# 20 - 4 = 16 us, aten::mul 10.25 - 3 = 7.25 us.
 mkdir -p in
 cp "$PROFDB_TESTDATA/kineto/nested.json" in/a.json
 # the copy says rank 2: one run holds one source per rank (doc/inputs.md "Sessions

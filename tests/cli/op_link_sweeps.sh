@@ -33,3 +33,24 @@ for d in t s; do
   if cmp -s c.ops $d.ops; then echo "op rows c = $d: $(wc -l <c.ops)"; else echo "op rows c != $d"; fi
 done
 echo "kernels linked to an op: $(sqlite3 c.db 'SELECT count(*) FROM kernel WHERE external_id IS NOT NULL')"
+# every runtime call with a correlation id (a launch row) is an op row too:
+# counted here from the JSON, against the runtime op rows of each sweep
+want=$(python3 - "$C" <<'PY'
+import gzip, json, sys
+n = 0
+for f in ("param/et_replay/tests/inputs/linear_kineto.json.gz",
+          "HolisticTraceAnalysis/tests/data/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz",
+          "HolisticTraceAnalysis/tests/data/trace_diff/control/control.json.gz",
+          "HolisticTraceAnalysis/tests/data/trace_diff/test/test.json.gz"):
+    raw = open(sys.argv[1] + "/" + f, "rb").read()
+    doc = json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
+    for e in doc["traceEvents"] if isinstance(doc, dict) else doc:
+        if e.get("ph") == "X" and e.get("cat") in ("cuda_runtime", "cuda_driver") and "correlation" in (e.get("args") or {}):
+            n += 1
+print(n)
+PY
+)
+for d in c t s; do
+  got=$(sqlite3 $d.db "SELECT count(*) FROM op o JOIN str c ON c.id = o.category_id WHERE c.value = 'runtime'")
+  echo "runtime op rows $d: $got, calls in the JSON: $want"
+done

@@ -1,14 +1,20 @@
 # Host-op nesting on every Kineto trace of the corpus (issue 13/15: ops are
-# nested as they arrive, or by the SQL pass when out of start order), checked
-# against an independent computation over the raw events (python3 json,
-# written from torch's key_averages rule, not from profdb's code): per thread
-# (tid), ops sorted by (start, end descending, file order); an op is a child
-# of the innermost open op it starts before the end of and ends by the end
-# of; self = duration - direct children's durations.  For traces whose
-# device External ids are op ids, device self = durations of the device
-# events with the op's External id, device total = own + children's totals.
+# nested as they arrive, or by the SQL pass when out of start order; issue
+# 32 item 5: runtime calls are nested with them), checked against an
+# independent computation over the raw events (python3 json, written from
+# torch's key_averages rule, not from profdb's code): per tid, host ops and
+# runtime calls (cuda_runtime, cuda_driver, mtia_runtime, ...; those with a
+# correlation id: the launch rows profdb keeps) sorted by
+# (start, end descending, ops before calls, file order); an event is a child
+# of the innermost open event it starts before the end of and ends by the
+# end of; self = duration - direct children's durations (a call may hold
+# ops and calls: MTIA's gif_merge).  Each call is an op row of its own, no
+# device times.  For traces whose device External ids are op ids, device
+# self = durations of the device events with the op's External id, device
+# total = own + all descendants' (calls have none of their own).
 # (2021 traces spell it "external id" on device events.  Traces whose External ids are correlation ids are linked through launches:
-# op_link.c's tests check those; here their self times only.)
+# op_link.c's tests check those; here their self times only.)  The last
+# column: ops with a negative self time (none may have one).
 C=$PROFDB_CORPUS
 for f in \
   HolisticTraceAnalysis/tests/data/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz \
@@ -39,6 +45,8 @@ import gzip, json, sqlite3, sys
 from decimal import Decimal, ROUND_HALF_UP
 
 HOST = {"cpu_op", "user_annotation", "Operator"}
+CALL = {"cuda_runtime", "cuda_driver", "Runtime", "mtia_runtime", "privateuse1_runtime", "privateuse1_driver",
+        "xpu_runtime", "xpu_driver", "mlu_runtime"}
 DEVICE = {"kernel", "gpu_memcpy", "gpu_memset", "mtia_ccp_events", "Kernel", "Memcpy", "Memset"}
 
 def ns(v):
@@ -66,12 +74,14 @@ def reference(path):
                 differ += int(x) != int(c)
             if x is not None:
                 dev[int(x)] = dev.get(int(x), 0) + ns(e["dur"])
-        elif e.get("cat") in HOST:
-            x = a.get("External id")
+        elif e.get("cat") in HOST or (e.get("cat") in CALL and "correlation" in a):
+            call = e.get("cat") in CALL
+            x = None if call else a.get("External id")
             ops.append({"name": e["name"], "tid": str(e.get("tid")), "s": ns(e["ts"]), "d": ns(e["dur"]),
-                        "i": i, "x": None if x is None else int(x), "kids": [], "self": ns(e["dur"])})
+                        "call": call, "i": i, "x": None if x is None else int(x), "kids": [],
+                        "self": ns(e["dur"])})
     linked = both > 0 and differ == 0   # External ids are correlation ids: not checked here
-    ops.sort(key=lambda o: (o["tid"], o["s"], -(o["s"] + o["d"]), o["i"]))
+    ops.sort(key=lambda o: (o["tid"], o["s"], -(o["s"] + o["d"]), o["call"], o["i"]))
     stack = []
     for o in ops:
         while stack and not (stack[-1]["tid"] == o["tid"] and o["s"] < stack[-1]["s"] + stack[-1]["d"]
@@ -84,6 +94,9 @@ def reference(path):
     for o in reversed(ops):   # children sort after their parents
         o["ds"] = None if o["x"] is None else dev.get(o["x"], 0)
         o["dt"] = (o["ds"] or 0) + sum(k["dt"] for k in o["kids"])
+    for o in ops:
+        if o["call"]:
+            o["ds"] = o["dt"] = None
     return ops, linked
 
 db = sqlite3.connect("t.db")
@@ -99,8 +112,9 @@ for (run,) in db.execute("SELECT name FROM run ORDER BY name"):
         want = sorted((w[:3] for w in want), key=repr)
     bad = [] if got == want else ["%d ops stored, %d computed; first difference %r" % (
         len(got), len(want), next((p for p in zip(got, want) if p[0] != p[1]), None))]
+    neg = sum(1 for g in got if g[2] < 0)
     print(("ok " if not bad else "MISMATCH ") + run, len(want), "ops",
-          "(self)" if linked else "(self, device)", "; ".join(bad))
+          "(self)," if linked else "(self, device),", "negative self: %d" % neg, "; ".join(bad))
 PY
 # The ops held in memory until their file ends (ops_held.c: the default,
 # checked above) or released into the op batch as they close: from the

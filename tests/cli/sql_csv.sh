@@ -1,4 +1,7 @@
-# profdb sql --format csv over the views of schemas/002_views.sql
+# profdb sql --format csv over the views of schemas/002_views.sql; the
+# values are worked out by hand in testdata/query/README.md (op_stats: the
+# runtime calls are ops of their own, taken from the self time of the op
+# holding them)
 . "$HERE/query_setup.sh"
 $PROFDB sql --format csv "SELECT * FROM kernel_stats WHERE run = 'overlap' ORDER BY total_ns DESC, name"
 $PROFDB sql --format csv "SELECT run, rank, step, kernels, device_total_us, wall_us, busy_us FROM step_stats ORDER BY run, step"
