@@ -154,8 +154,12 @@ START_TEST(op_query)
 	struct profdb_op_query q = PROFDB_OP_QUERY_INIT;
 
 	ck_assert_int_eq(profdb_query_ops(db, &r, &q), PROFDB_OK);
-	ck_assert_uint_eq(profdb_result_nrows(r), 2); /* aten::mm on rank 0, aten::add on rank 1 */
+	/* aten::mm on rank 0, aten::add on rank 1, and (no operator): no op
+	 * launched a kernel here, so it holds the run's device time, the nine
+	 * activities' 100 + 50 + 40 + 200 + 60 + 300 + 20 + 70 + 90 */
+	ck_assert_uint_eq(profdb_result_nrows(r), 3);
 	ck_assert_double_eq(sum(r, "calls"), 2);
+	ck_assert_double_eq(sum(r, "device_self"), 930);
 	profdb_result_free(r);
 	profdb_close(db);
 }
