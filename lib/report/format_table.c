@@ -29,16 +29,6 @@
 #define ELLIPSIS "..."
 #define MIN_TEXT_WIDTH 20 /* narrowest a shortened text column gets */
 
-/* Display width of UTF-8 text: one per character (lead bytes). */
-static size_t dwidth(const char *s)
-{
-	size_t w = 0;
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			w++;
-	return w;
-}
-
 /* A copy of text with control characters (newlines of call stacks) as
  * spaces and bytes that are not UTF-8 as U+FFFD. */
 static char *clean_text(const char *t)
@@ -144,7 +134,7 @@ static int table_fill(struct table *t, const profdb_result *r, const struct prof
 				return PROFDB_ERROR;
 		}
 		for (size_t row = 0; row <= t->nrows; row++) {
-			size_t w = dwidth(t->cells[row * t->ncols + c]);
+			size_t w = profdb__utf8_width(t->cells[row * t->ncols + c]);
 			if (w > t->width[c])
 				t->width[c] = w;
 		}
@@ -156,7 +146,7 @@ static int table_fill(struct table *t, const profdb_result *r, const struct prof
  * a whole-text column keeps its width. */
 static size_t floor_width(const struct table *t, const profdb_result *r, size_t c)
 {
-	size_t hw = dwidth(t->cells[c]);
+	size_t hw = profdb__utf8_width(t->cells[c]);
 	if (is_whole_text(r, c))
 		return t->width[c];
 	return hw > MIN_TEXT_WIDTH ? hw : MIN_TEXT_WIDTH;
@@ -536,7 +526,7 @@ static void put_hidden(FILE *out, const struct table *t, const profdb_result *r,
 
 static void put_padded(FILE *out, const char *s, size_t w, int right, int last)
 {
-	size_t n = dwidth(s);
+	size_t n = profdb__utf8_width(s);
 	if (right)
 		for (size_t i = n; i < w; i++)
 			fputc(' ', out);
@@ -687,7 +677,7 @@ static int plan_cell(struct profdb__fmt_plan *p, const profdb_result *r, size_t 
 	k = profdb__fmt_cell(r, row, c, PROFDB_UNIT_US, 1, buf, sizeof buf);
 	if (k == 2 && !(text = clean_text(profdb_result_text(r, row, c))))
 		return PROFDB_ERROR;
-	w = dwidth(k == 2 ? text : k == 0 ? "-" : buf);
+	w = profdb__utf8_width(k == 2 ? text : k == 0 ? "-" : buf);
 	free(text);
 	if (w > p->width[c])
 		p->width[c] = w;
@@ -720,7 +710,7 @@ void profdb__fmt_plan_fix(struct profdb__fmt_plan *p, const profdb_result *r,
 		p->decimals[c] = profdb__col_acc_decimals(&p->acc[c], u);
 		for (int side = 0; side < 2 && p->seen[c]; side++) {
 			profdb__fmt_ns(side ? &p->hi[c] : &p->lo[c], u, 1 + p->decimals[c], buf, sizeof buf);
-			if ((w = dwidth(buf)) > p->width[c])
+			if ((w = profdb__utf8_width(buf)) > p->width[c])
 				p->width[c] = w;
 		}
 	}

@@ -15,19 +15,10 @@
 #include <string.h>
 
 #include "internal.h"
+#include "utf8.h"
 #include "banned.h"
 
 #define DOTS "..."
-
-/* Display width of UTF-8 text: one per character (lead bytes). */
-static size_t dwidth(const char *s)
-{
-	size_t w = 0;
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			w++;
-	return w;
-}
 
 /* Byte offset of character number ch in s (or the end). */
 static size_t char_offset(const char *s, size_t ch)
@@ -142,7 +133,7 @@ static void cut_middle(char *s, size_t w);
  * fit in w, or all of it "<...>" when too little of it would be left. */
 static void trim_outer(char *s, size_t w)
 {
-	size_t d = 0, open = 0, close = 0, keep, excess = dwidth(s) - w;
+	size_t d = 0, open = 0, close = 0, keep, excess = profdb__utf8_width(s) - w;
 	for (size_t i = 0; s[i]; i++) {
 		if (s[i] == '<' && d++ == 0)
 			open = i;
@@ -168,7 +159,7 @@ static void trim_outer(char *s, size_t w)
 /* Cut the middle of s to width w: head and tail around "...". */
 static void cut_middle(char *s, size_t w)
 {
-	size_t n = dwidth(s), head, tail, hb, tb, len;
+	size_t n = profdb__utf8_width(s), head, tail, hb, tb, len;
 	if (n <= w)
 		return;
 	head = (w - (sizeof DOTS - 1) + 1) / 2;
@@ -185,7 +176,7 @@ static void cut_middle(char *s, size_t w)
  * their head (ncclDevKernel_AllReduce_... vs _AllGather_...). */
 static void cut_head(char *s, size_t w, size_t from)
 {
-	size_t tail = dwidth(s + from), hb;
+	size_t tail = profdb__utf8_width(s + from), hb;
 	if (w < tail + 2 * (sizeof DOTS - 1)) {
 		cut_middle(s, w);
 		return;
@@ -198,16 +189,16 @@ static void cut_head(char *s, size_t w, size_t from)
 void profdb__name_shorten(char *s, size_t w)
 {
 	int args;
-	if (dwidth(s) <= w || w < sizeof DOTS)
+	if (profdb__utf8_width(s) <= w || w < sizeof DOTS)
 		return;
 	args = drop_args(s);
-	if (dwidth(s) > w)
+	if (profdb__utf8_width(s) > w)
 		drop_scopes(s);
-	for (size_t level = max_depth(s); level > 1 && dwidth(s) > w; level--)
+	for (size_t level = max_depth(s); level > 1 && profdb__utf8_width(s) > w; level--)
 		drop_templates(s, level);
-	if (dwidth(s) > w)
+	if (profdb__utf8_width(s) > w)
 		trim_outer(s, w);
-	if (dwidth(s) <= w)
+	if (profdb__utf8_width(s) <= w)
 		return;
 	/* the argument list went: what is left to tell apart is the head */
 	if (args && strlen(s) > 5 && strcmp(s + strlen(s) - 5, "(" DOTS ")") == 0)

@@ -83,3 +83,12 @@ const char *profdb__utf8_safe(const char *s, char **tmp)
 	*tmp = profdb__utf8_dup(s);
 	return *tmp ? *tmp : "?";
 }
+
+size_t profdb__utf8_width(const char *s)
+{
+	size_t w = 0;
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			w++;
+	return w;
+}

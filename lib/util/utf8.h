@@ -16,6 +16,10 @@
  * short).  s points at a non-NUL byte. */
 size_t profdb__utf8_len(const char *s);
 
+/* Display width of UTF-8 text in a terminal: one column per character
+ * (its lead bytes), as the table writer and name shortening count it. */
+size_t profdb__utf8_width(const char *s);
+
 /* s if it is valid UTF-8; else a copy with every byte that starts no valid
  * sequence replaced by U+FFFD, kept in *tmp for the caller to free() (a
  * fixed "?" on out of memory).  *tmp is set to NULL or the copy. */
