@@ -91,6 +91,12 @@ struct idle {
 	sqlite3_stmt *run_name;    /* run name by id (stream lines) */
 	int keep_streams;
 	sqlite3_stmt *u_ins, *u_at; /* the ranks' busy time: an interval in, the one at a time */
+	sqlite3_stmt *u_next;      /* the intervals of a rank after one, in order (the spilled union read forward) */
+	struct ucur {
+		int ok, have, more;     /* positioned; at[] is an interval; next[] is the one after it */
+		int64_t run, rank, t;   /* where: the rank and the last time asked */
+		int64_t at[3], next[3]; /* s, e, cum */
+	} cur;                     /* the spilled union's reading position */
 	struct uiv *u;             /* the ranks' busy time while it fits the hold (else in u_ins's table) */
 	size_t nu, ucap, uhold;
 	int spilled;
@@ -170,28 +176,81 @@ static int64_t busy_held(const struct idle *c, int64_t t)
 	return u->cum + (t < u->e ? t : u->e) - u->s;
 }
 
-/*
- * The busy time of a rank before t: the length of the union of all its
- * activities (every stream) that lies before t, from the union kept in
- * temp.profdb_idle_u, each interval with the union's length before it
- * (cum).  One indexed lookup; -1 on an error.
- */
-static int64_t busy_before(struct idle *c, int64_t t)
+/* The spilled union's cursor on the last interval of the rank starting at
+ * or before t (one indexed lookup) and the one after it; 0 or -1 (an error). */
+static int ucur_seek(struct idle *c, int64_t t)
 {
-	int64_t v = 0;
+	struct ucur *u = &c->cur;
 	int rc;
-	if (!c->spilled)
-		return busy_held(c, t);
 	sqlite3_bind_int64(c->u_at, 1, c->run);
 	sqlite3_bind_int64(c->u_at, 2, c->rank);
 	sqlite3_bind_int64(c->u_at, 3, t);
-	if ((rc = sqlite3_step(c->u_at)) == SQLITE_ROW) {
-		int64_t s = sqlite3_column_int64(c->u_at, 0), e = sqlite3_column_int64(c->u_at, 1);
-		v = sqlite3_column_int64(c->u_at, 2) + (t < e ? t : e) - s;
-	} else if (rc != SQLITE_DONE)
-		v = -1;
+	rc = sqlite3_step(c->u_at);
+	u->have = rc == SQLITE_ROW;
+	for (int i = 0; i < 3 && u->have; i++)
+		u->at[i] = sqlite3_column_int64(c->u_at, i);
 	sqlite3_reset(c->u_at);
-	return v;
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return -1;
+	sqlite3_reset(c->u_next);
+	sqlite3_bind_int64(c->u_next, 1, c->run);
+	sqlite3_bind_int64(c->u_next, 2, c->rank);
+	sqlite3_bind_int64(c->u_next, 3, u->have ? u->at[0] : INT64_MIN);
+	u->ok = 1, u->run = c->run, u->rank = c->rank;
+	return 0;
+}
+
+/* The cursor's next interval read into next[]; 0 or -1 (an error). */
+static int ucur_read(struct idle *c)
+{
+	int rc = sqlite3_step(c->u_next);
+	c->cur.more = rc == SQLITE_ROW;
+	for (int i = 0; i < 3 && c->cur.more; i++)
+		c->cur.next[i] = sqlite3_column_int64(c->u_next, i);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
+/*
+ * busy_before over the spilled union: a walk asks for times that never
+ * decrease along a stream (a gap's start, then its end), so the cursor
+ * steps forward over the few intervals between two of them and seeks by
+ * the index only for a new rank or stream, or past UCUR_STEPS intervals:
+ * one lookup a gap cost most of the time on millions of kernels.
+ */
+#define UCUR_STEPS 32
+
+static int64_t busy_spilled(struct idle *c, int64_t t)
+{
+	struct ucur *u = &c->cur;
+	int n = 0;
+	if (!u->ok || u->run != c->run || u->rank != c->rank || t < u->t) {
+		if (ucur_seek(c, t) < 0 || ucur_read(c) < 0)
+			return -1;
+	}
+	while (u->more && u->next[0] <= t) {
+		if (++n > UCUR_STEPS) {
+			if (ucur_seek(c, t) < 0 || ucur_read(c) < 0)
+				return -1;
+			break;
+		}
+		memcpy(u->at, u->next, sizeof u->at);
+		u->have = 1;
+		if (ucur_read(c) < 0)
+			return -1;
+	}
+	u->t = t;
+	return u->have ? u->at[2] + (t < u->at[1] ? t : u->at[1]) - u->at[0] : 0;
+}
+
+/*
+ * The busy time of a rank before t: the length of the union of all its
+ * activities (every stream) that lies before t, from the union held or
+ * kept in temp.profdb_idle_u, each interval with the union's length
+ * before it (cum).  -1 on an error.
+ */
+static int64_t busy_before(struct idle *c, int64_t t)
+{
+	return c->spilled ? busy_spilled(c, t) : busy_held(c, t);
 }
 
 /*
@@ -209,7 +268,7 @@ static int classify(struct idle *c, int64_t a, int64_t b, const struct act *next
 		g.host = from - a;
 	}
 	if (from < b) {
-		if ((hi = busy_before(c, b)) < 0 || (lo = busy_before(c, from)) < 0)
+		if ((lo = busy_before(c, from)) < 0 || (hi = busy_before(c, b)) < 0)
 			return profdb__sqlerror(c->db, "cannot read the ranks' busy time");
 		g.other_stream = hi - lo;
 	}
@@ -262,6 +321,8 @@ static int union_open(struct idle *c)
 	                       NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(s, "SELECT s, e, cum FROM temp.profdb_idle_u WHERE run_id = ?1 AND rank = ?2"
 	                       " AND s <= ?3 ORDER BY s DESC LIMIT 1", -1, &c->u_at, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s, "SELECT s, e, cum FROM temp.profdb_idle_u WHERE run_id = ?1 AND rank = ?2"
+	                       " AND s > ?3 ORDER BY s", -1, &c->u_next, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(s, "INSERT INTO temp.profdb_idle_o VALUES (?1, ?2, ?3)", -1, &c->o_ins, NULL) !=
 	            SQLITE_OK ||
 	    sqlite3_prepare_v2(s, "SELECT origin FROM temp.profdb_idle_o WHERE run_id = ?1 AND rank = ?2", -1,
@@ -274,9 +335,10 @@ static void union_close(struct idle *c)
 {
 	sqlite3_finalize(c->u_ins);
 	sqlite3_finalize(c->u_at);
+	sqlite3_finalize(c->u_next);
 	sqlite3_finalize(c->o_ins);
 	sqlite3_finalize(c->o_at);
-	c->u_ins = c->u_at = c->o_ins = c->o_at = NULL;
+	c->u_ins = c->u_at = c->u_next = c->o_ins = c->o_at = NULL;
 	free(c->u);
 	c->u = NULL;
 	sqlite3_exec(c->db->sql, "DROP TABLE IF EXISTS temp.profdb_idle_u; DROP TABLE IF EXISTS temp.profdb_idle_o",
