@@ -84,7 +84,7 @@ int profdb__launch_calls_make(profdb *db, const struct profdb_filter *f)
 	return rc;
 }
 
-/* ---------------------------------------------------------------- by stream, step */
+/* ---------------------------------------------------------------- by step */
 
 enum { T_RUN_ID, T_S0, T_S1, T_RUN, T_RANK, T_STEP, T_SPAN, T_KERNELS, T_HWAIT, T_HWAIT_PCT, T_QUEUED,
        T_QUEUED_PCT, T_SYNC, T_BOUND, T_COUNT };
@@ -113,14 +113,13 @@ static void step_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 	         " AND sy.rank = g.rank AND sy.step = g.step ORDER BY g.run_id, g.rank, g.s0");
 }
 
-/* The group rows (by stream or step) being filled: the statement's rows of
- * one (run, rank) at a time in r, spooled once filled. */
+/* The step rows being filled: the statement's rows of one (run, rank) at
+ * a time in r, spooled once filled. */
 struct groups {
 	sqlite3_stmt *st;          /* the group statement, ordered by run, rank */
 	profdb_result *r;          /* the rows of the (run, rank) being filled */
 	size_t cap;
 	struct profdb__spool sp;
-	size_t rank_col, kernels_col; /* S_ or T_RANK, S_ or T_KERNELS */
 	int64_t linked;            /* the kernels' sum: the note's count */
 };
 
@@ -129,7 +128,7 @@ static int groups_flush(struct groups *g)
 {
 	for (size_t i = 0; i < g->r->nrows; i++) {
 		int rc;
-		g->linked += profdb_result_int(g->r, i, g->kernels_col);
+		g->linked += profdb_result_int(g->r, i, T_KERNELS);
 		if ((rc = profdb__spool_put_from(&g->sp, g->r, i)) != PROFDB_OK)
 			return rc;
 	}
@@ -152,9 +151,8 @@ static int in_steps(const struct profdb_filter *f, sqlite3_stmt *st, int col)
 	return (f->step_lo == PROFDB_NULL || s >= f->step_lo) && (f->step_hi == PROFDB_NULL || s <= f->step_hi);
 }
 
-/* One ordered scan of the stream view: rows (run, rank, stream, t, ...) in
- * order; key the first three (a NULL stream as INT64_MIN, as SQL sorts it
- * first). */
+/* One ordered scan of the launches: rows (run, rank, 0, t, ...) in order;
+ * key the first three. */
 struct tscan {
 	sqlite3_stmt *st;
 	int on, rc;
@@ -421,8 +419,6 @@ static int by_step(profdb *db, profdb_result **out, const struct profdb_filter *
 	int rc;
 
 	memset(&g, 0, sizeof g);
-	g.rank_col = T_RANK;
-	g.kernels_col = T_KERNELS;
 	step_sql(&b, f);
 	rc = profdb__query_prepare(db, &b, &g.st, "cannot query launches");
 	profdb__qbuf_free(&b);
