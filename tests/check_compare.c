@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "compare.h"
+#include "compare/compare.h"
 
 #define NK 4
 #define CALLS 2 /* launches of each kernel per step */

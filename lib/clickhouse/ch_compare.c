@@ -22,7 +22,7 @@
 #include <pthread.h>
 
 #include "ch.h"
-#include "query.h"
+#include "query/query.h"
 #include "banned.h"
 
 /* Does a run of the snapshot lack kernel_step_stat (ingested before it)? */

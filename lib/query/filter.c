@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "query.h"
-#include "tags.h"
+#include "store/tags.h"
 #include "banned.h"
 
 void profdb_filter_init(struct profdb_filter *f)

@@ -34,7 +34,7 @@
 #include <string.h>
 
 #include "query.h"
-#include "tags.h"
+#include "store/tags.h"
 #include "banned.h"
 
 /* A grouping key: how --by names it, the output column, the kernel column. */

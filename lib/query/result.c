@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "format.h"
+#include "report/format.h"
 #include "result.h"
 #include "banned.h"
 

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "format.h"
+#include "report/format.h"
 #include "query.h"
 #include "result.h"
 #include "banned.h"

@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "internal.h"
-#include "format.h"
+#include "report/format.h"
 #include "result.h"
 #include "banned.h"
 

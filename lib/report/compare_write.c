@@ -14,9 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "compare.h"
+#include "compare/compare.h"
 #include "format.h"
-#include "result.h"
+#include "query/result.h"
 #include "banned.h"
 
 #define PART_ROWS 1024 /* rows held between writes */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "result.h"
+#include "query/result.h"
 #include "format.h"
 #include "banned.h"
 

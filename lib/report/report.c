@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "compare/compare.h"
 #include "escape.h"
-#include "result.h"
-#include "utf8.h"
+#include "query/result.h"
+#include "util/utf8.h"
 #include "banned.h"
 
 void profdb__fmt_us(char *out, size_t cap, double ns)

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "query.h"
+#include "query/query.h"
 #include "tags.h"
 #include "banned.h"
 

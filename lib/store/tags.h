@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "query.h"
+#include "query/query.h"
 
 /* Every "key=value" of tags well-formed?  EUSAGE with a message on db. */
 int profdb__tags_check(profdb *db, const char *const *tags, size_t n);
