@@ -318,7 +318,7 @@ int profdb_query_apis(profdb *db, profdb_result **out, const struct profdb_filte
 int profdb_query_summary_by(profdb *db, profdb_result **out, const struct profdb_filter *f,
                             const char *by);
 
-/* METHOD (tags.c): the tags of the runs in f (only runs and tags apply;
+/* METHOD (query_tags.c): the tags of the runs in f (only runs and tags apply;
  * all runs when none): run key value origin (user, file: the benchmark
  * file's own columns and context, meta: read-only profiler metadata such
  * as torch/CANN/CUDA versions and the device).  *out is the caller's. */

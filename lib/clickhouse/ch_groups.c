@@ -33,7 +33,6 @@
 
 #include "ch.h"
 #include "query/query.h"
-#include "store/tags.h"
 #include "banned.h"
 
 #define MAXK 11 /* kernels --by's 10 keys, and the step of --per-step */

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "compare_state.h"
+#include "query/query.h"
 #include "store/tags.h"
 #include "banned.h"
 
