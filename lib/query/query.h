@@ -140,4 +140,18 @@ const char *profdb__tags_by_cte_name(size_t i);
 /* Bind :bytI to key (static for the statement's life). */
 void profdb__tags_by_bind(sqlite3_stmt *st, size_t i, const char *key);
 
+/* `profdb sql`'s guard (sql_guard.c): what the authorizer and the progress
+ * handler saw during one statement of the user's. */
+struct profdb__sql_guard {
+	int write;                 /* --write: the authorizer allows everything */
+	int own_txn;               /* profdb's BEGIN for a table's two passes */
+	int64_t deadline_ns;       /* CLOCK_MONOTONIC; 0: no time limit */
+	int timed_out;             /* the progress handler interrupted */
+	char denied[96];           /* the first action refused, "" if none */
+};
+/* Install the authorizer and the time limit of o on db for one statement. */
+void profdb__sql_guard_begin(profdb *db, struct profdb__sql_guard *g, const struct profdb_sql_opts *o);
+/* Remove them; a failure they caused gets a message that says so. */
+int profdb__sql_guard_end(profdb *db, struct profdb__sql_guard *g, const struct profdb_sql_opts *o, int rc);
+
 #endif

@@ -8,7 +8,7 @@
  * built and written PART_ROWS rows at a time from them: csv and json as
  * they come, a table or md along a layout (format.h, profdb__fmt_plan)
  * from a first pass over the same parts.  The bytes are those of the
- * whole table (result_stream.c's writers, the ones `kernels` streams
+ * whole table (result_write.c's writers, the ones `kernels` streams
  * with); a table shorter than the hold budget is written whole, as ever.
  */
 #include <stdio.h>
@@ -20,7 +20,7 @@
 #include "banned.h"
 
 #define PART_ROWS 1024 /* rows held between writes */
-/* Bytes r's rows take, about, as result_stream.c counts a held row. */
+/* Bytes r's rows take, about, as result_write.c counts a held row. */
 static uint64_t held_bytes(const profdb_result *r)
 {
 	uint64_t n = 0;
