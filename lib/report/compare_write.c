@@ -91,9 +91,9 @@ int profdb_comparison_write(const profdb_comparison *c, FILE *out, const struct 
                             unsigned flags)
 {
 	uint64_t budget = c->hold_bytes;
-	int layout = fmt->format == PROFDB_FMT_TABLE || fmt->format == PROFDB_FMT_MD;
-	profdb__part_fn write = layout ? (fmt->format == PROFDB_FMT_MD ? profdb__write_md_part :
-	                                  profdb__write_table_part) : profdb__part_writer(fmt);
+	const struct profdb__writer *w = profdb__writer(fmt->format);
+	int layout = w && w->write_planned;
+	profdb__part_fn write = !w ? NULL : layout ? w->write_planned : w->write_part;
 	size_t n = profdb__comparison_shown(c, flags);
 	struct profdb__fmt_plan *plan = NULL;
 	profdb_result *first = NULL;

@@ -104,6 +104,20 @@ int profdb__write_md(const profdb_result *r, FILE *out, const struct profdb_form
 #define PROFDB__PART_LAST 2u
 typedef int (*profdb__part_fn)(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts,
                                unsigned part, size_t before);
+/*
+ * The writers of one format (format.c's table): a whole result; a part
+ * written as it comes (NULL: table, whose widths need every row); a part
+ * along a layout fixed by a first pass over every row (r->plan: the unit,
+ * decimals and widths people read; NULL: csv and json, written exactly).
+ */
+struct profdb__writer {
+	enum profdb_format format;
+	int (*write)(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts);
+	profdb__part_fn write_part;
+	profdb__part_fn write_planned;
+};
+/* The writers of format f; NULL when a result has no such format. */
+const struct profdb__writer *profdb__writer(enum profdb_format f);
 /* The part writer of fmt's format, NULL when it has none (table, json object). */
 profdb__part_fn profdb__part_writer(const struct profdb_format_opts *fmt);
 /* Step st to its end, writing r's rows (names set; types too when

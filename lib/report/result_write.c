@@ -28,9 +28,8 @@ profdb__part_fn profdb__part_writer(const struct profdb_format_opts *fmt)
 {
 	/* (json_object too: a part is written from STREAM_ROWS rows on, and an
 	 * answer of one row, the object, is whole) */
-	return fmt->format == PROFDB_FMT_CSV ? profdb__write_csv_part :
-	       fmt->format == PROFDB_FMT_JSON ? profdb__write_json_part :
-	       fmt->format == PROFDB_FMT_MD ? profdb__write_md_part : NULL;
+	const struct profdb__writer *w = profdb__writer(fmt->format);
+	return w ? w->write_part : NULL;
 }
 
 /* Write r's rows as the next part (not the last) and drop them. */
@@ -135,10 +134,14 @@ static int plan_pass(profdb *db, sqlite3_stmt *st, profdb_result *r, size_t *cap
 int profdb__result_two_pass(profdb *db, sqlite3_stmt *st, profdb_result *r, FILE *out,
                             const struct profdb_format_opts *fmt, int types_known)
 {
+	const struct profdb__writer *w = profdb__writer(fmt->format);
 	uint64_t budget = db->limits.hold_bytes, held = 0;
 	size_t cap = 0;
-	int *known = calloc(r->ncols + 1, sizeof *known), rc, began = 0, err;
+	int *known, rc, began = 0, err;
 
+	if (!w || !w->write_planned)
+		return profdb__error(db, PROFDB_ERROR, "a result has no such format");
+	known = calloc(r->ncols + 1, sizeof *known);
 	if (!known)
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	while (held <= budget && (rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -168,8 +171,7 @@ int profdb__result_two_pass(profdb *db, sqlite3_stmt *st, profdb_result *r, FILE
 	free(known);
 	if (err == PROFDB_OK) {
 		sqlite3_reset(st);
-		err = profdb__result_stream_rows(db, st, r, fmt->format == PROFDB_FMT_MD ? profdb__write_md_part :
-		                                 profdb__write_table_part, out, fmt, 1, 1);
+		err = profdb__result_stream_rows(db, st, r, w->write_planned, out, fmt, 1, 1);
 	}
 	if (began)
 		sqlite3_exec(db->sql, err == PROFDB_OK ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL);
@@ -181,7 +183,10 @@ int profdb__result_two_pass(profdb *db, sqlite3_stmt *st, profdb_result *r, FILE
 static int stream_answer(profdb *db, sqlite3_stmt *st, profdb_result *r, FILE *out,
                          const struct profdb_format_opts *fmt, int types_known)
 {
-	if (fmt->format == PROFDB_FMT_TABLE || fmt->format == PROFDB_FMT_MD)
+	const struct profdb__writer *w = profdb__writer(fmt->format);
+	if (!w)
+		return profdb__error(db, PROFDB_ERROR, "a result has no such format");
+	if (w->write_planned)
 		return profdb__result_two_pass(db, st, r, out, fmt, types_known);
 	return profdb__result_stream_rows(db, st, r, profdb__part_writer(fmt), out, fmt, types_known, 1);
 }
