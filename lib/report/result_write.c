@@ -188,7 +188,7 @@ static int stream_answer(profdb *db, sqlite3_stmt *st, profdb_result *r, FILE *o
 		return profdb__error(db, PROFDB_ERROR, "a result has no such format");
 	if (w->write_planned)
 		return profdb__result_two_pass(db, st, r, out, fmt, types_known);
-	return profdb__result_stream_rows(db, st, r, profdb__part_writer(fmt), out, fmt, types_known, 1);
+	return profdb__result_stream_rows(db, st, r, w->write_part, out, fmt, types_known, 1);
 }
 
 int profdb_result_stream(profdb *db, FILE *out, const struct profdb_format_opts *fmt)

@@ -30,7 +30,7 @@
  */
 #include <stdlib.h>
 
-#include "model/op_nest.h"
+#include "op_link.h"
 #include "util/lower_bound.h"
 #include "banned.h"
 

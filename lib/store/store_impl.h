@@ -13,6 +13,7 @@
 #include "kernel_step.h"
 #include "name_stats.h"
 #include "model/op_nest.h"
+#include "op_link.h"
 #include "store_batch.h"
 
 /* Statements, one per table; indexes into st->stmt. */
