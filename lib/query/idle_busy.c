@@ -11,7 +11,7 @@
 
 #include "query.h"
 #include "idle_busy.h"
-#include "lower_bound.h"
+#include "util/lower_bound.h"
 #include "banned.h"
 
 /* One interval of a rank's union, with the union's length before it. */

@@ -16,7 +16,7 @@
 
 #include "query.h"
 #include "analyses.h"
-#include "stats.h"
+#include "util/stats.h"
 #include "banned.h"
 
 enum { S_RUN_ID, S_RUN, S_RANK, S_STREAM, S_KERNELS, S_QMEAN, S_QMAX, S_QPCT, S_DMED, S_DMAX, S_COUNT };
