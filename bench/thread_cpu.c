@@ -11,7 +11,7 @@
  *   thread_cpu: main 1.234567 others 0.456789 threads 1
  * Thread CPU, not wall: on a shared machine a thread waiting for a core
  * costs no CPU, so the split holds whatever the load.
- *   cc -shared -fPIC -O2 -o thread_cpu.so thread_cpu.c -ldl -lpthread
+ * Built by bench/meson.build as build-bench/bench/libthread_cpu.so.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -19,6 +19,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
@@ -53,8 +54,12 @@ int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *)
 	static create_fn real;
 	struct start *s;
 	int rc;
-	if (!real)
-		real = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
+	if (!real) {
+		/* POSIX: dlsym's object pointer converts to a function pointer;
+		 * ISO C does not say so, hence the copy */
+		void *sym = dlsym(RTLD_NEXT, "pthread_create");
+		memcpy(&real, &sym, sizeof real);
+	}
 	s = malloc(sizeof *s);
 	if (!s)
 		return real(t, attr, fn, arg);
