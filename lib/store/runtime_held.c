@@ -71,6 +71,11 @@ int profdb__calls_keep(struct profdb_store *st, int64_t id, const struct profdb_
 	if (k->off)
 		return PROFDB_OK;
 	if (k->n >= st->db->limits.link_calls_max) {
+		/* a file this big takes the passes over the table: its array
+		 * goes now, so that it adds nothing to what they hold */
+		free(k->v);
+		k->v = NULL;
+		k->cap = 0;
 		stop(k);
 		return PROFDB_OK;
 	}
