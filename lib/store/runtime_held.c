@@ -6,13 +6,12 @@
  * times of the ops holding calls corrected) runs over them and the file's
  * held ops (ops_held.c) before those are inserted.
  *
- * Why: read back from the table, the runtime sweep sorted the file's ops
- * and calls with SQLite's sorter, inserted each call's row with a
- * profdb_step_at lookup and UPDATEd the ops it changed: a quarter of the
- * writer thread's time on a rank of 8 (bench/results.md).  In memory the
- * same sweep sorts 56-byte items, the held ops take their final self
- * times before their INSERT and the calls' rows go into the op batch: the
- * same rows and ids.
+ * Why: over the tables the sweep needs SQLite's sorter for the file's ops
+ * and calls, an INSERT per call with a profdb_step_at lookup and an UPDATE
+ * per op it changes, all on the one writer thread (bench/results.md, issue
+ * 37).  In memory it sorts 56-byte items, the held ops take their final
+ * self times before their INSERT and the calls' rows go into the op
+ * batch: the same rows and ids.
  *
  * Memory: 56 bytes a call, up to link_calls_max (struct profdb_limits,
  * 262 144: 14 MB).  Past it, after a rank fix-up, or for a call without
