@@ -563,8 +563,9 @@ size_t profdb__sniff_ws(const char *b, size_t n, size_t i);
 /* Shorten the name s in place to at most w display columns (w >= 4; a
  * name that fits is left alone): its trailing argument list to "(...)",
  * then its template parameter lists to "<...>" deepest first, then its
- * middle cut to "..." (name_short.c).  Tables, md and html reports use it,
- * so a name shortens alike everywhere and names stay told apart. */
+ * middle cut to "..." (name_short.c); a file path keeps its file name.
+ * Tables, md and html reports use it, so a name shortens alike everywhere
+ * and names stay told apart. */
 void profdb__name_shorten(char *s, size_t w);
 
 /* "; did you mean 'X'?" into buf (cap bytes) when profdb_name_nearest
