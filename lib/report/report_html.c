@@ -449,7 +449,7 @@ int profdb__report_html(const profdb_comparison *c, FILE *out)
 		PROFDB_VERDICT_REGRESSION, PROFDB_VERDICT_IMPROVEMENT, PROFDB_VERDICT_UNCHANGED,
 		PROFDB_VERDICT_INCONCLUSIVE, PROFDB_VERDICT_NEW, PROFDB_VERDICT_GONE
 	};
-	char base[512], next[512];
+	char base[512], next[512], method[512];
 
 	profdb__fmt_runs(base, sizeof base, c->base_runs, c->nbase);
 	profdb__fmt_runs(next, sizeof next, c->new_runs, c->nnew);
@@ -462,19 +462,20 @@ int profdb__report_html(const profdb_comparison *c, FILE *out)
 	h(out, base);
 	fputs("</b> &nbsp;→&nbsp; new: <b>", out);
 	h(out, next);
-	fprintf(out, "</b> &nbsp;·&nbsp; %zu kernels by ", c->nkernels);
+	fprintf(out, "</b> &nbsp;·&nbsp; %zu %s by ", c->nkernels, profdb__fmt_items(c));
 	h(out, c->by);
 	fputs("</p>\n<div class=\"cards\">", out);
 	for (size_t i = 0; i < sizeof cards / sizeof cards[0]; i++)
 		fprintf(out, "<div class=\"card %s\"><b>%zu</b>%s</div>", profdb__verdict_name(cards[i]),
 		        profdb_comparison_count(c, 1, cards[i]), profdb__verdict_name(cards[i]));
-	fprintf(out, "</div>\n<p class=\"method\">A kernel regressed (improved) when its per-repeat"
-	        " time changed by more than %g%%%s and the %s of its per-step totals gives p &lt; %g."
-	        " A step in which a kernel did not run counts as 0; a run without steps gives one"
-	        " sample. Fewer than 3 samples per side, or too few for the test to reach p &lt; alpha,"
-	        " is inconclusive. CI: %g%% bootstrap (%d resamples, fixed seed) of the relative"
-	        " change; from 1000 samples a side, the normal approximation it converges to.</p>\n", 100 * c->threshold, c->min_delta_ns ? " and the minimum delta" : "",
-	        profdb__test_title(c->test), c->alpha, 100 * c->ci_level, c->resamples);
+	profdb__fmt_method(method, sizeof method, c);
+	fprintf(out, "</div>\n<p class=\"method\">A%s %s regressed (improved) when its per-repeat time"
+	        " changed by more than %g%%%s and the %s gives p &lt; %g. Fewer than 3 samples per"
+	        " side, or too few for the test to reach p &lt; alpha, is inconclusive. ",
+	        c->apis ? "n" : "", c->apis ? "API" : "kernel", 100 * c->threshold,
+	        c->min_delta_ns ? " and the minimum delta" : "", profdb__test_title(c->test), c->alpha);
+	h(out, method);
+	fputs(".</p>\n", out);
 	for (size_t i = 0; i < c->nwarnings; i++) {
 		fputs("<div class=\"warn\">⚠ warning: ", out);
 		h(out, c->warnings[i]);

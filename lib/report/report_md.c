@@ -131,12 +131,12 @@ static int kernel_rows(FILE *out, const profdb_comparison *c, size_t *hidden)
 	if (rc == PROFDB_OK)
 		rc = profdb__labels_make(&lab, s->key, s->n, MD_NAME_MAX);
 	if (rc == PROFDB_OK) {
-		fputs("\n| kernel | base µs | new µs | delta µs | change | CI | p | verdict |\n"
-		      "|---|---:|---:|---:|---:|---|---:|---|\n", out);
+		fprintf(out, "%s| %s | base µs | new µs | delta µs | change | CI | p | verdict |\n"
+		        "|---|---:|---:|---:|---:|---|---:|---|\n", c->nruns ? "\n" : "", c->apis ? "API" : "kernel");
 		for (size_t i = 0; i < s->n; i++)
 			md_row(out, &s->l[i], lab[i]);
 		if (!s->n)
-			fputs("| *(no kernel changed)* | | | | | | | |\n", out);
+			fprintf(out, "| *(no %s changed)* | | | | | | | |\n", c->apis ? "API" : "kernel");
 	}
 	profdb__labels_free(lab, s ? s->n : 0);
 	for (size_t i = 0; s && i < s->n; i++)
@@ -147,7 +147,7 @@ static int kernel_rows(FILE *out, const profdb_comparison *c, size_t *hidden)
 
 int profdb__report_md(const profdb_comparison *c, FILE *out)
 {
-	char base[512], next[512];
+	char base[512], next[512], method[512];
 	size_t hidden = 0;
 
 	profdb__fmt_runs(base, sizeof base, c->base_runs, c->nbase);
@@ -158,30 +158,32 @@ int profdb__report_md(const profdb_comparison *c, FILE *out)
 	md_code(out, next);
 	fputs("\n\n", out);
 	fprintf(out, "**%zu regressions**, %zu improvements, %zu unchanged, %zu inconclusive,"
-	        " %zu new, %zu gone (%zu kernels by %s).  ",
+	        " %zu new, %zu gone (%zu %s by %s).  ",
 	        profdb_comparison_count(c, 1, PROFDB_VERDICT_REGRESSION),
 	        profdb_comparison_count(c, 1, PROFDB_VERDICT_IMPROVEMENT),
 	        profdb_comparison_count(c, 1, PROFDB_VERDICT_UNCHANGED),
 	        profdb_comparison_count(c, 1, PROFDB_VERDICT_INCONCLUSIVE),
 	        profdb_comparison_count(c, 1, PROFDB_VERDICT_NEW),
-	        profdb_comparison_count(c, 1, PROFDB_VERDICT_GONE), c->nkernels, c->by);
-	fprintf(out, "A change counts when it exceeds %g%% and the %s gives p < %g;"
-	        " samples are per-step totals; CI: %g%% bootstrap of the relative change"
-	        " (normal approximation from 1000 samples a side).\n\n",
-	        100 * c->threshold, profdb__test_title(c->test), c->alpha, 100 * c->ci_level);
+	        profdb_comparison_count(c, 1, PROFDB_VERDICT_GONE), c->nkernels, profdb__fmt_items(c), c->by);
+	profdb__fmt_method(method, sizeof method, c);
+	fprintf(out, "A change counts when it exceeds %g%% and the %s gives p < %g; %s.\n\n",
+	        100 * c->threshold, profdb__test_title(c->test), c->alpha, method);
 	for (size_t i = 0; i < c->nwarnings; i++)
 		fprintf(out, "> :warning: **warning:** %s\n", c->warnings[i]);
 	if (c->nwarnings)
 		fputc('\n', out);
-	fputs("| whole run, per repeat | base | new | delta | change | CI | p | verdict |\n"
-	      "|---|---:|---:|---:|---:|---|---:|---|\n", out);
+	/* a comparison of APIs has no whole-run figures */
+	if (c->nruns)
+		fputs("| whole run, per repeat | base | new | delta | change | CI | p | verdict |\n"
+		      "|---|---:|---:|---:|---:|---|---:|---|\n", out);
 	for (size_t i = 0; i < c->nruns; i++)
 		md_row(out, &c->runs[i], NULL);
 	if (kernel_rows(out, c, &hidden) != PROFDB_OK)
 		return PROFDB_ERROR;
-	fprintf(out, "\n%zu unchanged kernels not listed", profdb_comparison_count(c, 1, PROFDB_VERDICT_UNCHANGED));
+	fprintf(out, "\n%zu unchanged %s not listed", profdb_comparison_count(c, 1, PROFDB_VERDICT_UNCHANGED),
+	        profdb__fmt_items(c));
 	if (hidden)
-		fprintf(out, "; %zu more changed kernels cut (see the HTML or JSON report)", hidden);
+		fprintf(out, "; %zu more changed %s cut (see the HTML or JSON report)", hidden, profdb__fmt_items(c));
 	fputs(".\n", out);
 	return ferror(out) ? PROFDB_ERROR : PROFDB_OK;
 }
