@@ -640,6 +640,16 @@ int profdb__result_from_stmt(profdb *db, profdb_result **out, sqlite3_stmt *st,
                              const enum profdb_coltype *types);
 /* Append a note to a result (copied). */
 int profdb__result_add_note(profdb_result *r, const char *note);
+
+/* A note's durations (format.c): profdb__note_time writes ns into buf
+ * (at least PROFDB__NOTE_TIME_CAP bytes) marked, so that a table or md
+ * states it in the table's unit at the table's precision and csv, json
+ * and profdb_result_note in us; every note that prints a duration uses
+ * it.  profdb__note_render gives note with its marked times in unit u
+ * with `decimals` decimals and the unit's name (NULL: out of memory). */
+#define PROFDB__NOTE_TIME_CAP 32
+void profdb__note_time(char *buf, size_t cap, int64_t ns);
+char *profdb__note_render(const char *note, enum profdb_unit u, int decimals);
 /*
  * What a table for people keeps when the terminal is narrow, declared by
  * the query that makes r (the table writer knows no command's columns):
