@@ -58,7 +58,8 @@ int profdb__labels_make(char ***out, const char *const *keys, size_t n, size_t m
 	if (!lab || !ref)
 		goto fail;
 	for (size_t j = 0; j < n; j++) {
-		if (!(lab[j] = profdb__label_shorten(keys[j], max)))
+		lab[j] = profdb__label_shorten(keys[j], max);
+		if (!lab[j])
 			goto fail;
 		ref[j] = (struct label_ref){ lab[j], j };
 	}

@@ -18,8 +18,8 @@
 
 #define TOP_ROWS 20     /* rows of the top-regressions/improvements tables */
 #define CHART_BARS 20   /* bars of the chart */
-#define LABEL_MAX 56    /* chart label length before it is shortened */
-#define NAME_MAX 40     /* table name length before it is shortened: the tables fit 1200 px */
+#define LABEL_MAX 56    /* chart label width (columns) before it is shortened */
+#define NAME_MAX 40     /* table name width before it is shortened: the tables fit 1200 px */
 #define BAR_REGRESSION "#cf222e" /* bar colours, named in the chart's legend */
 #define BAR_IMPROVEMENT "#1a7f37"
 #define BAR_NEW_GONE "#0969da"
@@ -224,8 +224,8 @@ static int spool_labels(const profdb_comparison *c, struct profdb__spool *sp)
 	int rc = PROFDB_OK;
 	profdb__cmp_walk_start(&w, c, 0);
 	while (rc == PROFDB_OK && (l = profdb__cmp_walk_next(&w)) != NULL) {
-		if (!(lab = profdb__label_shorten(l->key, NAME_MAX)) ||
-		    profdb__result_set_int(sp->row, 0, 0, pos++) != PROFDB_OK ||
+		lab = profdb__label_shorten(l->key, NAME_MAX);
+		if (!lab || profdb__result_set_int(sp->row, 0, 0, pos++) != PROFDB_OK ||
 		    profdb__result_set_text(sp->row, 0, 1, lab) != PROFDB_OK)
 			rc = PROFDB_ERROR;
 		else
@@ -263,7 +263,8 @@ static int spooled_table(FILE *out, const profdb_comparison *c)
 				rc = PROFDB_ERROR;
 				break;
 			}
-			if (!(lab = profdb__label_shorten(l->key, NAME_MAX))) {
+			lab = profdb__label_shorten(l->key, NAME_MAX);
+			if (!lab) {
 				rc = PROFDB_ERROR;
 				break;
 			}

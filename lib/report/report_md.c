@@ -104,10 +104,13 @@ static int changed_rows(const profdb_comparison *c, enum profdb_verdict v, struc
 	while (rc == PROFDB_OK && left && s->n < MD_MAX_ROWS && (l = profdb__cmp_walk_next(&w)) != NULL)
 		if (l->verdict == v) {
 			s->l[s->n] = *l;
-			if (!(s->l[s->n].key = strdup(l->key)))
+			s->l[s->n].key = strdup(l->key);
+			if (!s->l[s->n].key) {
 				rc = PROFDB_ERROR;
-			else
-				s->key[s->n] = s->l[s->n].key, s->n++;
+			} else {
+				s->key[s->n] = s->l[s->n].key;
+				s->n++;
+			}
 			left--;
 		}
 	*hidden += left;
