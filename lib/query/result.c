@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "internal.h"
-#include "format.h"
 #include "result.h"
 #include "banned.h"
 
@@ -65,7 +64,8 @@ void profdb_result_free(profdb_result *r)
 	}
 	free(r->notes);
 	free(r->note_raw);
-	profdb__fmt_plan_free(r->plan);
+	if (r->plan_free)
+		r->plan_free(r->plan);
 	free(r);
 }
 
