@@ -239,7 +239,8 @@ static int write_diff(const profdb_comparison *c, FILE *out, const struct profdb
 	if (profdb_comparison_table(c, &runs, human) != PROFDB_OK)
 		goto out;
 	write_warnings(c, out, fmt->format);
-	if (fmt->format == PROFDB_FMT_TABLE || fmt->format == PROFDB_FMT_MD) {
+	/* a comparison of APIs has no whole-run figures: no empty table */
+	if ((fmt->format == PROFDB_FMT_TABLE || fmt->format == PROFDB_FMT_MD) && profdb_result_nrows(runs)) {
 		if (profdb_result_write(runs, out, fmt) != PROFDB_OK)
 			goto out;
 		fputc('\n', out);

@@ -139,7 +139,7 @@ static const char *rest_label(const char *role)
  * launches + the rest + skipped.  Files where nothing is a row
  * (profiler_info*.json, profiler_metadata.json) get no line.
  */
-static void print_source(const profdb_result *src, size_t i)
+static void print_source(const profdb_result *src, size_t i, int bench)
 {
 	const char *why = profdb_result_text(src, i, 6), *dup = profdb_result_text(src, i, 7);
 	const char *role = profdb_result_text(src, i, 1);
@@ -152,6 +152,8 @@ static void print_source(const profdb_result *src, size_t i)
 	                                     "memory events (table memory)",
 	                                     "operator memory blocks (table op_memory)" };
 	int64_t rest = read - part[0] - part[1] - part[2] - part[3] - part[4] - skipped;
+	/* a benchmark file's rows are timed repeats, stored as kernel rows */
+	const char *first = bench ? "repeats" : what[0];
 
 	if (read == 0 && skipped == 0 && profdb_result_int(src, i, 4) == 0 && !dup)
 		return;
@@ -163,7 +165,7 @@ static void print_source(const profdb_result *src, size_t i)
 	printf("]: %lld read =", (long long)read);
 	for (int k = 0; k < 5; k++)
 		if (part[k])
-			printf(" %lld %s +", (long long)part[k], what[k]);
+			printf(" %lld %s +", (long long)part[k], k ? what[k] : first);
 	if (rest > 0)
 		printf(" %lld %s +", (long long)rest, rest_label(role));
 	printf(" %lld skipped\n", (long long)skipped);
@@ -214,35 +216,79 @@ static void print_notes(const profdb_result *src)
 	}
 }
 
+/* The APIs of a benchmark file's run (f its one run), and its timed
+ * repeats in *repeats; 0 APIs for a profiler run (profdb_query_apis:
+ * its one row is of source profiler). */
+static size_t bench_apis(profdb *db, const struct profdb_filter *f, int64_t *repeats)
+{
+	profdb_result *apis = NULL;
+	size_t n = 0;
+	*repeats = 0;
+	if (profdb_query_apis(db, &apis, f) == PROFDB_OK)
+		for (size_t i = 0; i < profdb_result_nrows(apis); i++) {
+			const char *source = profdb_result_text(apis, i, 3);
+			if (source && strcmp(source, "profiler") == 0)
+				continue;
+			n++;
+			if (strcmp(source, "wallclock") == 0)
+				*repeats += profdb_result_int(apis, i, 4);
+		}
+	profdb_result_free(apis);
+	return n;
+}
+
+/* A benchmark run's figures in its own words: APIs, timed repeats and
+ * their elapsed time (kernels and device time would name the repeats as
+ * what they are stored as). */
+static void print_bench_figures(const profdb_result *sum, size_t napis, int64_t repeats)
+{
+	for (size_t c = 0; c < profdb_result_ncols(sum); c++)
+		if (strcmp(profdb_result_colname(sum, c), "elapsed") == 0)
+			printf("  apis=%zu, repeats=%lld, elapsed_us=%.3f\n", napis, (long long)repeats,
+			       (double)profdb_result_int(sum, 0, c) / 1000.0);
+}
+
+/* A profiler run's figures: summary's columns as key=value. */
+static void print_run_figures(const profdb_result *sum)
+{
+	printf("  ");
+	for (size_t c = 1; c < profdb_result_ncols(sum); c++) {
+		const char *name = profdb_result_colname(sum, c), *sep = c > 1 ? ", " : "";
+		/* unknown (total_cpu of a run without host ops) is empty */
+		if (profdb_result_isnull(sum, 0, c))
+			printf("%s%s%s=", sep, name, profdb_result_coltype(sum, c) == PROFDB_COL_NS ? "_us" : "");
+		else if (profdb_result_coltype(sum, c) == PROFDB_COL_NS)
+			/* exact: ns are integers, so three decimals say it all */
+			printf("%s%s_us=%.3f", sep, name, (double)profdb_result_int(sum, 0, c) / 1000.0);
+		else
+			printf("%s%s=%s", sep, name, profdb_result_text(sum, 0, c));
+	}
+	printf("\n");
+}
+
 /* Print the per-file summary of a run that was just stored. */
 static void print_summary(profdb *db, const char *run, int64_t id)
 {
 	profdb_result *src = NULL, *sum = NULL;
 	struct profdb_filter f = PROFDB_FILTER_INIT;
 	const char *runs[1] = { run };
+	int64_t repeats;
+	size_t napis;
 
-	if (profdb_query_sources(db, &src, run) != PROFDB_OK)
-		return;
-	cli_visible(stdout, "ingested run '%s' (id %lld)", run, (long long)id);
-	for (size_t i = 0; i < profdb_result_nrows(src); i++)
-		print_source(src, i);
-	print_notes(src);
 	f.runs = runs;
 	f.nruns = 1;
+	if (profdb_query_sources(db, &src, run) != PROFDB_OK)
+		return;
+	napis = bench_apis(db, &f, &repeats);
+	cli_visible(stdout, "ingested run '%s' (id %lld)", run, (long long)id);
+	for (size_t i = 0; i < profdb_result_nrows(src); i++)
+		print_source(src, i, napis > 0);
+	print_notes(src);
 	if (profdb_query_summary(db, &sum, &f) == PROFDB_OK && profdb_result_nrows(sum) == 1) {
-		printf("  ");
-		for (size_t c = 1; c < profdb_result_ncols(sum); c++) {
-			const char *name = profdb_result_colname(sum, c), *sep = c > 1 ? ", " : "";
-			/* unknown (total_cpu of a run without host ops) is empty */
-			if (profdb_result_isnull(sum, 0, c))
-				printf("%s%s%s=", sep, name, profdb_result_coltype(sum, c) == PROFDB_COL_NS ? "_us" : "");
-			else if (profdb_result_coltype(sum, c) == PROFDB_COL_NS)
-				/* exact: ns are integers, so three decimals say it all */
-				printf("%s%s_us=%.3f", sep, name, (double)profdb_result_int(sum, 0, c) / 1000.0);
-			else
-				printf("%s%s=%s", sep, name, profdb_result_text(sum, 0, c));
-		}
-		printf("\n");
+		if (napis)
+			print_bench_figures(sum, napis, repeats);
+		else
+			print_run_figures(sum);
 	}
 	profdb_result_free(sum);
 	profdb_result_free(src);

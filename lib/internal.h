@@ -567,8 +567,9 @@ size_t profdb__sniff_ws(const char *b, size_t n, size_t i);
 /* Shorten the name s in place to at most w display columns (w >= 4; a
  * name that fits is left alone): its trailing argument list to "(...)",
  * then its template parameter lists to "<...>" deepest first, then its
- * middle cut to "..." (name_short.c).  Tables, md and html reports use it,
- * so a name shortens alike everywhere and names stay told apart. */
+ * middle cut to "..." (name_short.c); a file path keeps its file name.
+ * Tables, md and html reports use it, so a name shortens alike everywhere
+ * and names stay told apart. */
 void profdb__name_shorten(char *s, size_t w);
 
 /* "; did you mean 'X'?" into buf (cap bytes) when profdb_name_nearest
@@ -643,6 +644,16 @@ int profdb__result_from_stmt(profdb *db, profdb_result **out, sqlite3_stmt *st,
                              const enum profdb_coltype *types);
 /* Append a note to a result (copied). */
 int profdb__result_add_note(profdb_result *r, const char *note);
+
+/* A note's durations (format.c): profdb__note_time writes ns into buf
+ * (at least PROFDB__NOTE_TIME_CAP bytes) marked, so that a table or md
+ * states it in the table's unit at the table's precision and csv, json
+ * and profdb_result_note in us; every note that prints a duration uses
+ * it.  profdb__note_render gives note with its marked times in unit u
+ * with `decimals` decimals and the unit's name (NULL: out of memory). */
+#define PROFDB__NOTE_TIME_CAP 32
+void profdb__note_time(char *buf, size_t cap, int64_t ns);
+char *profdb__note_render(const char *note, enum profdb_unit u, int decimals);
 /*
  * What a table for people keeps when the terminal is narrow, declared by
  * the query that makes r (the table writer knows no command's columns):

@@ -443,6 +443,27 @@ START_TEST(name_shorten_keeps_names_apart)
 }
 END_TEST
 
+/* runs' source_path: a path keeps its file name whole and as much of its
+ * head as fits, and a file name too long for that keeps its end (by hand:
+ * 31 columns are 6 of head, "...", then "/pytest_benchmark.json", 22). */
+START_TEST(name_shorten_keeps_file_name)
+{
+	char s[128];
+	snprintf(s, sizeof s, "%s", "/work/wt/h-words2/testdata/bench/pytest_benchmark.json");
+	profdb__name_shorten(s, 31);
+	ck_assert_str_eq(s, "/work/.../pytest_benchmark.json");
+	snprintf(s, sizeof s, "%s", "/data/runs/a/wallclock.jsonl");
+	profdb__name_shorten(s, 26);
+	ck_assert_str_eq(s, "/data/r.../wallclock.jsonl");
+	snprintf(s, sizeof s, "%s", "/data/runs/a/wallclock.jsonl");
+	profdb__name_shorten(s, 20);
+	ck_assert_str_eq(s, "...a/wallclock.jsonl");
+	snprintf(s, sizeof s, "%s", "/data/runs/a/wallclock.jsonl");
+	profdb__name_shorten(s, 12);
+	ck_assert_str_eq(s, "...ock.jsonl");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("format");
@@ -457,6 +478,7 @@ int main(void)
 	tcase_add_test(tc, parse_names);
 	tcase_add_test(tc, utf8_replacement);
 	tcase_add_test(tc, name_shorten_keeps_names_apart);
+	tcase_add_test(tc, name_shorten_keeps_file_name);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

@@ -416,9 +416,17 @@ static int api_compare(profdb *db, profdb_comparison *c, const struct names *sid
 	int rc = load_sides(db, &A, side, tkey, cr);
 	if (rc == PROFDB_OK && !(c->kernels = calloc(A.n ? A.n : 1, sizeof *c->kernels)))
 		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
-	for (size_t i = 0; i < A.n && rc == PROFDB_OK; i++, c->nkernels++)
-		if (api_line(c, &c->kernels[i], &A.a[i]) != PROFDB_OK)
+	c->apis = 1;
+	for (size_t i = 0; i < A.n && rc == PROFDB_OK; i++, c->nkernels++) {
+		if (api_line(c, &c->kernels[i], &A.a[i]) != PROFDB_OK) {
 			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
+			continue;
+		}
+		profdb__cmp_samples_seen(c, &c->kernels[i]);
+		/* a profiled side: its samples are per-step totals */
+		if ((A.a[i].side[0].src | A.a[i].side[1].src) & SRC_PROFILER)
+			c->apis = 2;
+	}
 	if (rc == PROFDB_OK) {
 		qsort(c->kernels, c->nkernels, sizeof *c->kernels, cmp_lines);
 		rc = profdb__compare_warnings(db, c, cr[0], side[0].n, cr[1], side[1].n, PROFDB_NULL);

@@ -47,6 +47,12 @@ struct profdb_comparison {
 	size_t nruns;
 	char **warnings;           /* comparability warnings, owned */
 	size_t nwarnings;
+	int apis;                  /* the lines are APIs (--by tag:KEY, bench_diff.c):
+	                              a sample is one repeat's time; 2: some API
+	                              has a profiled side (per-step totals) */
+	size_t nmin[2], nmax[2];   /* fewest and most samples of a line per side
+	                              (profdb__cmp_samples_seen; 0: no line has any) */
+	int normal_ci;             /* some line's CI is the normal approximation */
 	size_t nshort;             /* lines with short_alpha */
 	char short_why[128];       /* the first one's why */
 	profdb_result *mem_timeline[2]; /* --table memory: each side's memory --timeline, owned; or NULL */
@@ -154,6 +160,16 @@ void profdb__fmt_ci(char *out, size_t cap, const struct profdb__cmp_line *l);
 void profdb__fmt_p(char *out, size_t cap, double p);        /* "0.00123" / "1.2e-07" */
 /* "a, b" of run names (truncated to cap). */
 void profdb__fmt_runs(char *out, size_t cap, char *const *runs, size_t n);
+/* What the lines are: "kernels" or "APIs". */
+const char *profdb__fmt_items(const profdb_comparison *c);
+/* The method sentence every report states: what a sample is, how many a
+ * line has per side, and the CI ("samples are per-step totals, 6 base and
+ * 6 new per kernel; CI: 95% bootstrap of the relative change"), the
+ * normal approximation named only where some line used it. */
+void profdb__fmt_method(char *out, size_t cap, const profdb_comparison *c);
+/* Count line l's samples into c's nmin/nmax and normal_ci (every line
+ * added, held or spooled, kernel or API). */
+void profdb__cmp_samples_seen(profdb_comparison *c, const struct profdb__cmp_line *l);
 
 
 /* The rows profdb_comparison_table(c, flags) has, and a part of that

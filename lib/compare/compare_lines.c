@@ -124,10 +124,27 @@ static int spill(struct profdb__cmp_lines *L)
 	return PROFDB_OK;
 }
 
+void profdb__cmp_samples_seen(profdb_comparison *c, const struct profdb__cmp_line *l)
+{
+	const size_t n[2] = { l->nbase, l->nnext };
+	for (int s = 0; s < 2; s++) {
+		if (!n[s])
+			continue;
+		if (!c->nmin[s] || n[s] < c->nmin[s])
+			c->nmin[s] = n[s];
+		if (n[s] > c->nmax[s])
+			c->nmax[s] = n[s];
+	}
+	/* the rule of profdb__bootstrap_ci (stats_test.c) */
+	if (n[0] >= PROFDB_BOOTSTRAP_MAX_N && n[1] >= PROFDB_BOOTSTRAP_MAX_N)
+		c->normal_ci = 1;
+}
+
 int profdb__cmp_lines_add(struct profdb__cmp_lines *L, struct profdb__cmp_line *l)
 {
 	profdb_comparison *c = L->c;
 	int rc;
+	profdb__cmp_samples_seen(c, l);
 	if (L->spool) {
 		rc = spool_line(L, l);
 		free(l->key);

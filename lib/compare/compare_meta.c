@@ -248,9 +248,25 @@ static int has_fact(const struct facts *fs, const struct fact *f)
 	return 0;
 }
 
-/* Is key of label lab among the facts one side has and the other lacks? */
+/* Does side fs record key of label lab (any value)? */
+static int has_key(const struct facts *fs, int lab, const char *key)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		if (fs->f[i].label == lab && strcmp(fs->f[i].key, key) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Do the sides give key of label lab different values?  Only a key both
+ * record compares: one a side does not record (a wall-clock file has no
+ * profiler config, a benchmark file's python_version tag has no match in
+ * a profiler dump) is no difference, only unknown there.
+ */
 static int key_differs(const struct facts fs[2], int lab, const char *key)
 {
+	if (!has_key(&fs[0], lab, key) || !has_key(&fs[1], lab, key))
+		return 0;
 	for (int s = 0; s < 2; s++)
 		for (size_t i = 0; i < fs[s].n; i++)
 			if (fs[s].f[i].label == lab && strcmp(fs[s].f[i].key, key) == 0 &&
@@ -260,7 +276,7 @@ static int key_differs(const struct facts fs[2], int lab, const char *key)
 }
 
 /* Join side fs's facts of label lab whose key differs between the sides
- * ("key=value; ..."), in sorted order; "(not recorded)" when it has none. */
+ * ("key=value; ..."), in sorted order; "" when none does. */
 static void join_differing(const struct facts fs[2], int side, int lab, char *out, size_t cap)
 {
 	const struct facts *f = &fs[side];
@@ -273,8 +289,6 @@ static void join_differing(const struct facts fs[2], int side, int lab, char *ou
 		len += (size_t)snprintf(out + len, cap - len, "%s%s%s%s", len ? "; " : "", x->key,
 		                        x->key[0] ? "=" : "", x->value);
 	}
-	if (!len)
-		snprintf(out, cap, "(not recorded)");
 }
 
 static int cmp_fact(const void *a, const void *b)
@@ -287,9 +301,10 @@ static int cmp_fact(const void *a, const void *b)
 }
 
 /*
- * Only a real difference warns: a label warns when a fact (key and value)
- * is on one side and not on the other, and the warning shows, per side,
- * just the keys that differ, so it never reads "X vs X".
+ * Only a real difference warns: a label warns when a key both sides
+ * record has a value on one side and not on the other, and the warning
+ * shows, per side, just the keys that differ, so it never reads "X vs X"
+ * or "(not recorded) vs X".
  */
 int profdb__compare_warnings(profdb *db, profdb_comparison *c, const struct profdb__cmp_run *base,
                              size_t nbase, const struct profdb__cmp_run *next, size_t nnext,
@@ -311,8 +326,8 @@ int profdb__compare_warnings(profdb *db, profdb_comparison *c, const struct prof
 	for (int lab = 0; lab < F_COUNT; lab++) {
 		join_differing(fs, 0, lab, da, sizeof da);
 		join_differing(fs, 1, lab, dbuf, sizeof dbuf);
-		if (strcmp(da, dbuf) == 0)
-			continue; /* no key differs (both "(not recorded)") */
+		if (!da[0])
+			continue; /* no key both sides record differs */
 		if (profdb__compare_warn(c, "base and new runs differ in %s: %.160s vs %.160s",
 		                         label[lab], da, dbuf) != PROFDB_OK) {
 			rc = profdb__error(db, PROFDB_ERROR, "out of memory");

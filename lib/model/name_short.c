@@ -10,6 +10,7 @@
  * parameter lists become "<...>", the most deeply nested first (an outer
  * level goes only when its inner ones were not enough), and only then is
  * the middle cut to "...", the start and the end of what is left shown.
+ * A file path (runs' source_path) keeps its file name instead.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -186,10 +187,32 @@ static void cut_head(char *s, size_t w, size_t from)
 	memcpy(s + hb, DOTS, sizeof DOTS - 1);
 }
 
+/* A file path (a '/', no blank, '<' or '(': no kernel signature) keeps
+ * its file name, the part that tells runs' sources apart, and as much of
+ * its head as fits ("/work/.../bench/cpu_ops.csv"); a file name too long
+ * for that keeps its end.  1 when s is such a path. */
+static int cut_path(char *s, size_t w)
+{
+	const char *slash = strrchr(s, '/');
+	size_t n, tail, tb;
+	if (!slash || strpbrk(s, " <("))
+		return 0;
+	tail = profdb__utf8_width(slash);
+	if (w >= tail + 2 * (sizeof DOTS - 1)) {
+		cut_head(s, w, (size_t)(slash - s));
+		return 1;
+	}
+	n = profdb__utf8_width(s);
+	tb = char_offset(s, n - (w - (sizeof DOTS - 1)));
+	memmove(s + sizeof DOTS - 1, s + tb, strlen(s + tb) + 1);
+	memcpy(s, DOTS, sizeof DOTS - 1);
+	return 1;
+}
+
 void profdb__name_shorten(char *s, size_t w)
 {
 	int args;
-	if (profdb__utf8_width(s) <= w || w < sizeof DOTS)
+	if (profdb__utf8_width(s) <= w || w < sizeof DOTS || cut_path(s, w))
 		return;
 	args = drop_args(s);
 	if (profdb__utf8_width(s) > w)

@@ -43,10 +43,11 @@ int profdb__outside_steps_notes(profdb *db, profdb_result *r, const struct profd
 		return rc;
 	profdb__qfilter_bind(st, f);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		char note[PROFDB_ERRMAX];
-		snprintf(note, sizeof note, "run '%s': %lld device activities (%.3f us) ran outside every step;"
+		char note[PROFDB_ERRMAX], t[PROFDB__NOTE_TIME_CAP];
+		profdb__note_time(t, sizeof t, sqlite3_column_int64(st, 2));
+		snprintf(note, sizeof note, "run '%s': %lld device activities (%s) ran outside every step;"
 		         " %s", (const char *)sqlite3_column_text(st, 0), (long long)sqlite3_column_int64(st, 1),
-		         (double)sqlite3_column_int64(st, 2) / 1000.0, what);
+		         t, what);
 		if (profdb__result_add_note(r, note) != PROFDB_OK) {
 			sqlite3_finalize(st);
 			return profdb__error(db, PROFDB_ERROR, "out of memory");

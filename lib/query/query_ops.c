@@ -350,16 +350,18 @@ static int note_totals(profdb *db, profdb_result *r, const struct profdb_op_quer
 		int64_t hs = sqlite3_column_int64(st, 1), ds = sqlite3_column_int64(st, 2);
 		int nd = sqlite3_column_type(st, 2) == SQLITE_NULL;
 		int64_t no = sqlite3_column_int64(st, 3);
-		char dev[160] = "none stored";
+		char dev[160] = "none stored", th[PROFDB__NOTE_TIME_CAP], td[PROFDB__NOTE_TIME_CAP];
+		char tn[PROFDB__NOTE_TIME_CAP];
+		profdb__note_time(th, sizeof th, hs);
+		profdb__note_time(td, sizeof td, ds);
+		profdb__note_time(tn, sizeof tn, no);
 		if (!nd && sqlite3_column_type(st, 3) != SQLITE_NULL)
-			snprintf(dev, sizeof dev, "%lld.%03lld us, the run's device time, of which %lld.%03lld us"
-			         " launched outside every operator: the row " NO_OP, (long long)(ds / 1000),
-			         (long long)(ds % 1000), (long long)(no / 1000), (long long)(no % 1000 < 0 ? -no % 1000 : no % 1000));
+			snprintf(dev, sizeof dev, "%s, the run's device time, of which %s launched outside every"
+			         " operator: the row " NO_OP, td, tn);
 		else if (!nd)
-			snprintf(dev, sizeof dev, "%lld.%03lld us", (long long)(ds / 1000), (long long)(ds % 1000));
-		snprintf(note, sizeof note, "total of run '%s' (100%% in the %% columns): host_self %lld.%03lld us,"
-		         " device_self %s", (const char *)sqlite3_column_text(st, 0),
-		         (long long)(hs / 1000), (long long)(hs % 1000), dev);
+			snprintf(dev, sizeof dev, "%s", td);
+		snprintf(note, sizeof note, "total of run '%s' (100%% in the %% columns): host_self %s,"
+		         " device_self %s", (const char *)sqlite3_column_text(st, 0), th, dev);
 		if (profdb__result_add_note(r, note) != PROFDB_OK)
 			rc = profdb__error(db, PROFDB_ERROR, "out of memory");
 		++*nruns;

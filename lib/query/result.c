@@ -58,9 +58,12 @@ void profdb_result_free(profdb_result *r)
 		free(r->names[i]);
 	free(r->names);
 	free(r->types);
-	for (size_t i = 0; i < r->nnotes; i++)
+	for (size_t i = 0; i < r->nnotes; i++) {
 		free(r->notes[i]);
+		free(r->note_raw[i]);
+	}
 	free(r->notes);
+	free(r->note_raw);
 	if (r->plan_free)
 		r->plan_free(r->plan);
 	free(r);
@@ -115,8 +118,16 @@ int profdb__result_add_note(profdb_result *r, const char *note)
 	if (!n)
 		return PROFDB_ERROR;
 	r->notes = n;
-	if (!(r->notes[r->nnotes] = strdup(note)))
+	if (!(n = realloc(r->note_raw, (r->nnotes + 1) * sizeof *n)))
 		return PROFDB_ERROR;
+	r->note_raw = n;
+	/* csv, json and the library's callers read the times in us, exactly */
+	if (!(r->notes[r->nnotes] = profdb__note_render(note, PROFDB_UNIT_US, 3)))
+		return PROFDB_ERROR;
+	if (!(r->note_raw[r->nnotes] = strdup(note))) {
+		free(r->notes[r->nnotes]);
+		return PROFDB_ERROR;
+	}
 	r->nnotes++;
 	return PROFDB_OK;
 }

@@ -21,7 +21,9 @@ struct profdb_result {
 	char **names;              /* ncols owned column names */
 	enum profdb_coltype *types; /* ncols render types */
 	struct profdb__cell *cells; /* nrows * ncols, row-major */
-	char **notes;              /* owned warnings for formats to show */
+	char **notes;              /* owned warnings for formats to show, times in us */
+	char **note_raw;           /* owned: the same with their times marked
+	                              (profdb__note_time), for table and md */
 	size_t nnotes;
 	/* streamed (report/result_write.c): earlier rows were written already; the
 	 * rows held here are the last part, written by profdb_result_write */

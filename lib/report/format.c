@@ -56,6 +56,54 @@ int profdb_unit_parse(const char *s)
 	return -1;
 }
 
+#define NOTE_MARK '\x1f' /* around a marked time: no note text holds it */
+
+void profdb__note_time(char *buf, size_t cap, int64_t ns)
+{
+	snprintf(buf, cap, "%c%lld%c", NOTE_MARK, (long long)ns, NOTE_MARK);
+}
+
+static int unit_exp(enum profdb_unit u);
+
+char *profdb__note_render(const char *note, enum profdb_unit u, int decimals)
+{
+	size_t cap = strlen(note) + 1, len = 0;
+	char *out = malloc(cap), *t;
+	const char *p = note;
+	while (out && *p) {
+		const char *end = *p == NOTE_MARK ? strchr(p + 1, NOTE_MARK) : NULL;
+		char num[64];
+		size_t n;
+		if (end) {
+			long long ns = strtoll(p + 1, NULL, 10);
+			n = (size_t)snprintf(num, sizeof num, "%.*f %s", decimals,
+			                     (double)ns / pow(10, unit_exp(u)), profdb__unit_name(u));
+			p = end + 1;
+		} else {
+			num[0] = *p++;
+			n = 1;
+		}
+		if (len + n + 1 > cap) {
+			if (!(t = realloc(out, cap = 2 * (len + n + 1)))) {
+				free(out);
+				return NULL;
+			}
+			out = t;
+		}
+		memcpy(out + len, num, n);
+		len += n;
+	}
+	if (out)
+		out[len] = '\0';
+	return out;
+}
+
+char *profdb__fmt_note(const profdb_result *r, size_t i, const struct profdb_format_opts *opts)
+{
+	enum profdb_unit u = profdb__fmt_table_unit(r, opts);
+	return profdb__note_render(r->note_raw[i], u, profdb__col_acc_decimals(NULL, u));
+}
+
 const char *profdb__unit_name(enum profdb_unit u)
 {
 	switch (u) {

@@ -77,6 +77,9 @@ enum profdb_unit profdb__fmt_table_unit(const profdb_result *r, const struct pro
  * (profdb__col_acc_decimals). */
 int profdb__fmt_decimals(const profdb_result *r, size_t col, enum profdb_unit u);
 const char *profdb__unit_name(enum profdb_unit u);
+/* Note i of r for people (table, md): its times in the table's unit at
+ * the table's precision (profdb__note_time).  NULL: out of memory. */
+char *profdb__fmt_note(const profdb_result *r, size_t i, const struct profdb_format_opts *opts);
 
 /* The header of column col: "total_us" (machine) or "total (us)" (human). */
 void profdb__fmt_header(const profdb_result *r, size_t col, enum profdb_unit u, int human,

@@ -69,8 +69,10 @@ int profdb__write_md_part(const profdb_result *r, FILE *out, const struct profdb
 		fputc('\n', out);
 	}
 	for (size_t i = 0; (part & PROFDB__PART_LAST) && i < profdb_result_nnotes(r); i++) {
+		char *note = profdb__fmt_note(r, i, opts);
 		fputs("\nNote: ", out);
-		put_text(out, profdb_result_note(r, i));
+		put_text(out, note ? note : profdb_result_note(r, i));
+		free(note);
 		fputs("\n", out);
 	}
 	free(units);

@@ -576,8 +576,11 @@ static void put_tail(FILE *out, const struct table *t, const profdb_result *r,
 	put_hidden(out, t, r, opts->width, 0);
 	for (size_t i = 0; i < t->nfoot; i++)
 		fprintf(out, "[%zu] %s\n", i + 1, t->foot[i]);
-	for (size_t i = 0; i < profdb_result_nnotes(r); i++)
-		put_note(out, profdb_result_note(r, i), opts->wide ? 0 : opts->width);
+	for (size_t i = 0; i < profdb_result_nnotes(r); i++) {
+		char *note = profdb__fmt_note(r, i, opts);
+		put_note(out, note ? note : profdb_result_note(r, i), opts->wide ? 0 : opts->width);
+		free(note);
+	}
 }
 
 int profdb__write_table(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts)

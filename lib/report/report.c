@@ -69,6 +69,42 @@ void profdb__fmt_runs(char *out, size_t cap, char *const *runs, size_t n)
 		len += (size_t)snprintf(out + len, cap - len, "%s%s", i ? ", " : "", runs[i]);
 }
 
+const char *profdb__fmt_items(const profdb_comparison *c)
+{
+	return c->apis ? "APIs" : "kernels";
+}
+
+/* "3", "3-5" or "no" samples of side s. */
+static void sample_range(char *out, size_t cap, const profdb_comparison *c, int s)
+{
+	if (!c->nmax[s])
+		snprintf(out, cap, "no");
+	else if (c->nmin[s] == c->nmax[s])
+		snprintf(out, cap, "%zu", c->nmax[s]);
+	else
+		snprintf(out, cap, "%zu-%zu", c->nmin[s], c->nmax[s]);
+}
+
+void profdb__fmt_method(char *out, size_t cap, const profdb_comparison *c)
+{
+	char nb[48], nn[48];
+	sample_range(nb, sizeof nb, c, 0);
+	sample_range(nn, sizeof nn, c, 1);
+	int len = snprintf(out, cap, "samples are %s, %s base and %s new per %s; ",
+	                   c->apis == 2 ? "per-repeat times (a profiled run's: its per-step device totals)"
+	                   : c->apis ? "per-repeat times" : "per-step totals (a step without the kernel counts 0)",
+	                   nb, nn, c->apis ? "API" : "kernel");
+	if (len < 0 || (size_t)len >= cap)
+		return;
+	if (c->resamples <= 0)
+		snprintf(out + len, cap - (size_t)len, "no CI (no resamples)");
+	else
+		snprintf(out + len, cap - (size_t)len, "CI: %g%% bootstrap (%d resamples, fixed seed) of"
+		         " the relative change%s", 100 * c->ci_level, c->resamples,
+		         c->normal_ci ? " (from 1000 samples a side, the normal approximation it"
+		         " converges to)" : "");
+}
+
 /* The report writers, one row per format (a comparison's counterpart of
  * format.c's writer table). */
 static const struct {

@@ -12,14 +12,14 @@
 
 #include "compare/compare.h"
 #include "escape.h"
+#include "labels.h"
 #include "query/result.h"
 #include "banned.h"
 
 #define TOP_ROWS 20     /* rows of the top-regressions/improvements tables */
 #define CHART_BARS 20   /* bars of the chart */
-#define LABEL_MAX 56    /* chart label length before it is shortened */
-#define NAME_MAX 40     /* table name length before it is shortened: the tables fit 1200 px */
-#define LABEL_CAP (LABEL_MAX + 24) /* a label, its " #k" and the NUL */
+#define LABEL_MAX 56    /* chart label width (columns) before it is shortened */
+#define NAME_MAX 40     /* table name width before it is shortened: the tables fit 1200 px */
 #define BAR_REGRESSION "#cf222e" /* bar colours, named in the chart's legend */
 #define BAR_IMPROVEMENT "#1a7f37"
 #define BAR_NEW_GONE "#0969da"
@@ -90,23 +90,33 @@ static void table_head(FILE *out, const char *first, int kernel)
 	        kernel ? "<th>calls base → new</th>" : "");
 }
 
-static int make_labels(char (*lab)[LABEL_CAP], const struct profdb__cmp_line *const *lines, size_t n,
-                       size_t max);
+/* The labels of n lines (labels.h), names shortened to max columns. */
+static int line_labels(char ***lab, const struct profdb__cmp_line *const *lines, size_t n, size_t max)
+{
+	const char **keys = calloc(n ? n : 1, sizeof *keys);
+	int rc;
+	*lab = NULL;
+	if (!keys)
+		return PROFDB_ERROR;
+	for (size_t j = 0; j < n; j++)
+		keys[j] = lines[j]->key;
+	rc = profdb__labels_make(lab, keys, n, max);
+	free(keys);
+	return rc;
+}
 
 /* A kernel table of n lines, names shortened to NAME_MAX and numbered
  * where they would read alike.  PROFDB_ERROR when out of memory. */
 static int kernel_table(FILE *out, const struct profdb__cmp_line *const *lines, size_t n)
 {
-	char (*lab)[LABEL_CAP] = calloc(n ? n : 1, sizeof *lab);
-	if (!lab || make_labels(lab, lines, n, NAME_MAX) != PROFDB_OK) {
-		free(lab);
+	char **lab;
+	if (line_labels(&lab, lines, n, NAME_MAX) != PROFDB_OK)
 		return PROFDB_ERROR;
-	}
 	table_head(out, "kernel", 1);
 	for (size_t i = 0; i < n; i++)
 		row(out, lines[i], lab[i], 1);
 	fputs("</table>\n", out);
-	free(lab);
+	profdb__labels_free(lab, n);
 	return PROFDB_OK;
 }
 
@@ -204,89 +214,29 @@ static int all_table(FILE *out, const profdb_comparison *c)
 	return rc;
 }
 
-/* Shorten a label in the middle to max bytes so both the start and the
- * template tail show; never inside a UTF-8 sequence. */
-static void shorten_label(char *buf, size_t cap, const char *s, size_t max)
-{
-	size_t n = strlen(s), head = max / 2 - 2, tail = max / 2 - 1;
-	if (n <= max) {
-		snprintf(buf, cap, "%s", s);
-		return;
-	}
-	while (head > 0 && ((unsigned char)s[head] & 0xc0) == 0x80)
-		head--;
-	while (tail > 0 && ((unsigned char)s[n - tail] & 0xc0) == 0x80)
-		tail--;
-	snprintf(buf, cap, "%.*s...%s", (int)head, s, s + n - tail);
-}
-
-struct label_ref {
-	const char *text;          /* the shortened label */
-	size_t pos;                /* its line's place in the table or chart */
-};
-
-static int cmp_label_ref(const void *a, const void *b)
-{
-	const struct label_ref *x = a, *y = b;
-	int d = strcmp(x->text, y->text);
-	return d ? d : (x->pos > y->pos) - (x->pos < y->pos);
-}
-
-/*
- * The labels of n lines, in lab[n][LABEL_CAP]: each key shortened to max
- * bytes, and where different keys shorten alike, numbered in line order
- * ("void spli...long) #2") so no two read the same; the title attribute
- * has the whole key.  Sorted, not pairwise: a table may hold every kernel.
- * PROFDB_ERROR when out of memory.
- */
-static int make_labels(char (*lab)[LABEL_CAP], const struct profdb__cmp_line *const *lines, size_t n,
-                       size_t max)
-{
-	struct label_ref *ref = calloc(n ? n : 1, sizeof *ref);
-	if (!ref)
-		return PROFDB_ERROR;
-	for (size_t j = 0; j < n; j++) {
-		shorten_label(lab[j], LABEL_CAP, lines[j]->key, max);
-		ref[j] = (struct label_ref){ lab[j], j };
-	}
-	qsort(ref, n, sizeof *ref, cmp_label_ref);
-	/* keys are distinct within a comparison: a run of equal labels is
-	 * different kernels that read alike */
-	for (size_t i = 0, e; i < n; i = e) {
-		for (e = i + 1; e < n && strcmp(ref[e].text, ref[i].text) == 0; e++)
-			;
-		for (size_t k = i; e - i > 1 && k < e; k++) {
-			char *t = lab[ref[k].pos];
-			size_t len = strlen(t);
-			snprintf(t + len, LABEL_CAP - len, " #%zu", k - i + 1);
-		}
-	}
-	free(ref);
-	return PROFDB_OK;
-}
-
 /* Each spooled line's label (pos, label) put in spool sp, in line order. */
 static int spool_labels(const profdb_comparison *c, struct profdb__spool *sp)
 {
 	struct profdb__cmp_walk w;
 	const struct profdb__cmp_line *l;
-	char lab[LABEL_CAP];
+	char *lab;
 	int64_t pos = 0;
 	int rc = PROFDB_OK;
 	profdb__cmp_walk_start(&w, c, 0);
 	while (rc == PROFDB_OK && (l = profdb__cmp_walk_next(&w)) != NULL) {
-		shorten_label(lab, sizeof lab, l->key, NAME_MAX);
-		if (profdb__result_set_int(sp->row, 0, 0, pos++) != PROFDB_OK ||
+		lab = profdb__label_shorten(l->key, NAME_MAX);
+		if (!lab || profdb__result_set_int(sp->row, 0, 0, pos++) != PROFDB_OK ||
 		    profdb__result_set_text(sp->row, 0, 1, lab) != PROFDB_OK)
 			rc = PROFDB_ERROR;
 		else
 			rc = profdb__spool_put(sp);
+		free(lab);
 	}
 	return profdb__cmp_walk_end(&w) != PROFDB_OK ? PROFDB_ERROR : rc;
 }
 
 /*
- * kernel_table over spooled lines: make_labels's numbering (" #k", k the
+ * kernel_table over spooled lines: profdb__labels_make's numbering (" #k", k the
  * line's place among those whose labels read alike) from SQL over a spool
  * of the labels, read beside a second walk of the lines, so memory holds
  * neither every line nor every label.
@@ -299,7 +249,7 @@ static int spooled_table(FILE *out, const profdb_comparison *c)
 	struct profdb__cmp_walk w;
 	const struct profdb__cmp_line *l;
 	sqlite3_stmt *q = NULL;
-	char lab[LABEL_CAP];
+	char *lab;
 	int rc = profdb__spool_open(profdb__cmp_spooled_db(c->spooled), &sp, names, types, 2);
 	if (rc == PROFDB_OK && (rc = spool_labels(c, &sp)) == PROFDB_OK)
 		rc = profdb__spool_prepare(&sp, "SELECT row_number() OVER (PARTITION BY label ORDER BY pos),"
@@ -313,12 +263,15 @@ static int spooled_table(FILE *out, const profdb_comparison *c)
 				rc = PROFDB_ERROR;
 				break;
 			}
-			shorten_label(lab, sizeof lab, l->key, NAME_MAX);
-			if (sqlite3_column_int64(q, 1) > 1) {
-				size_t len = strlen(lab);
-				snprintf(lab + len, LABEL_CAP - len, " #%lld", (long long)sqlite3_column_int64(q, 0));
+			lab = profdb__label_shorten(l->key, NAME_MAX);
+			if (!lab) {
+				rc = PROFDB_ERROR;
+				break;
 			}
+			if (sqlite3_column_int64(q, 1) > 1)
+				profdb__label_number(lab, sqlite3_column_int64(q, 0));
 			row(out, l, lab, 1);
+			free(lab);
 		}
 		if (profdb__cmp_walk_end(&w) != PROFDB_OK)
 			rc = PROFDB_ERROR;
@@ -336,7 +289,7 @@ static int chart(FILE *out, const profdb_comparison *c)
 	const int W = 1100, LBL = 420, ROW = 22, TOP = 24;
 	size_t n;
 	struct kept k;
-	char lab[CHART_BARS][LABEL_CAP];
+	char **lab;
 	double maxd = 0, x0, half;
 	if (keep_lines(c, -2, CHART_BARS, &k) != PROFDB_OK) {
 		kept_free(&k);
@@ -352,7 +305,7 @@ static int chart(FILE *out, const profdb_comparison *c)
 		kept_free(&k);
 		return PROFDB_OK;
 	}
-	if (make_labels(lab, k.ptr, n, LABEL_MAX) != PROFDB_OK) {
+	if (line_labels(&lab, k.ptr, n, LABEL_MAX) != PROFDB_OK) {
 		kept_free(&k);
 		return PROFDB_ERROR;
 	}
@@ -391,6 +344,7 @@ static int chart(FILE *out, const profdb_comparison *c)
 	}
 	fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%zu\" stroke=\"#1f2328\"/>\n</svg>\n",
 	        x0, TOP - 4, x0, TOP + n * ROW);
+	profdb__labels_free(lab, n);
 	kept_free(&k);
 	return PROFDB_OK;
 }
@@ -496,7 +450,7 @@ int profdb__report_html(const profdb_comparison *c, FILE *out)
 		PROFDB_VERDICT_REGRESSION, PROFDB_VERDICT_IMPROVEMENT, PROFDB_VERDICT_UNCHANGED,
 		PROFDB_VERDICT_INCONCLUSIVE, PROFDB_VERDICT_NEW, PROFDB_VERDICT_GONE
 	};
-	char base[512], next[512];
+	char base[512], next[512], method[512];
 
 	profdb__fmt_runs(base, sizeof base, c->base_runs, c->nbase);
 	profdb__fmt_runs(next, sizeof next, c->new_runs, c->nnew);
@@ -509,19 +463,20 @@ int profdb__report_html(const profdb_comparison *c, FILE *out)
 	h(out, base);
 	fputs("</b> &nbsp;→&nbsp; new: <b>", out);
 	h(out, next);
-	fprintf(out, "</b> &nbsp;·&nbsp; %zu kernels by ", c->nkernels);
+	fprintf(out, "</b> &nbsp;·&nbsp; %zu %s by ", c->nkernels, profdb__fmt_items(c));
 	h(out, c->by);
 	fputs("</p>\n<div class=\"cards\">", out);
 	for (size_t i = 0; i < sizeof cards / sizeof cards[0]; i++)
 		fprintf(out, "<div class=\"card %s\"><b>%zu</b>%s</div>", profdb__verdict_name(cards[i]),
 		        profdb_comparison_count(c, 1, cards[i]), profdb__verdict_name(cards[i]));
-	fprintf(out, "</div>\n<p class=\"method\">A kernel regressed (improved) when its per-repeat"
-	        " time changed by more than %g%%%s and the %s of its per-step totals gives p &lt; %g."
-	        " A step in which a kernel did not run counts as 0; a run without steps gives one"
-	        " sample. Fewer than 3 samples per side, or too few for the test to reach p &lt; alpha,"
-	        " is inconclusive. CI: %g%% bootstrap (%d resamples, fixed seed) of the relative"
-	        " change; from 1000 samples a side, the normal approximation it converges to.</p>\n", 100 * c->threshold, c->min_delta_ns ? " and the minimum delta" : "",
-	        profdb__test_title(c->test), c->alpha, 100 * c->ci_level, c->resamples);
+	profdb__fmt_method(method, sizeof method, c);
+	fprintf(out, "</div>\n<p class=\"method\">A%s %s regressed (improved) when its per-repeat time"
+	        " changed by more than %g%%%s and the %s gives p &lt; %g. Fewer than 3 samples per"
+	        " side, or too few for the test to reach p &lt; alpha, is inconclusive. ",
+	        c->apis ? "n" : "", c->apis ? "API" : "kernel", 100 * c->threshold,
+	        c->min_delta_ns ? " and the minimum delta" : "", profdb__test_title(c->test), c->alpha);
+	h(out, method);
+	fputs(".</p>\n", out);
 	for (size_t i = 0; i < c->nwarnings; i++) {
 		fputs("<div class=\"warn\">⚠ warning: ", out);
 		h(out, c->warnings[i]);

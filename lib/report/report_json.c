@@ -121,7 +121,9 @@ int profdb__report_json(const profdb_comparison *c, FILE *out)
 		cJSON_AddNumberToObject(set, "ci_level", c->ci_level);
 		cJSON_AddNumberToObject(set, "resamples", c->resamples);
 		cJSON_AddNumberToObject(set, "seed", (double)c->seed);
-		cJSON_AddStringToObject(set, "samples", "per-step totals; a step without the kernel counts 0;"
+		cJSON_AddStringToObject(set, "samples", c->apis ?
+		                        "per-repeat times; a profiled run's: its per-step device totals" :
+		                        "per-step totals; a step without the kernel counts 0;"
 		                        " a run without steps gives one sample (total / repeats)");
 	}
 	cJSON_AddItemToObject(root, "warnings", names_json(c->warnings, c->nwarnings));

@@ -6,24 +6,21 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compare/compare.h"
+#include "labels.h"
 #include "banned.h"
 
 #define MD_MAX_ROWS 50  /* kernel rows shown; the rest are counted */
-#define MD_NAME_MAX 80  /* longer names are shortened in the middle */
+#define MD_NAME_MAX 80  /* longer names are shortened (labels.h) */
 
-/* A table cell: '|' escaped, newlines flattened, long text shortened. */
+/* A table cell: '|' escaped, newlines flattened. */
 static void md_cell(FILE *out, const char *s)
 {
-	size_t n = strlen(s), i;
 	fputs(" `", out);
-	for (i = 0; i < n; i++) {
-		if (n > MD_NAME_MAX && i == MD_NAME_MAX / 2) {
-			fputs("...", out);
-			i = n - MD_NAME_MAX / 2;
-		}
+	for (size_t i = 0; s[i]; i++) {
 		if (s[i] == '|')
 			fputs("\\|", out);
 		else if (s[i] == '`')
@@ -67,7 +64,9 @@ static const char *mark(enum profdb_verdict v)
 	}
 }
 
-static void md_row(FILE *out, const struct profdb__cmp_line *l, int kernel)
+/* A row of the whole-run table (label NULL) or a kernel row under its
+ * label. */
+static void md_row(FILE *out, const struct profdb__cmp_line *l, const char *label)
 {
 	char a[64], b[64], d[64], pct[32], ci[80], p[32];
 	profdb__fmt_value(a, sizeof a, l, l->base);
@@ -77,41 +76,82 @@ static void md_row(FILE *out, const struct profdb__cmp_line *l, int kernel)
 	profdb__fmt_ci(ci, sizeof ci, l);
 	profdb__fmt_p(p, sizeof p, l->p);
 	fputc('|', out);
-	if (kernel)
-		md_cell(out, l->key);
+	if (label)
+		md_cell(out, label);
 	else
 		fprintf(out, " %s%s |", l->key, l->is_count ? "" : " (µs)");
 	fprintf(out, " %s | %s | %s | %s | %s | %s | %s |\n", a, b, d, pct, ci, p, mark(l->verdict));
 }
 
-/* The kernel rows of verdict v while fewer than MD_MAX_ROWS are shown; the
+/* The kernel rows shown: copies of the walk's lines (a line does not
+ * outlive the next), their keys owned. */
+struct shown {
+	struct profdb__cmp_line l[MD_MAX_ROWS];
+	const char *key[MD_MAX_ROWS];
+	size_t n;
+};
+
+/* The kernel rows of verdict v kept while fewer than MD_MAX_ROWS are; the
  * rest of them counted in *hidden from the counts, not walked: a walk of
  * 1 M spooled lines per verdict would be most of the report's time. */
-static int changed_rows(FILE *out, const profdb_comparison *c, enum profdb_verdict v, size_t *shown,
-                        size_t *hidden)
+static int changed_rows(const profdb_comparison *c, enum profdb_verdict v, struct shown *s, size_t *hidden)
 {
 	size_t left = profdb_comparison_count(c, 1, v);
 	struct profdb__cmp_walk w;
 	const struct profdb__cmp_line *l;
+	int rc = PROFDB_OK;
 	profdb__cmp_walk_start(&w, c, 0);
-	while (left && *shown < MD_MAX_ROWS && (l = profdb__cmp_walk_next(&w)) != NULL)
+	while (rc == PROFDB_OK && left && s->n < MD_MAX_ROWS && (l = profdb__cmp_walk_next(&w)) != NULL)
 		if (l->verdict == v) {
-			md_row(out, l, 1);
-			(*shown)++;
+			s->l[s->n] = *l;
+			s->l[s->n].key = strdup(l->key);
+			if (!s->l[s->n].key) {
+				rc = PROFDB_ERROR;
+			} else {
+				s->key[s->n] = s->l[s->n].key;
+				s->n++;
+			}
 			left--;
 		}
 	*hidden += left;
-	return profdb__cmp_walk_end(&w);
+	return profdb__cmp_walk_end(&w) != PROFDB_OK ? PROFDB_ERROR : rc;
 }
 
-int profdb__report_md(const profdb_comparison *c, FILE *out)
+/* The kernel table: the changed kernels in verdict groups of interest,
+ * each largest change first, under labels numbered where they read alike
+ * as the html report's are (labels.h). */
+static int kernel_rows(FILE *out, const profdb_comparison *c, size_t *hidden)
 {
-	char base[512], next[512];
-	size_t shown = 0, hidden = 0;
 	static const enum profdb_verdict order[] = {
 		PROFDB_VERDICT_REGRESSION, PROFDB_VERDICT_IMPROVEMENT, PROFDB_VERDICT_NEW,
 		PROFDB_VERDICT_GONE, PROFDB_VERDICT_INCONCLUSIVE
 	};
+	struct shown *s = calloc(1, sizeof *s);
+	char **lab = NULL;
+	int rc = s ? PROFDB_OK : PROFDB_ERROR;
+	for (size_t o = 0; rc == PROFDB_OK && o < sizeof order / sizeof order[0]; o++)
+		rc = changed_rows(c, order[o], s, hidden);
+	if (rc == PROFDB_OK)
+		rc = profdb__labels_make(&lab, s->key, s->n, MD_NAME_MAX);
+	if (rc == PROFDB_OK) {
+		fprintf(out, "%s| %s | base µs | new µs | delta µs | change | CI | p | verdict |\n"
+		        "|---|---:|---:|---:|---:|---|---:|---|\n", c->nruns ? "\n" : "", c->apis ? "API" : "kernel");
+		for (size_t i = 0; i < s->n; i++)
+			md_row(out, &s->l[i], lab[i]);
+		if (!s->n)
+			fprintf(out, "| *(no %s changed)* | | | | | | | |\n", c->apis ? "API" : "kernel");
+	}
+	profdb__labels_free(lab, s ? s->n : 0);
+	for (size_t i = 0; s && i < s->n; i++)
+		free(s->l[i].key);
+	free(s);
+	return rc;
+}
+
+int profdb__report_md(const profdb_comparison *c, FILE *out)
+{
+	char base[512], next[512], method[512];
+	size_t hidden = 0;
 
 	profdb__fmt_runs(base, sizeof base, c->base_runs, c->nbase);
 	profdb__fmt_runs(next, sizeof next, c->new_runs, c->nnew);
@@ -121,36 +161,32 @@ int profdb__report_md(const profdb_comparison *c, FILE *out)
 	md_code(out, next);
 	fputs("\n\n", out);
 	fprintf(out, "**%zu regressions**, %zu improvements, %zu unchanged, %zu inconclusive,"
-	        " %zu new, %zu gone (%zu kernels by %s).  ",
+	        " %zu new, %zu gone (%zu %s by %s).  ",
 	        profdb_comparison_count(c, 1, PROFDB_VERDICT_REGRESSION),
 	        profdb_comparison_count(c, 1, PROFDB_VERDICT_IMPROVEMENT),
 	        profdb_comparison_count(c, 1, PROFDB_VERDICT_UNCHANGED),
 	        profdb_comparison_count(c, 1, PROFDB_VERDICT_INCONCLUSIVE),
 	        profdb_comparison_count(c, 1, PROFDB_VERDICT_NEW),
-	        profdb_comparison_count(c, 1, PROFDB_VERDICT_GONE), c->nkernels, c->by);
-	fprintf(out, "A change counts when it exceeds %g%% and the %s gives p < %g;"
-	        " samples are per-step totals; CI: %g%% bootstrap of the relative change"
-	        " (normal approximation from 1000 samples a side).\n\n",
-	        100 * c->threshold, profdb__test_title(c->test), c->alpha, 100 * c->ci_level);
+	        profdb_comparison_count(c, 1, PROFDB_VERDICT_GONE), c->nkernels, profdb__fmt_items(c), c->by);
+	profdb__fmt_method(method, sizeof method, c);
+	fprintf(out, "A change counts when it exceeds %g%% and the %s gives p < %g; %s.\n\n",
+	        100 * c->threshold, profdb__test_title(c->test), c->alpha, method);
 	for (size_t i = 0; i < c->nwarnings; i++)
 		fprintf(out, "> :warning: **warning:** %s\n", c->warnings[i]);
 	if (c->nwarnings)
 		fputc('\n', out);
-	fputs("| whole run, per repeat | base | new | delta | change | CI | p | verdict |\n"
-	      "|---|---:|---:|---:|---:|---|---:|---|\n", out);
+	/* a comparison of APIs has no whole-run figures */
+	if (c->nruns)
+		fputs("| whole run, per repeat | base | new | delta | change | CI | p | verdict |\n"
+		      "|---|---:|---:|---:|---:|---|---:|---|\n", out);
 	for (size_t i = 0; i < c->nruns; i++)
-		md_row(out, &c->runs[i], 0);
-	fputs("\n| kernel | base µs | new µs | delta µs | change | CI | p | verdict |\n"
-	      "|---|---:|---:|---:|---:|---|---:|---|\n", out);
-	/* verdict groups in order of interest, each largest change first */
-	for (size_t o = 0; o < sizeof order / sizeof order[0]; o++)
-		if (changed_rows(out, c, order[o], &shown, &hidden) != PROFDB_OK)
-			return PROFDB_ERROR;
-	if (!shown)
-		fputs("| *(no kernel changed)* | | | | | | | |\n", out);
-	fprintf(out, "\n%zu unchanged kernels not listed", profdb_comparison_count(c, 1, PROFDB_VERDICT_UNCHANGED));
+		md_row(out, &c->runs[i], NULL);
+	if (kernel_rows(out, c, &hidden) != PROFDB_OK)
+		return PROFDB_ERROR;
+	fprintf(out, "\n%zu unchanged %s not listed", profdb_comparison_count(c, 1, PROFDB_VERDICT_UNCHANGED),
+	        profdb__fmt_items(c));
 	if (hidden)
-		fprintf(out, "; %zu more changed kernels cut (see the HTML or JSON report)", hidden);
+		fprintf(out, "; %zu more changed %s cut (see the HTML or JSON report)", hidden, profdb__fmt_items(c));
 	fputs(".\n", out);
 	return ferror(out) ? PROFDB_ERROR : PROFDB_OK;
 }

@@ -3,7 +3,9 @@
 # characters that differ only in the middle (split_embedding_...<..., 5ul>
 # and <..., 2ul>).  python3 reads the page: every bar's label differs from
 # the others, and each label is its bar's full name (the <title>), or that
-# name cut in the middle (head...tail), with " #k" where two would read alike.
+# name shortened (labels.h: the pieces around each "..." found in order in
+# the name, or in it without the "void " and scopes the shortening drops),
+# with " #k" where two would read alike.
 # The same for the names in each kernel table (their title attribute).
 set -e
 D=$PROFDB_CORPUS/HolisticTraceAnalysis/tests/data/trace_diff
@@ -15,12 +17,20 @@ import html, re, sys
 t = open(sys.argv[1], encoding="utf-8").read()
 bars = re.findall(r'<g><title>(.*?): [^<]*</title><text x="420"[^>]*>(.*?)</text>', t)
 bars = [(html.unescape(k), html.unescape(l)) for k, l in bars]
+def norm(s):
+    s = s[5:] if s.startswith("void ") else s
+    return re.sub(r"(\(anonymous namespace\)::|[A-Za-z0-9_]+::)", "", s)
+def pieces_in(label, k):
+    pos = 0
+    for piece in re.split(r"\.{3,}", label):
+        at = k.find(piece, pos)
+        if at < 0:
+            return False
+        pos = at + len(piece)
+    return True
 def stands_for(label, key):
     label = re.sub(r" #\d+$", "", label)
-    if "..." in label and label != key:
-        head, tail = label.split("...", 1)
-        return key.startswith(head) and key.endswith(tail)
-    return label == key
+    return label == key or pieces_in(label, key) or pieces_in(label, norm(key))
 labels = [l for _, l in bars]
 print("bars: %d, distinct labels: %d, numbered: %d, each stands for its name: %s" % (
     len(bars), len(set(labels)), sum(1 for l in labels if re.search(r" #\d+$", l)),
