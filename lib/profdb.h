@@ -42,11 +42,12 @@ extern "C" {
 #define PROFDB_OK          0
 #define PROFDB_ERROR      -1  /* anything not listed below (I/O, SQLite, memory) */
 #define PROFDB_ENOTFOUND  -2  /* a named run, file or column does not exist */
-#define PROFDB_EFORMAT    -3  /* input is not in a format we read, or is corrupt */
+#define PROFDB_EFORMAT    -3  /* input in a format we read, but corrupt or unreadable */
 #define PROFDB_ESCHEMA    -4  /* database written by a newer profdb, or not ours */
 #define PROFDB_EEXISTS    -5  /* run name already stored (see replace) */
 #define PROFDB_EUSAGE     -6  /* an argument the caller passed makes no sense */
 #define PROFDB_EBUSY      -7  /* database locked by another writer past the timeout */
+#define PROFDB_EUNKNOWN   -8  /* input in no format profdb reads (no reader recognises it) */
 
 /* "no value" for optional int64 fields of records and filters */
 #define PROFDB_NULL INT64_MIN
@@ -181,7 +182,8 @@ struct profdb_ingest_opts {
  * PROFDB_EFORMAT naming both, unless split; a file reached twice (a link,
  * a byte-identical copy) is read once, with a note.
  * Errors: PROFDB_EEXISTS, PROFDB_EFORMAT (message names file and line or
- * byte offset), PROFDB_ENOTFOUND (nothing readable under path), PROFDB_ERROR.
+ * byte offset), PROFDB_EUNKNOWN (path is a file no reader recognises),
+ * PROFDB_ENOTFOUND (nothing readable under path), PROFDB_ERROR.
  */
 int profdb_ingest(profdb *db, int64_t *out_run_id, const char *path,
                   const struct profdb_ingest_opts *opts);
@@ -291,14 +293,13 @@ int profdb_query_steps(profdb *db, profdb_result **out, const struct profdb_filt
  * times in ns (PROFDB_COL_NS).  Errors: PROFDB_ENOTFOUND for a run. */
 int profdb_query_summary(profdb *db, profdb_result **out, const struct profdb_filter *f);
 
-/* METHOD: one row per stored run: id name format ranks no_kernel_ranks
- * repeats repeats_source kernels ops total_device ingested_at source_path.
- * ranks counts every rank a source named; no_kernel_ranks lists ("1,3")
- * those without device data (NULL: none). */
-int profdb_query_runs(profdb *db, profdb_result **out);
-/* METHOD: the same, only the runs named in f (f NULL or no runs: all; the
- * rest of f does not apply).  Errors: PROFDB_ENOTFOUND for a run. */
-int profdb_query_runs_filter(profdb *db, profdb_result **out, const struct profdb_filter *f);
+/* METHOD: one row per stored run named in f (f NULL or no runs: every
+ * run; the rest of f does not apply): id name format ranks
+ * no_kernel_ranks repeats repeats_source kernels ops total_device
+ * ingested_at source_path.  ranks counts every rank a source named;
+ * no_kernel_ranks lists ("1,3") those without device data (NULL: none).
+ * Errors: PROFDB_ENOTFOUND for a run. */
+int profdb_query_runs(profdb *db, profdb_result **out, const struct profdb_filter *f);
 
 /*
  * METHOD (query_apis.c): per run and API, an operator benchmark harness's
@@ -330,35 +331,38 @@ int profdb_query_tags(profdb *db, profdb_result **out, const struct profdb_filte
  * the run's notes. */
 int profdb_query_sources(profdb *db, profdb_result **out, const char *run);
 
-/* METHOD: run one SQL statement and collect its rows (column types from
- * the values).  Errors: PROFDB_EUSAGE for no or several statements,
- * PROFDB_ERROR for bad SQL. */
-int profdb_query_sql(profdb *db, profdb_result **out, const char *sql);
+struct profdb_format_opts; /* below, with the formats */
 
-/* Limits for SQL a user typed (profdb_sql_run, sql_guard.c). */
+/* How profdb_sql runs SQL a user typed. */
 struct profdb_sql_opts {
+	unsigned version;      /* PROFDB_SQL_OPTS_VERSION */
 	int write;             /* non-zero: any statement; 0: reads only */
 	int64_t timeout_ms;    /* stop the statement after this long; <= 0: never */
+	FILE *stream;          /* non-NULL: write the rows here as they come, collect none */
+	const struct profdb_format_opts *format; /* the stream's format; NULL: a table */
 };
+#define PROFDB_SQL_OPTS_VERSION 1
 #define PROFDB_SQL_TIMEOUT_MS 300000 /* default: five minutes */
-#define PROFDB_SQL_OPTS_INIT { 0, PROFDB_SQL_TIMEOUT_MS }
+#define PROFDB_SQL_OPTS_INIT { .version = PROFDB_SQL_OPTS_VERSION, .timeout_ms = PROFDB_SQL_TIMEOUT_MS }
 
-/* METHOD: profdb_query_sql under o (NULL: PROFDB_SQL_OPTS_INIT).  Without
- * o->write only SELECT, reads and reporting pragmas are allowed: INSERT,
- * ATTACH, VACUUM [INTO], setting pragmas... fail with a message naming what
- * was refused.  Past o->timeout_ms the statement stops with PROFDB_ERROR.
- * *out is the caller's (profdb_result_free). */
-int profdb_sql_run(profdb *db, profdb_result **out, const char *sql,
-                   const struct profdb_sql_opts *o);
+/*
+ * METHOD: run one SQL statement under o (NULL: PROFDB_SQL_OPTS_INIT) and
+ * collect its rows into *out (the caller's, profdb_result_free; column
+ * types from the values).  Without o->write only SELECT, reads and
+ * reporting pragmas are allowed: INSERT, ATTACH, VACUUM [INTO], setting
+ * pragmas... fail with a message naming what was refused.  Past
+ * o->timeout_ms the statement stops with PROFDB_ERROR.
+ * With o->stream the rows are written there in o->format as they come and
+ * nothing is collected (out may be NULL; *out is set to NULL): csv, json
+ * and md hold a few thousand rows at a time whatever the result's size; a
+ * table (column widths from every value) is built whole first.  On an
+ * error after some rows, the stream holds those rows (a cut json array)
+ * and the error says why.
+ * Errors: PROFDB_EUSAGE for no or several statements, PROFDB_ERROR for bad
+ * SQL, a refused statement, the timeout or a failed write.
+ */
+int profdb_sql(profdb *db, profdb_result **out, const char *sql, const struct profdb_sql_opts *o);
 
-struct profdb_format_opts; /* below, with the formats */
-/* METHOD: profdb_sql_run, writing the rows to out in fmt as they come:
- * csv, json and md hold a few thousand rows at a time whatever the result's
- * size; a table (column widths from every value) is built whole first.
- * On an error after some rows, out holds those rows (a cut json array) and
- * the error says why. */
-int profdb_sql_write(profdb *db, const char *sql, const struct profdb_sql_opts *o, FILE *out,
-                     const struct profdb_format_opts *fmt);
 /* ---------------------------------------------------------------- analyses */
 
 struct profdb_breakdown_query {
@@ -630,7 +634,7 @@ int profdb_result_write(const profdb_result *r, FILE *out,
 /*
  * METHOD: the next query that can stream (profdb_query_kernels, _ops,
  * _steps, _launches, _idle, _breakdown, _flops, _bandwidth, _collectives,
- * _ranks, _apis, _runs, _runs_filter, _summary, _summary_by and _tags)
+ * _ranks, _apis, _runs, _summary, _summary_by and _tags)
  * writes its rows to out in fmt as they come, a thousand at
  * a time, instead of holding the whole answer: the result it returns
  * holds only the last rows, and profdb_result_write on it writes them and
@@ -838,7 +842,7 @@ int profdb_run_pull(profdb *db, struct profdb_push_stats *out, const char *url, 
  * answers as on the SQLite file they came from.  On such a handle
  * profdb_query_runs and profdb_query_summary are computed by the server
  * (then flags PROFDB_CH_RUNS_ONLY spares pulling the rows), and
- * profdb_query_sql sends ClickHouse SQL to it.  As profdb_open, *out is set
+ * profdb_sql sends ClickHouse SQL to it.  As profdb_open, *out is set
  * even on failure (read profdb_errmsg, then profdb_close).  A name the
  * server does not have is not an error here (the queries report it).
  */

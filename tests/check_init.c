@@ -230,19 +230,19 @@ START_TEST(sql_and_format_opts)
 
 	ck_assert_int_eq(so.write, 0);
 	ck_assert_int_eq(so.timeout_ms, 300000);
-	ck_assert_int_eq(profdb_sql_run(db, &r, "SELECT count(*) FROM kernel", &so), PROFDB_OK);
+	ck_assert_int_eq(profdb_sql(db, &r, "SELECT count(*) FROM kernel", &so), PROFDB_OK);
 	ck_assert_int_eq(profdb_result_int(r, 0, 0), 9);
 	profdb_result_free(r);
 	r = NULL;
 	/* reads only: a write is refused, nothing deleted */
-	ck_assert_int_ne(profdb_sql_run(db, &r, "DELETE FROM kernel", &so), PROFDB_OK);
+	ck_assert_int_ne(profdb_sql(db, &r, "DELETE FROM kernel", &so), PROFDB_OK);
 	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel"), 9);
 
 	/* the default format is what a NULL opts writes: a table, no width limit */
 	ck_assert_int_eq(fo.format, PROFDB_FMT_TABLE);
 	ck_assert_int_eq(fo.unit, PROFDB_UNIT_AUTO);
 	ck_assert_int_eq(fo.width, 0);
-	ck_assert_int_eq(profdb_query_sql(db, &r, "SELECT name, count(*) AS n FROM kernel_v GROUP BY name"),
+	ck_assert_int_eq(profdb_sql(db, &r, "SELECT name, count(*) AS n FROM kernel_v GROUP BY name", NULL),
 	                 PROFDB_OK);
 	fa = open_memstream(&a, &na);
 	fb = open_memstream(&b, &nb);
@@ -275,6 +275,28 @@ START_TEST(ingest_opts)
 	ck_assert_int_eq(profdb_ingest(db2, NULL, path, NULL), PROFDB_OK);
 	ck_assert_int_eq(tu_scalar(db2, "SELECT count(*) FROM kernel"), 5);
 	profdb_close(db2);
+	profdb_close(db);
+}
+END_TEST
+
+/* A file no reader recognises is PROFDB_EUNKNOWN, not a generic failure
+ * nor a corrupt input; a gzip stream that does not decode is EFORMAT. */
+START_TEST(ingest_unknown)
+{
+	char path[1100], gz[1100];
+	static const unsigned char cut[] = { 0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0x03, 0xcb };
+	profdb *db = NULL;
+
+	snprintf(path, sizeof path, "%s/notes.txt", tu_tmpdir());
+	snprintf(gz, sizeof gz, "%s/cut.json.gz", tu_tmpdir());
+	ck_assert_int_eq(tu_write_file(path, "just some words\n", 16), 0);
+	ck_assert_int_eq(tu_write_file(gz, cut, sizeof cut), 0);
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	ck_assert_int_eq(profdb_ingest(db, NULL, path, NULL), PROFDB_EUNKNOWN);
+	ck_assert_ptr_nonnull(strstr(profdb_errmsg(db), "not a format profdb reads"));
+	ck_assert_int_eq(profdb_ingest(db, NULL, gz, NULL), PROFDB_EFORMAT);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM run"), 0);
+	ck_assert_str_eq(profdb_strerror(PROFDB_EUNKNOWN), "input in no format profdb reads");
 	profdb_close(db);
 }
 END_TEST
@@ -322,6 +344,7 @@ int main(void)
 	tcase_add_test(tc, sql_and_format_opts);
 	tcase_add_test(tc, ingest_opts);
 	tcase_add_test(tc, diff_opts);
+	tcase_add_test(tc, ingest_unknown);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

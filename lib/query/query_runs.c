@@ -10,7 +10,7 @@
 #include "tags.h"
 #include "banned.h"
 
-int profdb_query_sql(profdb *db, profdb_result **out, const char *sql)
+int profdb__sql_collect(profdb *db, profdb_result **out, const char *sql)
 {
 	sqlite3_stmt *st = NULL;
 	int rc;
@@ -72,7 +72,7 @@ static const char *const hide_cols[] = {
 	"ingested_at", "repeats_source", "source_path", "no_kernel_ranks", NULL
 };
 
-int profdb_query_runs_filter(profdb *db, profdb_result **out, const struct profdb_filter *f)
+int profdb_query_runs(profdb *db, profdb_result **out, const struct profdb_filter *f)
 {
 	struct profdb_filter runs_only;
 	struct profdb__qbuf b = { 0 };
@@ -110,11 +110,6 @@ int profdb_query_runs_filter(profdb *db, profdb_result **out, const struct profd
 	sqlite3_finalize(st);
 	profdb__result_priority(*out, headline_cols, hide_cols);
 	return rc;
-}
-
-int profdb_query_runs(profdb *db, profdb_result **out)
-{
-	return profdb_query_runs_filter(db, out, NULL);
 }
 
 static const enum profdb_coltype summary_types[] = {

@@ -34,7 +34,7 @@ profdb__part_fn profdb__part_writer(const struct profdb_format_opts *fmt)
 	       fmt->format == PROFDB_FMT_MD ? profdb__write_md_part : NULL;
 }
 
-/* A column's type: that of its first non-NULL value, as profdb_query_sql
+/* A column's type: that of its first non-NULL value, as profdb_sql
  * infers it over the whole result (the NULLs before it print the same
  * whatever the type).  Rows before from were looked at already.  Returns
  * whether every column's type is known. */

@@ -183,35 +183,31 @@ static int guard_end(profdb *db, struct guard *g, const struct profdb_sql_opts *
 	return rc;
 }
 
-int profdb_sql_run(profdb *db, profdb_result **out, const char *sql, const struct profdb_sql_opts *o)
+/* sql collected under o's guard. */
+static int run_guarded(profdb *db, profdb_result **out, const char *sql, const struct profdb_sql_opts *o)
 {
-	struct profdb_sql_opts def = PROFDB_SQL_OPTS_INIT;
 	struct guard g;
-
-	*out = NULL;
-	if (!o)
-		o = &def;
 	guard_begin(db, &g, o);
-	return guard_end(db, &g, o, profdb_query_sql(db, out, sql));
+	return guard_end(db, &g, o, profdb__sql_collect(db, out, sql));
 }
 
-int profdb_sql_write(profdb *db, const char *sql, const struct profdb_sql_opts *o, FILE *out,
-                     const struct profdb_format_opts *fmt)
+/* sql's rows written to o->stream in o->format as they come. */
+static int run_streamed(profdb *db, const char *sql, const struct profdb_sql_opts *o)
 {
-	struct profdb_sql_opts def = PROFDB_SQL_OPTS_INIT;
+	const struct profdb_format_opts def_fmt = PROFDB_FORMAT_OPTS_INIT;
+	const struct profdb_format_opts *fmt = o->format ? o->format : &def_fmt;
 	profdb__part_fn write = profdb__part_writer(fmt);
+	FILE *out = o->stream;
 	profdb_result *r = NULL;
 	sqlite3_stmt *st = NULL;
 	struct guard g;
 	int rc, began = 0;
 
-	if (!o)
-		o = &def;
 	if ((!write && (fmt->format != PROFDB_FMT_TABLE || o->write)) || db->remote) {
 		/* a json object is built whole, and a table with --write (a
 		 * second pass would run its changes twice); ClickHouse SQL (a
 		 * clickhouse:// snapshot) answers whole too */
-		if ((rc = profdb_sql_run(db, &r, sql, o)) == PROFDB_OK && profdb_result_write(r, out, fmt) != PROFDB_OK)
+		if ((rc = run_guarded(db, &r, sql, o)) == PROFDB_OK && profdb_result_write(r, out, fmt) != PROFDB_OK)
 			rc = profdb__error(db, PROFDB_ERROR, "cannot write the output: %s", strerror(errno));
 		profdb_result_free(r);
 		return rc;
@@ -244,6 +240,21 @@ int profdb_sql_write(profdb *db, const char *sql, const struct profdb_sql_opts *
 	if (began)
 		sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL);
 	return rc;
+}
+
+int profdb_sql(profdb *db, profdb_result **out, const char *sql, const struct profdb_sql_opts *o)
+{
+	const struct profdb_sql_opts def = PROFDB_SQL_OPTS_INIT;
+
+	if (out)
+		*out = NULL;
+	if (!o)
+		o = &def;
+	if (o->stream)
+		return run_streamed(db, sql, o);
+	if (!out)
+		return profdb__error(db, PROFDB_EUSAGE, "profdb_sql: no result to fill (out is NULL) and no stream");
+	return run_guarded(db, out, sql, o);
 }
 
 /* Any view in the file, by name (a view can hide an endless recursive
