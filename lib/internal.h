@@ -46,6 +46,11 @@ void profdb__db_wal_now(profdb *db);
  * registered on first use; NULL (the default VFS) if it cannot be. */
 const char *profdb__vfs_longpath(void);
 
+/* PROFDB_OK when an options struct's version field (got) is the version
+ * this library was built with (want), else PROFDB_EUSAGE naming the
+ * struct type, with the message on db (db may be NULL: no message). */
+int profdb__version_check(profdb *db, unsigned got, unsigned want, const char *type);
+
 /* profdb_sql, profdb_query_runs and _summary on a clickhouse snapshot: the SQL
  * goes to the server, which computes the figures (lib/clickhouse). */
 int profdb__ch_query_sql(profdb *db, profdb_result **out, const char *sql);

@@ -13,17 +13,14 @@
  *    back as a plain return value (const char *) is borrowed from its parent.
  *  - The library never prints and never exits.  Functions that render output
  *    write to a FILE * the caller passes in.
- *  - Options structs (struct profdb_*_opts, *_query, profdb_filter): initialise
- *    with their PROFDB_*_INIT macro, then set the fields you need.  The
- *    defaults mean "no restriction"; a zeroed struct is not that (a zeroed
- *    filter is rank 0 and steps 0..0 and silently selects nothing).  The
- *    newer macros name their fields, so a field added later starts at its
- *    default (zero) without touching the callers.
- *
- * Over 600 lines on purpose: one public header is the whole API a program
- * sees (as sqlite3.h, git2's include/ aside), and most of its lines are the
- * comments that document each call; splitting it would send readers
- * hunting.
+ *  - Options structs (struct profdb_limits, profdb_*_opts, profdb_*_query,
+ *    profdb_filter): initialise with their PROFDB_*_INIT macro, then set
+ *    the fields you need.  The defaults mean "no restriction"; the macros
+ *    name their fields, so a field added later starts at its default
+ *    (zero) without touching the callers.  Each struct begins with
+ *    version, which its macro sets to PROFDB_<STRUCT>_VERSION: a function
+ *    given a struct of another version (built against another profdb.h,
+ *    or zeroed) refuses it with PROFDB_EUSAGE before reading a field.
  */
 #ifndef PROFDB_H
 #define PROFDB_H
@@ -88,6 +85,7 @@ void profdb_close(profdb *db);
  * hold; tests lower them to reach them with small inputs).
  */
 struct profdb_limits {
+	unsigned version;      /* PROFDB_LIMITS_VERSION (the _INIT macro sets it) */
 	uint64_t gzip_max_bytes;    /* decompressed bytes per gzip member (gzip-bomb bound) */
 	uint64_t busy_timeout_ms;   /* wait for another writer's lock */
 	uint64_t intern_cached;     /* ingest: distinct texts cached for interning */
@@ -108,8 +106,10 @@ struct profdb_limits {
 };
 /* push_streams is the one limit that may be raised (to PROFDB_PUSH_STREAMS_MAX). */
 #define PROFDB_PUSH_STREAMS_MAX 8
+#define PROFDB_LIMITS_VERSION 1
 #define PROFDB_LIMITS_INIT                                                   \
-	{ .gzip_max_bytes = 64ull << 30, .busy_timeout_ms = 60000,            \
+	{ .version = PROFDB_LIMITS_VERSION,                                   \
+	  .gzip_max_bytes = 64ull << 30, .busy_timeout_ms = 60000,            \
 	  .intern_cached = 1u << 16, .name_stats_values = 8u << 20,           \
 	  .name_stats_names = 1u << 17, .name_stats_bytes = 28u << 20,        \
 	  .kstep_seg_work = 1u << 22, .ops_held_bytes = 16u << 20,            \
@@ -150,6 +150,7 @@ int profdb_schema_version(void);
 typedef void (*profdb_progress_fn)(void *arg, uint64_t done, uint64_t total);
 
 struct profdb_ingest_opts {
+	unsigned version;      /* PROFDB_INGEST_OPTS_VERSION (the _INIT macro sets it) */
 	const char *run;       /* run name; NULL: the path's base name */
 	int64_t repeats;       /* > 0 fixes the repeat count; 0: steps, else 1 */
 	int replace;           /* non-zero: an existing run of that name is replaced */
@@ -171,7 +172,8 @@ struct profdb_ingest_opts {
 };
 /* The defaults: run named after path, repeats from the steps, one worker
  * per core, no callbacks, no tags.  (A NULL opts means the same.) */
-#define PROFDB_INGEST_OPTS_INIT { .run = NULL }
+#define PROFDB_INGEST_OPTS_VERSION 1
+#define PROFDB_INGEST_OPTS_INIT { .version = PROFDB_INGEST_OPTS_VERSION }
 
 /*
  * METHOD: ingest everything profdb reads under path (a folder at any depth,
@@ -210,6 +212,7 @@ int profdb_run_set_tag(profdb *db, const char *run, const char *key, const char 
 /* Filters shared by the query functions.  Initialise with
  * PROFDB_FILTER_INIT (or profdb_filter_init), then set. */
 struct profdb_filter {
+	unsigned version;      /* PROFDB_FILTER_VERSION (the _INIT macro sets it) */
 	const char *const *runs; /* run names; NULL/0: all runs */
 	size_t nruns;            /* entries in runs */
 	int64_t rank;            /* PROFDB_NULL: all ranks (set it! 0 is rank 0) */
@@ -227,10 +230,13 @@ struct profdb_filter {
  * macro does the same in a declaration.  A zeroed filter is not that: it
  * means rank 0 and steps 0..0. */
 void profdb_filter_init(struct profdb_filter *f);
-#define PROFDB_FILTER_INIT \
-	{ NULL, 0, PROFDB_NULL, PROFDB_NULL, PROFDB_NULL, NULL, NULL, 0, NULL, 0 }
+#define PROFDB_FILTER_VERSION 1
+#define PROFDB_FILTER_INIT                                                         \
+	{ .version = PROFDB_FILTER_VERSION, .rank = PROFDB_NULL, .step_lo = PROFDB_NULL, \
+	  .step_hi = PROFDB_NULL }
 
 struct profdb_kernel_query {
+	unsigned version;      /* PROFDB_KERNEL_QUERY_VERSION (the _INIT macro sets it) */
 	struct profdb_filter filter;
 	const char *by;        /* comma list of group keys; NULL: "name" */
 	const char *sort;      /* column name; NULL: total */
@@ -239,7 +245,8 @@ struct profdb_kernel_query {
 	int per_step;          /* non-zero: per-kernel mean/sd of per-step totals */
 };
 /* Every run, rank and step, grouped by name, sorted by total descending. */
-#define PROFDB_KERNEL_QUERY_INIT { .filter = PROFDB_FILTER_INIT }
+#define PROFDB_KERNEL_QUERY_VERSION 1
+#define PROFDB_KERNEL_QUERY_INIT { .version = PROFDB_KERNEL_QUERY_VERSION, .filter = PROFDB_FILTER_INIT }
 
 /*
  * METHOD: per-kernel statistics.  *out is the caller's (profdb_result_free).
@@ -259,6 +266,7 @@ int profdb_query_kernels(profdb *db, profdb_result **out,
                          const struct profdb_kernel_query *q);
 
 struct profdb_op_query {
+	unsigned version;      /* PROFDB_OP_QUERY_VERSION (the _INIT macro sets it) */
 	struct profdb_filter filter;
 	int by_shape;          /* non-zero: group by (name, input shapes) */
 	int step_rows;         /* non-zero: one row per ProfilerStep#N; 0: one ProfilerStep* row */
@@ -268,7 +276,8 @@ struct profdb_op_query {
 	int top_json;          /* non-zero: top_kernels as PROFDB_COL_JSON, [{name, total_us, share}] */
 };
 /* Every run, rank and step, by name, one ProfilerStep* row. */
-#define PROFDB_OP_QUERY_INIT { .filter = PROFDB_FILTER_INIT }
+#define PROFDB_OP_QUERY_VERSION 1
+#define PROFDB_OP_QUERY_INIT { .version = PROFDB_OP_QUERY_VERSION, .filter = PROFDB_FILTER_INIT }
 /* METHOD: per operator name (and input shapes): [run] calls host_self
  * host_total host_avg device_self device_total name [shape] top_kernels
  * (up to three linked kernels, "name (62.5%); ...", or with top_json a JSON
@@ -366,11 +375,13 @@ int profdb_sql(profdb *db, profdb_result **out, const char *sql, const struct pr
 /* ---------------------------------------------------------------- analyses */
 
 struct profdb_breakdown_query {
+	unsigned version;      /* PROFDB_BREAKDOWN_QUERY_VERSION (the _INIT macro sets it) */
 	struct profdb_filter filter; /* runs, rank, steps; name and kind must stay NULL */
 	int by_rank;           /* non-zero: one row per rank over the whole run */
 };
+#define PROFDB_BREAKDOWN_QUERY_VERSION 1
 #define PROFDB_BREAKDOWN_QUERY_INIT \
-	{ PROFDB_FILTER_INIT, 0 }
+	{ .version = PROFDB_BREAKDOWN_QUERY_VERSION, .filter = PROFDB_FILTER_INIT }
 
 /*
  * METHOD: where the device time of each (run, rank, step) went, or of each
@@ -391,11 +402,13 @@ struct profdb_breakdown_query {
 int profdb_query_breakdown(profdb *db, profdb_result **out, const struct profdb_breakdown_query *q);
 
 struct profdb_launch_query {
+	unsigned version;      /* PROFDB_LAUNCH_QUERY_VERSION (the _INIT macro sets it) */
 	struct profdb_filter filter; /* runs, rank, steps; name (with by "name"); no kind */
 	const char *by;        /* "name" (NULL), "stream" or "step" */
 };
+#define PROFDB_LAUNCH_QUERY_VERSION 1
 #define PROFDB_LAUNCH_QUERY_INIT \
-	{ PROFDB_FILTER_INIT, NULL }
+	{ .version = PROFDB_LAUNCH_QUERY_VERSION, .filter = PROFDB_FILTER_INIT }
 
 /*
  * METHOD: launch latency and queueing from the runtime calls stored with
@@ -420,11 +433,13 @@ struct profdb_launch_query {
 int profdb_query_launches(profdb *db, profdb_result **out, const struct profdb_launch_query *q);
 
 struct profdb_bandwidth_query {
+	unsigned version;      /* PROFDB_BANDWIDTH_QUERY_VERSION (the _INIT macro sets it) */
 	struct profdb_filter filter; /* runs, rank, steps, name; no kind */
 	int by_rank;           /* non-zero: per rank over the whole run, no step */
 };
+#define PROFDB_BANDWIDTH_QUERY_VERSION 1
 #define PROFDB_BANDWIDTH_QUERY_INIT \
-	{ PROFDB_FILTER_INIT, 0 }
+	{ .version = PROFDB_BANDWIDTH_QUERY_VERSION, .filter = PROFDB_FILTER_INIT }
 
 /*
  * METHOD: memcpy / memset traffic per (run, rank, step, direction), or per
@@ -437,14 +452,16 @@ struct profdb_bandwidth_query {
 int profdb_query_bandwidth(profdb *db, profdb_result **out, const struct profdb_bandwidth_query *q);
 
 struct profdb_memory_query {
+	unsigned version;      /* PROFDB_MEMORY_QUERY_VERSION (the _INIT macro sets it) */
 	struct profdb_filter filter; /* runs, rank, steps; name (an op GLOB) with ops only; no kind */
 	int by_step;           /* non-zero: per step */
 	int timeline;          /* non-zero: the down-sampled curve */
 	int ops;               /* non-zero: per operator */
 	int64_t points;        /* timeline slices per series; 0: 200 */
 };
+#define PROFDB_MEMORY_QUERY_VERSION 1
 #define PROFDB_MEMORY_QUERY_INIT \
-	{ PROFDB_FILTER_INIT, 0, 0, 0, 0 }
+	{ .version = PROFDB_MEMORY_QUERY_VERSION, .filter = PROFDB_FILTER_INIT }
 
 /*
  * METHOD: the allocator's record (schema 012: Kineto [memory] events,
@@ -467,11 +484,13 @@ struct profdb_memory_query {
 int profdb_query_memory(profdb *db, profdb_result **out, const struct profdb_memory_query *q);
 
 struct profdb_idle_query {
+	unsigned version;      /* PROFDB_IDLE_QUERY_VERSION (the _INIT macro sets it) */
 	struct profdb_filter filter; /* runs, rank, steps; no name or kind */
 	int64_t gaps;          /* > 0: list the longest gaps (at most this many) */
 };
+#define PROFDB_IDLE_QUERY_VERSION 1
 #define PROFDB_IDLE_QUERY_INIT \
-	{ PROFDB_FILTER_INIT, 0 }
+	{ .version = PROFDB_IDLE_QUERY_VERSION, .filter = PROFDB_FILTER_INIT }
 
 /*
  * METHOD: idle time per (run, rank, stream): [run] rank stream kernels span
@@ -487,6 +506,7 @@ struct profdb_idle_query {
 int profdb_query_idle(profdb *db, profdb_result **out, const struct profdb_idle_query *q);
 
 struct profdb_ranks_query {
+	unsigned version;      /* PROFDB_RANKS_QUERY_VERSION (the _INIT macro sets it) */
 	struct profdb_filter filter; /* runs, rank, steps; no name or kind */
 	int by_rank;           /* non-zero: per rank over the whole run */
 	double threshold;      /* least effect of a straggler, % (PROFDB_STRAGGLER_PCT) */
@@ -494,8 +514,10 @@ struct profdb_ranks_query {
 /* The straggler rule's least effect: the others' median wait, as % of the
  * median communication (ranks, and collectives' waited_on_rank). */
 #define PROFDB_STRAGGLER_PCT 10.0
-#define PROFDB_RANKS_QUERY_INIT \
-	{ PROFDB_FILTER_INIT, 0, PROFDB_STRAGGLER_PCT }
+#define PROFDB_RANKS_QUERY_VERSION 1
+#define PROFDB_RANKS_QUERY_INIT                                             \
+	{ .version = PROFDB_RANKS_QUERY_VERSION, .filter = PROFDB_FILTER_INIT, \
+	  .threshold = PROFDB_STRAGGLER_PCT }
 
 /*
  * METHOD: stragglers.  Per (run, rank, step), or per (run, rank) with
@@ -512,12 +534,14 @@ struct profdb_ranks_query {
 int profdb_query_ranks(profdb *db, profdb_result **out, const struct profdb_ranks_query *q);
 
 struct profdb_collective_query {
+	unsigned version;      /* PROFDB_COLLECTIVE_QUERY_VERSION (the _INIT macro sets it) */
 	struct profdb_filter filter; /* runs, rank, steps, name; no kind */
 	int by_step;           /* non-zero: per step and collective across ranks */
 	int by_link;           /* non-zero: Ascend communication_matrix.json links */
 };
+#define PROFDB_COLLECTIVE_QUERY_VERSION 1
 #define PROFDB_COLLECTIVE_QUERY_INIT \
-	{ PROFDB_FILTER_INIT, 0, 0 }
+	{ .version = PROFDB_COLLECTIVE_QUERY_VERSION, .filter = PROFDB_FILTER_INIT }
 
 /*
  * METHOD: communication kernels (kind communication) per collective (from
@@ -538,12 +562,14 @@ struct profdb_collective_query {
 int profdb_query_collectives(profdb *db, profdb_result **out, const struct profdb_collective_query *q);
 
 struct profdb_flops_query {
+	unsigned version;      /* PROFDB_FLOPS_QUERY_VERSION (the _INIT macro sets it) */
 	struct profdb_filter filter; /* runs, rank, steps, name (op); no kind */
 	double peak_tflops;    /* > 0: add peak_pct = achieved / this */
 	double peak_gbps;      /* > 0: add bw_pct = bytes per second / this */
 };
+#define PROFDB_FLOPS_QUERY_VERSION 1
 #define PROFDB_FLOPS_QUERY_INIT \
-	{ PROFDB_FILTER_INIT, 0, 0 }
+	{ .version = PROFDB_FLOPS_QUERY_VERSION, .filter = PROFDB_FILTER_INIT }
 
 /*
  * METHOD: GEMM / attention / convolution efficiency per (run, operator,
@@ -605,6 +631,7 @@ enum profdb_format { PROFDB_FMT_TABLE = 0, PROFDB_FMT_CSV, PROFDB_FMT_JSON, PROF
 enum profdb_unit { PROFDB_UNIT_AUTO = 0, PROFDB_UNIT_NS, PROFDB_UNIT_US, PROFDB_UNIT_MS, PROFDB_UNIT_S };
 
 struct profdb_format_opts {
+	unsigned version;      /* PROFDB_FORMAT_OPTS_VERSION (the _INIT macro sets it) */
 	enum profdb_format format;
 	enum profdb_unit unit; /* AUTO: table/md pick per column; csv/json use us */
 	int width;             /* terminal width for table; <= 0: no limit */
@@ -614,7 +641,9 @@ struct profdb_format_opts {
 	                          column; COL or COL_pct), NULL: none */
 };
 /* A table, units per column, no width limit (a NULL opts means the same). */
-#define PROFDB_FORMAT_OPTS_INIT { .format = PROFDB_FMT_TABLE, .unit = PROFDB_UNIT_AUTO }
+#define PROFDB_FORMAT_OPTS_VERSION 1
+#define PROFDB_FORMAT_OPTS_INIT \
+	{ .version = PROFDB_FORMAT_OPTS_VERSION, .format = PROFDB_FMT_TABLE, .unit = PROFDB_UNIT_AUTO }
 
 /* Parse "table", "csv", "json", "md"; returns -1 if unknown. */
 int profdb_format_parse(const char *s);
@@ -672,6 +701,7 @@ enum profdb_verdict {
 };
 
 struct profdb_diff_opts {
+	unsigned version;      /* PROFDB_DIFF_OPTS_VERSION (the _INIT macro sets it) */
 	const char *const *base_runs; /* run names of the base side (>= 1) */
 	size_t nbase;
 	const char *const *new_runs;  /* run names of the new side (>= 1) */
@@ -692,8 +722,10 @@ struct profdb_diff_opts {
 
 /* The defaults above (no runs; every rank and step); profdb_diff_opts_init
  * sets the same at run time. */
+#define PROFDB_DIFF_OPTS_VERSION 1
 #define PROFDB_DIFF_OPTS_INIT                                                    \
-	{ .filter = PROFDB_FILTER_INIT, .threshold = 0.05, .test = PROFDB_TEST_MWU, \
+	{ .version = PROFDB_DIFF_OPTS_VERSION,                                        \
+	  .filter = PROFDB_FILTER_INIT, .threshold = 0.05, .test = PROFDB_TEST_MWU, \
 	  .alpha = 0.01, .resamples = 2000, .seed = 20240601, .ci_level = 0.95 }
 
 /* Initialise opts with PROFDB_DIFF_OPTS_INIT. */

@@ -694,7 +694,7 @@ static profdb *ingest_op_nest(const char *file)
 {
 	profdb *db = NULL;
 	int64_t id = 0;
-	struct profdb_ingest_opts opts = { 0 };
+	struct profdb_ingest_opts opts = PROFDB_INGEST_OPTS_INIT;
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
 	ck_assert_int_eq(profdb_ingest(db, &id, tu_testdata(file), &opts), PROFDB_OK);
 	op_times(db, "ProfilerStep#1", 570, 0, 80);
@@ -742,7 +742,7 @@ START_TEST(driver_op_steps_checked)
 {
 	profdb *db = NULL;
 	int64_t id = 0;
-	struct profdb_ingest_opts opts = { 0 };
+	struct profdb_ingest_opts opts = PROFDB_INGEST_OPTS_INIT;
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
 	ck_assert_int_eq(profdb_ingest(db, &id, tu_testdata("op_nest/steps.json"), &opts), PROFDB_OK);
 	ck_assert_int_eq(q1(db, "SELECT step FROM op_v WHERE name = 'op_a'"), 2);

@@ -259,8 +259,7 @@ START_TEST(kernels_filters)
 	profdb_result_free(r);
 
 	/* no run given: every run, with a run column, top N per run */
-	memset(&q, 0, sizeof q);
-	profdb_filter_init(&q.filter);
+	q = (struct profdb_kernel_query)PROFDB_KERNEL_QUERY_INIT;
 	q.top = 1;
 	ck_assert_int_eq(profdb_query_kernels(db, &r, &q), PROFDB_OK);
 	ck_assert_str_eq(profdb_result_colname(r, 0), "run");

@@ -130,7 +130,7 @@ static const char *subdir(const char *name)
 /* Ingest folder into a new in-memory database; rc returned, db in *out. */
 static int ingest(const char *folder, profdb **out)
 {
-	struct profdb_ingest_opts o = { .run = "r", .jobs = 1 };
+	struct profdb_ingest_opts o = { .version = PROFDB_INGEST_OPTS_VERSION, .run = "r", .jobs = 1 };
 	ck_assert_int_eq(profdb_open(out, ":memory:", 0), PROFDB_OK);
 	return profdb_ingest(*out, NULL, folder, &o);
 }

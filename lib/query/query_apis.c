@@ -107,6 +107,8 @@ int profdb_query_apis(profdb *db, profdb_result **out, const struct profdb_filte
 	int rc, k;
 
 	*out = NULL;
+	if (f && (rc = profdb__version_check(db, f->version, PROFDB_FILTER_VERSION, "profdb_filter")) != PROFDB_OK)
+		return rc;
 	profdb__qfilter_runs_of(&only, f);
 	if ((rc = profdb__qfilter_check(db, &only)) != PROFDB_OK)
 		return rc;
@@ -156,6 +158,8 @@ int profdb_query_summary_by(profdb *db, profdb_result **out, const struct profdb
 	int rc;
 
 	*out = NULL;
+	if (f && (rc = profdb__version_check(db, f->version, PROFDB_FILTER_VERSION, "profdb_filter")) != PROFDB_OK)
+		return rc;
 	if (by && (rc = profdb__tags_by_key(db, by, strlen(by), key)) < 0)
 		return rc;
 	if (!by || !rc)

@@ -67,6 +67,8 @@ int profdb_query_bandwidth(profdb *db, profdb_result **out, const struct profdb_
 	int rc;
 
 	*out = NULL;
+	if ((rc = profdb__version_check(db, q->version, PROFDB_BANDWIDTH_QUERY_VERSION, "profdb_bandwidth_query")) != PROFDB_OK)
+		return rc;
 	if ((rc = profdb__qfilter_check_no_kind(db, &q->filter, "bandwidth reads memcpy and memset only")) != PROFDB_OK)
 		return rc;
 	bandwidth_sql(&b, q);

@@ -389,6 +389,8 @@ int profdb_query_breakdown(profdb *db, profdb_result **out, const struct profdb_
 	int rc;
 
 	*out = NULL;
+	if ((rc = profdb__version_check(db, q->version, PROFDB_BREAKDOWN_QUERY_VERSION, "profdb_breakdown_query")) != PROFDB_OK)
+		return rc;
 	memset(&sp, 0, sizeof sp);
 	if ((rc = check(db, q)) != PROFDB_OK)
 		return rc;

@@ -229,6 +229,8 @@ int profdb_query_collectives(profdb *db, profdb_result **out, const struct profd
 	int rc;
 
 	*out = NULL;
+	if ((rc = profdb__version_check(db, q->version, PROFDB_COLLECTIVE_QUERY_VERSION, "profdb_collective_query")) != PROFDB_OK)
+		return rc;
 	if ((rc = profdb__qfilter_check_no_kind(db, &q->filter, "collectives reads communication kernels only")) != PROFDB_OK)
 		return rc;
 	if (q->by_link)

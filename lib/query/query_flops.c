@@ -452,6 +452,8 @@ int profdb_query_flops(profdb *db, profdb_result **out, const struct profdb_flop
 	int rc;
 
 	*out = NULL;
+	if ((rc = profdb__version_check(db, q->version, PROFDB_FLOPS_QUERY_VERSION, "profdb_flops_query")) != PROFDB_OK)
+		return rc;
 	if ((rc = profdb__qfilter_check_no_kind(db, &q->filter, "flops reads operators")) != PROFDB_OK)
 		return rc;
 	if (q->peak_tflops < 0 || q->peak_gbps < 0)

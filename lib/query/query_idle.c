@@ -700,6 +700,8 @@ int profdb_query_idle(profdb *db, profdb_result **out, const struct profdb_idle_
 	int rc;
 
 	*out = NULL;
+	if ((rc = profdb__version_check(db, q->version, PROFDB_IDLE_QUERY_VERSION, "profdb_idle_query")) != PROFDB_OK)
+		return rc;
 	if ((rc = profdb__qfilter_check(db, &q->filter)) != PROFDB_OK)
 		return rc;
 	if (q->filter.name_glob || q->filter.kind)

@@ -133,6 +133,8 @@ int profdb_query_memory(profdb *db, profdb_result **out, const struct profdb_mem
 	int rc, i;
 
 	*out = NULL;
+	if ((rc = profdb__version_check(db, q->version, PROFDB_MEMORY_QUERY_VERSION, "profdb_memory_query")) != PROFDB_OK)
+		return rc;
 	if ((rc = check(db, q)) != PROFDB_OK)
 		return rc;
 	if (q->ops)

@@ -519,6 +519,8 @@ int profdb_query_ranks(profdb *db, profdb_result **out, const struct profdb_rank
 	int rc;
 
 	*out = NULL;
+	if ((rc = profdb__version_check(db, q->version, PROFDB_RANKS_QUERY_VERSION, "profdb_ranks_query")) != PROFDB_OK)
+		return rc;
 	if (!(q->threshold > 0))
 		return profdb__error(db, PROFDB_EUSAGE, "ranks: the threshold must be above 0");
 	memset(&c, 0, sizeof c);

@@ -79,8 +79,11 @@ int profdb_query_runs(profdb *db, profdb_result **out, const struct profdb_filte
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	*out = NULL;
 	const struct runs_source *from = &runs_from[db->remote != NULL];
+
+	*out = NULL;
+	if (f && (rc = profdb__version_check(db, f->version, PROFDB_FILTER_VERSION, "profdb_filter")) != PROFDB_OK)
+		return rc;
 	if (db->remote && (rc = profdb__ch_runs_figures(db)) != PROFDB_OK)
 		return rc;
 	/* a run list is of whole runs: only the run names of f apply */
@@ -137,6 +140,8 @@ int profdb_query_summary(profdb *db, profdb_result **out, const struct profdb_fi
 	int rc;
 
 	*out = NULL;
+	if (f && (rc = profdb__version_check(db, f->version, PROFDB_FILTER_VERSION, "profdb_filter")) != PROFDB_OK)
+		return rc;
 	/* a summary is of whole runs, or of their rank and steps: name and
 	 * kind do not apply */
 	profdb__qfilter_runs_of(&sf, f);

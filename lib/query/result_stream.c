@@ -224,6 +224,8 @@ int profdb_result_stream(profdb *db, FILE *out, const struct profdb_format_opts 
 	db->stream_fmt = NULL;
 	if (!out || !fmt)
 		return PROFDB_ENOTFOUND;
+	if (profdb__version_check(db, fmt->version, PROFDB_FORMAT_OPTS_VERSION, "profdb_format_opts") != PROFDB_OK)
+		return PROFDB_EUSAGE;
 	db->stream_out = out;
 	db->stream_fmt = fmt;
 	return PROFDB_OK;

@@ -250,6 +250,10 @@ int profdb_sql(profdb *db, profdb_result **out, const char *sql, const struct pr
 		*out = NULL;
 	if (!o)
 		o = &def;
+	if (o->version != PROFDB_SQL_OPTS_VERSION)
+		return profdb__version_check(db, o->version, PROFDB_SQL_OPTS_VERSION, "profdb_sql_opts");
+	if (o->format && o->format->version != PROFDB_FORMAT_OPTS_VERSION)
+		return profdb__version_check(db, o->format->version, PROFDB_FORMAT_OPTS_VERSION, "profdb_format_opts");
 	if (o->stream)
 		return run_streamed(db, sql, o);
 	if (!out)

@@ -303,11 +303,11 @@ int profdb__fmt_cell(const profdb_result *r, size_t row, size_t col, enum profdb
 
 int profdb_result_write(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts)
 {
-	struct profdb_format_opts dflt;
-	if (!opts) {
-		memset(&dflt, 0, sizeof dflt);
+	const struct profdb_format_opts dflt = PROFDB_FORMAT_OPTS_INIT;
+	if (!opts)
 		opts = &dflt;
-	}
+	if (opts->version != PROFDB_FORMAT_OPTS_VERSION)
+		return PROFDB_EUSAGE;
 	/* streamed: the earlier rows are out, these are the last part */
 	if (r->write_rest)
 		return r->write_rest(r, out, opts, r->part | PROFDB__PART_LAST, r->written);

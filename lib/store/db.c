@@ -207,6 +207,17 @@ const char *profdb_errmsg(const profdb *db)
 	return db->errmsg;
 }
 
+int profdb__version_check(profdb *db, unsigned got, unsigned want, const char *type)
+{
+	if (got == want)
+		return PROFDB_OK;
+	if (!db)
+		return PROFDB_EUSAGE;
+	return profdb__error(db, PROFDB_EUSAGE,
+	                     "struct %s has version %u, this library reads version %u (initialise it with its _INIT macro)",
+	                     type, got, want);
+}
+
 const char *profdb_strerror(int code)
 {
 	switch (code) {

@@ -171,6 +171,8 @@ int profdb_query_tags(profdb *db, profdb_result **out, const struct profdb_filte
 	int rc;
 
 	*out = NULL;
+	if (f && (rc = profdb__version_check(db, f->version, PROFDB_FILTER_VERSION, "profdb_filter")) != PROFDB_OK)
+		return rc;
 	profdb__qfilter_runs_of(&only, f);
 	if ((rc = profdb__qfilter_check(db, &only)) != PROFDB_OK)
 		return rc;
