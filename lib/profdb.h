@@ -197,7 +197,7 @@ int profdb_run_set_repeats(profdb *db, const char *run, int64_t n);
 int profdb_run_delete(profdb *db, const char *run);
 
 /*
- * METHOD (tags.c): set tag key of a run to value (replacing the user's
+ * METHOD: set tag key of a run to value (replacing the user's
  * earlier value; hiding a tag of the same key that the run's file or
  * metadata gives), or with value NULL remove the user's tag.  Keys are
  * 1..200 bytes without '=' or ','; values 0..1000 bytes.  Errors:
@@ -311,7 +311,7 @@ int profdb_query_summary(profdb *db, profdb_result **out, const struct profdb_fi
 int profdb_query_runs(profdb *db, profdb_result **out, const struct profdb_filter *f);
 
 /*
- * METHOD (query_apis.c): per run and API, an operator benchmark harness's
+ * METHOD: per run and API, an operator benchmark harness's
  * result fields: api backend run source repeats per_repeat stddev median
  * total_device total_cpu kernels (times PROFDB_COL_NS).  source is
  * profiler (the run's device time; its API is its 'api' tag, else its
@@ -321,14 +321,14 @@ int profdb_query_runs(profdb *db, profdb_result **out, const struct profdb_filte
  */
 int profdb_query_apis(profdb *db, profdb_result **out, const struct profdb_filter *f);
 
-/* METHOD (query_apis.c): profdb_query_summary's figures summed per value
+/* METHOD: profdb_query_summary's figures summed per value
  * of a run tag: by is "tag:KEY"; columns KEY runs repeats kernels
  * total_device elapsed total_cpu (runs without the tag: KEY NULL, last).
  * Only f's runs and tags apply.  Errors: PROFDB_EUSAGE for another by. */
 int profdb_query_summary_by(profdb *db, profdb_result **out, const struct profdb_filter *f,
                             const char *by);
 
-/* METHOD (tags.c): the tags of the runs in f (only runs and tags apply;
+/* METHOD: the tags of the runs in f (only runs and tags apply;
  * all runs when none): run key value origin (user, file: the benchmark
  * file's own columns and context, meta: read-only profiler metadata such
  * as torch/CANN/CUDA versions and the device).  *out is the caller's. */
@@ -681,7 +681,7 @@ int profdb_result_stream(profdb *db, FILE *out, const struct profdb_format_opts 
 /* ---------------------------------------------------------------- diff */
 
 /*
- * Comparing runs (compare.c).  Kernels of the base runs and the new runs
+ * Comparing runs.  Kernels of the base runs and the new runs
  * are paired by a grouping key.  The samples of a kernel are its per-step
  * totals (sum of dur of its kernels in each step), over every step of every
  * run of a side: a step in which it did not run counts as 0.  A run without
@@ -821,8 +821,7 @@ int profdb_report_write(const profdb_comparison *c, FILE *out, enum profdb_repor
 /* ---------------------------------------------------------------- clickhouse */
 
 /*
- * Copying runs to and from a ClickHouse server (lib/clickhouse/,
- * doc/clickhouse.md).  url is clickhouse://[user[:password]@]host[:port]/database
+ * Copying runs to and from a ClickHouse server (doc/clickhouse.md).  url is clickhouse://[user[:password]@]host[:port]/database
  * (HTTP, default port 8123; clickhouses:// for TLS, 8443); the password may
  * instead come from $PROFDB_CLICKHOUSE_PASSWORD or a netrc file ($NETRC or
  * ~/.netrc).  No message ever contains the password.

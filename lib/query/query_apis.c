@@ -123,7 +123,7 @@ int profdb_query_apis(profdb *db, profdb_result **out, const struct profdb_filte
 	profdb__qfilter_bind(st, &only);
 	if (f && f->name_glob && (k = sqlite3_bind_parameter_index(st, ":glob")) > 0)
 		sqlite3_bind_text(st, k, f->name_glob, -1, SQLITE_STATIC);
-	/* streamed (issue 20), the notes gathered as the rows pass */
+	/* streamed (memory stays flat), the notes gathered as the rows pass */
 	if (profdb__result_new(&notes, 1) != PROFDB_OK)
 		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
 	else
@@ -190,7 +190,7 @@ int profdb_query_summary_by(profdb *db, profdb_result **out, const struct profdb
 		return rc;
 	profdb__qfilter_bind(st, &only);
 	profdb__tags_by_bind(st, 0, key);
-	/* streamed (issue 20): a row per tag value, however many; the first
+	/* streamed: a row per tag value, however many; the first
 	 * column is named after the tag, a name, so not SQL text */
 	rc = profdb__result_from_stmt_stream_named(db, out, st, by_types, key);
 	sqlite3_finalize(st);

@@ -464,7 +464,7 @@ int profdb_query_flops(profdb *db, profdb_result **out, const struct profdb_flop
 	if (rc != PROFDB_OK)
 		return rc;
 	profdb__qfilter_bind(st, &q->filter);
-	/* one group at a time, completed in C, streamed (issue 20) */
+	/* one group at a time, completed in C, streamed: memory stays flat */
 	rc = profdb__spool_stmt(db, st, types, fill_row, (void *)q,
 	                        profdb__qfilter_run_column(&q->filter) ? 0 : (uint64_t)1 << F_RUN, out);
 	sqlite3_finalize(st);

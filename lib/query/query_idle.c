@@ -511,7 +511,7 @@ static const char run_name_sql[] = "SELECT name FROM run WHERE id = ?1";
  * an operator starting within the thread's longest duration before the
  * gap can still cover it (that maximum looked up once per thread, a small
  * cache).  Each lookup is the same statement over a narrower range of the
- * same index, so ties resolve as before.
+ * same index, so ties resolve as one search over the whole range would.
  */
 #define HOST_PROBE 64
 #define HOST_CACHE 256 /* threads whose longest operator is remembered */

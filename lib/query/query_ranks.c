@@ -24,7 +24,7 @@
  *    not run it) by the most: what explains a slow rank.  NULL when no name
  *    exceeds its median.
  *
- * Nothing grows with the answer (issue 20): the breakdown's rows go to a
+ * Nothing grows with the answer: the breakdown's rows go to a
  * temporary table as the scan finds them, are read back a step at a time
  * (run, step, rank order), each step's ranks held while they fit in the
  * hold budget (result.h) and read again by ordered SQL passes past it; the

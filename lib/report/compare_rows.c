@@ -27,10 +27,6 @@
  * every run's rows at once (prefetch: up to four threads, a connection per
  * run), and the loader reserves each run's rows in one array (the server
  * counted them).
- *
- * Over 600 lines: the loader, its ordering, the prefetch and the cursor
- * share the private struct loader; split, it would be a header of its own
- * for one reader.
  */
 #include <stdlib.h>
 #include <string.h>

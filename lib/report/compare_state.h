@@ -41,7 +41,7 @@ struct profdb__compare_side {
 
 /* One comparison being built: both sides.  Keys are read one at a time
  * in key order (compare_merge.c): memory holds one key's samples, not
- * every key's (100 k names x 1 000 steps were 1.6 GB). */
+ * every key's (100 k names x 1 000 steps would be 1.6 GB). */
 struct profdb__compare_state {
 	profdb *db;
 	const struct profdb_diff_opts *o;

@@ -130,8 +130,8 @@ enum profdb_unit profdb__col_acc_unit(const struct profdb__col_acc *acc, size_t 
 /*
  * Decimals of a time column for people: one precision per table, from its
  * unit alone (whole ns, hundredths of a us, thousandths of a ms or s), so
- * avg, min and max of a row and a figure in any --top read alike.  a (what
- * the rows hold) no longer decides.
+ * avg, min and max of a row and a figure in any --top read alike; what
+ * the rows hold does not decide.
  */
 int profdb__col_acc_decimals(const struct profdb__col_acc *a, enum profdb_unit u)
 {

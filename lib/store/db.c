@@ -330,8 +330,8 @@ static int migrate(profdb *db, const char *path)
 		return profdb__error(db, PROFDB_ESCHEMA,
 		    "'%s' has schema %d and needs migrating to %d: open it once for writing", path, have, want);
 	/*
-	 * A new file: 16 KiB pages (a bulk ingest 1.4-1.9x faster, scans 25%
-	 * faster, point lookups 5% slower: issue 15), and the rollback journal
+	 * A new file: 16 KiB pages (bulk ingests and scans gain much more than
+	 * point lookups lose; bench/results.md), and the rollback journal
 	 * until its first ingest has committed (profdb__db_wal_now): WAL would
 	 * write every page twice, once to the log and once at the checkpoint.
 	 * Both only before the first page exists; existing files keep theirs.

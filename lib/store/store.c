@@ -7,11 +7,8 @@
  * (store_batch.c); every other table has one prepared INSERT, bound and
  * reset per row.  Text
  * is interned through an in-memory hash map in front of the str table
- * (intern.c); the ingest ends in store_commit.c.
- *
- * Over 600 lines: one callback per record kind of the sink and the steps
- * that begin an ingest share the statements and the per-file state; split
- * further, each part would need them through store_impl.h for one caller.
+ * (intern.c); the ingest ends in store_commit.c.  The callbacks and the
+ * steps that begin an ingest share the statements and the per-file state.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -670,9 +667,9 @@ static int on_note(void *arg, const char *note)
  * id, rank_col, time_col) from rank guessed to rank, times + offset.  The
  * rows still in the batch are changed there, by arithmetic; only those
  * already inserted (ids below the batch's first: ids grow and batches go
- * in in order) take an UPDATE (issue 15: UPDATE rewrote every row of a
- * Kineto file with baseTimeNanoseconds after its events, 12 k instructions
- * a row, 23% of such a file's ingest).
+ * in in order) take an UPDATE: an UPDATE of every row of a Kineto file
+ * whose baseTimeNanoseconds follows its events costs a large share of
+ * its ingest.
  */
 static int fixup_rows(struct profdb_store *st, const char *table, struct profdb__batch *b, int rank_col,
                       int time_col, struct profdb__row_runs *r, int64_t guessed, int64_t rank, int64_t offset)

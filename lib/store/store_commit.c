@@ -99,7 +99,7 @@ static const char *const finish_sql[] = {
 /*
  * Kernels that took their launch's step as they were written (store.c,
  * kernel_step.c) keep it only if that is what finish_sql[0] would set:
- * else they go back to NULL and the UPDATE places them as before.
+ * else they go back to NULL and the UPDATE places them.
  */
 static int check_kernel_steps(struct profdb_store *st)
 {

@@ -185,7 +185,7 @@ int profdb_query_tags(profdb *db, profdb_result **out, const struct profdb_filte
 	if (rc != PROFDB_OK)
 		return rc;
 	profdb__qfilter_bind(st, &only);
-	/* streamed when the CLI armed db (issue 20): a row per tag, however many */
+	/* streamed when the CLI armed db: a row per tag, however many */
 	rc = profdb__result_from_stmt_stream(db, out, st, NULL);
 	sqlite3_finalize(st);
 	return rc;
