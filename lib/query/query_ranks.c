@@ -414,7 +414,7 @@ static void top_sql(struct profdb__qbuf *b, const struct profdb_ranks_query *q, 
 	profdb__qfilter_where(b, &q->filter, "k", QF_KERNEL, 0);
 	profdb__qbuf_add(b, " GROUP BY 1, 2, 3, 4),\n"
 	         /* materialized and grouped: SQLite then indexes them for the joins
-	          * (DISTINCT CTEs were joined by nested scans, minutes on 1500 steps) */
+	          * (DISTINCT CTEs are joined by nested scans: minutes on 1500 steps) */
 	         " rk AS MATERIALIZED (SELECT run_id, rank, step FROM kt GROUP BY 1, 2, 3),\n"
 	         " nm AS MATERIALIZED (SELECT run_id, step, name_id FROM kt GROUP BY 1, 2, 3),\n"
 	         " fl AS (SELECT rk.run_id, rk.rank, rk.step, nm.name_id, coalesce(kt.tot, 0) AS tot FROM nm"

@@ -186,7 +186,7 @@ int profdb__result_two_pass(profdb *db, sqlite3_stmt *st, profdb_result *r, FILE
 		held += profdb__result_row_bytes(r, r->nrows - 1);
 	}
 	if (held <= budget) {
-		/* whole: written by profdb_result_write as it always was */
+		/* whole: written by profdb_result_write as any held result */
 		if (rc == SQLITE_DONE && !types_known)
 			infer_types(r, known, 0);
 		free(known);

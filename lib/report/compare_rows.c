@@ -140,11 +140,11 @@ static int add_raw(void *arg, int64_t a, int64_t b, int64_t kind, int has_step, 
 }
 
 /* A snapshot's run: room for the rows the server holds, at once.  Grown
- * by doubling, the 2 x 18 MB of a diff of two 10 M-kernel runs were
- * written into fresh 4 KB pages one at a time (that store was the
- * diff's hottest instruction); one array of the right size can be backed
- * by 2 MB pages (huge_pages.c).  Advised after a doubling instead, the
- * diff faulted more, not less: realloc moved the pages. */
+ * by doubling, the 2 x 18 MB of a diff of two 10 M-kernel runs would go
+ * into fresh 4 KB pages one at a time (that store is the diff's hottest
+ * instruction); one array of the right size can be backed by 2 MB pages
+ * (huge_pages.c).  Advised after each doubling instead, the diff faults
+ * more, not less: realloc moves the pages. */
 static int reserve_rows(void *arg, uint64_t rows)
 {
 	struct loader *l = arg;

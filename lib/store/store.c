@@ -231,8 +231,7 @@ static int memory_steps(struct profdb_store *st)
  * have runtime calls), then its ops' steps and device times.  Both sort
  * with SQLite's sorter, which holds up to a cache's worth of rows before
  * it spills: a smaller cache meanwhile keeps a big trace's sorts from
- * adding 32 MB (max RSS: 1 GB trace 86 -> 63 MB, 3.8 GB trace 115 -> 93 MB
- * for the op pass; no slower: 10.4 -> 9.6 s on 1 GB).
+ * adding 32 MB to its peak memory, at no cost in time (bench/results.md).
  */
 static int file_passes(struct profdb_store *st)
 {

@@ -86,7 +86,7 @@ static const char *const finish_sql[] = {
 	"  WHERE k.run_id = op.run_id AND k.rank = op.rank AND k.external_id = op.external_id), 0)"
 	" WHERE run_id = ?1 AND device_self_ns IS NULL AND external_id IS NOT NULL",
 	/* the run's distinct ranks, one index seek per rank (rank > the last
-	 * one) instead of a scan of every row: trace300 0.05 -> 0.001 s */
+	 * one) instead of a scan of every row */
 	"UPDATE run SET ranks = max(1, (SELECT count(*) FROM ("
 	" WITH RECURSIVE kr(r) AS (SELECT (SELECT min(rank) FROM kernel WHERE run_id = ?1) UNION ALL"
 	"  SELECT (SELECT min(rank) FROM kernel WHERE run_id = ?1 AND rank > kr.r) FROM kr WHERE kr.r IS NOT NULL),"
