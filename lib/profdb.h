@@ -656,8 +656,9 @@ int profdb_unit_parse(const char *s);
  * move the cursor, recolour or reorder what the terminal shows. */
 void profdb_text_write(FILE *out, const char *text);
 
-/* Write r to out in the chosen format.  Returns PROFDB_OK or PROFDB_ERROR
- * (write failure). */
+/* Write r to out in the chosen format.  Returns PROFDB_OK, PROFDB_ERROR
+ * (write failure: errno says why) or PROFDB_EUSAGE (opts of another
+ * version). */
 int profdb_result_write(const profdb_result *r, FILE *out,
                         const struct profdb_format_opts *opts);
 /*
@@ -674,7 +675,8 @@ int profdb_result_write(const profdb_result *r, FILE *out,
  * same out and fmt (borrowed until then).  One use: later queries answer
  * whole.  A json object (opts->json_object) is written whole when the
  * answer is one row (parts are written from a thousand rows on).  Returns
- * PROFDB_OK, or PROFDB_ENOTFOUND (nothing armed) without out or fmt.
+ * PROFDB_OK, PROFDB_ENOTFOUND (nothing armed) without out or fmt, or
+ * PROFDB_EUSAGE (fmt of another version; nothing armed).
  */
 int profdb_result_stream(profdb *db, FILE *out, const struct profdb_format_opts *fmt);
 
@@ -793,8 +795,8 @@ int profdb_comparison_table(const profdb_comparison *c, profdb_result **out, uns
  * profdb_comparison_table(c, flags) written to out in opts's format, with
  * the same bytes as profdb_result_write of it; a long table (past 8 MiB of
  * cells, PROFDB_HOLD_BYTES) is built and written a part at a time, so
- * memory stays that of c's lines.  PROFDB_OK, or PROFDB_ERROR (memory,
- * write error).
+ * memory stays that of c's lines.  PROFDB_OK, PROFDB_ERROR (memory,
+ * write error) or PROFDB_EUSAGE (opts of another version).
  */
 int profdb_comparison_write(const profdb_comparison *c, FILE *out, const struct profdb_format_opts *opts,
                             unsigned flags);
