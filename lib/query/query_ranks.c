@@ -512,7 +512,7 @@ static const char *const hide_cols[] = {
 
 int profdb_query_ranks(profdb *db, profdb_result **out, const struct profdb_ranks_query *q)
 {
-	struct profdb_breakdown_query bq;
+	struct profdb_breakdown_query bq = PROFDB_BREAKDOWN_QUERY_INIT;
 	struct ranks c;
 	uint64_t drop = ((uint64_t)1 << R_RUN_ID) | (q->by_rank ? (uint64_t)1 << R_STEP : 0) |
 	                (profdb__qfilter_run_column(&q->filter) ? 0 : (uint64_t)1 << R_RUN);
