@@ -128,7 +128,7 @@ int profdb__sql_source_check(sqlite3 *src, const char *file, struct profdb_err *
 /* sql_guard.c: prepare sql, which must be exactly one statement (PROFDB_EUSAGE
  * for none or several, the SQLite error for bad SQL).  *out is finalized by
  * the caller. */
-int profdb__sql_prepare_one(profdb *db, const char *sql, sqlite3_stmt **out);
+int profdb__sql_prepare_one(profdb *db, sqlite3_stmt **out, const char *sql);
 /* query_runs.c: run one statement, unguarded, and collect its rows (types
  * from the values); on a clickhouse snapshot the server runs it. */
 int profdb__sql_collect(profdb *db, profdb_result **out, const char *sql);

@@ -127,7 +127,7 @@ int profdb_query_apis(profdb *db, profdb_result **out, const struct profdb_filte
 	if (profdb__result_new(&notes, 1) != PROFDB_OK)
 		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
 	else
-		rc = profdb__spool_stmt(db, st, apis_types, note_row, notes, 0, out);
+		rc = profdb__spool_stmt(db, out, st, apis_types, note_row, notes, 0);
 	sqlite3_finalize(st);
 	for (size_t i = 0; rc == PROFDB_OK && i < notes->nnotes; i++)
 		if (profdb__result_add_note(*out, notes->notes[i]) != PROFDB_OK)

@@ -78,8 +78,8 @@ int profdb_query_bandwidth(profdb *db, profdb_result **out, const struct profdb_
 		return rc;
 	profdb__qfilter_bind(st, &q->filter);
 	/* streamed (memory stays flat), less step (by rank) and run (one run) */
-	rc = profdb__spool_stmt(db, st, types, NULL, NULL, (q->by_rank ? (uint64_t)1 << B_STEP : 0) |
-	                        (profdb__qfilter_run_column(&q->filter) ? 0 : (uint64_t)1 << B_RUN), out);
+	rc = profdb__spool_stmt(db, out, st, types, NULL, NULL, (q->by_rank ? (uint64_t)1 << B_STEP : 0) |
+	                        (profdb__qfilter_run_column(&q->filter) ? 0 : (uint64_t)1 << B_RUN));
 	sqlite3_finalize(st);
 	profdb__result_priority(*out, headline_cols, hide_cols);
 	return rc;

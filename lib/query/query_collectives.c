@@ -245,7 +245,7 @@ int profdb_query_collectives(profdb *db, profdb_result **out, const struct profd
 		return rc;
 	profdb__qfilter_bind(st, &q->filter);
 	/* streamed (memory stays flat); run is column 0 in every shape */
-	rc = profdb__spool_stmt(db, st, types, NULL, NULL, profdb__qfilter_run_column(&q->filter) ? 0 : 1, out);
+	rc = profdb__spool_stmt(db, out, st, types, NULL, NULL, profdb__qfilter_run_column(&q->filter) ? 0 : 1);
 	sqlite3_finalize(st);
 	profdb__result_priority(*out, headline_cols, hide_cols);
 	return rc;

@@ -465,8 +465,8 @@ int profdb_query_flops(profdb *db, profdb_result **out, const struct profdb_flop
 		return rc;
 	profdb__qfilter_bind(st, &q->filter);
 	/* one group at a time, completed in C, streamed: memory stays flat */
-	rc = profdb__spool_stmt(db, st, types, fill_row, (void *)q,
-	                        profdb__qfilter_run_column(&q->filter) ? 0 : (uint64_t)1 << F_RUN, out);
+	rc = profdb__spool_stmt(db, out, st, types, fill_row, (void *)q,
+	                        profdb__qfilter_run_column(&q->filter) ? 0 : (uint64_t)1 << F_RUN);
 	sqlite3_finalize(st);
 	profdb__result_priority(*out, headline_cols, hide_cols);
 	return rc;

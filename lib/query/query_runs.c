@@ -18,7 +18,7 @@ int profdb__sql_collect(profdb *db, profdb_result **out, const char *sql)
 	*out = NULL;
 	if (db->remote) /* a clickhouse:// snapshot: ClickHouse SQL, run there */
 		return profdb__ch_query_sql(db, out, sql);
-	if ((rc = profdb__sql_prepare_one(db, sql, &st)) != PROFDB_OK)
+	if ((rc = profdb__sql_prepare_one(db, &st, sql)) != PROFDB_OK)
 		return rc;
 	rc = profdb__result_from_stmt(db, out, st, NULL);
 	sqlite3_finalize(st);

@@ -137,7 +137,7 @@ static int progress(void *arg)
 
 #define PROGRESS_OPS 100000 /* about a millisecond of work between clock reads */
 
-int profdb__sql_prepare_one(profdb *db, const char *sql, sqlite3_stmt **out)
+int profdb__sql_prepare_one(profdb *db, sqlite3_stmt **out, const char *sql)
 {
 	const char *tail = NULL;
 	*out = NULL;
@@ -213,7 +213,7 @@ static int run_streamed(profdb *db, const char *sql, const struct profdb_sql_opt
 		return rc;
 	}
 	guard_begin(db, &g, o);
-	rc = profdb__sql_prepare_one(db, sql, &st);
+	rc = profdb__sql_prepare_one(db, &st, sql);
 	/* a table's two passes read one snapshot: our own transaction, once
 	 * the guard has passed the user's statement (it refuses theirs); not
 	 * around one that writes (VACUUM: the guard refuses it as it runs) */

@@ -594,7 +594,7 @@ int profdb__kcursor_open(struct profdb__compare_state *s, int si, size_t i, cons
 	if (s->key_in_step_stat && s->side[si].runs[i].stats &&
 	    (rc = load(s, si, i, keyexpr, c, &held)) != PROFDB_OK)
 		return rc;
-	if (!held && (rc = profdb__compare_kernel_cursor(s, si, i, keyexpr, &c->q)) != PROFDB_OK)
+	if (!held && (rc = profdb__compare_kernel_cursor(s, &c->q, si, i, keyexpr)) != PROFDB_OK)
 		return rc;
 	if (profdb__kcursor_next(c) != 0)
 		return profdb__sqlerror(s->db, "cannot read kernels of '%s'", s->side[si].runs[i].name);

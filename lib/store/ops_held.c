@@ -211,7 +211,7 @@ int profdb__store_ops_end_held(struct profdb_store *st, int *done)
 		return profdb__store_ops_flush(st);
 	}
 	/* the file's steps are in (the reader sent them before its end) */
-	if (profdb__step_index_load(st->db->sql, st->run_id, &ix) != SQLITE_OK)
+	if (profdb__step_index_load(st->db->sql, &ix, st->run_id) != SQLITE_OK)
 		return profdb__err_set(&st->err, PROFDB_ERROR, "op steps: %s", sqlite3_errmsg(st->db->sql));
 	rc = store_held(st, ix);
 	profdb__step_index_free(ix);
