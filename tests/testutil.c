@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
-#include "detect.h"
+#include "read/detect.h"
 
 static const char *join(const char *env, const char *fallback, const char *rel)
 {

@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "ch.h"
-#include "query.h"
-#include "result.h"
+#include "query/query.h"
+#include "query/result.h"
 #include "banned.h"
 
 /* Does kernel_name_stat answer q?  A subset of query_kernels.c's own test

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "ch.h"
-#include "result.h"
+#include "query/result.h"
 #include "banned.h"
 
 static int wanted(const char *name, const char *const *runs, size_t nruns)

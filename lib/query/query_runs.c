@@ -7,7 +7,6 @@
 #include <stdio.h>
 
 #include "query.h"
-#include "tags.h"
 #include "banned.h"
 
 int profdb__sql_collect(profdb *db, profdb_result **out, const char *sql)
