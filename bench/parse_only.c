@@ -48,7 +48,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	ctx.path = argv[2];
-	rc = strcmp(argv[1], "kineto") == 0 ? profdb__read_kineto(&ctx) : profdb__read_kernel_details(&ctx);
+	rc = strcmp(argv[1], "kineto") == 0 ? profdb__reader_kineto.read(&ctx) : profdb__reader_ascend_csv.read(&ctx);
 	if (rc != PROFDB_OK) {
 		fprintf(stderr, "parse_only: %s\n", err.msg);
 		return 1;

@@ -201,6 +201,11 @@ int cli_error(const char *fmt, ...)
 	return PROFDB_EXIT_ERROR;
 }
 
+int cli_write_error(const char *what)
+{
+	return cli_error("cannot write %s: %s", what, errno ? strerror(errno) : "write error");
+}
+
 const char *cli_did_you_mean(char *buf, size_t cap, const char *word, const char *const *names, size_t n)
 {
 	const char *near = *word ? profdb_name_nearest(word, names, n) : NULL;

@@ -74,6 +74,9 @@ void cli_env_help(FILE *out, size_t width);
 void cli_env_man(FILE *out);
 /* Print "profdb: msg" to stderr.  Returns PROFDB_EXIT_ERROR. */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "profdb: cannot write WHAT: REASON" (REASON from errno, which the failed
+ * write set: "No space left on device"); returns PROFDB_EXIT_ERROR. */
+int cli_write_error(const char *what);
 /* printf to out as one line a terminal cannot be steered by
  * (profdb_text_write), then a newline. */
 void cli_visible(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -294,7 +294,7 @@ static int diff_write(const struct diff_cli *d, const profdb_comparison *c)
 	if (out != stdout ? fclose(out) != 0 : fflush(out) != 0)
 		v = PROFDB_ERROR;
 	if (v != PROFDB_OK)
-		return cli_error("cannot write %s", d->output ? d->output : "the output");
+		return cli_write_error(d->output ? d->output : "the output");
 	return PROFDB_EXIT_OK;
 }
 

@@ -429,7 +429,7 @@ int cmd_ingest(int argc, char **argv)
 	if (!existed && stored == 0) {
 		/* only if still empty: a concurrent ingest may have stored a run */
 		profdb_result *runs = NULL;
-		existed = profdb_query_runs(db, &runs) != PROFDB_OK || profdb_result_nrows(runs) > 0;
+		existed = profdb_query_runs(db, &runs, NULL) != PROFDB_OK || profdb_result_nrows(runs) > 0;
 		profdb_result_free(runs);
 	}
 	profdb_close(db);

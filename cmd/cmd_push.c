@@ -33,7 +33,7 @@ static const char desc[] =
 /* Every stored run's name, in id order, as a result; -1 after printing why. */
 static int all_runs(profdb *db, profdb_result **r)
 {
-	int rc = profdb_query_sql(db, r, "SELECT name FROM run ORDER BY id");
+	int rc = profdb_sql(db, r, "SELECT name FROM run ORDER BY id", NULL);
 	return rc == PROFDB_OK ? 0 : (cli_lib_error(db, rc), -1);
 }
 

@@ -57,7 +57,7 @@ static int change_run(const struct qcli *q, int64_t repeats, int del)
 		return cli_usage_error("runs", "--set-repeats and --delete need exactly one --run");
 	if (!(db = cli_open_db(q->db, PROFDB_OPEN_NOCREATE)))
 		return PROFDB_EXIT_ERROR;
-	rc = profdb_query_runs_filter(db, &was, &q->filter);
+	rc = profdb_query_runs(db, &was, &q->filter);
 	if (rc == PROFDB_OK)
 		rc = del ? profdb_run_delete(db, run) : profdb_run_set_repeats(db, run, repeats);
 	if (rc != PROFDB_OK)
@@ -166,6 +166,6 @@ int cmd_runs(int argc, char **argv)
 	}
 	/* rows written as they come: one per run, however many runs */
 	qcli_stream(&q, db);
-	rc = c.list_tags ? profdb_query_tags(db, &r, &q.filter) : profdb_query_runs_filter(db, &r, &q.filter);
+	rc = c.list_tags ? profdb_query_tags(db, &r, &q.filter) : profdb_query_runs(db, &r, &q.filter);
 	return qcli_finish(&q, db, rc, r);
 }

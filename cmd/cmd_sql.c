@@ -132,7 +132,9 @@ int cmd_sql(int argc, char **argv)
 		return PROFDB_EXIT_ERROR;
 	}
 	/* rows go out as they come (csv, json, md): memory stays flat */
-	rc = profdb_sql_write(db, sql, &a.o, stdout, &q.fmt);
+	a.o.stream = stdout;
+	a.o.format = &q.fmt;
+	rc = profdb_sql(db, NULL, sql, &a.o);
 	rc = rc == PROFDB_OK ? PROFDB_EXIT_OK : cli_lib_error(db, rc);
 	profdb_close(db);
 	free(from_stdin);

@@ -79,7 +79,7 @@ int cmd_verify(int argc, char **argv)
 		profdb_close(db);
 		return rc == PROFDB_EUSAGE ? PROFDB_EXIT_USAGE : status;
 	}
-	rc = profdb_result_write(r, stdout, &q.fmt) == PROFDB_OK ? PROFDB_EXIT_OK : cli_error("cannot write output");
+	rc = profdb_result_write(r, stdout, &q.fmt) == PROFDB_OK ? PROFDB_EXIT_OK : cli_write_error("the output");
 	if (rc == PROFDB_EXIT_OK) {
 		print_tally(&q.fmt, profdb_result_nrows(r), (size_t)failed);
 		if (failed > 0)

@@ -71,7 +71,7 @@ static int output_written(int status)
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return status;
 	if (status == PROFDB_EXIT_OK)
-		return cli_error("cannot write the output: %s", strerror(errno));
+		return cli_write_error("the output");
 	return status;
 }
 

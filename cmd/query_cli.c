@@ -267,7 +267,7 @@ int qcli_finish(struct qcli *q, profdb *db, int rc, profdb_result *r)
 	if (rc != PROFDB_OK)
 		;
 	else if (profdb_result_write(r, stdout, &q->fmt) != PROFDB_OK || fflush(stdout) != 0)
-		code = cli_error("cannot write the output");
+		code = cli_write_error("the output");
 	profdb_result_free(r);
 	profdb_close(db);
 	return code;

@@ -87,7 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ctx.sink = &s.sink;
 	ctx.err = &s.err;
 	ctx.limits = &limits; /* the readers take their bounds from the handle's */
-	rc = profdb__read_kernel_details(&ctx);
+	rc = profdb__reader_ascend_csv.read(&ctx);
 	fuzz_check_error(rc, s.err.msg);
 	if (rc == PROFDB_OK && s.open_sources != 0)
 		fuzz_die("source_begin without source_end");

@@ -54,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_check_error(rc, profdb_errmsg(db));
 	if (rc == PROFDB_OK) {
 		profdb_filter_init(&f);
-		rc = profdb_query_runs(db, &r);
+		rc = profdb_query_runs(db, &r, NULL);
 		render(db, rc, r);
 		rc = profdb_query_sources(db, &r, "fuzz");
 		render(db, rc, r);

@@ -50,7 +50,12 @@ void profdb__db_wal_now(profdb *db);
  * registered on first use; NULL (the default VFS) if it cannot be. */
 const char *profdb__vfs_longpath(void);
 
-/* profdb_query_sql, _runs and _summary on a clickhouse snapshot: the SQL
+/* PROFDB_OK when an options struct's version field (got) is the version
+ * this library was built with (want), else PROFDB_EUSAGE naming the
+ * struct type, with the message on db (db may be NULL: no message). */
+int profdb__version_check(profdb *db, unsigned got, unsigned want, const char *type);
+
+/* profdb_sql, profdb_query_runs and _summary on a clickhouse snapshot: the SQL
  * goes to the server, which computes the figures (lib/clickhouse). */
 int profdb__ch_query_sql(profdb *db, profdb_result **out, const char *sql);
 /* Pull into the snapshot the tables of want (profdb__ch_table_bit, or
@@ -127,7 +132,10 @@ int profdb__sql_source_check(sqlite3 *src, const char *file, struct profdb_err *
 /* sql_guard.c: prepare sql, which must be exactly one statement (PROFDB_EUSAGE
  * for none or several, the SQLite error for bad SQL).  *out is finalized by
  * the caller. */
-int profdb__sql_prepare_one(profdb *db, const char *sql, sqlite3_stmt **out);
+int profdb__sql_prepare_one(profdb *db, sqlite3_stmt **out, const char *sql);
+/* query_runs.c: run one statement, unguarded, and collect its rows (types
+ * from the values); on a clickhouse snapshot the server runs it. */
+int profdb__sql_collect(profdb *db, profdb_result **out, const char *sql);
 
 /* ---------------------------------------------------------------- records */
 
@@ -522,26 +530,6 @@ struct profdb_reader_ctx {
 	const struct profdb_limits *limits; /* the handle's (borrowed) */
 };
 
-/* kernel_details.csv / operator_details.csv / step_trace_time.csv /
- * op_statistic.csv / profiler_info*.json of one *_ascend_pt folder
- * (ingest_ascend_csv.c).  path is the *_ascend_pt folder or a single CSV. */
-int profdb__read_ascend_folder(const struct profdb_reader_ctx *ctx);
-/* One kernel_details.csv file. */
-int profdb__read_kernel_details(const struct profdb_reader_ctx *ctx);
-/* One Kineto / Chrome trace JSON file, plain or gzip (ingest_kineto.c). */
-int profdb__read_kineto(const struct profdb_reader_ctx *ctx);
-/* One Ascend SQLite export (ingest_ascend_db.c). */
-int profdb__read_ascend_db(const struct profdb_reader_ctx *ctx);
-/* Wall-clock benchmark results (bench.h): pytest-benchmark JSON, Google
- * Benchmark JSON, the wall-clock CSV and its JSON-lines form. */
-int profdb__read_pytest_benchmark(const struct profdb_reader_ctx *ctx);
-int profdb__read_gbench(const struct profdb_reader_ctx *ctx);
-int profdb__read_wallclock_csv(const struct profdb_reader_ctx *ctx);
-int profdb__read_wallclock_jsonl(const struct profdb_reader_ctx *ctx);
-/* The device events of one torch_npu trace_view.json
- * (ingest_ascend_trace_view.c). */
-int profdb__read_ascend_trace_view(const struct profdb_reader_ctx *ctx);
-
 /* ---------------------------------------------------------------- reader table */
 
 /*
@@ -579,8 +567,10 @@ const char *profdb__did_you_mean(char *buf, size_t cap, const char *word, const 
 /* A sniff's answer.  MORE: "no" so far, but more bytes could make it "yes"
  * (detect.c reads on and asks again; at the limit MORE counts as NO).  A
  * YES must still hold with more bytes, and NO only when none can change
- * it: then reading 64 KiB first answers as reading 1 MiB would. */
-enum { PROFDB_SNIFF_NO = 0, PROFDB_SNIFF_YES = 1, PROFDB_SNIFF_MORE = 2 };
+ * it: then reading 64 KiB first answers as reading 1 MiB would.  DAMAGED:
+ * the file is damaged past telling what it holds (reason says how), so
+ * detection stops with PROFDB_EFORMAT rather than "no format of ours". */
+enum { PROFDB_SNIFF_NO = 0, PROFDB_SNIFF_YES = 1, PROFDB_SNIFF_MORE = 2, PROFDB_SNIFF_DAMAGED = 3 };
 
 /* Flags of a reader. */
 #define PROFDB_READER_WALK 1u  /* the folder walk reads the files of this format it finds */

@@ -13,17 +13,14 @@
  *    back as a plain return value (const char *) is borrowed from its parent.
  *  - The library never prints and never exits.  Functions that render output
  *    write to a FILE * the caller passes in.
- *  - Options structs (struct profdb_*_opts, *_query, profdb_filter): initialise
- *    with their PROFDB_*_INIT macro, then set the fields you need.  The
- *    defaults mean "no restriction"; a zeroed struct is not that (a zeroed
- *    filter is rank 0 and steps 0..0 and silently selects nothing).  The
- *    newer macros name their fields, so a field added later starts at its
- *    default (zero) without touching the callers.
- *
- * Over 600 lines on purpose: one public header is the whole API a program
- * sees (as sqlite3.h, git2's include/ aside), and most of its lines are the
- * comments that document each call; splitting it would send readers
- * hunting.
+ *  - Options structs (struct profdb_limits, profdb_*_opts, profdb_*_query,
+ *    profdb_filter): initialise with their PROFDB_*_INIT macro, then set
+ *    the fields you need.  The defaults mean "no restriction"; the macros
+ *    name their fields, so a field added later starts at its default
+ *    (zero) without touching the callers.  Each struct begins with
+ *    version, which its macro sets to PROFDB_<STRUCT>_VERSION: a function
+ *    given a struct of another version (built against another profdb.h,
+ *    or zeroed) refuses it with PROFDB_EUSAGE before reading a field.
  */
 #ifndef PROFDB_H
 #define PROFDB_H
@@ -42,11 +39,12 @@ extern "C" {
 #define PROFDB_OK          0
 #define PROFDB_ERROR      -1  /* anything not listed below (I/O, SQLite, memory) */
 #define PROFDB_ENOTFOUND  -2  /* a named run, file or column does not exist */
-#define PROFDB_EFORMAT    -3  /* input is not in a format we read, or is corrupt */
+#define PROFDB_EFORMAT    -3  /* input in a format we read, but corrupt or unreadable */
 #define PROFDB_ESCHEMA    -4  /* database written by a newer profdb, or not ours */
 #define PROFDB_EEXISTS    -5  /* run name already stored (see replace) */
 #define PROFDB_EUSAGE     -6  /* an argument the caller passed makes no sense */
 #define PROFDB_EBUSY      -7  /* database locked by another writer past the timeout */
+#define PROFDB_EUNKNOWN   -8  /* input in no format profdb reads (no reader recognises it) */
 
 /* "no value" for optional int64 fields of records and filters */
 #define PROFDB_NULL INT64_MIN
@@ -87,6 +85,7 @@ void profdb_close(profdb *db);
  * hold; tests lower them to reach them with small inputs).
  */
 struct profdb_limits {
+	unsigned version;      /* PROFDB_LIMITS_VERSION (the _INIT macro sets it) */
 	uint64_t gzip_max_bytes;    /* decompressed bytes per gzip member (gzip-bomb bound) */
 	uint64_t busy_timeout_ms;   /* wait for another writer's lock */
 	uint64_t intern_cached;     /* ingest: distinct texts cached for interning */
@@ -107,8 +106,10 @@ struct profdb_limits {
 };
 /* push_streams is the one limit that may be raised (to PROFDB_PUSH_STREAMS_MAX). */
 #define PROFDB_PUSH_STREAMS_MAX 8
+#define PROFDB_LIMITS_VERSION 1
 #define PROFDB_LIMITS_INIT                                                   \
-	{ .gzip_max_bytes = 64ull << 30, .busy_timeout_ms = 60000,            \
+	{ .version = PROFDB_LIMITS_VERSION,                                   \
+	  .gzip_max_bytes = 64ull << 30, .busy_timeout_ms = 60000,            \
 	  .intern_cached = 1u << 16, .name_stats_values = 8u << 20,           \
 	  .name_stats_names = 1u << 17, .name_stats_bytes = 28u << 20,        \
 	  .kstep_seg_work = 1u << 22, .ops_held_bytes = 16u << 20,            \
@@ -149,6 +150,7 @@ int profdb_schema_version(void);
 typedef void (*profdb_progress_fn)(void *arg, uint64_t done, uint64_t total);
 
 struct profdb_ingest_opts {
+	unsigned version;      /* PROFDB_INGEST_OPTS_VERSION (the _INIT macro sets it) */
 	const char *run;       /* run name; NULL: the path's base name */
 	int64_t repeats;       /* > 0 fixes the repeat count; 0: steps, else 1 */
 	int replace;           /* non-zero: an existing run of that name is replaced */
@@ -170,7 +172,8 @@ struct profdb_ingest_opts {
 };
 /* The defaults: run named after path, repeats from the steps, one worker
  * per core, no callbacks, no tags.  (A NULL opts means the same.) */
-#define PROFDB_INGEST_OPTS_INIT { .run = NULL }
+#define PROFDB_INGEST_OPTS_VERSION 1
+#define PROFDB_INGEST_OPTS_INIT { .version = PROFDB_INGEST_OPTS_VERSION }
 
 /*
  * METHOD: ingest everything profdb reads under path (a folder at any depth,
@@ -181,7 +184,8 @@ struct profdb_ingest_opts {
  * PROFDB_EFORMAT naming both, unless split; a file reached twice (a link,
  * a byte-identical copy) is read once, with a note.
  * Errors: PROFDB_EEXISTS, PROFDB_EFORMAT (message names file and line or
- * byte offset), PROFDB_ENOTFOUND (nothing readable under path), PROFDB_ERROR.
+ * byte offset), PROFDB_EUNKNOWN (path is a file no reader recognises),
+ * PROFDB_ENOTFOUND (nothing readable under path), PROFDB_ERROR.
  */
 int profdb_ingest(profdb *db, int64_t *out_run_id, const char *path,
                   const struct profdb_ingest_opts *opts);
@@ -193,7 +197,7 @@ int profdb_run_set_repeats(profdb *db, const char *run, int64_t n);
 int profdb_run_delete(profdb *db, const char *run);
 
 /*
- * METHOD (tags.c): set tag key of a run to value (replacing the user's
+ * METHOD: set tag key of a run to value (replacing the user's
  * earlier value; hiding a tag of the same key that the run's file or
  * metadata gives), or with value NULL remove the user's tag.  Keys are
  * 1..200 bytes without '=' or ','; values 0..1000 bytes.  Errors:
@@ -208,6 +212,7 @@ int profdb_run_set_tag(profdb *db, const char *run, const char *key, const char 
 /* Filters shared by the query functions.  Initialise with
  * PROFDB_FILTER_INIT (or profdb_filter_init), then set. */
 struct profdb_filter {
+	unsigned version;      /* PROFDB_FILTER_VERSION (the _INIT macro sets it) */
 	const char *const *runs; /* run names; NULL/0: all runs */
 	size_t nruns;            /* entries in runs */
 	int64_t rank;            /* PROFDB_NULL: all ranks (set it! 0 is rank 0) */
@@ -225,10 +230,13 @@ struct profdb_filter {
  * macro does the same in a declaration.  A zeroed filter is not that: it
  * means rank 0 and steps 0..0. */
 void profdb_filter_init(struct profdb_filter *f);
-#define PROFDB_FILTER_INIT \
-	{ NULL, 0, PROFDB_NULL, PROFDB_NULL, PROFDB_NULL, NULL, NULL, 0, NULL, 0 }
+#define PROFDB_FILTER_VERSION 1
+#define PROFDB_FILTER_INIT                                                         \
+	{ .version = PROFDB_FILTER_VERSION, .rank = PROFDB_NULL, .step_lo = PROFDB_NULL, \
+	  .step_hi = PROFDB_NULL }
 
 struct profdb_kernel_query {
+	unsigned version;      /* PROFDB_KERNEL_QUERY_VERSION (the _INIT macro sets it) */
 	struct profdb_filter filter;
 	const char *by;        /* comma list of group keys; NULL: "name" */
 	const char *sort;      /* column name; NULL: total */
@@ -237,7 +245,8 @@ struct profdb_kernel_query {
 	int per_step;          /* non-zero: per-kernel mean/sd of per-step totals */
 };
 /* Every run, rank and step, grouped by name, sorted by total descending. */
-#define PROFDB_KERNEL_QUERY_INIT { .filter = PROFDB_FILTER_INIT }
+#define PROFDB_KERNEL_QUERY_VERSION 1
+#define PROFDB_KERNEL_QUERY_INIT { .version = PROFDB_KERNEL_QUERY_VERSION, .filter = PROFDB_FILTER_INIT }
 
 /*
  * METHOD: per-kernel statistics.  *out is the caller's (profdb_result_free).
@@ -257,6 +266,7 @@ int profdb_query_kernels(profdb *db, profdb_result **out,
                          const struct profdb_kernel_query *q);
 
 struct profdb_op_query {
+	unsigned version;      /* PROFDB_OP_QUERY_VERSION (the _INIT macro sets it) */
 	struct profdb_filter filter;
 	int by_shape;          /* non-zero: group by (name, input shapes) */
 	int step_rows;         /* non-zero: one row per ProfilerStep#N; 0: one ProfilerStep* row */
@@ -266,7 +276,8 @@ struct profdb_op_query {
 	int top_json;          /* non-zero: top_kernels as PROFDB_COL_JSON, [{name, total_us, share}] */
 };
 /* Every run, rank and step, by name, one ProfilerStep* row. */
-#define PROFDB_OP_QUERY_INIT { .filter = PROFDB_FILTER_INIT }
+#define PROFDB_OP_QUERY_VERSION 1
+#define PROFDB_OP_QUERY_INIT { .version = PROFDB_OP_QUERY_VERSION, .filter = PROFDB_FILTER_INIT }
 /* METHOD: per operator name (and input shapes): [run] calls host_self
  * host_total host_avg device_self device_total name [shape] top_kernels
  * (up to three linked kernels, "name (62.5%); ...", or with top_json a JSON
@@ -291,17 +302,16 @@ int profdb_query_steps(profdb *db, profdb_result **out, const struct profdb_filt
  * times in ns (PROFDB_COL_NS).  Errors: PROFDB_ENOTFOUND for a run. */
 int profdb_query_summary(profdb *db, profdb_result **out, const struct profdb_filter *f);
 
-/* METHOD: one row per stored run: id name format ranks no_kernel_ranks
- * repeats repeats_source kernels ops total_device ingested_at source_path.
- * ranks counts every rank a source named; no_kernel_ranks lists ("1,3")
- * those without device data (NULL: none). */
-int profdb_query_runs(profdb *db, profdb_result **out);
-/* METHOD: the same, only the runs named in f (f NULL or no runs: all; the
- * rest of f does not apply).  Errors: PROFDB_ENOTFOUND for a run. */
-int profdb_query_runs_filter(profdb *db, profdb_result **out, const struct profdb_filter *f);
+/* METHOD: one row per stored run named in f (f NULL or no runs: every
+ * run; the rest of f does not apply): id name format ranks
+ * no_kernel_ranks repeats repeats_source kernels ops total_device
+ * ingested_at source_path.  ranks counts every rank a source named;
+ * no_kernel_ranks lists ("1,3") those without device data (NULL: none).
+ * Errors: PROFDB_ENOTFOUND for a run. */
+int profdb_query_runs(profdb *db, profdb_result **out, const struct profdb_filter *f);
 
 /*
- * METHOD (query_apis.c): per run and API, an operator benchmark harness's
+ * METHOD: per run and API, an operator benchmark harness's
  * result fields: api backend run source repeats per_repeat stddev median
  * total_device total_cpu kernels (times PROFDB_COL_NS).  source is
  * profiler (the run's device time; its API is its 'api' tag, else its
@@ -311,14 +321,14 @@ int profdb_query_runs_filter(profdb *db, profdb_result **out, const struct profd
  */
 int profdb_query_apis(profdb *db, profdb_result **out, const struct profdb_filter *f);
 
-/* METHOD (query_apis.c): profdb_query_summary's figures summed per value
+/* METHOD: profdb_query_summary's figures summed per value
  * of a run tag: by is "tag:KEY"; columns KEY runs repeats kernels
  * total_device elapsed total_cpu (runs without the tag: KEY NULL, last).
  * Only f's runs and tags apply.  Errors: PROFDB_EUSAGE for another by. */
 int profdb_query_summary_by(profdb *db, profdb_result **out, const struct profdb_filter *f,
                             const char *by);
 
-/* METHOD (query_tags.c): the tags of the runs in f (only runs and tags apply;
+/* METHOD: the tags of the runs in f (only runs and tags apply;
  * all runs when none): run key value origin (user, file: the benchmark
  * file's own columns and context, meta: read-only profiler metadata such
  * as torch/CANN/CUDA versions and the device).  *out is the caller's. */
@@ -330,43 +340,48 @@ int profdb_query_tags(profdb *db, profdb_result **out, const struct profdb_filte
  * the run's notes. */
 int profdb_query_sources(profdb *db, profdb_result **out, const char *run);
 
-/* METHOD: run one SQL statement and collect its rows (column types from
- * the values).  Errors: PROFDB_EUSAGE for no or several statements,
- * PROFDB_ERROR for bad SQL. */
-int profdb_query_sql(profdb *db, profdb_result **out, const char *sql);
+struct profdb_format_opts; /* below, with the formats */
 
-/* Limits for SQL a user typed (profdb_sql_run, sql_guard.c). */
+/* How profdb_sql runs SQL a user typed. */
 struct profdb_sql_opts {
+	unsigned version;      /* PROFDB_SQL_OPTS_VERSION */
 	int write;             /* non-zero: any statement; 0: reads only */
 	int64_t timeout_ms;    /* stop the statement after this long; <= 0: never */
+	FILE *stream;          /* non-NULL: write the rows here as they come, collect none */
+	const struct profdb_format_opts *format; /* the stream's format; NULL: a table */
 };
+#define PROFDB_SQL_OPTS_VERSION 1
 #define PROFDB_SQL_TIMEOUT_MS 300000 /* default: five minutes */
-#define PROFDB_SQL_OPTS_INIT { 0, PROFDB_SQL_TIMEOUT_MS }
+#define PROFDB_SQL_OPTS_INIT { .version = PROFDB_SQL_OPTS_VERSION, .timeout_ms = PROFDB_SQL_TIMEOUT_MS }
 
-/* METHOD: profdb_query_sql under o (NULL: PROFDB_SQL_OPTS_INIT).  Without
- * o->write only SELECT, reads and reporting pragmas are allowed: INSERT,
- * ATTACH, VACUUM [INTO], setting pragmas... fail with a message naming what
- * was refused.  Past o->timeout_ms the statement stops with PROFDB_ERROR.
- * *out is the caller's (profdb_result_free). */
-int profdb_sql_run(profdb *db, profdb_result **out, const char *sql,
-                   const struct profdb_sql_opts *o);
+/*
+ * METHOD: run one SQL statement under o (NULL: PROFDB_SQL_OPTS_INIT) and
+ * collect its rows into *out (the caller's, profdb_result_free; column
+ * types from the values).  Without o->write only SELECT, reads and
+ * reporting pragmas are allowed: INSERT, ATTACH, VACUUM [INTO], setting
+ * pragmas... fail with a message naming what was refused.  Past
+ * o->timeout_ms the statement stops with PROFDB_ERROR.
+ * With o->stream the rows are written there in o->format as they come and
+ * nothing is collected (out may be NULL; *out is set to NULL): csv, json
+ * and md hold a few thousand rows at a time whatever the result's size; a
+ * table (column widths from every value) is built whole first.  On an
+ * error after some rows, the stream holds those rows (a cut json array)
+ * and the error says why.
+ * Errors: PROFDB_EUSAGE for no or several statements, PROFDB_ERROR for bad
+ * SQL, a refused statement, the timeout or a failed write.
+ */
+int profdb_sql(profdb *db, profdb_result **out, const char *sql, const struct profdb_sql_opts *o);
 
-struct profdb_format_opts; /* below, with the formats */
-/* METHOD: profdb_sql_run, writing the rows to out in fmt as they come:
- * csv, json and md hold a few thousand rows at a time whatever the result's
- * size; a table (column widths from every value) is built whole first.
- * On an error after some rows, out holds those rows (a cut json array) and
- * the error says why. */
-int profdb_sql_write(profdb *db, const char *sql, const struct profdb_sql_opts *o, FILE *out,
-                     const struct profdb_format_opts *fmt);
 /* ---------------------------------------------------------------- analyses */
 
 struct profdb_breakdown_query {
+	unsigned version;      /* PROFDB_BREAKDOWN_QUERY_VERSION (the _INIT macro sets it) */
 	struct profdb_filter filter; /* runs, rank, steps; name and kind must stay NULL */
 	int by_rank;           /* non-zero: one row per rank over the whole run */
 };
+#define PROFDB_BREAKDOWN_QUERY_VERSION 1
 #define PROFDB_BREAKDOWN_QUERY_INIT \
-	{ PROFDB_FILTER_INIT, 0 }
+	{ .version = PROFDB_BREAKDOWN_QUERY_VERSION, .filter = PROFDB_FILTER_INIT }
 
 /*
  * METHOD: where the device time of each (run, rank, step) went, or of each
@@ -387,11 +402,13 @@ struct profdb_breakdown_query {
 int profdb_query_breakdown(profdb *db, profdb_result **out, const struct profdb_breakdown_query *q);
 
 struct profdb_launch_query {
+	unsigned version;      /* PROFDB_LAUNCH_QUERY_VERSION (the _INIT macro sets it) */
 	struct profdb_filter filter; /* runs, rank, steps; name (with by "name"); no kind */
 	const char *by;        /* "name" (NULL), "stream" or "step" */
 };
+#define PROFDB_LAUNCH_QUERY_VERSION 1
 #define PROFDB_LAUNCH_QUERY_INIT \
-	{ PROFDB_FILTER_INIT, NULL }
+	{ .version = PROFDB_LAUNCH_QUERY_VERSION, .filter = PROFDB_FILTER_INIT }
 
 /*
  * METHOD: launch latency and queueing from the runtime calls stored with
@@ -416,11 +433,13 @@ struct profdb_launch_query {
 int profdb_query_launches(profdb *db, profdb_result **out, const struct profdb_launch_query *q);
 
 struct profdb_bandwidth_query {
+	unsigned version;      /* PROFDB_BANDWIDTH_QUERY_VERSION (the _INIT macro sets it) */
 	struct profdb_filter filter; /* runs, rank, steps, name; no kind */
 	int by_rank;           /* non-zero: per rank over the whole run, no step */
 };
+#define PROFDB_BANDWIDTH_QUERY_VERSION 1
 #define PROFDB_BANDWIDTH_QUERY_INIT \
-	{ PROFDB_FILTER_INIT, 0 }
+	{ .version = PROFDB_BANDWIDTH_QUERY_VERSION, .filter = PROFDB_FILTER_INIT }
 
 /*
  * METHOD: memcpy / memset traffic per (run, rank, step, direction), or per
@@ -433,14 +452,16 @@ struct profdb_bandwidth_query {
 int profdb_query_bandwidth(profdb *db, profdb_result **out, const struct profdb_bandwidth_query *q);
 
 struct profdb_memory_query {
+	unsigned version;      /* PROFDB_MEMORY_QUERY_VERSION (the _INIT macro sets it) */
 	struct profdb_filter filter; /* runs, rank, steps; name (an op GLOB) with ops only; no kind */
 	int by_step;           /* non-zero: per step */
 	int timeline;          /* non-zero: the down-sampled curve */
 	int ops;               /* non-zero: per operator */
 	int64_t points;        /* timeline slices per series; 0: 200 */
 };
+#define PROFDB_MEMORY_QUERY_VERSION 1
 #define PROFDB_MEMORY_QUERY_INIT \
-	{ PROFDB_FILTER_INIT, 0, 0, 0, 0 }
+	{ .version = PROFDB_MEMORY_QUERY_VERSION, .filter = PROFDB_FILTER_INIT }
 
 /*
  * METHOD: the allocator's record (schema 012: Kineto [memory] events,
@@ -463,11 +484,13 @@ struct profdb_memory_query {
 int profdb_query_memory(profdb *db, profdb_result **out, const struct profdb_memory_query *q);
 
 struct profdb_idle_query {
+	unsigned version;      /* PROFDB_IDLE_QUERY_VERSION (the _INIT macro sets it) */
 	struct profdb_filter filter; /* runs, rank, steps; no name or kind */
 	int64_t gaps;          /* > 0: list the longest gaps (at most this many) */
 };
+#define PROFDB_IDLE_QUERY_VERSION 1
 #define PROFDB_IDLE_QUERY_INIT \
-	{ PROFDB_FILTER_INIT, 0 }
+	{ .version = PROFDB_IDLE_QUERY_VERSION, .filter = PROFDB_FILTER_INIT }
 
 /*
  * METHOD: idle time per (run, rank, stream): [run] rank stream kernels span
@@ -483,6 +506,7 @@ struct profdb_idle_query {
 int profdb_query_idle(profdb *db, profdb_result **out, const struct profdb_idle_query *q);
 
 struct profdb_ranks_query {
+	unsigned version;      /* PROFDB_RANKS_QUERY_VERSION (the _INIT macro sets it) */
 	struct profdb_filter filter; /* runs, rank, steps; no name or kind */
 	int by_rank;           /* non-zero: per rank over the whole run */
 	double threshold;      /* least effect of a straggler, % (PROFDB_STRAGGLER_PCT) */
@@ -490,8 +514,10 @@ struct profdb_ranks_query {
 /* The straggler rule's least effect: the others' median wait, as % of the
  * median communication (ranks, and collectives' waited_on_rank). */
 #define PROFDB_STRAGGLER_PCT 10.0
-#define PROFDB_RANKS_QUERY_INIT \
-	{ PROFDB_FILTER_INIT, 0, PROFDB_STRAGGLER_PCT }
+#define PROFDB_RANKS_QUERY_VERSION 1
+#define PROFDB_RANKS_QUERY_INIT                                             \
+	{ .version = PROFDB_RANKS_QUERY_VERSION, .filter = PROFDB_FILTER_INIT, \
+	  .threshold = PROFDB_STRAGGLER_PCT }
 
 /*
  * METHOD: stragglers.  Per (run, rank, step), or per (run, rank) with
@@ -508,12 +534,14 @@ struct profdb_ranks_query {
 int profdb_query_ranks(profdb *db, profdb_result **out, const struct profdb_ranks_query *q);
 
 struct profdb_collective_query {
+	unsigned version;      /* PROFDB_COLLECTIVE_QUERY_VERSION (the _INIT macro sets it) */
 	struct profdb_filter filter; /* runs, rank, steps, name; no kind */
 	int by_step;           /* non-zero: per step and collective across ranks */
 	int by_link;           /* non-zero: Ascend communication_matrix.json links */
 };
+#define PROFDB_COLLECTIVE_QUERY_VERSION 1
 #define PROFDB_COLLECTIVE_QUERY_INIT \
-	{ PROFDB_FILTER_INIT, 0, 0 }
+	{ .version = PROFDB_COLLECTIVE_QUERY_VERSION, .filter = PROFDB_FILTER_INIT }
 
 /*
  * METHOD: communication kernels (kind communication) per collective (from
@@ -534,12 +562,14 @@ struct profdb_collective_query {
 int profdb_query_collectives(profdb *db, profdb_result **out, const struct profdb_collective_query *q);
 
 struct profdb_flops_query {
+	unsigned version;      /* PROFDB_FLOPS_QUERY_VERSION (the _INIT macro sets it) */
 	struct profdb_filter filter; /* runs, rank, steps, name (op); no kind */
 	double peak_tflops;    /* > 0: add peak_pct = achieved / this */
 	double peak_gbps;      /* > 0: add bw_pct = bytes per second / this */
 };
+#define PROFDB_FLOPS_QUERY_VERSION 1
 #define PROFDB_FLOPS_QUERY_INIT \
-	{ PROFDB_FILTER_INIT, 0, 0 }
+	{ .version = PROFDB_FLOPS_QUERY_VERSION, .filter = PROFDB_FILTER_INIT }
 
 /*
  * METHOD: GEMM / attention / convolution efficiency per (run, operator,
@@ -607,6 +637,7 @@ enum profdb_format {
 enum profdb_unit { PROFDB_UNIT_AUTO = 0, PROFDB_UNIT_NS, PROFDB_UNIT_US, PROFDB_UNIT_MS, PROFDB_UNIT_S };
 
 struct profdb_format_opts {
+	unsigned version;      /* PROFDB_FORMAT_OPTS_VERSION (the _INIT macro sets it) */
 	enum profdb_format format;
 	enum profdb_unit unit; /* AUTO: table/md pick per column; csv/json use us */
 	int width;             /* terminal width for table; <= 0: no limit */
@@ -616,7 +647,9 @@ struct profdb_format_opts {
 	                          column; COL or COL_pct), NULL: none */
 };
 /* A table, units per column, no width limit (a NULL opts means the same). */
-#define PROFDB_FORMAT_OPTS_INIT { .format = PROFDB_FMT_TABLE, .unit = PROFDB_UNIT_AUTO }
+#define PROFDB_FORMAT_OPTS_VERSION 1
+#define PROFDB_FORMAT_OPTS_INIT \
+	{ .version = PROFDB_FORMAT_OPTS_VERSION, .format = PROFDB_FMT_TABLE, .unit = PROFDB_UNIT_AUTO }
 
 /* Parse "table", "csv", "json", "md"; returns -1 if unknown. */
 int profdb_format_parse(const char *s);
@@ -629,14 +662,15 @@ int profdb_unit_parse(const char *s);
  * move the cursor, recolour or reorder what the terminal shows. */
 void profdb_text_write(FILE *out, const char *text);
 
-/* Write r to out in the chosen format.  Returns PROFDB_OK or PROFDB_ERROR
- * (write failure). */
+/* Write r to out in the chosen format.  Returns PROFDB_OK, PROFDB_ERROR
+ * (write failure: errno says why) or PROFDB_EUSAGE (opts of another
+ * version). */
 int profdb_result_write(const profdb_result *r, FILE *out,
                         const struct profdb_format_opts *opts);
 /*
  * METHOD: the next query that can stream (profdb_query_kernels, _ops,
  * _steps, _launches, _idle, _breakdown, _flops, _bandwidth, _collectives,
- * _ranks, _apis, _runs, _runs_filter, _summary, _summary_by and _tags)
+ * _ranks, _apis, _runs, _summary, _summary_by and _tags)
  * writes its rows to out in fmt as they come, a thousand at
  * a time, instead of holding the whole answer: the result it returns
  * holds only the last rows, and profdb_result_write on it writes them and
@@ -647,14 +681,15 @@ int profdb_result_write(const profdb_result *r, FILE *out,
  * same out and fmt (borrowed until then).  One use: later queries answer
  * whole.  A json object (opts->json_object) is written whole when the
  * answer is one row (parts are written from a thousand rows on).  Returns
- * PROFDB_OK, or PROFDB_ENOTFOUND (nothing armed) without out or fmt.
+ * PROFDB_OK, PROFDB_ENOTFOUND (nothing armed) without out or fmt, or
+ * PROFDB_EUSAGE (fmt of another version; nothing armed).
  */
 int profdb_result_stream(profdb *db, FILE *out, const struct profdb_format_opts *fmt);
 
 /* ---------------------------------------------------------------- diff */
 
 /*
- * Comparing runs (compare.c).  Kernels of the base runs and the new runs
+ * Comparing runs.  Kernels of the base runs and the new runs
  * are paired by a grouping key.  The samples of a kernel are its per-step
  * totals (sum of dur of its kernels in each step), over every step of every
  * run of a side: a step in which it did not run counts as 0.  A run without
@@ -674,6 +709,7 @@ enum profdb_verdict {
 };
 
 struct profdb_diff_opts {
+	unsigned version;      /* PROFDB_DIFF_OPTS_VERSION (the _INIT macro sets it) */
 	const char *const *base_runs; /* run names of the base side (>= 1) */
 	size_t nbase;
 	const char *const *new_runs;  /* run names of the new side (>= 1) */
@@ -694,8 +730,10 @@ struct profdb_diff_opts {
 
 /* The defaults above (no runs; every rank and step); profdb_diff_opts_init
  * sets the same at run time. */
+#define PROFDB_DIFF_OPTS_VERSION 1
 #define PROFDB_DIFF_OPTS_INIT                                                    \
-	{ .filter = PROFDB_FILTER_INIT, .threshold = 0.05, .test = PROFDB_TEST_MWU, \
+	{ .version = PROFDB_DIFF_OPTS_VERSION,                                        \
+	  .filter = PROFDB_FILTER_INIT, .threshold = 0.05, .test = PROFDB_TEST_MWU, \
 	  .alpha = 0.01, .resamples = 2000, .seed = 20240601, .ci_level = 0.95 }
 
 /* Initialise opts with PROFDB_DIFF_OPTS_INIT. */
@@ -763,8 +801,8 @@ int profdb_comparison_table(const profdb_comparison *c, profdb_result **out, uns
  * profdb_comparison_table(c, flags) written to out in opts's format, with
  * the same bytes as profdb_result_write of it; a long table (past 8 MiB of
  * cells, PROFDB_HOLD_BYTES) is built and written a part at a time, so
- * memory stays that of c's lines.  PROFDB_OK, or PROFDB_ERROR (memory,
- * write error).
+ * memory stays that of c's lines.  PROFDB_OK, PROFDB_ERROR (memory,
+ * write error) or PROFDB_EUSAGE (opts of another version).
  */
 int profdb_comparison_write(const profdb_comparison *c, FILE *out, const struct profdb_format_opts *opts,
                             unsigned flags);
@@ -788,8 +826,7 @@ int profdb_report_write(const profdb_comparison *c, FILE *out, enum profdb_forma
 /* ---------------------------------------------------------------- clickhouse */
 
 /*
- * Copying runs to and from a ClickHouse server (lib/clickhouse/,
- * doc/clickhouse.md).  url is clickhouse://[user[:password]@]host[:port]/database
+ * Copying runs to and from a ClickHouse server (doc/clickhouse.md).  url is clickhouse://[user[:password]@]host[:port]/database
  * (HTTP, default port 8123; clickhouses:// for TLS, 8443); the password may
  * instead come from $PROFDB_CLICKHOUSE_PASSWORD or a netrc file ($NETRC or
  * ~/.netrc).  No message ever contains the password.
@@ -841,7 +878,7 @@ int profdb_run_pull(profdb *db, struct profdb_push_stats *out, const char *url, 
  * answers as on the SQLite file they came from.  On such a handle
  * profdb_query_runs and profdb_query_summary are computed by the server
  * (then flags PROFDB_CH_RUNS_ONLY spares pulling the rows), and
- * profdb_query_sql sends ClickHouse SQL to it.  As profdb_open, *out is set
+ * profdb_sql sends ClickHouse SQL to it.  As profdb_open, *out is set
  * even on failure (read profdb_errmsg, then profdb_close).  A name the
  * server does not have is not an error here (the queries report it).
  */

@@ -54,7 +54,7 @@ START_TEST(pytest_benchmark)
 	size_t n;
 	tu_sink_init(&s);
 	ctx = tu_ctx(&s, tu_testdata("bench/pytest_benchmark.json"));
-	ck_assert_int_eq(profdb__read_pytest_benchmark(&ctx), PROFDB_OK);
+	ck_assert_int_eq(profdb__reader_pytest_benchmark.read(&ctx), PROFDB_OK);
 	ck_assert_int_eq(total_of(&s, "test_matmul", &n), 460 * US);
 	ck_assert_uint_eq(n, 4);
 	ck_assert_int_eq(total_of(&s, "test_add", &n), 63 * US);
@@ -77,7 +77,7 @@ START_TEST(gbench)
 	size_t n;
 	tu_sink_init(&s);
 	ctx = tu_ctx(&s, tu_testdata("bench/gbench.json"));
-	ck_assert_int_eq(profdb__read_gbench(&ctx), PROFDB_OK);
+	ck_assert_int_eq(profdb__reader_gbench.read(&ctx), PROFDB_OK);
 	ck_assert_int_eq(total_of(&s, "BM_matmul/64", &n), 1201 + 1210 + 1190);
 	ck_assert_uint_eq(n, 3);
 	ck_assert_uint_eq(s.nkernels, 3);
@@ -99,7 +99,7 @@ START_TEST(wallclock)
 		size_t n;
 		tu_sink_init(&s);
 		ctx = tu_ctx(&s, tu_testdata(files[f]));
-		ck_assert_int_eq(f ? profdb__read_wallclock_jsonl(&ctx) : profdb__read_wallclock_csv(&ctx), PROFDB_OK);
+		ck_assert_int_eq(f ? profdb__reader_wallclock_jsonl.read(&ctx) : profdb__reader_wallclock_csv.read(&ctx), PROFDB_OK);
 		ck_assert_int_eq(total_of(&s, "torch.matmul", &n), 2402750);
 		ck_assert_uint_eq(n, 3);
 		ck_assert_int_eq(total_of(&s, "torch.add", &n), 25500);
@@ -124,7 +124,7 @@ START_TEST(bad_files)
 		struct profdb_reader_ctx ctx;
 		tu_sink_init(&s);
 		ctx = tu_ctx(&s, tu_testdata(cases[i].file));
-		ck_assert_int_eq(cases[i].jsonl ? profdb__read_wallclock_jsonl(&ctx) : profdb__read_wallclock_csv(&ctx),
+		ck_assert_int_eq(cases[i].jsonl ? profdb__reader_wallclock_jsonl.read(&ctx) : profdb__reader_wallclock_csv.read(&ctx),
 		                 PROFDB_EFORMAT);
 		ck_assert_msg(strstr(s.err.msg, cases[i].msg), "%s: %s", cases[i].file, s.err.msg);
 		tu_sink_free(&s);
@@ -138,7 +138,7 @@ START_TEST(truncated_json)
 	struct profdb_reader_ctx ctx;
 	tu_sink_init(&s);
 	ctx = tu_ctx(&s, tu_testdata("bench/bad_truncated_pytest.json"));
-	ck_assert_int_eq(profdb__read_pytest_benchmark(&ctx), PROFDB_EFORMAT);
+	ck_assert_int_eq(profdb__reader_pytest_benchmark.read(&ctx), PROFDB_EFORMAT);
 	ck_assert_msg(strstr(s.err.msg, "byte 1500: truncated JSON"), "%s", s.err.msg);
 	ck_assert_uint_eq(s.nkernels, 0);
 	tu_sink_free(&s);

@@ -103,7 +103,7 @@ static profdb_result *sample(void)
 START_TEST(csv_exact_times)
 {
 	profdb_result *r = sample();
-	struct profdb_format_opts o = { PROFDB_FMT_CSV, PROFDB_UNIT_AUTO, 0, 0, 0, NULL };
+	struct profdb_format_opts o = { .version = PROFDB_FORMAT_OPTS_VERSION, .format = PROFDB_FMT_CSV };
 	ck_assert_str_eq(render(r, &o),
 	                 "name,total_us,calls,avg_us,share_pct\n"
 	                 "\"a, \"\"b\"\"\",1234.567,3,411.52275,12.5\n"
@@ -125,7 +125,7 @@ END_TEST
 START_TEST(json_rows_and_escapes)
 {
 	profdb_result *r = sample();
-	struct profdb_format_opts o = { PROFDB_FMT_JSON, PROFDB_UNIT_AUTO, 0, 0, 0, NULL };
+	struct profdb_format_opts o = { .version = PROFDB_FORMAT_OPTS_VERSION, .format = PROFDB_FMT_JSON };
 	struct profdb__cell *c;
 	ck_assert_str_eq(render(r, &o),
 	                 "[\n"
@@ -157,7 +157,7 @@ END_TEST
 START_TEST(table_units_and_nulls)
 {
 	profdb_result *r = sample();
-	struct profdb_format_opts o = { PROFDB_FMT_TABLE, PROFDB_UNIT_AUTO, 0, 0, 0, NULL };
+	struct profdb_format_opts o = { .version = PROFDB_FORMAT_OPTS_VERSION, .format = PROFDB_FMT_TABLE };
 	/*
 	 * One unit for the table: the log-average of 1234567, 5 and 411522.75 ns
 	 * is 10^4.14 ns, so us.  One precision for the table, from its unit:
@@ -197,7 +197,7 @@ START_TEST(table_notes_wrap)
 	static const char *const n1[] = { "calls" };
 	static const enum profdb_coltype t1[] = { PROFDB_COL_INT };
 	profdb_result *r = make(1, n1, t1);
-	struct profdb_format_opts o = { PROFDB_FMT_TABLE, PROFDB_UNIT_AUTO, 30, 0, 0, NULL };
+	struct profdb_format_opts o = { .version = PROFDB_FORMAT_OPTS_VERSION, .format = PROFDB_FMT_TABLE, .width = 30 };
 	set_int(&add_row(r)[0], 7);
 	ck_assert_int_eq(profdb__result_add_note(r, "alpha beta gamma delta epsilon "
 	                                         "a_word_longer_than_thirty_characters z"), 0);
@@ -224,7 +224,7 @@ START_TEST(table_shortens_in_the_middle)
 	static const char *const n2[] = { "calls", "name" };
 	static const enum profdb_coltype t2[] = { PROFDB_COL_INT, PROFDB_COL_TEXT };
 	profdb_result *r = make(2, n2, t2);
-	struct profdb_format_opts o = { PROFDB_FMT_TABLE, PROFDB_UNIT_AUTO, 30, 0, 0, NULL };
+	struct profdb_format_opts o = { .version = PROFDB_FORMAT_OPTS_VERSION, .format = PROFDB_FMT_TABLE, .width = 30 };
 	struct profdb__cell *c = add_row(r);
 	set_int(&c[0], 7);
 	set_text(&c[1], "void at::native::vectorized_elementwise_kernel<4>(int)");
@@ -253,7 +253,7 @@ END_TEST
 START_TEST(markdown)
 {
 	profdb_result *r = sample();
-	struct profdb_format_opts o = { PROFDB_FMT_MD, PROFDB_UNIT_AUTO, 0, 0, 0, NULL };
+	struct profdb_format_opts o = { .version = PROFDB_FORMAT_OPTS_VERSION, .format = PROFDB_FMT_MD };
 	struct profdb__cell *c = add_row(r);
 	set_text(&c[0], "a|b\nc");
 	set_int(&c[1], 20000000);   /* 20 ms: the log-average stays 10^3.94 ns, us */
@@ -287,7 +287,7 @@ START_TEST(one_precision)
 		PROFDB_COL_REAL, PROFDB_COL_REAL, PROFDB_COL_PROB
 	};
 	profdb_result *r = make(7, n, t);
-	struct profdb_format_opts o = { PROFDB_FMT_TABLE, PROFDB_UNIT_AUTO, 0, 0, 0, NULL };
+	struct profdb_format_opts o = { .version = PROFDB_FORMAT_OPTS_VERSION, .format = PROFDB_FMT_TABLE };
 	struct profdb__cell *c = add_row(r);
 	set_text(&c[0], "k");
 	set_real(&c[1], 21953.0);

@@ -30,7 +30,7 @@ static struct tu_sink *read_path(const char *path, int expect_rc)
 	struct profdb_reader_ctx c;
 	tu_sink_init(&s);
 	c = tu_ctx(&s, path);
-	ck_assert_msg(profdb__read_ascend_folder(&c) == expect_rc, "%s: %s", path, s.err.msg);
+	ck_assert_msg(profdb__reader_ascend_csv.read(&c) == expect_rc, "%s: %s", path, s.err.msg);
 	return &s;
 }
 
@@ -256,7 +256,7 @@ START_TEST(lone_file_rank_from_ctx)
 	tu_sink_init(&s);
 	c = tu_ctx(&s, tu_testdata("ascend/edge/crlf/kernel_details.csv"));
 	c.rank = 5;
-	ck_assert_int_eq(profdb__read_kernel_details(&c), PROFDB_OK);
+	ck_assert_int_eq(profdb__reader_ascend_csv.read(&c), PROFDB_OK);
 	ck_assert_int_eq(s.kernels[0].rank, 5);
 	tu_sink_free(&s);
 }
@@ -297,7 +297,7 @@ START_TEST(progress_over_the_export)
 	c = tu_ctx(&s, tu_testdata("ascend/edge/folder/worker_ascend_pt"));
 	c.progress = on_progress;
 	c.progress_arg = &seen;
-	ck_assert_int_eq(profdb__read_ascend_folder(&c), PROFDB_OK);
+	ck_assert_int_eq(profdb__reader_ascend_csv.read(&c), PROFDB_OK);
 	ck_assert_int_ge(seen.calls, 4);
 	ck_assert_int_eq(seen.backwards, 0);
 	ck_assert_uint_eq(seen.last, total);
@@ -550,7 +550,7 @@ static const struct profdb_reader *detect_made(const char *head, size_t pad, cha
 	path = temp_file("sniff.bin", text, nh + pad + nt);
 	free(text);
 	reason[0] = '\0';
-	kind = profdb__detect_file(path, reason, PROFDB_ERRMAX);
+	kind = tu_detect(path, reason, PROFDB_ERRMAX);
 	return kind;
 }
 
@@ -585,7 +585,7 @@ START_TEST(detect_reads_as_far_as_needed)
 	ck_assert_str_eq(reason, "cannot read as SQLite: file is not a database");
 	/* gzip: a real gzipped trace, and gzip holding text */
 	reason[0] = '\0';
-	ck_assert_ptr_eq(profdb__detect_file(tu_corpus("kineto/tb_plugin/samples/resnet50_num_workers_0/"
+	ck_assert_ptr_eq(tu_detect(tu_corpus("kineto/tb_plugin/samples/resnet50_num_workers_0/"
 	                                               "worker0.1623143089861.pt.trace.json.gz"),
 	                                     reason, sizeof reason), &profdb__reader_kineto);
 	/* gzip -n of "hello\n" */
@@ -593,7 +593,7 @@ START_TEST(detect_reads_as_far_as_needed)
 		static const unsigned char gz[] = { 0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0x03, 0xcb, 0x48, 0xcd,
 		                                    0xc9, 0xc9, 0xe7, 0x02, 0, 0x20, 0x30, 0x3a, 0x36, 0x06, 0,
 		                                    0, 0 };
-		ck_assert_ptr_eq(profdb__detect_file(temp_file("hello.gz", gz, sizeof gz), reason, sizeof reason),
+		ck_assert_ptr_eq(tu_detect(temp_file("hello.gz", gz, sizeof gz), reason, sizeof reason),
 		                 NULL);
 	}
 	ck_assert_str_eq(reason, "gzip file that does not hold JSON");

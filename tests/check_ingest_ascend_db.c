@@ -318,7 +318,7 @@ START_TEST(synthetic_records)
 
 	tu_sink_init(&s);
 	ctx = tu_ctx(&s, path);
-	ck_assert_msg(profdb__read_ascend_db(&ctx) == PROFDB_OK, "%s", s.err.msg);
+	ck_assert_msg(profdb__reader_ascend_db.read(&ctx) == PROFDB_OK, "%s", s.err.msg);
 	/* 3 compute tasks + 1 communication op; the EVENT_RECORD task is no kernel */
 	ck_assert_uint_eq(s.nkernels, 4);
 	k = find_kernel(&s, "k1");
@@ -429,7 +429,7 @@ START_TEST(folder_rank_from_profiler_info)
 	make_db(out, "ascend_pytorch_profiler.db", "INSERT INTO RANK_DEVICE_MAP VALUES (-1, 0);");
 	tu_sink_init(&s);
 	ctx = tu_ctx(&s, pt);
-	ck_assert_msg(profdb__read_ascend_db(&ctx) == PROFDB_OK, "%s", s.err.msg);
+	ck_assert_msg(profdb__reader_ascend_db.read(&ctx) == PROFDB_OK, "%s", s.err.msg);
 	ck_assert_uint_eq(s.nkernels, 4);
 	for (size_t i = 0; i < s.nkernels; i++)
 		ck_assert_int_eq(s.kernels[i].rank, 6);
@@ -454,7 +454,7 @@ START_TEST(wal_is_read)
 	/* the writer stays open: the rows are only in msprof_1.db-wal */
 	tu_sink_init(&s);
 	ctx = tu_ctx(&s, path);
-	ck_assert_msg(profdb__read_ascend_db(&ctx) == PROFDB_OK, "%s", s.err.msg);
+	ck_assert_msg(profdb__reader_ascend_db.read(&ctx) == PROFDB_OK, "%s", s.err.msg);
 	ck_assert_uint_eq(s.nkernels, 4);
 	tu_sink_free(&s);
 	sqlite3_close(w);
@@ -475,7 +475,7 @@ START_TEST(not_ascend_db)
 	sqlite3_close(w);
 	tu_sink_init(&s);
 	ctx = tu_ctx(&s, path);
-	ck_assert_int_eq(profdb__read_ascend_db(&ctx), PROFDB_EFORMAT);
+	ck_assert_int_eq(profdb__reader_ascend_db.read(&ctx), PROFDB_EFORMAT);
 	ck_assert_ptr_nonnull(strstr(s.err.msg, "not an Ascend profiler database"));
 	ck_assert_ptr_nonnull(strstr(s.err.msg, "other.db"));
 	tu_sink_free(&s);
@@ -484,7 +484,7 @@ START_TEST(not_ascend_db)
 	ck_assert_int_eq(tu_write_file(bad, "SQLite format 3\0garbage garbage garbage", 40), 0);
 	tu_sink_init(&s);
 	ctx = tu_ctx(&s, bad);
-	ck_assert_int_eq(profdb__read_ascend_db(&ctx), PROFDB_EFORMAT);
+	ck_assert_int_eq(profdb__reader_ascend_db.read(&ctx), PROFDB_EFORMAT);
 	ck_assert_ptr_nonnull(strstr(s.err.msg, "msprof_0.db"));
 	tu_sink_free(&s);
 }

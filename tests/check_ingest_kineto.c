@@ -63,7 +63,7 @@ START_TEST(nested_trace)
 
 	tu_sink_init(&s);
 	ctx = tu_ctx(&s, tu_testdata("kineto/nested.json"));
-	ck_assert_int_eq(profdb__read_kineto(&ctx), PROFDB_OK);
+	ck_assert_int_eq(profdb__reader_kineto.read(&ctx), PROFDB_OK);
 	ck_assert_int_eq(s.rows_read, 26);
 	ck_assert_int_eq(s.skipped, 0);
 	ck_assert_uint_eq(s.nops, 11);     /* cpu_op and user_annotation; python_function is not an op */
@@ -146,7 +146,7 @@ START_TEST(concrete_inputs)
 
 	tu_sink_init(&s);
 	ctx = tu_ctx(&s, tu_testdata("flops/conv.json"));
-	ck_assert_int_eq(profdb__read_kineto(&ctx), PROFDB_OK);
+	ck_assert_int_eq(profdb__reader_kineto.read(&ctx), PROFDB_OK);
 	ck_assert_str_eq(op_named(&s, "aten::conv_transpose2d")->in_concrete,
 	                 "[\"\",\"\",\"\",\"[2, 2]\",\"[1, 1]\",\"[0, 0]\",\"1\",\"[1, 1]\"]");
 	ck_assert_str_eq(op_named(&s, "aten::_convolution_mode")->in_concrete,
@@ -174,7 +174,7 @@ START_TEST(bad_events)
 
 	tu_sink_init(&s);
 	ctx = tu_ctx(&s, tu_testdata("kineto/bad_events.json"));
-	ck_assert_int_eq(profdb__read_kineto(&ctx), PROFDB_OK);
+	ck_assert_int_eq(profdb__reader_kineto.read(&ctx), PROFDB_OK);
 	ck_assert_int_eq(s.rows_read, 15);
 	ck_assert_int_eq(s.skipped, 8);
 	ck_assert_uint_eq(s.nkernels, 3);
@@ -237,7 +237,7 @@ static int read_file_rc(const char *path, struct tu_sink *s)
 	struct profdb_reader_ctx ctx;
 	tu_sink_init(s);
 	ctx = tu_ctx(s, path);
-	return profdb__read_kineto(&ctx);
+	return profdb__reader_kineto.read(&ctx);
 }
 
 START_TEST(truncated_and_gzip)
@@ -259,7 +259,7 @@ START_TEST(truncated_and_gzip)
 	s.sink.rank_fixup = NULL;
 	{
 		struct profdb_reader_ctx ctx = tu_ctx(&s, cut);
-		ck_assert_int_eq(profdb__read_kineto(&ctx), PROFDB_EFORMAT);
+		ck_assert_int_eq(profdb__reader_kineto.read(&ctx), PROFDB_EFORMAT);
 	}
 	ck_assert_ptr_nonnull(strstr(s.err.msg, "cut.json: byte 1500: truncated JSON"));
 	ck_assert_uint_eq(s.nkernels, 0);
@@ -388,7 +388,7 @@ START_TEST(rank_choice)
 	tu_sink_init(&s);
 	ctx = tu_ctx(&s, tu_testdata("kineto/bad_events.json"));
 	ctx.rank = 9;
-	ck_assert_int_eq(profdb__read_kineto(&ctx), PROFDB_OK);
+	ck_assert_int_eq(profdb__reader_kineto.read(&ctx), PROFDB_OK);
 	ck_assert_int_eq(s.kernels[0].rank, 9);
 	ck_assert_uint_eq(s.nnotes, 1);
 	tu_sink_free(&s);
@@ -694,7 +694,7 @@ static profdb *ingest_op_nest(const char *file)
 {
 	profdb *db = NULL;
 	int64_t id = 0;
-	struct profdb_ingest_opts opts = { 0 };
+	struct profdb_ingest_opts opts = PROFDB_INGEST_OPTS_INIT;
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
 	ck_assert_int_eq(profdb_ingest(db, &id, tu_testdata(file), &opts), PROFDB_OK);
 	op_times(db, "ProfilerStep#1", 570, 0, 80);
@@ -742,7 +742,7 @@ START_TEST(driver_op_steps_checked)
 {
 	profdb *db = NULL;
 	int64_t id = 0;
-	struct profdb_ingest_opts opts = { 0 };
+	struct profdb_ingest_opts opts = PROFDB_INGEST_OPTS_INIT;
 	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
 	ck_assert_int_eq(profdb_ingest(db, &id, tu_testdata("op_nest/steps.json"), &opts), PROFDB_OK);
 	ck_assert_int_eq(q1(db, "SELECT step FROM op_v WHERE name = 'op_a'"), 2);
@@ -764,7 +764,7 @@ START_TEST(op_nest_memory_sink)
 		struct profdb_reader_ctx ctx;
 		tu_sink_init(&s);
 		ctx = tu_ctx(&s, tu_testdata(files[f]));
-		ck_assert_int_eq(profdb__read_kineto(&ctx), PROFDB_OK);
+		ck_assert_int_eq(profdb__reader_kineto.read(&ctx), PROFDB_OK);
 		ck_assert_int_eq(op_named(&s, "aten::linear")->self_ns, 0);
 		ck_assert_int_eq(op_named(&s, "aten::linear")->device_total_ns, 70 * US);
 		ck_assert_int_eq(op_named(&s, "aten::addmm")->self_ns, 200 * US);
@@ -786,7 +786,7 @@ START_TEST(corr_ext_memory_sink)
 	struct profdb_reader_ctx ctx;
 	tu_sink_init(&s);
 	ctx = tu_ctx(&s, tu_testdata("kineto_link/corr_ext.json"));
-	ck_assert_int_eq(profdb__read_kineto(&ctx), PROFDB_OK);
+	ck_assert_int_eq(profdb__reader_kineto.read(&ctx), PROFDB_OK);
 	ck_assert_int_eq(op_named(&s, "aten::conv2d")->device_self_ns, 0);
 	ck_assert_int_eq(op_named(&s, "aten::conv2d")->device_total_ns, 20 * US);
 	ck_assert_int_eq(op_named(&s, "aten::cudnn_convolution")->device_self_ns, 20 * US);

@@ -132,13 +132,20 @@ START_TEST(kernel_query)
 	ck_assert_double_eq(sum(r, "total"), 930);
 	/* the run-time initialiser selects the same */
 	memset(&all, 0, sizeof all);
+	all.version = PROFDB_KERNEL_QUERY_VERSION;
 	profdb_filter_init(&all.filter);
 	ck_assert_int_eq(profdb_query_kernels(db, &s, &all), PROFDB_OK);
 	same_rows(r, s);
 	profdb_result_free(s);
 	s = NULL;
-	/* the trap the macro avoids: zeroed is rank 0, steps 0..0 */
+	/* a zeroed struct is refused: its version (0) is none of ours */
 	memset(&zero, 0, sizeof zero);
+	ck_assert_int_eq(profdb_query_kernels(db, &s, &zero), PROFDB_EUSAGE);
+	ck_assert_ptr_null(s);
+	ck_assert_ptr_nonnull(strstr(profdb_errmsg(db), "struct profdb_kernel_query has version 0"));
+	/* the trap the macro avoids: a zeroed filter is rank 0, steps 0..0 */
+	zero.version = PROFDB_KERNEL_QUERY_VERSION;
+	zero.filter.version = PROFDB_FILTER_VERSION;
 	ck_assert_int_eq(profdb_query_kernels(db, &s, &zero), PROFDB_OK);
 	ck_assert_uint_eq(profdb_result_nrows(s), 0);
 	profdb_result_free(s);
@@ -230,19 +237,19 @@ START_TEST(sql_and_format_opts)
 
 	ck_assert_int_eq(so.write, 0);
 	ck_assert_int_eq(so.timeout_ms, 300000);
-	ck_assert_int_eq(profdb_sql_run(db, &r, "SELECT count(*) FROM kernel", &so), PROFDB_OK);
+	ck_assert_int_eq(profdb_sql(db, &r, "SELECT count(*) FROM kernel", &so), PROFDB_OK);
 	ck_assert_int_eq(profdb_result_int(r, 0, 0), 9);
 	profdb_result_free(r);
 	r = NULL;
 	/* reads only: a write is refused, nothing deleted */
-	ck_assert_int_ne(profdb_sql_run(db, &r, "DELETE FROM kernel", &so), PROFDB_OK);
+	ck_assert_int_ne(profdb_sql(db, &r, "DELETE FROM kernel", &so), PROFDB_OK);
 	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM kernel"), 9);
 
 	/* the default format is what a NULL opts writes: a table, no width limit */
 	ck_assert_int_eq(fo.format, PROFDB_FMT_TABLE);
 	ck_assert_int_eq(fo.unit, PROFDB_UNIT_AUTO);
 	ck_assert_int_eq(fo.width, 0);
-	ck_assert_int_eq(profdb_query_sql(db, &r, "SELECT name, count(*) AS n FROM kernel_v GROUP BY name"),
+	ck_assert_int_eq(profdb_sql(db, &r, "SELECT name, count(*) AS n FROM kernel_v GROUP BY name", NULL),
 	                 PROFDB_OK);
 	fa = open_memstream(&a, &na);
 	fb = open_memstream(&b, &nb);
@@ -275,6 +282,104 @@ START_TEST(ingest_opts)
 	ck_assert_int_eq(profdb_ingest(db2, NULL, path, NULL), PROFDB_OK);
 	ck_assert_int_eq(tu_scalar(db2, "SELECT count(*) FROM kernel"), 5);
 	profdb_close(db2);
+	profdb_close(db);
+}
+END_TEST
+
+/* A file no reader recognises is PROFDB_EUNKNOWN, not a generic failure
+ * nor a corrupt input; a gzip stream that does not decode is EFORMAT. */
+START_TEST(ingest_unknown)
+{
+	char path[1100], gz[1100];
+	static const unsigned char cut[] = { 0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0x03, 0xcb };
+	profdb *db = NULL;
+
+	snprintf(path, sizeof path, "%s/notes.txt", tu_tmpdir());
+	snprintf(gz, sizeof gz, "%s/cut.json.gz", tu_tmpdir());
+	ck_assert_int_eq(tu_write_file(path, "just some words\n", 16), 0);
+	ck_assert_int_eq(tu_write_file(gz, cut, sizeof cut), 0);
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	ck_assert_int_eq(profdb_ingest(db, NULL, path, NULL), PROFDB_EUNKNOWN);
+	ck_assert_ptr_nonnull(strstr(profdb_errmsg(db), "not a format profdb reads"));
+	ck_assert_int_eq(profdb_ingest(db, NULL, gz, NULL), PROFDB_EFORMAT);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM run"), 0);
+	ck_assert_str_eq(profdb_strerror(PROFDB_EUNKNOWN), "input in no format profdb reads");
+	profdb_close(db);
+}
+END_TEST
+
+/* Each options struct carries the version its _INIT macro sets; a struct
+ * of another version (a program built against another header) is refused
+ * with PROFDB_EUSAGE before any field is read. */
+START_TEST(versions_checked)
+{
+	profdb *db = make_db();
+	profdb_result *r = NULL;
+	profdb_comparison *c = NULL;
+	struct profdb_limits lim = PROFDB_LIMITS_INIT;
+	struct profdb_ingest_opts io = PROFDB_INGEST_OPTS_INIT;
+	struct profdb_filter f = PROFDB_FILTER_INIT;
+	struct profdb_sql_opts so = PROFDB_SQL_OPTS_INIT;
+	struct profdb_format_opts fo = PROFDB_FORMAT_OPTS_INIT;
+	struct profdb_diff_opts dopt = PROFDB_DIFF_OPTS_INIT;
+	struct profdb_op_query oq = PROFDB_OP_QUERY_INIT;
+	struct profdb_breakdown_query bq = PROFDB_BREAKDOWN_QUERY_INIT;
+	struct profdb_launch_query lq = PROFDB_LAUNCH_QUERY_INIT;
+	struct profdb_bandwidth_query wq = PROFDB_BANDWIDTH_QUERY_INIT;
+	struct profdb_memory_query mq = PROFDB_MEMORY_QUERY_INIT;
+	struct profdb_idle_query iq = PROFDB_IDLE_QUERY_INIT;
+	struct profdb_ranks_query rq = PROFDB_RANKS_QUERY_INIT;
+	struct profdb_collective_query cq = PROFDB_COLLECTIVE_QUERY_INIT;
+	struct profdb_flops_query fq = PROFDB_FLOPS_QUERY_INIT;
+	const char *r_run[] = { "r" };
+	FILE *devnull = fopen("/dev/null", "w");
+
+	ck_assert_ptr_nonnull(devnull);
+	ck_assert_uint_eq(lim.version, PROFDB_LIMITS_VERSION);
+	ck_assert_uint_eq(f.version, PROFDB_FILTER_VERSION);
+	ck_assert_uint_eq(oq.filter.version, PROFDB_FILTER_VERSION);
+	lim.version = io.version = f.version = so.version = fo.version = dopt.version = 99;
+	oq.version = bq.version = lq.version = wq.version = mq.version = 99;
+	iq.version = rq.version = cq.version = fq.version = 99;
+	ck_assert_int_eq(profdb_set_limits(db, &lim), PROFDB_EUSAGE);
+	ck_assert_ptr_nonnull(strstr(profdb_errmsg(db), "struct profdb_limits has version 99, this library reads"
+	                                                " version 1"));
+	ck_assert_int_eq(profdb_ingest(db, NULL, tu_testdata("kineto_link/corr_ext.json"), &io), PROFDB_EUSAGE);
+	ck_assert_int_eq(profdb_query_steps(db, &r, &f), PROFDB_EUSAGE);
+	ck_assert_int_eq(profdb_query_summary(db, &r, &f), PROFDB_EUSAGE);
+	ck_assert_int_eq(profdb_query_runs(db, &r, &f), PROFDB_EUSAGE);
+	ck_assert_int_eq(profdb_query_apis(db, &r, &f), PROFDB_EUSAGE);
+	ck_assert_int_eq(profdb_query_summary_by(db, &r, &f, "tag:x"), PROFDB_EUSAGE);
+	ck_assert_int_eq(profdb_query_tags(db, &r, &f), PROFDB_EUSAGE);
+	ck_assert_int_eq(profdb_sql(db, &r, "SELECT 1", &so), PROFDB_EUSAGE);
+	ck_assert_int_eq(profdb_query_ops(db, &r, &oq), PROFDB_EUSAGE);
+	ck_assert_int_eq(profdb_query_breakdown(db, &r, &bq), PROFDB_EUSAGE);
+	ck_assert_int_eq(profdb_query_launches(db, &r, &lq), PROFDB_EUSAGE);
+	ck_assert_int_eq(profdb_query_bandwidth(db, &r, &wq), PROFDB_EUSAGE);
+	ck_assert_int_eq(profdb_query_memory(db, &r, &mq), PROFDB_EUSAGE);
+	ck_assert_int_eq(profdb_query_idle(db, &r, &iq), PROFDB_EUSAGE);
+	ck_assert_int_eq(profdb_query_ranks(db, &r, &rq), PROFDB_EUSAGE);
+	ck_assert_int_eq(profdb_query_collectives(db, &r, &cq), PROFDB_EUSAGE);
+	ck_assert_int_eq(profdb_query_flops(db, &r, &fq), PROFDB_EUSAGE);
+	dopt.base_runs = dopt.new_runs = r_run;
+	dopt.nbase = dopt.nnew = 1;
+	ck_assert_int_eq(profdb_compare(db, &c, &dopt), PROFDB_EUSAGE);
+	ck_assert_ptr_null(c);
+	ck_assert_int_eq(profdb_result_stream(db, devnull, &fo), PROFDB_EUSAGE);
+	ck_assert_ptr_null(r);
+	/* the right versions pass (nothing above changed the handle) */
+	so.version = PROFDB_SQL_OPTS_VERSION;
+	ck_assert_int_eq(profdb_sql(db, &r, "SELECT count(*) FROM kernel", &so), PROFDB_OK);
+	ck_assert_int_eq(profdb_result_int(r, 0, 0), 9);
+	ck_assert_int_eq(profdb_result_write(r, devnull, &fo), PROFDB_EUSAGE);
+	so.format = &fo;
+	so.stream = devnull;
+	ck_assert_int_eq(profdb_sql(db, NULL, "SELECT 1", &so), PROFDB_EUSAGE);
+	fo.version = PROFDB_FORMAT_OPTS_VERSION;
+	ck_assert_int_eq(profdb_result_write(r, devnull, &fo), PROFDB_OK);
+	ck_assert_int_eq(profdb_sql(db, NULL, "SELECT 1", &so), PROFDB_OK);
+	profdb_result_free(r);
+	fclose(devnull);
 	profdb_close(db);
 }
 END_TEST
@@ -322,6 +427,8 @@ int main(void)
 	tcase_add_test(tc, sql_and_format_opts);
 	tcase_add_test(tc, ingest_opts);
 	tcase_add_test(tc, diff_opts);
+	tcase_add_test(tc, ingest_unknown);
+	tcase_add_test(tc, versions_checked);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

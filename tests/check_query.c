@@ -259,8 +259,7 @@ START_TEST(kernels_filters)
 	profdb_result_free(r);
 
 	/* no run given: every run, with a run column, top N per run */
-	memset(&q, 0, sizeof q);
-	profdb_filter_init(&q.filter);
+	q = (struct profdb_kernel_query)PROFDB_KERNEL_QUERY_INIT;
 	q.top = 1;
 	ck_assert_int_eq(profdb_query_kernels(db, &r, &q), PROFDB_OK);
 	ck_assert_str_eq(profdb_result_colname(r, 0), "run");
@@ -524,7 +523,7 @@ START_TEST(summary_and_runs)
 	f.runs = (const char *const[]){ "nope" };
 	ck_assert_int_eq(profdb_query_summary(db, &r, &f), PROFDB_ENOTFOUND);
 
-	ck_assert_int_eq(profdb_query_runs(db, &r), PROFDB_OK);
+	ck_assert_int_eq(profdb_query_runs(db, &r, NULL), PROFDB_OK);
 	ck_assert_int_eq(profdb_result_nrows(r), 2);
 	ck_assert_str_eq(profdb_result_colname(r, 0), "id");
 	ck_assert_str_eq(profdb_result_colname(r, 1), "name");
@@ -533,11 +532,11 @@ START_TEST(summary_and_runs)
 	ck_assert_double_eq(val(r, 0, "total_device"), 760);
 	profdb_result_free(r);
 
-	ck_assert_int_eq(profdb_query_sql(db, &r, "SELECT median(dur_ns) FROM kernel WHERE run_id = 1"), PROFDB_OK);
+	ck_assert_int_eq(profdb_sql(db, &r, "SELECT median(dur_ns) FROM kernel WHERE run_id = 1", NULL), PROFDB_OK);
 	ck_assert_double_eq(profdb_result_double(r, 0, 0), 40);   /* 9 values: the 5th of 10 10 20 30 40 50 100 200 300 */
 	profdb_result_free(r);
-	ck_assert_int_eq(profdb_query_sql(db, &r, "SELECT 1; SELECT 2"), PROFDB_EUSAGE);
-	ck_assert_int_eq(profdb_query_sql(db, &r, "SELEC 1"), PROFDB_ERROR);
+	ck_assert_int_eq(profdb_sql(db, &r, "SELECT 1; SELECT 2", NULL), PROFDB_EUSAGE);
+	ck_assert_int_eq(profdb_sql(db, &r, "SELEC 1", NULL), PROFDB_ERROR);
 	profdb_close(db);
 }
 END_TEST

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "read/detect.h"
 
 static const char *join(const char *env, const char *fallback, const char *rel)
 {
@@ -255,4 +256,11 @@ double tu_scalar_d(profdb *db, const char *sql)
 		v = sqlite3_column_double(st, 0);
 	sqlite3_finalize(st);
 	return v;
+}
+
+const struct profdb_reader *tu_detect(const char *path, char *reason, size_t cap)
+{
+	const struct profdb_reader *r;
+	profdb__detect_file(&r, path, reason, cap);
+	return r;
 }

@@ -69,4 +69,7 @@ void tu_sink_free(struct tu_sink *s);
 extern const struct profdb_limits tu_limits;
 struct profdb_reader_ctx tu_ctx(struct tu_sink *s, const char *path);
 
+/* The reader profdb__detect_file finds for path, or NULL (reason says why). */
+const struct profdb_reader *tu_detect(const char *path, char *reason, size_t cap);
+
 #endif

@@ -156,6 +156,8 @@ int profdb_compare(profdb *db, profdb_comparison **out, const struct profdb_diff
 	int rc, own_txn = 0;
 
 	*out = NULL;
+	if ((rc = profdb__version_check(db, o->version, PROFDB_DIFF_OPTS_VERSION, "profdb_diff_opts")) != PROFDB_OK)
+		return rc;
 	if (profdb__bench_diff_wanted(o)) { /* tag: sides or keys, bench_diff.c */
 		/* on a clickhouse:// snapshot they read kernel rows */
 		if (db->remote && (rc = profdb__ch_ensure(db, CH_ALL_TABLES)) != PROFDB_OK)

@@ -343,6 +343,8 @@ int profdb_compare_analysis(profdb *db, profdb_comparison **out, const struct pr
 	int rc, bd = table && strcmp(table, "breakdown") == 0, mem = table && strcmp(table, "memory") == 0;
 
 	*out = NULL;
+	if ((rc = profdb__version_check(db, o->version, PROFDB_DIFF_OPTS_VERSION, "profdb_diff_opts")) != PROFDB_OK)
+		return rc;
 	if (!bd && !mem && !(table && strcmp(table, "collectives") == 0))
 		return profdb__error(db, PROFDB_EUSAGE, "unknown table '%s' (breakdown, collectives, memory)",
 		                     table ? table : "");

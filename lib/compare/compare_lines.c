@@ -2,8 +2,8 @@
  * compare_lines.c - the kernel lines of a comparison, held or spooled.
  *
  * Why: the lines are sorted by |delta| before the first is written, so
- * each key's line (about 250 bytes with its key) was held to the end: 1 M
- * keys were 250 MB.  They are held while they fit the one hold budget
+ * each key's line (about 250 bytes with its key) waits to the end: 1 M
+ * keys would hold 250 MB.  They are held while they fit the one hold budget
  * (profdb__result_hold_budget, 8 MiB: about 30 000 lines); past it every
  * line goes to a spool (result_stream.c: a temporary table, on disk past
  * SQLite's cache) and is read back sorted, ORDER BY abs(delta) DESC, key:

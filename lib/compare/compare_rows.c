@@ -27,10 +27,6 @@
  * every run's rows at once (prefetch: up to four threads, a connection per
  * run), and the loader reserves each run's rows in one array (the server
  * counted them).
- *
- * Over 600 lines: the loader, its ordering, the prefetch and the cursor
- * share the private struct loader; split, it would be a header of its own
- * for one reader.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -144,11 +140,11 @@ static int add_raw(void *arg, int64_t a, int64_t b, int64_t kind, int has_step, 
 }
 
 /* A snapshot's run: room for the rows the server holds, at once.  Grown
- * by doubling, the 2 x 18 MB of a diff of two 10 M-kernel runs were
- * written into fresh 4 KB pages one at a time (that store was the
- * diff's hottest instruction); one array of the right size can be backed
- * by 2 MB pages (huge_pages.c).  Advised after a doubling instead, the
- * diff faulted more, not less: realloc moved the pages. */
+ * by doubling, the 2 x 18 MB of a diff of two 10 M-kernel runs would go
+ * into fresh 4 KB pages one at a time (that store is the diff's hottest
+ * instruction); one array of the right size can be backed by 2 MB pages
+ * (huge_pages.c).  Advised after each doubling instead, the diff faults
+ * more, not less: realloc moves the pages. */
 static int reserve_rows(void *arg, uint64_t rows)
 {
 	struct loader *l = arg;
@@ -598,7 +594,7 @@ int profdb__kcursor_open(struct profdb__compare_state *s, int si, size_t i, cons
 	if (s->key_in_step_stat && s->side[si].runs[i].stats &&
 	    (rc = load(s, si, i, keyexpr, c, &held)) != PROFDB_OK)
 		return rc;
-	if (!held && (rc = profdb__compare_kernel_cursor(s, si, i, keyexpr, &c->q)) != PROFDB_OK)
+	if (!held && (rc = profdb__compare_kernel_cursor(s, &c->q, si, i, keyexpr)) != PROFDB_OK)
 		return rc;
 	if (profdb__kcursor_next(c) != 0)
 		return profdb__sqlerror(s->db, "cannot read kernels of '%s'", s->side[si].runs[i].name);

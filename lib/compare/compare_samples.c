@@ -270,7 +270,8 @@ static int op_cursor(struct profdb__compare_state *s, int si, size_t i, sqlite3_
 	return PROFDB_OK;
 }
 
-int profdb__compare_kernel_cursor(struct profdb__compare_state *s, int si, size_t i, const char *keyexpr, sqlite3_stmt **out)
+int profdb__compare_kernel_cursor(struct profdb__compare_state *s, sqlite3_stmt **out, int si, size_t i,
+                                  const char *keyexpr)
 {
 	struct profdb__compare_side *sd = &s->side[si];
 	const struct profdb_filter *f = &s->o->filter;

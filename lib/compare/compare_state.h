@@ -41,7 +41,7 @@ struct profdb__compare_side {
 
 /* One comparison being built: both sides.  Keys are read one at a time
  * in key order (compare_merge.c): memory holds one key's samples, not
- * every key's (100 k names x 1 000 steps were 1.6 GB). */
+ * every key's (100 k names x 1 000 steps would be 1.6 GB). */
 struct profdb__compare_state {
 	profdb *db;
 	const struct profdb_diff_opts *o;
@@ -68,7 +68,8 @@ int profdb__compare_side_init(profdb *db, const struct profdb_filter *f, struct 
 void profdb__compare_side_free(struct profdb__compare_side *sd);
 /* The kernels of run i of side si as rows (key text, step, sum of ns,
  * count) in key order; *out is the caller's (sqlite3_finalize). */
-int profdb__compare_kernel_cursor(struct profdb__compare_state *s, int si, size_t i, const char *keyexpr, sqlite3_stmt **out);
+int profdb__compare_kernel_cursor(struct profdb__compare_state *s, sqlite3_stmt **out, int si, size_t i,
+                                  const char *keyexpr);
 /* compare_rows.c: one run's kernel sums per key and step in key order,
  * from that SQL cursor or held in memory (keys of kernel_step_stat's
  * columns); the current row in key .. calls while live. */

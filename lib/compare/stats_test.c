@@ -143,7 +143,7 @@ fail:
 }
 
 /* The rank sum of x and the tie term, from x and y with their ranks in
- * one qsort of (value, side) pairs: NaN-safe, as before; 0 or -1. */
+ * one qsort of (value, side) pairs: NaN-safe; 0 or -1. */
 static int ranks_qsort(const double *x, size_t n, const double *y, size_t m,
                        double *r1, double *ties, int *tied)
 {

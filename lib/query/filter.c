@@ -13,8 +13,8 @@
 
 void profdb_filter_init(struct profdb_filter *f)
 {
-	memset(f, 0, sizeof *f);
-	f->rank = f->step_lo = f->step_hi = PROFDB_NULL;
+	const struct profdb_filter all = PROFDB_FILTER_INIT; /* the one list of defaults */
+	*f = all;
 }
 
 void profdb__qfilter_where(struct profdb__qbuf *b, const struct profdb_filter *f, const char *a,
@@ -106,7 +106,9 @@ void profdb__qfilter_runs_of(struct profdb_filter *dst, const struct profdb_filt
 
 int profdb__qfilter_check(profdb *db, const struct profdb_filter *f)
 {
-	int e;
+	int e = profdb__version_check(db, f->version, PROFDB_FILTER_VERSION, "profdb_filter");
+	if (e != PROFDB_OK)
+		return e;
 	for (size_t i = 0; i < f->nruns; i++) {
 		e = exists(db, "SELECT 1 FROM run WHERE name = ?1", f->runs[i]);
 		if (e < 0)

@@ -107,6 +107,8 @@ int profdb_query_apis(profdb *db, profdb_result **out, const struct profdb_filte
 	int rc, k;
 
 	*out = NULL;
+	if (f && (rc = profdb__version_check(db, f->version, PROFDB_FILTER_VERSION, "profdb_filter")) != PROFDB_OK)
+		return rc;
 	profdb__qfilter_runs_of(&only, f);
 	if ((rc = profdb__qfilter_check(db, &only)) != PROFDB_OK)
 		return rc;
@@ -121,11 +123,11 @@ int profdb_query_apis(profdb *db, profdb_result **out, const struct profdb_filte
 	profdb__qfilter_bind(st, &only);
 	if (f && f->name_glob && (k = sqlite3_bind_parameter_index(st, ":glob")) > 0)
 		sqlite3_bind_text(st, k, f->name_glob, -1, SQLITE_STATIC);
-	/* streamed (issue 20), the notes gathered as the rows pass */
+	/* streamed (memory stays flat), the notes gathered as the rows pass */
 	if (profdb__result_new(&notes, 1) != PROFDB_OK)
 		rc = profdb__error(db, PROFDB_ERROR, "out of memory");
 	else
-		rc = profdb__spool_stmt(db, st, apis_types, note_row, notes, 0, out);
+		rc = profdb__spool_stmt(db, out, st, apis_types, note_row, notes, 0);
 	sqlite3_finalize(st);
 	for (size_t i = 0; rc == PROFDB_OK && i < notes->nnotes; i++)
 		if (profdb__result_add_note(*out, notes->notes[i]) != PROFDB_OK)
@@ -156,6 +158,8 @@ int profdb_query_summary_by(profdb *db, profdb_result **out, const struct profdb
 	int rc;
 
 	*out = NULL;
+	if (f && (rc = profdb__version_check(db, f->version, PROFDB_FILTER_VERSION, "profdb_filter")) != PROFDB_OK)
+		return rc;
 	if (by && (rc = profdb__tags_by_key(db, by, strlen(by), key)) < 0)
 		return rc;
 	if (!by || !rc)
@@ -186,7 +190,7 @@ int profdb_query_summary_by(profdb *db, profdb_result **out, const struct profdb
 		return rc;
 	profdb__qfilter_bind(st, &only);
 	profdb__tags_by_bind(st, 0, key);
-	/* streamed (issue 20): a row per tag value, however many; the first
+	/* streamed: a row per tag value, however many; the first
 	 * column is named after the tag, a name, so not SQL text */
 	rc = profdb__result_from_stmt_stream_named(db, out, st, by_types, key);
 	sqlite3_finalize(st);

@@ -67,6 +67,8 @@ int profdb_query_bandwidth(profdb *db, profdb_result **out, const struct profdb_
 	int rc;
 
 	*out = NULL;
+	if ((rc = profdb__version_check(db, q->version, PROFDB_BANDWIDTH_QUERY_VERSION, "profdb_bandwidth_query")) != PROFDB_OK)
+		return rc;
 	if ((rc = profdb__qfilter_check_no_kind(db, &q->filter, "bandwidth reads memcpy and memset only")) != PROFDB_OK)
 		return rc;
 	bandwidth_sql(&b, q);
@@ -75,9 +77,9 @@ int profdb_query_bandwidth(profdb *db, profdb_result **out, const struct profdb_
 	if (rc != PROFDB_OK)
 		return rc;
 	profdb__qfilter_bind(st, &q->filter);
-	/* streamed (issue 20), less step (by rank) and run (one run) */
-	rc = profdb__spool_stmt(db, st, types, NULL, NULL, (q->by_rank ? (uint64_t)1 << B_STEP : 0) |
-	                        (profdb__qfilter_run_column(&q->filter) ? 0 : (uint64_t)1 << B_RUN), out);
+	/* streamed (memory stays flat), less step (by rank) and run (one run) */
+	rc = profdb__spool_stmt(db, out, st, types, NULL, NULL, (q->by_rank ? (uint64_t)1 << B_STEP : 0) |
+	                        (profdb__qfilter_run_column(&q->filter) ? 0 : (uint64_t)1 << B_RUN));
 	sqlite3_finalize(st);
 	profdb__result_priority(*out, headline_cols, hide_cols);
 	return rc;

@@ -233,7 +233,7 @@ static void classes_free(struct classes *c)
 }
 
 /* Each group's row (every column, step NULL with by_rank) to each as the
- * scan closes it, nothing held: ranks (issue 20). */
+ * scan closes it, nothing held: ranks reads it so, whatever the size. */
 int profdb__query_breakdown_each(profdb *db, const struct profdb_breakdown_query *q,
                                  int (*each)(void *arg, const profdb_result *row), void *arg)
 {
@@ -378,7 +378,7 @@ static const char *const hide_cols[] = {
 };
 
 /* Each group's row goes to a spool as the scan closes it: streamed when the
- * CLI armed db (issue 20). */
+ * CLI armed db, so memory does not grow with the answer. */
 int profdb_query_breakdown(profdb *db, profdb_result **out, const struct profdb_breakdown_query *q)
 {
 	struct classes c = { 0 };
@@ -389,6 +389,8 @@ int profdb_query_breakdown(profdb *db, profdb_result **out, const struct profdb_
 	int rc;
 
 	*out = NULL;
+	if ((rc = profdb__version_check(db, q->version, PROFDB_BREAKDOWN_QUERY_VERSION, "profdb_breakdown_query")) != PROFDB_OK)
+		return rc;
 	memset(&sp, 0, sizeof sp);
 	if ((rc = check(db, q)) != PROFDB_OK)
 		return rc;

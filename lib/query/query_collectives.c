@@ -229,6 +229,8 @@ int profdb_query_collectives(profdb *db, profdb_result **out, const struct profd
 	int rc;
 
 	*out = NULL;
+	if ((rc = profdb__version_check(db, q->version, PROFDB_COLLECTIVE_QUERY_VERSION, "profdb_collective_query")) != PROFDB_OK)
+		return rc;
 	if ((rc = profdb__qfilter_check_no_kind(db, &q->filter, "collectives reads communication kernels only")) != PROFDB_OK)
 		return rc;
 	if (q->by_link)
@@ -242,8 +244,8 @@ int profdb_query_collectives(profdb *db, profdb_result **out, const struct profd
 	if (rc != PROFDB_OK)
 		return rc;
 	profdb__qfilter_bind(st, &q->filter);
-	/* streamed (issue 20); run is column 0 in every shape */
-	rc = profdb__spool_stmt(db, st, types, NULL, NULL, profdb__qfilter_run_column(&q->filter) ? 0 : 1, out);
+	/* streamed (memory stays flat); run is column 0 in every shape */
+	rc = profdb__spool_stmt(db, out, st, types, NULL, NULL, profdb__qfilter_run_column(&q->filter) ? 0 : 1);
 	sqlite3_finalize(st);
 	profdb__result_priority(*out, headline_cols, hide_cols);
 	return rc;

@@ -452,6 +452,8 @@ int profdb_query_flops(profdb *db, profdb_result **out, const struct profdb_flop
 	int rc;
 
 	*out = NULL;
+	if ((rc = profdb__version_check(db, q->version, PROFDB_FLOPS_QUERY_VERSION, "profdb_flops_query")) != PROFDB_OK)
+		return rc;
 	if ((rc = profdb__qfilter_check_no_kind(db, &q->filter, "flops reads operators")) != PROFDB_OK)
 		return rc;
 	if (q->peak_tflops < 0 || q->peak_gbps < 0)
@@ -462,9 +464,9 @@ int profdb_query_flops(profdb *db, profdb_result **out, const struct profdb_flop
 	if (rc != PROFDB_OK)
 		return rc;
 	profdb__qfilter_bind(st, &q->filter);
-	/* one group at a time, completed in C, streamed (issue 20) */
-	rc = profdb__spool_stmt(db, st, types, fill_row, (void *)q,
-	                        profdb__qfilter_run_column(&q->filter) ? 0 : (uint64_t)1 << F_RUN, out);
+	/* one group at a time, completed in C, streamed: memory stays flat */
+	rc = profdb__spool_stmt(db, out, st, types, fill_row, (void *)q,
+	                        profdb__qfilter_run_column(&q->filter) ? 0 : (uint64_t)1 << F_RUN);
 	sqlite3_finalize(st);
 	profdb__result_priority(*out, headline_cols, hide_cols);
 	return rc;

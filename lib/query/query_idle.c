@@ -311,7 +311,7 @@ static const char run_name_sql[] = "SELECT name FROM run WHERE id = ?1";
  * an operator starting within the thread's longest duration before the
  * gap can still cover it (that maximum looked up once per thread, a small
  * cache).  Each lookup is the same statement over a narrower range of the
- * same index, so ties resolve as before.
+ * same index, so ties resolve as one search over the whole range would.
  */
 #define HOST_PROBE 64
 #define HOST_CACHE 256 /* threads whose longest operator is remembered */
@@ -500,6 +500,8 @@ int profdb_query_idle(profdb *db, profdb_result **out, const struct profdb_idle_
 	int rc;
 
 	*out = NULL;
+	if ((rc = profdb__version_check(db, q->version, PROFDB_IDLE_QUERY_VERSION, "profdb_idle_query")) != PROFDB_OK)
+		return rc;
 	if ((rc = profdb__qfilter_check(db, &q->filter)) != PROFDB_OK)
 		return rc;
 	if (q->filter.name_glob || q->filter.kind)

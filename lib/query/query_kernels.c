@@ -567,6 +567,8 @@ int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_ke
 	int rc;
 
 	*out = NULL;
+	if ((rc = profdb__version_check(db, q->version, PROFDB_KERNEL_QUERY_VERSION, "profdb_kernel_query")) != PROFDB_OK)
+		return rc;
 	if (db->remote) /* a clickhouse:// snapshot: fetch what is needed first */
 		return profdb__ch_query_kernels(db, out, q);
 	memset(&ks, 0, sizeof ks);

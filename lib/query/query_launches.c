@@ -561,6 +561,8 @@ int profdb_query_launches(profdb *db, profdb_result **out, const struct profdb_l
 	int rc;
 
 	*out = NULL;
+	if ((rc = profdb__version_check(db, q->version, PROFDB_LAUNCH_QUERY_VERSION, "profdb_launch_query")) != PROFDB_OK)
+		return rc;
 	if (!q->by || strcmp(q->by, "name") == 0)
 		by = BY_NAME;
 	else if (strcmp(q->by, "stream") == 0)

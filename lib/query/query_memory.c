@@ -133,6 +133,8 @@ int profdb_query_memory(profdb *db, profdb_result **out, const struct profdb_mem
 	int rc, i;
 
 	*out = NULL;
+	if ((rc = profdb__version_check(db, q->version, PROFDB_MEMORY_QUERY_VERSION, "profdb_memory_query")) != PROFDB_OK)
+		return rc;
 	if ((rc = check(db, q)) != PROFDB_OK)
 		return rc;
 	if (q->ops)
@@ -151,7 +153,7 @@ int profdb_query_memory(profdb *db, profdb_result **out, const struct profdb_mem
 	/* per step: the step column, not the peak's step; else the reverse */
 	if (!q->timeline)
 		drop |= (uint64_t)1 << (q->by_step ? D_PSTEP : D_STEP);
-	rc = profdb__spool_stmt(db, st, q->timeline ? timeline_types : device_types, NULL, NULL, drop, out);
+	rc = profdb__spool_stmt(db, out, st, q->timeline ? timeline_types : device_types, NULL, NULL, drop);
 	sqlite3_finalize(st);
 	if (rc == PROFDB_OK && profdb__result_streamed(*out) == 0 && profdb_result_nrows(*out) == 0)
 		rc = profdb__result_add_note(*out, "no memory events: Kineto traces have them when recorded with"

@@ -253,8 +253,8 @@ int profdb__memory_ops(profdb *db, profdb_result **out, const struct profdb_memo
 	profdb__qbuf_free(&b);
 	if (rc == PROFDB_OK) {
 		profdb__qfilter_bind(st, &q->filter);
-		rc = profdb__spool_stmt(db, st, ops_types, NULL, NULL,
-		                        profdb__qfilter_run_column(&q->filter) ? 0 : (uint64_t)1 << O_RUN, out);
+		rc = profdb__spool_stmt(db, out, st, ops_types, NULL, NULL,
+		                        profdb__qfilter_run_column(&q->filter) ? 0 : (uint64_t)1 << O_RUN);
 	}
 	sqlite3_finalize(st);
 	profdb__spool_drop(db, "profdb_mem_op");

@@ -408,6 +408,8 @@ int profdb_query_ops(profdb *db, profdb_result **out, const struct profdb_op_que
 	int rc;
 
 	*out = NULL;
+	if ((rc = profdb__version_check(db, q->version, PROFDB_OP_QUERY_VERSION, "profdb_op_query")) != PROFDB_OK)
+		return rc;
 	if ((rc = profdb__qfilter_check(db, &q->filter)) != PROFDB_OK)
 		return rc;
 	add_sql(&b, q);

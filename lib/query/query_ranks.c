@@ -24,7 +24,7 @@
  *    not run it) by the most: what explains a slow rank.  NULL when no name
  *    exceeds its median.
  *
- * Nothing grows with the answer (issue 20): the breakdown's rows go to a
+ * Nothing grows with the answer: the breakdown's rows go to a
  * temporary table as the scan finds them, are read back a step at a time
  * (run, step, rank order), each step's ranks held while they fit in the
  * hold budget (result.h) and read again by ordered SQL passes past it; the
@@ -414,7 +414,7 @@ static void top_sql(struct profdb__qbuf *b, const struct profdb_ranks_query *q, 
 	profdb__qfilter_where(b, &q->filter, "k", QF_KERNEL, 0);
 	profdb__qbuf_add(b, " GROUP BY 1, 2, 3, 4),\n"
 	         /* materialized and grouped: SQLite then indexes them for the joins
-	          * (DISTINCT CTEs were joined by nested scans, minutes on 1500 steps) */
+	          * (DISTINCT CTEs are joined by nested scans: minutes on 1500 steps) */
 	         " rk AS MATERIALIZED (SELECT run_id, rank, step FROM kt GROUP BY 1, 2, 3),\n"
 	         " nm AS MATERIALIZED (SELECT run_id, step, name_id FROM kt GROUP BY 1, 2, 3),\n"
 	         " fl AS (SELECT rk.run_id, rk.rank, rk.step, nm.name_id, coalesce(kt.tot, 0) AS tot FROM nm"
@@ -512,13 +512,15 @@ static const char *const hide_cols[] = {
 
 int profdb_query_ranks(profdb *db, profdb_result **out, const struct profdb_ranks_query *q)
 {
-	struct profdb_breakdown_query bq;
+	struct profdb_breakdown_query bq = PROFDB_BREAKDOWN_QUERY_INIT;
 	struct ranks c;
 	uint64_t drop = ((uint64_t)1 << R_RUN_ID) | (q->by_rank ? (uint64_t)1 << R_STEP : 0) |
 	                (profdb__qfilter_run_column(&q->filter) ? 0 : (uint64_t)1 << R_RUN);
 	int rc;
 
 	*out = NULL;
+	if ((rc = profdb__version_check(db, q->version, PROFDB_RANKS_QUERY_VERSION, "profdb_ranks_query")) != PROFDB_OK)
+		return rc;
 	if (!(q->threshold > 0))
 		return profdb__error(db, PROFDB_EUSAGE, "ranks: the threshold must be above 0");
 	memset(&c, 0, sizeof c);

@@ -9,7 +9,7 @@
 #include "query.h"
 #include "banned.h"
 
-int profdb_query_sql(profdb *db, profdb_result **out, const char *sql)
+int profdb__sql_collect(profdb *db, profdb_result **out, const char *sql)
 {
 	sqlite3_stmt *st = NULL;
 	int rc;
@@ -17,7 +17,7 @@ int profdb_query_sql(profdb *db, profdb_result **out, const char *sql)
 	*out = NULL;
 	if (db->remote) /* a clickhouse:// snapshot: ClickHouse SQL, run there */
 		return profdb__ch_query_sql(db, out, sql);
-	if ((rc = profdb__sql_prepare_one(db, sql, &st)) != PROFDB_OK)
+	if ((rc = profdb__sql_prepare_one(db, &st, sql)) != PROFDB_OK)
 		return rc;
 	rc = profdb__result_from_stmt(db, out, st, NULL);
 	sqlite3_finalize(st);
@@ -71,15 +71,18 @@ static const char *const hide_cols[] = {
 	"ingested_at", "repeats_source", "source_path", "no_kernel_ranks", NULL
 };
 
-int profdb_query_runs_filter(profdb *db, profdb_result **out, const struct profdb_filter *f)
+int profdb_query_runs(profdb *db, profdb_result **out, const struct profdb_filter *f)
 {
 	struct profdb_filter runs_only;
 	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	*out = NULL;
 	const struct runs_source *from = &runs_from[db->remote != NULL];
+
+	*out = NULL;
+	if (f && (rc = profdb__version_check(db, f->version, PROFDB_FILTER_VERSION, "profdb_filter")) != PROFDB_OK)
+		return rc;
 	if (db->remote && (rc = profdb__ch_runs_figures(db)) != PROFDB_OK)
 		return rc;
 	/* a run list is of whole runs: only the run names of f apply */
@@ -111,11 +114,6 @@ int profdb_query_runs_filter(profdb *db, profdb_result **out, const struct profd
 	return rc;
 }
 
-int profdb_query_runs(profdb *db, profdb_result **out)
-{
-	return profdb_query_runs_filter(db, out, NULL);
-}
-
 static const enum profdb_coltype summary_types[] = {
 	PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS,
 	PROFDB_COL_INT, PROFDB_COL_NS
@@ -141,6 +139,8 @@ int profdb_query_summary(profdb *db, profdb_result **out, const struct profdb_fi
 	int rc;
 
 	*out = NULL;
+	if (f && (rc = profdb__version_check(db, f->version, PROFDB_FILTER_VERSION, "profdb_filter")) != PROFDB_OK)
+		return rc;
 	/* a summary is of whole runs, or of their rank and steps: name and
 	 * kind do not apply */
 	profdb__qfilter_runs_of(&sf, f);

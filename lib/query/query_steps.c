@@ -103,6 +103,8 @@ int profdb_query_steps(profdb *db, profdb_result **out, const struct profdb_filt
 	int rc;
 
 	*out = NULL;
+	if (f && (rc = profdb__version_check(db, f->version, PROFDB_FILTER_VERSION, "profdb_filter")) != PROFDB_OK)
+		return rc;
 	if (db->remote) /* a clickhouse:// snapshot: grouped by the server */
 		return profdb__ch_query_steps(db, out, f);
 	if ((rc = profdb__qfilter_check(db, f)) != PROFDB_OK)

@@ -13,6 +13,8 @@ int profdb_query_tags(profdb *db, profdb_result **out, const struct profdb_filte
 	int rc;
 
 	*out = NULL;
+	if (f && (rc = profdb__version_check(db, f->version, PROFDB_FILTER_VERSION, "profdb_filter")) != PROFDB_OK)
+		return rc;
 	profdb__qfilter_runs_of(&only, f);
 	if ((rc = profdb__qfilter_check(db, &only)) != PROFDB_OK)
 		return rc;
@@ -25,7 +27,7 @@ int profdb_query_tags(profdb *db, profdb_result **out, const struct profdb_filte
 	if (rc != PROFDB_OK)
 		return rc;
 	profdb__qfilter_bind(st, &only);
-	/* streamed when the CLI armed db (issue 20): a row per tag, however many */
+	/* streamed when the CLI armed db: a row per tag, however many */
 	rc = profdb__result_from_stmt_stream(db, out, st, NULL);
 	sqlite3_finalize(st);
 	return rc;

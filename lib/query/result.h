@@ -67,7 +67,7 @@ int profdb__result_set_text(profdb_result *r, size_t row, size_t col, const char
  * and of diff's table (compare_write.c). */
 size_t profdb__result_row_bytes(const profdb_result *r, size_t row);
 /* Column types from the first non-NULL value of each column, as
- * profdb_query_sql infers them over the whole result (the NULLs before it
+ * profdb_sql infers them over the whole result (the NULLs before it
  * print the same whatever the type); known[c] marks the columns done and
  * rows before from were looked at already.  Whether every type is known. */
 int profdb__result_infer_types(profdb_result *r, int *known, size_t from);
@@ -121,9 +121,8 @@ int profdb__spool_answer_sql(struct profdb__spool *s, profdb_result **out, const
  * columns of types), each completed in C by fill (NULL: none) as row 0 of
  * r, in st's order, less the columns whose bit is set in drop: through a
  * spool, so streamed when profdb_result_stream armed db.  Errors on db. */
-int profdb__spool_stmt(profdb *db, sqlite3_stmt *st, const enum profdb_coltype *types,
-                       int (*fill)(profdb_result *r, void *arg), void *arg, uint64_t drop,
-                       profdb_result **out);
+int profdb__spool_stmt(profdb *db, profdb_result **out, sqlite3_stmt *st, const enum profdb_coltype *types,
+                       int (*fill)(profdb_result *r, void *arg), void *arg, uint64_t drop);
 /* Keep the spool's rows past its close, sorted: the temporary table
  * temp.<name> (a constant of the caller), its rowids 1, 2, ... in the
  * order of order_by.  The caller drops it (profdb__spool_drop).  Errors
@@ -132,7 +131,7 @@ int profdb__spool_keep(struct profdb__spool *s, const char *name, const char *or
 /* The rows put so far, for the caller's own reading: sql (a constant of
  * the caller, over temp.profdb_spool) prepared into *out (the caller
  * finalizes it before the close).  No more rows may be put.  Errors on db. */
-int profdb__spool_prepare(struct profdb__spool *s, const char *sql, sqlite3_stmt **out);
+int profdb__spool_prepare(struct profdb__spool *s, sqlite3_stmt **out, const char *sql);
 /* Drop the table temp.<name> that profdb__spool_keep made, on a read-only
  * handle too; what fails is left to the connection's close. */
 void profdb__spool_drop(profdb *db, const char *name);

@@ -296,7 +296,7 @@ int profdb__spool_keep(struct profdb__spool *s, const char *name, const char *or
 	return rc;
 }
 
-int profdb__spool_prepare(struct profdb__spool *s, const char *sql, sqlite3_stmt **out)
+int profdb__spool_prepare(struct profdb__spool *s, sqlite3_stmt **out, const char *sql)
 {
 	int rc;
 	*out = NULL;
@@ -356,9 +356,8 @@ static int spool_rows(struct profdb__spool *s, sqlite3_stmt *st, profdb_result *
 	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(s->db, "query failed");
 }
 
-int profdb__spool_stmt(profdb *db, sqlite3_stmt *st, const enum profdb_coltype *types,
-                       int (*fill)(profdb_result *r, void *arg), void *arg, uint64_t drop,
-                       profdb_result **out)
+int profdb__spool_stmt(profdb *db, profdb_result **out, sqlite3_stmt *st, const enum profdb_coltype *types,
+                       int (*fill)(profdb_result *r, void *arg), void *arg, uint64_t drop)
 {
 	struct profdb__spool s;
 	profdb_result *r = NULL;

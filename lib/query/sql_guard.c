@@ -128,7 +128,7 @@ static int progress(void *arg)
 
 #define PROGRESS_OPS 100000 /* about a millisecond of work between clock reads */
 
-int profdb__sql_prepare_one(profdb *db, const char *sql, sqlite3_stmt **out)
+int profdb__sql_prepare_one(profdb *db, sqlite3_stmt **out, const char *sql)
 {
 	const char *tail = NULL;
 	*out = NULL;
@@ -170,18 +170,6 @@ int profdb__sql_guard_end(profdb *db, struct profdb__sql_guard *g, const struct 
 		    "sql: statement stopped after %lld.%03lld s (--timeout SECONDS raises the limit, 0 removes it)",
 		    (long long)(o->timeout_ms / 1000), (long long)(o->timeout_ms % 1000));
 	return rc;
-}
-
-int profdb_sql_run(profdb *db, profdb_result **out, const char *sql, const struct profdb_sql_opts *o)
-{
-	struct profdb_sql_opts def = PROFDB_SQL_OPTS_INIT;
-	struct profdb__sql_guard g;
-
-	*out = NULL;
-	if (!o)
-		o = &def;
-	profdb__sql_guard_begin(db, &g, o);
-	return profdb__sql_guard_end(db, &g, o, profdb_query_sql(db, out, sql));
 }
 
 /* Any view in the file, by name (a view can hide an endless recursive

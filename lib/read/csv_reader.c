@@ -13,8 +13,7 @@
  * row ends at a line end, goes to libcsv, which also reports the errors.
  * split_line follows libcsv 3's rules exactly where it accepts a line
  * (fuzz_csv and check_ingest_ascend_csv compare the two on tricky input).
- * Over 600 lines on purpose: both parsers and the header helpers share the
- * row state and its bounds, which one file keeps in one place.
+ * Both parsers and the header helpers share the row state and its bounds.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,8 +32,8 @@
                                          * field and our row buffer each grow to it: 64 MiB
                                          * let one line take 195 MB (doc/limits.md "CSV bounds") */
 #define SLACK 64                        /* readable bytes after the row buffer's cap */
-#define MAX_FIELDS ((size_t)1 << 18)    /* fields of one row: 24 bytes each of index; a
-                                         * 60 MB line of commas took 1.5 GB before this */
+#define MAX_FIELDS ((size_t)1 << 18)    /* fields of one row: 24 bytes each of index;
+                                         * unbounded, a 60 MB line of commas takes 1.5 GB */
 
 struct csv_state {
 	struct csv_parser p;

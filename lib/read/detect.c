@@ -34,15 +34,19 @@ size_t profdb__sniff_ws(const char *b, size_t n, size_t i)
 /*
  * Ask every row of the reader table about buf[0, n): the first "yes" in
  * table order wins.  NULL with *more set when none said yes but one could
- * with more bytes.
+ * with more bytes, with *damaged set when one found the file damaged.
  */
-static const struct profdb_reader *ask_readers(struct profdb_sniff *s, int *more)
+static const struct profdb_reader *ask_readers(struct profdb_sniff *s, int *more, int *damaged)
 {
 	*more = 0;
 	for (size_t i = 0; profdb__readers[i]; i++) {
 		int a = profdb__readers[i]->sniff(s);
 		if (a == PROFDB_SNIFF_YES)
 			return profdb__readers[i];
+		if (a == PROFDB_SNIFF_DAMAGED) {
+			*damaged = 1;
+			return NULL;
+		}
 		if (a == PROFDB_SNIFF_MORE)
 			*more = 1;
 	}
@@ -77,7 +81,7 @@ static void fill(FILE *f, struct profdb_input *in, char *buf, size_t *n, size_t 
 	buf[*n] = '\0';
 }
 
-const struct profdb_reader *profdb__detect_file(const char *path, char *reason, size_t cap)
+int profdb__detect_file(const struct profdb_reader **out, const char *path, char *reason, size_t cap)
 {
 	struct profdb_input *in = NULL;
 	struct profdb_err err = { 0 };
@@ -85,16 +89,17 @@ const struct profdb_reader *profdb__detect_file(const char *path, char *reason, 
 	const struct profdb_reader *found = NULL;
 	char *buf = NULL;
 	size_t n = 0, want = FIRST_BYTES;
-	int eof = 0, more;
+	int eof = 0, more, damaged = 0, rc = PROFDB_EFORMAT;
 	struct stat sb;
 	FILE *f;
 
+	*out = NULL;
 	if (cap)
 		reason[0] = '\0';
 	f = fopen(path, "rb");
 	if (!f) {
 		snprintf(reason, cap, "cannot open");
-		return NULL;
+		return PROFDB_EFORMAT;
 	}
 	if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
 		snprintf(reason, cap, "%s: not a regular file", path);
@@ -123,21 +128,29 @@ const struct profdb_reader *profdb__detect_file(const char *path, char *reason, 
 		s.buf = buf;
 		s.n = n;
 		s.full = eof || n >= PROFDB_SNIFF_BYTES;
-		found = ask_readers(&s, &more);
-		if (found || !more || s.full)
+		found = ask_readers(&s, &more, &damaged);
+		if (found || damaged || !more || s.full)
 			break;
 		want = want * 2 < PROFDB_SNIFF_BYTES ? want * 2 : PROFDB_SNIFF_BYTES;
 	}
-	if (!found)
+	if (!found && !damaged) {
 		why_not(&s);
+		rc = PROFDB_EUNKNOWN;
+	}
 	/* a gzip file that could not be decoded: say why (input.c's message,
 	 * less its leading "path: ", which the caller adds) */
-	if (!found && err.code != PROFDB_OK)
+	if (!found && err.code != PROFDB_OK) {
 		snprintf(reason, cap, "%s", strncmp(err.msg, path, strlen(path)) == 0 &&
 		         err.msg[strlen(path)] == ':' ? err.msg + strlen(path) + 2 : err.msg);
+		rc = PROFDB_EFORMAT;
+	}
+	if (found) {
+		*out = found;
+		rc = PROFDB_OK;
+	}
 out:
 	profdb__input_close(in);
 	fclose(f);
 	free(buf);
-	return found;
+	return rc;
 }

@@ -8,8 +8,10 @@
 
 struct profdb_reader;
 
-/* The reader of one file (a row of profdb__readers), or NULL with reason
- * (cap bytes) saying why it is not ours. */
-const struct profdb_reader *profdb__detect_file(const char *path, char *reason, size_t cap);
+/* The reader of one file (a row of profdb__readers) into *out: PROFDB_OK;
+ * else *out NULL and reason (cap bytes) says why: PROFDB_EUNKNOWN when no
+ * reader takes the file, PROFDB_EFORMAT when it cannot be read (not a
+ * regular file, a gzip stream that does not decode, a damaged SQLite file). */
+int profdb__detect_file(const struct profdb_reader **out, const char *path, char *reason, size_t cap);
 
 #endif

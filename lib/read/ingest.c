@@ -477,7 +477,7 @@ int profdb_ingest(profdb *db, int64_t *out_run_id, const char *path,
 {
 	struct profdb__walk w = { 0 };
 	struct profdb_err err = { 0 };
-	struct profdb_ingest_opts none = { 0 };
+	const struct profdb_ingest_opts none = PROFDB_INGEST_OPTS_INIT;
 	struct stat sb;
 	char name[1024], root[4096];
 	const char *run;
@@ -487,6 +487,8 @@ int profdb_ingest(profdb *db, int64_t *out_run_id, const char *path,
 	if (out_run_id)
 		*out_run_id = 0;
 	opts = opts ? opts : &none;
+	if ((rc = profdb__version_check(db, opts->version, PROFDB_INGEST_OPTS_VERSION, "profdb_ingest_opts")) != PROFDB_OK)
+		return rc;
 	base_of(path, stat(path, &sb) == 0 && S_ISREG(sb.st_mode), name, sizeof name);
 	/* the root without trailing slashes: --split names runs relative to it */
 	snprintf(root, sizeof root, "%s", path);

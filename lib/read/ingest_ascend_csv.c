@@ -6,10 +6,9 @@
  * and aic_metrics (FORMATS.md 2.1-2.3), so every column is found by its
  * header name; whatever follows the last fixed column is a PMU metric.  The
  * other tables of the folder are read by ingest_ascend_tables.c and the
- * profiler_*.json files by ingest_ascend_meta.c.  A little over 600 lines
- * since the format's sniff and reader-table row joined it at the end: the
- * sniff matches header names from the reader's own kcol_names, and one
- * list of names is worth more than the split.
+ * profiler_*.json files by ingest_ascend_meta.c.  The sniff at the end
+ * matches header names from the reader's own kcol_names: one list of
+ * names for reading and detecting.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -319,7 +318,8 @@ static int fixed_columns_plausible(const struct kreader *r, const struct profdb_
 
 static int kind_of(const char *core, const char *type, const char *name)
 {
-	/* (first letters first: two strcmp calls per row were 1.5% of a read) */
+	/* first letters first: this runs for every row, and a full strcmp of
+	 * each name is a measurable share of a read */
 	if (core && ((core[0] == 'H' && strcmp(core, "HCCL") == 0) ||
 	             (core[0] == 'C' && strcmp(core, "COMMUNICATION") == 0)))
 		return PROFDB_KIND_COMM;
@@ -483,7 +483,15 @@ static int read_analysis(const struct profdb__ascend_src *src, const char *out)
 	return comm || steps ? profdb__ascend_read_analysis(src, db, comm, steps) : PROFDB_OK;
 }
 
-int profdb__read_ascend_folder(const struct profdb_reader_ctx *ctx)
+/* One kernel_details.csv file. */
+static int read_kernel_details(const struct profdb_reader_ctx *ctx)
+{
+	struct profdb__ascend_src src = { ctx, ctx->rank == PROFDB_NULL ? 0 : ctx->rank,
+	                          profdb__ascend_path_is_mindspore(ctx->path), 0 };
+	return profdb__ascend_read_kernels(&src, ctx->path);
+}
+
+static int read_folder(const struct profdb_reader_ctx *ctx)
 {
 	static const struct {
 		const char *file;
@@ -505,7 +513,7 @@ int profdb__read_ascend_folder(const struct profdb_reader_ctx *ctx)
 	int rc;
 
 	if (profdb__path_is_file(ctx->path))
-		return profdb__read_kernel_details(ctx);
+		return read_kernel_details(ctx);
 	n = strlen(ctx->path);
 	while (n > 1 && ctx->path[n - 1] == '/')
 		n--;
@@ -544,13 +552,6 @@ int profdb__read_ascend_folder(const struct profdb_reader_ctx *ctx)
 			return profdb__ascend_read_trace_view(&src, file);
 	}
 	return PROFDB_OK;
-}
-
-int profdb__read_kernel_details(const struct profdb_reader_ctx *ctx)
-{
-	struct profdb__ascend_src src = { ctx, ctx->rank == PROFDB_NULL ? 0 : ctx->rank,
-	                          profdb__ascend_path_is_mindspore(ctx->path), 0 };
-	return profdb__ascend_read_kernels(&src, ctx->path);
 }
 
 /* ---------------------------------------------------------------- registration */
@@ -626,6 +627,6 @@ static int sniff(const struct profdb_sniff *s)
 /* The CSV form of an Ascend export: a *_ascend_pt folder (the walk picks
  * it by its layout, ingest_walk.c) or one kernel table file. */
 const struct profdb_reader profdb__reader_ascend_csv = {
-	.name = "ascend_csv", .label = "ascend_csv", .sniff = sniff, .read = profdb__read_ascend_folder,
+	.name = "ascend_csv", .label = "ascend_csv", .sniff = sniff, .read = read_folder,
 	.flags = PROFDB_READER_WALK,
 };

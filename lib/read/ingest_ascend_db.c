@@ -263,7 +263,7 @@ static int read_info(const struct profdb_reader_ctx *ctx, const char *folder, in
 	return rc;
 }
 
-int profdb__read_ascend_db(const struct profdb_reader_ctx *ctx)
+static int read_export(const struct profdb_reader_ctx *ctx)
 {
 	struct profdb__adb r;
 	char file[4200], out[4200], hex[65];
@@ -325,23 +325,26 @@ out:
 static int sniff(const struct profdb_sniff *s)
 {
 	struct profdb__adb r;
-	int ours = 0;
+	int answer = PROFDB_SNIFF_NO;
 	if (s->gzip || s->n < 16 || memcmp(s->buf, "SQLite format 3", 16) != 0)
 		return PROFDB_SNIFF_NO;
 	memset(&r, 0, sizeof r);
 	if (open_readonly(s->path, &r.db) != SQLITE_OK ||
-	    sqlite3_exec(r.db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL) != SQLITE_OK)
+	    sqlite3_exec(r.db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL) != SQLITE_OK) {
 		snprintf(s->reason, s->cap, "cannot read as SQLite: %s",
 		         r.db ? sqlite3_errmsg(r.db) : "out of memory");
-	else if (!(ours = ascend_tables(&r)))
+		answer = PROFDB_SNIFF_DAMAGED;
+	} else if (ascend_tables(&r))
+		answer = PROFDB_SNIFF_YES;
+	else
 		snprintf(s->reason, s->cap, "%s", not_ascend);
 	sqlite3_close(r.db);
-	return ours ? PROFDB_SNIFF_YES : PROFDB_SNIFF_NO;
+	return answer;
 }
 
 /* The SQLite form of an Ascend export: one .db file, or an export_type=db
  * *_ascend_pt folder (the walk picks it by its layout, ingest_walk.c). */
 const struct profdb_reader profdb__reader_ascend_db = {
-	.name = "ascend_db", .label = "ascend_db", .sniff = sniff, .read = profdb__read_ascend_db,
+	.name = "ascend_db", .label = "ascend_db", .sniff = sniff, .read = read_export,
 	.flags = PROFDB_READER_WALK,
 };

@@ -320,7 +320,7 @@ int profdb__ascend_read_trace_view(const struct profdb__ascend_src *src, const c
 	return rc;
 }
 
-int profdb__read_ascend_trace_view(const struct profdb_reader_ctx *ctx)
+static int read_trace_view(const struct profdb_reader_ctx *ctx)
 {
 	struct profdb__ascend_src src = { ctx, ctx->rank == PROFDB_NULL ? 0 : ctx->rank, 0, 0 };
 	return profdb__ascend_read_trace_view(&src, ctx->path);
@@ -364,5 +364,5 @@ static int sniff(const struct profdb_sniff *s)
 
 const struct profdb_reader profdb__reader_ascend_trace_view = {
 	.name = "ascend_trace_view", .label = "ascend_trace_view", .sniff = sniff,
-	.read = profdb__read_ascend_trace_view, .flags = PROFDB_READER_WALK,
+	.read = read_trace_view, .flags = PROFDB_READER_WALK,
 };

@@ -199,7 +199,7 @@ static void gb_free(struct gb *g)
 	free(g->aggs);
 }
 
-int profdb__read_gbench(const struct profdb_reader_ctx *ctx)
+static int read_results(const struct profdb_reader_ctx *ctx)
 {
 	struct profdb__bench_out o;
 	struct gb g = { 0 };
@@ -229,6 +229,6 @@ static int sniff(const struct profdb_sniff *s)
 }
 
 const struct profdb_reader profdb__reader_gbench = {
-	.name = "gbench", .label = "gbench", .sniff = sniff, .read = profdb__read_gbench,
+	.name = "gbench", .label = "gbench", .sniff = sniff, .read = read_results,
 	.flags = PROFDB_READER_WALK,
 };

@@ -379,7 +379,7 @@ static int finish(struct profdb__kreader *r)
 	return profdb__sink_source_end(s, r->nevents, r->sha, r->size);
 }
 
-int profdb__read_kineto(const struct profdb_reader_ctx *ctx)
+static int read_trace(const struct profdb_reader_ctx *ctx)
 {
 	struct profdb__kreader r;
 	int rc;
@@ -440,6 +440,6 @@ static int sniff(const struct profdb_sniff *s)
 }
 
 const struct profdb_reader profdb__reader_kineto = {
-	.name = "kineto", .label = "kineto", .sniff = sniff, .read = profdb__read_kineto,
+	.name = "kineto", .label = "kineto", .sniff = sniff, .read = read_trace,
 	.flags = PROFDB_READER_WALK,
 };

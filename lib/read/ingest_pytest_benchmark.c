@@ -155,7 +155,7 @@ static int one_benchmark_fn(void *arg, const struct profdb__jval *b)
 	return one_benchmark(f->o, b, f->buf);
 }
 
-int profdb__read_pytest_benchmark(const struct profdb_reader_ctx *ctx)
+static int read_results(const struct profdb_reader_ctx *ctx)
 {
 	struct profdb__bench_out o;
 	struct profdb_input *in = NULL;
@@ -183,6 +183,6 @@ static int sniff(const struct profdb_sniff *s)
 
 const struct profdb_reader profdb__reader_pytest_benchmark = {
 	.name = "pytest_benchmark", .label = "pytest_benchmark", .sniff = sniff,
-	.read = profdb__read_pytest_benchmark,
+	.read = read_results,
 	.flags = PROFDB_READER_WALK,
 };

@@ -184,7 +184,7 @@ static int walk_entry(struct profdb__walk *w, const char *path, const char *name
 	if (msprof_text_copy(name))
 		return profdb__walk_note(w, "%s: skipped: %s", path, "msprof's op_summary (its msprof_*.db holds"
 		                         " the same tasks; give the file itself to read it)");
-	rd = profdb__detect_file(path, reason, sizeof reason);
+	profdb__detect_file(&rd, path, reason, sizeof reason);
 	if (rd && (rd->flags & PROFDB_READER_WALK))
 		return add_work(w, path, rd, 0);
 	if (named_format(name))
@@ -297,13 +297,13 @@ int profdb__walk_find(struct profdb__walk *w, const char *path, const struct sta
 {
 	char reason[PROFDB_ERRMAX] = "";
 	const struct profdb_reader *rd;
+	int rc;
 	if (S_ISDIR(sb->st_mode))
 		return walk_dir(w, path);
 	if (!S_ISREG(sb->st_mode))
 		return profdb__err_set(w->err, PROFDB_EFORMAT, "%s: not a regular file or folder", path);
-	rd = profdb__detect_file(path, reason, sizeof reason);
-	if (!rd)
-		return profdb__err_set(w->err, PROFDB_EFORMAT, "%s: %s", path, reason);
+	if ((rc = profdb__detect_file(&rd, path, reason, sizeof reason)) != PROFDB_OK)
+		return profdb__err_set(w->err, rc, "%s: %s", path, reason);
 	return add_work(w, path, rd, 0);
 }
 

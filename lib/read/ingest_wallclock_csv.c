@@ -71,7 +71,7 @@ static int on_row(void *arg, const struct profdb__csv_row *row)
 	return profdb__bench_repeat(o, row->field[w->api], rep, ns, row->line);
 }
 
-int profdb__read_wallclock_csv(const struct profdb_reader_ctx *ctx)
+static int read_results(const struct profdb_reader_ctx *ctx)
 {
 	struct profdb__bench_out o;
 	struct wcsv w = { &o, { NULL, 0, NULL }, -1, -1, -1 };
@@ -143,6 +143,6 @@ static int sniff(const struct profdb_sniff *s)
 }
 
 const struct profdb_reader profdb__reader_wallclock_csv = {
-	.name = "wallclock_csv", .label = "wallclock_csv", .sniff = sniff, .read = profdb__read_wallclock_csv,
+	.name = "wallclock_csv", .label = "wallclock_csv", .sniff = sniff, .read = read_results,
 	.flags = 0,
 };

@@ -71,7 +71,7 @@ static int one_line(struct profdb__bench_out *o, const char *p, size_t n, int64_
 	return rc;
 }
 
-int profdb__read_wallclock_jsonl(const struct profdb_reader_ctx *ctx)
+static int read_results(const struct profdb_reader_ctx *ctx)
 {
 	struct profdb__bench_out o;
 	struct profdb_input *in = NULL;
@@ -107,6 +107,6 @@ static int sniff(const struct profdb_sniff *s)
 
 const struct profdb_reader profdb__reader_wallclock_jsonl = {
 	.name = "wallclock_jsonl", .label = "wallclock_jsonl", .sniff = sniff,
-	.read = profdb__read_wallclock_jsonl,
+	.read = read_results,
 	.flags = 0,
 };

@@ -4,9 +4,9 @@
  * value being read are dropped on each refill, so memory is bounded by the
  * largest single value.  Containers are matched with a bit stack (one bit
  * per level), so a million nested brackets cost 125 KB, not the C stack.
- * Over 600 lines on purpose: the scanner, the in-place walker and the
- * one-pass picker must give the same answers on the same bytes (fuzz_json_scan
- * compares them), and side by side their rules are read together.
+ * The scanner, the in-place walker and the one-pass picker must give the
+ * same answers on the same bytes (fuzz_json_scan compares them), so their
+ * rules sit side by side.
  */
 #include <stdio.h>
 #include <stdlib.h>

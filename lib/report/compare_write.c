@@ -87,8 +87,9 @@ static int write_whole(const profdb_comparison *c, FILE *out, const struct profd
 	return rc;
 }
 
-int profdb_comparison_write(const profdb_comparison *c, FILE *out, const struct profdb_format_opts *fmt,
-                            unsigned flags)
+/* profdb_comparison_write, once fmt is known to be of this version. */
+static int write_table(const profdb_comparison *c, FILE *out, const struct profdb_format_opts *fmt,
+                       unsigned flags)
 {
 	uint64_t budget = c->hold_bytes;
 	const struct profdb__writer *w = profdb__writer(fmt->format);
@@ -115,4 +116,12 @@ int profdb_comparison_write(const profdb_comparison *c, FILE *out, const struct 
 		rc = write_part(c, flags, from, n, write, plan, out, fmt);
 	profdb__fmt_plan_free(plan);
 	return rc;
+}
+
+int profdb_comparison_write(const profdb_comparison *c, FILE *out, const struct profdb_format_opts *fmt,
+                            unsigned flags)
+{
+	if (fmt->version != PROFDB_FORMAT_OPTS_VERSION)
+		return PROFDB_EUSAGE;
+	return write_table(c, out, fmt, flags);
 }

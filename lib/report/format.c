@@ -194,8 +194,8 @@ enum profdb_unit profdb__col_acc_unit(const struct profdb__col_acc *acc, size_t 
 /*
  * Decimals of a time column for people: one precision per table, from its
  * unit alone (whole ns, hundredths of a us, thousandths of a ms or s), so
- * avg, min and max of a row and a figure in any --top read alike.  a (what
- * the rows hold) no longer decides.
+ * avg, min and max of a row and a figure in any --top read alike; what
+ * the rows hold does not decide.
  */
 int profdb__col_acc_decimals(const struct profdb__col_acc *a, enum profdb_unit u)
 {
@@ -367,12 +367,12 @@ int profdb__fmt_cell(const profdb_result *r, size_t row, size_t col, enum profdb
 
 int profdb_result_write(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts)
 {
-	struct profdb_format_opts dflt;
+	const struct profdb_format_opts dflt = PROFDB_FORMAT_OPTS_INIT;
 	const struct profdb__writer *w;
-	if (!opts) {
-		memset(&dflt, 0, sizeof dflt);
+	if (!opts)
 		opts = &dflt;
-	}
+	if (opts->version != PROFDB_FORMAT_OPTS_VERSION)
+		return PROFDB_EUSAGE;
 	/* streamed: the earlier rows are out, these are the last part */
 	if (r->write_rest)
 		return r->write_rest(r, out, opts, r->part | PROFDB__PART_LAST, r->written);

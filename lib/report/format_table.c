@@ -12,9 +12,8 @@
  * A table too large to hold (result_stream.c) is written in parts along a
  * layout from a first pass (profdb__fmt_plan): the same cells, widths and
  * hidden copy column as the whole table written with --wide (names are
- * not shortened: telling shortened names apart needs all of them).  Over
- * 600 lines on purpose: both paths share table_fill, put_rows, put_tail
- * and hide_copies, which would otherwise become cross-file functions.
+ * not shortened: telling shortened names apart needs all of them).  Both
+ * paths share table_fill, put_rows, put_tail and hide_copies.
  */
 #include <math.h>
 #include <stdlib.h>

@@ -176,7 +176,7 @@ static void csv_line(FILE *out, const char *scope, const struct profdb__cmp_line
 }
 
 /* One table: whole-run lines, then kernels.  The warnings are not rows:
- * a csv reader gets data only (issue 16); 'profdb report' prints them on
+ * a csv reader gets data only; 'profdb report' prints them on
  * stderr. */
 int profdb__report_csv(const profdb_comparison *c, FILE *out)
 {

@@ -252,9 +252,9 @@ static int spooled_table(FILE *out, const profdb_comparison *c)
 	char *lab;
 	int rc = profdb__spool_open(profdb__cmp_spooled_db(c->spooled), &sp, names, types, 2);
 	if (rc == PROFDB_OK && (rc = spool_labels(c, &sp)) == PROFDB_OK)
-		rc = profdb__spool_prepare(&sp, "SELECT row_number() OVER (PARTITION BY label ORDER BY pos),"
+		rc = profdb__spool_prepare(&sp, &q, "SELECT row_number() OVER (PARTITION BY label ORDER BY pos),"
 		                           " count(*) OVER (PARTITION BY label) FROM temp.profdb_spool"
-		                           " ORDER BY pos", &q);
+		                           " ORDER BY pos");
 	if (rc == PROFDB_OK) {
 		table_head(out, "kernel", 1);
 		profdb__cmp_walk_start(&w, c, 0);

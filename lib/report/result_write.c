@@ -152,7 +152,7 @@ int profdb__result_two_pass(profdb *db, sqlite3_stmt *st, profdb_result *r, FILE
 		held += profdb__result_row_bytes(r, r->nrows - 1);
 	}
 	if (held <= budget) {
-		/* whole: written by profdb_result_write as it always was */
+		/* whole: written by profdb_result_write as any held result */
 		if (rc == SQLITE_DONE && !types_known)
 			profdb__result_infer_types(r, known, 0);
 		free(known);
@@ -197,35 +197,45 @@ int profdb_result_stream(profdb *db, FILE *out, const struct profdb_format_opts 
 	db->stream_fmt = NULL;
 	if (!out || !fmt)
 		return PROFDB_ENOTFOUND;
+	if (profdb__version_check(db, fmt->version, PROFDB_FORMAT_OPTS_VERSION, "profdb_format_opts") != PROFDB_OK)
+		return PROFDB_EUSAGE;
 	db->stream_out = out;
 	db->stream_fmt = fmt;
 	db->stream_write = stream_answer;
 	return PROFDB_OK;
 }
 
-int profdb_sql_write(profdb *db, const char *sql, const struct profdb_sql_opts *o, FILE *out,
-                     const struct profdb_format_opts *fmt)
+/* sql collected under o's guard. */
+static int run_guarded(profdb *db, profdb_result **out, const char *sql, const struct profdb_sql_opts *o)
 {
-	struct profdb_sql_opts def = PROFDB_SQL_OPTS_INIT;
+	struct profdb__sql_guard g;
+	profdb__sql_guard_begin(db, &g, o);
+	return profdb__sql_guard_end(db, &g, o, profdb__sql_collect(db, out, sql));
+}
+
+/* sql's rows written to o->stream in o->format as they come. */
+static int run_streamed(profdb *db, const char *sql, const struct profdb_sql_opts *o)
+{
+	const struct profdb_format_opts def_fmt = PROFDB_FORMAT_OPTS_INIT;
+	const struct profdb_format_opts *fmt = o->format ? o->format : &def_fmt;
 	profdb__part_fn write = profdb__part_writer(fmt);
+	FILE *out = o->stream;
 	profdb_result *r = NULL;
 	sqlite3_stmt *st = NULL;
 	struct profdb__sql_guard g;
 	int rc, began = 0;
 
-	if (!o)
-		o = &def;
 	if ((!write && (fmt->format != PROFDB_FMT_TABLE || o->write)) || db->remote) {
 		/* a json object is built whole, and a table with --write (a
 		 * second pass would run its changes twice); ClickHouse SQL (a
 		 * clickhouse:// snapshot) answers whole too */
-		if ((rc = profdb_sql_run(db, &r, sql, o)) == PROFDB_OK && profdb_result_write(r, out, fmt) != PROFDB_OK)
+		if ((rc = run_guarded(db, &r, sql, o)) == PROFDB_OK && profdb_result_write(r, out, fmt) != PROFDB_OK)
 			rc = profdb__error(db, PROFDB_ERROR, "cannot write the output: %s", strerror(errno));
 		profdb_result_free(r);
 		return rc;
 	}
 	profdb__sql_guard_begin(db, &g, o);
-	rc = profdb__sql_prepare_one(db, sql, &st);
+	rc = profdb__sql_prepare_one(db, &st, sql);
 	/* a table's two passes read one snapshot: our own transaction, once
 	 * the guard has passed the user's statement (it refuses theirs); not
 	 * around one that writes (VACUUM: the guard refuses it as it runs) */
@@ -252,4 +262,24 @@ int profdb_sql_write(profdb *db, const char *sql, const struct profdb_sql_opts *
 	if (began)
 		sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL);
 	return rc;
+}
+
+/* Here rather than in query/ with the guard: streaming needs the writers. */
+int profdb_sql(profdb *db, profdb_result **out, const char *sql, const struct profdb_sql_opts *o)
+{
+	const struct profdb_sql_opts def = PROFDB_SQL_OPTS_INIT;
+
+	if (out)
+		*out = NULL;
+	if (!o)
+		o = &def;
+	if (o->version != PROFDB_SQL_OPTS_VERSION)
+		return profdb__version_check(db, o->version, PROFDB_SQL_OPTS_VERSION, "profdb_sql_opts");
+	if (o->format && o->format->version != PROFDB_FORMAT_OPTS_VERSION)
+		return profdb__version_check(db, o->format->version, PROFDB_FORMAT_OPTS_VERSION, "profdb_format_opts");
+	if (o->stream)
+		return run_streamed(db, sql, o);
+	if (!out)
+		return profdb__error(db, PROFDB_EUSAGE, "profdb_sql: no result to fill (out is NULL) and no stream");
+	return run_guarded(db, out, sql, o);
 }

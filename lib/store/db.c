@@ -85,20 +85,18 @@ static void folder_of(const char *path, char *out, size_t cap)
 		snprintf(out, cap, "%.*s", (int)(n < cap ? n : cap - 1), path);
 }
 
-/* The folder SQLite writes its temporary files to, as its unix VFS picks
- * it: SQLITE_TMPDIR, TMPDIR, then the first usable of the usual ones. */
-static const char *temp_folder(void)
+/* The folder SQLite writes db's temporary files to, asked of its VFS
+ * (which picks it from the environment and the usual folders) so that the
+ * message names the folder SQLite used.  0 when the VFS does not say. */
+static int temp_folder(profdb *db, char *out, size_t cap)
 {
-	static const char *const dirs[] = { "/var/tmp", "/usr/tmp", "/tmp", "." };
-	const char *env[] = { getenv("SQLITE_TMPDIR"), getenv("TMPDIR") };
-	struct stat sb;
-	for (size_t i = 0; i < 2; i++)
-		if (env[i] && stat(env[i], &sb) == 0 && S_ISDIR(sb.st_mode) && access(env[i], W_OK | X_OK) == 0)
-			return env[i];
-	for (size_t i = 0; i < 4; i++)
-		if (stat(dirs[i], &sb) == 0 && S_ISDIR(sb.st_mode) && access(dirs[i], W_OK | X_OK) == 0)
-			return dirs[i];
-	return NULL;
+	char *name = NULL;
+	if (!db->sql || sqlite3_file_control(db->sql, "main", SQLITE_FCNTL_TEMPFILENAME, &name) != SQLITE_OK ||
+	    !name)
+		return 0;
+	folder_of(name, out, cap);
+	sqlite3_free(name);
+	return 1;
 }
 
 /*
@@ -109,8 +107,7 @@ static const char *temp_folder(void)
  */
 static int name_full(profdb *db, const char *failure)
 {
-	char dir[PATH_MAX];
-	const char *tmp;
+	char dir[PATH_MAX], tmp[PATH_MAX];
 	size_t n = strlen(db->errmsg);
 	if (strcmp(failure, "disk I/O error") != 0 && strcmp(failure, "database or disk is full") != 0)
 		return 0;
@@ -122,7 +119,7 @@ static int name_full(profdb *db, const char *failure)
 		snprintf(db->errmsg + n, sizeof db->errmsg - n, ": disk full: no space left in folder '%s'", dir);
 		return 1;
 	}
-	if ((tmp = temp_folder()) != NULL && folder_full(tmp)) {
+	if (temp_folder(db, tmp, sizeof tmp) && folder_full(tmp)) {
 		snprintf(db->errmsg + n, sizeof db->errmsg - n,
 		         ": disk full: no space left in the temporary folder '%s' (SQLITE_TMPDIR), not the database's",
 		         tmp);
@@ -210,6 +207,17 @@ const char *profdb_errmsg(const profdb *db)
 	return db->errmsg;
 }
 
+int profdb__version_check(profdb *db, unsigned got, unsigned want, const char *type)
+{
+	if (got == want)
+		return PROFDB_OK;
+	if (!db)
+		return PROFDB_EUSAGE;
+	return profdb__error(db, PROFDB_EUSAGE,
+	                     "struct %s has version %u, this library reads version %u (initialise it with its _INIT macro)",
+	                     type, got, want);
+}
+
 const char *profdb_strerror(int code)
 {
 	switch (code) {
@@ -220,6 +228,7 @@ const char *profdb_strerror(int code)
 	case PROFDB_EEXISTS: return "already exists";
 	case PROFDB_EUSAGE: return "invalid argument";
 	case PROFDB_EBUSY: return "database is locked";
+	case PROFDB_EUNKNOWN: return "input in no format profdb reads";
 	default: return "error";
 	}
 }
@@ -321,8 +330,8 @@ static int migrate(profdb *db, const char *path)
 		return profdb__error(db, PROFDB_ESCHEMA,
 		    "'%s' has schema %d and needs migrating to %d: open it once for writing", path, have, want);
 	/*
-	 * A new file: 16 KiB pages (a bulk ingest 1.4-1.9x faster, scans 25%
-	 * faster, point lookups 5% slower: issue 15), and the rollback journal
+	 * A new file: 16 KiB pages (bulk ingests and scans gain much more than
+	 * point lookups lose; bench/results.md), and the rollback journal
 	 * until its first ingest has committed (profdb__db_wal_now): WAL would
 	 * write every page twice, once to the log and once at the checkpoint.
 	 * Both only before the first page exists; existing files keep theirs.

@@ -21,7 +21,7 @@
  * copy's kernels: they must not move them), and no (rank, correlation
  * id) has a second launch row (each file's ids are tracked in a bitmap,
  * and files of one rank must have disjoint id ranges).  If a check fails the guessed rows
- * are set back to NULL and the UPDATE runs as before; a kernel whose call
+ * are set back to NULL and the UPDATE places them; a kernel whose call
  * left the cache keeps NULL and is placed by the UPDATE too.
  */
 #include <stdlib.h>

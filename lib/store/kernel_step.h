@@ -1,7 +1,7 @@
 /*
  * kernel_step.h - a kernel's step through its launch, known when its row
  * is written (kernel_step.c), so that the commit's UPDATE of every such
- * kernel row (issue 15: 0.27 s of trace300's commit) has nothing left to
+ * kernel row (a rewrite of every such row, else) has nothing left to
  * rewrite.  The commit checks that the guesses are what the UPDATE would
  * compute and, if not, sets them back to NULL first.
  */

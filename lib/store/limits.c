@@ -25,8 +25,10 @@ static const struct {
 	LIMIT_FIELDS(FIELD)
 #undef FIELD
 };
-/* every field is checked: push_streams apart, all are in LIMIT_FIELDS */
-_Static_assert(sizeof fields / sizeof fields[0] + 1 == sizeof(struct profdb_limits) / sizeof(uint64_t),
+/* every field is checked: version and push_streams apart, all are in
+ * LIMIT_FIELDS (the uint64_t fields follow version) */
+_Static_assert(sizeof fields / sizeof fields[0] + 1 ==
+               (sizeof(struct profdb_limits) - offsetof(struct profdb_limits, gzip_max_bytes)) / sizeof(uint64_t),
                "a field of struct profdb_limits is missing from LIMIT_FIELDS");
 
 int profdb_set_limits(profdb *db, const struct profdb_limits *limits)
@@ -34,6 +36,8 @@ int profdb_set_limits(profdb *db, const struct profdb_limits *limits)
 	static const struct profdb_limits built_in = PROFDB_LIMITS_INIT;
 	const struct profdb_limits *l = limits ? limits : &built_in;
 	if (!db)
+		return PROFDB_EUSAGE;
+	if (profdb__version_check(db, l->version, PROFDB_LIMITS_VERSION, "profdb_limits") != PROFDB_OK)
 		return PROFDB_EUSAGE;
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
 		uint64_t v = *(const uint64_t *)(const void *)((const char *)l + fields[i].off);

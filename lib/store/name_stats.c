@@ -13,8 +13,8 @@
  *
  * Past name_stats_names names the per-name state is dropped and
  * both tables are computed by ordered scans of the run's rows at commit
- * (the "spilled" path at the end).  One file past 600 lines: the three
- * paths share the group, its counting and its row writer.
+ * (the "spilled" path at the end).  The three paths share the group, its
+ * counting and its row writer.
  */
 #include <stdlib.h>
 #include <string.h>

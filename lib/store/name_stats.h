@@ -42,8 +42,8 @@
  * all and computes kernel_name_stat and kernel_step_stat from ordered
  * scans of its rows at commit: one name's durations held at a time, the
  * step groups in SQLite's sorter: name_stats_names of struct profdb_limits.
- * 2^18 names held 44 MB just before they were dropped: an ingest of 1 M
- * names peaked at 100 MB there (issue 20); 2^17 keeps it at 64 MB.
+ * The default, 2^17 names, keeps an ingest of 1 M names at 64 MB: each
+ * doubling adds about 44 MB held just before the state is dropped.
  */
 
 struct profdb__name_stats;

@@ -23,10 +23,8 @@
  * id (NULL when no op holds the call), so every later step (op device
  * times, ops' top_kernels) reads one link.  Nothing is lost: the value
  * rewritten is the kernel's correlation id, kept in kernel.correlation.
- *
- * Over 600 lines: the three sweeps (SQL, C over the table's ops, C over
- * the ops store_ops.c holds) share the merge and the rewrite, which would
- * otherwise be split from them into a header of private functions.
+ * The three sweeps (SQL, C over the table's ops, C over the ops
+ * store_ops.c holds) share the merge and the rewrite.
  */
 #include <stdlib.h>
 
@@ -218,9 +216,9 @@ static int sweep(struct linker *l, int64_t run_id, const struct profdb__row_run 
 }
 
 /*
- * The same sweep without SQLite's sorter (issue 15: its ORDER BY over the
- * file's ops and calls was 0.50 G of control.json.gz's 3.55 G
- * instructions, 7.7 k a row): the file's runtime calls are read in rowid
+ * The same sweep without SQLite's sorter (its ORDER BY over the file's
+ * ops and calls costs thousands of instructions a row, a large share of
+ * a trace's ingest): the file's runtime calls are read in rowid
  * order and sorted here; its ops come in the order of the op_run_tid
  * index (rank, tid, start_ns), rank by rank, each run of equal starts
  * sorted here as the ORDER BY sorts it.  Used when the calls fit in
@@ -546,10 +544,10 @@ static void link_ext_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 /*
  * Rewrite the file's kernels' External ids from the links found: one
  * UPDATE per run of the file's kernel rows, each row looked up in the
- * sorted links (issue 15: an UPDATE per link, each finding its kernels
- * through kernel_run_corr, after one clearing them all, cost 0.44 G of a
- * 31 MB trace's 3.9 G instructions).  Rows whose value stays are not
- * rewritten.
+ * sorted links, rather than an UPDATE per link finding its kernels
+ * through kernel_run_corr after one clearing them all, which costs an
+ * index search per link and rewrites every row.  Rows whose value stays
+ * are not rewritten.
  */
 static int rewrite(struct linker *l, const struct profdb__row_run *kr, size_t nk)
 {

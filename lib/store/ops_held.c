@@ -2,22 +2,21 @@
  * ops_held.c - a Kineto file's closed ops held in memory until the file
  * ends, then stored once, with their final steps and device times.
  *
- * Why (issue 15): a Kineto file writes its kernels after all its ops, so
- * an op stored when it closes (store_ops.c) cannot have its device time
- * yet.  After the file a pass read the file's op rows back in rowid order
- * and UPDATEd those with device time or a wrong step guess (0.31 G of
- * control.json.gz's 3.03 G instructions), and op_link read them back once
- * more through op_run_tid to link the kernels (0.19 G).  Held, the ops are
- * linked by op_link.c's sweep over them, given their steps and device
- * times by store_ops.c's pass fed from memory, and inserted in the order
- * they closed: the same rowids and values as before.
+ * Why: a Kineto file writes its kernels after all its ops, so an op
+ * stored when it closes (store_ops.c) cannot have its device time yet;
+ * stored then, the file's op rows would be read back in rowid order and
+ * UPDATEd (device time, a wrong step guess), and read once more through
+ * op_run_tid to link the kernels.  Held, the ops are linked by op_link.c's
+ * sweep over them, given their steps and device times by store_ops.c's
+ * pass fed from memory, and inserted in the order they closed: the same
+ * rowids and values as the passes over the table give.
  *
  * Memory: 128 bytes an op, up to PROFDB_OPS_HELD_BYTES (16 MB, 131 072
  * ops; control.json's 40 794 take 5 MB).  A file past it, one whose rank
  * is fixed up after its events, one whose ops come out of start order per
  * thread, or one with more runtime calls than op_link's sweep in C holds,
  * has its held ops released into the op batch as they would have gone
- * when they closed, and then takes the passes over the table as before.
+ * when they closed, and then takes the passes over the table.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -214,7 +213,7 @@ int profdb__store_ops_end_held(struct profdb_store *st, int *done)
 		return profdb__store_ops_flush(st);
 	}
 	/* the file's steps are in (the reader sent them before its end) */
-	if (profdb__step_index_load(st->db->sql, st->run_id, &ix) != SQLITE_OK)
+	if (profdb__step_index_load(st->db->sql, &ix, st->run_id) != SQLITE_OK)
 		return profdb__err_set(&st->err, PROFDB_ERROR, "op steps: %s", sqlite3_errmsg(st->db->sql));
 	/* the runtime sweep first: it corrects the held ops' self times */
 	rc = profdb__calls_sweep_held(st, &swept);

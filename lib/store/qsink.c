@@ -7,9 +7,8 @@
  * sink call.  Why bounded: a fast parser must not pile up a 1 GB trace in
  * memory while the writer catches up, so producers wait when it is full.
  *
- * A little over 600 lines: the queue, and the writing and replaying of
- * each record kind, which must stay side by side (one layout, written and
- * read back).
+ * The writing and replaying of each record kind stay side by side: one
+ * layout, written and read back.
  */
 #include <pthread.h>
 #include <stddef.h>

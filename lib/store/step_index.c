@@ -142,7 +142,7 @@ static void step_at(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		sqlite3_result_int64(ctx, step);
 }
 
-int profdb__step_index_load(sqlite3 *db, int64_t run_id, struct profdb__step_index **out)
+int profdb__step_index_load(sqlite3 *db, struct profdb__step_index **out, int64_t run_id)
 {
 	struct profdb__step_index *ix = calloc(1, sizeof *ix);
 	sqlite3_stmt *q = NULL;
@@ -222,7 +222,7 @@ void profdb__step_index_free(struct profdb__step_index *ix)
 int profdb__step_index_register(sqlite3 *db, int64_t run_id)
 {
 	struct profdb__step_index *ix = NULL;
-	int rc = profdb__step_index_load(db, run_id, &ix);
+	int rc = profdb__step_index_load(db, &ix, run_id);
 	if (rc != SQLITE_OK)
 		return rc;
 	/* freed by SQLite from here on, even on failure */

@@ -32,7 +32,7 @@ void profdb__step_segs_free(struct profdb__step_segs *r);
  * that look many times up: store_ops.c's held ops).  *out owned by the
  * caller (profdb__step_index_free).  Returns an SQLite result code. */
 struct profdb__step_index;
-int profdb__step_index_load(sqlite3 *db, int64_t run_id, struct profdb__step_index **out);
+int profdb__step_index_load(sqlite3 *db, struct profdb__step_index **out, int64_t run_id);
 /* The smallest step of rank whose span [start_ns, end_ns) holds ns, PROFDB_NULL if none. */
 int64_t profdb__step_index_at(const struct profdb__step_index *ix, int64_t rank, int64_t ns);
 void profdb__step_index_free(struct profdb__step_index *ix);

@@ -7,11 +7,8 @@
  * (store_batch.c); every other table has one prepared INSERT, bound and
  * reset per row.  Text
  * is interned through an in-memory hash map in front of the str table
- * (intern.c); the ingest ends in store_commit.c.
- *
- * Over 600 lines: one callback per record kind of the sink and the steps
- * that begin an ingest share the statements and the per-file state; split
- * further, each part would need them through store_impl.h for one caller.
+ * (intern.c); the ingest ends in store_commit.c.  The callbacks and the
+ * steps that begin an ingest share the statements and the per-file state.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,8 +232,7 @@ static int memory_steps(struct profdb_store *st)
  * have runtime calls), then its ops' steps and device times.  Both sort
  * with SQLite's sorter, which holds up to a cache's worth of rows before
  * it spills: a smaller cache meanwhile keeps a big trace's sorts from
- * adding 32 MB (max RSS: 1 GB trace 86 -> 63 MB, 3.8 GB trace 115 -> 93 MB
- * for the op pass; no slower: 10.4 -> 9.6 s on 1 GB).
+ * adding 32 MB to its peak memory, at no cost in time (bench/results.md).
  */
 static int file_passes(struct profdb_store *st)
 {
@@ -672,9 +668,9 @@ static int on_note(void *arg, const char *note)
  * id, rank_col, time_col) from rank guessed to rank, times + offset.  The
  * rows still in the batch are changed there, by arithmetic; only those
  * already inserted (ids below the batch's first: ids grow and batches go
- * in in order) take an UPDATE (issue 15: UPDATE rewrote every row of a
- * Kineto file with baseTimeNanoseconds after its events, 12 k instructions
- * a row, 23% of such a file's ingest).
+ * in in order) take an UPDATE: an UPDATE of every row of a Kineto file
+ * whose baseTimeNanoseconds follows its events costs a large share of
+ * its ingest.
  */
 static int fixup_rows(struct profdb_store *st, const char *table, struct profdb__batch *b, int rank_col,
                       int time_col, struct profdb__row_runs *r, int64_t guessed, int64_t rank, int64_t offset)

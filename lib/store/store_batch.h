@@ -4,9 +4,9 @@
  * (store_batch.c).  Private to the store.
  *
  * Why: a one-row INSERT per record reopens the table's and each index's
- * cursor and seeks from the root every time (~20.2 k instructions per
- * kernel row, 2 M kernel_details rows); one INSERT .. SELECT over a
- * connection-local virtual table keeps them open (~10.9 k): issue 15.
+ * cursor and seeks from the root every time; one INSERT .. SELECT over a
+ * connection-local virtual table keeps them open, about half the
+ * instructions per row.
  *
  * Use: profdb__batch_row, then one profdb__batch_int/_i64/_null/_text per
  * column; the batch flushes itself when full; flush it before anything
@@ -22,7 +22,7 @@
 
 #include <sqlite3.h>
 
-#define PROFDB_BATCH_ROWS 4096 /* 256 .. 65536 measured the same: issue 15 */
+#define PROFDB_BATCH_ROWS 4096 /* any size from 256 to 65536 ingests as fast */
 
 struct profdb__batch;
 

@@ -206,7 +206,7 @@ int profdb__store_ops_release(struct profdb_store *st);
  * are held, link its kernels (op_link.c), give the ops their steps and
  * device times and store them; *done 0 when the ops were not held (or
  * the file has too many runtime calls: then they are released), and the
- * passes over the table are to run as before. */
+ * passes over the table are to run. */
 int profdb__store_ops_end_held(struct profdb_store *st, int *done);
 void profdb__store_ops_held_free(struct profdb__op_stream *s);
 /* The arrays kept for the next file (profdb_store's held_spare, link_ops). */

@@ -2,8 +2,7 @@
  * store_ops.c - the store's host ops that the reader sent with nest = 1
  * (Kineto): nested as they arrive (op_nest.c's profdb__nest, one per
  * (rank, tid) of the file) and inserted once, when they close, with their
- * final self time (issue 15: the sort and one UPDATE per op cost 3-4 s of
- * CPU per 2 M ops); inserted into the op batch (store_batch.c), which
+ * final self time, so that no sort and no UPDATE per op is needed; inserted into the op batch (store_batch.c), which
  * profdb__store_ops_flush empties before anything reads the file's ops.
  *
  * Two things are not known when an op closes.  A Kineto file writes its
@@ -19,7 +18,7 @@
  * all of them, after an ORDER BY of all of them.  A file
  * whose ops do not arrive in start order per thread (tb_plugin samples of
  * 2021) is noticed at the first such op: its ops are then nested after
- * the file by op_nest.c's SQL pass, as before, and a run note says so.
+ * the file by op_nest.c's SQL pass, and a run note says so.
  *
  * A closed op goes through ops_held.c first, which holds the file's ops
  * until it ends, up to a budget, and then feeds the same pass
@@ -318,7 +317,7 @@ int profdb__store_op_nest(struct profdb_store *st, const struct profdb_op_rec *o
 	st->cur->stored++;
 	st->cur->nops++;
 	if (s->unsorted || p.start == PROFDB_NULL || p.dur == PROFDB_NULL) {
-		/* stored as it is; without times it is nested by nobody, as before */
+		/* stored as it is; without times it is nested by nobody */
 		if ((rc = profdb__store_op_put(st, &p, o->self_ns, o->device_self_ns, o->device_total_ns)) != PROFDB_OK)
 			return rc;
 		return log_code(st, RAW);

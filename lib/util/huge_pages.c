@@ -4,14 +4,13 @@
  * Why: a diff of two 10 M-kernel runs on a clickhouse:// snapshot holds
  * 2 x 18 MB of per-step rows written once, in order (compare_rows.c).
  * With 4 KB pages that is 9 000 page faults and as many TLB misses, and
- * on this project's (virtualised) machine the store into each new page
- * was the hottest instruction of the whole diff: with glibc told to use
- * transparent huge pages (GLIBC_TUNABLES=glibc.malloc.hugetlb=1) the diff
- * took 0.57-0.64 s instead of 0.68-0.77 s.  Kernels set to "madvise"
- * (Debian's default) give huge pages only to ranges that ask, so an
- * array allocated at its full size asks here (one grown by realloc and
- * advised after each doubling faulted more, not less: the pages moved).  Only whole 2 MB-aligned pieces inside
- * the array are advised, so nothing outside it changes; where there is
+ * on a virtualised machine the store into each new page is the hottest
+ * instruction of the whole diff; transparent huge pages take most of
+ * that away (bench/results.md).  Kernels set to "madvise" (Debian's
+ * default) give huge pages only to ranges that ask, so an array allocated
+ * at its full size asks here (one grown by realloc and advised after each
+ * doubling faults more, not less: the pages move).  Only whole 2 MB-aligned
+ * pieces inside the array are advised, so nothing outside it changes; where there is
  * no madvise or no MADV_HUGEPAGE it does nothing, and a refusal is
  * harmless (the pages stay small).
  */

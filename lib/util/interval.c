@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "interval.h"
+#include "lower_bound.h"
 #include "banned.h"
 
 static int cmp_interval(const void *a, const void *b)
@@ -80,15 +81,9 @@ int64_t profdb__ivals_overlap_at(const struct profdb__interval *a, size_t na, si
 
 int64_t profdb__ivals_overlap_one(const struct profdb__interval *a, size_t na, int64_t lo, int64_t hi)
 {
-	size_t first = 0, last = na;
+	size_t first;
 	/* merged intervals are disjoint in start order, so their ends ascend */
-	while (first < last) {
-		size_t mid = first + (last - first) / 2;
-		if (a[mid].end <= lo)
-			first = mid + 1;
-		else
-			last = mid;
-	}
+	PROFDB__LOWER_BOUND(first, 0, na, i, a[i].end <= lo);
 	return profdb__ivals_overlap_at(a, na, &first, lo, hi);
 }
 
