@@ -34,6 +34,8 @@
 #include <string.h>
 
 #include "query.h"
+#include "result.h"
+#include "source.h"
 #include "tags.h"
 #include "banned.h"
 
@@ -368,15 +370,15 @@ static void add_plain_groups(struct profdb__qbuf *b, const struct keys *ks, cons
 /* The steps per-step figures are taken over: the selected steps (query.h),
  * and any other step a filtered kernel carries (none in a consistent store;
  * kept so that no kernel time is lost), read from the kernel rows, or from
- * the server's groups when step_key >= 0 (temp.ch_g, whose key k<step_key>
- * is the step: ch_groups.c). */
-static void add_step_set(struct profdb__qbuf *b, const struct profdb_filter *f, long step_key)
+ * the source's groups kgroup when step_key >= 0 (source.h: the key
+ * k<step_key> is the step). */
+static void add_step_set(struct profdb__qbuf *b, const struct profdb_filter *f, const char *kgroup, long step_key)
 {
 	profdb__qbuf_add(b, "SELECT run_id, step FROM (");
 	profdb__qfilter_selected_steps(b, f);
 	if (step_key >= 0) {
-		profdb__qbuf_addf(b, ") UNION SELECT run_id, CAST(k%ld AS INTEGER) FROM temp.ch_g WHERE k%ld IS NOT NULL",
-		                  step_key, step_key);
+		profdb__qbuf_addf(b, ") UNION SELECT run_id, CAST(k%ld AS INTEGER) FROM %s WHERE k%ld IS NOT NULL",
+		                  step_key, kgroup, step_key);
 		return;
 	}
 	profdb__qbuf_add(b, ") UNION SELECT k.run_id, k.step FROM kernel k WHERE k.step IS NOT NULL");
@@ -384,17 +386,18 @@ static void add_step_set(struct profdb__qbuf *b, const struct profdb_filter *f, 
 }
 
 /* The group CTE g of per-step statistics (see the file comment), from the
- * kernel rows f, or from the server's groups per step (server). */
-static void add_step_groups(struct profdb__qbuf *b, const struct keys *ks, const struct profdb_filter *f, int server)
+ * kernel rows f, or from the source's groups per step (kgroup not NULL). */
+static void add_step_groups(struct profdb__qbuf *b, const struct keys *ks, const struct profdb_filter *f,
+                            const char *kgroup)
 {
-	long step_key = server ? (long)ks->n : -1;
-	if (server) {
+	long step_key = kgroup ? (long)ks->n : -1;
+	if (kgroup) {
 		profdb__qbuf_add(b, ",\n gs AS (SELECT run_id");
 		add_key_list(b, ks, "");
 		/* CAST: the step with INTEGER affinity, as the step table's,
 		 * or the join below cannot index it (minutes at 30 k steps) */
-		profdb__qbuf_addf(b, ", CAST(k%ld AS INTEGER) AS step, total AS t, calls AS c FROM temp.ch_g"
-		                  " WHERE k%ld IS NOT NULL", step_key, step_key);
+		profdb__qbuf_addf(b, ", CAST(k%ld AS INTEGER) AS step, total AS t, calls AS c FROM %s"
+		                  " WHERE k%ld IS NOT NULL", step_key, kgroup, step_key);
 	} else {
 		profdb__qbuf_add(b, ",\n gs AS (SELECT f.run_id");
 		for (size_t i = 0; i < ks->n; i++)
@@ -404,7 +407,7 @@ static void add_step_groups(struct profdb__qbuf *b, const struct keys *ks, const
 		profdb__qbuf_add(b, ", f.step");
 	}
 	profdb__qbuf_add(b, "),\n st AS (");
-	add_step_set(b, f, step_key);
+	add_step_set(b, f, kgroup, step_key);
 	profdb__qbuf_add(b, "),\n g0 AS (SELECT DISTINCT run_id");
 	add_key_list(b, ks, "");
 	profdb__qbuf_add(b, " FROM gs),\n grid AS (SELECT g0.run_id");
@@ -439,15 +442,16 @@ int profdb__format_is_wallclock(const char *format)
 /* CTE o (names resolved, share, per repeat, rank within run) and the
  * final SELECT; fills types. */
 static int add_output(profdb *db, struct profdb__qbuf *b, const struct keys *ks,
-                      const struct profdb_kernel_query *q, enum profdb_coltype *types, size_t *ntypes)
+                      const struct profdb_kernel_query *q, const struct profdb__rel *rel,
+                      enum profdb_coltype *types, size_t *ntypes)
 {
 	const struct stat_col *cols = q->per_step ? step_cols : plain_cols;
 	size_t ncols = q->per_step ? sizeof step_cols / sizeof step_cols[0] :
 	               sizeof plain_cols / sizeof plain_cols[0];
 	int rc;
 
-	if (db->ch_groups) { /* the server counted the selected steps (ch_kernels.c) */
-		profdb__qbuf_add(b, ",\n rep AS (SELECT run_id, n FROM temp.ch_rep)");
+	if (rel->krep) { /* the source counted the selected steps */
+		profdb__qbuf_addf(b, ",\n rep AS (SELECT run_id, n FROM %s)", rel->krep);
 	} else {
 		profdb__qbuf_add(b, ",\n rep AS (SELECT r.id AS run_id, ");
 		profdb__qfilter_repeats(b, &q->filter, "r");
@@ -517,14 +521,15 @@ static int add_output(profdb *db, struct profdb__qbuf *b, const struct keys *ks,
 }
 
 /* A note per run saying over how many steps per-step figures are taken. */
-static int add_step_notes(profdb *db, profdb_result *r, const struct profdb_filter *f, long step_key)
+static int add_step_notes(profdb *db, profdb_result *r, const struct profdb_filter *f, const char *kgroup,
+                          long step_key)
 {
 	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
 	int rc;
 
 	profdb__qbuf_add(&b, "SELECT r.name, count(*), min(x.step), max(x.step) FROM (");
-	add_step_set(&b, f, step_key);
+	add_step_set(&b, f, kgroup, step_key);
 	profdb__qbuf_add(&b, ") x JOIN run r ON r.id = x.run_id GROUP BY x.run_id ORDER BY x.run_id");
 	rc = profdb__query_prepare(db, &b, &st, "cannot count steps");
 	profdb__qbuf_free(&b);
@@ -557,55 +562,45 @@ static const char *const hide_cols[] = {
 	"p99", "p90", "stddev", "avg", "max_step", "max", "min", "median", "share_pct", NULL
 };
 
-int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_kernel_query *q)
+/* The answer to q with keys ks, reading rel's groups where it names them. */
+static int kernels_answer(profdb *db, profdb_result **out, const struct profdb_kernel_query *q,
+                          const struct keys *ks, const struct profdb__rel *rel)
 {
 	enum profdb_coltype types[MAXKEYS + 16];
 	size_t ntypes = 0;
-	struct keys ks;
 	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
-	int rc;
+	int rc = rel->kgroup ? 2 : name_stats_apply(db, ks, q);
 
-	*out = NULL;
-	if (db->remote) /* a clickhouse:// snapshot: fetch what is needed first */
-		return profdb__ch_query_kernels(db, out, q);
-	memset(&ks, 0, sizeof ks);
-	if ((rc = profdb__qfilter_check(db, &q->filter)) != PROFDB_OK)
-		return rc;
-	if ((rc = parse_by(db, q->by, &ks)) != PROFDB_OK)
-		return rc;
-	if (q->per_step && has_key(&ks, "step") >= 0)
-		return profdb__error(db, PROFDB_EUSAGE, "per-step statistics cannot also group by step");
-	if (db->ch_groups) /* grouped by the server into temp tables (ch_kernels.c) */
-		rc = 2;
-	else if ((rc = name_stats_apply(db, &ks, q)) < 0)
+	if (rc < 0)
 		return rc;
 	if (rc == 2 && q->per_step) {
-		profdb__qbuf_add(&b, "WITH den AS (SELECT run_id, t FROM temp.ch_den)");
-		add_step_groups(&b, &ks, &q->filter, 1);
+		profdb__qbuf_addf(&b, "WITH den AS (SELECT run_id, t FROM %s)", rel->kden);
+		add_step_groups(&b, ks, &q->filter, rel->kgroup);
 	} else if (rc == 2) {
-		profdb__qbuf_add(&b, "WITH den AS (SELECT run_id, t FROM temp.ch_den),\n g AS (SELECT * FROM temp.ch_g)");
+		profdb__qbuf_addf(&b, "WITH den AS (SELECT run_id, t FROM %s),\n g AS (SELECT * FROM %s)",
+		                  rel->kden, rel->kgroup);
 	} else if (rc == 1) {
 		add_stored_groups(&b, &q->filter);
 	} else {
-		add_filtered(&b, &ks, &q->filter, q->per_step);
+		add_filtered(&b, ks, &q->filter, q->per_step);
 		if (q->per_step)
-			add_step_groups(&b, &ks, &q->filter, 0);
+			add_step_groups(&b, ks, &q->filter, NULL);
 		else
-			add_plain_groups(&b, &ks, &q->filter);
+			add_plain_groups(&b, ks, &q->filter);
 	}
-	if ((rc = add_output(db, &b, &ks, q, types, &ntypes)) != PROFDB_OK)
+	if ((rc = add_output(db, &b, ks, q, rel, types, &ntypes)) != PROFDB_OK)
 		goto out;
 	if ((rc = profdb__query_prepare(db, &b, &st, "cannot query kernels")) != PROFDB_OK)
 		goto out;
 	profdb__qfilter_bind(st, &q->filter);
-	for (size_t i = 0; i < ks.ntags; i++)
-		profdb__tags_by_bind(st, i, ks.tagname[i]);
+	for (size_t i = 0; i < ks->ntags; i++)
+		profdb__tags_by_bind(st, i, ks->tagname[i]);
 	if (q->top > 0)
 		sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":top"), q->top);
 	rc = profdb__result_from_stmt_stream(db, out, st, types);
-	/* (an empty answer from server groups is asked again with the rows) */
-	if (rc == PROFDB_OK && !db->ch_groups &&
+	/* (an empty answer from groups is asked again of the rows) */
+	if (rc == PROFDB_OK && !rel->kgroup &&
 	    (rc = profdb__qfilter_explain_empty(db, *out, &q->filter, q->per_step)) != PROFDB_OK) {
 		profdb_result_free(*out);
 		*out = NULL;
@@ -616,7 +611,7 @@ int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_ke
 		*out = NULL;
 	}
 	if (rc == PROFDB_OK && q->per_step &&
-	    (rc = add_step_notes(db, *out, &q->filter, db->ch_groups ? (long)ks.n : -1)) != PROFDB_OK) {
+	    (rc = add_step_notes(db, *out, &q->filter, rel->kgroup, rel->kgroup ? (long)ks->n : -1)) != PROFDB_OK) {
 		profdb_result_free(*out);
 		*out = NULL;
 	}
@@ -625,4 +620,34 @@ out:
 	profdb__qbuf_free(&b);
 	profdb__result_priority(*out, headline_cols, hide_cols);
 	return rc;
+}
+
+int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_kernel_query *q)
+{
+	struct profdb__rel rel;
+	struct keys ks;
+	int rc;
+
+	*out = NULL;
+	memset(&ks, 0, sizeof ks);
+	if ((rc = profdb__qfilter_check(db, &q->filter)) != PROFDB_OK)
+		return rc;
+	if ((rc = parse_by(db, q->by, &ks)) != PROFDB_OK)
+		return rc;
+	if (q->per_step && has_key(&ks, "step") >= 0)
+		return profdb__error(db, PROFDB_EUSAGE, "per-step statistics cannot also group by step");
+	if ((rc = profdb__source_prepare(db, PROFDB__NEED_KERNEL_GROUPS, q, &rel)) != PROFDB_OK)
+		return rc;
+	if (rel.kgroup) {
+		rc = kernels_answer(db, out, q, &ks, &rel);
+		/* (streamed csv/json: earlier parts are out, the last may be empty) */
+		if (rc != PROFDB_OK || profdb_result_nrows(*out) > 0 || (*out)->written > 0)
+			return rc;
+		/* an empty answer's notes say what the runs' rows lack */
+		profdb_result_free(*out);
+		*out = NULL;
+		if ((rc = profdb__source_prepare(db, PROFDB__NEED_KERNEL_ROWS, q, &rel)) != PROFDB_OK)
+			return rc;
+	}
+	return kernels_answer(db, out, q, &ks, &rel);
 }

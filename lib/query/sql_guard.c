@@ -14,6 +14,7 @@
 #include "internal.h"
 #include "format.h"
 #include "result.h"
+#include "source.h"
 #include "banned.h"
 
 /* What the authorizer and the progress handler saw during one statement. */
@@ -207,10 +208,10 @@ int profdb_sql_write(profdb *db, const char *sql, const struct profdb_sql_opts *
 
 	if (!o)
 		o = &def;
-	if ((!write && (fmt->format != PROFDB_FMT_TABLE || o->write)) || db->remote) {
+	if ((!write && (fmt->format != PROFDB_FMT_TABLE || o->write)) || db->source->sql) {
 		/* a json object is built whole, and a table with --write (a
-		 * second pass would run its changes twice); ClickHouse SQL (a
-		 * clickhouse:// snapshot) answers whole too */
+		 * second pass would run its changes twice); a source's own SQL
+		 * (source.h) answers whole too */
 		if ((rc = profdb_sql_run(db, &r, sql, o)) == PROFDB_OK && profdb_result_write(r, out, fmt) != PROFDB_OK)
 			rc = profdb__error(db, PROFDB_ERROR, "cannot write the output: %s", strerror(errno));
 		profdb_result_free(r);
