@@ -37,30 +37,8 @@
 #include "result.h"
 #include "source.h"
 #include "tags.h"
+#include "kernels_keys.h"
 #include "banned.h"
-
-/* A grouping key: how --by names it, the output column, the kernel column. */
-struct key_def {
-	const char *opt;           /* --by spelling */
-	const char *alias;         /* another accepted spelling, or NULL */
-	const char *col;           /* output column name */
-	const char *expr;          /* kernel column grouped on */
-	int resolve;               /* 0 integer, 1 str id, 2 kind id, 3 text (a run tag, tags.c) */
-};
-
-static const struct key_def key_defs[] = {
-	{ "name", NULL, "name", "name_id", 1 },
-	{ "base-name", "base_name", "base_name", "base_id", 1 },
-	{ "type", NULL, "type", "type_id", 1 },
-	{ "core", NULL, "core", "core_id", 1 },
-	{ "kind", NULL, "kind", "kind", 2 },
-	{ "shape", "shapes", "shape", "in_shapes_id", 1 },
-	{ "rank", NULL, "rank", "rank", 0 },
-	{ "device", NULL, "device", "device", 0 },
-	{ "stream", NULL, "stream", "stream", 0 },
-	{ "step", NULL, "step", "step", 0 },
-};
-#define NKEYDEFS (sizeof key_defs / sizeof key_defs[0])
 
 /* A statistic column: output name, what to sort on in CTE o, type.
  * Statistics sort largest first unless ascending is asked. */
@@ -94,103 +72,6 @@ static const struct stat_col step_cols[] = {
 	{ "max_step", "g.max_step", PROFDB_COL_INT },
 };
 
-#define MAXKEYS 10
-
-struct keys {
-	const struct key_def *k[MAXKEYS]; /* in output order: integers, then text */
-	size_t n;
-	struct key_def tag[MAXKEYS];       /* tag:KEY keys (k[] points here) */
-	char tagname[MAXKEYS][PROFDB_TAG_KEY_MAX + 1]; /* their KEYs */
-	size_t ntags;
-};
-
-/* EUSAGE naming the keys, with the nearest when one is close. */
-static int unknown_key(profdb *db, const char *s, size_t len)
-{
-	const char *names[NKEYDEFS];
-	char word[64], hint[96];
-	for (size_t i = 0; i < NKEYDEFS; i++)
-		names[i] = key_defs[i].opt;
-	snprintf(word, sizeof word, "%.*s", (int)(len < sizeof word ? len : sizeof word - 1), s);
-	return profdb__error(db, PROFDB_EUSAGE, "unknown grouping key '%.*s'%s (name, base-name,"
-	                     " type, core, kind, shape, rank, device, stream, step, tag:KEY)", (int)len, s,
-	                     profdb__did_you_mean(hint, sizeof hint, word, names, NKEYDEFS));
-}
-
-/* Parse "name,type" (',' or '+' separated) into k. */
-static int parse_by(profdb *db, const char *by, struct keys *out)
-{
-	const struct key_def *given[MAXKEYS];
-	size_t n = 0;
-	const char *p = by && *by ? by : "name";
-
-	while (*p) {
-		size_t len = strcspn(p, ",+"), i;
-		const char *s = p;
-		int tag = 0;
-		while (len && *s == ' ')
-			s++, len--;
-		while (len && s[len - 1] == ' ')
-			len--;
-		for (i = 0; i < NKEYDEFS; i++) {
-			const struct key_def *d = &key_defs[i];
-			if ((strlen(d->opt) == len && memcmp(d->opt, s, len) == 0) ||
-			    (d->alias && strlen(d->alias) == len && memcmp(d->alias, s, len) == 0))
-				break;
-		}
-		if (i == NKEYDEFS && n < MAXKEYS && (tag = profdb__tags_by_key(db, s, len, out->tagname[out->ntags])) < 0)
-			return tag;
-		if (i == NKEYDEFS && n < MAXKEYS && tag) {
-			const char *tn = out->tagname[out->ntags];
-			out->tag[out->ntags] = (struct key_def){ tn, NULL, tn, profdb__tags_by_col(out->ntags), 3 };
-			given[n++] = &out->tag[out->ntags++];
-			p += strcspn(p, ",+");
-			if (*p)
-				p++;
-			continue;
-		}
-		if (i == NKEYDEFS)
-			return unknown_key(db, s, len);
-		for (size_t j = 0; j < n; j++)
-			if (given[j] == &key_defs[i])
-				return profdb__error(db, PROFDB_EUSAGE, "grouping key '%s' given twice", key_defs[i].opt);
-		given[n++] = &key_defs[i];
-		p += strcspn(p, ",+");
-		if (*p)
-			p++;
-	}
-	out->n = 0;
-	for (size_t pass = 0; pass < 2; pass++)
-		for (size_t j = 0; j < n; j++)
-			if ((given[j]->resolve == 0) == (pass == 0))
-				out->k[out->n++] = given[j];
-	return PROFDB_OK;
-}
-
-int profdb__kernels_keys(profdb *db, const char *by, const char **exprs, int *resolve, size_t *n)
-{
-	struct keys ks;
-	int rc;
-	memset(&ks, 0, sizeof ks);
-	if ((rc = parse_by(db, by, &ks)) != PROFDB_OK)
-		return rc;
-	for (size_t i = 0; i < ks.n; i++) {
-		exprs[i] = ks.k[i]->resolve == 3 ? NULL : ks.k[i]->expr; /* a tag's column is per query */
-		resolve[i] = ks.k[i]->resolve;
-	}
-	*n = ks.n;
-	return PROFDB_OK;
-}
-
-/* The position of the key with output column col in ks (its kN/vN number), or -1. */
-static int has_key(const struct keys *ks, const char *col)
-{
-	for (size_t i = 0; i < ks->n; i++)
-		if (strcmp(ks->k[i]->col, col) == 0)
-			return (int)i;
-	return -1;
-}
-
 /* The value expression of key i inside CTE o. */
 static void key_value(struct profdb__qbuf *b, const struct keys *ks, size_t i)
 {
@@ -208,13 +89,13 @@ static int order_by(profdb *db, struct profdb__qbuf *b, const struct keys *ks, c
                     size_t ncols, const char *sort, int ascending, const char *deflt)
 {
 	const char *s = sort && *sort ? sort : deflt;
-	int k = has_key(ks, s);
+	int k = profdb__kernels_has_key(ks, s);
 	size_t i;
 
 	if (strcmp(s, "share") == 0)
 		s = "share_pct";
 	if (k < 0 && strcmp(s, "base-name") == 0)
-		k = has_key(ks, "base_name");
+		k = profdb__kernels_has_key(ks, "base_name");
 	if (k >= 0) {
 		key_value(b, ks, (size_t)k);
 		/* text keys read best A..Z; numbers follow the asked direction
@@ -344,13 +225,6 @@ static void add_filtered(struct profdb__qbuf *b, const struct keys *ks, const st
 	profdb__qbuf_add(b, " GROUP BY k.run_id)");
 }
 
-static void add_key_list(struct profdb__qbuf *b, const struct keys *ks, const char *prefix)
-{
-	for (size_t i = 0; i < ks->n; i++)
-		profdb__qbuf_addf(b, ", %sk%zu", prefix, i);
-}
-
-/* The group CTE g of plain statistics. */
 static void add_plain_groups(struct profdb__qbuf *b, const struct keys *ks, const struct profdb_filter *f)
 {
 	profdb__qbuf_add(b, ",\n g AS (SELECT f.run_id");
@@ -361,7 +235,7 @@ static void add_plain_groups(struct profdb__qbuf *b, const struct keys *ks, cons
 	            " stddev(f.dur_ns) AS stddev, percentile(f.dur_ns, 90) AS p90,"
 	            " percentile(f.dur_ns, 99) AS p99,"
 	            " sum(CASE WHEN f.step IS NULL THEN f.dur_ns ELSE 0 END) AS outside FROM f GROUP BY f.run_id");
-	add_key_list(b, ks, "");
+	profdb__kernels_key_list(b, ks, "");
 	if (f->min_total_ns > 0)
 		profdb__qbuf_add(b, " HAVING sum(f.dur_ns) >= :mintot");
 	profdb__qbuf_add(b, ")");
@@ -393,7 +267,7 @@ static void add_step_groups(struct profdb__qbuf *b, const struct keys *ks, const
 	long step_key = kgroup ? (long)ks->n : -1;
 	if (kgroup) {
 		profdb__qbuf_add(b, ",\n gs AS (SELECT run_id");
-		add_key_list(b, ks, "");
+		profdb__kernels_key_list(b, ks, "");
 		/* CAST: the step with INTEGER affinity, as the step table's,
 		 * or the join below cannot index it (minutes at 30 k steps) */
 		profdb__qbuf_addf(b, ", CAST(k%ld AS INTEGER) AS step, total AS t, calls AS c FROM %s"
@@ -403,28 +277,28 @@ static void add_step_groups(struct profdb__qbuf *b, const struct keys *ks, const
 		for (size_t i = 0; i < ks->n; i++)
 			profdb__qbuf_addf(b, ", f.%s AS k%zu", ks->k[i]->expr, i);
 		profdb__qbuf_add(b, ", f.step, sum(f.dur_ns) AS t, count(*) AS c FROM f GROUP BY f.run_id");
-		add_key_list(b, ks, "");
+		profdb__kernels_key_list(b, ks, "");
 		profdb__qbuf_add(b, ", f.step");
 	}
 	profdb__qbuf_add(b, "),\n st AS (");
 	add_step_set(b, f, kgroup, step_key);
 	profdb__qbuf_add(b, "),\n g0 AS (SELECT DISTINCT run_id");
-	add_key_list(b, ks, "");
+	profdb__kernels_key_list(b, ks, "");
 	profdb__qbuf_add(b, " FROM gs),\n grid AS (SELECT g0.run_id");
-	add_key_list(b, ks, "g0.");
+	profdb__kernels_key_list(b, ks, "g0.");
 	profdb__qbuf_add(b, ", st.step, coalesce(gs.t, 0) AS t, coalesce(gs.c, 0) AS c FROM g0"
 	            " JOIN st ON st.run_id = g0.run_id LEFT JOIN gs ON gs.run_id = g0.run_id"
 	            " AND gs.step = st.step");
 	for (size_t i = 0; i < ks->n; i++)
 		profdb__qbuf_addf(b, " AND gs.k%zu IS g0.k%zu", i, i);
 	profdb__qbuf_add(b, "),\n rk AS (SELECT grid.*, row_number() OVER (PARTITION BY run_id");
-	add_key_list(b, ks, "");
+	profdb__kernels_key_list(b, ks, "");
 	profdb__qbuf_add(b, " ORDER BY t DESC, step) AS r1 FROM grid),\n g AS (SELECT run_id");
-	add_key_list(b, ks, "");
+	profdb__kernels_key_list(b, ks, "");
 	profdb__qbuf_add(b, ", sum(c > 0) AS steps, sum(c) AS calls, sum(t) AS total, avg(t) AS mean,"
 	            " stddev(t) AS stddev, min(t) AS min, max(t) AS max,"
 	            " max(CASE WHEN r1 = 1 THEN step END) AS max_step FROM rk GROUP BY run_id");
-	add_key_list(b, ks, "");
+	profdb__kernels_key_list(b, ks, "");
 	if (f->min_total_ns > 0)
 		profdb__qbuf_add(b, " HAVING sum(t) >= :mintot");
 	profdb__qbuf_add(b, ")");
@@ -482,7 +356,7 @@ static int add_output(profdb *db, struct profdb__qbuf *b, const struct keys *ks,
 	/* grouped by step alone, rows read best in step order unless told
 	 * otherwise (with other keys the largest groups still come first) */
 	rc = order_by(db, b, ks, cols, ncols, q->sort, q->ascending,
-	              ks->n == 1 && has_key(ks, "step") == 0 ? "step" : q->per_step ? "mean" : "total");
+	              ks->n == 1 && profdb__kernels_has_key(ks, "step") == 0 ? "step" : q->per_step ? "mean" : "total");
 	if (rc != PROFDB_OK)
 		return rc;
 	profdb__qbuf_add(b, ") AS rn FROM g JOIN run r ON r.id = g.run_id");
@@ -632,9 +506,9 @@ int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_ke
 	memset(&ks, 0, sizeof ks);
 	if ((rc = profdb__qfilter_check(db, &q->filter)) != PROFDB_OK)
 		return rc;
-	if ((rc = parse_by(db, q->by, &ks)) != PROFDB_OK)
+	if ((rc = profdb__kernels_parse_by(db, q->by, &ks)) != PROFDB_OK)
 		return rc;
-	if (q->per_step && has_key(&ks, "step") >= 0)
+	if (q->per_step && profdb__kernels_has_key(&ks, "step") >= 0)
 		return profdb__error(db, PROFDB_EUSAGE, "per-step statistics cannot also group by step");
 	if ((rc = profdb__source_prepare(db, PROFDB__NEED_KERNEL_GROUPS, q, &rel)) != PROFDB_OK)
 		return rc;
