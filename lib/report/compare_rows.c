@@ -10,8 +10,9 @@
  * name, kind) gets its key text once (the same SQL expression, so the same
  * bytes), and the rows are ordered by a counting sort on the key's rank,
  * then by step within a key (already in that order when a key is one name
- * on one rank).  On a clickhouse:// snapshot the server sends the same
- * integer rows, unsorted (ch_compare.c), and nothing goes through SQLite.
+ * on one rank).  Where kernel_step_stat stays with the source (source.h:
+ * rel.kstep_load, a clickhouse:// snapshot) its kstep_load sends the same
+ * integer rows, unsorted, and nothing goes through SQLite.
  * The rows of every run are held at once (the merge reads all cursors
  * together), so one budget covers them all: diff_bytes of struct
  * profdb_limits (48 MB built in), counted as
@@ -24,9 +25,8 @@
  * A clickhouse:// snapshot cannot fall back (its kernel_step_stat stays on
  * the server), so its source asks the server for the same figures first
  * (profdb__compare_rows_fit).  There the first cursor to open fetches
- * every run's rows at once (prefetch: up to four threads, a connection per
- * run), and the loader reserves each run's rows in one array (the server
- * counted them).
+ * every run's rows at once (prefetch: the source's threads), and the
+ * loader reserves each run's rows in one array (the source counted them).
  *
  * Over 600 lines: the loader, its ordering, the prefetch and the cursor
  * share the private struct loader; split, it would be a header of its own
