@@ -66,7 +66,8 @@ typedef struct profdb_result profdb_result; /* a table of result rows */
 /*
  * CONSTRUCTOR: open (creating unless NOCREATE/READONLY) the database at path
  * (":memory:" works; "" is a private temporary database, kept on disk past
- * its page cache and deleted on close), apply or migrate the embedded
+ * its page cache and deleted on close; a URL opens the source its scheme
+ * names, as profdb_open_with with only flags), apply or migrate the embedded
  * schema and register the SQL functions median(), percentile(), stddev(),
  * base_name().
  * On failure *out is still set when a handle could be made, so the caller can
