@@ -97,7 +97,7 @@ struct diff_cli {
 	struct qcli q;             /* db, filter (steps, rank, name, kind, min-total), format */
 	struct profdb_diff_opts o; /* method; o.filter is q.filter once parsed */
 	int report;                /* 1: profdb report */
-	int rfmt;                  /* report: enum profdb_report_format */
+	enum profdb_format rfmt;   /* report's format */
 	int fail;                  /* --fail-on-regression */
 	const char *output;        /* -o FILE, or NULL */
 	const char *base_arg;      /* --base list */
@@ -175,8 +175,9 @@ static int parse_own(void *arg, int key, const char *val)
 		d->o.test = (enum profdb_diff_test)v;
 		return 0;
 	case OPT_RFORMAT:
-		if ((d->rfmt = profdb_report_format_parse(val)) < 0)
+		if ((v = profdb_report_format_parse(val)) < 0)
 			return cli_usage_error(name, "unknown format '%s' (md, html, json, junit, csv)", val);
+		d->rfmt = (enum profdb_format)v;
 		return 0;
 	default:
 		return PROFDB_EXIT_USAGE; /* cli_next printed why */
@@ -189,7 +190,7 @@ static int diff_parse(struct diff_cli *d, int argc, char **argv, int report)
 	int rc;
 	memset(d, 0, sizeof *d);
 	d->report = report;
-	d->rfmt = PROFDB_REPORT_MD;
+	d->rfmt = PROFDB_FMT_MD;
 	qcli_init(&d->q, report ? "report" : "diff");
 	d->q.operands = 1;
 	profdb_diff_opts_init(&d->o);
@@ -274,16 +275,16 @@ static int diff_write(const struct diff_cli *d, const profdb_comparison *c)
 	 * one writer, whichever command asked for it; an analysis table's json
 	 * (--table) is that table's, as its other formats */
 	int doc = d->report || (!d->table && d->q.fmt.format == PROFDB_FMT_JSON);
-	int rfmt = d->report ? d->rfmt : PROFDB_REPORT_JSON;
+	enum profdb_format rfmt = d->report ? d->rfmt : PROFDB_FMT_JSON;
 	if (d->output && !(out = fopen(d->output, "w")))
 		return cli_error("cannot write '%s': %s", d->output, strerror(errno));
 	if (doc) {
 		/* the report holds the warnings; with -o the terminal should see
 		 * them too, and csv has data rows only: stderr has them */
-		int say = d->output || rfmt == PROFDB_REPORT_CSV;
+		int say = d->output || rfmt == PROFDB_FMT_CSV;
 		for (size_t i = 0; say && i < profdb_comparison_nwarnings(c); i++)
 			fprintf(stderr, "profdb: warning: %s\n", profdb_comparison_warning(c, i));
-		v = profdb_report_write(c, out, (enum profdb_report_format)rfmt);
+		v = profdb_report_write(c, out, rfmt);
 	} else if (d->table) {
 		v = write_table_diff(c, out, &d->q.fmt);
 	} else {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "csv_reader.h"
+#include "read/csv_reader.h"
 
 /* Every row as "line:" then each field's length and bytes. */
 struct trace {

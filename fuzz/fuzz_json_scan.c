@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "json_scan.h"
+#include "read/json_scan.h"
 
 #define MAX_WALK_DEPTH 48      /* the harness recurses; the scanner does not */
 #define MAX_VALUE (64u << 10)  /* a small capture limit, so the fuzzer can reach it */

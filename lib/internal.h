@@ -37,6 +37,10 @@ struct profdb {
 	int wal_later;             /* a new file: rollback journal until the first ingest commits (db.c) */
 	FILE *stream_out;          /* profdb_result_stream: the next streamed query writes here */
 	const struct profdb_format_opts *stream_fmt; /* ... in this format (borrowed) */
+	/* ... by the report side's writer (report/result_write.c): st's rows
+	 * into r, written as they come; the last part left in r */
+	int (*stream_write)(profdb *db, sqlite3_stmt *st, profdb_result *r, FILE *out,
+	                    const struct profdb_format_opts *fmt, int types_known);
 	struct profdb_limits limits; /* profdb_set_limits; PROFDB_LIMITS_INIT at open */
 	struct profdb__remote remote_opts; /* profdb_set_remote; the defaults at open */
 };

@@ -385,7 +385,7 @@ int profdb_query_apis(profdb *db, profdb_result **out, const struct profdb_filte
 int profdb_query_summary_by(profdb *db, profdb_result **out, const struct profdb_filter *f,
                             const char *by);
 
-/* METHOD (tags.c): the tags of the runs in f (only runs and tags apply;
+/* METHOD (query_tags.c): the tags of the runs in f (only runs and tags apply;
  * all runs when none): run key value origin (user, file: the benchmark
  * file's own columns and context, meta: read-only profiler metadata such
  * as torch/CANN/CUDA versions and the device).  *out is the caller's. */
@@ -664,7 +664,13 @@ int profdb_result_order(profdb *db, profdb_result *r, const char *col, int ascen
 
 /* ---------------------------------------------------------------- output */
 
-enum profdb_format { PROFDB_FMT_TABLE = 0, PROFDB_FMT_CSV, PROFDB_FMT_JSON, PROFDB_FMT_MD };
+/* The output formats.  A result (profdb_result_write) is written as a
+ * table, csv, json or md; a comparison's report (profdb_report_write) as
+ * md, html, json, junit or csv. */
+enum profdb_format {
+	PROFDB_FMT_TABLE = 0, PROFDB_FMT_CSV, PROFDB_FMT_JSON, PROFDB_FMT_MD, PROFDB_FMT_HTML,
+	PROFDB_FMT_JUNIT
+};
 enum profdb_unit { PROFDB_UNIT_AUTO = 0, PROFDB_UNIT_NS, PROFDB_UNIT_US, PROFDB_UNIT_MS, PROFDB_UNIT_S };
 
 struct profdb_format_opts {
@@ -833,11 +839,8 @@ int profdb_comparison_write(const profdb_comparison *c, FILE *out, const struct 
 /* METHOD: profdb_compare + profdb_comparison_table(kernels) in one call. */
 int profdb_diff(profdb *db, profdb_result **out, const struct profdb_diff_opts *o);
 
-enum profdb_report_format {
-	PROFDB_REPORT_MD = 0, PROFDB_REPORT_HTML, PROFDB_REPORT_JSON, PROFDB_REPORT_JUNIT,
-	PROFDB_REPORT_CSV
-};
-/* Parse "md", "html", "json", "junit", "csv"; -1 if unknown. */
+/* Parse a report's format "md", "html", "json", "junit", "csv" (an enum
+ * profdb_format); -1 if unknown. */
 int profdb_report_format_parse(const char *s);
 
 /*
@@ -845,9 +848,9 @@ int profdb_report_format_parse(const char *s);
  * self-contained file with an inline SVG chart), JSON (schemas/
  * diff.schema.json), JUnit XML (one testcase per kernel, <failure> for
  * regressions) or CSV.  Every format carries the comparability warnings.
- * Returns PROFDB_OK or PROFDB_ERROR (write failure).
+ * Returns PROFDB_OK or PROFDB_ERROR (write failure, or f is table).
  */
-int profdb_report_write(const profdb_comparison *c, FILE *out, enum profdb_report_format f);
+int profdb_report_write(const profdb_comparison *c, FILE *out, enum profdb_format f);
 
 /* ---------------------------------------------------------------- clickhouse */
 

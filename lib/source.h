@@ -2,7 +2,7 @@
  * source.h - where a handle's runs come from, behind one interface.
  *
  * profdb_open_with picks a source by the URL's scheme (the table in
- * store/source.c): a SQLite file (no scheme, or file://), or a read-only
+ * source.c): a SQLite file (no scheme, or file://), or a read-only
  * snapshot of the runs on a ClickHouse server (clickhouse://,
  * clickhouses://; lib/clickhouse/).  Either way the handle's SQLite
  * connection holds the stored tables and every query reads them there.
@@ -103,7 +103,7 @@ struct profdb__source {
 	void (*close)(profdb *db);
 };
 
-/* The sources the scheme table (store/source.c) names. */
+/* The sources the scheme table (source.c) names. */
 extern const struct profdb__source profdb__source_file;     /* db.c */
 extern const struct profdb__source profdb__source_clickhouse; /* clickhouse/ch_open.c */
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "interval.h"
+#include "util/interval.h"
 
 START_TEST(merge_length_overlap)
 {

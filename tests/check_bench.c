@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "compare.h"
+#include "compare/compare.h"
 
 #define US 1000 /* ns per µs */
 

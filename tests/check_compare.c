@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "compare.h"
+#include "compare/compare.h"
 
 #define NK 4
 #define CALLS 2 /* launches of each kernel per step */
@@ -627,7 +627,7 @@ START_TEST(reports_and_table)
 
 	snprintf(path, sizeof path, "%s/r.xml", tu_tmpdir());
 	f = fopen(path, "w");
-	ck_assert_int_eq(profdb_report_write(c, f, PROFDB_REPORT_JUNIT), PROFDB_OK);
+	ck_assert_int_eq(profdb_report_write(c, f, PROFDB_FMT_JUNIT), PROFDB_OK);
 	fclose(f);
 	text = tu_read_file(path, &len);
 	ck_assert_int_eq(count((char *)text, "<testcase "), 5 + 4);
@@ -637,7 +637,7 @@ START_TEST(reports_and_table)
 	free(text);
 
 	f = fopen(path, "w");
-	ck_assert_int_eq(profdb_report_write(c, f, PROFDB_REPORT_HTML), PROFDB_OK);
+	ck_assert_int_eq(profdb_report_write(c, f, PROFDB_FMT_HTML), PROFDB_OK);
 	fclose(f);
 	text = tu_read_file(path, &len);
 	ck_assert_ptr_nonnull(strstr((char *)text, "<svg "));
@@ -647,7 +647,7 @@ START_TEST(reports_and_table)
 	free(text);
 
 	f = fopen(path, "w");
-	ck_assert_int_eq(profdb_report_write(c, f, PROFDB_REPORT_MD), PROFDB_OK);
+	ck_assert_int_eq(profdb_report_write(c, f, PROFDB_FMT_MD), PROFDB_OK);
 	fclose(f);
 	text = tu_read_file(path, &len);
 	ck_assert_ptr_nonnull(strstr((char *)text, "**1 regressions**, 1 improvements"));

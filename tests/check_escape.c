@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "escape.h"
+#include "report/escape.h"
 
 /* fn(s) written to a string (static buffer). */
 static const char *run(void (*fn)(FILE *, const char *), const char *s)

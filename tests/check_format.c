@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "result.h"
-#include "utf8.h"
+#include "query/result.h"
+#include "util/utf8.h"
 
 /* A result with these columns and no rows. */
 static profdb_result *make(size_t ncols, const char *const *names, const enum profdb_coltype *types)

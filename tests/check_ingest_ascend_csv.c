@@ -19,8 +19,8 @@
 #include <sys/stat.h>
 
 #include "testutil.h"
-#include "ascend_csv.h"
-#include "detect.h"
+#include "read/ascend_csv.h"
+#include "read/detect.h"
 
 /* ================================================================ helpers */
 

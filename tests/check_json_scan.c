@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_scan.h"
+#include "read/json_scan.h"
 
 /* A source over a string, handing out at most `chunk` bytes per read so
  * that values straddle refills at every offset. */

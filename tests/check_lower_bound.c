@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "lower_bound.h"
+#include "util/lower_bound.h"
 #include "testutil.h"
 
 START_TEST(by_hand)

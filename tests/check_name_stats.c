@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "name_stats.h"
-#include "schema_sql.h"
+#include "store/name_stats.h"
+#include "store/schema_sql.h"
 #include "testutil.h"
 
 /* db's limits: the built-in ones with field lowered to v (0: none lowered) */

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "op_nest.h"
+#include "model/op_nest.h"
 #include "testutil.h"
 
 #define NOD PROFDB_NULL /* no device time of its own */

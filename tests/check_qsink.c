@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "qsink.h"
+#include "store/qsink.h"
 
 #define NKERNELS 20000 /* enough for many 256 KB batches */
 

@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 
 #include "testutil.h"
-#include "detect.h"
+#include "read/detect.h"
 
 #define KTABLE "ascend_db/csv/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv"
 #define KDB "ascend_db/db/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db"

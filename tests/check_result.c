@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "query.h"
+#include "query/query.h"
 
 static profdb_result *two_by_two(void)
 {

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "stats.h"
+#include "util/stats.h"
 
 START_TEST(percentile_linear)
 {

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "compare.h"
+#include "compare/compare.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846

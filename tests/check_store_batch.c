@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store_batch.h"
+#include "store/store_batch.h"
 #include "testutil.h"
 
 #define NK 10000 /* kernels: two full batches and a part */

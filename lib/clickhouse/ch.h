@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "internal.h"
-#include "schema_sql.h"
+#include "store/schema_sql.h"
 #include "source.h"
 
 /* schemas/clickhouse/NNN_*.sql, embedded by schemas/embed.py --table. */

@@ -2,7 +2,7 @@
  * ch_compare.c - profdb diff and report on a clickhouse:// snapshot
  * without moving the runs' kernel and op rows.
  *
- * The comparison (lib/report/compare_samples.c) samples kernel time from
+ * The comparison (lib/compare/compare_samples.c) samples kernel time from
  * kernel_step_stat when the grouping key is made of name, base name and
  * kind and every run has that table (run.name_stats); it takes the steps
  * from step and each step's host self time from op.  So the snapshot gets
@@ -22,7 +22,7 @@
 #include <pthread.h>
 
 #include "ch.h"
-#include "query.h"
+#include "query/query.h"
 #include "banned.h"
 
 /* Does a run of the snapshot lack kernel_step_stat (ingested before it)? */
@@ -104,7 +104,7 @@ out:
 
 /*
  * The merge reads each run's kernel_step_stat sums per key and step
- * (lib/report/compare_rows.c).  Copying the rows into the snapshot cost
+ * (lib/compare/compare_rows.c).  Copying the rows into the snapshot cost
  * more than the comparison (SQLite inserting and sorting 2 x 57 k rows a
  * million kernels), so they go as integers (ids of the run's dictionary)
  * straight to the merge's loader, which sums and orders them.  What stays in the snapshot's

@@ -32,8 +32,7 @@
 #include <ctype.h>
 
 #include "ch.h"
-#include "query.h"
-#include "tags.h"
+#include "query/query.h"
 #include "banned.h"
 
 #define MAXK 11 /* kernels --by's 10 keys, and the step of --per-step */

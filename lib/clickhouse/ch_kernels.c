@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "ch.h"
-#include "query.h"
+#include "query/query.h"
 #include "banned.h"
 
 /* Does kernel_name_stat answer q?  A subset of query_kernels.c's own test

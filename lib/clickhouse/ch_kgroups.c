@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "ch.h"
-#include "intern.h"
+#include "store/intern.h"
 #include "banned.h"
 
 enum { G_RANK, G_STEP, G_NAME, G_BASE, G_KIND, G_TYPE, G_SHAPE, G_CORE, G_SUM, G_CALLS, G_COUNT };

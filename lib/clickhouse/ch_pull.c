@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "ch.h"
-#include "intern.h"
+#include "store/intern.h"
 #include "banned.h"
 
 /* Renumbered source_file ids of the run being pulled. */

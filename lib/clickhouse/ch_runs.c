@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "ch.h"
-#include "query.h"
+#include "query/query.h"
 #include "banned.h"
 
 /* One run's figures, as the server answers them. */

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "ch.h"
-#include "result.h"
+#include "query/result.h"
 #include "banned.h"
 
 /* One TSV field at *p (up to tab/newline/end), unescaped into a new

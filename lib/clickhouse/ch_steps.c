@@ -35,7 +35,7 @@
 #include <string.h>
 
 #include "ch.h"
-#include "query.h"
+#include "query/query.h"
 #include "banned.h"
 
 /* 2^62 ns: the EVENTS form's bound on a time, see the top */

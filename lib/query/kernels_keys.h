@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "query.h"
-#include "tags.h"
+#include "store/tags.h"
 
 /* A grouping key: how --by names it, the output column, the kernel column. */
 struct key_def {
@@ -16,7 +16,7 @@ struct key_def {
 	const char *alias;         /* another accepted spelling, or NULL */
 	const char *col;           /* output column name */
 	const char *expr;          /* kernel column grouped on */
-	int resolve;               /* 0 integer, 1 str id, 2 kind id, 3 text (a run tag, tags.c) */
+	int resolve;               /* 0 integer, 1 str id, 2 kind id, 3 text (a run tag, filter.c) */
 };
 
 #define MAXKEYS 10

@@ -116,4 +116,42 @@ int profdb__result_query(profdb *db, profdb_result **out, struct profdb__qbuf *b
 int profdb__query_breakdown_each(profdb *db, const struct profdb_breakdown_query *q,
                                  int (*each)(void *arg, const profdb_result *row), void *arg);
 
+/* The --tag filter and the tag: grouping key (filter.c). */
+/* Append " AND run_col IN (...)" for f's tags (parameters :tkN, :tvN). */
+void profdb__tags_where(struct profdb__qbuf *b, const struct profdb_filter *f, const char *run_col);
+/* Bind the parameters profdb__tags_where used. */
+void profdb__tags_bind(sqlite3_stmt *st, const struct profdb_filter *f);
+#define PROFDB_TAG_BY_MAX 10     /* tag: grouping keys per query */
+
+/* Is s[0, len) a grouping key "tag:KEY"?  1 with KEY copied to name
+ * (PROFDB_TAG_KEY_MAX + 1 bytes, store/tags.h), 0 when it is no tag: key,
+ * EUSAGE with a message on db when KEY is not a valid key. */
+int profdb__tags_by_key(profdb *db, const char *s, size_t len, char *name);
+/* Append key as a double-quoted SQL identifier (an output column's name). */
+void profdb__tags_by_ident(struct profdb__qbuf *b, const char *key);
+/* The column name ("tag0", ...) of the i-th tag grouping key (i <
+ * PROFDB_TAG_BY_MAX) in a SELECT over the CTEs of profdb__tags_by_cte. */
+const char *profdb__tags_by_col(size_t i);
+/* Append the CTE "tagvI AS MATERIALIZED (run_id, value, ...)": each run's
+ * value of tag :bytI, one row per run that has it; join it on run_id. */
+void profdb__tags_by_cte(struct profdb__qbuf *b, size_t i);
+/* The name of that CTE ("tagv0", ...). */
+const char *profdb__tags_by_cte_name(size_t i);
+/* Bind :bytI to key (static for the statement's life). */
+void profdb__tags_by_bind(sqlite3_stmt *st, size_t i, const char *key);
+
+/* `profdb sql`'s guard (sql_guard.c): what the authorizer and the progress
+ * handler saw during one statement of the user's. */
+struct profdb__sql_guard {
+	int write;                 /* --write: the authorizer allows everything */
+	int own_txn;               /* profdb's BEGIN for a table's two passes */
+	int64_t deadline_ns;       /* CLOCK_MONOTONIC; 0: no time limit */
+	int timed_out;             /* the progress handler interrupted */
+	char denied[96];           /* the first action refused, "" if none */
+};
+/* Install the authorizer and the time limit of o on db for one statement. */
+void profdb__sql_guard_begin(profdb *db, struct profdb__sql_guard *g, const struct profdb_sql_opts *o);
+/* Remove them; a failure they caused gets a message that says so. */
+int profdb__sql_guard_end(profdb *db, struct profdb__sql_guard *g, const struct profdb_sql_opts *o, int rc);
+
 #endif

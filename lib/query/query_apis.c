@@ -32,7 +32,7 @@
 #include <string.h>
 
 #include "query.h"
-#include "tags.h"
+#include "store/tags.h"
 #include "banned.h"
 
 static const enum profdb_coltype apis_types[] = {

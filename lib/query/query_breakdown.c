@@ -21,7 +21,7 @@
 
 /* close_group: the spool failed and set the error (not memory) */
 #define ESPOOL (-100)
-#include "interval.h"
+#include "util/interval.h"
 #include "banned.h"
 
 /* Result columns before the helper run_id (and, --by rank, step) go. */

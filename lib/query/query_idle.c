@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "query.h"
-#include "lower_bound.h"
+#include "util/lower_bound.h"
 #include "banned.h"
 
 /* Per-stream rows, before the helper run_id goes. */

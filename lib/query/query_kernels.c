@@ -36,7 +36,7 @@
 #include "query.h"
 #include "result.h"
 #include "source.h"
-#include "tags.h"
+#include "store/tags.h"
 #include "kernels_keys.h"
 #include "banned.h"
 

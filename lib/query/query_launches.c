@@ -28,8 +28,8 @@
 
 #include "query.h"
 #include "analyses.h"
-#include "interval.h"
-#include "stats.h"
+#include "util/interval.h"
+#include "util/stats.h"
 #include "banned.h"
 
 enum launches_by { BY_NAME, BY_STREAM, BY_STEP };

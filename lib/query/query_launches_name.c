@@ -22,7 +22,7 @@
 
 #include "query.h"
 #include "analyses.h"
-#include "stats.h"
+#include "util/stats.h"
 #include "banned.h"
 
 static const enum profdb_coltype name_types[N_COUNT] = {

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "memory.h"
-#include "op_nest.h"
+#include "model/op_nest.h"
 #include "banned.h"
 
 /* The ops of the threads that have memory events of f's runs and rank,

@@ -37,7 +37,7 @@
 
 #include "query.h"
 #include "result.h"
-#include "stats.h"
+#include "util/stats.h"
 #include "banned.h"
 
 enum { R_RUN_ID, R_RUN, R_RANK, R_STEP, R_COMPUTE, R_COMM, R_EXPOSED, R_WAIT, R_MEDIAN, R_Z, R_STRAGGLER,

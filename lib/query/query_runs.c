@@ -8,7 +8,6 @@
 
 #include "query.h"
 #include "source.h"
-#include "tags.h"
 #include "banned.h"
 
 int profdb_query_sql(profdb *db, profdb_result **out, const char *sql)

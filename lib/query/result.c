@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "internal.h"
-#include "format.h"
 #include "result.h"
 #include "banned.h"
 
@@ -62,7 +61,8 @@ void profdb_result_free(profdb_result *r)
 	for (size_t i = 0; i < r->nnotes; i++)
 		free(r->notes[i]);
 	free(r->notes);
-	profdb__fmt_plan_free(r->plan);
+	if (r->plan_free)
+		r->plan_free(r->plan);
 	free(r);
 }
 

@@ -23,14 +23,15 @@ struct profdb_result {
 	struct profdb__cell *cells; /* nrows * ncols, row-major */
 	char **notes;              /* owned warnings for formats to show */
 	size_t nnotes;
-	/* streamed (result_stream.c): earlier rows were written already; the
+	/* streamed (report/result_write.c): earlier rows were written already; the
 	 * rows held here are the last part, written by profdb_result_write */
 	int (*write_rest)(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts,
 	                  unsigned part, size_t before); /* NULL: the result is whole */
 	unsigned part;             /* PROFDB__PART_FIRST while nothing was written */
 	size_t written;            /* rows the earlier parts wrote */
 	struct profdb__fmt_plan *plan; /* owned: a streamed table's or md's layout
-	                              (format.h), NULL when whole */
+	                              (report/format.h), NULL when whole */
+	void (*plan_free)(struct profdb__fmt_plan *p); /* frees plan; set with it */
 	const char *const *headline; /* profdb__result_priority: never hidden */
 	const char *const *hide;   /* ... the lesser columns, first to go first */
 };
@@ -60,9 +61,16 @@ int profdb__result_set_double(profdb_result *r, size_t row, size_t col, double v
 int profdb__result_set_text(profdb_result *r, size_t row, size_t col, const char *v);
 /* What held row `row` of r takes, about, of the bytes of cells and text a
  * table or md answer may hold whole before it is written in two passes
- * (hold_bytes of struct profdb_limits): the one budget of result_stream.c
+ * (hold_bytes of struct profdb_limits): the one budget of report/result_write.c
  * and of diff's table (compare_write.c). */
 size_t profdb__result_row_bytes(const profdb_result *r, size_t row);
+/* Column types from the first non-NULL value of each column, as
+ * profdb_query_sql infers them over the whole result (the NULLs before it
+ * print the same whatever the type); known[c] marks the columns done and
+ * rows before from were looked at already.  Whether every type is known. */
+int profdb__result_infer_types(profdb_result *r, int *known, size_t from);
+/* Drop the rows r holds (the columns stay). */
+void profdb__result_clear_rows(profdb_result *r);
 /* Were some of r's rows written already (r holds the last part only)?
  * Then what needs every row asks the database again. */
 int profdb__result_streamed(const profdb_result *r);

@@ -1,16 +1,9 @@
 /*
- * result_stream.c - query rows written as they come, a thousand at a time,
- * so memory stays flat whatever the size of the answer.  csv, json and
- * `sql`'s md write each part as it comes.  A table (widths, unit,
- * decimals) and md with times (unit, decimals) hold the answer up to
- * hold_bytes (struct profdb_limits: 8 MiB built in, cells and text, about
- * a third of what the table writer then uses) and are written whole, as always; past that they make two
- * passes over the statement inside one read transaction (both see the
- * same rows): the first folds every row into a layout (format.h,
- * profdb__fmt_plan), the second writes the rows in parts along it.
- * An analysis whose rows are computed in C puts them in a spool (a
- * temporary table, result.h) and answers with one statement over it, so
- * the same writer streams them.
+ * result_stream.c - a query's answer handed to the writers as it comes
+ * (when profdb_result_stream armed the handle; report/result_write.c
+ * writes it), and the spool: an analysis whose rows are computed in C
+ * puts them in a temporary table (result.h) and answers with one
+ * statement over it, so the same writers stream them.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,27 +11,11 @@
 #include <string.h>
 
 #include "internal.h"
-#include "format.h"
 #include "query.h"
 #include "result.h"
 #include "banned.h"
 
-#define STREAM_ROWS 1024 /* rows held between writes: memory stays flat */
-
-profdb__part_fn profdb__part_writer(const struct profdb_format_opts *fmt)
-{
-	/* (json_object too: a part is written from STREAM_ROWS rows on, and an
-	 * answer of one row, the object, is whole) */
-	return fmt->format == PROFDB_FMT_CSV ? profdb__write_csv_part :
-	       fmt->format == PROFDB_FMT_JSON ? profdb__write_json_part :
-	       fmt->format == PROFDB_FMT_MD ? profdb__write_md_part : NULL;
-}
-
-/* A column's type: that of its first non-NULL value, as profdb_query_sql
- * infers it over the whole result (the NULLs before it print the same
- * whatever the type).  Rows before from were looked at already.  Returns
- * whether every column's type is known. */
-static int infer_types(profdb_result *r, int *known, size_t from)
+int profdb__result_infer_types(profdb_result *r, int *known, size_t from)
 {
 	int all = 1;
 	for (size_t c = 0; c < r->ncols; c++)
@@ -55,71 +32,11 @@ static int infer_types(profdb_result *r, int *known, size_t from)
 	return all;
 }
 
-static void clear_rows(profdb_result *r)
+void profdb__result_clear_rows(profdb_result *r)
 {
 	for (size_t i = 0; i < r->nrows * r->ncols; i++)
 		free(r->cells[i].text);
 	r->nrows = 0;
-}
-
-/* Write r's rows as the next part (not the last) and drop them. */
-static int write_part(profdb *db, profdb_result *r, FILE *out, const struct profdb_format_opts *fmt)
-{
-	if (r->write_rest(r, out, fmt, r->part, r->written) != PROFDB_OK)
-		return profdb__error(db, PROFDB_ERROR, "cannot write the output: %s", strerror(errno));
-	r->written += r->nrows;
-	r->part = 0;
-	clear_rows(r);
-	return PROFDB_OK;
-}
-
-int profdb__result_stream_rows(profdb *db, sqlite3_stmt *st, profdb_result *r, profdb__part_fn write,
-                               FILE *out, const struct profdb_format_opts *fmt, int types_known,
-                               int hold_last)
-{
-	size_t cap = 0, seen = 0;
-	int *known = calloc(r->ncols + 1, sizeof *known), rc, all = types_known, err = PROFDB_OK;
-
-	if (!known)
-		return profdb__error(db, PROFDB_ERROR, "out of memory");
-	r->write_rest = write;
-	r->part = PROFDB__PART_FIRST;
-	r->written = 0;
-	for (;;) {
-		rc = sqlite3_step(st);
-		if (rc != SQLITE_ROW)
-			break;
-		if (!all) {
-			all = infer_types(r, known, seen);
-			seen = r->nrows;
-		}
-		/* md's head aligns each column by its type: it waits for them all */
-		if (r->nrows >= STREAM_ROWS && (all || write != profdb__write_md_part)) {
-			if ((err = write_part(db, r, out, fmt)) != PROFDB_OK)
-				goto fail;
-			seen = 0;
-		}
-		if (profdb__result_add_row(r, st, &cap) != PROFDB_OK) {
-			err = profdb__error(db, PROFDB_ERROR, "out of memory");
-			goto fail;
-		}
-	}
-	if (rc != SQLITE_DONE) {
-		err = profdb__sqlerror(db, "query failed");
-		goto fail;
-	}
-	if (!all)
-		infer_types(r, known, seen);
-	free(known);
-	/* held: the caller's profdb_result_write writes them, notes and all */
-	if (hold_last)
-		return PROFDB_OK;
-	if (write(r, out, fmt, r->part | PROFDB__PART_LAST, r->written) != PROFDB_OK)
-		return profdb__error(db, PROFDB_ERROR, "cannot write the output: %s", strerror(errno));
-	return PROFDB_OK;
-fail:
-	free(known);
-	return err;
 }
 
 size_t profdb__result_row_bytes(const profdb_result *r, size_t row)
@@ -131,102 +48,9 @@ size_t profdb__result_row_bytes(const profdb_result *r, size_t row)
 	return n;
 }
 
-/* The first pass: every row (those r holds, then the rest of st) folded
- * into a new layout, fixed and given to r; r is left without rows.  *cap:
- * the rows r->cells has room for. */
-static int plan_pass(profdb *db, sqlite3_stmt *st, profdb_result *r, size_t *cap,
-                     const struct profdb_format_opts *fmt, int *known, int all)
-{
-	struct profdb__fmt_plan *plan = NULL;
-	int rc = SQLITE_ROW;
-
-	if (profdb__fmt_plan_new(&plan, r->ncols) != PROFDB_OK)
-		return profdb__error(db, PROFDB_ERROR, "out of memory");
-	for (;;) {
-		if (r->nrows >= STREAM_ROWS || rc != SQLITE_ROW) {
-			/* (a column's type: its first non-NULL value, in any part) */
-			if (!all)
-				all = infer_types(r, known, 0);
-			if (profdb__fmt_plan_add(plan, r) != PROFDB_OK) {
-				profdb__fmt_plan_free(plan);
-				return profdb__error(db, PROFDB_ERROR, "out of memory");
-			}
-			clear_rows(r);
-		}
-		if (rc != SQLITE_ROW)
-			break;
-		if ((rc = sqlite3_step(st)) == SQLITE_ROW && profdb__result_add_row(r, st, cap) != PROFDB_OK) {
-			profdb__fmt_plan_free(plan);
-			return profdb__error(db, PROFDB_ERROR, "out of memory");
-		}
-	}
-	if (rc != SQLITE_DONE) {
-		profdb__fmt_plan_free(plan);
-		return profdb__sqlerror(db, "query failed");
-	}
-	profdb__fmt_plan_fix(plan, r, fmt);
-	r->plan = plan;
-	return PROFDB_OK;
-}
-
-int profdb__result_two_pass(profdb *db, sqlite3_stmt *st, profdb_result *r, FILE *out,
-                            const struct profdb_format_opts *fmt, int types_known)
-{
-	uint64_t budget = db->limits.hold_bytes, held = 0;
-	size_t cap = 0;
-	int *known = calloc(r->ncols + 1, sizeof *known), rc, began = 0, err;
-
-	if (!known)
-		return profdb__error(db, PROFDB_ERROR, "out of memory");
-	while (held <= budget && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (profdb__result_add_row(r, st, &cap) != PROFDB_OK) {
-			free(known);
-			return profdb__error(db, PROFDB_ERROR, "out of memory");
-		}
-		held += profdb__result_row_bytes(r, r->nrows - 1);
-	}
-	if (held <= budget) {
-		/* whole: written by profdb_result_write as it always was */
-		if (rc == SQLITE_DONE && !types_known)
-			infer_types(r, known, 0);
-		free(known);
-		return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "query failed");
-	}
-	/* the statement's snapshot stays for the second pass (BEGIN while it
-	 * runs keeps its read transaction open past the reset) */
-	if (sqlite3_get_autocommit(db->sql)) {
-		if (sqlite3_exec(db->sql, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
-			free(known);
-			return profdb__sqlerror(db, "query failed");
-		}
-		began = 1;
-	}
-	err = plan_pass(db, st, r, &cap, fmt, known, types_known);
-	free(known);
-	if (err == PROFDB_OK) {
-		sqlite3_reset(st);
-		err = profdb__result_stream_rows(db, st, r, fmt->format == PROFDB_FMT_MD ? profdb__write_md_part :
-		                                 profdb__write_table_part, out, fmt, 1, 1);
-	}
-	if (began)
-		sqlite3_exec(db->sql, err == PROFDB_OK ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL);
-	return err;
-}
-
 int profdb__result_streamed(const profdb_result *r)
 {
 	return r->write_rest && r->written > 0;
-}
-
-int profdb_result_stream(profdb *db, FILE *out, const struct profdb_format_opts *fmt)
-{
-	db->stream_out = NULL;
-	db->stream_fmt = NULL;
-	if (!out || !fmt)
-		return PROFDB_ENOTFOUND;
-	db->stream_out = out;
-	db->stream_fmt = fmt;
-	return PROFDB_OK;
 }
 
 /* The first column of r named name (NULL: as it is). */
@@ -274,10 +98,9 @@ int profdb__result_from_stmt_stream_named(profdb *db, profdb_result **out, sqlit
 		profdb_result_free(r);
 		return rc;
 	}
-	if (fmt->format == PROFDB_FMT_TABLE || fmt->format == PROFDB_FMT_MD)
-		rc = profdb__result_two_pass(db, st, r, f, fmt, types != NULL);
-	else
-		rc = profdb__result_stream_rows(db, st, r, profdb__part_writer(fmt), f, fmt, types != NULL, 1);
+	/* the writers are the report side's (db->stream_write, set with
+	 * stream_out): a query only hands them its statement */
+	rc = db->stream_write(db, st, r, f, fmt, types != NULL);
 	/* nothing written yet: the answer is whole, for the whole writer (json's
 	 * one object) */
 	if (rc == PROFDB_OK && r->write_rest && r->written == 0)
@@ -524,7 +347,7 @@ static int spool_rows(struct profdb__spool *s, sqlite3_stmt *st, profdb_result *
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int err;
-		clear_rows(r);
+		profdb__result_clear_rows(r);
 		if (profdb__result_add_row(r, st, &cap) != PROFDB_OK || (fill && fill(r, arg) != PROFDB_OK))
 			return profdb__error(s->db, PROFDB_ERROR, "out of memory");
 		if ((err = profdb__spool_put_from(s, r, 0)) != PROFDB_OK)

@@ -1,7 +1,7 @@
 /*
  * sql_guard.c - SQL that profdb did not write: the statement a user passes
- * to `profdb sql` (read-only unless asked, bounded in time, its rows
- * written as they come in csv, json and md) and an input SQLite file
+ * to `profdb sql` (read-only unless asked, bounded in time; its rows are
+ * written as they come by report/result_write.c) and an input SQLite file
  * another tool wrote (tables only, structurally sound), so that neither
  * can write where it should not, run forever or fill memory.
  */
@@ -12,19 +12,10 @@
 #include <time.h>
 
 #include "internal.h"
-#include "format.h"
-#include "result.h"
+#include "query.h"
 #include "source.h"
 #include "banned.h"
 
-/* What the authorizer and the progress handler saw during one statement. */
-struct guard {
-	int write;                 /* --write: the authorizer allows everything */
-	int own_txn;               /* profdb's BEGIN for a table's two passes */
-	int64_t deadline_ns;       /* CLOCK_MONOTONIC; 0: no time limit */
-	int timed_out;             /* the progress handler interrupted */
-	char denied[96];           /* the first action refused, "" if none */
-};
 
 /* Pragmas that only report: allowed bare or with an argument that names
  * a table, index or check limit (never a value to set). */
@@ -81,7 +72,7 @@ static const char *action_name(int action)
 static int authorize(void *arg, int action, const char *a1, const char *a2,
                      const char *a3, const char *a4)
 {
-	struct guard *g = arg;
+	struct profdb__sql_guard *g = arg;
 	(void)a3;
 	(void)a4;
 	if (g->write)
@@ -128,7 +119,7 @@ static int64_t now_ns(void)
 /* Called every PROGRESS_OPS virtual-machine steps: non-zero interrupts. */
 static int progress(void *arg)
 {
-	struct guard *g = arg;
+	struct profdb__sql_guard *g = arg;
 	if (g->deadline_ns && now_ns() > g->deadline_ns) {
 		g->timed_out = 1;
 		return 1;
@@ -156,8 +147,7 @@ int profdb__sql_prepare_one(profdb *db, const char *sql, sqlite3_stmt **out)
 	return PROFDB_OK;
 }
 
-/* Install the authorizer and the time limit of o on db for one statement. */
-static void guard_begin(profdb *db, struct guard *g, const struct profdb_sql_opts *o)
+void profdb__sql_guard_begin(profdb *db, struct profdb__sql_guard *g, const struct profdb_sql_opts *o)
 {
 	memset(g, 0, sizeof *g);
 	g->write = o->write;
@@ -167,8 +157,7 @@ static void guard_begin(profdb *db, struct guard *g, const struct profdb_sql_opt
 	sqlite3_progress_handler(db->sql, PROGRESS_OPS, progress, g);
 }
 
-/* Remove them; a failure they caused gets a message that says so. */
-static int guard_end(profdb *db, struct guard *g, const struct profdb_sql_opts *o, int rc)
+int profdb__sql_guard_end(profdb *db, struct profdb__sql_guard *g, const struct profdb_sql_opts *o, int rc)
 {
 	sqlite3_progress_handler(db->sql, 0, NULL, NULL);
 	sqlite3_set_authorizer(db->sql, NULL, NULL);
@@ -187,64 +176,13 @@ static int guard_end(profdb *db, struct guard *g, const struct profdb_sql_opts *
 int profdb_sql_run(profdb *db, profdb_result **out, const char *sql, const struct profdb_sql_opts *o)
 {
 	struct profdb_sql_opts def = PROFDB_SQL_OPTS_INIT;
-	struct guard g;
+	struct profdb__sql_guard g;
 
 	*out = NULL;
 	if (!o)
 		o = &def;
-	guard_begin(db, &g, o);
-	return guard_end(db, &g, o, profdb_query_sql(db, out, sql));
-}
-
-int profdb_sql_write(profdb *db, const char *sql, const struct profdb_sql_opts *o, FILE *out,
-                     const struct profdb_format_opts *fmt)
-{
-	struct profdb_sql_opts def = PROFDB_SQL_OPTS_INIT;
-	profdb__part_fn write = profdb__part_writer(fmt);
-	profdb_result *r = NULL;
-	sqlite3_stmt *st = NULL;
-	struct guard g;
-	int rc, began = 0;
-
-	if (!o)
-		o = &def;
-	if ((!write && (fmt->format != PROFDB_FMT_TABLE || o->write)) || db->source->sql) {
-		/* a json object is built whole, and a table with --write (a
-		 * second pass would run its changes twice); a source's own SQL
-		 * (source.h) answers whole too */
-		if ((rc = profdb_sql_run(db, &r, sql, o)) == PROFDB_OK && profdb_result_write(r, out, fmt) != PROFDB_OK)
-			rc = profdb__error(db, PROFDB_ERROR, "cannot write the output: %s", strerror(errno));
-		profdb_result_free(r);
-		return rc;
-	}
-	guard_begin(db, &g, o);
-	rc = profdb__sql_prepare_one(db, sql, &st);
-	/* a table's two passes read one snapshot: our own transaction, once
-	 * the guard has passed the user's statement (it refuses theirs); not
-	 * around one that writes (VACUUM: the guard refuses it as it runs) */
-	if (rc == PROFDB_OK && !write && sqlite3_stmt_readonly(st) && sqlite3_get_autocommit(db->sql)) {
-		g.own_txn = 1;
-		if (sqlite3_exec(db->sql, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
-			rc = profdb__sqlerror(db, "sql failed");
-		g.own_txn = 0;
-		began = rc == PROFDB_OK;
-	}
-	if (rc == PROFDB_OK)
-		rc = profdb__result_for_stmt(db, &r, st, NULL);
-	if (rc == PROFDB_OK && write)
-		rc = profdb__result_stream_rows(db, st, r, write, out, fmt, 0, 0);
-	else if (rc == PROFDB_OK) {
-		/* a table: whole up to a budget, else two passes (result_stream.c) */
-		rc = profdb__result_two_pass(db, st, r, out, fmt, 0);
-		if (rc == PROFDB_OK && profdb_result_write(r, out, fmt) != PROFDB_OK)
-			rc = profdb__error(db, PROFDB_ERROR, "cannot write the output: %s", strerror(errno));
-	}
-	sqlite3_finalize(st);
-	profdb_result_free(r);
-	rc = guard_end(db, &g, o, rc);
-	if (began)
-		sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL);
-	return rc;
+	profdb__sql_guard_begin(db, &g, o);
+	return profdb__sql_guard_end(db, &g, o, profdb_query_sql(db, out, sql));
 }
 
 /* Any view in the file, by name (a view can hide an endless recursive

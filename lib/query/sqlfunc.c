@@ -24,7 +24,7 @@ SQLITE_EXTENSION_INIT3
 #include <string.h>
 
 #include "internal.h"
-#include "stats.h"
+#include "util/stats.h"
 #include "banned.h"
 
 /* The values of one group, collected for sorting at the end. */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "ascend_db.h"
-#include "lower_bound.h"
+#include "util/lower_bound.h"
 #include "banned.h"
 
 static int cmp_span(const void *a, const void *b)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "ascend_db.h"
-#include "op_nest.h"
+#include "model/op_nest.h"
 #include "banned.h"
 
 #define API_TYPE_OP 50001      /* ENUM_API_TYPE: a torch operator */

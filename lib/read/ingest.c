@@ -16,8 +16,8 @@
 #include "internal.h"
 #include "ingest_impl.h"
 #include "bench.h"
-#include "qsink.h"
-#include "tags.h"
+#include "store/qsink.h"
+#include "store/tags.h"
 #include "banned.h"
 
 #define MAX_WORKERS 64 /* reader threads; the store has as many source slots */

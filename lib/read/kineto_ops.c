@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "kineto_ops.h"
-#include "op_nest.h"
+#include "model/op_nest.h"
 #include "banned.h"
 
 #define NONE ((size_t)-1)

@@ -8,19 +8,19 @@
  * built and written PART_ROWS rows at a time from them: csv and json as
  * they come, a table or md along a layout (format.h, profdb__fmt_plan)
  * from a first pass over the same parts.  The bytes are those of the
- * whole table (result_stream.c's writers, the ones `kernels` streams
+ * whole table (result_write.c's writers, the ones `kernels` streams
  * with); a table shorter than the hold budget is written whole, as ever.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "compare.h"
+#include "compare/compare.h"
 #include "format.h"
-#include "result.h"
+#include "query/result.h"
 #include "banned.h"
 
 #define PART_ROWS 1024 /* rows held between writes */
-/* Bytes r's rows take, about, as result_stream.c counts a held row. */
+/* Bytes r's rows take, about, as result_write.c counts a held row. */
 static uint64_t held_bytes(const profdb_result *r)
 {
 	uint64_t n = 0;
@@ -91,9 +91,9 @@ int profdb_comparison_write(const profdb_comparison *c, FILE *out, const struct 
                             unsigned flags)
 {
 	uint64_t budget = c->hold_bytes;
-	int layout = fmt->format == PROFDB_FMT_TABLE || fmt->format == PROFDB_FMT_MD;
-	profdb__part_fn write = layout ? (fmt->format == PROFDB_FMT_MD ? profdb__write_md_part :
-	                                  profdb__write_table_part) : profdb__part_writer(fmt);
+	const struct profdb__writer *w = profdb__writer(fmt->format);
+	int layout = w && w->write_planned;
+	profdb__part_fn write = !w ? NULL : layout ? w->write_planned : w->write_part;
 	size_t n = profdb__comparison_shown(c, flags);
 	struct profdb__fmt_plan *plan = NULL;
 	profdb_result *first = NULL;

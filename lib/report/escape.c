@@ -9,7 +9,7 @@
 
 #include "profdb.h"
 #include "escape.h"
-#include "utf8.h"
+#include "util/utf8.h"
 #include "banned.h"
 
 void profdb__xml_text(FILE *out, const char *text)

@@ -10,9 +10,25 @@
 #include <string.h>
 
 #include "internal.h"
-#include "result.h"
+#include "query/result.h"
 #include "format.h"
 #include "banned.h"
+
+/* The result writers, one row per format a result is written in. */
+static const struct profdb__writer writers[] = {
+	{ PROFDB_FMT_TABLE, profdb__write_table, NULL, profdb__write_table_part },
+	{ PROFDB_FMT_CSV, profdb__write_csv, profdb__write_csv_part, NULL },
+	{ PROFDB_FMT_JSON, profdb__write_json, profdb__write_json_part, NULL },
+	{ PROFDB_FMT_MD, profdb__write_md, profdb__write_md_part, profdb__write_md_part },
+};
+
+const struct profdb__writer *profdb__writer(enum profdb_format f)
+{
+	for (size_t i = 0; i < sizeof writers / sizeof writers[0]; i++)
+		if (writers[i].format == f)
+			return &writers[i];
+	return NULL;
+}
 
 int profdb_format_parse(const char *s)
 {
@@ -304,6 +320,7 @@ int profdb__fmt_cell(const profdb_result *r, size_t row, size_t col, enum profdb
 int profdb_result_write(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts)
 {
 	struct profdb_format_opts dflt;
+	const struct profdb__writer *w;
 	if (!opts) {
 		memset(&dflt, 0, sizeof dflt);
 		opts = &dflt;
@@ -311,10 +328,6 @@ int profdb_result_write(const profdb_result *r, FILE *out, const struct profdb_f
 	/* streamed: the earlier rows are out, these are the last part */
 	if (r->write_rest)
 		return r->write_rest(r, out, opts, r->part | PROFDB__PART_LAST, r->written);
-	switch (opts->format) {
-	case PROFDB_FMT_CSV: return profdb__write_csv(r, out, opts);
-	case PROFDB_FMT_JSON: return profdb__write_json(r, out, opts);
-	case PROFDB_FMT_MD: return profdb__write_md(r, out, opts);
-	default: return profdb__write_table(r, out, opts);
-	}
+	w = profdb__writer(opts->format);
+	return w ? w->write(r, out, opts) : PROFDB_ERROR;
 }

@@ -44,7 +44,7 @@ void profdb__fmt_number(double v, int prob, char *buf, size_t cap);
 void profdb__fmt_ns(const struct profdb__cell *c, enum profdb_unit u, int human, char *buf, size_t cap);
 
 /*
- * The layout of a table or md written in parts (result_stream.c): a first
+ * The layout of a table or md written in parts (result_write.c): a first
  * pass over every row (profdb__fmt_plan_add on each part, then _fix) sets
  * the unit, the decimals and the column widths, so the parts written in
  * the second pass line up as one table.  Owned by the result (r->plan).
@@ -95,7 +95,7 @@ int profdb__write_json(const profdb_result *r, FILE *out, const struct profdb_fo
 int profdb__write_md(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts);
 
 /*
- * The same, one part of a longer result at a time (sql_guard.c streams
+ * The same, one part of a longer result at a time (result_write.c streams
  * rows as they come): part has PROFDB__PART_FIRST (write the head) and/or
  * PROFDB__PART_LAST (the tail); before is the rows earlier parts wrote.
  * The whole-result writers above are one part that is first and last.
@@ -104,12 +104,26 @@ int profdb__write_md(const profdb_result *r, FILE *out, const struct profdb_form
 #define PROFDB__PART_LAST 2u
 typedef int (*profdb__part_fn)(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts,
                                unsigned part, size_t before);
+/*
+ * The writers of one format (format.c's table): a whole result; a part
+ * written as it comes (NULL: table, whose widths need every row); a part
+ * along a layout fixed by a first pass over every row (r->plan: the unit,
+ * decimals and widths people read; NULL: csv and json, written exactly).
+ */
+struct profdb__writer {
+	enum profdb_format format;
+	int (*write)(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts);
+	profdb__part_fn write_part;
+	profdb__part_fn write_planned;
+};
+/* The writers of format f; NULL when a result has no such format. */
+const struct profdb__writer *profdb__writer(enum profdb_format f);
 /* The part writer of fmt's format, NULL when it has none (table, json object). */
 profdb__part_fn profdb__part_writer(const struct profdb_format_opts *fmt);
 /* Step st to its end, writing r's rows (names set; types too when
  * types_known, else inferred from the first values) a thousand at a time
  * with write; with hold_last the last part stays in r for
- * profdb_result_write (result_stream.c). */
+ * profdb_result_write (result_write.c). */
 int profdb__result_stream_rows(profdb *db, sqlite3_stmt *st, profdb_result *r, profdb__part_fn write,
                                FILE *out, const struct profdb_format_opts *fmt, int types_known,
                                int hold_last);

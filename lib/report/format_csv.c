@@ -11,7 +11,7 @@
 #include "internal.h"
 #include "escape.h"
 #include "format.h"
-#include "utf8.h"
+#include "util/utf8.h"
 #include "banned.h"
 
 int profdb__write_csv_part(const profdb_result *r, FILE *out, const struct profdb_format_opts *opts,

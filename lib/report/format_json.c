@@ -12,7 +12,7 @@
 
 #include "internal.h"
 #include "format.h"
-#include "utf8.h"
+#include "util/utf8.h"
 #include "banned.h"
 
 static void put_string(FILE *out, const char *str)

@@ -8,7 +8,7 @@
 
 #include "internal.h"
 #include "format.h"
-#include "utf8.h"
+#include "util/utf8.h"
 #include "banned.h"
 
 static void put_text(FILE *out, const char *text)

@@ -22,8 +22,8 @@
 
 #include "internal.h"
 #include "format.h"
-#include "result.h"
-#include "utf8.h"
+#include "query/result.h"
+#include "util/utf8.h"
 #include "banned.h"
 
 #define ELLIPSIS "..."

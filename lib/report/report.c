@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "compare/compare.h"
 #include "escape.h"
-#include "result.h"
-#include "utf8.h"
+#include "query/result.h"
+#include "util/utf8.h"
 #include "banned.h"
 
 void profdb__fmt_us(char *out, size_t cap, double ns)
@@ -69,24 +69,33 @@ void profdb__fmt_runs(char *out, size_t cap, char *const *runs, size_t n)
 		len += (size_t)snprintf(out + len, cap - len, "%s%s", i ? ", " : "", runs[i]);
 }
 
+/* The report writers, one row per format (a comparison's counterpart of
+ * format.c's writer table). */
+static const struct {
+	enum profdb_format format;
+	const char *name;          /* as --format names it */
+	int (*write)(const profdb_comparison *c, FILE *out);
+} reports[] = {
+	{ PROFDB_FMT_MD, "md", profdb__report_md },
+	{ PROFDB_FMT_HTML, "html", profdb__report_html },
+	{ PROFDB_FMT_JSON, "json", profdb__report_json },
+	{ PROFDB_FMT_JUNIT, "junit", profdb__report_junit },
+	{ PROFDB_FMT_CSV, "csv", profdb__report_csv },
+};
+
 int profdb_report_format_parse(const char *s)
 {
-	static const char *const names[] = { "md", "html", "json", "junit", "csv" };
-	for (int i = 0; i < 5; i++)
-		if (strcmp(s, names[i]) == 0)
-			return i;
+	for (size_t i = 0; i < sizeof reports / sizeof reports[0]; i++)
+		if (strcmp(s, reports[i].name) == 0)
+			return (int)reports[i].format;
 	return -1;
 }
 
-int profdb_report_write(const profdb_comparison *c, FILE *out, enum profdb_report_format f)
+int profdb_report_write(const profdb_comparison *c, FILE *out, enum profdb_format f)
 {
-	switch (f) {
-	case PROFDB_REPORT_MD: return profdb__report_md(c, out);
-	case PROFDB_REPORT_HTML: return profdb__report_html(c, out);
-	case PROFDB_REPORT_JSON: return profdb__report_json(c, out);
-	case PROFDB_REPORT_JUNIT: return profdb__report_junit(c, out);
-	case PROFDB_REPORT_CSV: return profdb__report_csv(c, out);
-	}
+	for (size_t i = 0; i < sizeof reports / sizeof reports[0]; i++)
+		if (reports[i].format == f)
+			return reports[i].write(c, out);
 	return PROFDB_ERROR;
 }
 

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "compare/compare.h"
 #include "escape.h"
-#include "result.h"
+#include "query/result.h"
 #include "banned.h"
 
 #define TOP_ROWS 20     /* rows of the top-regressions/improvements tables */

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
-#include "compare.h"
-#include "utf8.h"
+#include "compare/compare.h"
+#include "util/utf8.h"
 #include "banned.h"
 
 static void add_num(cJSON *o, const char *k, double v)

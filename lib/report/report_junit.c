@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "compare.h"
+#include "compare/compare.h"
 #include "escape.h"
 #include "banned.h"
 

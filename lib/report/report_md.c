@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compare.h"
+#include "compare/compare.h"
 #include "banned.h"
 
 #define MD_MAX_ROWS 50  /* kernel rows shown; the rest are counted */

@@ -29,7 +29,7 @@
 
 #include "internal.h"
 #include "kernel_step.h"
-#include "lower_bound.h"
+#include "util/lower_bound.h"
 #include "banned.h"
 
 #define CACHE_SLOTS 16384                /* ids a kernel and its call can be apart by */

@@ -21,7 +21,7 @@
 
 #include "internal.h"
 #include "name_stats.h"
-#include "stats.h"
+#include "util/stats.h"
 #include "banned.h"
 
 /*

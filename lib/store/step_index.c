@@ -14,7 +14,7 @@
 
 #include "internal.h"
 #include "step_index.h"
-#include "lower_bound.h"
+#include "util/lower_bound.h"
 #include "banned.h"
 
 #define FN_NAME "profdb_step_at"

@@ -12,7 +12,8 @@
 #include "intern.h"
 #include "kernel_step.h"
 #include "name_stats.h"
-#include "op_nest.h"
+#include "model/op_nest.h"
+#include "op_link.h"
 #include "store_batch.h"
 
 /* Statements, one per table; indexes into st->stmt. */

@@ -1,4 +1,4 @@
-# diff's per-step rows held in memory (lib/report/compare_rows.c) and, over
+# diff's per-step rows held in memory (lib/compare/compare_rows.c) and, over
 # --db clickhouse://, read from the server without the local snapshot
 # (lib/clickhouse/ch_compare.c): the same bytes as the SQL cursor gives
 # (PROFDB_DIFF_ROWS=1 puts every run over the budget, which reads them the

@@ -20,7 +20,7 @@ profdb's CSV output (made with --format csv --unit ns) with it:
                                 sample stddev of its per-step totals, 0 where absent;
                                 max_step the lowest step with the largest total
 
-Base names are recomputed here from the rules in lib/util/basename.c's comment with
+Base names are recomputed here from the rules in lib/model/basename.c's comment with
 regular expressions (a second implementation, not a call into profdb).
 Prints one "ok" line per check; exits 1 at the first mismatch."""
 import csv

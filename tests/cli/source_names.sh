@@ -1,7 +1,7 @@
 # ClickHouse is a source behind one interface (lib/source.h, issue 34 §1):
 # nothing in lib/ or cmd/ outside lib/clickhouse/ names a ClickHouse
 # function, macro, mode flag, temp table or header, nor the public names
-# that interface replaced.  The scheme table (lib/store/source.c) and the
+# that interface replaced.  The scheme table (lib/source.c) and the
 # declaration of the sources (lib/source.h) name the source itself, and
 # only that.  Each pattern must also match inside lib/clickhouse/, so a
 # pattern that no longer finds what it is for fails here too.
@@ -35,5 +35,5 @@ echo "mode flags and removed public names: $(printf '%s' "$old" | grep -c .)"
 src=$(find lib cmd -name '*.[ch]' ! -path 'lib/clickhouse/*' | sort | xargs grep -nE 'profdb__source_clickhouse')
 echo "the source named at:"
 printf '%s\n' "$src" | sed 's/:[0-9]*:.*//' | sort | uniq -c
-printf '%s\n' "$src" | grep -vE '^lib/store/source\.c:|^lib/source\.h:' && bad=1
+printf '%s\n' "$src" | grep -vE '^lib/source\.c:|^lib/source\.h:' && bad=1
 exit $bad

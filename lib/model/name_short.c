@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "utf8.h"
+#include "util/utf8.h"
 #include "banned.h"
 
 #define DOTS "..."

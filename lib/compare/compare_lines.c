@@ -18,8 +18,8 @@
 #include <string.h>
 
 #include "compare.h"
-#include "query.h"
-#include "result.h"
+#include "query/query.h"
+#include "query/result.h"
 #include "banned.h"
 
 /* The spooled lines: their sorted table and their counts per verdict. */

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 #include "op_nest.h"
-#include "lower_bound.h"
+#include "util/lower_bound.h"
 #include "banned.h"
 
 void profdb__nest_init(struct profdb__nest *n, int overlap, profdb__nest_emit_fn emit, void *arg)

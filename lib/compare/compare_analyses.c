@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "compare_state.h"
-#include "analyses.h"
+#include "query/analyses.h"
 #include "banned.h"
 
 /* A breakdown figure: result column, whether it is a percentage, and

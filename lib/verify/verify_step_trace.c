@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "verify.h"
-#include "interval.h"
+#include "util/interval.h"
 #include "banned.h"
 
 /* Step figures recomputed from the stored kernels, in ns. */

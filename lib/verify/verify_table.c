@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "verify.h"
-#include "csv_reader.h"
+#include "read/csv_reader.h"
 #include "banned.h"
 
 void profdb__verify_table_free(struct profdb__verify_table *t)

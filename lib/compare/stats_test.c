@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "compare.h"
-#include "stats.h"
+#include "util/stats.h"
 #include "banned.h"
 
 /* Largest side for the exact U distribution: (n+1) * (n*m+1) doubles,

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "internal.h"
-#include "result.h"
+#include "query/result.h"
 
 #define REL_TOL 1e-4          /* 0.01 % */
 #define ROUND_US 0.0005       /* half of the 0.001 us the CSV files print */

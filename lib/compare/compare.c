@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "compare_state.h"
-#include "query.h"
-#include "result.h"
+#include "query/query.h"
+#include "query/result.h"
 #include "banned.h"
 
 /* ---------------------------------------------------------------- public */

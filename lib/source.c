@@ -2,7 +2,8 @@
  * source.c - profdb_open: the URL's scheme picks the source of the runs
  * (source.h), as curl's scheme picks a protocol handler.  A text with no
  * scheme of this table is a path: a file named "x://y" stays openable.
- * This table is the one place outside lib/clickhouse/ that names it.
+ * This table is the one place outside lib/clickhouse/ that names it, and
+ * sits in lib/ above both sources, so neither folder names the other.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "compare_state.h"
-#include "query.h"
-#include "lower_bound.h"
+#include "query/query.h"
+#include "util/lower_bound.h"
 #include "banned.h"
 
 /* ---------------------------------------------------------------- keys */

@@ -22,8 +22,8 @@
 #include <string.h>
 
 #include "compare_state.h"
-#include "tags.h"
-#include "bench.h"
+#include "query/query.h"
+#include "store/tags.h"
 #include "banned.h"
 
 enum { SRC_PROFILER = 1, SRC_WALLCLOCK = 2, SRC_SUMMARY = 4 };

@@ -30,8 +30,8 @@
  */
 #include <stdlib.h>
 
-#include "op_nest.h"
-#include "lower_bound.h"
+#include "op_link.h"
+#include "util/lower_bound.h"
 #include "banned.h"
 
 /* An op open on the sweep's thread. */
