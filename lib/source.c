@@ -101,9 +101,3 @@ int profdb_open(profdb **out, const char *path, unsigned flags)
 	o.flags = flags;
 	return profdb_open_with(out, path, &o);
 }
-
-int profdb__source_prepare(profdb *db, unsigned need, const void *arg, struct profdb__rel *rel)
-{
-	memset(rel, 0, sizeof *rel);
-	return db->source->prepare ? db->source->prepare(db, need, arg, rel) : PROFDB_OK;
-}

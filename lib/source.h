@@ -107,7 +107,13 @@ struct profdb__source {
 extern const struct profdb__source profdb__source_file;     /* db.c */
 extern const struct profdb__source profdb__source_clickhouse; /* clickhouse/ch_open.c */
 
-/* Ask db's source to prepare need (arg as the bit says); *rel is zeroed first. */
-int profdb__source_prepare(profdb *db, unsigned need, const void *arg, struct profdb__rel *rel);
+/* Ask db's source to prepare need (arg as the bit says); *rel is zeroed
+ * first.  Inline: a query reaches its source through db->source only, so
+ * it links to no source (nor to the scheme table that names them). */
+static inline int profdb__source_prepare(profdb *db, unsigned need, const void *arg, struct profdb__rel *rel)
+{
+	*rel = (struct profdb__rel){ 0 };
+	return db->source->prepare ? db->source->prepare(db, need, arg, rel) : PROFDB_OK;
+}
 
 #endif
