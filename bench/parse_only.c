@@ -39,7 +39,9 @@ int main(int argc, char **argv)
 		 * nests them, so the reader keeps none (kineto_ops.c is for tests) */
 		.nests_ops = 1,
 	};
-	struct profdb_reader_ctx ctx = { .rank = PROFDB_NULL, .sink = &sink, .err = &err };
+	/* the built-in limits, as a database opened without profdb_set_limits has */
+	static const struct profdb_limits limits = PROFDB_LIMITS_INIT;
+	struct profdb_reader_ctx ctx = { .rank = PROFDB_NULL, .sink = &sink, .err = &err, .limits = &limits };
 	int rc;
 	if (argc != 3) {
 		fprintf(stderr, "usage: parse_only kineto|kernel_details FILE\n");

@@ -9,6 +9,8 @@
 
 #include "internal.h"
 
+struct profdb__qbuf;
+
 /*
  * One row per communication kernel of f that has a message size and a bus
  * factor (query_collectives.c, doc/analyses.md "collectives"): key (collective,
@@ -33,6 +35,20 @@ enum { N_RUN_ID, N_ORD, N_RUN, N_LAUNCH, N_NAME, N_CALLS, N_PER_CALL, N_LTOTAL, 
 struct profdb__launch_counts {
 	int64_t linked, calls, negative, graph_calls, graph_acts, blocking_calls, blocking_acts;
 };
+
+/* The device activities of f launched by a call of one kernel, copy or
+ * set, as a WITH clause whose CTE d has (run_id, rank, step, stream,
+ * name_id, ks, ke, ls, ld, delay): the activity's start and end, its call's
+ * start and duration, ks - ls.  The caller appends its SELECT over d and
+ * binds f (profdb__qfilter_bind); profdb_launch_class must be registered. */
+void profdb__launch_acts_sql(struct profdb__qbuf *b, const struct profdb_filter *f);
+
+/* launches --by stream (query_launches_stream.c): one row per (run, rank,
+ * stream), run_id and run but with several runs gone, streamed when
+ * profdb_result_stream armed db; counts' calls, negative and linked added.
+ * *out is the caller's.  Errors: PROFDB_ERROR (memory, SQL). */
+int profdb__launches_by_stream(profdb *db, profdb_result **out, const struct profdb_filter *f,
+                               struct profdb__launch_counts *counts);
 
 /* The launch calls of f, one row per call (doc/analyses.md "launches"), as the
  * temporary table temp.profdb_lcalls(run_id, rank, cls, gname, n, ls, ld,

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "query.h"
-#include "util/lower_bound.h"
+#include "idle_busy.h"
 #include "banned.h"
 
 /* Per-stream rows, before the helper run_id goes. */
@@ -76,25 +76,12 @@ static const enum profdb_coltype gs_types[GS_COUNT] = {
 	PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_INT
 };
 
-/* One interval of a rank's union, with the union's length before it. */
-struct uiv {
-	int64_t run, rank, s, e, cum;
-};
-
-/* The ranks' unions are held in memory up to idle_hold intervals (struct
- * profdb_limits; 40 bytes each: 20 MB built in), a bisection per lookup;
- * past it they go to a temporary table, an indexed lookup each. */
-
 struct idle {
 	profdb *db;
 	struct profdb__spool sp;   /* the answer's rows: stream lines or gaps */
 	sqlite3_stmt *run_name;    /* run name by id (stream lines) */
 	int keep_streams;
-	sqlite3_stmt *u_ins, *u_at; /* the ranks' busy time: an interval in, the one at a time */
-	struct uiv *u;             /* the ranks' busy time while it fits the hold (else in u_ins's table) */
-	size_t nu, ucap, uhold;
-	int spilled;
-	sqlite3_stmt *o_ins, *o_at; /* the ranks' first start: in, by rank */
+	struct profdb__idle_busy busy; /* the ranks' busy time (idle_busy.c) */
 	struct gap *g;             /* gaps (only when listing them) */
 	size_t ng, gcap;
 	int keep_gaps;
@@ -145,55 +132,6 @@ static int gap_add(struct idle *c, const struct gap *g)
 	return PROFDB_OK;
 }
 
-/* key (run, rank, s) order */
-static int uiv_after(const struct uiv *u, int64_t run, int64_t rank, int64_t t)
-{
-	if (u->run != run)
-		return u->run > run;
-	if (u->rank != rank)
-		return u->rank > rank;
-	return u->s > t;
-}
-
-/* busy_before over the held intervals: the last one of the rank starting
- * at or before t, by bisection. */
-static int64_t busy_held(const struct idle *c, int64_t t)
-{
-	size_t lo;
-	const struct uiv *u;
-	PROFDB__LOWER_BOUND(lo, 0, c->nu, mid, !uiv_after(&c->u[mid], c->run, c->rank, t));
-	if (lo == 0)
-		return 0;
-	u = &c->u[lo - 1];
-	if (u->run != c->run || u->rank != c->rank)
-		return 0;
-	return u->cum + (t < u->e ? t : u->e) - u->s;
-}
-
-/*
- * The busy time of a rank before t: the length of the union of all its
- * activities (every stream) that lies before t, from the union kept in
- * temp.profdb_idle_u, each interval with the union's length before it
- * (cum).  One indexed lookup; -1 on an error.
- */
-static int64_t busy_before(struct idle *c, int64_t t)
-{
-	int64_t v = 0;
-	int rc;
-	if (!c->spilled)
-		return busy_held(c, t);
-	sqlite3_bind_int64(c->u_at, 1, c->run);
-	sqlite3_bind_int64(c->u_at, 2, c->rank);
-	sqlite3_bind_int64(c->u_at, 3, t);
-	if ((rc = sqlite3_step(c->u_at)) == SQLITE_ROW) {
-		int64_t s = sqlite3_column_int64(c->u_at, 0), e = sqlite3_column_int64(c->u_at, 1);
-		v = sqlite3_column_int64(c->u_at, 2) + (t < e ? t : e) - s;
-	} else if (rc != SQLITE_DONE)
-		v = -1;
-	sqlite3_reset(c->u_at);
-	return v;
-}
-
 /*
  * Split the gap [a, b) before next; add to sums[0..2] (host, other stream,
  * other).  No activity of next's stream lies in [a, b) (a is the latest
@@ -209,7 +147,8 @@ static int classify(struct idle *c, int64_t a, int64_t b, const struct act *next
 		g.host = from - a;
 	}
 	if (from < b) {
-		if ((hi = busy_before(c, b)) < 0 || (lo = busy_before(c, from)) < 0)
+		if ((lo = profdb__idle_busy_before(&c->busy, from)) < 0 ||
+		    (hi = profdb__idle_busy_before(&c->busy, b)) < 0)
 			return profdb__sqlerror(c->db, "cannot read the ranks' busy time");
 		g.other_stream = hi - lo;
 	}
@@ -246,139 +185,6 @@ static int sline_put(struct idle *c, const struct sline *l)
 	return profdb__spool_put(&c->sp);
 }
 
-static const char union_sql[] =
-	"CREATE TEMP TABLE profdb_idle_u(run_id INTEGER, rank INTEGER, s INTEGER, e INTEGER, cum INTEGER,"
-	" PRIMARY KEY (run_id, rank, s)) WITHOUT ROWID;"
-	"CREATE TEMP TABLE profdb_idle_o(run_id INTEGER, rank INTEGER, origin INTEGER,"
-	" PRIMARY KEY (run_id, rank)) WITHOUT ROWID";
-
-/* The ranks' union and first starts: temporary tables, on disk past
- * SQLite's cache, so a rank of any size holds no memory of its own. */
-static int union_open(struct idle *c)
-{
-	sqlite3 *s = c->db->sql;
-	if (sqlite3_exec(s, union_sql, NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(s, "INSERT INTO temp.profdb_idle_u VALUES (?1, ?2, ?3, ?4, ?5)", -1, &c->u_ins,
-	                       NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(s, "SELECT s, e, cum FROM temp.profdb_idle_u WHERE run_id = ?1 AND rank = ?2"
-	                       " AND s <= ?3 ORDER BY s DESC LIMIT 1", -1, &c->u_at, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(s, "INSERT INTO temp.profdb_idle_o VALUES (?1, ?2, ?3)", -1, &c->o_ins, NULL) !=
-	            SQLITE_OK ||
-	    sqlite3_prepare_v2(s, "SELECT origin FROM temp.profdb_idle_o WHERE run_id = ?1 AND rank = ?2", -1,
-	                       &c->o_at, NULL) != SQLITE_OK)
-		return profdb__sqlerror(c->db, "cannot keep the ranks' busy time");
-	return PROFDB_OK;
-}
-
-static void union_close(struct idle *c)
-{
-	sqlite3_finalize(c->u_ins);
-	sqlite3_finalize(c->u_at);
-	sqlite3_finalize(c->o_ins);
-	sqlite3_finalize(c->o_at);
-	c->u_ins = c->u_at = c->o_ins = c->o_at = NULL;
-	free(c->u);
-	c->u = NULL;
-	sqlite3_exec(c->db->sql, "DROP TABLE IF EXISTS temp.profdb_idle_u; DROP TABLE IF EXISTS temp.profdb_idle_o",
-	             NULL, NULL, NULL);
-}
-
-/* Run st (an insert) bound to v[0..n). */
-static int put_ints(profdb *db, sqlite3_stmt *st, int n, const int64_t *v)
-{
-	int rc;
-	for (int i = 0; i < n; i++)
-		sqlite3_bind_int64(st, i + 1, v[i]);
-	rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(db, "cannot keep the ranks' busy time");
-}
-
-/* The held intervals to the table: the hold is full (or memory is short). */
-static int union_spill(struct idle *c)
-{
-	int rc = PROFDB_OK;
-	for (size_t i = 0; i < c->nu && rc == PROFDB_OK; i++) {
-		const struct uiv *u = &c->u[i];
-		int64_t v[5] = { u->run, u->rank, u->s, u->e, u->cum };
-		rc = put_ints(c->db, c->u_ins, 5, v);
-	}
-	free(c->u);
-	c->u = NULL;
-	c->nu = c->ucap = 0;
-	c->spilled = 1;
-	return rc;
-}
-
-/* v = { run, rank, start, end, cum }: the merged interval stored, cum past it. */
-static int union_put(struct idle *c, int64_t *v)
-{
-	int rc = PROFDB_OK;
-	if (!c->spilled && c->nu == c->ucap) {
-		size_t ncap = c->ucap ? c->ucap * 2 : 1024;
-		struct uiv *n = ncap <= c->uhold ? realloc(c->u, ncap * sizeof *n) : NULL;
-		if (n)
-			c->u = n, c->ucap = ncap;
-		else
-			rc = union_spill(c);
-	}
-	if (rc == PROFDB_OK && c->spilled)
-		rc = put_ints(c->db, c->u_ins, 5, v);
-	else if (rc == PROFDB_OK)
-		c->u[c->nu++] = (struct uiv){ v[0], v[1], v[2], v[3], v[4] };
-	v[4] += v[3] - v[2];
-	return rc;
-}
-
-/*
- * First sweep: every activity of the filter in (run, rank, start) order,
- * merged as it comes into each rank's union (touching intervals join, empty
- * ones add nothing), and each rank's first start (the gaps' origin).
- */
-static int union_fill(struct idle *c, const struct profdb_filter *f)
-{
-	struct profdb__qbuf b = { 0 };
-	sqlite3_stmt *st = NULL;
-	int64_t v[5] = { 0, 0, 0, 0, 0 };
-	int rc, have = 0, open = 0, err = PROFDB_OK;
-
-	profdb__qbuf_add(&b, "SELECT k.run_id, k.rank, k.start_ns, k.start_ns + k.dur_ns FROM kernel k WHERE 1");
-	profdb__qfilter_where(&b, f, "k", QF_KERNEL, 0);
-	profdb__qbuf_add(&b, " ORDER BY k.run_id, k.rank, k.start_ns");
-	rc = profdb__query_prepare(c->db, &b, &st, "cannot read device activities");
-	profdb__qbuf_free(&b);
-	if (rc != PROFDB_OK)
-		return rc;
-	profdb__qfilter_bind(st, f);
-	while (err == PROFDB_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t run = sqlite3_column_int64(st, 0), rank = sqlite3_column_int64(st, 1);
-		int64_t s = sqlite3_column_int64(st, 2), e = sqlite3_column_int64(st, 3);
-		if (!have || run != v[0] || rank != v[1]) {
-			int64_t o[3] = { run, rank, s };
-			if (open && (err = union_put(c, v)) != PROFDB_OK)
-				break;
-			v[0] = run, v[1] = rank, v[4] = 0, have = 1, open = 0;
-			if ((err = put_ints(c->db, c->o_ins, 3, o)) != PROFDB_OK)
-				break;
-		}
-		if (e <= s)
-			continue;
-		if (open && s <= v[3]) {
-			v[3] = e > v[3] ? e : v[3];
-			continue;
-		}
-		if (open && (err = union_put(c, v)) != PROFDB_OK)
-			break;
-		v[2] = s, v[3] = e, open = 1;
-	}
-	if (err == PROFDB_OK && rc == SQLITE_DONE && open)
-		err = union_put(c, v);
-	sqlite3_finalize(st);
-	if (err != PROFDB_OK)
-		return err;
-	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(c->db, "cannot read device activities");
-}
-
 /* The stream walked ends: its line, when lines are the answer. */
 static int stream_end(struct idle *c)
 {
@@ -395,10 +201,7 @@ static int walk_one(struct idle *c, int64_t run, int64_t rank, const struct act 
 			return rc;
 		if (first || run != c->run || rank != c->rank) {
 			c->run = run, c->rank = rank;
-			sqlite3_bind_int64(c->o_at, 1, run);
-			sqlite3_bind_int64(c->o_at, 2, rank);
-			c->origin = sqlite3_step(c->o_at) == SQLITE_ROW ? sqlite3_column_int64(c->o_at, 0) : a->s;
-			sqlite3_reset(c->o_at);
+			c->origin = profdb__idle_busy_rank(&c->busy, run, rank, a->s);
 		}
 		c->l = (struct sline){ run, rank, a->stream, 1, a->s, 0, { 0, 0, 0 } };
 		c->end = a->e;
@@ -453,21 +256,18 @@ static int walk(struct idle *c, const struct profdb_filter *f)
 
 /*
  * The filter's activities into c's gaps and lines: two sweeps, whose
- * sorts SQLite does (its sorter spills to disk) and whose union is held up
- * to idle_hold intervals, then kept in a temporary table (on disk past
- * SQLite's cache), so memory stays bounded at any rank size; each gap
- * costs two lookups whatever the number of streams.
+ * sorts SQLite does (its sorter spills to disk) and whose union
+ * (idle_busy.c) is held up to idle_hold intervals, then kept in a
+ * temporary table (on disk past SQLite's cache), so memory stays bounded
+ * at any rank size; each gap costs two lookups of the union whatever the
+ * number of streams.
  */
 static int scan(profdb *db, struct idle *c, const struct profdb_filter *f)
 {
-	int rc = union_open(c);
-	c->uhold = (size_t)db->limits.idle_hold;
-	(void)db;
-	if (rc == PROFDB_OK)
-		rc = union_fill(c, f);
+	int rc = profdb__idle_busy_open(&c->busy, db, f);
 	if (rc == PROFDB_OK)
 		rc = walk(c, f);
-	union_close(c);
+	profdb__idle_busy_close(&c->busy);
 	return rc;
 }
 

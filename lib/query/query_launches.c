@@ -10,9 +10,10 @@
  *    and the delay from the launch call's start to the device start, with
  *    exact median / p90 / p99 (stats.c), and how many delays are outliers:
  *    above p75 + 3 * (p75 - p25) of the run's delays (Tukey's far-out fence).
- *  - by stream: the queue, i.e. the number of kernels launched and not yet
- *    finished, over the stream's window (first launch to last end): time-
- *    weighted mean, maximum and % of the window with at least one.
+ *  - by stream (query_launches_stream.c): the queue, i.e. the number of
+ *    kernels launched and not yet finished, over the stream's window (first
+ *    launch to last end): time-weighted mean, maximum and % of the window
+ *    with at least one.
  *  - by step: over the step's device span, host_wait = time nothing of the
  *    rank was launched-and-unfinished (the device waited on the host),
  *    queued = time some kernel was launched but not started (the host ran
@@ -34,14 +35,14 @@
 
 enum launches_by { BY_NAME, BY_STREAM, BY_STEP };
 
-/* The activities of the filter launched by a call of one kernel, copy or
- * set, as a CTE named d (materialized: the join is the main cost); lc has
- * the names of those calls (a scan of the few distinct names, not a call
- * per launch row). */
-static void d_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
+/* d (analyses.h): the join is the main cost of every view but by name, so
+ * each view reads it once; lc has the names of the calls that launch one
+ * kernel, copy or set (a scan of the few distinct names, not a call per
+ * launch row). */
+void profdb__launch_acts_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 {
 	profdb__qbuf_add(b, "WITH lc AS MATERIALIZED (SELECT id FROM str WHERE profdb_launch_class(value) = 1),\n"
-	         " d AS MATERIALIZED (SELECT k.run_id, k.rank, k.step, k.stream, k.name_id,"
+	         " d AS (SELECT k.run_id, k.rank, k.step, k.stream, k.name_id,"
 	         " k.start_ns AS ks, k.start_ns + k.dur_ns AS ke, l.start_ns AS ls, l.dur_ns AS ld,"
 	         " k.start_ns - l.start_ns AS delay FROM kernel k JOIN launch l ON l.run_id = k.run_id"
 	         " AND l.rank = k.rank AND l.correlation = k.correlation JOIN lc ON lc.id = l.name_id WHERE 1");
@@ -83,23 +84,7 @@ int profdb__launch_calls_make(profdb *db, const struct profdb_filter *f)
 	return rc;
 }
 
-/* ---------------------------------------------------------------- by stream, step */
-
-enum { S_RUN_ID, S_RUN, S_RANK, S_STREAM, S_KERNELS, S_QMEAN, S_QMAX, S_QPCT, S_DMED, S_DMAX, S_COUNT };
-static const enum profdb_coltype stream_types[S_COUNT] = {
-	PROFDB_COL_INT, PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_REAL,
-	PROFDB_COL_INT, PROFDB_COL_PCT, PROFDB_COL_NS, PROFDB_COL_NS
-};
-
-static void stream_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
-{
-	d_sql(b, f);
-	profdb__qbuf_add(b, "SELECT d.run_id, r.name AS run, d.rank, d.stream, count(*) AS kernels,"
-	         " NULL AS queue_mean, NULL AS queue_max, NULL AS queued_pct,"
-	         " median(d.delay) AS start_delay_median, max(d.delay) AS start_delay_max"
-	         " FROM d JOIN run r ON r.id = d.run_id GROUP BY d.run_id, d.rank, d.stream"
-	         " ORDER BY d.run_id, d.rank, d.stream");
-}
+/* ---------------------------------------------------------------- by step */
 
 enum { T_RUN_ID, T_S0, T_S1, T_RUN, T_RANK, T_STEP, T_SPAN, T_KERNELS, T_HWAIT, T_HWAIT_PCT, T_QUEUED,
        T_QUEUED_PCT, T_SYNC, T_BOUND, T_COUNT };
@@ -111,7 +96,7 @@ static const enum profdb_coltype step_types[T_COUNT] = {
 
 static void step_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 {
-	d_sql(b, f);
+	profdb__launch_acts_sql(b, f);
 	/* the few sync calls first, then their steps: a per-step scan of the
 	 * launch table would read millions of rows per step */
 	profdb__qbuf_add(b, ", g AS (SELECT run_id, rank, step, min(ks) AS s0, max(ke) AS s1, count(*) AS n FROM d"
@@ -128,14 +113,13 @@ static void step_sql(struct profdb__qbuf *b, const struct profdb_filter *f)
 	         " AND sy.rank = g.rank AND sy.step = g.step ORDER BY g.run_id, g.rank, g.s0");
 }
 
-/* The group rows (by stream or step) being filled: the statement's rows of
- * one (run, rank) at a time in r, spooled once filled. */
+/* The step rows being filled: the statement's rows of one (run, rank) at
+ * a time in r, spooled once filled. */
 struct groups {
 	sqlite3_stmt *st;          /* the group statement, ordered by run, rank */
 	profdb_result *r;          /* the rows of the (run, rank) being filled */
 	size_t cap;
 	struct profdb__spool sp;
-	size_t rank_col, kernels_col; /* S_ or T_RANK, S_ or T_KERNELS */
 	int64_t linked;            /* the kernels' sum: the note's count */
 };
 
@@ -144,7 +128,7 @@ static int groups_flush(struct groups *g)
 {
 	for (size_t i = 0; i < g->r->nrows; i++) {
 		int rc;
-		g->linked += profdb_result_int(g->r, i, g->kernels_col);
+		g->linked += profdb_result_int(g->r, i, T_KERNELS);
 		if ((rc = profdb__spool_put_from(&g->sp, g->r, i)) != PROFDB_OK)
 			return rc;
 	}
@@ -167,9 +151,8 @@ static int in_steps(const struct profdb_filter *f, sqlite3_stmt *st, int col)
 	return (f->step_lo == PROFDB_NULL || s >= f->step_lo) && (f->step_hi == PROFDB_NULL || s <= f->step_hi);
 }
 
-/* One ordered scan of the stream view: rows (run, rank, stream, t, ...) in
- * order; key the first three (a NULL stream as INT64_MIN, as SQL sorts it
- * first). */
+/* One ordered scan of the launches: rows (run, rank, 0, t, ...) in order;
+ * key the first three. */
 struct tscan {
 	sqlite3_stmt *st;
 	int on, rc;
@@ -209,55 +192,11 @@ static int tscan_at(struct tscan *s, const int64_t *key)
 	return s->on && key_cmp(s->key, key) == 0;
 }
 
-/* The queue of one stream (key) into row of r, from the launches in launch
- * order (L: ls, ks, ke) and the ends in end order (E: ke) merged: a step
- * function walked event by event, nothing held.  An activity that ends
- * before its launch is no queue entry; at one time ends come first (a
- * kernel ending at t and one launched at t never coexist). */
-static int stream_queue(struct tscan *L, struct tscan *E, const int64_t *key, profdb_result *r, size_t row)
-{
-	int64_t q = 0, qmax = 0, area = 0, some = 0, t0 = 0, prev = 0;
-	int any = 0, rc = 0;
-	for (;;) {
-		int l_in = tscan_at(L, key), e_in = tscan_at(E, key);
-		int64_t t, lt = l_in ? sqlite3_column_int64(L->st, 3) : 0;
-		int d;
-		if (l_in && sqlite3_column_int64(L->st, 5) < lt) {
-			tscan_read(L);
-			continue;
-		}
-		if (!l_in && !e_in)
-			break;
-		if (e_in && (!l_in || sqlite3_column_int64(E->st, 3) <= lt)) {
-			t = sqlite3_column_int64(E->st, 3), d = -1;
-			tscan_read(E);
-		} else {
-			t = lt, d = 1;
-			tscan_read(L);
-		}
-		if (any) {
-			area += q * (t - prev);
-			some += q > 0 ? t - prev : 0;
-		} else {
-			t0 = t, any = 1;
-		}
-		prev = t;
-		q += d;
-		qmax = q > qmax ? q : qmax;
-	}
-	rc |= profdb__result_set_int(r, row, S_QMAX, qmax);
-	if (prev > t0) {
-		rc |= profdb__result_set_double(r, row, S_QMEAN, (double)area / (double)(prev - t0));
-		rc |= profdb__result_set_double(r, row, S_QPCT, 100.0 * (double)some / (double)(prev - t0));
-	}
-	return rc ? PROFDB_ERROR : PROFDB_OK;
-}
-
 static int tscan_open(profdb *db, struct tscan *s, const struct profdb_filter *f, const char *sel)
 {
 	struct profdb__qbuf b = { 0 };
 	int rc;
-	d_sql(&b, f);
+	profdb__launch_acts_sql(&b, f);
 	profdb__qbuf_add(&b, sel);
 	rc = profdb__query_prepare(db, &b, &s->st, "cannot read launches");
 	profdb__qbuf_free(&b);
@@ -268,67 +207,30 @@ static int tscan_open(profdb *db, struct tscan *s, const struct profdb_filter *f
 	return PROFDB_OK;
 }
 
-/* The stream rows: each group row's queue from two ordered scans, spooled
- * at once (memory flat in the number of activities). */
-static int stream_fill(profdb *db, struct groups *g, const struct profdb_filter *f,
-                       struct profdb__launch_counts *counts)
-{
-	struct tscan L = { .counts = counts }, E = { 0 };
-	int rc = SQLITE_DONE, err;
-
-	if ((err = tscan_open(db, &L, f, "SELECT run_id, rank, stream, ls, ks, ke FROM d"
-	                      " ORDER BY run_id, rank, stream, ls")) != PROFDB_OK ||
-	    (err = tscan_open(db, &E, f, "SELECT run_id, rank, stream, ke FROM d WHERE ke >= ls"
-	                      " ORDER BY run_id, rank, stream, ke")) != PROFDB_OK)
-		goto out;
-	while (err == PROFDB_OK && (rc = sqlite3_step(g->st)) == SQLITE_ROW) {
-		int64_t key[3] = { sqlite3_column_int64(g->st, S_RUN_ID), sqlite3_column_int64(g->st, S_RANK),
-		                   sqlite3_column_type(g->st, S_STREAM) == SQLITE_NULL ? INT64_MIN :
-		                   sqlite3_column_int64(g->st, S_STREAM) };
-		if (profdb__result_add_row(g->r, g->st, &g->cap) != PROFDB_OK ||
-		    stream_queue(&L, &E, key, g->r, 0) != PROFDB_OK)
-			err = profdb__error(db, PROFDB_ERROR, "out of memory");
-		else
-			err = groups_flush(g);
-	}
-	if (err == PROFDB_OK && rc != SQLITE_DONE)
-		err = profdb__sqlerror(db, "cannot query launches");
-	while (err == PROFDB_OK && L.on)
-		tscan_read(&L); /* (none in practice: every activity has its group) */
-	if (err == PROFDB_OK && (L.rc != SQLITE_DONE || (!E.on && E.rc != SQLITE_DONE)))
-		err = profdb__sqlerror(db, "cannot read launches");
-out:
-	sqlite3_finalize(L.st);
-	sqlite3_finalize(E.st);
-	return err;
-}
-
 /*
- * The covered length of the union of one scan's intervals [col 3, col
- * endc) of a (run, rank) before time t, for t that never decreases: the
- * intervals come in start order and are merged as read, nothing held.
+ * The covered length of the union of intervals [a, b) of a (run, rank)
+ * before time t, for t that never decreases: the intervals come in start
+ * order and are merged as read, nothing held.
  */
 struct cover {
-	struct tscan *S;
-	int endc;
 	int64_t done, cs, ce;
 	int cur;
 };
 
-static int64_t cover_before(struct cover *c, const int64_t *key, int64_t t)
+static void cover_add(struct cover *c, int64_t a, int64_t b)
 {
-	while (tscan_at(c->S, key) && sqlite3_column_int64(c->S->st, 3) < t) {
-		int64_t a = sqlite3_column_int64(c->S->st, 3), b = sqlite3_column_int64(c->S->st, c->endc);
-		tscan_read(c->S);
-		if (b <= a)
-			continue;
-		if (c->cur && a <= c->ce) {
-			c->ce = b > c->ce ? b : c->ce;
-		} else {
-			c->done += c->cur ? c->ce - c->cs : 0;
-			c->cs = a, c->ce = b, c->cur = 1;
-		}
+	if (b <= a)
+		return;
+	if (c->cur && a <= c->ce) {
+		c->ce = b > c->ce ? b : c->ce;
+	} else {
+		c->done += c->cur ? c->ce - c->cs : 0;
+		c->cs = a, c->ce = b, c->cur = 1;
 	}
+}
+
+static int64_t cover_before(const struct cover *c, int64_t t)
+{
 	return c->done + (c->cur ? (t < c->ce ? t : c->ce) - c->cs : 0);
 }
 
@@ -347,7 +249,8 @@ struct open_span {
  */
 struct step_sweep {
 	profdb *db;
-	struct cover q, p;         /* launched-and-unfinished, launched-not-started */
+	struct tscan *S;           /* the launches in launch order (ls, ks, ke at 3, 4, 5) */
+	struct cover q, p;         /* launched-and-unfinished [ls, ke), launched-not-started [ls, ks) */
 	int64_t key[3];
 	struct open_span *heap;
 	size_t n, cap;
@@ -395,6 +298,18 @@ static struct open_span heap_pop(struct step_sweep *w)
 	}
 }
 
+/* Both covers of the (run, rank) key fed the launches before t: one
+ * scan feeds the two, as they are read at the same times. */
+static void sweep_to(struct step_sweep *w, const int64_t *key, int64_t t)
+{
+	while (tscan_at(w->S, key) && sqlite3_column_int64(w->S->st, 3) < t) {
+		int64_t ls = sqlite3_column_int64(w->S->st, 3);
+		cover_add(&w->q, ls, sqlite3_column_int64(w->S->st, 5));
+		cover_add(&w->p, ls, sqlite3_column_int64(w->S->st, 4));
+		tscan_read(w->S);
+	}
+}
+
 /* Close the open spans that end before t (all: t INT64_MAX): host_wait =
  * span - launched-and-unfinished cover, queued = launched-not-started
  * cover, written into their rows. */
@@ -403,7 +318,10 @@ static int sweep_close(struct step_sweep *w, int64_t t)
 	while (w->n && w->heap[0].s1 <= t) {
 		struct open_span o = heap_pop(w);
 		int64_t len = o.s1 - o.s0, at = o.s1 > o.s0 ? o.s1 : o.s0;
-		int64_t hw = len - (cover_before(&w->q, w->key, at) - o.q0), qd = cover_before(&w->p, w->key, at) - o.p0;
+		int64_t hw, qd;
+		sweep_to(w, w->key, at);
+		hw = len - (cover_before(&w->q, at) - o.q0);
+		qd = cover_before(&w->p, at) - o.p0;
 		sqlite3_stmt *u = w->upd;
 		sqlite3_bind_int64(u, 1, hw);
 		sqlite3_bind_int64(u, 3, qd);
@@ -440,8 +358,9 @@ static int sweep_row(struct step_sweep *w, struct groups *g)
 	}
 	if ((err = sweep_close(w, o.s0)) != PROFDB_OK)
 		return err;
-	o.q0 = cover_before(&w->q, key, o.s0);
-	o.p0 = cover_before(&w->p, key, o.s0);
+	sweep_to(w, key, o.s0);
+	o.q0 = cover_before(&w->q, o.s0);
+	o.p0 = cover_before(&w->p, o.s0);
 	if (profdb__result_add_row(g->r, g->st, &g->cap) != PROFDB_OK)
 		return profdb__error(w->db, PROFDB_ERROR, "out of memory");
 	if ((err = groups_flush(g)) != PROFDB_OK)
@@ -450,22 +369,19 @@ static int sweep_row(struct step_sweep *w, struct groups *g)
 	return heap_push(w, o);
 }
 
-/* The step rows: read in start order per (run, rank) and swept against two
- * ordered scans of every step's launches (a kernel of the previous step
+/* The step rows: read in start order per (run, rank) and swept against one
+ * ordered scan of every step's launches (a kernel of the previous step
  * still queued keeps the device from waiting on the host). */
 static int step_fill(profdb *db, struct groups *g, const struct profdb_filter *f,
                      struct profdb__launch_counts *counts)
 {
 	struct profdb_filter all = *f;
-	struct tscan Q = { .counts = counts, .steps = f }, P = { 0 };
-	struct step_sweep w = { .db = db, .q = { .S = &Q, .endc = 5 }, .p = { .S = &P, .endc = 4 },
-	                        .key = { INT64_MIN, INT64_MIN, 0 } };
+	struct tscan Q = { .counts = counts, .steps = f };
+	struct step_sweep w = { .db = db, .S = &Q, .key = { INT64_MIN, INT64_MIN, 0 } };
 	int rc = SQLITE_DONE, err;
 
 	all.step_lo = all.step_hi = PROFDB_NULL;
 	if ((err = tscan_open(db, &Q, &all, "SELECT run_id, rank, 0, ls, ks, ke, step FROM d"
-	                      " ORDER BY run_id, rank, ls")) != PROFDB_OK ||
-	    (err = tscan_open(db, &P, &all, "SELECT run_id, rank, 0, ls, ks FROM d WHERE ks > ls"
 	                      " ORDER BY run_id, rank, ls")) != PROFDB_OK)
 		goto out;
 	if (sqlite3_prepare_v2(db->sql, "UPDATE temp.profdb_spool SET host_wait = ?1, host_wait_pct = ?2,"
@@ -482,49 +398,40 @@ static int step_fill(profdb *db, struct groups *g, const struct profdb_filter *f
 		err = sweep_close(&w, INT64_MAX);
 	while (err == PROFDB_OK && Q.on)
 		tscan_read(&Q); /* the notes count every launch of the steps asked */
-	if (err == PROFDB_OK && (Q.rc != SQLITE_DONE || (!P.on && P.rc != SQLITE_DONE)))
+	if (err == PROFDB_OK && Q.rc != SQLITE_DONE)
 		err = profdb__sqlerror(db, "cannot read launches");
 out:
 	sqlite3_finalize(w.upd);
 	sqlite3_finalize(Q.st);
-	sqlite3_finalize(P.st);
 	free(w.heap);
 	return err;
 }
 
-/* By stream or step: the group statement's rows, their figures filled in C
- * one (run, rank) at a time, through a spool (streamed when armed). */
-static int by_group(profdb *db, profdb_result **out, const struct profdb_filter *f, enum launches_by by,
-                    struct profdb__launch_counts *counts)
+/* By step: the group statement's rows, their figures filled in C one
+ * (run, rank) at a time, through a spool (streamed when armed). */
+static int by_step(profdb *db, profdb_result **out, const struct profdb_filter *f,
+                   struct profdb__launch_counts *counts)
 {
 	struct profdb__qbuf b = { 0 };
 	struct groups g;
-	const enum profdb_coltype *types = by == BY_STREAM ? stream_types : step_types;
-	int run_col = profdb__qfilter_run_column(f);
-	uint64_t drop = by == BY_STREAM ? ((uint64_t)1 << S_RUN_ID) | (run_col ? 0 : (uint64_t)1 << S_RUN) :
-	                ((uint64_t)1 << T_RUN_ID) | ((uint64_t)1 << T_S0) | ((uint64_t)1 << T_S1) |
-	                (run_col ? 0 : (uint64_t)1 << T_RUN);
+	uint64_t drop = ((uint64_t)1 << T_RUN_ID) | ((uint64_t)1 << T_S0) | ((uint64_t)1 << T_S1) |
+	                (profdb__qfilter_run_column(f) ? 0 : (uint64_t)1 << T_RUN);
 	int rc;
 
 	memset(&g, 0, sizeof g);
-	g.rank_col = by == BY_STREAM ? S_RANK : T_RANK;
-	g.kernels_col = by == BY_STREAM ? S_KERNELS : T_KERNELS;
-	if (by == BY_STREAM)
-		stream_sql(&b, f);
-	else
-		step_sql(&b, f);
+	step_sql(&b, f);
 	rc = profdb__query_prepare(db, &b, &g.st, "cannot query launches");
 	profdb__qbuf_free(&b);
 	if (rc == PROFDB_OK) {
 		profdb__qfilter_bind(g.st, f);
-		rc = profdb__result_for_stmt(db, &g.r, g.st, types);
+		rc = profdb__result_for_stmt(db, &g.r, g.st, step_types);
 	}
 	if (rc == PROFDB_OK &&
-	    (rc = profdb__spool_open(db, &g.sp, (const char *const *)g.r->names, types, g.r->ncols)) == PROFDB_OK)
-		rc = by == BY_STREAM ? stream_fill(db, &g, f, counts) : step_fill(db, &g, f, counts);
+	    (rc = profdb__spool_open(db, &g.sp, (const char *const *)g.r->names, step_types, g.r->ncols)) == PROFDB_OK)
+		rc = step_fill(db, &g, f, counts);
 	sqlite3_finalize(g.st);
 	if (rc == PROFDB_OK)
-		rc = profdb__spool_answer(&g.sp, out, drop, by == BY_STREAM ? "rowid" : "run_id, rank, step");
+		rc = profdb__spool_answer(&g.sp, out, drop, "run_id, rank, step");
 	profdb__spool_close(&g.sp);
 	profdb_result_free(g.r);
 	counts->linked += g.linked;
@@ -679,7 +586,8 @@ int profdb_query_launches(profdb *db, profdb_result **out, const struct profdb_l
 	 * the scans, not from the rows */
 	if (by == BY_NAME)
 		rc = profdb__launches_by_name(db, out, &q->filter, &n);
-	else if ((rc = by_group(db, out, &q->filter, by, &n)) == PROFDB_OK)
+	else if ((rc = by == BY_STREAM ? profdb__launches_by_stream(db, out, &q->filter, &n) :
+	               by_step(db, out, &q->filter, &n)) == PROFDB_OK)
 		rc = apart_counts(db, &q->filter, &n);
 	if (rc == PROFDB_OK)
 		rc = counts_notes(db, *out, &n, by == BY_NAME);

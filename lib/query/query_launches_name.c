@@ -9,12 +9,15 @@
  * to the first activity's start (median, p90, p99, max), and the outliers
  * above the run's p75 + 3 (p75 - p25) of the start delays.
  *
- * Nothing grows with the run (100 000 names held 105 MB): the "(all)"
- * figures come from ordered scans of the run's delays that keep only the
- * values at the ranks its percentiles need (the run's count read first),
- * the per-name figures from a scan ordered by (name, delay) that holds one
- * name's delays, and the rows go to a spool (result_stream.c) that sorts
- * them and streams them out.  Same definitions (stats.h).
+ * Nothing grows with the run past the hold budget (struct profdb_limits):
+ * the "(all)" figures come from the runs' delays held and sorted in memory
+ * while they fit it (16 bytes a call: sorting the call table twice more
+ * was most of the cost), past it from ordered scans of the run's delays
+ * that keep only the values at the ranks its percentiles need (the run's
+ * count read first); the per-name figures from a scan ordered by (name,
+ * delay) that holds one name's delays, and the rows go to a spool
+ * (result_stream.c) that sorts them and streams them out.  Same
+ * definitions (stats.h).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -261,6 +264,154 @@ out:
 	return err;
 }
 
+/* One run's one-activity calls held for its "(all)" line: their start and
+ * end delays, launch durations and activities. */
+struct held_run {
+	int64_t run, ltotal, lmax, acts;
+	double *d, *e;
+	size_t n, cap;
+};
+
+/* The runs held, in run order, and the bytes of their delays. */
+struct held {
+	struct held_run *r;
+	size_t nr, rcap;
+	uint64_t bytes;
+};
+
+static void held_free(struct held *h)
+{
+	for (size_t i = 0; i < h->nr; i++) {
+		free(h->r[i].d);
+		free(h->r[i].e);
+	}
+	free(h->r);
+}
+
+/* The held run of id run, added in run order if new; NULL: out of memory. */
+static struct held_run *held_run_of(struct held *h, int64_t run, size_t *last)
+{
+	size_t lo = 0, hi = h->nr;
+	if (*last < h->nr && h->r[*last].run == run)
+		return &h->r[*last];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (h->r[mid].run < run)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == h->nr || h->r[lo].run != run) {
+		if (h->nr == h->rcap) {
+			size_t ncap = h->rcap ? 2 * h->rcap : 16;
+			struct held_run *r = realloc(h->r, ncap * sizeof *r);
+			if (!r)
+				return NULL;
+			h->r = r;
+			h->rcap = ncap;
+		}
+		memmove(&h->r[lo + 1], &h->r[lo], (h->nr - lo) * sizeof *h->r);
+		h->r[lo] = (struct held_run){ .run = run };
+		h->nr++;
+	}
+	*last = lo;
+	return &h->r[lo];
+}
+
+static int held_add(struct held_run *r, int64_t ld, double delay, double edelay, int64_t acts)
+{
+	if (r->n == r->cap) {
+		size_t ncap = r->cap ? 2 * r->cap : 1024;
+		double *d = realloc(r->d, ncap * sizeof *d);
+		double *e = d ? realloc(r->e, ncap * sizeof *e) : NULL;
+		if (d)
+			r->d = d;
+		if (!e)
+			return PROFDB_ERROR;
+		r->e = e;
+		r->cap = ncap;
+	}
+	r->lmax = r->n == 0 || ld > r->lmax ? ld : r->lmax;
+	r->d[r->n] = delay;
+	r->e[r->n++] = edelay;
+	r->ltotal += ld;
+	r->acts += acts;
+	return PROFDB_OK;
+}
+
+/*
+ * The one-activity calls of every run into h, in the table's order (no
+ * sort), while their delays fit the hold budget (16 bytes a call): the
+ * ordered scans of all_pass are most of the by-name cost.  *fit 0: past
+ * the budget, h emptied.
+ */
+static int held_read(struct nctx *c, struct held *h, int *fit)
+{
+	sqlite3_stmt *st = NULL;
+	size_t last = 0;
+	int rc = SQLITE_DONE, err = calls_stmt(c, "run_id, ld, delay, edelay, n", "WHERE cls = 1", &st);
+
+	*fit = 1;
+	while (err == PROFDB_OK && *fit && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct held_run *r = held_run_of(h, sqlite3_column_int64(st, 0), &last);
+		h->bytes += 2 * sizeof(double);
+		*fit = h->bytes <= c->db->limits.hold_bytes;
+		if (!r || (*fit && held_add(r, sqlite3_column_int64(st, 1), (double)sqlite3_column_int64(st, 2),
+		                            (double)sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4)) !=
+		                           PROFDB_OK))
+			err = profdb__error(c->db, PROFDB_ERROR, "out of memory");
+	}
+	if (err == PROFDB_OK && *fit && rc != SQLITE_DONE)
+		err = profdb__sqlerror(c->db, "cannot read launches");
+	sqlite3_finalize(st);
+	if (err != PROFDB_OK || !*fit) {
+		held_free(h);
+		*h = (struct held){ 0 };
+	}
+	return err;
+}
+
+/* The "(all)" line and fence of each held run, as run_line makes them from
+ * its ordered scans (the same ranks and interpolation: stats.c). */
+static int held_lines(struct nctx *c, struct held *h)
+{
+	for (size_t i = 0; i < h->nr; i++) {
+		struct held_run *r = &h->r[i];
+		struct nline l = { .run_id = r->run, .cls = PROFDB__LAUNCH_ASYNC, .calls = (int64_t)r->n,
+		                   .ltotal = r->ltotal, .lmax = r->lmax, .acts = r->acts };
+		double q1, q3, fence;
+		profdb__sort_doubles(r->d, r->n);
+		profdb__sort_doubles(r->e, r->n);
+		q1 = profdb__percentile_sorted(r->d, r->n, 25);
+		q3 = profdb__percentile_sorted(r->d, r->n, 75);
+		fence = q3 + 3 * (q3 - q1);
+		for (size_t k = r->n; k > 0 && r->d[k - 1] > fence; k--)
+			l.out++;
+		l.lavg = (double)l.ltotal / (double)r->n;
+		l.dmed = profdb__percentile_sorted(r->d, r->n, 50);
+		l.dp90 = profdb__percentile_sorted(r->d, r->n, 90);
+		l.dp99 = profdb__percentile_sorted(r->d, r->n, 99);
+		l.dmax = (int64_t)r->d[r->n - 1];
+		l.emed = profdb__percentile_sorted(r->e, r->n, 50);
+		l.ep90 = profdb__percentile_sorted(r->e, r->n, 90);
+		l.emax = (int64_t)r->e[r->n - 1];
+		if (add_fence(c, r->run, fence) != PROFDB_OK || put_line(c, &l) != PROFDB_OK)
+			return PROFDB_ERROR;
+	}
+	return PROFDB_OK;
+}
+
+/* The "(all)" lines: from the held delays when they fit, else all_pass. */
+static int all_lines(struct nctx *c)
+{
+	struct held h = { 0 };
+	int fit, rc = held_read(c, &h, &fit);
+	if (rc == PROFDB_OK)
+		rc = fit ? held_lines(c, &h) : all_pass(c);
+	held_free(&h);
+	return rc;
+}
+
 static int cmp_double(const void *x, const void *y)
 {
 	double a = *(const double *)x, b = *(const double *)y;
@@ -381,7 +532,7 @@ int profdb__launches_by_name(profdb *db, profdb_result **out, const struct profd
 	if (rc == PROFDB_OK)
 		rc = profdb__launch_calls_make(db, f);
 	if (rc == PROFDB_OK)
-		rc = all_pass(&c);
+		rc = all_lines(&c);
 	if (rc == PROFDB_OK)
 		rc = name_pass(&c);
 	sqlite3_finalize(c.run_name);

@@ -245,7 +245,7 @@ static int cmp_thread_start(const struct profdb__link_op *a, const struct profdb
 	return (a->start > b->start) - (a->start < b->start);
 }
 
-static int cmp_item(const void *pa, const void *pb)
+int profdb__link_op_cmp(const void *pa, const void *pb)
 {
 	const struct profdb__link_op *a = pa, *b = pb;
 	int c = cmp_thread_start(a, b);
@@ -309,7 +309,7 @@ static int load_calls(struct linker *l, int64_t run_id, const struct profdb__row
 		return lk_fail(l, "calls");
 	}
 	if (k > 1) /* qsort(NULL, 0) is undefined (UBSan) */
-		qsort(v, k, sizeof *v, cmp_item);
+		qsort(v, k, sizeof *v, profdb__link_op_cmp);
 	*out = v;
 	*n = k;
 	return PROFDB_OK;
@@ -361,7 +361,7 @@ static int flush_ties(struct merge *m, struct profdb__link_op *ties, size_t n)
 	if (!n)
 		return PROFDB_OK;
 	if (n > 1)
-		qsort(ties, n, sizeof *ties, cmp_item);
+		qsort(ties, n, sizeof *ties, profdb__link_op_cmp);
 	if ((rc = calls_before(m, &ties[0])) != PROFDB_OK)
 		return rc;
 	for (size_t i = 0; i < n && rc == PROFDB_OK; i++)
@@ -452,18 +452,25 @@ static int sweep_c(struct linker *l, int64_t run_id, const struct profdb__row_ru
 /* The sweep in C over ops held in memory, sorted here as the ORDER BY
  * sorts them (sweep_c takes them from the table); *done as sweep_c's. */
 static int sweep_held(struct linker *l, int64_t run_id, struct profdb__link_op *ops, size_t nops,
+                      const struct profdb__link_op *kept, size_t nkept,
                       const struct profdb__row_run *la, size_t nl, int *done)
 {
 	struct merge m = { .l = l };
-	struct profdb__link_op *calls;
+	struct profdb__link_op *calls = NULL;
 	int rc;
 	*done = 0;
-	if ((rc = load_calls(l, run_id, la, nl, &calls, &m.ncalls)) != PROFDB_OK || !calls)
+	if (kept) {
+		m.calls = kept;
+		m.ncalls = nkept;
+	} else if ((rc = load_calls(l, run_id, la, nl, &calls, &m.ncalls)) != PROFDB_OK || !calls) {
 		return rc;
+	} else {
+		m.calls = calls;
+	}
 	*done = 1;
-	m.calls = calls;
+	rc = PROFDB_OK;
 	if (nops > 1)
-		qsort(ops, nops, sizeof *ops, cmp_item);
+		qsort(ops, nops, sizeof *ops, profdb__link_op_cmp);
 	/* runs of one (rank, tid, start), as op_row gathers them from the index */
 	for (size_t i = 0, j; rc == PROFDB_OK && i < nops; i = j) {
 		for (j = i + 1; j < nops && cmp_thread_start(&ops[i], &ops[j]) == 0; j++)
@@ -608,7 +615,8 @@ static void linker_free(struct linker *l)
 }
 
 int profdb__op_link_held(const profdb *db, int64_t run_id, int64_t source_id, struct profdb__link_op *ops,
-                         size_t nops, const struct profdb__row_run *launches, size_t nl,
+                         size_t nops, const struct profdb__link_op *calls, size_t ncalls,
+                         const struct profdb__row_run *launches, size_t nl,
                          const struct profdb__row_run *kernels, size_t nk, int *done, struct profdb_err *err)
 {
 	struct linker l = { .db = db->sql, .err = err, .calls_max = (size_t)db->limits.link_calls_max };
@@ -617,7 +625,7 @@ int profdb__op_link_held(const profdb *db, int64_t run_id, int64_t source_id, st
 	if (rc != 1)
 		return rc;
 	rc = PROFDB_OK;
-	if (nl && (rc = sweep_held(&l, run_id, ops, nops, launches, nl, done)) == PROFDB_OK && !*done)
+	if (nl && (rc = sweep_held(&l, run_id, ops, nops, calls, ncalls, launches, nl, done)) == PROFDB_OK && !*done)
 		rc = PROFDB_OK; /* too many calls: the caller takes profdb__op_link */
 	else if (rc == PROFDB_OK)
 		rc = link_end(&l, run_id, source_id, kernels, nk);

@@ -37,16 +37,24 @@ struct profdb__link_op {
 	int tid_null;
 };
 
+/* qsort order of op_link's sweep (op_link.c): rank, tid (NULL first),
+ * start, dur descending, key. */
+int profdb__link_op_cmp(const void *a, const void *b);
+
 /*
  * profdb__op_link for a file whose ops are not in the op table yet but in
  * ops[0..nops) (store_ops.c holds them until the file ends): the ops with
  * times that are not user annotations, key -(the order they closed in),
  * which is what the table's rowids would have given.  ops is sorted in
- * place.  *done 0 (and nothing changed) when the file has too many calls
+ * place.  calls[0..ncalls): the file's runtime calls as items (key their
+ * rowid, v their correlation id) sorted as the sweep sorts them, when the
+ * store kept them (runtime_held.c); NULL: read from the launch table.
+ * *done 0 (and nothing changed) when the file has too many calls
  * for the sweep in C: the caller stores the ops and calls profdb__op_link.
  */
 int profdb__op_link_held(const profdb *db, int64_t run_id, int64_t source_id, struct profdb__link_op *ops,
-                         size_t nops, const struct profdb__row_run *launches, size_t nl,
+                         size_t nops, const struct profdb__link_op *calls, size_t ncalls,
+                         const struct profdb__row_run *launches, size_t nl,
                          const struct profdb__row_run *kernels, size_t nk, int *done, struct profdb_err *err);
 
 #endif /* PROFDB_OP_LINK_H */

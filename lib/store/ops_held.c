@@ -141,8 +141,9 @@ static int link_held(struct profdb_store *st, int *done)
 	struct profdb__source_state *c = st->cur;
 	const struct profdb__op_stream *s = &c->opn;
 	struct profdb__link_op *v;
+	const struct profdb__link_op *calls;
 	int64_t annot;
-	size_t n = 0;
+	size_t n = 0, ncalls;
 	int rc;
 	*done = 1;
 	if (!c->kernels.n || !c->launches.n)
@@ -165,7 +166,8 @@ static int link_held(struct profdb_store *st, int *done)
 		                                   .tid_null = p->tid == PROFDB_NULL, .start = p->start,
 		                                   .dur = p->dur, .v = p->ext, .key = -(int64_t)i };
 	}
-	return profdb__op_link_held(st->db, st->run_id, c->id, v, n, c->launches.v, c->launches.n,
+	calls = profdb__calls_linked(st, &ncalls);
+	return profdb__op_link_held(st->db, st->run_id, c->id, v, n, calls, ncalls, c->launches.v, c->launches.n,
 	                            c->kernels.v, c->kernels.n, done, &st->err);
 }
 
@@ -197,7 +199,7 @@ int profdb__store_ops_end_held(struct profdb_store *st, int *done)
 	struct profdb__source_state *c = st->cur;
 	struct profdb__op_stream *s = &c->opn;
 	struct profdb__step_index *ix = NULL;
-	int rc;
+	int rc, swept = 0;
 	*done = 0;
 	if (s->hold_off || s->unsorted || !s->nheld)
 		return PROFDB_OK;
@@ -214,7 +216,12 @@ int profdb__store_ops_end_held(struct profdb_store *st, int *done)
 	/* the file's steps are in (the reader sent them before its end) */
 	if (profdb__step_index_load(st->db->sql, st->run_id, &ix) != SQLITE_OK)
 		return profdb__err_set(&st->err, PROFDB_ERROR, "op steps: %s", sqlite3_errmsg(st->db->sql));
-	rc = store_held(st, ix);
+	/* the runtime sweep first: it corrects the held ops' self times */
+	rc = profdb__calls_sweep_held(st, &swept);
+	if (rc == PROFDB_OK)
+		rc = store_held(st, ix);
+	if (rc == PROFDB_OK && swept)
+		rc = profdb__calls_store(st, ix);
 	profdb__step_index_free(ix);
 	keep(st, s);
 	s->hold_off = 1;

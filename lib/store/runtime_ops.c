@@ -20,53 +20,38 @@
  * changed gets its new self time.  Ops of one span keep op_nest.c's parent:
  * the one whose self time its child took, the smaller.  Migration
  * 013_runtime_ops.sql applies the same tree to stored databases.
+ *
+ * The sweep is one (profdb__rt_sweep_item); it is fed from SQL here, over
+ * the file's stored rows, and from memory by runtime_held.c when the
+ * file's ops and calls are still held (the usual case).
  */
 #include <stdlib.h>
 
 #include "store_impl.h"
 #include "banned.h"
 
-#define RUNTIME_CATEGORY "runtime"
-
-struct rt_open {
-	int64_t id, start, end, self, kids; /* kids: the durations of its direct children */
-};
-
-struct rt_sweep {
-	struct profdb_store *st;
-	sqlite3_stmt *ins, *upd;
-	struct rt_open *stack;
-	size_t top, cap;
-	int64_t cat_id;
-};
-
-static int rt_fail(struct rt_sweep *w, const char *what)
+static int rt_fail(struct profdb__rt_sweep *w, const char *what)
 {
 	return profdb__err_set(&w->st->err, PROFDB_ERROR, "runtime calls as ops: %s: %s", what,
 	                       sqlite3_errmsg(w->st->db->sql));
 }
 
 /* Close the innermost open event: its children are all known. */
-static int pop(struct rt_sweep *w)
+static int pop(struct profdb__rt_sweep *w)
 {
-	struct rt_open *o = &w->stack[--w->top];
+	struct profdb__rt_open *o = &w->stack[--w->top];
 	int64_t self = o->end - o->start - o->kids;
-	int rc;
 	if (self == o->self)
 		return PROFDB_OK;
-	sqlite3_bind_int64(w->upd, 1, o->id);
-	sqlite3_bind_int64(w->upd, 2, self);
-	rc = sqlite3_step(w->upd);
-	sqlite3_reset(w->upd);
-	return rc == SQLITE_DONE ? PROFDB_OK : rt_fail(w, "update");
+	return w->set_self(w, o, self);
 }
 
 /* An event opens as the child of the innermost open one. */
-static int push(struct rt_sweep *w, int64_t id, int64_t start, int64_t dur, int64_t self)
+static int push(struct profdb__rt_sweep *w, int64_t id, int64_t start, int64_t dur, int64_t self)
 {
 	if (w->top == w->cap) {
 		size_t cap = w->cap ? w->cap * 2 : 64;
-		struct rt_open *s = realloc(w->stack, cap * sizeof *s);
+		struct profdb__rt_open *s = realloc(w->stack, cap * sizeof *s);
 		if (!s)
 			return profdb__err_set(&w->st->err, PROFDB_ERROR, "out of memory");
 		w->stack = s;
@@ -74,86 +59,124 @@ static int push(struct rt_sweep *w, int64_t id, int64_t start, int64_t dur, int6
 	}
 	if (w->top > 0)
 		w->stack[w->top - 1].kids += dur;
-	w->stack[w->top++] = (struct rt_open){ id, start, start + dur, self, 0 };
+	w->stack[w->top++] = (struct profdb__rt_open){ id, start, start + dur, self, 0 };
 	return PROFDB_OK;
-}
-
-/* A call: an op row of its own, its self time set when it closes. */
-static int add_call(struct rt_sweep *w, sqlite3_stmt *sel)
-{
-	int64_t id = w->st->next_op_id++, start = sqlite3_column_int64(sel, 4), dur = sqlite3_column_int64(sel, 5);
-	int rc;
-	sqlite3_bind_int64(w->ins, 1, id);
-	sqlite3_bind_int64(w->ins, 2, w->st->run_id);
-	sqlite3_bind_value(w->ins, 3, sqlite3_column_value(sel, 2)); /* rank */
-	sqlite3_bind_value(w->ins, 4, sqlite3_column_value(sel, 6)); /* name */
-	sqlite3_bind_int64(w->ins, 5, w->cat_id);
-	sqlite3_bind_value(w->ins, 6, sqlite3_column_value(sel, 3)); /* tid */
-	sqlite3_bind_int64(w->ins, 7, start);
-	sqlite3_bind_int64(w->ins, 8, dur);
-	rc = sqlite3_step(w->ins);
-	sqlite3_reset(w->ins);
-	if (rc != SQLITE_DONE)
-		return rt_fail(w, "insert");
-	return push(w, id, start, dur, dur);
-}
-
-/* Whether the row is on another (rank, thread) than the previous one. */
-static int new_thread(sqlite3_stmt *sel, int *first, int64_t *rank, int64_t *tid, int *tnull)
-{
-	int64_t r = sqlite3_column_int64(sel, 2), t = sqlite3_column_int64(sel, 3);
-	int tn = sqlite3_column_type(sel, 3) == SQLITE_NULL, changed;
-	changed = *first || r != *rank || tn != *tnull || (!tn && t != *tid);
-	*first = 0;
-	*rank = r;
-	*tid = t;
-	*tnull = tn;
-	return changed;
 }
 
 /* op_nest.c's holds(): the open event holds a later one that starts
  * before its end and ends by it. */
-static int open_holds(const struct rt_open *p, int64_t start, int64_t end)
+static int open_holds(const struct profdb__rt_open *p, int64_t start, int64_t end)
 {
 	return start < p->end && end <= p->end;
 }
 
-static int sweep(struct rt_sweep *w, sqlite3_stmt *sel)
+int profdb__rt_sweep_item(struct profdb__rt_sweep *w, const struct profdb__rt_item *it)
 {
-	const struct profdb__source_state *c = w->st->cur;
-	int64_t rank = 0, tid = 0;
-	int first = 1, tnull = 0, step, rc = PROFDB_OK;
-	while (rc == PROFDB_OK && (step = sqlite3_step(sel)) == SQLITE_ROW) {
-		int call = sqlite3_column_int(sel, 0);
-		int64_t id = sqlite3_column_int64(sel, 1);
-		int64_t start = sqlite3_column_int64(sel, 4), dur = sqlite3_column_int64(sel, 5);
-		if (!profdb__row_runs_has(call ? c->launches.v : c->ops.v, call ? c->launches.n : c->ops.n, id))
-			continue; /* another file's, written in between */
-		if (new_thread(sel, &first, &rank, &tid, &tnull))
-			while (rc == PROFDB_OK && w->top > 0)
-				rc = pop(w);
-		while (rc == PROFDB_OK && w->top > 0 && !open_holds(&w->stack[w->top - 1], start, start + dur))
+	int rc = PROFDB_OK;
+	if (w->first || it->rank != w->rank || it->tid_null != w->tid_null || (!it->tid_null && it->tid != w->tid))
+		while (rc == PROFDB_OK && w->top > 0)
 			rc = pop(w);
-		if (rc == PROFDB_OK)
-			rc = call ? add_call(w, sel) : push(w, id, start, dur, sqlite3_column_int64(sel, 7));
+	w->first = 0;
+	w->rank = it->rank;
+	w->tid = it->tid;
+	w->tid_null = it->tid_null;
+	while (rc == PROFDB_OK && w->top > 0 && !open_holds(&w->stack[w->top - 1], it->start, it->start + it->dur))
+		rc = pop(w);
+	if (rc != PROFDB_OK)
+		return rc;
+	if (it->call) {
+		/* a call: an op row of its own, its self time set when it closes */
+		int64_t id;
+		if ((rc = w->add_call(w, it, &id)) != PROFDB_OK)
+			return rc;
+		return push(w, id, it->start, it->dur, it->dur);
 	}
-	if (rc == PROFDB_OK && step != SQLITE_DONE)
-		rc = rt_fail(w, "select");
+	return push(w, it->id, it->start, it->dur, it->self);
+}
+
+int profdb__rt_sweep_end(struct profdb__rt_sweep *w)
+{
+	int rc = PROFDB_OK;
 	while (rc == PROFDB_OK && w->top > 0)
 		rc = pop(w);
+	free(w->stack);
+	w->stack = NULL;
+	w->top = w->cap = 0;
+	return rc;
+}
+
+/* The SQL sweep's statements: the calls' INSERT, the ops' UPDATE. */
+struct rt_sql {
+	struct profdb__rt_sweep w;   /* first: the callbacks get &w */
+	sqlite3_stmt *ins, *upd;
+	sqlite3_value *rank, *tid, *name; /* the current row's, for the INSERT */
+};
+
+static int sql_set_self(struct profdb__rt_sweep *w, const struct profdb__rt_open *o, int64_t self)
+{
+	struct rt_sql *q = (struct rt_sql *)w;
+	int rc;
+	sqlite3_bind_int64(q->upd, 1, o->id);
+	sqlite3_bind_int64(q->upd, 2, self);
+	rc = sqlite3_step(q->upd);
+	sqlite3_reset(q->upd);
+	return rc == SQLITE_DONE ? PROFDB_OK : rt_fail(w, "update");
+}
+
+static int sql_add_call(struct profdb__rt_sweep *w, const struct profdb__rt_item *it, int64_t *id)
+{
+	struct rt_sql *q = (struct rt_sql *)w;
+	int rc;
+	*id = w->st->next_op_id++;
+	sqlite3_bind_int64(q->ins, 1, *id);
+	sqlite3_bind_int64(q->ins, 2, w->st->run_id);
+	sqlite3_bind_value(q->ins, 3, q->rank);
+	sqlite3_bind_value(q->ins, 4, q->name);
+	sqlite3_bind_int64(q->ins, 5, w->cat_id);
+	sqlite3_bind_value(q->ins, 6, q->tid);
+	sqlite3_bind_int64(q->ins, 7, it->start);
+	sqlite3_bind_int64(q->ins, 8, it->dur);
+	rc = sqlite3_step(q->ins);
+	sqlite3_reset(q->ins);
+	return rc == SQLITE_DONE ? PROFDB_OK : rt_fail(w, "insert");
+}
+
+static int sweep(struct rt_sql *q, sqlite3_stmt *sel)
+{
+	const struct profdb__source_state *c = q->w.st->cur;
+	int step, rc = PROFDB_OK;
+	while (rc == PROFDB_OK && (step = sqlite3_step(sel)) == SQLITE_ROW) {
+		struct profdb__rt_item it = {
+			.call = sqlite3_column_int(sel, 0), .id = sqlite3_column_int64(sel, 1),
+			.rank = sqlite3_column_int64(sel, 2), .tid = sqlite3_column_int64(sel, 3),
+			.tid_null = sqlite3_column_type(sel, 3) == SQLITE_NULL,
+			.start = sqlite3_column_int64(sel, 4), .dur = sqlite3_column_int64(sel, 5),
+			.self = sqlite3_column_int64(sel, 7),
+		};
+		if (!profdb__row_runs_has(it.call ? c->launches.v : c->ops.v, it.call ? c->launches.n : c->ops.n, it.id))
+			continue; /* another file's, written in between */
+		q->rank = sqlite3_column_value(sel, 2);
+		q->tid = sqlite3_column_value(sel, 3);
+		q->name = sqlite3_column_value(sel, 6);
+		rc = profdb__rt_sweep_item(&q->w, &it);
+	}
+	if (rc == PROFDB_OK && step != SQLITE_DONE)
+		rc = rt_fail(&q->w, "select");
+	if (rc == PROFDB_OK)
+		rc = profdb__rt_sweep_end(&q->w);
 	return rc;
 }
 
 int profdb__runtime_ops(struct profdb_store *st)
 {
 	const struct profdb__source_state *c = st->cur;
-	struct rt_sweep w = { .st = st };
+	struct rt_sql q = { .w = { .st = st, .first = 1, .set_self = sql_set_self, .add_call = sql_add_call } };
 	sqlite3_stmt *sel = NULL;
 	sqlite3 *db = st->db->sql;
 	int rc;
 	if (!c->launches.n)
 		return PROFDB_OK;
-	if (!(w.cat_id = profdb__intern(st->str, RUNTIME_CATEGORY)))
+	if (!(q.w.cat_id = profdb__intern(st->str, PROFDB__RUNTIME_CATEGORY)))
 		return st->err.code ? st->err.code : profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
 	/* ops of one span: the parent first, the one whose self time its
 	 * equal child took (row ids follow the order ops closed in, not the
@@ -165,9 +188,9 @@ int profdb__runtime_ops(struct profdb_store *st)
 	                       " ORDER BY 3, 4, 5, 6 DESC, 1, 8, 2", -1, &sel, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "INSERT INTO op (id, run_id, rank, step, name_id, category_id, tid, start_ns,"
 	                       " dur_ns, self_ns) VALUES (?1, ?2, ?3, profdb_step_at(?3, ?7), ?4, ?5, ?6, ?7, ?8, ?8)",
-	                       -1, &w.ins, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "UPDATE op SET self_ns = ?2 WHERE id = ?1", -1, &w.upd, NULL) != SQLITE_OK) {
-		rc = rt_fail(&w, "prepare");
+	                       -1, &q.ins, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "UPDATE op SET self_ns = ?2 WHERE id = ?1", -1, &q.upd, NULL) != SQLITE_OK) {
+		rc = rt_fail(&q.w, "prepare");
 		goto out;
 	}
 	sqlite3_bind_int64(sel, 1, st->run_id);
@@ -175,11 +198,11 @@ int profdb__runtime_ops(struct profdb_store *st)
 	sqlite3_bind_int64(sel, 3, c->ops.n ? c->ops.v[c->ops.n - 1].hi : 0);
 	sqlite3_bind_int64(sel, 4, c->launches.v[0].lo);
 	sqlite3_bind_int64(sel, 5, c->launches.v[c->launches.n - 1].hi);
-	rc = sweep(&w, sel);
+	rc = sweep(&q, sel);
 out:
+	free(q.w.stack);
 	sqlite3_finalize(sel);
-	sqlite3_finalize(w.ins);
-	sqlite3_finalize(w.upd);
-	free(w.stack);
+	sqlite3_finalize(q.ins);
+	sqlite3_finalize(q.upd);
 	return rc;
 }

@@ -191,6 +191,7 @@ static int on_source_begin(void *arg, const char *path, const char *role, int64_
 	c->nkernels = c->nops = c->nlaunches = c->nmemory = c->nopmem = 0;
 	c->kernels.n = c->launches.n = c->ops.n = 0;
 	profdb__store_ops_reset(&c->opn);
+	profdb__calls_reset(&c->calls);
 	sqlite3_bind_int64(q, 1, st->run_id);
 	bind_i64(q, 2, rank);
 	sqlite3_bind_text(q, 3, path, -1, SQLITE_STATIC);
@@ -258,8 +259,9 @@ static int file_passes(struct profdb_store *st)
 			rc = st->err.code;
 		profdb__step_index_unregister(st->db->sql);
 	}
-	/* then its runtime calls join them, as torch's key_averages lists them */
-	if (rc == PROFDB_OK && c->launches.n) {
+	/* then its runtime calls join them, as torch's key_averages lists them
+	 * (done with the held ops when its calls were kept: runtime_held.c) */
+	if (rc == PROFDB_OK && c->launches.n && !c->calls.swept) {
 		if (profdb__batch_flush(st->ops) != SQLITE_OK ||
 		    profdb__step_index_register(st->db->sql, st->run_id) != SQLITE_OK)
 			rc = st_fail(st, "runtime calls");
@@ -499,7 +501,7 @@ static int on_launch(void *arg, const struct profdb_launch_rec *l)
 	if (bad)
 		return st->err.code ? st->err.code : st_fail(st, "launch");
 	st->cur->nlaunches++;
-	if (launch_kernel_step(st, l) != PROFDB_OK)
+	if (launch_kernel_step(st, l) != PROFDB_OK || profdb__calls_keep(st, id, l) != PROFDB_OK)
 		return st->err.code;
 	return profdb__store_note_row(st, &st->cur->launches, id);
 }
@@ -751,6 +753,8 @@ static int on_rank_fixup(void *arg, int64_t guessed, int64_t rank, int64_t offse
 	if (profdb__store_ops_close(st) != PROFDB_OK || profdb__store_ops_release(st) != PROFDB_OK)
 		return st->err.code;
 	profdb__kstep_fixup(st->ksteps, &c->ks, guessed, rank);
+	c->calls.n = 0; /* kept as they were before the move: read from the table instead */
+	c->calls.off = 1;
 	if (fixup_rows(st, "kernel", st->kernels, KERNEL_COL_RANK, KERNEL_COL_START_NS, &c->kernels, guessed, rank, offset) != PROFDB_OK ||
 	    fixup_rows(st, "launch", st->launches, LAUNCH_COL_RANK, LAUNCH_COL_START_NS, &c->launches, guessed, rank, offset) != PROFDB_OK ||
 	    fixup_rows(st, "op", st->ops, OP_COL_RANK, OP_COL_START_NS, &c->ops, guessed, rank, offset) != PROFDB_OK ||
@@ -792,6 +796,7 @@ void profdb__store_free(struct profdb_store *st)
 		free(st->src[j].ops.v);
 		profdb__store_ops_free(&st->src[j].opn);
 		profdb__kstep_file_free(&st->src[j].ks);
+		profdb__calls_free(&st->src[j].calls);
 	}
 	profdb__kstep_free(st->ksteps);
 	profdb__store_ops_held_done(st);

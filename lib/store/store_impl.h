@@ -16,6 +16,9 @@
 #include "op_link.h"
 #include "store_batch.h"
 
+struct profdb__step_index;
+struct profdb__rt_row;
+
 /* Statements, one per table; indexes into st->stmt. */
 enum {
 	S_SOURCE, S_SOURCE_END, S_SKIP,
@@ -80,6 +83,22 @@ struct profdb__op_stream {
 	int hold_off;              /* the file's ops go to the op batch as they close */
 };
 
+/* A file's runtime calls (launch rows) as stored, kept until it ends. */
+struct profdb__call_kept {
+	int64_t rowid, rank, tid, start, dur, corr, name_id;
+	int tid_null;
+};
+struct profdb__calls_kept {
+	struct profdb__call_kept *v; /* owned */
+	size_t n, cap;
+	int off;                   /* not kept for this file (too many, a rank fix-up, no name) */
+	struct profdb__link_op *links; /* v as op_link's items, sorted; owned */
+	size_t caplinks;
+	struct profdb__rt_row *rows; /* the calls' op rows from the sweep, in id order; owned */
+	size_t nrows, caprows;
+	int swept;                 /* rows hold this file's: runtime_ops.c need not run */
+};
+
 struct profdb__source_state {
 	int64_t id;                /* source_file row, 0 = none */
 	int64_t stored;            /* rows stored since source_begin */
@@ -94,6 +113,7 @@ struct profdb__source_state {
 	struct profdb__row_runs kernels, launches, ops;
 	struct profdb__op_stream opn;
 	struct profdb__kstep_file ks; /* its runtime calls, for its kernels' steps */
+	struct profdb__calls_kept calls; /* its runtime calls, for op_link and runtime_ops */
 };
 
 #define STORE_SLOTS 64 /* most parallel readers (ingest caps --jobs to this) */
@@ -206,6 +226,55 @@ int profdb__store_ops_finish(struct profdb_store *st);
 /* runtime_ops.c.  After the file's ops are stored and nested: its runtime
  * calls as ops of their own, their time out of the op holding each. */
 int profdb__runtime_ops(struct profdb_store *st);
+
+#define PROFDB__RUNTIME_CATEGORY "runtime" /* the category of a runtime call's op row */
+
+/* An op or runtime call of the sweep, in its order: rank, tid (NULL
+ * first), start, dur descending, ops before calls, self, id. */
+struct profdb__rt_item {
+	int64_t rank, tid, start, dur;
+	int64_t self;              /* op: its self time as stored; call: unused */
+	int64_t id;                /* op: its row (or held index); call: its launch rowid */
+	int tid_null, call;
+};
+/* An event open on the sweep's stack. */
+struct profdb__rt_open {
+	int64_t id, start, end, self, kids; /* kids: the durations of its direct children */
+};
+/* The sweep's state; where its rows come from and go to is the callbacks'. */
+struct profdb__rt_sweep {
+	struct profdb_store *st;
+	int64_t cat_id;            /* str id of PROFDB__RUNTIME_CATEGORY */
+	struct profdb__rt_open *stack; /* owned */
+	size_t top, cap;
+	int64_t rank, tid;         /* the thread of what the stack holds */
+	int tid_null, first;       /* first: nothing swept yet (set it to 1) */
+	/* an open event o closes with a self time other than o->self */
+	int (*set_self)(struct profdb__rt_sweep *w, const struct profdb__rt_open *o, int64_t self);
+	/* call it becomes an op row: *id its op id */
+	int (*add_call)(struct profdb__rt_sweep *w, const struct profdb__rt_item *it, int64_t *id);
+};
+/* The next item, in the order above. */
+int profdb__rt_sweep_item(struct profdb__rt_sweep *w, const struct profdb__rt_item *it);
+/* Close what is open, free the stack. */
+int profdb__rt_sweep_end(struct profdb__rt_sweep *w);
+
+/* runtime_held.c.  A file's runtime calls (its launch rows) kept in memory
+ * as they are stored, for op_link and the runtime sweep at the file's end. */
+void profdb__calls_reset(struct profdb__calls_kept *k);
+void profdb__calls_free(struct profdb__calls_kept *k);
+/* Launch row id, just added to the launch batch, as l; stops keeping
+ * (frees) past link_calls_max or on a call without a name. */
+int profdb__calls_keep(struct profdb_store *st, int64_t id, const struct profdb_launch_rec *l);
+/* The kept calls as op_link's items, sorted; NULL when they are not kept
+ * (the caller reads them from the table).  Borrowed from st->cur. */
+const struct profdb__link_op *profdb__calls_linked(struct profdb_store *st, size_t *n);
+/* The file's held ops (ops_held.c) and its kept calls through the sweep:
+ * the held ops' self times corrected in place, the calls' op rows made
+ * (profdb__calls_store puts them in the op batch after the held ops).
+ * *done 0 when the calls are not kept: runtime_ops.c then runs after. */
+int profdb__calls_sweep_held(struct profdb_store *st, int *done);
+int profdb__calls_store(struct profdb_store *st, const struct profdb__step_index *ix);
 void profdb__store_ops_reset(struct profdb__op_stream *s);
 void profdb__store_ops_free(struct profdb__op_stream *s);
 /* Insert the pending batches: before anything reads op, kernel or launch. */

@@ -1,0 +1,63 @@
+# The rows an ingest stores do not depend on where the per-file work runs
+# (issue 37): every Kineto trace of the corpus, the two-rank trace_filter
+# folder and two Ascend exports, each a run of its own in one database,
+# ingested three ways: -j1 (read and written on one thread), -j2 (a reader
+# thread and the writer), and -j2 with PROFDB_LINK_CALLS_MAX=1, where no
+# file's runtime calls are kept in memory and op_link and the runtime-call
+# sweep read them back from the tables (the SQL passes).  Every table of
+# the three files is compared row by row in rowid order (every column but
+# run.ingested_at, the clock) by python3's sqlite3, which shares no code
+# with profdb; one line per table, and the kernel, op and launch tables
+# must hold rows.
+C=$PROFDB_CORPUS
+H=HolisticTraceAnalysis/tests/data
+A=Ascend-msinsight/test/data/pytorch
+inputs="
+$H/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz
+$H/call_stack/backward_thread.json
+$H/cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz
+$H/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz
+$H/distributed_info_unavailable/distributed_info_not_found.json.gz
+$H/mtia_inference_trace/mtia_inference_rank_0.json.gz
+$H/nccl_parser_config/nccl_data.json.gz
+$H/ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz
+$H/trace_compare/base/base.json.gz
+$H/trace_compare/test/test.json.gz
+$H/trace_diff/control/control.json.gz
+$H/trace_diff/test/test.json.gz
+$H/triton_example/triton_example.json.gz
+TraceLens/tests/traces/torch_compile_triton/trace.json.gz
+kineto/tb_plugin/samples/resnet50_autograd_api_num_workers_0/worker0.pt.trace.json.gz
+kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz
+kineto/tb_plugin/test/gpu_metrics_input.json
+param/et_replay/tests/inputs/linear_kineto.json.gz
+$H/trace_filter
+$A/text/level1
+$A/db/level1
+"
+for f in $inputs; do
+  $PROFDB ingest -q -j 1 --db j1.db --run "$f" "$C/$f" || echo "-j1 failed: $f"
+  $PROFDB ingest -q -j 2 --db j2.db --run "$f" "$C/$f" || echo "-j2 failed: $f"
+  PROFDB_LINK_CALLS_MAX=1 $PROFDB ingest -q -j 2 --db sql.db --run "$f" "$C/$f" || echo "-j2 (SQL passes) failed: $f"
+done
+python3 - j1.db j2.db sql.db <<'PY'
+import sqlite3, sys
+dbs = [sqlite3.connect(p) for p in sys.argv[1:]]
+names = ["-j2", "-j2 with the SQL passes"]
+tables = [r[0] for r in dbs[0].execute("SELECT name FROM sqlite_master WHERE type = 'table'"
+                                        " AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+for t in tables:
+    cols = [r[1] for r in dbs[0].execute(f'PRAGMA table_info("{t}")')
+            if not (t == "run" and r[1] == "ingested_at")]
+    sql = "SELECT " + ", ".join(f'"{c}"' for c in cols) + f' FROM "{t}" ORDER BY rowid'
+    try:
+        rows = [d.execute(sql).fetchall() for d in dbs]
+    except sqlite3.OperationalError:  # WITHOUT ROWID: its key orders it
+        sql = sql.rsplit(" ORDER BY", 1)[0] + " ORDER BY " + ", ".join(f'"{c}"' for c in cols)
+        rows = [d.execute(sql).fetchall() for d in dbs]
+    same = [r == rows[0] for r in rows[1:]]
+    verdict = "identical" if all(same) else "DIFFER in " + ", ".join(n for n, s in zip(names, same) if not s)
+    if t in ("kernel", "op", "launch"):
+        verdict += ", rows > 0" if rows[0] else ", EMPTY"
+    print(f"{t}: {verdict}")
+PY
