@@ -244,6 +244,12 @@ const char *cli_default_db(void)
 
 profdb *cli_open_db(const char *path, unsigned flags)
 {
+	return cli_open_runs(path, flags, NULL, 0);
+}
+
+profdb *cli_open_runs(const char *path, unsigned flags, const char *const *runs, size_t nruns)
+{
+	struct profdb_open_opts o = PROFDB_OPEN_OPTS_INIT;
 	profdb *db = NULL;
 	int rc;
 	/* "" is a temporary database to the library (profdb.h): an ingest
@@ -252,18 +258,21 @@ profdb *cli_open_db(const char *path, unsigned flags)
 		cli_error("--db: the path is empty");
 		return NULL;
 	}
-	if (profdb_is_clickhouse_url(path) && !(flags & PROFDB_OPEN_READONLY)) {
+	if (profdb_is_remote(path) && !(flags & PROFDB_OPEN_READONLY)) {
 		cli_error("a clickhouse:// database is read-only here (profdb pull copies a run)");
 		return NULL;
 	}
-	/* every run of the server, read-only (doc/clickhouse.md "ClickHouse") */
-	rc = profdb_is_clickhouse_url(path) ? profdb_open_clickhouse(&db, path, NULL, 0, 0)
-	                                    : profdb_open(&db, path, flags);
+	/* a remote source: its runs, read-only (doc/clickhouse.md "ClickHouse") */
+	o.flags = flags;
+	o.runs = runs;
+	o.nruns = nruns;
+	o.remote = cli_remote();
+	rc = profdb_open_with(&db, path, &o);
 	if (rc == PROFDB_OK)
 		rc = cli_limits_apply(db);
 	if (rc != PROFDB_OK) {
 		/* never print a clickhouse:// URL: it may hold a password */
-		if (rc == PROFDB_ENOTFOUND && (flags & PROFDB_OPEN_READONLY) && !profdb_is_clickhouse_url(path))
+		if (rc == PROFDB_ENOTFOUND && (flags & PROFDB_OPEN_READONLY) && !profdb_is_remote(path))
 			cli_error("no database '%s' (ingest something first, or pass --db)", path);
 		else
 			cli_lib_error(db, rc);
@@ -315,8 +324,8 @@ int cli_read_timeout_opt(const char *name, const char *arg)
 	int64_t s;
 	if (cli_parse_i64(name, "--read-timeout", arg, &s) != 0)
 		return -1;
-	if (s < 1 || s > PROFDB_CH_TIMEOUT_MAX || profdb_clickhouse_set_timeout((int)s) != PROFDB_OK) {
-		cli_usage_error(name, "--read-timeout needs seconds from 1 to %d, not '%s'", PROFDB_CH_TIMEOUT_MAX, arg);
+	if (s < 1 || s > PROFDB_REMOTE_TIMEOUT_MAX || cli_remote_timeout((int)s) != 0) {
+		cli_usage_error(name, "--read-timeout needs seconds from 1 to %d, not '%s'", PROFDB_REMOTE_TIMEOUT_MAX, arg);
 		return -1;
 	}
 	return 0;

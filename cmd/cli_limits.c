@@ -1,8 +1,9 @@
 /*
- * cli_limits.c - the library's limits (struct profdb_limits) from the
- * environment.  The library takes them from its caller only; the command
- * line lets tests and benchmarks lower them, each through the variable
- * named here, on every handle it opens.
+ * cli_limits.c - the library's limits (struct profdb_limits) and remote
+ * settings (struct profdb_remote_opts) from the environment.  The library
+ * takes them from its caller only; the command line lets tests and
+ * benchmarks lower the limits, each through the variable named here, on
+ * every handle it opens.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -64,9 +65,37 @@ void cli_limits_from_env(struct profdb_limits *l)
 		l->push_streams = lowered("PROFDB_PUSH_STREAMS", PROFDB_PUSH_STREAMS_MAX);
 }
 
+/* --read-timeout sets the timeout (cli.c); the rest is read at each use. */
+static struct profdb_remote_opts remote = PROFDB_REMOTE_OPTS_INIT;
+
+static const char *env_set(const char *name)
+{
+	const char *s = getenv(name);
+	return s && *s ? s : NULL;
+}
+
+const struct profdb_remote_opts *cli_remote(void)
+{
+	remote.password = env_set("PROFDB_CLICKHOUSE_PASSWORD");
+	remote.netrc = env_set("NETRC");
+	remote.cainfo = env_set("PROFDB_CLICKHOUSE_CAINFO");
+	return &remote;
+}
+
+int cli_remote_timeout(int seconds)
+{
+	if (seconds < 1 || seconds > PROFDB_REMOTE_TIMEOUT_MAX)
+		return -1;
+	remote.read_timeout_s = seconds;
+	return 0;
+}
+
 int cli_limits_apply(profdb *db)
 {
 	struct profdb_limits l;
+	int rc;
 	cli_limits_from_env(&l);
-	return profdb_set_limits(db, &l);
+	if ((rc = profdb_set_limits(db, &l)) != PROFDB_OK)
+		return rc;
+	return profdb_set_remote(db, cli_remote());
 }

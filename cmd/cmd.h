@@ -91,11 +91,21 @@ int cli_lib_error(profdb *db, int rc);
 const char *cli_default_db(void);
 /* Open the database; on failure prints and returns NULL. */
 profdb *cli_open_db(const char *path, unsigned flags);
+/* The same, with only the runs named in runs (nruns; 0: all) of a remote
+ * source fetched (a file holds its own). */
+profdb *cli_open_runs(const char *path, unsigned flags, const char *const *runs, size_t nruns);
 /* The library's limits from the environment (cli_limits.c): lowered from
  * PROFDB_LIMITS_INIT by PROFDB_HOLD_BYTES and the like. */
 void cli_limits_from_env(struct profdb_limits *l);
-/* ... set on db (every handle the command line opens). */
+/* ... set on db (every handle the command line opens), with the remote
+ * settings below. */
 int cli_limits_apply(profdb *db);
+/* How to reach a remote server (cli_limits.c): the password, netrc file
+ * and CA file from $PROFDB_CLICKHOUSE_PASSWORD, $NETRC and
+ * $PROFDB_CLICKHOUSE_CAINFO, the timeout from --read-timeout.  Static. */
+const struct profdb_remote_opts *cli_remote(void);
+/* --read-timeout: 0, or -1 when seconds is not 1 to PROFDB_REMOTE_TIMEOUT_MAX. */
+int cli_remote_timeout(int seconds);
 /* Handle --format / --unit / --wide; returns 0 if key was one of them, 1 if
  * not, -1 on a bad value (message printed). */
 int cli_format_opt(struct profdb_format_opts *f, int key, const char *arg);

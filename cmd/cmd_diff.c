@@ -298,16 +298,13 @@ static int diff_write(const struct diff_cli *d, const profdb_comparison *c)
 	return PROFDB_EXIT_OK;
 }
 
-/* The database; a clickhouse:// one with only the two sides' runs fetched
- * (all of them when a side is tag:KEY=VALUE, which names none). */
+/* The database; a remote one with only the two sides' runs fetched (all
+ * of them when a side is tag:KEY=VALUE, which names none), their run rows
+ * only: the comparison fetches what its samples read. */
 static profdb *open_sides(const struct diff_cli *d)
 {
 	const char *runs[128];
 	size_t n = 0;
-	profdb *db = NULL;
-	int rc;
-	if (!profdb_is_clickhouse_url(d->q.db))
-		return cli_open_db(d->q.db, PROFDB_OPEN_READONLY | PROFDB_OPEN_NOCREATE);
 	for (size_t i = 0; i < d->o.nbase + d->o.nnew && n < 128; i++) {
 		const char *r = i < d->o.nbase ? d->o.base_runs[i] : d->o.new_runs[i - d->o.nbase];
 		if (strncmp(r, "tag:", 4) == 0 || d->o.nbase + d->o.nnew > 128) {
@@ -316,13 +313,8 @@ static profdb *open_sides(const struct diff_cli *d)
 		}
 		runs[n++] = r;
 	}
-	/* the run rows only: the comparison pulls what its samples read */
-	rc = profdb_open_clickhouse(&db, d->q.db, n ? runs : NULL, n, PROFDB_CH_RUNS_ONLY);
-	if (rc == PROFDB_OK && (rc = cli_limits_apply(db)) == PROFDB_OK)
-		return db;
-	cli_lib_error(db, rc);
-	profdb_close(db);
-	return NULL;
+	return cli_open_runs(d->q.db, PROFDB_OPEN_READONLY | PROFDB_OPEN_NOCREATE | PROFDB_OPEN_LAZY,
+	                     n ? runs : NULL, n);
 }
 
 /* Run the comparison d describes.  Returns the exit code. */

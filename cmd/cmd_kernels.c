@@ -68,6 +68,7 @@ int cmd_kernels(int argc, char **argv)
 	profdb_result *r = NULL;
 
 	qcli_init(&q, "kernels");
+	q.open_flags = PROFDB_OPEN_LAZY; /* its query fetches what it reads */
 	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS]", desc, own_opt, &kq, NULL)) >= 0)
 		return rc;
 	kq.filter = q.filter;

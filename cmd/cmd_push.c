@@ -94,7 +94,7 @@ int cmd_push(int argc, char **argv)
 		rc = push_one(db, url, all ? profdb_result_text(all, i, 0) : runs[i], replace, quiet);
 	if (all && n == 0)
 		rc = cli_error("'%s' holds no runs to push", /* a URL may hold a password */
-		    profdb_is_clickhouse_url(db_path) ? "the clickhouse database" : db_path);
+		    profdb_is_remote(db_path) ? "the clickhouse database" : db_path);
 	profdb_result_free(all);
 	profdb_close(db);
 	return rc;

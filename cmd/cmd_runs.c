@@ -149,6 +149,7 @@ int cmd_runs(int argc, char **argv)
 	profdb_result *r = NULL;
 
 	qcli_init(&q, "runs");
+	q.open_flags = PROFDB_OPEN_LAZY; /* its query fetches what it reads */
 	q.order = QCLI_ORDER_WHOLE;
 	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS]", desc, own_opt, &c, NULL)) >= 0)
 		return rc;

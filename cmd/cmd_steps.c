@@ -43,6 +43,7 @@ int cmd_steps(int argc, char **argv)
 	profdb_result *r = NULL;
 
 	qcli_init(&q, "steps");
+	q.open_flags = PROFDB_OPEN_LAZY; /* its query fetches what it reads */
 	q.order = QCLI_ORDER_PER_RUN;
 	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS]", desc, NULL, NULL, NULL)) >= 0)
 		return rc;

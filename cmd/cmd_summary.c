@@ -57,6 +57,7 @@ int cmd_summary(int argc, char **argv)
 	const char *by = NULL;
 
 	qcli_init(&q, "summary");
+	q.open_flags = PROFDB_OPEN_LAZY; /* its query fetches what it reads */
 	q.order = QCLI_ORDER_WHOLE;
 	if ((rc = qcli_parse(&q, argc, argv, opts, "[OPTIONS]", desc, own_opt, &by, NULL)) >= 0)
 		return rc;

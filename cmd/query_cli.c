@@ -220,21 +220,8 @@ int qcli_parse(struct qcli *q, int argc, char **argv, const struct cli_opt *opts
 
 profdb *qcli_open(const struct qcli *q)
 {
-	profdb *db = NULL;
-	if (!profdb_is_clickhouse_url(q->db))
-		return cli_open_db(q->db, PROFDB_OPEN_READONLY);
-	/* clickhouse://: only the --run runs (all when none) are fetched; for
-	 * runs, summary, kernels and steps only their run rows at first (the
-	 * queries fetch what else they need) */
-	int light = strcmp(q->name, "runs") == 0 || strcmp(q->name, "summary") == 0 ||
-	            strcmp(q->name, "kernels") == 0 || strcmp(q->name, "steps") == 0;
-	int rc = profdb_open_clickhouse(&db, q->db, q->filter.runs, q->filter.nruns,
-	                                light ? PROFDB_CH_RUNS_ONLY : 0);
-	if (rc == PROFDB_OK && (rc = cli_limits_apply(db)) == PROFDB_OK)
-		return db;
-	cli_lib_error(db, rc);
-	profdb_close(db);
-	return NULL;
+	/* a remote source: only the --run runs (all when none) are fetched */
+	return cli_open_runs(q->db, PROFDB_OPEN_READONLY | q->open_flags, q->filter.runs, q->filter.nruns);
 }
 
 /* Does q reorder or cut the answer itself (qcli_finish)? */

@@ -63,6 +63,8 @@ struct qcli {
 	int order;                 /* QCLI_ORDER_*: qcli_finish applies --sort,
 	                              --asc and --top to the answer (0: the
 	                              query does, or they are not taken) */
+	unsigned open_flags;       /* added to qcli_open's: PROFDB_OPEN_LAZY for a
+	                              command whose query fetches what it reads */
 };
 
 void qcli_init(struct qcli *q, const char *name);

@@ -18,13 +18,22 @@
 #define PROFDB_ERRMAX 8192 /* longest error message kept: two paths of PATH_MAX and a reason;
                             * longer ones lose their middle, never the end (db.c) */
 
+/* profdb_set_remote's settings, copied (the strings owned). */
+struct profdb__remote {
+	char *password, *netrc, *cainfo; /* NULL: none */
+	int read_timeout_s;
+};
+
+struct profdb__source;
+
 /* The handle behind the opaque typedef. */
 struct profdb {
 	sqlite3 *sql;              /* the connection */
 	int readonly;              /* opened with PROFDB_OPEN_READONLY */
 	char *path;                /* the database file as given (owned), for messages */
 	char errmsg[PROFDB_ERRMAX]; /* last error, "" if none */
-	char *remote;              /* clickhouse:// URL of a snapshot (lib/clickhouse), else NULL */
+	const struct profdb__source *source; /* where the runs come from (source.h) */
+	void *source_state;        /* the source's own, freed by its close */
 	int wal_later;             /* a new file: rollback journal until the first ingest commits (db.c) */
 	FILE *stream_out;          /* profdb_result_stream: the next streamed query writes here */
 	const struct profdb_format_opts *stream_fmt; /* ... in this format (borrowed) */
@@ -33,16 +42,15 @@ struct profdb {
 	int (*stream_write)(profdb *db, sqlite3_stmt *st, profdb_result *r, FILE *out,
 	                    const struct profdb_format_opts *fmt, int types_known);
 	struct profdb_limits limits; /* profdb_set_limits; PROFDB_LIMITS_INIT at open */
-	int ch_groups;             /* kernels: groups computed by the server, in temp.ch_g/ch_den/ch_rep */
-	int ch_op_steps;           /* diff: host op sums per run, rank and step in temp.ch_op_step */
-	int ch_steps;              /* steps: kernel groups computed by the server, in temp.ch_kg */
-	int ch_kernel_steps;       /* diff: kernel_step_stat stays on the server (profdb__ch_kernel_steps) */
-	int ch_kernel_groups;      /* diff: kernel sums per rank, step and key column in temp.ch_kgroup */
+	struct profdb__remote remote_opts; /* profdb_set_remote; the defaults at open */
 };
 
 /* A second read-only connection to db's file for another thread; an
  * SQLite code, SQLITE_MISUSE where there is no file (db.c). */
 int profdb__db_open_reader(const profdb *db, sqlite3 **out);
+/* Open (creating unless NOCREATE/READONLY) the SQLite file at path into
+ * the new handle db: profdb_open's file source (db.c). */
+int profdb__db_open_file(profdb *db, const char *path, unsigned flags);
 /* Switch a new file to WAL once its first ingest has committed (db.c). */
 void profdb__db_wal_now(profdb *db);
 /* The name of the VFS that opens SQLite files of any path length (the
@@ -55,56 +63,14 @@ const char *profdb__vfs_longpath(void);
  * struct type, with the message on db (db may be NULL: no message). */
 int profdb__version_check(profdb *db, unsigned got, unsigned want, const char *type);
 
-/* profdb_sql, profdb_query_runs and _summary on a clickhouse snapshot: the SQL
- * goes to the server, which computes the figures (lib/clickhouse). */
-int profdb__ch_query_sql(profdb *db, profdb_result **out, const char *sql);
-/* Pull into the snapshot the tables of want (profdb__ch_table_bit, or
- * CH_ALL_TABLES) that its runs lack, so the SQLite query can run on it. */
-int profdb__ch_ensure(profdb *db, unsigned want);
-unsigned profdb__ch_table_bit(const char *name);
-/* profdb_query_steps on a snapshot: the server groups, or the rows are pulled. */
-int profdb__ch_query_steps(profdb *db, profdb_result **out, const struct profdb_filter *f);
-/* Before profdb_compare on a snapshot: pull what its samples read (ch_compare.c). */
-int profdb__ch_compare_prepare(profdb *db, int key_in_step_stat);
-/* With db->ch_kernel_steps: the kernel_step_stat sums of the snapshot's
- * runs runs[i].run_id under f's rank and step filters, as stored (per
- * rank, in no order), fetched at once on threads of their own: for each
- * run first its dictionary (text: id, bytes), then its rows (row: name
- * and base name as dictionary ids, kind, step unless !has_step, sum of
- * total_ns, of calls).  The callbacks of one run are called from one
- * thread, those of different runs from different ones: each touches only
- * its arg.  They return 0, or -1 when out of memory (the error). */
-typedef int (*profdb__ch_text_fn)(void *arg, uint32_t id, const char *s, size_t n);
-typedef int (*profdb__ch_kstep_fn)(void *arg, int64_t name, int64_t base, int64_t kind, int has_step,
-                                   int64_t step, int64_t sum, int64_t calls);
-struct profdb__ch_kstep_fetch {
-	int64_t run_id;            /* the snapshot's (local) run id */
-	profdb__ch_text_fn text;
-	profdb__ch_kstep_fn row;
-	int (*reserve)(void *arg, uint64_t rows); /* NULL, or called between text and
-	                              row with rows when known: 0, -1 out of memory */
-	void *arg;
-	uint64_t rows;             /* set here: the run's rows on the server, at most
-	                              what row gets (filters drop some); 0 unknown */
-};
-int profdb__ch_kernel_steps(profdb *db, const struct profdb_filter *f, struct profdb__ch_kstep_fetch *runs,
-                            size_t n);
-#define CH_ALL_TABLES 0xffffffffu
 /* The kernel step rows one diff may hold in memory over all its runs, and
  * their bytes (compare_rows.c; diff_rows and diff_bytes of db's limits). */
 size_t profdb__compare_rows_budget(const profdb *db);
 size_t profdb__compare_bytes_budget(const profdb *db);
 /* Whether runs with these step rows, distinct (name, base, kind), and
- * dictionary texts and bytes fit in that budget (ch_compare.c asks). */
+ * dictionary texts and bytes fit in that budget (a source's prepare asks). */
 int profdb__compare_rows_fit(const profdb *db, uint64_t rows, uint64_t combos, uint64_t texts,
                              uint64_t text_bytes);
-int profdb__ch_query_summary(profdb *db, profdb_result **out, const struct profdb_filter *f);
-/* What a run list counts, by the server (ch_runs.c): the snapshot's
- * source_file rows, temp.ch_krank (run_id, rank, kernels, total_device)
- * and temp.ch_agg (local_id, ops, ...). */
-int profdb__ch_runs_figures(profdb *db);
-/* profdb_query_kernels on a snapshot: fetches what it needs, then answers. */
-int profdb__ch_query_kernels(profdb *db, profdb_result **out, const struct profdb_kernel_query *q);
 /* The grouping keys of a kernels --by text, in output order: each one's
  * kernel column (NULL for a tag:KEY) and how it resolves (query_kernels.c
  * key_def: 0 integer, 1 str id, 2 kind id, 3 tag); at most 10.  EUSAGE

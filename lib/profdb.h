@@ -56,11 +56,16 @@ typedef struct profdb_result profdb_result; /* a table of result rows */
 
 #define PROFDB_OPEN_READONLY 0x1u /* open without write access */
 #define PROFDB_OPEN_NOCREATE 0x2u /* fail with ENOTFOUND if the file is missing */
+/* a remote source: fetch only the runs' rows at first (enough for
+ * profdb_query_runs and _summary, which the server computes); each query
+ * then fetches what it reads.  A file ignores it. */
+#define PROFDB_OPEN_LAZY 0x4u
 
 /*
  * CONSTRUCTOR: open (creating unless NOCREATE/READONLY) the database at path
  * (":memory:" works; "" is a private temporary database, kept on disk past
- * its page cache and deleted on close), apply or migrate the embedded
+ * its page cache and deleted on close; a URL opens the source its scheme
+ * names, as profdb_open_with with only flags), apply or migrate the embedded
  * schema and register the SQL functions median(), percentile(), stddev(),
  * base_name().
  * On failure *out is still set when a handle could be made, so the caller can
@@ -72,6 +77,68 @@ typedef struct profdb_result profdb_result; /* a table of result rows */
  * handle per thread instead.
  */
 int profdb_open(profdb **out, const char *path, unsigned flags);
+
+/*
+ * How to reach a remote source (a ClickHouse server, doc/clickhouse.md).
+ * The library reads no environment: the caller fills these (the profdb
+ * command from $PROFDB_CLICKHOUSE_PASSWORD, $NETRC, $PROFDB_CLICKHOUSE_CAINFO
+ * and --read-timeout).
+ */
+struct profdb_remote_opts {
+	unsigned version;          /* PROFDB_REMOTE_OPTS_VERSION */
+	const char *password;      /* used when the URL has none; NULL: netrc */
+	const char *netrc;         /* the netrc file the password is looked up in
+	                              when neither gives one; NULL: ~/.netrc */
+	const char *cainfo;        /* PEM file of the CAs a TLS server's certificate
+	                              is checked against; NULL: the system's */
+	int read_timeout_s;        /* a request the server sends (or takes) nothing
+	                              for this long fails; the server answers once a
+	                              query has ended, so this bounds a query too:
+	                              1 to PROFDB_REMOTE_TIMEOUT_MAX seconds */
+};
+#define PROFDB_REMOTE_OPTS_VERSION 1
+#define PROFDB_REMOTE_TIMEOUT_DEFAULT 60
+#define PROFDB_REMOTE_TIMEOUT_MAX 86400
+#define PROFDB_REMOTE_OPTS_INIT \
+	{ .version = PROFDB_REMOTE_OPTS_VERSION, .read_timeout_s = PROFDB_REMOTE_TIMEOUT_DEFAULT }
+
+struct profdb_open_opts {
+	unsigned version;          /* PROFDB_OPEN_OPTS_VERSION */
+	unsigned flags;            /* PROFDB_OPEN_* */
+	const char *const *runs;   /* a remote source: only the runs of these names
+	                              (nruns; 0: every run); a file holds its own */
+	size_t nruns;
+	const struct profdb_remote_opts *remote; /* NULL: PROFDB_REMOTE_OPTS_INIT */
+};
+#define PROFDB_OPEN_OPTS_VERSION 1
+#define PROFDB_OPEN_OPTS_INIT { .version = PROFDB_OPEN_OPTS_VERSION }
+
+/*
+ * CONSTRUCTOR: open the runs at url, picking the source by its scheme: a
+ * path (or file://path) is a SQLite file, as profdb_open; clickhouse://
+ * [user[:password]@]host[:port]/database (clickhouses:// for TLS) is a
+ * read-only snapshot of the runs on a ClickHouse server (o->runs of them,
+ * pulled into a temporary store in the order they were pushed, so every
+ * query answers as on the SQLite file they came from; with
+ * PROFDB_OPEN_LAZY only their run rows at first).  On a snapshot
+ * profdb_query_runs and _summary are computed by the server and
+ * profdb_sql sends ClickHouse SQL to it.  A run name the server does
+ * not have is not an error here (the queries report it).  o NULL:
+ * PROFDB_OPEN_OPTS_INIT.  *out as profdb_open; errors as profdb_open, and
+ * PROFDB_EUSAGE (a bad URL, a version this build does not know).
+ */
+int profdb_open_with(profdb **out, const char *url, const struct profdb_open_opts *o);
+
+/* Non-zero when url names a remote source (clickhouse://, clickhouses://):
+ * read-only, and its text may hold a password (never print it). */
+int profdb_is_remote(const char *url);
+
+/*
+ * METHOD: use o (NULL: PROFDB_REMOTE_OPTS_INIT; copied) for the servers db
+ * talks to from now on (push, pull).  Errors: PROFDB_EUSAGE (a timeout out
+ * of range, an unknown version; nothing changed), PROFDB_ERROR (memory).
+ */
+int profdb_set_remote(profdb *db, const struct profdb_remote_opts *o);
 
 /* DESTRUCTOR: close the database.  NULL is a no-op. */
 void profdb_close(profdb *db);
@@ -826,10 +893,11 @@ int profdb_report_write(const profdb_comparison *c, FILE *out, enum profdb_forma
 /* ---------------------------------------------------------------- clickhouse */
 
 /*
- * Copying runs to and from a ClickHouse server (doc/clickhouse.md).  url is clickhouse://[user[:password]@]host[:port]/database
+ * Copying runs to and from a ClickHouse server (doc/clickhouse.md).  url is
+ * clickhouse://[user[:password]@]host[:port]/database
  * (HTTP, default port 8123; clickhouses:// for TLS, 8443); the password may
- * instead come from $PROFDB_CLICKHOUSE_PASSWORD or a netrc file ($NETRC or
- * ~/.netrc).  No message ever contains the password.
+ * instead come from db's remote settings (profdb_set_remote): a password,
+ * or a netrc file.  No message ever contains the password.
  */
 struct profdb_push_stats {
 	int64_t rows;          /* rows copied, every table */
@@ -865,40 +933,6 @@ int profdb_run_push(profdb *db, struct profdb_push_stats *out, const char *url, 
  */
 int profdb_run_pull(profdb *db, struct profdb_push_stats *out, const char *url, const char *run,
                     int replace);
-
-/* profdb_open_clickhouse: fetch the run rows only (enough for runs and
- * summary, which the server computes; kernels, steps and profdb_compare
- * then fetch what they read) */
-#define PROFDB_CH_RUNS_ONLY 0x1u
-
-/*
- * CONSTRUCTOR: a read-only handle on the runs named in runs (nruns of them;
- * 0: every run) of the ClickHouse database at url: they are pulled into an
- * in-memory store, in the order they were pushed, so every query function
- * answers as on the SQLite file they came from.  On such a handle
- * profdb_query_runs and profdb_query_summary are computed by the server
- * (then flags PROFDB_CH_RUNS_ONLY spares pulling the rows), and
- * profdb_sql sends ClickHouse SQL to it.  As profdb_open, *out is set
- * even on failure (read profdb_errmsg, then profdb_close).  A name the
- * server does not have is not an error here (the queries report it).
- */
-int profdb_open_clickhouse(profdb **out, const char *url, const char *const *runs, size_t nruns,
-                           unsigned flags);
-
-/* Non-zero when s is a clickhouse:// or clickhouses:// URL. */
-int profdb_is_clickhouse_url(const char *s);
-
-/*
- * The idle-read timeout of every request to a ClickHouse server: a request
- * the server sends (or takes) nothing for this many seconds fails with
- * PROFDB_ERROR.  The server answers once a query has ended, so the
- * timeout bounds a query's running time too.  Process-wide, for the
- * connections opened after the call; 1 to PROFDB_CH_TIMEOUT_MAX seconds
- * (else PROFDB_EUSAGE, nothing changed), default PROFDB_CH_TIMEOUT_DEFAULT.
- */
-#define PROFDB_CH_TIMEOUT_DEFAULT 60
-#define PROFDB_CH_TIMEOUT_MAX 86400
-int profdb_clickhouse_set_timeout(int seconds);
 
 /* ---------------------------------------------------------------- verify */
 

@@ -75,7 +75,7 @@ static int open_err(const char *url, char *msg)
 {
 	struct profdb_err err = { PROFDB_OK, "" };
 	struct profdb__ch *c = NULL;
-	int rc = profdb__ch_open(&c, url, &err);
+	int rc = profdb__ch_open(&c, url, NULL, &err);
 	snprintf(msg, PROFDB_ERRMAX, "%s", rc == PROFDB_OK ? profdb__ch_where(c) : err.msg);
 	profdb__ch_close(c);
 	return rc;
@@ -140,8 +140,65 @@ START_TEST(urls)
 	ck_assert_int_eq(open_err("clickhouse://h/1db", msg), PROFDB_EUSAGE);
 	ck_assert_int_eq(open_err("clickhouse:///db", msg), PROFDB_EUSAGE);
 	ck_assert_int_eq(open_err("clickhouse://u:%zz@h/db", msg), PROFDB_EUSAGE);
-	ck_assert(profdb_is_clickhouse_url("clickhouse://h/d"));
-	ck_assert(!profdb_is_clickhouse_url("./clickhouse.db"));
+	ck_assert(profdb_is_remote("clickhouse://h/d"));
+	ck_assert(profdb_is_remote("clickhouses://h/d"));
+	ck_assert(!profdb_is_remote("./clickhouse.db"));
+	ck_assert(!profdb_is_remote("file:///tmp/x.db"));
+	ck_assert(!profdb_is_remote("clickhousex://h/d")); /* not a scheme of the table: a path */
+}
+END_TEST
+
+/*
+ * profdb_open_with picks the source by the scheme: clickhouse:// and
+ * clickhouses:// reach the server (nobody listens on port 1: the
+ * server's error, naming host:port/database and never the password),
+ * file:// and a plain path open a SQLite file.
+ */
+START_TEST(open_by_scheme)
+{
+	static const char *const remote[] = { "clickhouse://u:secretpw@127.0.0.1:1/db",
+	                                       "clickhouses://u:secretpw@127.0.0.1:1/db" };
+	struct profdb_remote_opts ro = PROFDB_REMOTE_OPTS_INIT;
+	struct profdb_open_opts o = PROFDB_OPEN_OPTS_INIT;
+	profdb *db = NULL;
+	ro.read_timeout_s = 5;
+	o.flags = PROFDB_OPEN_READONLY | PROFDB_OPEN_LAZY;
+	o.remote = &ro;
+	for (size_t i = 0; i < 2; i++) {
+		ck_assert_int_eq(profdb_open_with(&db, remote[i], &o), PROFDB_ERROR);
+		ck_assert_msg(strncmp(profdb_errmsg(db), "clickhouse 127.0.0.1:1/db: ", 27) == 0, "%s", profdb_errmsg(db));
+		ck_assert_msg(!strstr(profdb_errmsg(db), "secretpw"), "%s", profdb_errmsg(db));
+		profdb_close(db);
+	}
+	/* a path with no file: the file source's own answer */
+	o.flags = PROFDB_OPEN_READONLY;
+	ck_assert_int_eq(profdb_open_with(&db, "file:///nonexistent/profdb-x.db", &o), PROFDB_ENOTFOUND);
+	ck_assert_msg(strstr(profdb_errmsg(db), "'/nonexistent/profdb-x.db'") != NULL, "%s", profdb_errmsg(db));
+	profdb_close(db);
+	ck_assert_int_eq(profdb_open_with(&db, ":memory:", NULL), PROFDB_OK);
+	profdb_close(db);
+}
+END_TEST
+
+/* Versions and settings the library refuses, with nothing changed. */
+START_TEST(open_opts_checked)
+{
+	struct profdb_remote_opts ro = PROFDB_REMOTE_OPTS_INIT;
+	struct profdb_open_opts o = PROFDB_OPEN_OPTS_INIT;
+	profdb *db = NULL;
+	o.version = PROFDB_OPEN_OPTS_VERSION + 1;
+	ck_assert_int_eq(profdb_open_with(&db, ":memory:", &o), PROFDB_EUSAGE);
+	profdb_close(db);
+	ck_assert_int_eq(profdb_open_with(&db, ":memory:", NULL), PROFDB_OK);
+	ro.read_timeout_s = 0;
+	ck_assert_int_eq(profdb_set_remote(db, &ro), PROFDB_EUSAGE);
+	ro.read_timeout_s = PROFDB_REMOTE_TIMEOUT_MAX + 1;
+	ck_assert_int_eq(profdb_set_remote(db, &ro), PROFDB_EUSAGE);
+	ro.read_timeout_s = 1;
+	ro.password = "pw";
+	ck_assert_int_eq(profdb_set_remote(db, &ro), PROFDB_OK);
+	ck_assert_int_eq(profdb_set_remote(db, NULL), PROFDB_OK);
+	profdb_close(db);
 }
 END_TEST
 
@@ -150,7 +207,7 @@ START_TEST(server_down)
 	/* port 1 on loopback: nobody listens (needs no root to connect) */
 	struct profdb_err err = { PROFDB_OK, "" };
 	struct profdb__ch *c = NULL;
-	ck_assert_int_eq(profdb__ch_open(&c, "clickhouse://u:secretpw@127.0.0.1:1/db", &err), PROFDB_OK);
+	ck_assert_int_eq(profdb__ch_open(&c, "clickhouse://u:secretpw@127.0.0.1:1/db", NULL, &err), PROFDB_OK);
 	ck_assert_int_eq(profdb__ch_query(c, "SELECT 1", NULL, &err), PROFDB_ERROR);
 	ck_assert_msg(strncmp(err.msg, "clickhouse 127.0.0.1:1/db: ", 27) == 0, "%s", err.msg);
 	ck_assert_msg(!strstr(err.msg, "secretpw") && !strchr(err.msg, '\n'), "%s", err.msg);
@@ -169,6 +226,8 @@ int main(void)
 	tcase_add_test(tc, urls);
 	tcase_add_test(tc, store_columns_mapped);
 	tcase_add_test(tc, server_down);
+	tcase_add_test(tc, open_by_scheme);
+	tcase_add_test(tc, open_opts_checked);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

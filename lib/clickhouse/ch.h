@@ -12,9 +12,40 @@
 
 #include "internal.h"
 #include "store/schema_sql.h"
+#include "source.h"
 
 /* schemas/clickhouse/NNN_*.sql, embedded by schemas/embed.py --table. */
 extern const struct profdb__schema_file profdb__ch_schema_files[];
+
+/* ---------------------------------------------------------------- source */
+
+/* The clickhouse source's state of a handle (db->source_state): a
+ * snapshot whose runs are listed in temp.ch_run (local_id, remote_id,
+ * mask: the tables pulled so far, step_rows: its kernel_step_stat rows on
+ * the server once a diff counted them). */
+struct profdb__ch_snap {
+	char *url;                 /* the server's URL (may hold a password) */
+};
+/* The snapshot's URL. */
+const char *profdb__ch_url(const profdb *db);
+
+/* Pull into the snapshot the tables of want (profdb__ch_table_bit, or
+ * CH_ALL_TABLES) that its runs lack, so a SQLite query can run on it. */
+int profdb__ch_ensure(profdb *db, unsigned want);
+unsigned profdb__ch_table_bit(const char *name);
+#define CH_ALL_TABLES 0xffffffffu
+
+/* The source's operations (source.h) and its prepare for each need:
+ * ch_sql.c, ch_kernels.c, ch_steps.c, ch_runs.c, ch_compare.c. */
+int profdb__ch_query_sql(profdb *db, profdb_result **out, const char *sql);
+int profdb__ch_prepare_kernels(profdb *db, const struct profdb_kernel_query *q, struct profdb__rel *rel);
+int profdb__ch_prepare_kernel_rows(profdb *db, const struct profdb_kernel_query *q);
+int profdb__ch_prepare_steps(profdb *db, const struct profdb_filter *f, struct profdb__rel *rel);
+int profdb__ch_prepare_run_figures(profdb *db, struct profdb__rel *rel);
+int profdb__ch_prepare_run_totals(profdb *db, const struct profdb_filter *f, struct profdb__rel *rel);
+int profdb__ch_prepare_diff(profdb *db, int key_in_step_stat, struct profdb__rel *rel);
+int profdb__ch_kernel_steps(profdb *db, const struct profdb_filter *f, struct profdb__kstep_fetch *runs,
+                            size_t n);
 
 /* ---------------------------------------------------------------- buffer */
 
@@ -34,10 +65,12 @@ struct profdb__ch;                 /* one server connection (ch_http.c) */
  * Parse url (clickhouse://[user[:password]@]host[:port]/database, or
  * clickhouses:// for TLS; default ports 8123 / 8443) and make a connection
  * object; nothing is sent yet.  The password comes from the URL, else
- * $PROFDB_CLICKHOUSE_PASSWORD, else a netrc file ($NETRC or ~/.netrc).
- * Messages never contain the password.  Errors: PROFDB_EUSAGE (bad URL).
+ * ro's password, else a netrc file (ro's, or ~/.netrc); ro (NULL: the
+ * defaults) also gives the CA file and the idle-read timeout.  Messages
+ * never contain the password.  Errors: PROFDB_EUSAGE (bad URL).
  */
-int profdb__ch_open(struct profdb__ch **out, const char *url, struct profdb_err *err);
+int profdb__ch_open(struct profdb__ch **out, const char *url, const struct profdb__remote *ro,
+                    struct profdb_err *err);
 void profdb__ch_close(struct profdb__ch *c); /* NULL is a no-op */
 /* Another handle to c's server and database (a curl handle is one
  * request at a time: a thread streaming its own INSERT needs its own). */
@@ -56,7 +89,7 @@ int profdb__ch_is_url(const char *url);
  * error: PROFDB_ERROR with one line naming the server.  So is a 200 whose
  * body is not known to be whole (no Content-Length or chunked framing, or
  * the connection closed before its end), and a request the server sends
- * and takes nothing for the idle-read timeout (profdb_clickhouse_set_timeout).
+ * and takes nothing for the idle-read timeout (the remote settings').
  * A sink decoding RowBinary checks at the end that no partial row is left.
  */
 typedef int (*ch_sink_fn)(void *arg, const char *p, size_t n);
@@ -227,9 +260,9 @@ int profdb__ch_pull_more(profdb *db, const char *url, uint64_t remote, int64_t l
 typedef int (*ch_row_fn)(void *arg, const struct profdb__ch_val *v, struct profdb_err *err);
 int profdb__ch_rows(profdb *db, const char *sql, const enum profdb__ch_type *types, size_t ncols,
                     ch_row_fn row, void *arg);
-/* The same on its own connection to url, the error in err (not on a
- * profdb: a thread of its own may call it); err->code. */
-int profdb__ch_rows_at(const char *url, const char *sql, const enum profdb__ch_type *types, size_t ncols,
+/* The same on its own connection to url (with ro's settings), the error
+ * in err (not on a profdb: a thread of its own may call it); err->code. */
+int profdb__ch_rows_at(const char *url, const struct profdb__remote *ro, const char *sql, const enum profdb__ch_type *types, size_t ncols,
                        ch_row_fn row, void *arg, struct profdb_err *err);
 
 /*
@@ -258,13 +291,13 @@ int profdb__ch_kernel_where(profdb *db, struct profdb__qbuf *b, const struct pro
  * array per run (steps: 569 k groups, 6.4 s -> 1.5 s). */
 int profdb__ch_name_join_runs(profdb *db, struct profdb__qbuf *b, const struct profdb_filter *f);
 
-/* diff keys with type, shape or core (ch_kgroups.c): temp.ch_kgroup, the
+/* diff keys with type, shape or core (ch_kgroups.c): temp.profdb_keygroup, the
  * snapshot's runs' kernel sums and counts per rank, step, name, base name,
  * kind, type, input shapes and core, grouped by the server. */
 int profdb__ch_kernel_groups(profdb *db);
 
 /* profdb kernels grouped by the server (ch_groups.c): fills the TEMP
- * tables query_kernels.c then reads (ch_g, ch_den, ch_rep).  1 done, 0
+ * tables query_kernels.c then reads (profdb_kgroup, profdb_kden, profdb_krep).  1 done, 0
  * when the server does not group this query (the rows are pulled), or an
  * error code with the message on db. */
 int profdb__ch_group_kernels(profdb *db, const struct profdb_kernel_query *q);

@@ -7,7 +7,7 @@
  * kind and every run has that table (run.name_stats); it takes the steps
  * from step and each step's host self time from op.  So the snapshot gets
  * the step and kernel_step_stat rows of the two sides' runs, and the
- * server sums op per run, rank and step (temp.ch_op_step: one row per
+ * server sums op per run, rank and step (temp.profdb_opstep: one row per
  * rank and step instead of every op), which compare_samples.c reads in
  * place of op.  The sums are of integers: the same values as SQLite's.
  *
@@ -72,7 +72,7 @@ static int run_id_list(profdb *db, struct profdb__qbuf *in, int *n)
 	return in->oom ? profdb__error(db, PROFDB_ERROR, "out of memory") : PROFDB_OK;
 }
 
-/* temp.ch_op_step: per run, rank and step, the host self time and op
+/* temp.profdb_opstep: per run, rank and step, the host self time and op
  * count, summed by the server over the snapshot's runs. */
 static int fill_op_steps(profdb *db)
 {
@@ -80,10 +80,10 @@ static int fill_op_steps(profdb *db)
 	struct profdb__qbuf in = { 0 }, q = { 0 };
 	sqlite3_stmt *put = NULL;
 	int rc, n = 0;
-	if (sqlite3_exec(db->sql, "DROP TABLE IF EXISTS temp.ch_op_step;"
-	                 " CREATE TEMP TABLE ch_op_step (run_id INTEGER, rank INTEGER, step INTEGER,"
+	if (sqlite3_exec(db->sql, "DROP TABLE IF EXISTS temp.profdb_opstep;"
+	                 " CREATE TEMP TABLE profdb_opstep (run_id INTEGER, rank INTEGER, step INTEGER,"
 	                 " self_ns INTEGER, ops INTEGER)", NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db->sql, "INSERT INTO temp.ch_op_step SELECT local_id, ?2, ?3, ?4, ?5"
+	    sqlite3_prepare_v2(db->sql, "INSERT INTO temp.profdb_opstep SELECT local_id, ?2, ?3, ?4, ?5"
 	                       " FROM temp.ch_run WHERE remote_id = ?1", -1, &put, NULL) != SQLITE_OK) {
 		rc = profdb__sqlerror(db, "cannot make the snapshot");
 		goto out;
@@ -206,7 +206,8 @@ out:
 
 struct kfetch_job {
 	const char *url;
-	struct profdb__ch_kstep_fetch *runs;
+	const struct profdb__remote *ro; /* the handle's, read only while the threads run */
+	struct profdb__kstep_fetch *runs;
 	char **dict_sql, **row_sql; /* per run */
 	size_t n, next;
 	pthread_mutex_t mu;
@@ -216,7 +217,7 @@ struct kfetch_job {
 
 static int text_row(void *arg, const struct profdb__ch_val *v, struct profdb_err *err)
 {
-	struct profdb__ch_kstep_fetch *k = arg;
+	struct profdb__kstep_fetch *k = arg;
 	if (k->text(k->arg, (uint32_t)v[0].i, v[1].s, v[1].n) != 0)
 		return profdb__err_set(err, PROFDB_ERROR, "out of memory"), -1;
 	return 0;
@@ -224,7 +225,7 @@ static int text_row(void *arg, const struct profdb__ch_val *v, struct profdb_err
 
 static int kstep_row(void *arg, const struct profdb__ch_val *v, struct profdb_err *err)
 {
-	struct profdb__ch_kstep_fetch *k = arg;
+	struct profdb__kstep_fetch *k = arg;
 	if (k->row(k->arg, v[0].i, v[1].i, v[2].i, !v[3].null, v[3].i, v[4].i, v[5].i) != 0)
 		return profdb__err_set(err, PROFDB_ERROR, "out of memory"), -1;
 	return 0;
@@ -243,12 +244,12 @@ static void *kfetch_thread(void *arg)
 		pthread_mutex_unlock(&j->mu);
 		if (i >= j->n)
 			return NULL;
-		struct profdb__ch_kstep_fetch *run = &j->runs[i];
-		if (profdb__ch_rows_at(j->url, j->dict_sql[i], dict_types, 2, text_row, run, &err) == PROFDB_OK) {
+		struct profdb__kstep_fetch *run = &j->runs[i];
+		if (profdb__ch_rows_at(j->url, j->ro, j->dict_sql[i], dict_types, 2, text_row, run, &err) == PROFDB_OK) {
 			if (run->reserve && run->rows && run->reserve(run->arg, run->rows) != 0)
 				profdb__err_set(&err, PROFDB_ERROR, "out of memory");
 			else
-				profdb__ch_rows_at(j->url, j->row_sql[i], types, 6, kstep_row, run, &err);
+				profdb__ch_rows_at(j->url, j->ro, j->row_sql[i], types, 6, kstep_row, run, &err);
 		}
 		if (err.code != PROFDB_OK) {
 			pthread_mutex_lock(&j->mu);
@@ -261,7 +262,7 @@ static void *kfetch_thread(void *arg)
 }
 
 /* The two statements of run i (its remote id from the snapshot). */
-static int kstep_sql(profdb *db, const struct profdb_filter *f, struct profdb__ch_kstep_fetch *run, char **dict,
+static int kstep_sql(profdb *db, const struct profdb_filter *f, struct profdb__kstep_fetch *run, char **dict,
                      char **rows)
 {
 	struct profdb__qbuf d = { 0 }, q = { 0 };
@@ -317,13 +318,14 @@ static int kfetch_run(profdb *db, struct kfetch_job *j)
 	return j->failed ? profdb__error(db, j->err.code, "%s", j->err.msg) : PROFDB_OK;
 }
 
-int profdb__ch_kernel_steps(profdb *db, const struct profdb_filter *f, struct profdb__ch_kstep_fetch *runs,
+int profdb__ch_kernel_steps(profdb *db, const struct profdb_filter *f, struct profdb__kstep_fetch *runs,
                             size_t n)
 {
 	struct kfetch_job j;
 	int rc = PROFDB_OK;
 	memset(&j, 0, sizeof j);
-	j.url = db->remote;
+	j.url = profdb__ch_url(db);
+	j.ro = &db->remote_opts;
 	j.runs = runs;
 	j.n = n;
 	j.dict_sql = calloc(n ? n : 1, sizeof *j.dict_sql);
@@ -346,12 +348,9 @@ int profdb__ch_kernel_steps(profdb *db, const struct profdb_filter *f, struct pr
 	return rc;
 }
 
-int profdb__ch_compare_prepare(profdb *db, int key_in_step_stat)
+int profdb__ch_prepare_diff(profdb *db, int key_in_step_stat, struct profdb__rel *rel)
 {
 	int rc, fits = 0;
-	db->ch_op_steps = 0;
-	db->ch_kernel_steps = 0;
-	db->ch_kernel_groups = 0;
 	if (old_runs(db))
 		return profdb__ch_ensure(db, CH_ALL_TABLES);
 	if ((rc = mark_runs(db, &fits)) != PROFDB_OK)
@@ -363,9 +362,9 @@ int profdb__ch_compare_prepare(profdb *db, int key_in_step_stat)
 	if (rc == PROFDB_OK && !key_in_step_stat)
 		rc = profdb__ch_kernel_groups(db);
 	if (rc == PROFDB_OK && (rc = fill_op_steps(db)) == PROFDB_OK) {
-		db->ch_op_steps = 1;
-		db->ch_kernel_steps = key_in_step_stat && fits;
-		db->ch_kernel_groups = !key_in_step_stat;
+		rel->opstep = "temp.profdb_opstep";
+		rel->kstep_load = key_in_step_stat && fits;
+		rel->keygroup = key_in_step_stat ? NULL : "temp.profdb_keygroup";
 	}
 	return rc;
 }

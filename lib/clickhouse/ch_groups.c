@@ -3,7 +3,7 @@
  * server: one GROUP BY over the selected runs' kernel rows there gives each
  * group's total, calls, min, max, mean, sample stddev and exact median, p90
  * and p99, and only those rows travel (plus each run's device time and
- * repeat count).  They land in TEMP tables ch_g, ch_den and ch_rep that
+ * repeat count).  They land in TEMP tables profdb_kgroup, profdb_kden and profdb_krep that
  * query_kernels.c reads instead of grouping kernel rows itself, so the
  * share, per-repeat, order, --top and every formatter are the SQLite
  * file's own code and print the same bytes.
@@ -66,12 +66,12 @@ static int row_sink(void *arg, const char *p, size_t n)
 	return 0;
 }
 
-int profdb__ch_rows_at(const char *url, const char *sql, const enum profdb__ch_type *types, size_t ncols,
+int profdb__ch_rows_at(const char *url, const struct profdb__remote *ro, const char *sql, const enum profdb__ch_type *types, size_t ncols,
                        ch_row_fn row, void *arg, struct profdb_err *err)
 {
 	struct profdb__ch *ch = NULL;
 	struct row_sink s = { { 0 }, types, ncols, row, arg, err };
-	if (profdb__ch_open(&ch, url, err) == PROFDB_OK) {
+	if (profdb__ch_open(&ch, url, ro, err) == PROFDB_OK) {
 		profdb__ch_set_readonly(ch); /* a snapshot only reads the server */
 		profdb__ch_send(ch, sql, NULL, 0, 1, row_sink, &s, err);
 	}
@@ -88,7 +88,7 @@ int profdb__ch_rows(profdb *db, const char *sql, const enum profdb__ch_type *typ
                     ch_row_fn row, void *arg)
 {
 	struct profdb_err err = { PROFDB_OK, "" };
-	if (profdb__ch_rows_at(db->remote, sql, types, ncols, row, arg, &err) == PROFDB_OK)
+	if (profdb__ch_rows_at(profdb__ch_url(db), &db->remote_opts, sql, types, ncols, row, arg, &err) == PROFDB_OK)
 		return PROFDB_OK;
 	return profdb__error(db, err.code, "%s", err.msg);
 }
@@ -342,7 +342,7 @@ static int group_sql(profdb *db, struct profdb__qbuf *b, const struct gkey *k, s
 	return 1;
 }
 
-/* Rows into temp.ch_g: keys as the snapshot holds them. */
+/* Rows into temp.profdb_kgroup: keys as the snapshot holds them. */
 struct gfill {
 	profdb *db;
 	sqlite3_stmt *put, *intern, *id;
@@ -367,7 +367,7 @@ static int group_row(void *arg, const struct profdb__ch_val *v, struct profdb_er
 {
 	struct gfill *g = arg;
 	/* server order: total, calls, mn, mx, avg, sd, p50, p90, p99, ou;
-	 * ch_g order: total, calls, avg, median, min, max, stddev, p90, p99, outside */
+	 * profdb_kgroup order: total, calls, avg, median, min, max, stddev, p90, p99, outside */
 	static const int at[] = { 0, 1, 4, 6, 2, 3, 5, 7, 8, 9 };
 	size_t nk = g->nk;
 	sqlite3_reset(g->put);
@@ -427,24 +427,24 @@ static int pairs(profdb *db, const struct profdb__qbuf *sql, const char *put)
 	return rc;
 }
 
-/* temp.ch_den: each run's device time under f's run, rank and step
- * filters; temp.ch_rep: its repeat count (profdb__qfilter_repeats: with a step
+/* temp.profdb_kden: each run's device time under f's run, rank and step
+ * filters; temp.profdb_krep: its repeat count (profdb__qfilter_repeats: with a step
  * range, the stored steps in it of a run whose kernels carry steps). */
 static int fill_den_rep(profdb *db, const struct profdb_filter *f)
 {
 	struct profdb__qbuf b = { 0 };
 	int rc;
-	if (sqlite3_exec(db->sql, "INSERT INTO temp.ch_rep SELECT r.id, r.repeats FROM run r", NULL, NULL, NULL) != SQLITE_OK)
+	if (sqlite3_exec(db->sql, "INSERT INTO temp.profdb_krep SELECT r.id, r.repeats FROM run r", NULL, NULL, NULL) != SQLITE_OK)
 		return profdb__sqlerror(db, "cannot make the snapshot");
 	profdb__qbuf_add(&b, "SELECT run_id, toInt64(sum(dur_ns)) FROM kernel_ids");
 	if ((rc = profdb__ch_kernel_where(db, &b, f, 1)) == 1) {
 		profdb__qbuf_add(&b, " GROUP BY run_id FORMAT RowBinary");
-		rc = pairs(db, &b, "INSERT INTO temp.ch_den SELECT local_id, ?2 FROM temp.ch_run WHERE remote_id = ?1");
+		rc = pairs(db, &b, "INSERT INTO temp.profdb_kden SELECT local_id, ?2 FROM temp.ch_run WHERE remote_id = ?1");
 	}
 	profdb__qbuf_free(&b);
 	if (rc != PROFDB_OK || !profdb__qfilter_has_steps(f))
 		return rc;
-	if (sqlite3_exec(db->sql, "UPDATE temp.ch_rep SET n = 0", NULL, NULL, NULL) != SQLITE_OK)
+	if (sqlite3_exec(db->sql, "UPDATE temp.profdb_krep SET n = 0", NULL, NULL, NULL) != SQLITE_OK)
 		return profdb__sqlerror(db, "cannot make the snapshot");
 	profdb__qbuf_add(&b, "SELECT run_id, toInt64(uniqExact(step)) FROM step");
 	if ((rc = profdb__ch_kernel_where(db, &b, f, 1)) == 1) {
@@ -452,7 +452,7 @@ static int fill_den_rep(profdb *db, const struct profdb_filter *f)
 		rc = add_run_ids(db, &b, f);
 		profdb__qbuf_add(&b, " AND step IS NOT NULL) GROUP BY run_id FORMAT RowBinary");
 		if (rc == PROFDB_OK)
-			rc = pairs(db, &b, "UPDATE temp.ch_rep SET n = ?2"
+			rc = pairs(db, &b, "UPDATE temp.profdb_krep SET n = ?2"
 			           " WHERE run_id = (SELECT local_id FROM temp.ch_run WHERE remote_id = ?1)");
 	}
 	profdb__qbuf_free(&b);
@@ -482,7 +482,7 @@ static int mark_stepped_runs(profdb *db, const struct profdb_filter *f)
 	return rc;
 }
 
-/* temp.ch_g from the server's GROUP BY (sums_only: only total and calls hold
+/* temp.profdb_kgroup from the server's GROUP BY (sums_only: only total and calls hold
  * figures, the others are placeholders of their types). */
 static int fill_groups(profdb *db, const struct gkey *k, size_t nk, const struct profdb_filter *f,
                        int sums_only)
@@ -506,7 +506,7 @@ static int fill_groups(profdb *db, const struct gkey *k, size_t nk, const struct
 	for (size_t i = 0; i < 3; i++)
 		types[nt++] = CH_F64;
 	types[nt++] = CH_I64;
-	profdb__qbuf_add(&put, "INSERT INTO temp.ch_g VALUES ((SELECT local_id FROM temp.ch_run WHERE remote_id = ?1)");
+	profdb__qbuf_add(&put, "INSERT INTO temp.profdb_kgroup VALUES ((SELECT local_id FROM temp.ch_run WHERE remote_id = ?1)");
 	for (size_t i = 0; i < nk + 10; i++)
 		profdb__qbuf_add(&put, ", ?");
 	profdb__qbuf_add(&put, ")");
@@ -531,9 +531,9 @@ static int make_tables(profdb *db, size_t nk)
 {
 	struct profdb__qbuf b = { 0 };
 	int rc;
-	profdb__qbuf_add(&b, "DROP TABLE IF EXISTS temp.ch_g; DROP TABLE IF EXISTS temp.ch_den;"
-	             " DROP TABLE IF EXISTS temp.ch_rep; CREATE TEMP TABLE ch_den (run_id, t);"
-	             " CREATE TEMP TABLE ch_rep (run_id, n); CREATE TEMP TABLE ch_g (run_id");
+	profdb__qbuf_add(&b, "DROP TABLE IF EXISTS temp.profdb_kgroup; DROP TABLE IF EXISTS temp.profdb_kden;"
+	             " DROP TABLE IF EXISTS temp.profdb_krep; CREATE TEMP TABLE profdb_kden (run_id, t);"
+	             " CREATE TEMP TABLE profdb_krep (run_id, n); CREATE TEMP TABLE profdb_kgroup (run_id");
 	/* no declared types: integers stay integers and doubles doubles, as
 	 * the cells of the SQLite file's own query */
 	for (size_t i = 0; i < nk; i++)

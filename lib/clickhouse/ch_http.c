@@ -26,19 +26,9 @@ struct profdb__ch {
 	int readonly;              /* send readonly=2: the server refuses writes */
 	int readonly_server;       /* the user is read-only at the server already */
 	int timeout_s;             /* idle-read timeout of each request */
+	char *netrc;               /* the netrc file; NULL: libcurl's ~/.netrc */
+	char *cainfo;              /* the CA file; NULL: the system's CAs */
 };
-
-/* The idle-read timeout connections opened from now on get (process-wide:
- * the caller sets it once, before it talks to a server). */
-static int idle_timeout_s = PROFDB_CH_TIMEOUT_DEFAULT;
-
-int profdb_clickhouse_set_timeout(int seconds)
-{
-	if (seconds < 1 || seconds > PROFDB_CH_TIMEOUT_MAX)
-		return PROFDB_EUSAGE;
-	idle_timeout_s = seconds;
-	return PROFDB_OK;
-}
 
 void profdb__ch_set_readonly(struct profdb__ch *c)
 {
@@ -173,7 +163,8 @@ static void curl_setup(void)
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 }
 
-int profdb__ch_open(struct profdb__ch **out, const char *url, struct profdb_err *err)
+int profdb__ch_open(struct profdb__ch **out, const char *url, const struct profdb__remote *ro,
+                    struct profdb_err *err)
 {
 	struct profdb__ch *c = calloc(1, sizeof *c);
 	*out = NULL;
@@ -187,8 +178,10 @@ int profdb__ch_open(struct profdb__ch **out, const char *url, struct profdb_err 
 		profdb__ch_close(c);
 		return err->code;
 	}
-	const char *env = getenv("PROFDB_CLICKHOUSE_PASSWORD");
-	if (!c->password && env && *env && !(c->password = strdup(env))) {
+	const char *pw = ro ? ro->password : NULL;
+	if ((!c->password && pw && *pw && !(c->password = strdup(pw))) ||
+	    (ro && ro->netrc && *ro->netrc && !(c->netrc = strdup(ro->netrc))) ||
+	    (ro && ro->cainfo && *ro->cainfo && !(c->cainfo = strdup(ro->cainfo)))) {
 		profdb__ch_close(c);
 		return profdb__err_set(err, PROFDB_ERROR, "out of memory");
 	}
@@ -198,7 +191,7 @@ int profdb__ch_open(struct profdb__ch **out, const char *url, struct profdb_err 
 		profdb__ch_close(c);
 		return profdb__err_set(err, PROFDB_ERROR, "cannot initialise libcurl");
 	}
-	c->timeout_s = idle_timeout_s;
+	c->timeout_s = ro && ro->read_timeout_s > 0 ? ro->read_timeout_s : PROFDB_REMOTE_TIMEOUT_DEFAULT;
 	*out = c;
 	return PROFDB_OK;
 }
@@ -216,12 +209,15 @@ int profdb__ch_dup(const struct profdb__ch *c, struct profdb__ch **out, struct p
 	d->database = strdup(c->database);
 	d->user = c->user ? strdup(c->user) : NULL;
 	d->password = c->password ? strdup(c->password) : NULL;
+	d->netrc = c->netrc ? strdup(c->netrc) : NULL;
+	d->cainfo = c->cainfo ? strdup(c->cainfo) : NULL;
 	d->readonly = c->readonly;
 	d->readonly_server = c->readonly_server;
 	d->timeout_s = c->timeout_s;
 	d->curl = curl_easy_init();
 	if (!d->base || !d->hostport || !d->where || !d->database || !d->curl ||
-	    (c->user && !d->user) || (c->password && !d->password)) {
+	    (c->user && !d->user) || (c->password && !d->password) || (c->netrc && !d->netrc) ||
+	    (c->cainfo && !d->cainfo)) {
 		profdb__ch_close(d);
 		return profdb__err_set(err, PROFDB_ERROR, "out of memory");
 	}
@@ -239,6 +235,8 @@ void profdb__ch_close(struct profdb__ch *c)
 		memset(c->password, 0, strlen(c->password));
 	free(c->password);
 	free(c->user);
+	free(c->netrc);
+	free(c->cainfo);
 	free(c->database);
 	free(c->where);
 	free(c->base);
@@ -403,26 +401,24 @@ static char *request_url(struct profdb__ch *c, const char *sql, const char *sett
 
 static void set_auth(struct profdb__ch *c)
 {
-	const char *netrc = getenv("NETRC");
 	if (c->password) /* the server's own default user when none is named */
 		curl_easy_setopt(c->curl, CURLOPT_USERNAME, c->user ? c->user : "default");
 	if (c->password)
 		curl_easy_setopt(c->curl, CURLOPT_PASSWORD, c->password);
 	if (!c->password) {
 		curl_easy_setopt(c->curl, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
-		if (netrc && *netrc)
-			curl_easy_setopt(c->curl, CURLOPT_NETRC_FILE, netrc);
+		if (c->netrc)
+			curl_easy_setopt(c->curl, CURLOPT_NETRC_FILE, c->netrc);
 	}
 }
 
 /* clickhouses://: the server's certificate is checked (host and chain)
- * against the system's CAs, or only the PEM file(s) $PROFDB_CLICKHOUSE_CAINFO
- * names (a private CA or a self-signed server certificate). */
+ * against the system's CAs, or only the PEM file(s) the remote settings'
+ * cainfo names (a private CA or a self-signed server certificate). */
 static void set_tls(struct profdb__ch *c)
 {
-	const char *ca = getenv("PROFDB_CLICKHOUSE_CAINFO");
-	if (ca && *ca)
-		curl_easy_setopt(c->curl, CURLOPT_CAINFO, ca);
+	if (c->cainfo)
+		curl_easy_setopt(c->curl, CURLOPT_CAINFO, c->cainfo);
 }
 
 /* Everything a request may carry; send() is the one place curl is driven. */

@@ -1,13 +1,16 @@
 /*
- * ch_kernels.c - profdb kernels on a clickhouse:// snapshot.  Grouped by
- * name over whole runs (the common question), the answer comes from the
- * per-kernel statistics table the ingest computed and push stored on the
- * server (kernel_name_stat): only those rows travel, never the kernels.
- * Any other grouping or filter is grouped by the server (ch_groups.c):
- * only the groups travel.  What the server does not group (--per-step,
- * tag keys, an empty answer) needs the kernel rows: they are pulled into
- * the snapshot first.  Every way query_kernels.c then answers on the
- * snapshot, so the bytes are those of the SQLite file.
+ * ch_kernels.c - what profdb kernels reads on a clickhouse:// snapshot,
+ * and the pulls every query's preparation asks for (profdb__ch_ensure).
+ * Grouped by name over whole runs (the common question), the answer comes
+ * from the per-kernel statistics table the ingest computed and push
+ * stored on the server (kernel_name_stat): only those rows travel, never
+ * the kernels.  Any other grouping or filter is grouped by the server
+ * (ch_groups.c): only the groups travel.  What the server does not group
+ * (tag keys, a per-step step key) needs the kernel rows, and so does an
+ * empty grouped answer, whose notes query_kernels.c takes from the rows
+ * (it prepares PROFDB__NEED_KERNEL_ROWS then): they are pulled into the
+ * snapshot.  Every way query_kernels.c answers on the snapshot, so the
+ * bytes are those of the SQLite file.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +18,6 @@
 
 #include "ch.h"
 #include "query/query.h"
-#include "query/result.h"
 #include "banned.h"
 
 /* Does kernel_name_stat answer q?  A subset of query_kernels.c's own test
@@ -66,7 +68,7 @@ int profdb__ch_ensure(profdb *db, unsigned want)
 		if ((want & ~have & profdb__ch_table_bit("kernel_step_stat")) &&
 		    (rc = drop_marker(db, local)) != PROFDB_OK)
 			break;
-		rc = profdb__ch_pull_more(db, db->remote, remote, local, want & ~have);
+		rc = profdb__ch_pull_more(db, profdb__ch_url(db), remote, local, want & ~have);
 		sqlite3_reset(up);
 		sqlite3_bind_int64(up, 1, local);
 		sqlite3_bind_int64(up, 2, have | want);
@@ -78,49 +80,30 @@ int profdb__ch_ensure(profdb *db, unsigned want)
 	return rc;
 }
 
-/* Groups computed by the server into temp tables: 1 answered (*out set),
- * 0 not (the rows are needed), or an error code. */
-static int server_groups(profdb *db, profdb_result **out, const struct profdb_kernel_query *q)
+int profdb__ch_prepare_kernel_rows(profdb *db, const struct profdb_kernel_query *q)
 {
-	char *remote = db->remote;
-	int rc = profdb__ch_group_kernels(db, q);
-	if (rc != 1)
-		return rc;
-	db->remote = NULL;
-	db->ch_groups = 1;
-	rc = profdb_query_kernels(db, out, q);
-	db->ch_groups = 0;
-	db->remote = remote;
-	if (rc != PROFDB_OK)
-		return rc;
-	/* (streamed csv/json: earlier parts are out, the last may be empty) */
-	if (profdb_result_nrows(*out) > 0 || (*out)->written > 0)
-		return 1;
-	/* an empty answer's notes say what the runs' rows lack */
-	profdb_result_free(*out);
-	*out = NULL;
-	return 0;
+	return profdb__ch_ensure(db, stats_suffice(db, q) ?
+	                         profdb__ch_table_bit("kernel_name_stat") | profdb__ch_table_bit("kernel_step_stat") :
+	                         CH_ALL_TABLES);
 }
 
-int profdb__ch_query_kernels(profdb *db, profdb_result **out, const struct profdb_kernel_query *q)
+int profdb__ch_prepare_kernels(profdb *db, const struct profdb_kernel_query *q, struct profdb__rel *rel)
 {
-	int suffice = stats_suffice(db, q), rc;
-	*out = NULL;
+	int rc;
 	/* per_repeat and the note on work outside every step read the
 	 * per-step table's rows without a step (query_kernels.c) */
 	if (!q->per_step && !profdb__qfilter_has_steps(&q->filter) &&
 	    (rc = profdb__ch_ensure(db, profdb__ch_table_bit("kernel_step_stat"))) != PROFDB_OK)
 		return rc;
-	if (!suffice && (rc = server_groups(db, out, q)) != 0)
-		return rc == 1 ? PROFDB_OK : rc;
-	rc = profdb__ch_ensure(db, suffice ? profdb__ch_table_bit("kernel_name_stat") | profdb__ch_table_bit("kernel_step_stat") :
-	                     CH_ALL_TABLES);
-	if (rc != PROFDB_OK)
-		return rc;
-	/* now the snapshot holds what the SQLite query reads: run it there */
-	char *remote = db->remote;
-	db->remote = NULL;
-	rc = profdb_query_kernels(db, out, q);
-	db->remote = remote;
-	return rc;
+	if (!stats_suffice(db, q)) {
+		if ((rc = profdb__ch_group_kernels(db, q)) < 0)
+			return rc;
+		if (rc == 1) {
+			rel->kgroup = "temp.profdb_kgroup";
+			rel->kden = "temp.profdb_kden";
+			rel->krep = "temp.profdb_krep";
+			return PROFDB_OK;
+		}
+	}
+	return profdb__ch_prepare_kernel_rows(db, q);
 }

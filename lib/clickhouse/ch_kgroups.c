@@ -8,7 +8,7 @@
  * sums dur_ns and counts rows per key and step (compare_samples.c), so the
  * server sums them per rank, step and every column a key or a kernel
  * filter can name (name, base name, kind, type, input shapes, core) and
- * the snapshot gets one row per group in temp.ch_kgroup, which
+ * the snapshot gets one row per group in temp.profdb_keygroup, which
  * compare_samples.c reads in place of kernel (sum of calls for count).
  * Sums of integers: the same values as the rows give; the texts are the
  * run's dictionary interned into the snapshot's str table, so the key
@@ -28,7 +28,7 @@ static const enum profdb__ch_type group_types[G_COUNT] = {
 	CH_I64, CH_NI64, CH_U32, CH_U32, CH_I64, CH_U32, CH_U32, CH_U32, CH_I64, CH_I64
 };
 
-/* One run's groups on their way into temp.ch_kgroup. */
+/* One run's groups on their way into temp.profdb_keygroup. */
 struct kgroups {
 	profdb *db;
 	struct profdb__intern *intern;
@@ -124,12 +124,12 @@ int profdb__ch_kernel_groups(profdb *db)
 	int rc = PROFDB_OK;
 	memset(&g, 0, sizeof g);
 	g.db = db;
-	if (sqlite3_exec(db->sql, "DROP TABLE IF EXISTS temp.ch_kgroup;"
-	                 " CREATE TEMP TABLE ch_kgroup (run_id INTEGER, rank INTEGER, step INTEGER, name_id INTEGER,"
+	if (sqlite3_exec(db->sql, "DROP TABLE IF EXISTS temp.profdb_keygroup;"
+	                 " CREATE TEMP TABLE profdb_keygroup (run_id INTEGER, rank INTEGER, step INTEGER, name_id INTEGER,"
 	                 " base_id INTEGER, kind INTEGER, type_id INTEGER, in_shapes_id INTEGER, core_id INTEGER,"
 	                 " dur_ns INTEGER, calls INTEGER)", NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db->sql, "SELECT remote_id, local_id FROM temp.ch_run", -1, &runs, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db->sql, "INSERT INTO temp.ch_kgroup VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+	    sqlite3_prepare_v2(db->sql, "INSERT INTO temp.profdb_keygroup VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
 	                       -1, &g.put, NULL) != SQLITE_OK) {
 		rc = profdb__sqlerror(db, "cannot make the snapshot");
 		goto out;

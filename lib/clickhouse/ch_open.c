@@ -1,26 +1,27 @@
 /*
- * ch_open.c - --db clickhouse://...: a read-only snapshot of runs on a
- * ClickHouse server behind the ordinary profdb handle, and ClickHouse SQL
- * passed through (profdb sql).
+ * ch_open.c - the clickhouse source (source.h): --db clickhouse://... is a
+ * read-only snapshot of runs on a ClickHouse server behind the ordinary
+ * profdb handle, and ClickHouse SQL passed through (profdb sql).
  *
- * The snapshot is a temporary store into which the selected runs are
- * pulled (ch_pull.c; the server selects each run's rows by its id), so
- * every query function, formatter and diff runs unchanged on it and prints
- * the same bytes as on the SQLite file the runs came from.  The figures
- * are computed here, not on the server: the price is moving the selected
- * runs' rows (doc/clickhouse.md "ClickHouse" says so); select runs with --run.
+ * The snapshot is a temporary store into which the selected runs' rows
+ * are pulled (ch_pull.c; the server selects each run's rows by its id) as
+ * far as each query needs them, so every query function, formatter and
+ * diff runs unchanged on it and prints the same bytes as on the SQLite
+ * file the runs came from.  Where a query only needs groups, the server
+ * computes them and only the groups travel (prepare, below: runs and
+ * summary in ch_runs.c, kernels in ch_kernels.c and ch_groups.c, steps in
+ * ch_steps.c, diff in ch_compare.c and ch_kgroups.c); what it does not
+ * group is pulled as rows and computed here (doc/clickhouse.md
+ * "ClickHouse" says which).  Select runs with --run.
  * It is SQLite's temporary database (""), not ":memory:": past an 8 MB
  * page cache its pages go to a temporary file, so a diff --by type that
- * pulls two 10 M-row runs stays in bounded memory (it took 3.3 GB; 97 MB
- * with a 16 MB cache, which bounds the sorters too: 3 M rows a run 78 ->
- * 53 MB at 8 MB, and faster).
+ * pulls two 10 M-row runs stays in bounded memory (bench/results.md).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ch.h"
-#include "query/result.h"
 #include "banned.h"
 
 static int wanted(const char *name, const char *const *runs, size_t nruns)
@@ -62,7 +63,7 @@ static int pull_runs(profdb *db, const char *url, const char *const *runs, size_
 	struct profdb__ch_run *list = NULL;
 	size_t n = 0;
 	int rc = PROFDB_OK;
-	if (profdb__ch_open(&ch, url, &err) == PROFDB_OK)
+	if (profdb__ch_open(&ch, url, &db->remote_opts, &err) == PROFDB_OK)
 		profdb__ch_set_readonly(ch); /* a snapshot only reads the server */
 	if (err.code != PROFDB_OK || profdb__ch_runs(ch, &list, &n, &err) != PROFDB_OK) {
 		profdb__ch_close(ch);
@@ -80,37 +81,72 @@ static int pull_runs(profdb *db, const char *url, const char *const *runs, size_
 	return rc;
 }
 
-int profdb_open_clickhouse(profdb **out, const char *url, const char *const *runs, size_t nruns,
-                           unsigned flags)
+const char *profdb__ch_url(const profdb *db)
 {
-	int rc = profdb_open(out, "", 0);
-	if (rc != PROFDB_OK)
-		return rc;
-	if (sqlite3_exec((*out)->sql, "PRAGMA cache_size = -8192", NULL, NULL, NULL) != SQLITE_OK)
-		return profdb__sqlerror(*out, "cannot make the snapshot");
-	if (!profdb__ch_is_url(url))
-		return profdb__error(*out, PROFDB_EUSAGE, "not a clickhouse:// URL");
-	/* mask: the tables of the run pulled so far (queries pull more);
-	 * step_rows: its kernel_step_stat rows on the server, once a diff
-	 * counted them (ch_compare.c) */
-	if (sqlite3_exec((*out)->sql, "CREATE TEMP TABLE ch_run (local_id INTEGER PRIMARY KEY,"
-	                 " remote_id INTEGER NOT NULL, mask INTEGER NOT NULL, step_rows INTEGER)",
-	                 NULL, NULL, NULL) != SQLITE_OK)
-		return profdb__sqlerror(*out, "cannot make the snapshot");
-	/* the tags (run_tag, and run_meta's) of even a light snapshot: --tag
-	 * selects runs here, before the server is asked for figures */
-	rc = pull_runs(*out, url, runs, nruns, flags & PROFDB_CH_RUNS_ONLY ?
-	               profdb__ch_table_bit("run_tag") | profdb__ch_table_bit("run_meta") : CH_ALL_TABLES);
-	if (rc != PROFDB_OK)
-		return rc;
-	(*out)->remote = strdup(url);
-	if (!(*out)->remote)
-		return profdb__error(*out, PROFDB_ERROR, "out of memory");
-	(*out)->readonly = 1;
-	return PROFDB_OK;
+	return ((const struct profdb__ch_snap *)db->source_state)->url;
 }
 
-int profdb_is_clickhouse_url(const char *s)
+static void ch_close(profdb *db)
 {
-	return profdb__ch_is_url(s);
+	struct profdb__ch_snap *snap = db->source_state;
+	if (!snap)
+		return;
+	if (snap->url) /* it may hold a password: not left in freed memory */
+		memset(snap->url, 0, strlen(snap->url));
+	free(snap->url);
+	free(snap);
+	db->source_state = NULL;
 }
+
+static int ch_source_open(profdb *db, const char *url, const struct profdb_open_opts *o)
+{
+	struct profdb__ch_snap *snap;
+	int rc = profdb__db_open_file(db, "", 0);
+	if (rc != PROFDB_OK)
+		return rc;
+	if (sqlite3_exec(db->sql, "PRAGMA cache_size = -8192", NULL, NULL, NULL) != SQLITE_OK)
+		return profdb__sqlerror(db, "cannot make the snapshot");
+	if (!profdb__ch_is_url(url))
+		return profdb__error(db, PROFDB_EUSAGE, "not a clickhouse:// URL");
+	if (!(snap = calloc(1, sizeof *snap)) || !(snap->url = strdup(url))) {
+		free(snap);
+		return profdb__error(db, PROFDB_ERROR, "out of memory");
+	}
+	db->source_state = snap;
+	if (sqlite3_exec(db->sql, "CREATE TEMP TABLE ch_run (local_id INTEGER PRIMARY KEY,"
+	                 " remote_id INTEGER NOT NULL, mask INTEGER NOT NULL, step_rows INTEGER)",
+	                 NULL, NULL, NULL) != SQLITE_OK)
+		return profdb__sqlerror(db, "cannot make the snapshot");
+	/* the tags (run_tag, and run_meta's) even when lazy: --tag selects
+	 * runs here, before the server is asked for figures */
+	rc = pull_runs(db, url, o->runs, o->nruns, o->flags & PROFDB_OPEN_LAZY ?
+	               profdb__ch_table_bit("run_tag") | profdb__ch_table_bit("run_meta") : CH_ALL_TABLES);
+	db->readonly = 1; /* the pulls above wrote the snapshot; nothing else may */
+	return rc;
+}
+
+static int ch_prepare(profdb *db, unsigned need, const void *arg, struct profdb__rel *rel)
+{
+	switch (need) {
+	case PROFDB__NEED_KERNEL_GROUPS:
+		return profdb__ch_prepare_kernels(db, arg, rel);
+	case PROFDB__NEED_KERNEL_ROWS:
+		return profdb__ch_prepare_kernel_rows(db, arg);
+	case PROFDB__NEED_STEP_GROUPS:
+		return profdb__ch_prepare_steps(db, arg, rel);
+	case PROFDB__NEED_RUN_FIGURES:
+		return profdb__ch_prepare_run_figures(db, rel);
+	case PROFDB__NEED_RUN_TOTALS:
+		return profdb__ch_prepare_run_totals(db, arg, rel);
+	case PROFDB__NEED_DIFF:
+		return profdb__ch_prepare_diff(db, *(const int *)arg, rel);
+	case PROFDB__NEED_OP_TREE:
+		return profdb__error(db, PROFDB_EUSAGE, "--by op reads a local database, not a clickhouse:// snapshot");
+	default:
+		return profdb__ch_ensure(db, CH_ALL_TABLES);
+	}
+}
+
+const struct profdb__source profdb__source_clickhouse = {
+	ch_source_open, ch_prepare, profdb__ch_query_sql, profdb__ch_kernel_steps, ch_close
+};

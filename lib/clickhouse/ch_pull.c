@@ -453,7 +453,7 @@ int profdb__ch_pull_more(profdb *db, const char *url, uint64_t remote, int64_t l
 	p.sql = db->sql;
 	p.err = &err;
 	p.run_id = local;
-	if (profdb__ch_open(&ch, url, &err) == PROFDB_OK) {
+	if (profdb__ch_open(&ch, url, &db->remote_opts, &err) == PROFDB_OK) {
 		profdb__ch_set_readonly(ch); /* a pull only reads the server */
 		if (sqlite3_exec(db->sql, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 			profdb__err_set(&err, PROFDB_EBUSY, "cannot write: %s", sqlite3_errmsg(db->sql));
@@ -485,7 +485,7 @@ int profdb__ch_pull(profdb *db, const char *url, const char *run, int replace, u
 		out->rows = out->kernels = 0;
 	if (db->readonly)
 		return profdb__error(db, PROFDB_EUSAGE, "the database is open read-only");
-	if (profdb__ch_open(&ch, url, &err) != PROFDB_OK)
+	if (profdb__ch_open(&ch, url, &db->remote_opts, &err) != PROFDB_OK)
 		goto out;
 	profdb__ch_set_readonly(ch); /* a pull only reads the server */
 	if (find_remote(ch, run, &remote, &err) != PROFDB_OK)

@@ -275,7 +275,7 @@ int profdb_run_push(profdb *db, struct profdb_push_stats *out, const char *url, 
 	/* one read transaction: the rows pushed are one consistent snapshot */
 	sqlite3_exec(db->sql, "BEGIN", NULL, NULL, NULL);
 	if (content_hash(db->sql, run_id, hash, &err) == PROFDB_OK &&
-	    profdb__ch_open(&ch, url, &err) == PROFDB_OK &&
+	    profdb__ch_open(&ch, url, &db->remote_opts, &err) == PROFDB_OK &&
 	    profdb__ch_ensure_schema(ch, &err) == PROFDB_OK &&
 	    profdb__ch_runs(ch, &runs, &nruns, &err) == PROFDB_OK &&
 	    check_existing(ch, run, hash, replace, runs, nruns, &old, &err) == PROFDB_OK &&

@@ -4,11 +4,11 @@
  * elapsed time (the longest per-rank span) and op count and CPU time are
  * GROUP BYs over the run's rows there (exact integers), so listing 200
  * runs moves 200 rows, not their kernels.  The figures land in TEMP
- * tables next to the snapshot's run rows (ch_agg per run; for runs,
- * ch_krank per run and rank, whose ranks the list counts), and SQLite
- * shapes the result as query_runs.c does (same column names, cell types
- * and order), so the formatters print the same bytes.  The definitions
- * are those of query_runs.c and the run_summary view: keep them in step.
+ * tables next to the snapshot's run rows (profdb_runfig per run; for runs,
+ * profdb_krank per run and rank, whose ranks the list counts), which
+ * query_runs.c reads in place of the rows, so the formatters print the
+ * same bytes.  The definitions are those of query_runs.c and the
+ * run_summary view: keep them in step.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +22,7 @@
 struct agg_acc {
 	struct profdb__ch_buf pending;
 	sqlite3 *sql;
-	sqlite3_stmt *put;         /* UPDATE of temp.ch_agg */
+	sqlite3_stmt *put;         /* UPDATE of temp.profdb_runfig */
 	size_t ncols;              /* of the kind's answer (fetch) */
 	struct profdb_err *err;
 };
@@ -66,7 +66,7 @@ static int id_list(sqlite3 *sql, struct profdb__ch_buf *b)
 }
 
 /* The figures of one kind for the runs ids names: KERNELS and OPS per
- * run into temp.ch_agg, KERNEL_RANKS per run and rank into temp.ch_krank. */
+ * run into temp.profdb_runfig, KERNEL_RANKS per run and rank into temp.profdb_krank. */
 enum fetch_kind { KERNELS, OPS, KERNEL_RANKS };
 
 static int fetch(struct profdb__ch *ch, sqlite3 *sql, enum fetch_kind kind, const char *ids, struct profdb_err *err)
@@ -80,11 +80,11 @@ static int fetch(struct profdb__ch *ch, sqlite3 *sql, enum fetch_kind kind, cons
 		{ "SELECT run_id, rank, count(), sum(dur_ns) FROM kernel_ids WHERE run_id",
 		  " GROUP BY run_id, rank FORMAT RowBinary" } };
 	static const char *const put[3] = {
-		"UPDATE temp.ch_agg SET kernels = ?2, total_device = ?3, elapsed = ?4"
+		"UPDATE temp.profdb_runfig SET kernels = ?2, total_device = ?3, elapsed = ?4"
 		" WHERE local_id = (SELECT local_id FROM temp.ch_run WHERE remote_id = ?1)",
-		"UPDATE temp.ch_agg SET ops = ?2, total_cpu = ?3"
+		"UPDATE temp.profdb_runfig SET ops = ?2, total_cpu = ?3"
 		" WHERE local_id = (SELECT local_id FROM temp.ch_run WHERE remote_id = ?1)",
-		"INSERT INTO temp.ch_krank (run_id, rank, kernels, total_device)"
+		"INSERT INTO temp.profdb_krank (run_id, rank, kernels, total_device)"
 		" SELECT local_id, ?2, ?3, ?4 FROM temp.ch_run WHERE remote_id = ?1" };
 	struct agg_acc a = { { 0 }, sql, NULL, kind == OPS ? 3 : 4, err };
 	struct profdb__ch_buf text = { 0 };
@@ -106,24 +106,24 @@ static int fetch(struct profdb__ch *ch, sqlite3 *sql, enum fetch_kind kind, cons
 	return rc;
 }
 
-/* Fill temp.ch_agg with the server's figures of the snapshot's runs: the
+/* Fill temp.profdb_runfig with the server's figures of the snapshot's runs: the
  * kernel ones per run, or (kernel_kind KERNEL_RANKS) per run and rank into
- * temp.ch_krank. */
+ * temp.profdb_krank. */
 static int aggregate(profdb *db, enum fetch_kind kernel_kind)
 {
 	struct profdb_err err = { PROFDB_OK, "" };
 	struct profdb__ch *ch = NULL;
 	struct profdb__ch_buf ids = { 0 };
-	if (sqlite3_exec(db->sql, "DROP TABLE IF EXISTS temp.ch_agg; DROP TABLE IF EXISTS temp.ch_krank;"
-	    " CREATE TEMP TABLE ch_agg (local_id INTEGER PRIMARY KEY, kernels INTEGER, total_device INTEGER,"
+	if (sqlite3_exec(db->sql, "DROP TABLE IF EXISTS temp.profdb_runfig; DROP TABLE IF EXISTS temp.profdb_krank;"
+	    " CREATE TEMP TABLE profdb_runfig (local_id INTEGER PRIMARY KEY, kernels INTEGER, total_device INTEGER,"
 	    " elapsed INTEGER, ops INTEGER, total_cpu INTEGER);"
-	    " CREATE TEMP TABLE ch_krank (run_id INTEGER, rank INTEGER, kernels INTEGER, total_device INTEGER,"
+	    " CREATE TEMP TABLE profdb_krank (run_id INTEGER, rank INTEGER, kernels INTEGER, total_device INTEGER,"
 	    " PRIMARY KEY (run_id, rank));"
-	    " INSERT INTO temp.ch_agg (local_id) SELECT local_id FROM temp.ch_run", NULL, NULL, NULL) != SQLITE_OK)
+	    " INSERT INTO temp.profdb_runfig (local_id) SELECT local_id FROM temp.ch_run", NULL, NULL, NULL) != SQLITE_OK)
 		return profdb__sqlerror(db, "cannot make the snapshot");
 	if (id_list(db->sql, &ids) != 0)
 		profdb__err_set(&err, PROFDB_ERROR, "out of memory");
-	else if (profdb__ch_open(&ch, db->remote, &err) == PROFDB_OK) {
+	else if (profdb__ch_open(&ch, profdb__ch_url(db), &db->remote_opts, &err) == PROFDB_OK) {
 		profdb__ch_set_readonly(ch); /* a snapshot only reads the server */
 		if (fetch(ch, db->sql, kernel_kind, ids.data, &err) == PROFDB_OK)
 			fetch(ch, db->sql, OPS, ids.data, &err);
@@ -133,55 +133,27 @@ static int aggregate(profdb *db, enum fetch_kind kernel_kind)
 	return err.code == PROFDB_OK ? PROFDB_OK : profdb__error(db, err.code, "%s", err.msg);
 }
 
-int profdb__ch_runs_figures(profdb *db)
+int profdb__ch_prepare_run_figures(profdb *db, struct profdb__rel *rel)
 {
 	int rc = profdb__ch_ensure(db, profdb__ch_table_bit("source_file"));
-	return rc == PROFDB_OK ? aggregate(db, KERNEL_RANKS) : rc;
+	if (rc == PROFDB_OK && (rc = aggregate(db, KERNEL_RANKS)) == PROFDB_OK) {
+		rel->krank = "temp.profdb_krank";
+		rel->runfig = "temp.profdb_runfig";
+	}
+	return rc;
 }
 
-/* as summary_types in query_runs.c */
-static const enum profdb_coltype summary_types[] = {
-	PROFDB_COL_TEXT, PROFDB_COL_INT, PROFDB_COL_INT, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_NS,
-	PROFDB_COL_INT, PROFDB_COL_NS
-};
-
-int profdb__ch_query_summary(profdb *db, profdb_result **out, const struct profdb_filter *f)
+int profdb__ch_prepare_run_totals(profdb *db, const struct profdb_filter *f, struct profdb__rel *rel)
 {
-	struct profdb__qbuf b = { 0 };
-	sqlite3_stmt *st = NULL;
-	int rc = aggregate(db, KERNELS);
-	*out = NULL;
+	int rc;
+	/* whole runs are summed on the server; a rank, step or tag filter
+	 * reads the rows into the snapshot */
+	if (f->ntags || f->rank != PROFDB_NULL || f->step_lo != PROFDB_NULL || f->step_hi != PROFDB_NULL)
+		return profdb__ch_ensure(db, CH_ALL_TABLES);
+	if ((rc = aggregate(db, KERNELS)) != PROFDB_OK)
+		return rc;
 	/* the work outside every step: the per-step table's rows without one */
-	if (rc == PROFDB_OK)
-		rc = profdb__ch_ensure(db, profdb__ch_table_bit("kernel_step_stat"));
-	if (rc != PROFDB_OK)
-		return rc;
-	profdb__qbuf_add(&b, "SELECT r.name AS run, r.repeats, coalesce(a.kernels, 0) AS kernels,"
-	    " coalesce(a.total_device, 0) AS total_device, coalesce(a.elapsed, 0) AS elapsed,"
-	    /* NULL for a run without host ops (no ops row came back): as query_runs.c */
-	    " a.total_cpu AS total_cpu");
-	profdb__summary_outside_cols(&b);
-	profdb__qbuf_add(&b, " FROM run r LEFT JOIN temp.ch_agg a ON a.local_id = r.id");
-	profdb__summary_outside_join(&b, f);
-	profdb__qbuf_add(&b, " WHERE 1");
-	if (f->nruns) {
-		profdb__qbuf_add(&b, " AND r.name IN (");
-		for (size_t i = 0; i < f->nruns; i++)
-			profdb__qbuf_addf(&b, "%s:run%zu", i ? ", " : "", i);
-		profdb__qbuf_add(&b, ")");
-	}
-	profdb__qbuf_add(&b, " ORDER BY r.id");
-	rc = profdb__query_prepare(db, &b, &st, "cannot summarise");
-	profdb__qbuf_free(&b);
-	if (rc != PROFDB_OK)
-		return rc;
-	profdb__qfilter_bind(st, f);
-	rc = profdb__result_from_stmt(db, out, st, summary_types);
-	sqlite3_finalize(st);
-	if (rc == PROFDB_OK && (rc = profdb__outside_steps_notes(db, *out, f,
-	                       "outside_kernels and outside_device count them apart")) != PROFDB_OK) {
-		profdb_result_free(*out);
-		*out = NULL;
-	}
+	if ((rc = profdb__ch_ensure(db, profdb__ch_table_bit("kernel_step_stat"))) == PROFDB_OK)
+		rel->runfig = "temp.profdb_runfig";
 	return rc;
 }

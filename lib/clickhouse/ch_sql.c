@@ -165,7 +165,7 @@ int profdb__ch_query_sql(profdb *db, profdb_result **out, const char *sql)
 		profdb__err_set(&err, PROFDB_ERROR, "out of memory");
 		goto out;
 	}
-	if (profdb__ch_open(&ch, db->remote, &err) != PROFDB_OK)
+	if (profdb__ch_open(&ch, profdb__ch_url(db), &db->remote_opts, &err) != PROFDB_OK)
 		goto out;
 	/* the server, not a look at the text, keeps the database unchanged */
 	profdb__ch_set_readonly(ch);

@@ -3,8 +3,8 @@
  * kernel rows.  The server groups the selected kernels per run, rank and
  * step: count, total, first start, last end, the top kernel (the name
  * with the largest total, the least name on a tie, as query_steps.c picks
- * it) and the busy time, into temp.ch_kg; the step rows are pulled;
- * query_steps.c then reads ch_kg in place of grouping kernel rows itself,
+ * it) and the busy time, into temp.profdb_stepgroup; the step rows are pulled;
+ * query_steps.c then reads profdb_stepgroup in place of grouping kernel rows itself,
  * so the wall time, the order and every formatter are its own.
  *
  * Busy is the length of the union of the step's kernel intervals, which
@@ -27,8 +27,8 @@
  * all its events, and if any step is outside, the groups are made again
  * with the times and the +1/-1 in two arrays (WIDE).
  *
- * Not grouped here: a --name glob with [...] and an empty answer (its
- * notes need the rows); then the kernel rows are pulled as before.
+ * Not grouped here: a --name glob with [...]; nor an empty answer, whose
+ * notes query_steps.c takes from the rows (prepared as PROFDB__NEED_ROWS).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,7 +107,7 @@ static int group_sql(profdb *db, struct profdb__qbuf *b, const struct profdb_fil
 	return b->oom ? profdb__error(db, PROFDB_ERROR, "out of memory") : 1;
 }
 
-/* The step rows on their way into temp.ch_kg. */
+/* The step rows on their way into temp.profdb_stepgroup. */
 struct groups {
 	sqlite3_stmt *put;
 	int wide;                  /* a step's times do not fit the EVENTS form */
@@ -134,18 +134,18 @@ static int group_row(void *arg, const struct profdb__ch_val *v, struct profdb_er
 	return 0;
 }
 
-/* temp.ch_kg from the server in one form: 1 filled, 0 when the server
+/* temp.profdb_stepgroup from the server in one form: 1 filled, 0 when the server
  * cannot group f, or an error code; *wide: a step does not fit EVENTS. */
 static int fill_groups_as(profdb *db, const struct profdb_filter *f, int form, int *wide)
 {
 	struct profdb__qbuf b = { 0 };
 	struct groups g = { NULL, 0 };
 	int rc = group_sql(db, &b, f, form);
-	if (rc == 1 && (sqlite3_exec(db->sql, "DROP TABLE IF EXISTS temp.ch_kg;"
-	                "CREATE TEMP TABLE ch_kg (run_id INTEGER, rank INTEGER, step INTEGER, n INTEGER,"
+	if (rc == 1 && (sqlite3_exec(db->sql, "DROP TABLE IF EXISTS temp.profdb_stepgroup;"
+	                "CREATE TEMP TABLE profdb_stepgroup (run_id INTEGER, rank INTEGER, step INTEGER, n INTEGER,"
 	                " tot INTEGER, s0 INTEGER, s1 INTEGER, busy INTEGER, top_total INTEGER, top TEXT)",
 	                NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db->sql, "INSERT INTO temp.ch_kg SELECT local_id, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10"
+	    sqlite3_prepare_v2(db->sql, "INSERT INTO temp.profdb_stepgroup SELECT local_id, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10"
 	                       " FROM temp.ch_run WHERE remote_id = ?1", -1, &g.put, NULL) != SQLITE_OK))
 		rc = profdb__sqlerror(db, "cannot make the snapshot");
 	if (rc == 1 && (rc = profdb__ch_rows(db, b.s, group_types, G_COUNT, group_row, &g)) == PROFDB_OK)
@@ -156,7 +156,7 @@ static int fill_groups_as(profdb *db, const struct profdb_filter *f, int form, i
 	return rc;
 }
 
-/* temp.ch_kg: as events, or again as two arrays when a step's times are
+/* temp.profdb_stepgroup: as events, or again as two arrays when a step's times are
  * too far from 1970 for them (the first answer is then not used). */
 static int fill_groups(profdb *db, const struct profdb_filter *f)
 {
@@ -167,41 +167,16 @@ static int fill_groups(profdb *db, const struct profdb_filter *f)
 	return rc;
 }
 
-/* profdb_query_steps on the snapshot as it stands. */
-static int local_steps(profdb *db, profdb_result **out, const struct profdb_filter *f, int grouped)
+int profdb__ch_prepare_steps(profdb *db, const struct profdb_filter *f, struct profdb__rel *rel)
 {
-	char *remote = db->remote;
 	int rc;
-	db->remote = NULL;
-	db->ch_steps = grouped;
-	rc = profdb_query_steps(db, out, f);
-	db->ch_steps = 0;
-	db->remote = remote;
-	return rc;
-}
-
-int profdb__ch_query_steps(profdb *db, profdb_result **out, const struct profdb_filter *f)
-{
-	/* an empty first answer wrote nothing: the second streams in its place */
-	FILE *stream_out = db->stream_out;
-	const struct profdb_format_opts *stream_fmt = db->stream_fmt;
-	int rc;
-	*out = NULL;
-	if ((rc = profdb__qfilter_check(db, f)) != PROFDB_OK ||
-	    (rc = profdb__ch_ensure(db, profdb__ch_table_bit("step"))) != PROFDB_OK)
+	if ((rc = profdb__ch_ensure(db, profdb__ch_table_bit("step"))) != PROFDB_OK)
 		return rc;
 	if ((rc = fill_groups(db, f)) < 0)
 		return rc;
 	if (rc == 1) {
-		if ((rc = local_steps(db, out, f, 1)) != PROFDB_OK || profdb_result_nrows(*out) > 0)
-			return rc;
-		/* an empty answer's notes say what the runs' rows lack */
-		profdb_result_free(*out);
-		*out = NULL;
-		db->stream_out = stream_out;
-		db->stream_fmt = stream_fmt;
+		rel->stepgroup = "temp.profdb_stepgroup";
+		return PROFDB_OK;
 	}
-	if ((rc = profdb__ch_ensure(db, CH_ALL_TABLES)) != PROFDB_OK)
-		return rc;
-	return local_steps(db, out, f, 0);
+	return profdb__ch_ensure(db, CH_ALL_TABLES);
 }

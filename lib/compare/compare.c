@@ -140,8 +140,10 @@ static int check_opts(profdb *db, const struct profdb_diff_opts *o)
  * "diff --by op"); a kernel's name or kind does not select operators. */
 static int op_opts_check(profdb *db, const struct profdb_diff_opts *o)
 {
-	if (db->remote)
-		return profdb__error(db, PROFDB_EUSAGE, "--by op reads a local database, not a clickhouse:// snapshot");
+	struct profdb__rel rel;
+	int rc = profdb__source_prepare(db, PROFDB__NEED_OP_TREE, NULL, &rel);
+	if (rc != PROFDB_OK)
+		return rc;
 	if (o->filter.name_glob || o->filter.kind)
 		return profdb__error(db, PROFDB_EUSAGE, "--by op compares every operator: no --name or --kind");
 	return PROFDB_OK;
@@ -159,8 +161,8 @@ int profdb_compare(profdb *db, profdb_comparison **out, const struct profdb_diff
 	if ((rc = profdb__version_check(db, o->version, PROFDB_DIFF_OPTS_VERSION, "profdb_diff_opts")) != PROFDB_OK)
 		return rc;
 	if (profdb__bench_diff_wanted(o)) { /* tag: sides or keys, bench_diff.c */
-		/* on a clickhouse:// snapshot they read kernel rows */
-		if (db->remote && (rc = profdb__ch_ensure(db, CH_ALL_TABLES)) != PROFDB_OK)
+		/* they read kernel rows */
+		if ((rc = profdb__source_prepare(db, PROFDB__NEED_ROWS, NULL, &s.rel)) != PROFDB_OK)
 			return rc;
 		return profdb__bench_compare(db, out, o);
 	}
@@ -175,7 +177,7 @@ int profdb_compare(profdb *db, profdb_comparison **out, const struct profdb_diff
 		return rc;
 	if (s.by_op && (rc = op_opts_check(db, o)) != PROFDB_OK)
 		return rc;
-	if (db->remote && (rc = profdb__ch_compare_prepare(db, s.key_in_step_stat)) != PROFDB_OK)
+	if (!s.by_op && (rc = profdb__source_prepare(db, PROFDB__NEED_DIFF, &s.key_in_step_stat, &s.rel)) != PROFDB_OK)
 		return rc;
 	if (!(c = profdb__comparison_new(db, o, by, o->base_runs, o->nbase, o->new_runs, o->nnew)))
 		return profdb__error(db, PROFDB_ERROR, "out of memory");

@@ -351,8 +351,9 @@ int profdb_compare_analysis(profdb *db, profdb_comparison **out, const struct pr
 	if (o->filter.name_glob || o->filter.kind)
 		return profdb__error(db, PROFDB_EUSAGE, "--table %s compares a whole table: no --name or --kind",
 		                     table);
-	/* a clickhouse:// snapshot: the analyses read every table */
-	if (db->remote && (rc = profdb__ch_ensure(db, CH_ALL_TABLES)) != PROFDB_OK)
+	/* the analyses read every table */
+	struct profdb__rel rel;
+	if ((rc = profdb__source_prepare(db, PROFDB__NEED_ROWS, NULL, &rel)) != PROFDB_OK)
 		return rc;
 	if (!(c = profdb__comparison_new(db, o, table, o->base_runs, o->nbase, o->new_runs, o->nnew)))
 		return profdb__error(db, PROFDB_ERROR, "out of memory");

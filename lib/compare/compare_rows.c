@@ -10,8 +10,9 @@
  * name, kind) gets its key text once (the same SQL expression, so the same
  * bytes), and the rows are ordered by a counting sort on the key's rank,
  * then by step within a key (already in that order when a key is one name
- * on one rank).  On a clickhouse:// snapshot the server sends the same
- * integer rows, unsorted (ch_compare.c), and nothing goes through SQLite.
+ * on one rank).  Where kernel_step_stat stays with the source (source.h:
+ * rel.kstep_load, a clickhouse:// snapshot) its kstep_load sends the same
+ * integer rows, unsorted, and nothing goes through SQLite.
  * The rows of every run are held at once (the merge reads all cursors
  * together), so one budget covers them all: diff_bytes of struct
  * profdb_limits (48 MB built in), counted as
@@ -22,11 +23,10 @@
  * what is left uses the SQL cursor: memory stays bounded, as the merge
  * promises (two runs of 1 M names each took 141 MB before the count).
  * A clickhouse:// snapshot cannot fall back (its kernel_step_stat stays on
- * the server), so ch_compare.c asks the server for the same figures first
+ * the server), so its source asks the server for the same figures first
  * (profdb__compare_rows_fit).  There the first cursor to open fetches
- * every run's rows at once (prefetch: up to four threads, a connection per
- * run), and the loader reserves each run's rows in one array (the server
- * counted them).
+ * every run's rows at once (prefetch: the source's threads), and the
+ * loader reserves each run's rows in one array (the source counted them).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -407,7 +407,7 @@ static void loader_free(struct loader *l)
 /* ---------------------------------------------------------------- prefetch */
 
 /* The runs' rows fetched from a snapshot's server at once, in parallel
- * (profdb__ch_kernel_steps) when the first cursor opens: loader k is run
+ * (the source's kstep_load) when the first cursor opens: loader k is run
  * k (side 0's runs, then side 1's) until its cursor takes it. */
 struct profdb__kprefetch {
 	struct loader *l;          /* n, owned until taken */
@@ -434,11 +434,11 @@ void profdb__kcursor_prefetch_free(struct profdb__compare_state *s)
 	s->prefetch = NULL;
 }
 
-/* Fetch every run's rows from the server at once into s->prefetch. */
+/* Fetch every run's rows from the source at once into s->prefetch. */
 static int prefetch(struct profdb__compare_state *s)
 {
 	struct profdb__kprefetch *p;
-	struct profdb__ch_kstep_fetch *f;
+	struct profdb__kstep_fetch *f;
 	size_t nf = 0;
 	int rc;
 	p = calloc(1, sizeof *p);
@@ -462,12 +462,12 @@ static int prefetch(struct profdb__compare_state *s)
 			if (!s->side[si].runs[i].stats)
 				continue; /* the SQL cursor reads it */
 			l->db = s->db;
-			l->max_rows = l->max_bytes = SIZE_MAX; /* the server's figures fitted (ch_compare.c) */
+			l->max_rows = l->max_bytes = SIZE_MAX; /* the source found they fit (profdb__compare_rows_fit) */
 			p->have[k] = 1;
-			f[nf++] = (struct profdb__ch_kstep_fetch){ s->side[si].runs[i].id, add_text, add_raw,
+			f[nf++] = (struct profdb__kstep_fetch){ s->side[si].runs[i].id, add_text, add_raw,
 			                                           reserve_rows, l, 0 };
 		}
-	rc = profdb__ch_kernel_steps(s->db, &s->o->filter, f, nf);
+	rc = s->db->source->kstep_load(s->db, &s->o->filter, f, nf);
 	free(f);
 	if (rc != PROFDB_OK)
 		profdb__kcursor_prefetch_free(s);
@@ -489,7 +489,7 @@ static int fill(struct profdb__compare_state *s, int si, size_t i, struct loader
 {
 	size_t k = run_index(s, si, i);
 	int rc;
-	if (!s->db->ch_kernel_steps) {
+	if (!s->rel.kstep_load) {
 		l->db = s->db;
 		l->max_rows = s->rows_left;
 		l->max_bytes = s->bytes_left;

@@ -281,16 +281,16 @@ int profdb__compare_kernel_cursor(struct profdb__compare_state *s, sqlite3_stmt 
 	/* kernel_step_stat has the totals per rank, step, name and kind: keys
 	 * made of those read it instead of every kernel row */
 	int stats = sd->runs[i].stats && s->key_in_step_stat;
-	/* on a clickhouse:// snapshot other keys read the server's sums per
-	 * rank, step and key column (ch_kgroups.c), not kernel rows */
-	int groups = !stats && s->db->ch_kernel_groups;
+	/* other keys read the source's sums per rank, step and key column
+	 * where it has them (rel.keygroup), else kernel rows */
+	const char *groups = stats ? NULL : s->rel.keygroup;
 
 	*out = NULL;
 	if (s->by_op)
 		return op_cursor(s, si, i, out);
 	/* in key order (BINARY: strcmp's order), so the keys of every run of
 	 * both sides are merged one at a time (compare_merge.c) */
-	snprintf(sql, sizeof sql, "SELECT CAST((%s) AS TEXT), k.step, %s FROM %s"
+	snprintf(sql, sizeof sql, "SELECT CAST((%s) AS TEXT), k.step, %s FROM %s k"
 	         " JOIN str n ON n.id = k.name_id JOIN str b ON b.id = k.base_id"
 	         " JOIN kind kd ON kd.id = k.kind%s"
 	         " WHERE k.run_id = ?1 AND (?2 IS NULL OR k.rank = ?2)"
@@ -298,7 +298,7 @@ int profdb__compare_kernel_cursor(struct profdb__compare_state *s, sqlite3_stmt 
 	         " AND (?5 IS NULL OR n.value GLOB ?5) AND (?6 IS NULL OR kd.name = ?6)"
 	         " GROUP BY 1, 2 ORDER BY 1", keyexpr,
 	         stats ? "sum(k.total_ns), sum(k.calls)" : groups ? "sum(k.dur_ns), sum(k.calls)" : "sum(k.dur_ns), count(*)",
-	         stats ? "kernel_step_stat k" : groups ? "temp.ch_kgroup k" : "kernel k",
+	         stats ? "kernel_step_stat" : groups ? groups : "kernel",
 	         stats ? "" : " LEFT JOIN str t ON t.id = k.type_id"
 	         " LEFT JOIN str s ON s.id = k.in_shapes_id LEFT JOIN str c ON c.id = k.core_id");
 	if (sqlite3_prepare_v2(s->db->sql, sql, -1, &q, NULL) != SQLITE_OK)
@@ -362,13 +362,16 @@ int profdb__compare_read_host(struct profdb__compare_state *s, int si, size_t i)
 	size_t hint = 0;           /* step_index's: the rows come in step order */
 	int rc;
 
-	/* on a clickhouse:// snapshot the server summed op per rank and step
-	 * (ch_compare.c): the same integer sums, without moving every op */
-	if (sqlite3_prepare_v2(s->db->sql, s->db->ch_op_steps ?
-	    "SELECT step, sum(self_ns), sum(ops) FROM temp.ch_op_step"
-	    " WHERE run_id = ?1" COMPARE_RANK_STEP_WHERE " GROUP BY step" :
-	    "SELECT step, sum(coalesce(self_ns, 0)), count(*) FROM op"
-	    " WHERE run_id = ?1" COMPARE_RANK_STEP_WHERE " GROUP BY step", -1, &q, NULL) != SQLITE_OK)
+	/* the source's op sums per rank and step where it has them
+	 * (rel.opstep): the same integer sums, without moving every op */
+	char sql[512];
+	if (s->rel.opstep)
+		snprintf(sql, sizeof sql, "SELECT step, sum(self_ns), sum(ops) FROM %s"
+		         " WHERE run_id = ?1" COMPARE_RANK_STEP_WHERE " GROUP BY step", s->rel.opstep);
+	else
+		snprintf(sql, sizeof sql, "SELECT step, sum(coalesce(self_ns, 0)), count(*) FROM op"
+		         " WHERE run_id = ?1" COMPARE_RANK_STEP_WHERE " GROUP BY step");
+	if (sqlite3_prepare_v2(s->db->sql, sql, -1, &q, NULL) != SQLITE_OK)
 		return profdb__sqlerror(s->db, "cannot read host operators");
 	sqlite3_bind_int64(q, 1, sd->runs[i].id);
 	profdb__compare_bind_filter(q, &s->o->filter);

@@ -12,6 +12,7 @@
 #include <sqlite3.h>
 
 #include "compare.h"
+#include "source.h"
 
 /* Per side: its runs and where each run's samples start. */
 struct profdb__compare_side {
@@ -50,8 +51,9 @@ struct profdb__compare_state {
 	int by_op;                     /* --by op: the keys are operators' figures */
 	size_t rows_left, bytes_left;  /* what the cursors may still hold in memory
 	                                  (compare_rows.c: one budget for every run) */
-	struct profdb__kprefetch *prefetch; /* owned: a snapshot's runs' rows fetched
-	                                  at once, until their cursors take them */
+	struct profdb__kprefetch *prefetch; /* owned: the runs' rows the source
+	                                  fetched at once, until their cursors take them */
+	struct profdb__rel rel;        /* what the source prepared (source.h) */
 };
 
 /* compare_samples.c: keys, runs and their steps, samples from the store */
@@ -93,9 +95,9 @@ struct profdb__kcursor {
 /* Open and place c on its first row (c->live 0 when none). */
 int profdb__kcursor_open(struct profdb__compare_state *s, int si, size_t i, const char *keyexpr,
                          struct profdb__kcursor *c);
-/* On a clickhouse:// snapshot whose kernel_step_stat stays on the server
- * the first cursor opened fetches every run's rows at once, in parallel,
- * into s->prefetch; each later cursor takes its run's.  Free what was not
+/* When kernel_step_stat stays with the source (rel.kstep_load) the first
+ * cursor opened fetches every run's rows at once, in parallel, through
+ * the source's kstep_load into s->prefetch; each later cursor takes its run's.  Free what was not
  * taken (a no-op when nothing was fetched). */
 void profdb__kcursor_prefetch_free(struct profdb__compare_state *s);
 /* The next row: 0, or -1 when SQLite failed (its message on the db). */

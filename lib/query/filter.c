@@ -146,7 +146,8 @@ void profdb__qfilter_selected_steps(struct profdb__qbuf *b, const struct profdb_
 	 * cannot be split by step: it has no selected steps.  kernel_step_stat
 	 * answers that from a few rows where the run has it (it is written
 	 * from every kernel of the run once steps are final), and is all a
-	 * clickhouse:// diff snapshot holds (ch_compare.c); kernel otherwise */
+	 * remote source's snapshot may hold for a diff (source.h: its
+	 * rel.kstep_load); kernel otherwise */
 	profdb__qbuf_add(b, "SELECT s.run_id, s.step FROM step s WHERE (EXISTS (SELECT 1 FROM kernel_step_stat k0"
 	            " WHERE k0.run_id = s.run_id AND k0.step IS NOT NULL) OR EXISTS (SELECT 1 FROM kernel k0"
 	            " WHERE k0.run_id = s.run_id AND k0.step IS NOT NULL))");

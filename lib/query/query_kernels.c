@@ -34,31 +34,11 @@
 #include <string.h>
 
 #include "query.h"
+#include "result.h"
+#include "source.h"
 #include "store/tags.h"
+#include "kernels_keys.h"
 #include "banned.h"
-
-/* A grouping key: how --by names it, the output column, the kernel column. */
-struct key_def {
-	const char *opt;           /* --by spelling */
-	const char *alias;         /* another accepted spelling, or NULL */
-	const char *col;           /* output column name */
-	const char *expr;          /* kernel column grouped on */
-	int resolve;               /* 0 integer, 1 str id, 2 kind id, 3 text (a run tag, filter.c) */
-};
-
-static const struct key_def key_defs[] = {
-	{ "name", NULL, "name", "name_id", 1 },
-	{ "base-name", "base_name", "base_name", "base_id", 1 },
-	{ "type", NULL, "type", "type_id", 1 },
-	{ "core", NULL, "core", "core_id", 1 },
-	{ "kind", NULL, "kind", "kind", 2 },
-	{ "shape", "shapes", "shape", "in_shapes_id", 1 },
-	{ "rank", NULL, "rank", "rank", 0 },
-	{ "device", NULL, "device", "device", 0 },
-	{ "stream", NULL, "stream", "stream", 0 },
-	{ "step", NULL, "step", "step", 0 },
-};
-#define NKEYDEFS (sizeof key_defs / sizeof key_defs[0])
 
 /* A statistic column: output name, what to sort on in CTE o, type.
  * Statistics sort largest first unless ascending is asked. */
@@ -92,103 +72,6 @@ static const struct stat_col step_cols[] = {
 	{ "max_step", "g.max_step", PROFDB_COL_INT },
 };
 
-#define MAXKEYS 10
-
-struct keys {
-	const struct key_def *k[MAXKEYS]; /* in output order: integers, then text */
-	size_t n;
-	struct key_def tag[MAXKEYS];       /* tag:KEY keys (k[] points here) */
-	char tagname[MAXKEYS][PROFDB_TAG_KEY_MAX + 1]; /* their KEYs */
-	size_t ntags;
-};
-
-/* EUSAGE naming the keys, with the nearest when one is close. */
-static int unknown_key(profdb *db, const char *s, size_t len)
-{
-	const char *names[NKEYDEFS];
-	char word[64], hint[96];
-	for (size_t i = 0; i < NKEYDEFS; i++)
-		names[i] = key_defs[i].opt;
-	snprintf(word, sizeof word, "%.*s", (int)(len < sizeof word ? len : sizeof word - 1), s);
-	return profdb__error(db, PROFDB_EUSAGE, "unknown grouping key '%.*s'%s (name, base-name,"
-	                     " type, core, kind, shape, rank, device, stream, step, tag:KEY)", (int)len, s,
-	                     profdb__did_you_mean(hint, sizeof hint, word, names, NKEYDEFS));
-}
-
-/* Parse "name,type" (',' or '+' separated) into k. */
-static int parse_by(profdb *db, const char *by, struct keys *out)
-{
-	const struct key_def *given[MAXKEYS];
-	size_t n = 0;
-	const char *p = by && *by ? by : "name";
-
-	while (*p) {
-		size_t len = strcspn(p, ",+"), i;
-		const char *s = p;
-		int tag = 0;
-		while (len && *s == ' ')
-			s++, len--;
-		while (len && s[len - 1] == ' ')
-			len--;
-		for (i = 0; i < NKEYDEFS; i++) {
-			const struct key_def *d = &key_defs[i];
-			if ((strlen(d->opt) == len && memcmp(d->opt, s, len) == 0) ||
-			    (d->alias && strlen(d->alias) == len && memcmp(d->alias, s, len) == 0))
-				break;
-		}
-		if (i == NKEYDEFS && n < MAXKEYS && (tag = profdb__tags_by_key(db, s, len, out->tagname[out->ntags])) < 0)
-			return tag;
-		if (i == NKEYDEFS && n < MAXKEYS && tag) {
-			const char *tn = out->tagname[out->ntags];
-			out->tag[out->ntags] = (struct key_def){ tn, NULL, tn, profdb__tags_by_col(out->ntags), 3 };
-			given[n++] = &out->tag[out->ntags++];
-			p += strcspn(p, ",+");
-			if (*p)
-				p++;
-			continue;
-		}
-		if (i == NKEYDEFS)
-			return unknown_key(db, s, len);
-		for (size_t j = 0; j < n; j++)
-			if (given[j] == &key_defs[i])
-				return profdb__error(db, PROFDB_EUSAGE, "grouping key '%s' given twice", key_defs[i].opt);
-		given[n++] = &key_defs[i];
-		p += strcspn(p, ",+");
-		if (*p)
-			p++;
-	}
-	out->n = 0;
-	for (size_t pass = 0; pass < 2; pass++)
-		for (size_t j = 0; j < n; j++)
-			if ((given[j]->resolve == 0) == (pass == 0))
-				out->k[out->n++] = given[j];
-	return PROFDB_OK;
-}
-
-int profdb__kernels_keys(profdb *db, const char *by, const char **exprs, int *resolve, size_t *n)
-{
-	struct keys ks;
-	int rc;
-	memset(&ks, 0, sizeof ks);
-	if ((rc = parse_by(db, by, &ks)) != PROFDB_OK)
-		return rc;
-	for (size_t i = 0; i < ks.n; i++) {
-		exprs[i] = ks.k[i]->resolve == 3 ? NULL : ks.k[i]->expr; /* a tag's column is per query */
-		resolve[i] = ks.k[i]->resolve;
-	}
-	*n = ks.n;
-	return PROFDB_OK;
-}
-
-/* The position of the key with output column col in ks (its kN/vN number), or -1. */
-static int has_key(const struct keys *ks, const char *col)
-{
-	for (size_t i = 0; i < ks->n; i++)
-		if (strcmp(ks->k[i]->col, col) == 0)
-			return (int)i;
-	return -1;
-}
-
 /* The value expression of key i inside CTE o. */
 static void key_value(struct profdb__qbuf *b, const struct keys *ks, size_t i)
 {
@@ -206,13 +89,13 @@ static int order_by(profdb *db, struct profdb__qbuf *b, const struct keys *ks, c
                     size_t ncols, const char *sort, int ascending, const char *deflt)
 {
 	const char *s = sort && *sort ? sort : deflt;
-	int k = has_key(ks, s);
+	int k = profdb__kernels_has_key(ks, s);
 	size_t i;
 
 	if (strcmp(s, "share") == 0)
 		s = "share_pct";
 	if (k < 0 && strcmp(s, "base-name") == 0)
-		k = has_key(ks, "base_name");
+		k = profdb__kernels_has_key(ks, "base_name");
 	if (k >= 0) {
 		key_value(b, ks, (size_t)k);
 		/* text keys read best A..Z; numbers follow the asked direction
@@ -342,13 +225,6 @@ static void add_filtered(struct profdb__qbuf *b, const struct keys *ks, const st
 	profdb__qbuf_add(b, " GROUP BY k.run_id)");
 }
 
-static void add_key_list(struct profdb__qbuf *b, const struct keys *ks, const char *prefix)
-{
-	for (size_t i = 0; i < ks->n; i++)
-		profdb__qbuf_addf(b, ", %sk%zu", prefix, i);
-}
-
-/* The group CTE g of plain statistics. */
 static void add_plain_groups(struct profdb__qbuf *b, const struct keys *ks, const struct profdb_filter *f)
 {
 	profdb__qbuf_add(b, ",\n g AS (SELECT f.run_id");
@@ -359,7 +235,7 @@ static void add_plain_groups(struct profdb__qbuf *b, const struct keys *ks, cons
 	            " stddev(f.dur_ns) AS stddev, percentile(f.dur_ns, 90) AS p90,"
 	            " percentile(f.dur_ns, 99) AS p99,"
 	            " sum(CASE WHEN f.step IS NULL THEN f.dur_ns ELSE 0 END) AS outside FROM f GROUP BY f.run_id");
-	add_key_list(b, ks, "");
+	profdb__kernels_key_list(b, ks, "");
 	if (f->min_total_ns > 0)
 		profdb__qbuf_add(b, " HAVING sum(f.dur_ns) >= :mintot");
 	profdb__qbuf_add(b, ")");
@@ -368,15 +244,15 @@ static void add_plain_groups(struct profdb__qbuf *b, const struct keys *ks, cons
 /* The steps per-step figures are taken over: the selected steps (query.h),
  * and any other step a filtered kernel carries (none in a consistent store;
  * kept so that no kernel time is lost), read from the kernel rows, or from
- * the server's groups when step_key >= 0 (temp.ch_g, whose key k<step_key>
- * is the step: ch_groups.c). */
-static void add_step_set(struct profdb__qbuf *b, const struct profdb_filter *f, long step_key)
+ * the source's groups kgroup when step_key >= 0 (source.h: the key
+ * k<step_key> is the step). */
+static void add_step_set(struct profdb__qbuf *b, const struct profdb_filter *f, const char *kgroup, long step_key)
 {
 	profdb__qbuf_add(b, "SELECT run_id, step FROM (");
 	profdb__qfilter_selected_steps(b, f);
 	if (step_key >= 0) {
-		profdb__qbuf_addf(b, ") UNION SELECT run_id, CAST(k%ld AS INTEGER) FROM temp.ch_g WHERE k%ld IS NOT NULL",
-		                  step_key, step_key);
+		profdb__qbuf_addf(b, ") UNION SELECT run_id, CAST(k%ld AS INTEGER) FROM %s WHERE k%ld IS NOT NULL",
+		                  step_key, kgroup, step_key);
 		return;
 	}
 	profdb__qbuf_add(b, ") UNION SELECT k.run_id, k.step FROM kernel k WHERE k.step IS NOT NULL");
@@ -384,44 +260,45 @@ static void add_step_set(struct profdb__qbuf *b, const struct profdb_filter *f, 
 }
 
 /* The group CTE g of per-step statistics (see the file comment), from the
- * kernel rows f, or from the server's groups per step (server). */
-static void add_step_groups(struct profdb__qbuf *b, const struct keys *ks, const struct profdb_filter *f, int server)
+ * kernel rows f, or from the source's groups per step (kgroup not NULL). */
+static void add_step_groups(struct profdb__qbuf *b, const struct keys *ks, const struct profdb_filter *f,
+                            const char *kgroup)
 {
-	long step_key = server ? (long)ks->n : -1;
-	if (server) {
+	long step_key = kgroup ? (long)ks->n : -1;
+	if (kgroup) {
 		profdb__qbuf_add(b, ",\n gs AS (SELECT run_id");
-		add_key_list(b, ks, "");
+		profdb__kernels_key_list(b, ks, "");
 		/* CAST: the step with INTEGER affinity, as the step table's,
 		 * or the join below cannot index it (minutes at 30 k steps) */
-		profdb__qbuf_addf(b, ", CAST(k%ld AS INTEGER) AS step, total AS t, calls AS c FROM temp.ch_g"
-		                  " WHERE k%ld IS NOT NULL", step_key, step_key);
+		profdb__qbuf_addf(b, ", CAST(k%ld AS INTEGER) AS step, total AS t, calls AS c FROM %s"
+		                  " WHERE k%ld IS NOT NULL", step_key, kgroup, step_key);
 	} else {
 		profdb__qbuf_add(b, ",\n gs AS (SELECT f.run_id");
 		for (size_t i = 0; i < ks->n; i++)
 			profdb__qbuf_addf(b, ", f.%s AS k%zu", ks->k[i]->expr, i);
 		profdb__qbuf_add(b, ", f.step, sum(f.dur_ns) AS t, count(*) AS c FROM f GROUP BY f.run_id");
-		add_key_list(b, ks, "");
+		profdb__kernels_key_list(b, ks, "");
 		profdb__qbuf_add(b, ", f.step");
 	}
 	profdb__qbuf_add(b, "),\n st AS (");
-	add_step_set(b, f, step_key);
+	add_step_set(b, f, kgroup, step_key);
 	profdb__qbuf_add(b, "),\n g0 AS (SELECT DISTINCT run_id");
-	add_key_list(b, ks, "");
+	profdb__kernels_key_list(b, ks, "");
 	profdb__qbuf_add(b, " FROM gs),\n grid AS (SELECT g0.run_id");
-	add_key_list(b, ks, "g0.");
+	profdb__kernels_key_list(b, ks, "g0.");
 	profdb__qbuf_add(b, ", st.step, coalesce(gs.t, 0) AS t, coalesce(gs.c, 0) AS c FROM g0"
 	            " JOIN st ON st.run_id = g0.run_id LEFT JOIN gs ON gs.run_id = g0.run_id"
 	            " AND gs.step = st.step");
 	for (size_t i = 0; i < ks->n; i++)
 		profdb__qbuf_addf(b, " AND gs.k%zu IS g0.k%zu", i, i);
 	profdb__qbuf_add(b, "),\n rk AS (SELECT grid.*, row_number() OVER (PARTITION BY run_id");
-	add_key_list(b, ks, "");
+	profdb__kernels_key_list(b, ks, "");
 	profdb__qbuf_add(b, " ORDER BY t DESC, step) AS r1 FROM grid),\n g AS (SELECT run_id");
-	add_key_list(b, ks, "");
+	profdb__kernels_key_list(b, ks, "");
 	profdb__qbuf_add(b, ", sum(c > 0) AS steps, sum(c) AS calls, sum(t) AS total, avg(t) AS mean,"
 	            " stddev(t) AS stddev, min(t) AS min, max(t) AS max,"
 	            " max(CASE WHEN r1 = 1 THEN step END) AS max_step FROM rk GROUP BY run_id");
-	add_key_list(b, ks, "");
+	profdb__kernels_key_list(b, ks, "");
 	if (f->min_total_ns > 0)
 		profdb__qbuf_add(b, " HAVING sum(t) >= :mintot");
 	profdb__qbuf_add(b, ")");
@@ -439,15 +316,16 @@ int profdb__format_is_wallclock(const char *format)
 /* CTE o (names resolved, share, per repeat, rank within run) and the
  * final SELECT; fills types. */
 static int add_output(profdb *db, struct profdb__qbuf *b, const struct keys *ks,
-                      const struct profdb_kernel_query *q, enum profdb_coltype *types, size_t *ntypes)
+                      const struct profdb_kernel_query *q, const struct profdb__rel *rel,
+                      enum profdb_coltype *types, size_t *ntypes)
 {
 	const struct stat_col *cols = q->per_step ? step_cols : plain_cols;
 	size_t ncols = q->per_step ? sizeof step_cols / sizeof step_cols[0] :
 	               sizeof plain_cols / sizeof plain_cols[0];
 	int rc;
 
-	if (db->ch_groups) { /* the server counted the selected steps (ch_kernels.c) */
-		profdb__qbuf_add(b, ",\n rep AS (SELECT run_id, n FROM temp.ch_rep)");
+	if (rel->krep) { /* the source counted the selected steps */
+		profdb__qbuf_addf(b, ",\n rep AS (SELECT run_id, n FROM %s)", rel->krep);
 	} else {
 		profdb__qbuf_add(b, ",\n rep AS (SELECT r.id AS run_id, ");
 		profdb__qfilter_repeats(b, &q->filter, "r");
@@ -478,7 +356,7 @@ static int add_output(profdb *db, struct profdb__qbuf *b, const struct keys *ks,
 	/* grouped by step alone, rows read best in step order unless told
 	 * otherwise (with other keys the largest groups still come first) */
 	rc = order_by(db, b, ks, cols, ncols, q->sort, q->ascending,
-	              ks->n == 1 && has_key(ks, "step") == 0 ? "step" : q->per_step ? "mean" : "total");
+	              ks->n == 1 && profdb__kernels_has_key(ks, "step") == 0 ? "step" : q->per_step ? "mean" : "total");
 	if (rc != PROFDB_OK)
 		return rc;
 	profdb__qbuf_add(b, ") AS rn FROM g JOIN run r ON r.id = g.run_id");
@@ -517,14 +395,15 @@ static int add_output(profdb *db, struct profdb__qbuf *b, const struct keys *ks,
 }
 
 /* A note per run saying over how many steps per-step figures are taken. */
-static int add_step_notes(profdb *db, profdb_result *r, const struct profdb_filter *f, long step_key)
+static int add_step_notes(profdb *db, profdb_result *r, const struct profdb_filter *f, const char *kgroup,
+                          long step_key)
 {
 	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
 	int rc;
 
 	profdb__qbuf_add(&b, "SELECT r.name, count(*), min(x.step), max(x.step) FROM (");
-	add_step_set(&b, f, step_key);
+	add_step_set(&b, f, kgroup, step_key);
 	profdb__qbuf_add(&b, ") x JOIN run r ON r.id = x.run_id GROUP BY x.run_id ORDER BY x.run_id");
 	rc = profdb__query_prepare(db, &b, &st, "cannot count steps");
 	profdb__qbuf_free(&b);
@@ -557,57 +436,45 @@ static const char *const hide_cols[] = {
 	"p99", "p90", "stddev", "avg", "max_step", "max", "min", "median", "share_pct", NULL
 };
 
-int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_kernel_query *q)
+/* The answer to q with keys ks, reading rel's groups where it names them. */
+static int kernels_answer(profdb *db, profdb_result **out, const struct profdb_kernel_query *q,
+                          const struct keys *ks, const struct profdb__rel *rel)
 {
 	enum profdb_coltype types[MAXKEYS + 16];
 	size_t ntypes = 0;
-	struct keys ks;
 	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
-	int rc;
+	int rc = rel->kgroup ? 2 : name_stats_apply(db, ks, q);
 
-	*out = NULL;
-	if ((rc = profdb__version_check(db, q->version, PROFDB_KERNEL_QUERY_VERSION, "profdb_kernel_query")) != PROFDB_OK)
-		return rc;
-	if (db->remote) /* a clickhouse:// snapshot: fetch what is needed first */
-		return profdb__ch_query_kernels(db, out, q);
-	memset(&ks, 0, sizeof ks);
-	if ((rc = profdb__qfilter_check(db, &q->filter)) != PROFDB_OK)
-		return rc;
-	if ((rc = parse_by(db, q->by, &ks)) != PROFDB_OK)
-		return rc;
-	if (q->per_step && has_key(&ks, "step") >= 0)
-		return profdb__error(db, PROFDB_EUSAGE, "per-step statistics cannot also group by step");
-	if (db->ch_groups) /* grouped by the server into temp tables (ch_kernels.c) */
-		rc = 2;
-	else if ((rc = name_stats_apply(db, &ks, q)) < 0)
+	if (rc < 0)
 		return rc;
 	if (rc == 2 && q->per_step) {
-		profdb__qbuf_add(&b, "WITH den AS (SELECT run_id, t FROM temp.ch_den)");
-		add_step_groups(&b, &ks, &q->filter, 1);
+		profdb__qbuf_addf(&b, "WITH den AS (SELECT run_id, t FROM %s)", rel->kden);
+		add_step_groups(&b, ks, &q->filter, rel->kgroup);
 	} else if (rc == 2) {
-		profdb__qbuf_add(&b, "WITH den AS (SELECT run_id, t FROM temp.ch_den),\n g AS (SELECT * FROM temp.ch_g)");
+		profdb__qbuf_addf(&b, "WITH den AS (SELECT run_id, t FROM %s),\n g AS (SELECT * FROM %s)",
+		                  rel->kden, rel->kgroup);
 	} else if (rc == 1) {
 		add_stored_groups(&b, &q->filter);
 	} else {
-		add_filtered(&b, &ks, &q->filter, q->per_step);
+		add_filtered(&b, ks, &q->filter, q->per_step);
 		if (q->per_step)
-			add_step_groups(&b, &ks, &q->filter, 0);
+			add_step_groups(&b, ks, &q->filter, NULL);
 		else
-			add_plain_groups(&b, &ks, &q->filter);
+			add_plain_groups(&b, ks, &q->filter);
 	}
-	if ((rc = add_output(db, &b, &ks, q, types, &ntypes)) != PROFDB_OK)
+	if ((rc = add_output(db, &b, ks, q, rel, types, &ntypes)) != PROFDB_OK)
 		goto out;
 	if ((rc = profdb__query_prepare(db, &b, &st, "cannot query kernels")) != PROFDB_OK)
 		goto out;
 	profdb__qfilter_bind(st, &q->filter);
-	for (size_t i = 0; i < ks.ntags; i++)
-		profdb__tags_by_bind(st, i, ks.tagname[i]);
+	for (size_t i = 0; i < ks->ntags; i++)
+		profdb__tags_by_bind(st, i, ks->tagname[i]);
 	if (q->top > 0)
 		sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":top"), q->top);
 	rc = profdb__result_from_stmt_stream(db, out, st, types);
-	/* (an empty answer from server groups is asked again with the rows) */
-	if (rc == PROFDB_OK && !db->ch_groups &&
+	/* (an empty answer from groups is asked again of the rows) */
+	if (rc == PROFDB_OK && !rel->kgroup &&
 	    (rc = profdb__qfilter_explain_empty(db, *out, &q->filter, q->per_step)) != PROFDB_OK) {
 		profdb_result_free(*out);
 		*out = NULL;
@@ -618,7 +485,7 @@ int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_ke
 		*out = NULL;
 	}
 	if (rc == PROFDB_OK && q->per_step &&
-	    (rc = add_step_notes(db, *out, &q->filter, db->ch_groups ? (long)ks.n : -1)) != PROFDB_OK) {
+	    (rc = add_step_notes(db, *out, &q->filter, rel->kgroup, rel->kgroup ? (long)ks->n : -1)) != PROFDB_OK) {
 		profdb_result_free(*out);
 		*out = NULL;
 	}
@@ -627,4 +494,36 @@ out:
 	profdb__qbuf_free(&b);
 	profdb__result_priority(*out, headline_cols, hide_cols);
 	return rc;
+}
+
+int profdb_query_kernels(profdb *db, profdb_result **out, const struct profdb_kernel_query *q)
+{
+	struct profdb__rel rel;
+	struct keys ks;
+	int rc;
+
+	*out = NULL;
+	if ((rc = profdb__version_check(db, q->version, PROFDB_KERNEL_QUERY_VERSION, "profdb_kernel_query")) != PROFDB_OK)
+		return rc;
+	memset(&ks, 0, sizeof ks);
+	if ((rc = profdb__qfilter_check(db, &q->filter)) != PROFDB_OK)
+		return rc;
+	if ((rc = profdb__kernels_parse_by(db, q->by, &ks)) != PROFDB_OK)
+		return rc;
+	if (q->per_step && profdb__kernels_has_key(&ks, "step") >= 0)
+		return profdb__error(db, PROFDB_EUSAGE, "per-step statistics cannot also group by step");
+	if ((rc = profdb__source_prepare(db, PROFDB__NEED_KERNEL_GROUPS, q, &rel)) != PROFDB_OK)
+		return rc;
+	if (rel.kgroup) {
+		rc = kernels_answer(db, out, q, &ks, &rel);
+		/* (streamed csv/json: earlier parts are out, the last may be empty) */
+		if (rc != PROFDB_OK || profdb_result_nrows(*out) > 0 || (*out)->written > 0)
+			return rc;
+		/* an empty answer's notes say what the runs' rows lack */
+		profdb_result_free(*out);
+		*out = NULL;
+		if ((rc = profdb__source_prepare(db, PROFDB__NEED_KERNEL_ROWS, q, &rel)) != PROFDB_OK)
+			return rc;
+	}
+	return kernels_answer(db, out, q, &ks, &rel);
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "query.h"
+#include "source.h"
 #include "banned.h"
 
 int profdb__sql_collect(profdb *db, profdb_result **out, const char *sql)
@@ -15,8 +16,8 @@ int profdb__sql_collect(profdb *db, profdb_result **out, const char *sql)
 	int rc;
 
 	*out = NULL;
-	if (db->remote) /* a clickhouse:// snapshot: ClickHouse SQL, run there */
-		return profdb__ch_query_sql(db, out, sql);
+	if (db->source->sql) /* the source's own SQL, answered there */
+		return db->source->sql(db, out, sql);
 	if ((rc = profdb__sql_prepare_one(db, &st, sql)) != PROFDB_OK)
 		return rc;
 	rc = profdb__result_from_stmt(db, out, st, NULL);
@@ -34,9 +35,9 @@ static const enum profdb_coltype runs_types[] = {
  * ranks counts every rank a source file named, not only those with kernels
  * (run.ranks): a rank whose export holds no device data is still a rank of
  * the session, and no_kernel_ranks names it so a short table is explained.
- * On a clickhouse:// snapshot the kernel and op figures come from the
- * server, per run and rank (ch_runs.c), in place of the rows: one SQL, two
- * sources, so the same bytes.
+ * Where the source has them grouped (krank and runfig, source.h) the
+ * kernel and op figures come from there, per run and rank, in place of
+ * the rows: one SQL, two sources, so the same bytes.
  */
 static const char runs_sql[] =
 	"SELECT r.id, r.name, r.format,"
@@ -51,17 +52,22 @@ static const char runs_sql[] =
 	" coalesce((SELECT %s FROM %s k WHERE k.run_id = r.id), 0) AS total_device,"
 	" r.ingested_at, r.source_path FROM run r WHERE 1";
 
-/* Where runs_sql's figures come from: the kernel rows' table (or one with
- * their run_id and rank), the count and total over it, the op count. */
-struct runs_source {
-	const char *kernel, *kernels, *total_device, *ops;
-};
-
-static const struct runs_source runs_from[2] = {
-	{ "kernel", "count(*)", "sum(k.dur_ns)", "(SELECT count(*) FROM op o WHERE o.run_id = r.id)" },
-	{ "temp.ch_krank", "sum(k.kernels)", "sum(k.total_device)",
-	  "(SELECT a.ops FROM temp.ch_agg a WHERE a.local_id = r.id)" }
-};
+/* runs_sql's figures from the rows: the kernel rows' table, the count
+ * and total over it, the op count; or from the source's groups. */
+static int add_runs_sql(profdb *db, struct profdb__qbuf *b, const struct profdb__rel *rel)
+{
+	char ops[128];
+	if (!rel->krank) {
+		profdb__qbuf_addf(b, runs_sql, "kernel", "kernel", "count(*)", "kernel",
+		                  "(SELECT count(*) FROM op o WHERE o.run_id = r.id)", "sum(k.dur_ns)", "kernel");
+		return PROFDB_OK;
+	}
+	if ((size_t)snprintf(ops, sizeof ops, "(SELECT a.ops FROM %s a WHERE a.local_id = r.id)", rel->runfig) >= sizeof ops)
+		return profdb__error(db, PROFDB_ERROR, "cannot list runs: relation name too long");
+	profdb__qbuf_addf(b, runs_sql, rel->krank, rel->krank, "sum(k.kernels)", rel->krank, ops,
+	                  "sum(k.total_device)", rel->krank);
+	return PROFDB_OK;
+}
 
 /* A narrow terminal keeps what each run holds (format_table.c). */
 static const char *const headline_cols[] = {
@@ -78,12 +84,11 @@ int profdb_query_runs(profdb *db, profdb_result **out, const struct profdb_filte
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	const struct runs_source *from = &runs_from[db->remote != NULL];
-
 	*out = NULL;
 	if (f && (rc = profdb__version_check(db, f->version, PROFDB_FILTER_VERSION, "profdb_filter")) != PROFDB_OK)
 		return rc;
-	if (db->remote && (rc = profdb__ch_runs_figures(db)) != PROFDB_OK)
+	struct profdb__rel rel;
+	if ((rc = profdb__source_prepare(db, PROFDB__NEED_RUN_FIGURES, NULL, &rel)) != PROFDB_OK)
 		return rc;
 	/* a run list is of whole runs: only the run names of f apply */
 	profdb_filter_init(&runs_only);
@@ -93,8 +98,10 @@ int profdb_query_runs(profdb *db, profdb_result **out, const struct profdb_filte
 	}
 	if ((rc = profdb__qfilter_check(db, &runs_only)) != PROFDB_OK)
 		return rc;
-	profdb__qbuf_addf(&b, runs_sql, from->kernel, from->kernel, from->kernels, from->kernel, from->ops,
-	                  from->total_device, from->kernel);
+	if ((rc = add_runs_sql(db, &b, &rel)) != PROFDB_OK) {
+		profdb__qbuf_free(&b);
+		return rc;
+	}
 	if (runs_only.nruns) {
 		profdb__qbuf_add(&b, " AND r.name IN (");
 		for (size_t i = 0; i < runs_only.nruns; i++)
@@ -131,8 +138,52 @@ void profdb__summary_outside_join(struct profdb__qbuf *b, const struct profdb_fi
 	profdb__qbuf_add(b, ") o ON o.run_id = r.id");
 }
 
+/* The work outside every step, of the selected runs, noted on *out. */
+static int summary_notes(profdb *db, profdb_result **out, const struct profdb_filter *f)
+{
+	int rc = profdb__outside_steps_notes(db, *out, f, "outside_kernels and outside_device count them apart");
+	if (rc != PROFDB_OK) {
+		profdb_result_free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
+/* The summary of whole runs from the source's totals per run (runfig,
+ * source.h): the columns, cell types and order of the rows' one. */
+static int summary_of_totals(profdb *db, profdb_result **out, const struct profdb_filter *f, const char *runfig)
+{
+	struct profdb__qbuf b = { 0 };
+	sqlite3_stmt *st = NULL;
+	int rc;
+	profdb__qbuf_add(&b, "SELECT r.name AS run, r.repeats, coalesce(a.kernels, 0) AS kernels,"
+	    " coalesce(a.total_device, 0) AS total_device, coalesce(a.elapsed, 0) AS elapsed,"
+	    /* NULL for a run without host ops (no ops figure came): as below */
+	    " a.total_cpu AS total_cpu");
+	profdb__summary_outside_cols(&b);
+	profdb__qbuf_addf(&b, " FROM run r LEFT JOIN %s a ON a.local_id = r.id", runfig);
+	profdb__summary_outside_join(&b, f);
+	profdb__qbuf_add(&b, " WHERE 1");
+	if (f->nruns) {
+		profdb__qbuf_add(&b, " AND r.name IN (");
+		for (size_t i = 0; i < f->nruns; i++)
+			profdb__qbuf_addf(&b, "%s:run%zu", i ? ", " : "", i);
+		profdb__qbuf_add(&b, ")");
+	}
+	profdb__qbuf_add(&b, " ORDER BY r.id");
+	rc = profdb__query_prepare(db, &b, &st, "cannot summarise");
+	profdb__qbuf_free(&b);
+	if (rc != PROFDB_OK)
+		return rc;
+	profdb__qfilter_bind(st, f);
+	rc = profdb__result_from_stmt(db, out, st, summary_types);
+	sqlite3_finalize(st);
+	return rc == PROFDB_OK ? summary_notes(db, out, f) : rc;
+}
+
 int profdb_query_summary(profdb *db, profdb_result **out, const struct profdb_filter *f)
 {
+	struct profdb__rel rel;
 	struct profdb_filter sf, in_run;
 	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
@@ -151,13 +202,10 @@ int profdb_query_summary(profdb *db, profdb_result **out, const struct profdb_fi
 	}
 	if ((rc = profdb__qfilter_check(db, &sf)) != PROFDB_OK)
 		return rc;
-	/* a clickhouse:// snapshot: whole runs are summed on the server; a
-	 * rank, step or tag filter reads the rows into the snapshot first */
-	if (db->remote && !sf.ntags && sf.rank == PROFDB_NULL && sf.step_lo == PROFDB_NULL &&
-	    sf.step_hi == PROFDB_NULL)
-		return profdb__ch_query_summary(db, out, &sf);
-	if (db->remote && (rc = profdb__ch_ensure(db, CH_ALL_TABLES)) != PROFDB_OK)
+	if ((rc = profdb__source_prepare(db, PROFDB__NEED_RUN_TOTALS, &sf, &rel)) != PROFDB_OK)
 		return rc;
+	if (rel.runfig)
+		return summary_of_totals(db, out, &sf, rel.runfig);
 	in_run = sf;
 	in_run.runs = NULL;
 	in_run.nruns = 0;
@@ -199,10 +247,5 @@ int profdb_query_summary(profdb *db, profdb_result **out, const struct profdb_fi
 	profdb__qfilter_bind(st, &sf);
 	rc = profdb__result_from_stmt_stream(db, out, st, summary_types);
 	sqlite3_finalize(st);
-	if (rc == PROFDB_OK && (rc = profdb__outside_steps_notes(db, *out, &sf,
-	                       "outside_kernels and outside_device count them apart")) != PROFDB_OK) {
-		profdb_result_free(*out);
-		*out = NULL;
-	}
-	return rc;
+	return rc == PROFDB_OK ? summary_notes(db, out, &sf) : rc;
 }

@@ -22,6 +22,7 @@
  */
 #include "query.h"
 #include "result.h"
+#include "source.h"
 #include "banned.h"
 
 /* The columns' types; the run column (the first) only for several runs. */
@@ -30,14 +31,13 @@ static const enum profdb_coltype step_types[] = {
 	PROFDB_COL_NS, PROFDB_COL_PCT, PROFDB_COL_INT, PROFDB_COL_NS, PROFDB_COL_NS, PROFDB_COL_TEXT
 };
 
-/* kg and tk: the kernel groups and each group's top
- * kernel, grouped here or, on a clickhouse:// snapshot, by the server
- * (lib/clickhouse/ch_steps.c, busy included) */
-static void kernel_groups_sql(profdb *db, struct profdb__qbuf *b, const struct profdb_filter *f)
+/* kg and tk: the kernel groups and each group's top kernel, grouped here
+ * or read from the source's groups (stepgroup, busy included: source.h) */
+static void kernel_groups_sql(struct profdb__qbuf *b, const struct profdb_filter *f, const char *stepgroup)
 {
-	if (db->ch_steps) {
-		profdb__qbuf_add(b, "WITH kg AS (SELECT run_id, rank, step, n, tot, s0, s1, busy FROM temp.ch_kg),\n"
-		    " tk AS (SELECT run_id, rank, step, top AS name, top_total AS t FROM temp.ch_kg),\n");
+	if (stepgroup) {
+		profdb__qbuf_addf(b, "WITH kg AS (SELECT run_id, rank, step, n, tot, s0, s1, busy FROM %s),\n"
+		    " tk AS (SELECT run_id, rank, step, top AS name, top_total AS t FROM %s),\n", stepgroup, stepgroup);
 		return;
 	}
 	profdb__qbuf_add(b, "WITH f AS (SELECT k.* FROM kernel k WHERE 1");
@@ -57,9 +57,9 @@ static void kernel_groups_sql(profdb *db, struct profdb__qbuf *b, const struct p
 	    "  JOIN str s ON s.id = p.name_id GROUP BY p.run_id, p.rank, p.step),\n");
 }
 
-static void main_sql(profdb *db, struct profdb__qbuf *b, const struct profdb_filter *f)
+static void main_sql(struct profdb__qbuf *b, const struct profdb_filter *f, const char *stepgroup)
 {
-	kernel_groups_sql(db, b, f);
+	kernel_groups_sql(b, f, stepgroup);
 	profdb__qbuf_add(b, " ks AS (SELECT run_id, rank, step FROM kg UNION SELECT s.run_id, s.rank, s.step"
 	    "  FROM step s WHERE 1");
 	profdb__qfilter_where(b, f, "s", QF_STEP, 0);
@@ -96,20 +96,14 @@ static const char *const hide_cols[] = {
 	"span", "top_total", "device_total", "kernels", "busy_pct", NULL
 };
 
-int profdb_query_steps(profdb *db, profdb_result **out, const struct profdb_filter *f)
+/* The answer, from the kernel rows or the source's groups (stepgroup). */
+static int steps_answer(profdb *db, profdb_result **out, const struct profdb_filter *f, const char *stepgroup)
 {
 	struct profdb__qbuf b = { 0 };
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	*out = NULL;
-	if (f && (rc = profdb__version_check(db, f->version, PROFDB_FILTER_VERSION, "profdb_filter")) != PROFDB_OK)
-		return rc;
-	if (db->remote) /* a clickhouse:// snapshot: grouped by the server */
-		return profdb__ch_query_steps(db, out, f);
-	if ((rc = profdb__qfilter_check(db, f)) != PROFDB_OK)
-		return rc;
-	main_sql(db, &b, f);
+	main_sql(&b, f, stepgroup);
 	rc = profdb__query_prepare(db, &b, &st, "cannot query steps");
 	profdb__qbuf_free(&b);
 	if (rc != PROFDB_OK)
@@ -123,4 +117,30 @@ int profdb_query_steps(profdb *db, profdb_result **out, const struct profdb_filt
 	}
 	profdb__result_priority(*out, headline_cols, hide_cols);
 	return rc;
+}
+
+int profdb_query_steps(profdb *db, profdb_result **out, const struct profdb_filter *f)
+{
+	/* an empty first answer wrote nothing: the second streams in its place */
+	FILE *stream_out = db->stream_out;
+	const struct profdb_format_opts *stream_fmt = db->stream_fmt;
+	struct profdb__rel rel;
+	int rc;
+
+	*out = NULL;
+	if ((rc = profdb__qfilter_check(db, f)) != PROFDB_OK ||
+	    (rc = profdb__source_prepare(db, PROFDB__NEED_STEP_GROUPS, f, &rel)) != PROFDB_OK)
+		return rc;
+	if (!rel.stepgroup)
+		return steps_answer(db, out, f, NULL);
+	if ((rc = steps_answer(db, out, f, rel.stepgroup)) != PROFDB_OK || profdb_result_nrows(*out) > 0)
+		return rc;
+	/* an empty answer's notes say what the runs' rows lack */
+	profdb_result_free(*out);
+	*out = NULL;
+	db->stream_out = stream_out;
+	db->stream_fmt = stream_fmt;
+	if ((rc = profdb__source_prepare(db, PROFDB__NEED_ROWS, NULL, &rel)) != PROFDB_OK)
+		return rc;
+	return steps_answer(db, out, f, NULL);
 }

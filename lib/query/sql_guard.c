@@ -13,6 +13,7 @@
 
 #include "internal.h"
 #include "query.h"
+#include "source.h"
 #include "banned.h"
 
 

@@ -20,6 +20,7 @@
 #include "format.h"
 #include "query/query.h"
 #include "query/result.h"
+#include "source.h"
 #include "banned.h"
 
 #define STREAM_ROWS 1024 /* rows held between writes: memory stays flat */
@@ -225,10 +226,10 @@ static int run_streamed(profdb *db, const char *sql, const struct profdb_sql_opt
 	struct profdb__sql_guard g;
 	int rc, began = 0;
 
-	if ((!write && (fmt->format != PROFDB_FMT_TABLE || o->write)) || db->remote) {
+	if ((!write && (fmt->format != PROFDB_FMT_TABLE || o->write)) || db->source->sql) {
 		/* a json object is built whole, and a table with --write (a
-		 * second pass would run its changes twice); ClickHouse SQL (a
-		 * clickhouse:// snapshot) answers whole too */
+		 * second pass would run its changes twice); a source's own SQL
+		 * (source.h) answers whole too */
 		if ((rc = run_guarded(db, &r, sql, o)) == PROFDB_OK && profdb_result_write(r, out, fmt) != PROFDB_OK)
 			rc = profdb__error(db, PROFDB_ERROR, "cannot write the output: %s", strerror(errno));
 		profdb_result_free(r);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "source.h"
 #include "schema_sql.h"
 #include "banned.h"
 
@@ -477,7 +478,7 @@ static int open_connection(profdb *db, const char *path, int mem)
  * rows only, as the first does outside a write.  Opened the way a
  * read-only handle is, so a file this process cannot write still opens;
  * query_only either way.  SQLITE_MISUSE where there is no file to share
- * (":memory:", a clickhouse:// snapshot).
+ * (":memory:", a remote source's snapshot).
  */
 int profdb__db_open_reader(const profdb *db, sqlite3 **out)
 {
@@ -485,7 +486,7 @@ int profdb__db_open_reader(const profdb *db, sqlite3 **out)
 	const char *query = "";
 	char *uri;
 	*out = NULL;
-	if (db->remote || !db->path || !db->path[0] || strcmp(db->path, ":memory:") == 0)
+	if (!db->path || !db->path[0] || strcmp(db->path, ":memory:") == 0)
 		return SQLITE_MISUSE;
 	if (access(db->path, W_OK) != 0 || !dir_writable(db->path)) {
 		oflags = SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_READONLY;
@@ -535,22 +536,15 @@ static void readonly_failed(profdb *db, int had)
 		unlink(p);
 }
 
-int profdb_open(profdb **out, const char *path, unsigned flags)
+int profdb__db_open_file(profdb *db, const char *path, unsigned flags)
 {
-	profdb *db;
 	int rc;
 	struct stat sb;
 	/* "": SQLite's private temporary database, on disk past its page
-	 * cache (a clickhouse:// snapshot: bounded memory whatever it pulls) */
+	 * cache (a remote source's snapshot: bounded memory whatever it pulls) */
 	int mem = strcmp(path, ":memory:") == 0 || path[0] == '\0';
 	int had;
 
-	*out = NULL;
-	db = calloc(1, sizeof *db);
-	if (!db)
-		return PROFDB_ERROR;
-	*out = db;
-	db->limits = (struct profdb_limits)PROFDB_LIMITS_INIT;
 	db->readonly = (flags & PROFDB_OPEN_READONLY) != 0;
 	db->path = strdup(path);
 	if (!db->path)
@@ -608,14 +602,28 @@ void profdb__db_wal_now(profdb *db)
 		db->wal_later = 0;
 }
 
+/* A path, or file://path. */
+static int file_source_open(profdb *db, const char *url, const struct profdb_open_opts *o)
+{
+	const char *path = strncmp(url, "file://", 7) == 0 ? url + 7 : url;
+	return profdb__db_open_file(db, path, o->flags);
+}
+
+/* Every row is in the file: nothing to prepare, SQLite's SQL. */
+const struct profdb__source profdb__source_file = { file_source_open, NULL, NULL, NULL, NULL };
+
 void profdb_close(profdb *db)
 {
 	if (!db)
 		return;
+	if (db->source && db->source->close)
+		db->source->close(db);
 	/* a new file that no ingest committed to ends in WAL all the same */
 	profdb__db_wal_now(db);
 	sqlite3_close_v2(db->sql);
 	free(db->path);
-	free(db->remote);
+	free(db->remote_opts.password);
+	free(db->remote_opts.netrc);
+	free(db->remote_opts.cainfo);
 	free(db);
 }
