@@ -12,22 +12,14 @@ D=$PROFDB_CORPUS/HolisticTraceAnalysis/tests/data/trace_diff
 $PROFDB ingest -q --db hta.db --run control "$D/control/control.json.gz"
 $PROFDB ingest -q --db hta.db --run test "$D/test/test.json.gz"
 $PROFDB report --db hta.db control test --format html --resamples 0 -o r.html 2>/dev/null
-python3 - r.html <<'PY'
+python3 - r.html "$HERE" <<'PY'
 import html, re, sys
 t = open(sys.argv[1], encoding="utf-8").read()
 bars = re.findall(r'<g><title>(.*?): [^<]*</title><text x="420"[^>]*>(.*?)</text>', t)
 bars = [(html.unescape(k), html.unescape(l)) for k, l in bars]
-def norm(s):
-    s = s[5:] if s.startswith("void ") else s
-    return re.sub(r"(\(anonymous namespace\)::|[A-Za-z0-9_]+::)", "", s)
-def pieces_in(label, k):
-    pos = 0
-    for piece in re.split(r"\.{3,}", label):
-        at = k.find(piece, pos)
-        if at < 0:
-            return False
-        pos = at + len(piece)
-    return True
+sys.dont_write_bytecode = True  # the checkout stays as it was
+sys.path.insert(0, sys.argv[-1])
+from label_pieces import norm, pieces_in
 def stands_for(label, key):
     label = re.sub(r" #\d+$", "", label)
     return label == key or pieces_in(label, key) or pieces_in(label, norm(key))

@@ -16,24 +16,16 @@ $PROFDB ingest -q --db hta.db --run control "$D/control/control.json.gz"
 $PROFDB ingest -q --db hta.db --run test "$D/test/test.json.gz"
 $PROFDB report --db hta.db control test --format md --resamples 0 -o r.md 2>/dev/null
 $PROFDB report --db hta.db control test --format csv --resamples 0 -o r.csv 2>/dev/null
-python3 - r.md r.csv <<'PY'
+python3 - r.md r.csv "$HERE" <<'PY'
 import csv, re, sys
 md = [l for l in open(sys.argv[1], encoding="utf-8") if l.startswith("| `")]
 labels = [re.match(r"\| `(.*?)` \|", l).group(1).replace("\\|", "|") for l in md]
 rows = [r for r in csv.DictReader(open(sys.argv[2], encoding="utf-8")) if r["scope"] == "kernel"]
 order = ["regression", "improvement", "new", "gone", "inconclusive"]
 want = [r["key"] for v in order for r in rows if r["verdict"] == v][:50]
-def norm(s):
-    s = s[5:] if s.startswith("void ") else s
-    return re.sub(r"(\(anonymous namespace\)::|[A-Za-z0-9_]+::)", "", s)
-def pieces_in(label, k):
-    pos = 0
-    for piece in re.split(r"\.{3,}", label):
-        at = k.find(piece, pos)
-        if at < 0:
-            return False
-        pos = at + len(piece)
-    return True
+sys.dont_write_bytecode = True  # the checkout stays as it was
+sys.path.insert(0, sys.argv[-1])
+from label_pieces import norm, pieces_in
 def stands_for(label, key):
     return label == key or pieces_in(label, key) or pieces_in(label, norm(key))
 bare = [re.sub(r" #\d+$", "", l) for l in labels]
