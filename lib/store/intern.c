@@ -40,6 +40,8 @@ struct profdb__intern {
 	struct profdb_err *err;
 	char *cut;                 /* owned: the cut copy of the last text over the cap */
 	int64_t ncut;              /* texts cut so far (each occurrence) */
+	int (*sync)(void *arg);    /* before using db (intern.h); may be NULL */
+	void *sync_arg;
 };
 
 /*
@@ -147,6 +149,12 @@ struct profdb__intern *profdb__intern_new(sqlite3 *db, size_t maxcached, struct 
 	return t;
 }
 
+void profdb__intern_set_sync(struct profdb__intern *t, int (*fn)(void *arg), void *arg)
+{
+	t->sync = fn;
+	t->sync_arg = arg;
+}
+
 void profdb__intern_free(struct profdb__intern *t)
 {
 	if (!t)
@@ -184,6 +192,8 @@ static struct intern_slot *slot_of(struct profdb__intern *t, const char *s, size
 		if (t->slots[j].hash == h && t->slots[j].len == len && memcmp(t->slots[j].key, s, len) == 0)
 			return &t->slots[j];
 	/* not cached: find or add it in the table */
+	if (t->sync && t->sync(t->sync_arg) != 0)
+		return NULL;
 	sqlite3_bind_text(t->get, 1, s, -1, SQLITE_STATIC);
 	if (sqlite3_step(t->get) == SQLITE_ROW)
 		id = sqlite3_column_int64(t->get, 0);

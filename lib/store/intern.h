@@ -19,6 +19,10 @@ struct profdb__intern;
 struct profdb__intern *profdb__intern_new(sqlite3 *db, size_t maxcached, struct profdb_err *err);
 void profdb__intern_free(struct profdb__intern *t);
 
+/* Call fn(arg) before each use of the connection (a text not in the map);
+ * a non-zero return fails the interning (fn sets the error).  NULL: none. */
+void profdb__intern_set_sync(struct profdb__intern *t, int (*fn)(void *arg), void *arg);
+
 /* Longest text stored, in bytes; a longer one is cut and ends with the
  * mark (doc/limits.md "Limits and guarantees"). */
 #define PROFDB_TEXT_MAX ((size_t)64 << 10)

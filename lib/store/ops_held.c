@@ -217,10 +217,14 @@ int profdb__store_ops_end_held(struct profdb_store *st, int *done)
 		return profdb__err_set(&st->err, PROFDB_ERROR, "op steps: %s", sqlite3_errmsg(st->db->sql));
 	/* the runtime sweep first: it corrects the held ops' self times */
 	rc = profdb__calls_sweep_held(st, &swept);
+	/* only batches filled here: their INSERTs may run on the flusher's
+	 * thread (store_async.c); the caller syncs after */
+	profdb__store_window(st, 1);
 	if (rc == PROFDB_OK)
 		rc = store_held(st, ix);
 	if (rc == PROFDB_OK && swept)
 		rc = profdb__calls_store(st, ix);
+	profdb__store_window(st, 0);
 	profdb__step_index_free(ix);
 	keep(st, s);
 	s->hold_off = 1;

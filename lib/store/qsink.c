@@ -674,8 +674,8 @@ int profdb__queue_drain(struct profdb__queue *q, struct profdb_store *st,
 {
 	struct profdb_sink *out = profdb__store_sink(st);
 	struct batch *b;
-	int rc = PROFDB_OK;
-	while ((b = pop(q)) != NULL) {
+	int rc = profdb__store_async_begin(st), end;
+	while (rc == PROFDB_OK && (b = pop(q)) != NULL) {
 		profdb__store_select_slot(st, b->slot);
 		rc = replay_batch(b, out);
 		recycle(q, b);
@@ -686,5 +686,9 @@ int profdb__queue_drain(struct profdb__queue *q, struct profdb_store *st,
 		if (after_batch)
 			after_batch(arg);
 	}
-	return rc;
+	if (rc != PROFDB_OK)
+		profdb__queue_abort(q);
+	/* the batches in flight go in (or fail) before anything else runs */
+	end = profdb__store_async_end(st);
+	return rc != PROFDB_OK ? rc : end;
 }

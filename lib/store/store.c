@@ -179,6 +179,8 @@ static int on_source_begin(void *arg, const char *path, const char *role, int64_
                            const unsigned char *content, size_t content_len)
 {
 	struct profdb_store *st = arg;
+	if (profdb__store_sync(st) != PROFDB_OK) /* store_async.c */
+		return st->err.code;
 	struct profdb__source_state *c = st->cur;
 	sqlite3_stmt *q = st->stmt[S_SOURCE];
 	for (size_t i = 0; i < c->nskips; i++)
@@ -241,7 +243,7 @@ static int file_passes(struct profdb_store *st)
 	int rc = PROFDB_OK, held = 0;
 	profdb__store_set_cache_size(st->db->sql, was < 0 && was > -NEST_CACHE_KIB ? was : -NEST_CACHE_KIB);
 	/* ops held in memory (ops_held.c): linked, placed and stored now */
-	if (profdb__store_ops_end_held(st, &held) != PROFDB_OK)
+	if (profdb__store_ops_end_held(st, &held) != PROFDB_OK || profdb__store_sync(st) != PROFDB_OK)
 		rc = st->err.code;
 	if (rc == PROFDB_OK && !held && c->kernels.n && c->launches.n &&
 	    profdb__op_link(st->db, st->run_id, c->id, c->ops.v, c->ops.n, c->opn.closed_upto,
@@ -251,7 +253,7 @@ static int file_passes(struct profdb_store *st)
 	if (rc == PROFDB_OK && !held && c->ops.n) {
 		if (profdb__step_index_register(st->db->sql, st->run_id) != SQLITE_OK)
 			rc = st_fail(st, "op steps");
-		else if (profdb__store_ops_finish(st) != PROFDB_OK)
+		else if (profdb__store_ops_finish(st) != PROFDB_OK || profdb__store_sync(st) != PROFDB_OK)
 			rc = st->err.code;
 		profdb__step_index_unregister(st->db->sql);
 	}
@@ -261,7 +263,7 @@ static int file_passes(struct profdb_store *st)
 		if (profdb__batch_flush(st->ops) != SQLITE_OK ||
 		    profdb__step_index_register(st->db->sql, st->run_id) != SQLITE_OK)
 			rc = st_fail(st, "runtime calls");
-		else if (profdb__runtime_ops(st) != PROFDB_OK)
+		else if (profdb__runtime_ops(st) != PROFDB_OK || profdb__store_sync(st) != PROFDB_OK)
 			rc = st->err.code;
 		profdb__step_index_unregister(st->db->sql);
 	}
@@ -275,6 +277,8 @@ static int file_passes(struct profdb_store *st)
 static int on_source_end(void *arg, int64_t rows_read, const char *sha256, uint64_t size)
 {
 	struct profdb_store *st = arg;
+	if (profdb__store_sync(st) != PROFDB_OK) /* store_async.c */
+		return st->err.code;
 	struct profdb__source_state *c = st->cur;
 	sqlite3_stmt *q = st->stmt[S_SOURCE_END];
 	int64_t skipped = 0;
@@ -400,9 +404,8 @@ static int kernel_step(struct profdb_store *st, const struct profdb_kernel_rec *
 	return PROFDB_OK;
 }
 
-static int on_kernel(void *arg, const struct profdb_kernel_rec *k)
+static int store_kernel_row(struct profdb_store *st, const struct profdb_kernel_rec *k)
 {
-	struct profdb_store *st = arg;
 	struct profdb__batch *b = st->kernels;
 	int64_t name_id, base_id, kid, step;
 
@@ -433,9 +436,20 @@ static int on_kernel(void *arg, const struct profdb_kernel_rec *k)
 	return PROFDB_OK;
 }
 
-static int on_op(void *arg, const struct profdb_op_rec *o)
+/* The three records that only fill batches: inside the flusher's window
+ * (store_async.c), where full batches are inserted on its thread. */
+static int on_kernel(void *arg, const struct profdb_kernel_rec *k)
 {
 	struct profdb_store *st = arg;
+	int rc;
+	profdb__store_window(st, 1);
+	rc = store_kernel_row(st, k);
+	profdb__store_window(st, 0);
+	return rc;
+}
+
+static int store_op_row(struct profdb_store *st, const struct profdb_op_rec *o)
+{
 	struct profdb__batch *b = st->ops;
 	int64_t name_id;
 	int bad = 0;
@@ -462,6 +476,16 @@ static int on_op(void *arg, const struct profdb_op_rec *o)
 	return PROFDB_OK;
 }
 
+static int on_op(void *arg, const struct profdb_op_rec *o)
+{
+	struct profdb_store *st = arg;
+	int rc;
+	profdb__store_window(st, 1);
+	rc = store_op_row(st, o);
+	profdb__store_window(st, 0);
+	return rc;
+}
+
 /* A kernel that came just before its launch takes the launch's step,
  * if its row is still in the batch (kernel_step.c). */
 static int launch_kernel_step(struct profdb_store *st, const struct profdb_launch_rec *l)
@@ -480,9 +504,8 @@ static int launch_kernel_step(struct profdb_store *st, const struct profdb_launc
 	return profdb__store_note_row(st, &st->kguessed, kid);
 }
 
-static int on_launch(void *arg, const struct profdb_launch_rec *l)
+static int store_launch_row(struct profdb_store *st, const struct profdb_launch_rec *l)
 {
-	struct profdb_store *st = arg;
 	struct profdb__batch *b = st->launches;
 	int64_t id;
 	int bad = 0;
@@ -502,6 +525,16 @@ static int on_launch(void *arg, const struct profdb_launch_rec *l)
 	return profdb__store_note_row(st, &st->cur->launches, id);
 }
 
+static int on_launch(void *arg, const struct profdb_launch_rec *l)
+{
+	struct profdb_store *st = arg;
+	int rc;
+	profdb__store_window(st, 1);
+	rc = store_launch_row(st, l);
+	profdb__store_window(st, 0);
+	return rc;
+}
+
 int profdb__store_flush(struct profdb_store *st)
 {
 	if (profdb__batch_flush(st->ops) != SQLITE_OK)
@@ -518,6 +551,8 @@ int profdb__store_flush(struct profdb_store *st)
 static int on_step(void *arg, const struct profdb_step_rec *s)
 {
 	struct profdb_store *st = arg;
+	if (profdb__store_sync(st) != PROFDB_OK) /* store_async.c */
+		return st->err.code;
 	sqlite3_stmt *q = st->stmt[S_STEP];
 	sqlite3_bind_int64(q, 1, st->run_id);
 	sqlite3_bind_int64(q, 2, rank_of(s->rank));
@@ -535,6 +570,8 @@ static int on_step(void *arg, const struct profdb_step_rec *s)
 static int on_step_metric(void *arg, int64_t rank, int64_t step, const char *metric, double value)
 {
 	struct profdb_store *st = arg;
+	if (profdb__store_sync(st) != PROFDB_OK) /* store_async.c */
+		return st->err.code;
 	sqlite3_stmt *q = st->stmt[S_STEP_METRIC];
 	sqlite3_bind_int64(q, 1, st->run_id);
 	sqlite3_bind_int64(q, 2, rank_of(rank));
@@ -556,6 +593,8 @@ static void bind_real(sqlite3_stmt *q, int i, double v)
 static int on_comm(void *arg, const struct profdb_comm_rec *c)
 {
 	struct profdb_store *st = arg;
+	if (profdb__store_sync(st) != PROFDB_OK) /* store_async.c */
+		return st->err.code;
 	sqlite3_stmt *q;
 	if (c->what == PROFDB_COMM_OP) {
 		const int64_t v[] = { c->start_ns, c->elapse_ns, c->transit_ns, c->wait_ns, c->sync_ns, c->idle_ns };
@@ -603,6 +642,8 @@ static int on_comm(void *arg, const struct profdb_comm_rec *c)
 static int on_memory(void *arg, const struct profdb_mem_rec *m)
 {
 	struct profdb_store *st = arg;
+	if (profdb__store_sync(st) != PROFDB_OK) /* store_async.c */
+		return st->err.code;
 	sqlite3_stmt *q = st->stmt[S_MEMORY];
 	const int64_t v[] = { m->device_id, PROFDB_NULL, m->ts_ns, m->bytes, m->addr, m->total_allocated,
 	                      m->total_reserved, m->total_active, m->step, m->tid };
@@ -623,6 +664,8 @@ static int on_memory(void *arg, const struct profdb_mem_rec *m)
 static int on_op_memory(void *arg, const struct profdb_opmem_rec *m)
 {
 	struct profdb_store *st = arg;
+	if (profdb__store_sync(st) != PROFDB_OK) /* store_async.c */
+		return st->err.code;
 	sqlite3_stmt *q = st->stmt[S_OP_MEMORY];
 	const int64_t v[] = { m->bytes, m->alloc_ns, m->release_ns, m->active_release_ns,
 	                      m->alloc_total[0], m->alloc_total[1], m->alloc_total[2], m->release_total[0],
@@ -643,6 +686,8 @@ static int on_op_memory(void *arg, const struct profdb_opmem_rec *m)
 static int on_meta(void *arg, int64_t rank, const char *key, const char *value)
 {
 	struct profdb_store *st = arg;
+	if (profdb__store_sync(st) != PROFDB_OK) /* store_async.c */
+		return st->err.code;
 	sqlite3_stmt *q = st->stmt[S_META];
 	sqlite3_bind_int64(q, 1, st->run_id);
 	bind_i64(q, 2, rank);
@@ -657,6 +702,8 @@ static int on_meta(void *arg, int64_t rank, const char *key, const char *value)
 static int on_note(void *arg, const char *note)
 {
 	struct profdb_store *st = arg;
+	if (profdb__store_sync(st) != PROFDB_OK) /* store_async.c */
+		return st->err.code;
 	sqlite3_stmt *q = st->stmt[S_NOTE];
 	sqlite3_bind_int64(q, 1, st->run_id);
 	sqlite3_bind_text(q, 2, note, -1, SQLITE_STATIC);
@@ -741,6 +788,8 @@ static int fixup_memory(struct profdb_store *st, int64_t rank, int64_t offset)
 static int on_rank_fixup(void *arg, int64_t guessed, int64_t rank, int64_t offset)
 {
 	struct profdb_store *st = arg;
+	if (profdb__store_sync(st) != PROFDB_OK) /* store_async.c */
+		return st->err.code;
 	struct profdb__source_state *c = st->cur;
 	sqlite3_stmt *q = NULL;
 	int rc;

@@ -16,6 +16,7 @@
 
 #include "internal.h"
 #include "store_batch.h"
+#include "batch_flusher.h"
 #include "banned.h"
 
 enum { CELL_NULL, CELL_INT, CELL_TEXT };
@@ -26,15 +27,26 @@ struct cell {
 	uint8_t type;              /* CELL_* */
 };
 
+/* Rows in memory: PROFDB_BATCH_ROWS x ncols cells, text apart. */
+struct rows {
+	struct cell *cells;        /* owned */
+	size_t n;                  /* rows added */
+	char *text;                /* owned: the text cells' bytes */
+	size_t text_len, text_cap;
+};
+
+/*
+ * Two sets of rows: the caller adds to fill; a flush swaps fill and flight
+ * and the INSERT reads flight, on the caller's thread or, with a flusher,
+ * on the flusher's while the caller fills the other set.
+ */
 struct profdb__batch {
 	sqlite3 *db;
 	char *module;              /* owned: "profdb_batch_<table>" */
 	sqlite3_stmt *insert;      /* INSERT INTO table(cols) SELECT * FROM module */
 	int ncols;
-	struct cell *cells;        /* PROFDB_BATCH_ROWS x ncols */
-	size_t n;                  /* rows added */
-	char *text;                /* owned: the text cells' bytes */
-	size_t text_len, text_cap;
+	struct rows fill, flight;
+	struct profdb__flusher *flusher; /* NULL: flushes run on the caller's thread */
 };
 
 struct bvtab {
@@ -129,17 +141,17 @@ static int b_next(sqlite3_vtab_cursor *c)
 
 static int b_eof(sqlite3_vtab_cursor *c)
 {
-	return ((struct bcur *)c)->row >= ((struct bvtab *)c->pVtab)->b->n;
+	return ((struct bcur *)c)->row >= ((struct bvtab *)c->pVtab)->b->flight.n;
 }
 
 static int b_column(sqlite3_vtab_cursor *c, sqlite3_context *ctx, int col)
 {
 	const struct profdb__batch *b = ((struct bvtab *)c->pVtab)->b;
-	const struct cell *x = &b->cells[((struct bcur *)c)->row * (size_t)b->ncols + (size_t)col];
+	const struct cell *x = &b->flight.cells[((struct bcur *)c)->row * (size_t)b->ncols + (size_t)col];
 	if (x->type == CELL_INT)
 		sqlite3_result_int64(ctx, x->v);
 	else if (x->type == CELL_TEXT) /* the batch's text outlives the statement */
-		sqlite3_result_text(ctx, b->text + x->v, (int)x->len, SQLITE_STATIC);
+		sqlite3_result_text(ctx, b->flight.text + x->v, (int)x->len, SQLITE_STATIC);
 	/* else NULL: a function's result is NULL unless set */
 	return SQLITE_OK;
 }
@@ -168,6 +180,11 @@ static const sqlite3_module batch_module = {
 
 /* ---------------------------------------------------------------- the batch */
 
+static size_t rows_bytes(const struct profdb__batch *b)
+{
+	return (size_t)PROFDB_BATCH_ROWS * (size_t)b->ncols * sizeof(struct cell);
+}
+
 int profdb__batch_new(struct profdb__batch **out, sqlite3 *db, const char *table, const char *cols,
                       int ncols)
 {
@@ -184,8 +201,9 @@ int profdb__batch_new(struct profdb__batch **out, sqlite3 *db, const char *table
 	b->ncols = ncols;
 	cap = strlen(table) + 16;
 	b->module = malloc(cap);
-	b->cells = malloc((size_t)PROFDB_BATCH_ROWS * (size_t)ncols * sizeof *b->cells);
-	if (!b->module || !b->cells) {
+	b->fill.cells = malloc(rows_bytes(b));
+	b->flight.cells = malloc(rows_bytes(b));
+	if (!b->module || !b->fill.cells || !b->flight.cells) {
 		profdb__batch_free(b);
 		return SQLITE_NOMEM;
 	}
@@ -222,51 +240,93 @@ void profdb__batch_free(struct profdb__batch *b)
 	if (b->module)
 		sqlite3_create_module_v2(b->db, b->module, NULL, NULL, NULL);
 	free(b->module);
-	free(b->cells);
-	free(b->text);
+	free(b->fill.cells);
+	free(b->fill.text);
+	free(b->flight.cells);
+	free(b->flight.text);
 	free(b);
+}
+
+void profdb__batch_set_flusher(struct profdb__batch *b, struct profdb__flusher *f)
+{
+	b->flusher = f;
+}
+
+void profdb__batch_drop_flight(struct profdb__batch *b)
+{
+	b->flight.n = 0;
+	b->flight.text_len = 0;
+}
+
+int profdb__batch_insert_flight(struct profdb__batch *b)
+{
+	int rc = sqlite3_step(b->insert);
+	sqlite3_reset(b->insert);
+	profdb__batch_drop_flight(b);
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* The filled rows become the ones in flight, and the set just inserted
+ * (empty) is filled next. */
+static void swap(struct profdb__batch *b)
+{
+	struct rows t = b->flight;
+	b->flight = b->fill;
+	b->fill = t;
 }
 
 int profdb__batch_flush(struct profdb__batch *b)
 {
 	int rc;
-	if (b->n == 0)
+	/* everything handed over goes in first, in order */
+	if (b->flusher && (rc = profdb__flusher_sync(b->flusher)) != SQLITE_OK)
+		return rc;
+	if (b->fill.n == 0)
 		return SQLITE_OK;
-	rc = sqlite3_step(b->insert);
-	sqlite3_reset(b->insert);
-	b->n = 0;
-	b->text_len = 0;
-	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+	swap(b);
+	return profdb__batch_insert_flight(b);
+}
+
+/* A full batch: to the flusher inside its window, else inserted now. */
+static int flush_full(struct profdb__batch *b)
+{
+	int rc;
+	if (!b->flusher || !profdb__flusher_window_open(b->flusher))
+		return profdb__batch_flush(b);
+	if ((rc = profdb__flusher_wait(b->flusher, b)) != SQLITE_OK)
+		return rc;
+	swap(b);
+	return profdb__flusher_submit(b->flusher, b);
 }
 
 int profdb__batch_row(struct profdb__batch *b)
 {
 	int rc;
 	struct cell *row;
-	if (b->n == PROFDB_BATCH_ROWS && (rc = profdb__batch_flush(b)) != SQLITE_OK)
+	if (b->fill.n == PROFDB_BATCH_ROWS && (rc = flush_full(b)) != SQLITE_OK)
 		return rc;
-	row = &b->cells[b->n * (size_t)b->ncols];
+	row = &b->fill.cells[b->fill.n * (size_t)b->ncols];
 	memset(row, 0, (size_t)b->ncols * sizeof *row); /* CELL_NULL is 0 */
-	b->n++;
+	b->fill.n++;
 	return SQLITE_OK;
 }
 
 int64_t profdb__batch_get(const struct profdb__batch *b, size_t row, int col)
 {
-	const struct cell *x = &b->cells[row * (size_t)b->ncols + (size_t)col];
+	const struct cell *x = &b->fill.cells[row * (size_t)b->ncols + (size_t)col];
 	return x->type == CELL_INT ? x->v : PROFDB_NULL;
 }
 
 void profdb__batch_set(struct profdb__batch *b, size_t row, int col, int64_t v)
 {
-	struct cell *x = &b->cells[row * (size_t)b->ncols + (size_t)col];
+	struct cell *x = &b->fill.cells[row * (size_t)b->ncols + (size_t)col];
 	x->type = CELL_INT;
 	x->v = v;
 }
 
 static struct cell *cell_of(struct profdb__batch *b, int col)
 {
-	return &b->cells[(b->n - 1) * (size_t)b->ncols + (size_t)col];
+	return &b->fill.cells[(b->fill.n - 1) * (size_t)b->ncols + (size_t)col];
 }
 
 void profdb__batch_int(struct profdb__batch *b, int col, int64_t v)
@@ -291,30 +351,31 @@ void profdb__batch_null(struct profdb__batch *b, int col)
 
 int profdb__batch_text(struct profdb__batch *b, int col, const char *s)
 {
+	struct rows *r = &b->fill;
 	size_t len = strlen(s);
 	struct cell *x;
 	if (len > UINT32_MAX)
 		return -1;
-	if (b->text_len + len + 1 > b->text_cap) {
-		size_t cap = b->text_cap ? b->text_cap : 4096;
+	if (r->text_len + len + 1 > r->text_cap) {
+		size_t cap = r->text_cap ? r->text_cap : 4096;
 		char *t;
-		while (cap < b->text_len + len + 1)
+		while (cap < r->text_len + len + 1)
 			cap *= 2;
-		if (!(t = realloc(b->text, cap)))
+		if (!(t = realloc(r->text, cap)))
 			return -1;
-		b->text = t;
-		b->text_cap = cap;
+		r->text = t;
+		r->text_cap = cap;
 	}
-	memcpy(b->text + b->text_len, s, len + 1);
+	memcpy(r->text + r->text_len, s, len + 1);
 	x = cell_of(b, col);
 	x->type = CELL_TEXT;
-	x->v = (int64_t)b->text_len;
+	x->v = (int64_t)r->text_len;
 	x->len = (uint32_t)len;
-	b->text_len += len + 1;
+	r->text_len += len + 1;
 	return 0;
 }
 
 size_t profdb__batch_pending(const struct profdb__batch *b)
 {
-	return b->n;
+	return b->fill.n;
 }

@@ -48,8 +48,19 @@ void profdb__batch_null(struct profdb__batch *b, int col);
 /* Text, copied; -1 when out of memory. */
 int profdb__batch_text(struct profdb__batch *b, int col, const char *s);
 
-/* Insert the pending rows; SQLite result code (the message is on db). */
+/* Insert the pending rows, after every batch in flight on b's flusher;
+ * SQLite result code (the message is on db). */
 int profdb__batch_flush(struct profdb__batch *b);
+
+struct profdb__flusher;
+/* From now on a full batch goes to flusher f (batch_flusher.h) instead of
+ * being inserted by profdb__batch_row's caller; NULL: inserted there again.
+ * Only while f is idle. */
+void profdb__batch_set_flusher(struct profdb__batch *b, struct profdb__flusher *f);
+/* The flusher's side: insert the rows in flight (and forget them), or
+ * forget them after an error. */
+int profdb__batch_insert_flight(struct profdb__batch *b);
+void profdb__batch_drop_flight(struct profdb__batch *b);
 /* Rows added and not yet inserted. */
 size_t profdb__batch_pending(const struct profdb__batch *b);
 /* Integer column col of pending row row (0 .. pending - 1, in the order

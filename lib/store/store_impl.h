@@ -148,6 +148,9 @@ struct profdb_store {
 	 * anything reads or updates op */
 	struct profdb__batch *ops;    /* owned */
 	int64_t next_op_id;
+	/* while a parallel ingest lasts: the thread the batches' INSERTs run
+	 * on (store_async.c); NULL: they run on the store's thread */
+	struct profdb__flusher *flusher; /* owned */
 	/* op rows stored, or set, with an External id and no device_self_ns
 	 * (or more: it only has to be 0 when there are none): the commit's
 	 * device-time UPDATE, a scan of all the run's ops, runs only if > 0 */
@@ -277,6 +280,11 @@ int profdb__calls_sweep_held(struct profdb_store *st, int *done);
 int profdb__calls_store(struct profdb_store *st, const struct profdb__step_index *ix);
 void profdb__store_ops_reset(struct profdb__op_stream *s);
 void profdb__store_ops_free(struct profdb__op_stream *s);
+/* store_async.c.  Wait for the batches in flight: before any other use
+ * of the connection (no-op without a flusher). */
+int profdb__store_sync(struct profdb_store *st);
+/* Open (1) or close (0) the window where full batches go to the flusher. */
+void profdb__store_window(struct profdb_store *st, int open);
 /* Insert the pending batches: before anything reads op, kernel or launch. */
 int profdb__store_flush(struct profdb_store *st);
 
