@@ -1,14 +1,16 @@
 /*
  * thread_cpu.c - an LD_PRELOAD shim that says how a process's CPU time is
  * split between its main thread and the threads it starts: for profdb's
- * ingest, the writer (main) thread against the readers.  bench/run uses it
+ * ingest, the store's (main) thread and its insert thread against the
+ * readers.  bench/run uses it
  * to project the ingest onto more cores (writer-bound speedup).
  *
  * Each thread made by pthread_create adds its CLOCK_THREAD_CPUTIME_ID to a
- * total when its start routine returns; at exit the main thread reads its
- * own clock.  One line goes to the file named by THREAD_CPU_OUT (appended),
- * else to stderr:
- *   thread_cpu: main 1.234567 others 0.456789 threads 1
+ * total when its start routine returns: the store's insert thread (named
+ * profdb-insert, lib/store/batch_flusher.c) to its own, the readers to
+ * "others"; at exit the main thread reads its own clock.  One line goes to
+ * the file named by THREAD_CPU_OUT (appended), else to stderr:
+ *   thread_cpu: main 1.234567 others 0.456789 threads 2 insert 0.901234
  * Thread CPU, not wall: on a shared machine a thread waiting for a core
  * costs no CPU, so the split holds whatever the load.
  * Built by bench/meson.build as build-bench/bench/libthread_cpu.so.
@@ -20,11 +22,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 
 typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
 static _Atomic long long others_ns; /* CPU of the threads that have returned */
+static _Atomic long long insert_ns; /* of which the store's insert thread's (profdb-insert) */
 static _Atomic int nthreads;        /* threads started */
 
 struct start {
@@ -42,10 +46,12 @@ static long long thread_ns(void)
 static void *trampoline(void *arg)
 {
 	struct start s = *(struct start *)arg;
+	char name[17] = "";
 	void *ret;
 	free(arg);
 	ret = s.fn(s.arg);
-	atomic_fetch_add(&others_ns, thread_ns());
+	prctl(PR_GET_NAME, name, 0, 0, 0);
+	atomic_fetch_add(strcmp(name, "profdb-insert") == 0 ? &insert_ns : &others_ns, thread_ns());
 	return ret;
 }
 
@@ -78,8 +84,8 @@ __attribute__((destructor)) static void report(void)
 {
 	const char *path = getenv("THREAD_CPU_OUT");
 	FILE *f = path && *path ? fopen(path, "a") : NULL;
-	fprintf(f ? f : stderr, "thread_cpu: main %.6f others %.6f threads %d\n", thread_ns() / 1e9,
-	        atomic_load(&others_ns) / 1e9, atomic_load(&nthreads));
+	fprintf(f ? f : stderr, "thread_cpu: main %.6f others %.6f threads %d insert %.6f\n", thread_ns() / 1e9,
+	        atomic_load(&others_ns) / 1e9, atomic_load(&nthreads), atomic_load(&insert_ns) / 1e9);
 	if (f)
 		fclose(f);
 }

@@ -239,6 +239,19 @@ static void sort_dev(struct profdb__dev_time *d, size_t n)
 	}
 }
 
+/* Sorted, one entry per key with the durations summed. */
+static void sum_dev(struct profdb__dev_times *d)
+{
+	size_t w = 0;
+	sort_dev(d->v, d->n);
+	for (size_t r = 0; r < d->n; r++)
+		if (w > 0 && cmp_dev(&d->v[w - 1], &d->v[r]) == 0)
+			d->v[w - 1].dur += d->v[r].dur;
+		else
+			d->v[w++] = d->v[r];
+	d->n = w;
+}
+
 /*
  * Sum the file's kernels per (rank, External id) in one pass over their
  * rows: one index probe per op cost more than the nesting itself.  Kept
@@ -250,7 +263,6 @@ int profdb__dev_times_load(struct profdb__dev_times *d, sqlite3 *db, const struc
                            struct profdb_err *err)
 {
 	sqlite3_stmt *q = NULL;
-	size_t w = 0;
 	int rc;
 	if (!nk)
 		return PROFDB_OK;
@@ -278,13 +290,25 @@ int profdb__dev_times_load(struct profdb__dev_times *d, sqlite3 *db, const struc
 	sqlite3_finalize(q);
 	if (rc != SQLITE_DONE)
 		return profdb__err_set(err, PROFDB_ERROR, "op times: kernels: %s", sqlite3_errmsg(db));
-	sort_dev(d->v, d->n);
-	for (size_t r = 0; r < d->n; r++) /* one entry per key, durations summed */
-		if (w > 0 && cmp_dev(&d->v[w - 1], &d->v[r]) == 0)
-			d->v[w - 1].dur += d->v[r].dur;
-		else
-			d->v[w++] = d->v[r];
-	d->n = w;
+	sum_dev(d);
+	return PROFDB_OK;
+}
+
+int profdb__dev_times_from(struct profdb__dev_times *d, const struct profdb__kernel_ids *k, size_t n,
+                           struct profdb_err *err)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		m += k[i].ext != PROFDB_NULL;
+	if (!m)
+		return PROFDB_OK;
+	if (!(d->v = malloc(m * sizeof *d->v)))
+		return profdb__err_set(err, PROFDB_ERROR, "out of memory");
+	d->cap = m;
+	for (size_t i = 0; i < n; i++)
+		if (k[i].ext != PROFDB_NULL)
+			d->v[d->n++] = (struct profdb__dev_time){ k[i].rank, k[i].ext, k[i].dur };
+	sum_dev(d);
 	return PROFDB_OK;
 }
 

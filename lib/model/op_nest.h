@@ -100,6 +100,15 @@ struct profdb__dev_times {
  * over their rows.  PROFDB_OK or PROFDB_ERROR with err set. */
 int profdb__dev_times_load(struct profdb__dev_times *d, sqlite3 *db, const struct profdb__row_run *kernels,
                            size_t nk, struct profdb_err *err);
+/* A file's kernel as the store keeps it for its links and device times
+ * (store.c): rank, correlation id, External id (PROFDB_NULL: none), and
+ * duration, as its row has them. */
+struct profdb__kernel_ids {
+	int64_t rank, corr, ext, dur;
+};
+/* The same sums from kernels k[0..n), without reading the table. */
+int profdb__dev_times_from(struct profdb__dev_times *d, const struct profdb__kernel_ids *k, size_t n,
+                           struct profdb_err *err);
 /* Their summed duration for (rank, ext), 0 if none. */
 int64_t profdb__dev_times_get(const struct profdb__dev_times *d, int64_t rank, int64_t ext);
 void profdb__dev_times_free(struct profdb__dev_times *d);

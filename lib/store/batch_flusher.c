@@ -1,63 +1,114 @@
 /*
- * batch_flusher.c - full batches inserted on a thread of their own
+ * batch_flusher.c - the store's writes on a thread of their own
  * (batch_flusher.h says why and what the caller must keep to).
  *
- * A FIFO of batches, each at most once in it (a batch has one buffer in
- * flight, store_batch.c), so FLUSH_QUEUE_MAX bounds it.  The first error
- * stops the flushing: the batches after it are dropped, and every sync
- * returns it, as the ingest is rolled back anyway.
+ * Two FIFOs of jobs, linked through the jobs themselves: full batches
+ * first, the rest (a file's op rows, statements) when no batch waits, a
+ * chunk at a time.  So the store's thread, filling the next file's
+ * batches, never waits behind the last file's op rows; the order within
+ * each queue is kept, and no row of one queue refers to a row of the
+ * other.  The first error stops the writing: the jobs after it are
+ * dropped, and every sync returns it, as the ingest is rolled back anyway.
  */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include "internal.h"
 #include "batch_flusher.h"
-#include "store_batch.h"
 #include "banned.h"
-
-#define FLUSH_QUEUE_MAX 16 /* more than the store's batches */
 
 struct profdb__flusher {
 	sqlite3 *db;
 	pthread_t thread;
 	pthread_mutex_t mu;
 	pthread_cond_t work, idle;
-	struct profdb__batch *queue[FLUSH_QUEUE_MAX]; /* ring */
-	size_t head, n;
-	struct profdb__batch *running;  /* taken off the queue, being inserted */
+	struct queue { struct profdb__flush_job *head, *tail; } q[2]; /* urgent, then the rest */
+	struct profdb__flush_job *running;     /* being run, off its queue */
 	int stop;
 	int window;                /* full batches go to the flusher (batch_flusher.h) */
 	int rc;                    /* first error, SQLITE_OK if none */
-	atomic_int outstanding;    /* batches submitted and not yet inserted */
+	char msg[512];             /* its message */
+	atomic_int outstanding;    /* jobs submitted and not yet run */
 	atomic_int misuse;         /* a statement ran on another thread meanwhile */
 };
+
+/* Run (or drop, after an error) one job; mu is not held. */
+static int run_one(struct profdb__flusher *f, struct profdb__flush_job *job, int skip)
+{
+	const char *what = job->what;
+	int rc;
+	if (skip) {
+		if (job->drop)
+			job->drop(job);
+		return SQLITE_OK;
+	}
+	/* job may be freed by its run: what was read before */
+	if ((rc = job->run(job)) != SQLITE_OK && rc != PROFDB__FLUSH_AGAIN)
+		snprintf(f->msg, sizeof f->msg, "storing %s: %s", what, sqlite3_errmsg(f->db));
+	return rc;
+}
+
+static int idle(const struct profdb__flusher *f)
+{
+	return !f->q[0].head && !f->q[1].head && !f->running;
+}
+
+static void push(struct queue *q, struct profdb__flush_job *job)
+{
+	job->next = NULL;
+	if (q->tail)
+		q->tail->next = job;
+	else
+		q->head = job;
+	q->tail = job;
+}
+
+static void pop(struct queue *q)
+{
+	q->head = q->head->next;
+	if (!q->head)
+		q->tail = NULL;
+}
 
 static void *flusher_main(void *arg)
 {
 	struct profdb__flusher *f = arg;
+#ifdef __linux__
+	/* named, so that top -H, perf and bench/thread_cpu.c can tell it */
+	prctl(PR_SET_NAME, "profdb-insert", 0, 0, 0);
+#endif
 	pthread_mutex_lock(&f->mu);
 	for (;;) {
-		struct profdb__batch *b;
-		int rc = SQLITE_OK, skip;
-		while (!f->n && !f->stop)
+		struct queue *q;
+		struct profdb__flush_job *job;
+		int rc, skip;
+		while (!f->q[0].head && !f->q[1].head && !f->stop)
 			pthread_cond_wait(&f->work, &f->mu);
-		if (!f->n)
+		q = f->q[0].head ? &f->q[0] : &f->q[1];
+		if (!q->head)
 			break;
-		b = f->queue[f->head];
-		f->head = (f->head + 1) % FLUSH_QUEUE_MAX;
-		f->n--;
-		f->running = b;
+		/* off the queue while it runs: a job may free itself when done */
+		job = f->running = q->head;
+		pop(q);
 		skip = f->rc != SQLITE_OK;
 		pthread_mutex_unlock(&f->mu);
-		if (skip)
-			profdb__batch_drop_flight(b);
-		else
-			rc = profdb__batch_insert_flight(b);
+		rc = run_one(f, job, skip);
 		pthread_mutex_lock(&f->mu);
+		f->running = NULL;
+		if (rc == PROFDB__FLUSH_AGAIN) { /* a chunk done: back at the head */
+			job->next = q->head;
+			q->head = job;
+			if (!q->tail)
+				q->tail = job;
+			continue;
+		}
 		if (f->rc == SQLITE_OK)
 			f->rc = rc;
-		f->running = NULL;
 		atomic_fetch_sub(&f->outstanding, 1);
 		pthread_cond_broadcast(&f->idle);
 	}
@@ -66,7 +117,7 @@ static void *flusher_main(void *arg)
 }
 
 /* SQLITE_TRACE_STMT: a statement starts.  On any thread but the flusher's
- * while a batch is in flight, that is two threads on a NOMUTEX connection:
+ * while a job is in flight, that is two threads on a NOMUTEX connection:
  * noted, and reported by the next sync. */
 static int guard(unsigned type, void *arg, void *p, void *x)
 {
@@ -103,11 +154,14 @@ int profdb__flusher_start(struct profdb__flusher **out, sqlite3 *db)
 	return SQLITE_OK;
 }
 
-/* The error to report: a flush's, else a misuse caught by guard. */
+/* The error to report: a job's, else a misuse caught by guard.  mu held. */
 static int result(struct profdb__flusher *f)
 {
-	if (f->rc == SQLITE_OK && atomic_load(&f->misuse))
+	if (f->rc == SQLITE_OK && atomic_load(&f->misuse)) {
 		f->rc = SQLITE_MISUSE;
+		snprintf(f->msg, sizeof f->msg, "internal error: the store used the database while a write"
+		         " was running on the insert thread");
+	}
 	return f->rc;
 }
 
@@ -140,38 +194,43 @@ int profdb__flusher_window_open(const struct profdb__flusher *f)
 	return f->window;
 }
 
-int profdb__flusher_submit(struct profdb__flusher *f, struct profdb__batch *b)
+const char *profdb__flusher_errmsg(const struct profdb__flusher *f)
+{
+	return f->msg;
+}
+
+int profdb__flusher_submit(struct profdb__flusher *f, struct profdb__flush_job *job)
 {
 	int rc;
 	pthread_mutex_lock(&f->mu);
 	rc = result(f);
-	if (rc == SQLITE_OK && f->n == FLUSH_QUEUE_MAX)
-		rc = SQLITE_INTERNAL; /* cannot happen: each batch is in it once */
 	if (rc == SQLITE_OK) {
-		f->queue[(f->head + f->n) % FLUSH_QUEUE_MAX] = b;
-		f->n++;
+		push(&f->q[job->urgent ? 0 : 1], job);
 		atomic_fetch_add(&f->outstanding, 1);
 		pthread_cond_signal(&f->work);
 	}
 	pthread_mutex_unlock(&f->mu);
+	if (rc != SQLITE_OK && job->drop)
+		job->drop(job);
 	return rc;
 }
 
-static int in_flight(const struct profdb__flusher *f, const struct profdb__batch *b)
+static int in_flight(const struct profdb__flusher *f, const struct profdb__flush_job *job)
 {
-	if (f->running == b)
+	if (f->running == job)
 		return 1;
-	for (size_t i = 0; i < f->n; i++)
-		if (f->queue[(f->head + i) % FLUSH_QUEUE_MAX] == b)
-			return 1;
+	for (int i = 0; i < 2; i++)
+		for (const struct profdb__flush_job *j = f->q[i].head; j; j = j->next)
+			if (j == job)
+				return 1;
 	return 0;
 }
 
-int profdb__flusher_wait(struct profdb__flusher *f, const struct profdb__batch *b)
+int profdb__flusher_wait(struct profdb__flusher *f, const struct profdb__flush_job *job)
 {
 	int rc;
 	pthread_mutex_lock(&f->mu);
-	while (in_flight(f, b))
+	while (in_flight(f, job))
 		pthread_cond_wait(&f->idle, &f->mu);
 	rc = result(f);
 	pthread_mutex_unlock(&f->mu);
@@ -182,7 +241,7 @@ int profdb__flusher_sync(struct profdb__flusher *f)
 {
 	int rc;
 	pthread_mutex_lock(&f->mu);
-	while (f->n || f->running)
+	while (!idle(f))
 		pthread_cond_wait(&f->idle, &f->mu);
 	rc = result(f);
 	pthread_mutex_unlock(&f->mu);

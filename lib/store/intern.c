@@ -232,6 +232,19 @@ int64_t profdb__intern(struct profdb__intern *t, const char *s)
 	return slot ? slot->id : 0;
 }
 
+int64_t profdb__intern_cached(const struct profdb__intern *t, const char *s)
+{
+	size_t len = strlen(s);
+	uint64_t h;
+	if (len > PROFDB_TEXT_MAX || !t->nslots)
+		return 0;
+	h = hash_text(s, len);
+	for (size_t j = h & (t->nslots - 1); t->slots[j].key; j = (j + 1) & (t->nslots - 1))
+		if (t->slots[j].hash == h && t->slots[j].len == len && memcmp(t->slots[j].key, s, len) == 0)
+			return t->slots[j].id;
+	return 0;
+}
+
 int profdb__intern_name(struct profdb__intern *t, const char *name, int64_t *id, int64_t *base)
 {
 	struct intern_slot *slot;

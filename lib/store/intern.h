@@ -34,6 +34,10 @@ int64_t profdb__intern_cut(const struct profdb__intern *t);
 /* The str id of s (found or added), or 0 with err set.  s is not NULL. */
 int64_t profdb__intern(struct profdb__intern *t, const char *s);
 
+/* The str id of s if the map holds it now, else 0 (it may still be in the
+ * table): a lookup that never uses the connection. */
+int64_t profdb__intern_cached(const struct profdb__intern *t, const char *s);
+
 /* The ids of name and of its base name (basename.c), the base computed
  * once per name.  0, or -1 with err set. */
 int profdb__intern_name(struct profdb__intern *t, const char *name, int64_t *id, int64_t *base);

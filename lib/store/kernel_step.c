@@ -180,6 +180,45 @@ int profdb__kstep_step(struct profdb__kstep *k, int64_t rank, int64_t step, int6
 	return 0;
 }
 
+static int cmp_rank(const void *a, const void *b)
+{
+	const struct ks_rank *x = *(const struct ks_rank *const *)a, *y = *(const struct ks_rank *const *)b;
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+int profdb__kstep_index(const struct profdb__kstep *k, struct profdb__step_index **out)
+{
+	const struct ks_rank **order = malloc((k->nranks ? k->nranks : 1) * sizeof *order);
+	struct profdb__step_span *sp = NULL;
+	int64_t *rk = NULL;
+	size_t n = 0, total = 0;
+	int rc = SQLITE_NOMEM;
+	*out = NULL;
+	for (size_t i = 0; i < k->nranks; i++)
+		total += k->ranks[i].n;
+	if (!order || !(sp = malloc((total ? total : 1) * sizeof *sp)) || !(rk = malloc((total ? total : 1) * sizeof *rk)))
+		goto out;
+	for (size_t i = 0; i < k->nranks; i++)
+		order[i] = &k->ranks[i];
+	qsort(order, k->nranks, sizeof *order, cmp_rank);
+	/* the rows step_index_load selects, in its order: each rank's spans
+	 * are kept sorted by step */
+	for (size_t i = 0; i < k->nranks; i++)
+		for (size_t j = 0; j < order[i]->n; j++) {
+			const struct profdb__step_span *s = &order[i]->v[j];
+			if (s->start == PROFDB_NULL || s->end == PROFDB_NULL || s->start >= s->end)
+				continue;
+			rk[n] = order[i]->rank;
+			sp[n++] = *s;
+		}
+	rc = profdb__step_index_build(out, rk, sp, n);
+out:
+	free(order);
+	free(sp);
+	free(rk);
+	return rc;
+}
+
 int profdb__kstep_file_step(struct profdb__kstep_file *f, int64_t rank, int64_t step, int64_t start, int64_t end)
 {
 	struct profdb__step_span in = { step, start, end };

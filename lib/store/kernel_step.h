@@ -50,6 +50,10 @@ void profdb__kstep_free(struct profdb__kstep *k);
 /* A step row as the store wrote it (merged into an existing one as its
  * ON CONFLICT clause does).  0, or -1 out of memory. */
 int profdb__kstep_step(struct profdb__kstep *k, int64_t rank, int64_t step, int64_t start, int64_t end);
+/* The step table of the run as written so far, as profdb__step_index_load
+ * would read it: for callers that must not wait for the rows to be in
+ * (store_async.c).  SQLite result code (SQLITE_NOMEM). */
+int profdb__kstep_index(const struct profdb__kstep *k, struct profdb__step_index **out);
 /* A ProfilerStep#N op of file f (the step record its reader sends, now
  * or when the file ends).  0, or -1 out of memory. */
 int profdb__kstep_file_step(struct profdb__kstep_file *f, int64_t rank, int64_t step, int64_t start, int64_t end);

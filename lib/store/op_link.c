@@ -27,8 +27,10 @@
  * store_ops.c holds) share the merge and the rewrite.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "op_link.h"
+#include "batch_flusher.h"
 #include "util/lower_bound.h"
 #include "banned.h"
 
@@ -61,6 +63,7 @@ struct linker {
 	size_t nlinks, caplinks;
 	struct rank_links *ranks;  /* owned; ascending */
 	size_t nranks, capranks;
+	int indexed;               /* index_links done */
 };
 
 static int lk_fail(struct linker *l, const char *what)
@@ -496,6 +499,9 @@ static int cmp_link(const void *a, const void *b)
 static void index_links(struct linker *l)
 {
 	size_t out = 0;
+	if (l->indexed)
+		return;
+	l->indexed = 1;
 	for (size_t r = 0; r < l->nranks; r++) {
 		struct rank_links *g = &l->ranks[r];
 		size_t start = out, n = 0;
@@ -526,6 +532,13 @@ static const struct call_link *find_link(const struct linker *l, int64_t rank, i
 	g = &l->ranks[lo];
 	PROFDB__LOWER_BOUND(lo, g->first, g->first + g->n, mid, l->links[mid].corr < corr);
 	return lo < g->first + g->n && l->links[lo].corr == corr ? &l->links[lo] : NULL;
+}
+
+/* What the rewrite sets a kernel's External id to. */
+static int64_t link_ext(const struct linker *l, int64_t rank, int64_t corr)
+{
+	const struct call_link *k = rank == PROFDB_NULL || corr == PROFDB_NULL ? NULL : find_link(l, rank, corr);
+	return k ? k->ext : PROFDB_NULL;
 }
 
 /* SQL profdb_link_ext(rank, correlation): the External id of the op that
@@ -612,20 +625,83 @@ static void linker_free(struct linker *l)
 	free(l->ranks);
 }
 
+/* The rewrite and note of a file, run later by the flusher: it owns the
+ * links found. */
+struct link_job {
+	struct profdb__flush_job job; /* first: the job is the struct */
+	struct linker l;
+	struct profdb_err err;
+	struct profdb__row_run *kr; /* owned */
+	size_t nk;
+	int64_t run_id, source_id;
+};
+
+static void link_job_free(struct link_job *j)
+{
+	linker_free(&j->l);
+	free(j->kr);
+	free(j);
+}
+
+static int link_job_run(struct profdb__flush_job *job)
+{
+	struct link_job *j = (struct link_job *)(void *)job;
+	int rc = link_end(&j->l, j->run_id, j->source_id, j->kr, j->nk);
+	link_job_free(j);
+	return rc == PROFDB_OK ? SQLITE_OK : SQLITE_ERROR;
+}
+
+static void link_job_drop(struct profdb__flush_job *job)
+{
+	link_job_free((struct link_job *)(void *)job);
+}
+
+/* l's links into a job (l is left empty); NULL when out of memory. */
+static struct profdb__flush_job *link_job(struct linker *l, int64_t run_id, int64_t source_id,
+                                          const struct profdb__row_run *kernels, size_t nk)
+{
+	struct link_job *j = calloc(1, sizeof *j);
+	if (!j || !(j->kr = malloc((nk ? nk : 1) * sizeof *j->kr))) {
+		free(j);
+		return NULL;
+	}
+	j->job = (struct profdb__flush_job){ .run = link_job_run, .drop = link_job_drop, .what = "kernel links" };
+	j->l = *l;
+	j->l.err = &j->err;
+	memset(l, 0, sizeof *l);
+	memcpy(j->kr, kernels, nk * sizeof *kernels);
+	j->nk = nk;
+	j->run_id = run_id;
+	j->source_id = source_id;
+	return &j->job;
+}
+
 int profdb__op_link_held(const profdb *db, int64_t run_id, int64_t source_id, struct profdb__link_op *ops,
                          size_t nops, const struct profdb__link_op *calls, size_t ncalls,
                          const struct profdb__row_run *launches, size_t nl,
-                         const struct profdb__row_run *kernels, size_t nk, int *done, struct profdb_err *err)
+                         const struct profdb__row_run *kernels, size_t nk, int copy,
+                         struct profdb__kernel_ids *kids, size_t nkids,
+                         struct profdb__flush_job **defer, int *done, struct profdb_err *err)
 {
 	struct linker l = { .db = db->sql, .err = err, .calls_max = (size_t)db->limits.link_calls_max };
-	int rc = needs_link(&l, kernels, nk);
+	int rc = PROFDB_OK;
 	*done = 1;
-	if (rc != 1)
-		return rc;
-	rc = PROFDB_OK;
-	if (nl && (rc = sweep_held(&l, run_id, ops, nops, calls, ncalls, launches, nl, done)) == PROFDB_OK && !*done)
-		rc = PROFDB_OK; /* too many calls: the caller takes profdb__op_link */
-	else if (rc == PROFDB_OK)
+	if (defer)
+		*defer = NULL;
+	if (!copy)
+		return PROFDB_OK;
+	if (nl && (rc = sweep_held(&l, run_id, ops, nops, calls, ncalls, launches, nl, done)) == PROFDB_OK && !*done) {
+		linker_free(&l);
+		return PROFDB_OK; /* too many calls: the caller takes profdb__op_link */
+	}
+	if (rc == PROFDB_OK && kids) { /* the rows the rewrite will make */
+		index_links(&l);
+		for (size_t i = 0; i < nkids; i++)
+			kids[i].ext = link_ext(&l, kids[i].rank, kids[i].corr);
+	}
+	if (rc == PROFDB_OK && defer && !(*defer = link_job(&l, run_id, source_id, kernels, nk)))
+		rc = profdb__err_set(err, PROFDB_ERROR, "out of memory");
+	else if (rc == PROFDB_OK && !defer)
 		rc = link_end(&l, run_id, source_id, kernels, nk);
 	linker_free(&l);
 	return rc;

@@ -12,6 +12,8 @@
 #include "internal.h"
 #include "model/op_nest.h"
 
+struct profdb__flush_job;
+
 /*
  * Before profdb__op_nest, for a Kineto file whose device events carry
  * their correlation id as External id (2022-2023 traces; op_link.c says
@@ -51,10 +53,19 @@ int profdb__link_op_cmp(const void *a, const void *b);
  * store kept them (runtime_held.c); NULL: read from the launch table.
  * *done 0 (and nothing changed) when the file has too many calls
  * for the sweep in C: the caller stores the ops and calls profdb__op_link.
+ * copy: whether the file's kernels carry correlation ids as External ids
+ * (as profdb__op_link finds in the table), known to the caller.  defer
+ * NULL: the kernels' External ids are rewritten now; else *defer is that
+ * rewrite (and the run's note) as a job for the flusher (batch_flusher.h),
+ * or NULL when there is none: the kernel rows need not be in the table
+ * yet, only before the job runs.  kids[0..nkids): the file's kernels kept
+ * by the store (NULL: none), their External ids rewritten likewise.
  */
 int profdb__op_link_held(const profdb *db, int64_t run_id, int64_t source_id, struct profdb__link_op *ops,
                          size_t nops, const struct profdb__link_op *calls, size_t ncalls,
                          const struct profdb__row_run *launches, size_t nl,
-                         const struct profdb__row_run *kernels, size_t nk, int *done, struct profdb_err *err);
+                         const struct profdb__row_run *kernels, size_t nk, int copy,
+                         struct profdb__kernel_ids *kids, size_t nkids,
+                         struct profdb__flush_job **defer, int *done, struct profdb_err *err);
 
 #endif /* PROFDB_OP_LINK_H */

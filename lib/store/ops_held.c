@@ -23,6 +23,7 @@
 
 #include "step_index.h"
 #include "store_impl.h"
+#include "op_rows.h"
 #include "banned.h"
 
 static int oom(struct profdb_store *st)
@@ -116,12 +117,18 @@ int profdb__store_op_put(struct profdb_store *st, const struct profdb__op_pendin
 	return PROFDB_OK;
 }
 
-/* The str id of 'user_annotation', 0 if none: op_link leaves those ops out. */
+/* The str id of 'user_annotation', 0 if none: op_link leaves those ops out.
+ * From the map when it holds the text (a held op of that category was
+ * interned this ingest, so it does unless the map was emptied since);
+ * else from the table, after the writes in flight. */
 static int annotation_id(struct profdb_store *st, int64_t *id)
 {
 	sqlite3_stmt *q = NULL;
 	int rc;
-	*id = 0;
+	if ((*id = profdb__intern_cached(st->str, "user_annotation")) != 0)
+		return PROFDB_OK;
+	if (profdb__store_sync(st) != PROFDB_OK)
+		return st->err.code;
 	if (sqlite3_prepare_v2(st->db->sql, "SELECT id FROM str WHERE value = 'user_annotation'", -1, &q, NULL) !=
 	    SQLITE_OK)
 		return profdb__err_set(&st->err, PROFDB_ERROR, "kernel links: %s", sqlite3_errmsg(st->db->sql));
@@ -141,6 +148,7 @@ static int link_held(struct profdb_store *st, int *done)
 	const struct profdb__op_stream *s = &c->opn;
 	struct profdb__link_op *v;
 	const struct profdb__link_op *calls;
+	struct profdb__flush_job *job = NULL;
 	int64_t annot;
 	size_t n = 0, ncalls;
 	int rc;
@@ -166,31 +174,73 @@ static int link_held(struct profdb_store *st, int *done)
 		                                   .dur = p->dur, .v = p->ext, .key = -(int64_t)i };
 	}
 	calls = profdb__calls_linked(st, &ncalls);
-	return profdb__op_link_held(st->db, st->run_id, c->id, v, n, calls, ncalls, c->launches.v, c->launches.n,
-	                            c->kernels.v, c->kernels.n, done, &st->err);
+	/* without the calls kept, the sweep reads them from the launch table */
+	if (!calls && profdb__store_sync(st) != PROFDB_OK)
+		return st->err.code;
+	rc = profdb__op_link_held(st->db, st->run_id, c->id, v, n, calls, ncalls, c->launches.v, c->launches.n,
+	                          c->kernels.v, c->kernels.n, c->kext_equal && !c->kext_differ,
+	                          c->kids_off ? NULL : c->kids, c->nkids, st->flusher ? &job : NULL, done, &st->err);
+	/* the rewrite runs after the file's kernel rows, handed over before */
+	if (rc == PROFDB_OK && job)
+		rc = profdb__store_submit(st, job);
+	return rc;
 }
 
-/* The held ops into the op batch, each with its step and device times. */
-static int store_held(struct profdb_store *st, const struct profdb__step_index *ix)
+/* The held ops made final in place, each with its step and device times,
+ * as the rows with ids from st->next_op_id. */
+static int finish_held(struct profdb_store *st, const struct profdb__step_index *ix)
 {
 	struct profdb__op_stream *s = &st->cur->opn;
 	struct profdb__op_pass pass;
-	int rc = profdb__op_pass_begin(&pass, st);
+	int rc = profdb__op_pass_begin(&pass, st, 1);
 	for (size_t i = 0; i < s->nheld && rc == PROFDB_OK; i++) {
-		struct profdb__op_held h = s->held[i];
+		struct profdb__op_held *h = &s->held[i];
 		struct profdb__op_final f;
-		int64_t at = h.p.start == PROFDB_NULL ? PROFDB_NULL : profdb__step_index_at(ix, h.p.rank, h.p.start);
-		rc = profdb__op_pass_row(&pass, s->log[i], h.p.rank, h.p.tid, h.p.ext, h.p.step, at, &f);
+		int64_t at = h->p.start == PROFDB_NULL ? PROFDB_NULL : profdb__step_index_at(ix, h->p.rank, h->p.start);
+		rc = profdb__op_pass_row(&pass, s->log[i], h->p.rank, h->p.tid, h->p.ext, h->p.step, at, &f);
 		if (rc == PROFDB_OK && f.changed) {
-			h.p.step = f.step;
-			h.dev_self = f.dev_self;
-			h.dev_total = f.dev_total;
+			h->p.step = f.step;
+			h->dev_self = f.dev_self;
+			h->dev_total = f.dev_total;
 		}
-		if (rc == PROFDB_OK)
-			rc = profdb__store_op_insert(st, &h.p, h.self, h.dev_self, h.dev_total);
 	}
 	profdb__op_pass_end(&pass);
 	return rc;
+}
+
+/* The file's final op rows (its held ops, then its runtime calls' rows)
+ * handed to op_rows.c with their ids: inserted by the flusher when there
+ * is one (after the op batch's rows, whose ids are lower), else now.  The
+ * array of the file before comes back for the next file. */
+static int hand_over(struct profdb_store *st)
+{
+	struct profdb__op_stream *s = &st->cur->opn;
+	struct profdb__flush_job *job = profdb__op_rows_job(st->oprows);
+	struct profdb__op_held *old;
+	size_t oldcap;
+	int64_t first = st->next_op_id;
+	for (size_t i = 0; i < s->nheld; i++) {
+		const struct profdb__op_held *h = &s->held[i];
+		if (h->dev_self == PROFDB_NULL && h->p.ext != PROFDB_NULL)
+			st->ops_no_device++;
+		if (profdb__store_note_row(st, &st->cur->ops, first + (int64_t)i) != PROFDB_OK)
+			return st->err.code;
+	}
+	if (profdb__store_wait(st, job) != PROFDB_OK || profdb__batch_hand_over(st->ops) != SQLITE_OK)
+		return st->err.code ? st->err.code : profdb__err_set(&st->err, PROFDB_ERROR, "storing op: %s",
+		                                                     sqlite3_errmsg(st->db->sql));
+	profdb__op_rows_set(st->oprows, s->held, s->nheld, s->capheld, first, &old, &oldcap);
+	st->next_op_id += (int64_t)s->nheld;
+	s->held = old;
+	s->capheld = old ? oldcap : 0;
+	s->nheld = 0;
+	if (st->flusher)
+		return profdb__store_submit(st, job);
+	if (profdb__op_rows_insert(st->oprows) != SQLITE_OK)
+		return profdb__err_set(&st->err, PROFDB_ERROR, "storing op: %s", sqlite3_errmsg(st->db->sql));
+	/* inserted already: the array comes back at once, one less held */
+	profdb__op_rows_set(st->oprows, s->held, 0, s->capheld, 0, &s->held, &s->capheld);
+	return PROFDB_OK;
 }
 
 int profdb__store_ops_end_held(struct profdb_store *st, int *done)
@@ -212,18 +262,20 @@ int profdb__store_ops_end_held(struct profdb_store *st, int *done)
 			return rc;
 		return profdb__store_ops_flush(st);
 	}
-	/* the file's steps are in (the reader sent them before its end) */
-	if (profdb__step_index_load(st->db->sql, &ix, st->run_id) != SQLITE_OK)
-		return profdb__err_set(&st->err, PROFDB_ERROR, "op steps: %s", sqlite3_errmsg(st->db->sql));
+	/* the file's steps are in (the reader sent them before its end), in
+	 * the table or on their way: the spans as written, from memory */
+	if (profdb__kstep_index(st->ksteps, &ix) != SQLITE_OK)
+		return oom(st);
 	/* the runtime sweep first: it corrects the held ops' self times */
 	rc = profdb__calls_sweep_held(st, &swept);
-	/* only batches filled here: their INSERTs may run on the flusher's
-	 * thread (store_async.c); the caller syncs after */
+	if (rc == PROFDB_OK)
+		rc = finish_held(st, ix);
+	if (rc == PROFDB_OK && swept)
+		rc = profdb__calls_append(st, ix);
+	/* inserted on the flusher's thread (store_async.c) where there is one */
 	profdb__store_window(st, 1);
 	if (rc == PROFDB_OK)
-		rc = store_held(st, ix);
-	if (rc == PROFDB_OK && swept)
-		rc = profdb__calls_store(st, ix);
+		rc = hand_over(st);
 	profdb__store_window(st, 0);
 	profdb__step_index_free(ix);
 	keep(st, s);

@@ -234,23 +234,30 @@ int profdb__calls_sweep_held(struct profdb_store *st, int *done)
 	return rc;
 }
 
-int profdb__calls_store(struct profdb_store *st, const struct profdb__step_index *ix)
+int profdb__calls_append(struct profdb_store *st, const struct profdb__step_index *ix)
 {
 	struct profdb__calls_kept *k = &st->cur->calls;
+	struct profdb__op_stream *s = &st->cur->opn;
 	int64_t cat_id;
-	int rc = PROFDB_OK;
 	if (!k->swept || !k->nrows)
 		return PROFDB_OK;
 	if (!(cat_id = profdb__intern(st->str, PROFDB__RUNTIME_CATEGORY)))
 		return st->err.code ? st->err.code : oom(st);
-	for (size_t i = 0; i < k->nrows && rc == PROFDB_OK; i++) {
-		const struct profdb__rt_row *r = &k->rows[i];
-		struct profdb__op_pending p = {
-			.rank = r->rank, .step = profdb__step_index_at(ix, r->rank, r->start), .name_id = r->name_id,
-			.cat_id = cat_id, .tid = r->tid, .start = r->start, .dur = r->dur, .ext = PROFDB_NULL,
-			.seq = PROFDB_NULL,
-		};
-		rc = profdb__store_op_insert(st, &p, r->self, PROFDB_NULL, PROFDB_NULL);
+	if (s->nheld + k->nrows > s->capheld) {
+		struct profdb__op_held *v = realloc(s->held, (s->nheld + k->nrows) * sizeof *v);
+		if (!v)
+			return oom(st);
+		s->held = v;
+		s->capheld = s->nheld + k->nrows;
 	}
-	return rc;
+	for (size_t i = 0; i < k->nrows; i++) {
+		const struct profdb__rt_row *r = &k->rows[i];
+		s->held[s->nheld++] = (struct profdb__op_held){
+			.p = { .rank = r->rank, .step = profdb__step_index_at(ix, r->rank, r->start), .name_id = r->name_id,
+			       .cat_id = cat_id, .tid = r->tid, .start = r->start, .dur = r->dur, .ext = PROFDB_NULL,
+			       .seq = PROFDB_NULL },
+			.self = r->self, .dev_self = PROFDB_NULL, .dev_total = PROFDB_NULL,
+		};
+	}
+	return PROFDB_OK;
 }

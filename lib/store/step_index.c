@@ -144,7 +144,6 @@ static void step_at(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 
 int profdb__step_index_load(sqlite3 *db, struct profdb__step_index **out, int64_t run_id)
 {
-	struct profdb__step_index *ix = calloc(1, sizeof *ix);
 	sqlite3_stmt *q = NULL;
 	struct profdb__step_span *sp = NULL;
 	int64_t *rk = NULL;
@@ -152,8 +151,6 @@ int profdb__step_index_load(sqlite3 *db, struct profdb__step_index **out, int64_
 	int rc;
 
 	*out = NULL;
-	if (!ix)
-		return SQLITE_NOMEM;
 	rc = sqlite3_prepare_v2(db, "SELECT rank, step, start_ns, end_ns FROM step WHERE run_id = ?1"
 	                        " AND start_ns IS NOT NULL AND end_ns IS NOT NULL AND start_ns < end_ns"
 	                        " ORDER BY rank, step", -1, &q, NULL);
@@ -183,7 +180,21 @@ int profdb__step_index_load(sqlite3 *db, struct profdb__step_index **out, int64_
 	}
 	if (rc != SQLITE_DONE)
 		goto out;
-	rc = SQLITE_OK;
+	rc = profdb__step_index_build(out, rk, sp, n);
+out:
+	sqlite3_finalize(q);
+	free(sp);
+	free(rk);
+	return rc;
+}
+
+int profdb__step_index_build(struct profdb__step_index **out, const int64_t *rk, const struct profdb__step_span *sp,
+                             size_t n)
+{
+	struct profdb__step_index *ix = calloc(1, sizeof *ix);
+	*out = NULL;
+	if (!ix)
+		return SQLITE_NOMEM;
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 		struct rank_ix *r;
@@ -191,27 +202,21 @@ int profdb__step_index_load(sqlite3 *db, struct profdb__step_index **out, int64_
 			j++;
 		r = realloc(ix->ranks, (ix->nranks + 1) * sizeof *r);
 		if (!r) {
-			rc = SQLITE_NOMEM;
-			goto out;
+			index_free(ix);
+			return SQLITE_NOMEM;
 		}
 		ix->ranks = r;
 		r += ix->nranks++;
 		memset(r, 0, sizeof *r);
 		r->rank = rk[i];
 		if (profdb__step_segs_build(&r->s, sp + i, j - i) != 0) {
-			rc = SQLITE_NOMEM;
-			goto out;
+			index_free(ix);
+			return SQLITE_NOMEM;
 		}
 		i = j;
 	}
 	*out = ix;
-	ix = NULL; /* the caller's */
-out:
-	sqlite3_finalize(q);
-	free(sp);
-	free(rk);
-	index_free(ix);
-	return rc;
+	return SQLITE_OK;
 }
 
 void profdb__step_index_free(struct profdb__step_index *ix)

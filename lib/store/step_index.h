@@ -33,6 +33,10 @@ void profdb__step_segs_free(struct profdb__step_segs *r);
  * caller (profdb__step_index_free).  Returns an SQLite result code. */
 struct profdb__step_index;
 int profdb__step_index_load(sqlite3 *db, struct profdb__step_index **out, int64_t run_id);
+/* The same from spans sp[0..n), span i of rank rk[i], sorted by rank then
+ * step, each with start < end (both set). */
+int profdb__step_index_build(struct profdb__step_index **out, const int64_t *rk, const struct profdb__step_span *sp,
+                             size_t n);
 /* The smallest step of rank whose span [start_ns, end_ns) holds ns, PROFDB_NULL if none. */
 int64_t profdb__step_index_at(const struct profdb__step_index *ix, int64_t rank, int64_t ns);
 void profdb__step_index_free(struct profdb__step_index *ix);

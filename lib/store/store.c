@@ -18,11 +18,13 @@
 #include "columns.h"
 #include "step_index.h"
 #include "store_impl.h"
+#include "batch_flusher.h"
+#include "op_rows.h"
 #include "banned.h"
 
 static const char *const stmt_sql[S_COUNT] = {
-	[S_SOURCE] = "INSERT INTO source_file(run_id, rank, path, role, size, content)"
-	             " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	[S_SOURCE] = "INSERT INTO source_file(id, run_id, rank, path, role, size, content)"
+	             " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	[S_SOURCE_END] = "UPDATE source_file SET rows_read = ?2, rows_stored = ?3,"
 	                 " rows_skipped = ?4, sha256 = coalesce(?5, sha256),"
 	                 " size = coalesce(?6, size), rows_kernels = ?7, rows_ops = ?8,"
@@ -179,31 +181,29 @@ static int on_source_begin(void *arg, const char *path, const char *role, int64_
                            const unsigned char *content, size_t content_len)
 {
 	struct profdb_store *st = arg;
-	if (profdb__store_sync(st) != PROFDB_OK) /* store_async.c */
-		return st->err.code;
 	struct profdb__source_state *c = st->cur;
-	sqlite3_stmt *q = st->stmt[S_SOURCE];
+	struct profdb__val v[7];
 	for (size_t i = 0; i < c->nskips; i++)
 		free(c->skips[i].reason);
 	c->nskips = 0;
 	c->stored = 0;
 	c->nkernels = c->nops = c->nlaunches = c->nmemory = c->nopmem = 0;
 	c->kernels.n = c->launches.n = c->ops.n = 0;
+	c->kext_equal = c->kext_differ = 0;
+	c->nkids = 0;
+	c->kids_off = 0;
 	profdb__store_ops_reset(&c->opn);
 	profdb__calls_reset(&c->calls);
-	sqlite3_bind_int64(q, 1, st->run_id);
-	bind_i64(q, 2, rank);
-	sqlite3_bind_text(q, 3, path, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q, 4, role, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(q, 5, 0);
-	if (content)
-		sqlite3_bind_blob64(q, 6, content, content_len, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(q, 6);
-	if (step_done(st, q, "source file") != PROFDB_OK)
-		return st->err.code;
-	c->id = sqlite3_last_insert_rowid(st->db->sql);
-	return PROFDB_OK;
+	/* its id counted here, not read back: the row may wait for the flusher */
+	c->id = st->next_source_id++;
+	v[0] = profdb__val_int(c->id);
+	v[1] = profdb__val_int(st->run_id);
+	v[2] = profdb__val_i64(rank);
+	v[3] = profdb__val_text(path);
+	v[4] = profdb__val_text(role);
+	v[5] = profdb__val_int(0);
+	v[6] = profdb__val_blob(content, content ? content_len : 0);
+	return profdb__store_run(st, st->stmt[S_SOURCE], v, 7, "source file");
 }
 
 /* The file's memory rows without a step take the host step span that
@@ -239,13 +239,20 @@ static int memory_steps(struct profdb_store *st)
 static int file_passes(struct profdb_store *st)
 {
 	struct profdb__source_state *c = st->cur;
-	int64_t was = profdb__store_cache_size(st->db->sql);
+	int64_t was;
 	int rc = PROFDB_OK, held = 0;
+	/* ops held in memory (ops_held.c): linked, placed and handed over now */
+	if (profdb__store_ops_end_held(st, &held) != PROFDB_OK)
+		return st->err.code;
+	/* nothing left to do in SQL: the flusher goes on with the file's rows
+	 * while the next file is read */
+	if (held && !(c->launches.n && !c->calls.swept) && !c->nmemory && !c->nopmem)
+		return PROFDB_OK;
+	if (profdb__store_sync(st) != PROFDB_OK)
+		return st->err.code;
+	was = profdb__store_cache_size(st->db->sql);
 	profdb__store_set_cache_size(st->db->sql, was < 0 && was > -NEST_CACHE_KIB ? was : -NEST_CACHE_KIB);
-	/* ops held in memory (ops_held.c): linked, placed and stored now */
-	if (profdb__store_ops_end_held(st, &held) != PROFDB_OK || profdb__store_sync(st) != PROFDB_OK)
-		rc = st->err.code;
-	if (rc == PROFDB_OK && !held && c->kernels.n && c->launches.n &&
+	if (!held && c->kernels.n && c->launches.n &&
 	    profdb__op_link(st->db, st->run_id, c->id, c->ops.v, c->ops.n, c->opn.closed_upto,
 	                    c->launches.v, c->launches.n, c->kernels.v, c->kernels.n, &st->err) != PROFDB_OK)
 		rc = st->err.code;
@@ -274,50 +281,62 @@ static int file_passes(struct profdb_store *st)
 	return rc;
 }
 
+/* The batches' pending rows, in profdb__store_flush's order: to the
+ * flusher inside its window, else inserted now. */
+static int hand_over(struct profdb_store *st)
+{
+	int open = st->flusher && profdb__flusher_window_open(st->flusher);
+	int rc = PROFDB_OK;
+	if (!open)
+		profdb__store_window(st, 1);
+	if (profdb__batch_hand_over(st->ops) != SQLITE_OK || profdb__batch_hand_over(st->kernels) != SQLITE_OK ||
+	    profdb__batch_hand_over(st->launches) != SQLITE_OK || profdb__batch_hand_over(st->colls) != SQLITE_OK)
+		rc = st->err.code ? st->err.code
+		     : st->flusher && profdb__store_sync(st) != PROFDB_OK ? st->err.code : st_fail(st, "rows");
+	if (!open)
+		profdb__store_window(st, 0);
+	return rc;
+}
+
 static int on_source_end(void *arg, int64_t rows_read, const char *sha256, uint64_t size)
 {
 	struct profdb_store *st = arg;
-	if (profdb__store_sync(st) != PROFDB_OK) /* store_async.c */
-		return st->err.code;
 	struct profdb__source_state *c = st->cur;
-	sqlite3_stmt *q = st->stmt[S_SOURCE_END];
 	int64_t skipped = 0;
-	if (profdb__store_flush(st) != PROFDB_OK)
+	/* the pending rows go in (to the flusher, when there is one: the
+	 * passes sync with it where they use the table, store_async.c) */
+	if (hand_over(st) != PROFDB_OK)
 		return st->err.code;
 	if (profdb__kstep_file_end(st->ksteps, &c->ks) != 0)
 		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
 	if (!c->id)
 		return PROFDB_OK;
 	/* the file's ops are all in: store those still open (store_ops.c) */
-	if (profdb__store_ops_flush(st) != PROFDB_OK)
+	profdb__store_window(st, 1);
+	if (profdb__store_ops_close(st) != PROFDB_OK || hand_over(st) != PROFDB_OK) {
+		profdb__store_window(st, 0);
 		return st->err.code;
+	}
+	profdb__store_window(st, 0);
 	if (file_passes(st) != PROFDB_OK)
 		return st->err.code;
 	c->ops.n = 0;
 	for (size_t i = 0; i < c->nskips; i++) {
-		sqlite3_stmt *k = st->stmt[S_SKIP];
+		struct profdb__val k[4] = { profdb__val_int(c->id), profdb__val_text(c->skips[i].reason),
+		                            profdb__val_int(c->skips[i].count), profdb__val_i64(c->skips[i].first) };
 		skipped += c->skips[i].count;
-		sqlite3_bind_int64(k, 1, c->id);
-		sqlite3_bind_text(k, 2, c->skips[i].reason, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(k, 3, c->skips[i].count);
-		bind_i64(k, 4, c->skips[i].first);
-		if (step_done(st, k, "skip counts") != PROFDB_OK)
+		if (profdb__store_run(st, st->stmt[S_SKIP], k, 4, "skip counts") != PROFDB_OK)
 			return st->err.code;
 	}
-	sqlite3_bind_int64(q, 1, c->id);
-	sqlite3_bind_int64(q, 2, rows_read);
-	sqlite3_bind_int64(q, 3, c->stored);
-	sqlite3_bind_int64(q, 4, skipped);
-	if (sha256)
-		sqlite3_bind_text(q, 5, sha256, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(q, 5);
-	sqlite3_bind_int64(q, 6, (int64_t)size);
-	sqlite3_bind_int64(q, 7, c->nkernels);
-	sqlite3_bind_int64(q, 8, c->nops);
-	sqlite3_bind_int64(q, 9, c->nlaunches);
-	c->id = 0;
-	return step_done(st, q, "source file");
+	{
+		struct profdb__val v[9] = { profdb__val_int(c->id), profdb__val_int(rows_read),
+		                            profdb__val_int(c->stored), profdb__val_int(skipped),
+		                            profdb__val_text(sha256), profdb__val_int((int64_t)size),
+		                            profdb__val_int(c->nkernels), profdb__val_int(c->nops),
+		                            profdb__val_int(c->nlaunches) };
+		c->id = 0;
+		return profdb__store_run(st, st->stmt[S_SOURCE_END], v, 9, "source file");
+	}
 }
 
 static int on_skip(void *arg, const char *reason, int64_t where)
@@ -404,6 +423,28 @@ static int kernel_step(struct profdb_store *st, const struct profdb_kernel_rec *
 	return PROFDB_OK;
 }
 
+/* The kernel's ids for the file's links and device times (store_impl.h). */
+static int keep_ids(struct profdb_store *st, const struct profdb_kernel_rec *k)
+{
+	struct profdb__source_state *c = st->cur;
+	if (k->external_id != PROFDB_NULL && k->correlation != PROFDB_NULL) {
+		c->kext_equal |= k->external_id == k->correlation;
+		c->kext_differ |= k->external_id != k->correlation;
+	}
+	if (c->kids_off || (c->kids_off = c->nkids >= (size_t)st->db->limits.link_calls_max))
+		return PROFDB_OK;
+	if (c->nkids == c->capkids) {
+		size_t cap = c->capkids ? c->capkids * 2 : 1024;
+		struct profdb__kernel_ids *v;
+		if (!(v = realloc(c->kids, cap * sizeof *v)))
+			return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
+		c->kids = v;
+		c->capkids = cap;
+	}
+	c->kids[c->nkids++] = (struct profdb__kernel_ids){ rank_of(k->rank), k->correlation, k->external_id, k->dur_ns };
+	return PROFDB_OK;
+}
+
 static int store_kernel_row(struct profdb_store *st, const struct profdb_kernel_rec *k)
 {
 	struct profdb__batch *b = st->kernels;
@@ -428,6 +469,8 @@ static int store_kernel_row(struct profdb_store *st, const struct profdb_kernel_
 	if (profdb__store_note_row(st, &st->cur->kernels, kid) != PROFDB_OK)
 		return st->err.code;
 	if (k->coll && store_coll(st, kid, k->coll) != PROFDB_OK)
+		return st->err.code;
+	if (keep_ids(st, k) != PROFDB_OK)
 		return st->err.code;
 	if (profdb__name_stats_add(st->names, kid, name_id, k->kind, k->dur_ns) != 0)
 		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
@@ -551,15 +594,9 @@ int profdb__store_flush(struct profdb_store *st)
 static int on_step(void *arg, const struct profdb_step_rec *s)
 {
 	struct profdb_store *st = arg;
-	if (profdb__store_sync(st) != PROFDB_OK) /* store_async.c */
-		return st->err.code;
-	sqlite3_stmt *q = st->stmt[S_STEP];
-	sqlite3_bind_int64(q, 1, st->run_id);
-	sqlite3_bind_int64(q, 2, rank_of(s->rank));
-	sqlite3_bind_int64(q, 3, s->step);
-	bind_i64(q, 4, s->start_ns);
-	bind_i64(q, 5, s->end_ns);
-	if (step_done(st, q, "step") != PROFDB_OK)
+	struct profdb__val v[5] = { profdb__val_int(st->run_id), profdb__val_int(rank_of(s->rank)),
+	                            profdb__val_int(s->step), profdb__val_i64(s->start_ns), profdb__val_i64(s->end_ns) };
+	if (profdb__store_run(st, st->stmt[S_STEP], v, 5, "step") != PROFDB_OK)
 		return st->err.code;
 	/* kept as the row now is, for the kernels' steps (kernel_step.c) */
 	if (profdb__kstep_step(st->ksteps, rank_of(s->rank), s->step, s->start_ns, s->end_ns) != 0)
@@ -686,28 +723,16 @@ static int on_op_memory(void *arg, const struct profdb_opmem_rec *m)
 static int on_meta(void *arg, int64_t rank, const char *key, const char *value)
 {
 	struct profdb_store *st = arg;
-	if (profdb__store_sync(st) != PROFDB_OK) /* store_async.c */
-		return st->err.code;
-	sqlite3_stmt *q = st->stmt[S_META];
-	sqlite3_bind_int64(q, 1, st->run_id);
-	bind_i64(q, 2, rank);
-	sqlite3_bind_text(q, 3, key, -1, SQLITE_STATIC);
-	if (value)
-		sqlite3_bind_text(q, 4, value, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(q, 4);
-	return step_done(st, q, "metadata");
+	struct profdb__val v[4] = { profdb__val_int(st->run_id), profdb__val_i64(rank), profdb__val_text(key),
+	                            profdb__val_text(value) };
+	return profdb__store_run(st, st->stmt[S_META], v, 4, "metadata");
 }
 
 static int on_note(void *arg, const char *note)
 {
 	struct profdb_store *st = arg;
-	if (profdb__store_sync(st) != PROFDB_OK) /* store_async.c */
-		return st->err.code;
-	sqlite3_stmt *q = st->stmt[S_NOTE];
-	sqlite3_bind_int64(q, 1, st->run_id);
-	sqlite3_bind_text(q, 2, note, -1, SQLITE_STATIC);
-	return step_done(st, q, "note");
+	struct profdb__val v[2] = { profdb__val_int(st->run_id), profdb__val_text(note) };
+	return profdb__store_run(st, st->stmt[S_NOTE], v, 2, "note");
 }
 
 /*
@@ -793,6 +818,7 @@ static int on_rank_fixup(void *arg, int64_t guessed, int64_t rank, int64_t offse
 	struct profdb__source_state *c = st->cur;
 	sqlite3_stmt *q = NULL;
 	int rc;
+	c->kids_off = 1; /* their ranks change: read back from the table */
 	/* the file's ops are all in: the open ones go into the batch, then
 	 * all are moved */
 	if (profdb__store_ops_close(st) != PROFDB_OK || profdb__store_ops_release(st) != PROFDB_OK)
@@ -830,6 +856,7 @@ void profdb__store_free(struct profdb_store *st)
 	profdb__batch_free(st->kernels);
 	profdb__batch_free(st->launches);
 	profdb__batch_free(st->colls);
+	profdb__op_rows_free(st->oprows);
 	profdb__batch_free(st->ops);
 	profdb__intern_free(st->str);
 	for (size_t j = 0; j < STORE_SLOTS; j++) {
@@ -839,6 +866,7 @@ void profdb__store_free(struct profdb_store *st)
 		free(st->src[j].kernels.v);
 		free(st->src[j].launches.v);
 		free(st->src[j].ops.v);
+		free(st->src[j].kids);
 		profdb__store_ops_free(&st->src[j].opn);
 		profdb__kstep_file_free(&st->src[j].ks);
 		profdb__calls_free(&st->src[j].calls);
@@ -982,7 +1010,9 @@ static int prepare_writers(struct profdb_store *st)
 	    profdb__batch_new(&st->launches, db->sql, "launch", COLS(launch_cols), LAUNCH_NCOLS) != SQLITE_OK ||
 	    profdb__batch_new(&st->colls, db->sql, "kernel_coll", COLS(coll_cols), COLL_NCOLS) != SQLITE_OK ||
 	    profdb__batch_new(&st->ops, db->sql, "op", COLS(op_cols), OP_NCOLS) != SQLITE_OK ||
+	    profdb__op_rows_new(&st->oprows, db->sql, st->run_id, COLS(op_cols)) != SQLITE_OK ||
 	    next_id(db->sql, "op", &st->next_op_id) != 0 ||
+	    next_id(db->sql, "source_file", &st->next_source_id) != 0 ||
 	    next_id(db->sql, "kernel", &st->next_kernel_id) != 0 ||
 	    next_id(db->sql, "launch", &st->next_launch_id) != 0)
 		return profdb__sqlerror(db, "cannot prepare store");

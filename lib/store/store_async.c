@@ -1,16 +1,20 @@
 /*
- * store_async.c - a store whose batches are inserted on a thread of their
- * own while a parallel ingest lasts (batch_flusher.h says why).
+ * store_async.c - a store whose writes run on a thread of their own while
+ * a parallel ingest lasts (batch_flusher.h says why).
  *
- * Full batches go to the flusher only inside windows around code that
- * fills batches and does nothing else with the connection: the kernel, op
- * and launch records (store.c), and a file's held ops and runtime calls
- * going into the op batch (ops_held.c).  Every other use of the
- * connection syncs with the flusher first: each other sink callback at its
- * start, interning a text the map does not hold (intern.c looks it up in
- * SQL), the passes after a file's held ops (store.c's file_passes), and
- * every profdb__batch_flush by itself.
+ * What goes to the flusher: full batches, inside windows around code that
+ * fills batches and does nothing else with the connection (the kernel, op
+ * and launch records, store.c); a file's held op rows (op_rows.c); and
+ * the statements whose results the store does not read back (a source
+ * file's row, its end and skip counts, steps, meta, notes), through
+ * profdb__store_run.  Every other use of the connection syncs with the
+ * flusher first: each other sink callback at its start, interning a text
+ * the map does not hold (intern.c looks it up in SQL), the passes over a
+ * file's rows, and every profdb__batch_flush by itself.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "internal.h"
 #include "store_impl.h"
 #include "store_batch.h"
@@ -27,34 +31,143 @@ static void attach(struct profdb_store *st, struct profdb__flusher *f)
 	profdb__batch_set_flusher(st->colls, f);
 }
 
-static int fail(struct profdb_store *st, int rc)
+static int fail(struct profdb_store *st)
 {
 	if (st->err.code != PROFDB_OK) /* the first error is the cause */
 		return st->err.code;
-	if (rc == SQLITE_MISUSE)
-		return profdb__err_set(&st->err, PROFDB_ERROR, "internal error: the store used the database"
-		                       " while a batch was being inserted");
-	return profdb__err_set(&st->err, PROFDB_ERROR, "storing rows: %s", sqlite3_errmsg(st->db->sql));
+	return profdb__err_set(&st->err, PROFDB_ERROR, "%s", profdb__flusher_errmsg(st->flusher));
 }
 
 int profdb__store_sync(struct profdb_store *st)
 {
-	int rc;
-	if (!st->flusher || (rc = profdb__flusher_sync(st->flusher)) == SQLITE_OK)
+	if (!st->flusher || profdb__flusher_sync(st->flusher) == SQLITE_OK)
 		return PROFDB_OK;
-	return fail(st, rc);
-}
-
-/* intern.c's hook, before it looks a text up in SQL */
-static int intern_sync(void *arg)
-{
-	return profdb__store_sync(arg);
+	return fail(st);
 }
 
 void profdb__store_window(struct profdb_store *st, int open)
 {
 	if (st->flusher)
 		profdb__flusher_window(st->flusher, open);
+}
+
+int profdb__store_submit(struct profdb_store *st, struct profdb__flush_job *job)
+{
+	if (profdb__flusher_submit(st->flusher, job) == SQLITE_OK)
+		return PROFDB_OK;
+	return fail(st);
+}
+
+int profdb__store_wait(struct profdb_store *st, const struct profdb__flush_job *job)
+{
+	if (!st->flusher || profdb__flusher_wait(st->flusher, job) == SQLITE_OK)
+		return PROFDB_OK;
+	return fail(st);
+}
+
+/* ---------------------------------------------------------------- statements */
+
+/* A statement and its values, copied: the flusher binds and steps it. */
+struct stmt_job {
+	struct profdb__flush_job job; /* first: the job is the struct */
+	sqlite3_stmt *q;
+	int n;
+	struct profdb__val v[]; /* texts and blobs point into the same allocation */
+};
+
+static void bind_all(sqlite3_stmt *q, const struct profdb__val *v, int n)
+{
+	for (int i = 0; i < n; i++) {
+		switch (v[i].type) {
+		case PROFDB__VAL_INT:
+			sqlite3_bind_int64(q, i + 1, v[i].i);
+			break;
+		case PROFDB__VAL_REAL:
+			sqlite3_bind_double(q, i + 1, v[i].r);
+			break;
+		case PROFDB__VAL_TEXT:
+			sqlite3_bind_text64(q, i + 1, v[i].p, v[i].len, SQLITE_STATIC, SQLITE_UTF8);
+			break;
+		case PROFDB__VAL_BLOB:
+			sqlite3_bind_blob64(q, i + 1, v[i].p, v[i].len, SQLITE_STATIC);
+			break;
+		default:
+			sqlite3_bind_null(q, i + 1);
+		}
+	}
+}
+
+/* One step: SQLITE_OK when it is done. */
+static int step_now(sqlite3_stmt *q, const struct profdb__val *v, int n)
+{
+	int rc;
+	bind_all(q, v, n);
+	rc = sqlite3_step(q);
+	sqlite3_reset(q);
+	sqlite3_clear_bindings(q);
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+static int stmt_run(struct profdb__flush_job *job)
+{
+	struct stmt_job *j = (struct stmt_job *)job;
+	int rc = step_now(j->q, j->v, j->n);
+	free(j);
+	return rc;
+}
+
+static void stmt_drop(struct profdb__flush_job *job)
+{
+	free(job);
+}
+
+/* The job, with v's texts and blobs copied after the values. */
+static struct stmt_job *stmt_job_new(sqlite3_stmt *q, const struct profdb__val *v, int n, const char *what)
+{
+	size_t bytes = sizeof(struct stmt_job) + (size_t)n * sizeof *v;
+	struct stmt_job *j;
+	char *data;
+	for (int i = 0; i < n; i++)
+		if (v[i].type == PROFDB__VAL_TEXT || v[i].type == PROFDB__VAL_BLOB)
+			bytes += v[i].len + 1;
+	if (!(j = malloc(bytes)))
+		return NULL;
+	j->job = (struct profdb__flush_job){ .run = stmt_run, .drop = stmt_drop, .what = what };
+	j->q = q;
+	j->n = n;
+	memcpy(j->v, v, (size_t)n * sizeof *v);
+	data = (char *)&j->v[n];
+	for (int i = 0; i < n; i++)
+		if (v[i].type == PROFDB__VAL_TEXT || v[i].type == PROFDB__VAL_BLOB) {
+			if (v[i].len)
+				memcpy(data, v[i].p, v[i].len);
+			data[v[i].len] = 0;
+			j->v[i].p = data;
+			data += v[i].len + 1;
+		}
+	return j;
+}
+
+int profdb__store_run(struct profdb_store *st, sqlite3_stmt *q, const struct profdb__val *v, int n,
+                      const char *what)
+{
+	struct stmt_job *j;
+	if (!st->flusher) {
+		if (step_now(q, v, n) == SQLITE_OK)
+			return PROFDB_OK;
+		return profdb__err_set(&st->err, PROFDB_ERROR, "storing %s: %s", what, sqlite3_errmsg(st->db->sql));
+	}
+	if (!(j = stmt_job_new(q, v, n, what)))
+		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
+	return profdb__store_submit(st, &j->job);
+}
+
+/* ---------------------------------------------------------------- begin, end */
+
+/* intern.c's hook, before it looks a text up in SQL */
+static int intern_sync(void *arg)
+{
+	return profdb__store_sync(arg);
 }
 
 int profdb__store_async_begin(struct profdb_store *st)
@@ -75,7 +188,8 @@ int profdb__store_async_end(struct profdb_store *st)
 	attach(st, NULL);
 	profdb__intern_set_sync(st->str, NULL, NULL);
 	if (profdb__flusher_stop(st->flusher) != SQLITE_OK && rc == PROFDB_OK)
-		rc = fail(st, SQLITE_MISUSE);
+		rc = profdb__err_set(&st->err, PROFDB_ERROR, "internal error: the store used the database"
+		                     " while a write was running on the insert thread");
 	st->flusher = NULL;
 	return rc;
 }

@@ -1,12 +1,8 @@
 /*
  * store_batch.h - rows of one table gathered in memory and inserted
- * ~4096 at a time by one "INSERT INTO t(cols) SELECT * FROM <batch>"
- * (store_batch.c).  Private to the store.
- *
- * Why: a one-row INSERT per record reopens the table's and each index's
- * cursor and seeks from the root every time; one INSERT .. SELECT over a
- * connection-local virtual table keeps them open, about half the
- * instructions per row.
+ * PROFDB_BATCH_ROWS at a time by one "INSERT INTO t(cols) SELECT * FROM
+ * <batch>" (store_batch.c, over rows_vtab.c, which says why).  Private to
+ * the store.
  *
  * Use: profdb__batch_row, then one profdb__batch_int/_i64/_null/_text per
  * column; the batch flushes itself when full; flush it before anything
@@ -22,7 +18,9 @@
 
 #include <sqlite3.h>
 
-#define PROFDB_BATCH_ROWS 4096 /* any size from 256 to 65536 ingests as fast */
+/* Any size from 256 to 65536 ingests as fast; a batch holds two sets
+ * (one filling, one being inserted), so this is half the memory's rows. */
+#define PROFDB_BATCH_ROWS 2048
 
 struct profdb__batch;
 
@@ -52,15 +50,16 @@ int profdb__batch_text(struct profdb__batch *b, int col, const char *s);
  * SQLite result code (the message is on db). */
 int profdb__batch_flush(struct profdb__batch *b);
 
+/* The pending rows as a full batch's: to b's flusher inside its window,
+ * else inserted now.  SQLite result code. */
+int profdb__batch_hand_over(struct profdb__batch *b);
+
 struct profdb__flusher;
 /* From now on a full batch goes to flusher f (batch_flusher.h) instead of
  * being inserted by profdb__batch_row's caller; NULL: inserted there again.
  * Only while f is idle. */
 void profdb__batch_set_flusher(struct profdb__batch *b, struct profdb__flusher *f);
-/* The flusher's side: insert the rows in flight (and forget them), or
- * forget them after an error. */
-int profdb__batch_insert_flight(struct profdb__batch *b);
-void profdb__batch_drop_flight(struct profdb__batch *b);
+
 /* Rows added and not yet inserted. */
 size_t profdb__batch_pending(const struct profdb__batch *b);
 /* Integer column col of pending row row (0 .. pending - 1, in the order

@@ -10,6 +10,7 @@
 #include "intern.h"
 #include "step_index.h"
 #include "store_impl.h"
+#include "op_rows.h"
 #include "banned.h"
 
 /* Run one UPDATE/INSERT bound to the run id. */
@@ -196,7 +197,9 @@ int profdb__store_commit(struct profdb_store *st, int64_t repeats)
 	profdb__batch_free(st->launches);
 	profdb__batch_free(st->colls);
 	profdb__batch_free(st->ops);
+	profdb__op_rows_free(st->oprows);
 	st->kernels = st->launches = st->colls = st->ops = NULL;
+	st->oprows = NULL;
 	say_phase(st, "committing");
 	if ((rc = profdb__store_exec(db, "COMMIT")) != PROFDB_OK)
 		goto fail;

@@ -6,6 +6,7 @@
 #define PROFDB_STORE_IMPL_H
 
 #include <stdint.h>
+#include <string.h>
 #include <sqlite3.h>
 
 #include "internal.h"
@@ -105,6 +106,15 @@ struct profdb__source_state {
 	int64_t nkernels, nops, nlaunches; /* of which kernels, ops; and launch rows */
 	int64_t nmemory;           /* memory rows (schema 012), found by source_id */
 	int64_t nopmem;            /* op_memory rows (schema 014), likewise */
+	/* of its kernels with both ids: some have them equal, some not (the
+	 * External ids are correlation ids when only the first: op_link.c) */
+	int kext_equal, kext_differ;
+	/* and the ids of each, for its links and its ops' device times in
+	 * memory (ops_held.c); off past link_calls_max kernels, or after a
+	 * rank fix-up: those read the kernel table */
+	struct profdb__kernel_ids *kids; /* owned */
+	size_t nkids, capkids;
+	int kids_off;
 	struct profdb__skip_count *skips;  /* per reason */
 	size_t nskips;
 	/* the file's kernel and launch rows, for rank_fixup: one run each when
@@ -117,6 +127,9 @@ struct profdb__source_state {
 };
 
 #define STORE_SLOTS 64 /* most parallel readers (ingest caps --jobs to this) */
+
+struct profdb__op_rows;
+struct profdb__flusher;
 
 struct profdb_store {
 	profdb *db;
@@ -151,6 +164,8 @@ struct profdb_store {
 	/* while a parallel ingest lasts: the thread the batches' INSERTs run
 	 * on (store_async.c); NULL: they run on the store's thread */
 	struct profdb__flusher *flusher; /* owned */
+	int64_t next_source_id;    /* source_file ids, counted like the rows' */
+	struct profdb__op_rows *oprows; /* owned: a file's held op rows (op_rows.c) */
 	/* op rows stored, or set, with an External id and no device_self_ns
 	 * (or more: it only has to be 0 when there are none): the commit's
 	 * device-time UPDATE, a scan of all the run's ops, runs only if > 0 */
@@ -190,8 +205,10 @@ struct profdb__op_final {
 	int64_t step, dev_self, dev_total;
 	int changed;
 };
-/* Load the device times of the current file's kernels. */
-int profdb__op_pass_begin(struct profdb__op_pass *p, struct profdb_store *st);
+/* Load the device times of the current file's kernels: with kept, from
+ * their ids in memory when the store kept them (linked by then: ops_held.c),
+ * else from the table, after the writes in flight. */
+int profdb__op_pass_begin(struct profdb__op_pass *p, struct profdb_store *st, int kept);
 /* The op of log code code, stored with rank, tid, ext and step, whose
  * start is in step at (profdb_step_at) */
 int profdb__op_pass_row(struct profdb__op_pass *p, uint32_t code, int64_t rank, int64_t tid, int64_t ext,
@@ -274,10 +291,10 @@ int profdb__calls_keep(struct profdb_store *st, int64_t id, const struct profdb_
 const struct profdb__link_op *profdb__calls_linked(struct profdb_store *st, size_t *n);
 /* The file's held ops (ops_held.c) and its kept calls through the sweep:
  * the held ops' self times corrected in place, the calls' op rows made
- * (profdb__calls_store puts them in the op batch after the held ops).
+ * (profdb__calls_append adds them to the held ops, after them).
  * *done 0 when the calls are not kept: runtime_ops.c then runs after. */
 int profdb__calls_sweep_held(struct profdb_store *st, int *done);
-int profdb__calls_store(struct profdb_store *st, const struct profdb__step_index *ix);
+int profdb__calls_append(struct profdb_store *st, const struct profdb__step_index *ix);
 void profdb__store_ops_reset(struct profdb__op_stream *s);
 void profdb__store_ops_free(struct profdb__op_stream *s);
 /* store_async.c.  Wait for the batches in flight: before any other use
@@ -285,6 +302,46 @@ void profdb__store_ops_free(struct profdb__op_stream *s);
 int profdb__store_sync(struct profdb_store *st);
 /* Open (1) or close (0) the window where full batches go to the flusher. */
 void profdb__store_window(struct profdb_store *st, int open);
+/* Hand job to the flusher (there must be one); wait until job is done (no
+ * flusher: at once).  PROFDB_OK or an error (st->err). */
+struct profdb__flush_job;
+int profdb__store_submit(struct profdb_store *st, struct profdb__flush_job *job);
+int profdb__store_wait(struct profdb_store *st, const struct profdb__flush_job *job);
+/* A value bound to a statement that profdb__store_run steps: texts and
+ * blobs are copied when the statement waits for the flusher. */
+enum { PROFDB__VAL_NULL, PROFDB__VAL_INT, PROFDB__VAL_REAL, PROFDB__VAL_TEXT, PROFDB__VAL_BLOB };
+struct profdb__val {
+	int type;
+	int64_t i;
+	double r;
+	const void *p;
+	size_t len;
+};
+static inline struct profdb__val profdb__val_int(int64_t v)
+{
+	return (struct profdb__val){ .type = PROFDB__VAL_INT, .i = v };
+}
+static inline struct profdb__val profdb__val_i64(int64_t v) /* PROFDB_NULL: NULL */
+{
+	return (struct profdb__val){ .type = v == PROFDB_NULL ? PROFDB__VAL_NULL : PROFDB__VAL_INT, .i = v };
+}
+static inline struct profdb__val profdb__val_real(double v)
+{
+	return (struct profdb__val){ .type = PROFDB__VAL_REAL, .r = v };
+}
+static inline struct profdb__val profdb__val_text(const char *s) /* NULL: NULL */
+{
+	return (struct profdb__val){ .type = s ? PROFDB__VAL_TEXT : PROFDB__VAL_NULL, .p = s, .len = s ? strlen(s) : 0 };
+}
+static inline struct profdb__val profdb__val_blob(const void *p, size_t len) /* NULL: NULL */
+{
+	return (struct profdb__val){ .type = p ? PROFDB__VAL_BLOB : PROFDB__VAL_NULL, .p = p, .len = len };
+}
+/* Bind v[0..n) to q's parameters 1..n and step it: on the flusher when
+ * there is one, else now.  For statements whose result the store does not
+ * read.  PROFDB_OK or an error (st->err, "storing <what>: ..."). */
+int profdb__store_run(struct profdb_store *st, sqlite3_stmt *q, const struct profdb__val *v, int n,
+                      const char *what);
 /* Insert the pending batches: before anything reads op, kernel or launch. */
 int profdb__store_flush(struct profdb_store *st);
 

@@ -399,10 +399,14 @@ static int keep_tree(struct profdb__op_pass *p, struct profdb__pass_thread *t, i
 	return PROFDB_OK;
 }
 
-int profdb__op_pass_begin(struct profdb__op_pass *p, struct profdb_store *st)
+int profdb__op_pass_begin(struct profdb__op_pass *p, struct profdb_store *st, int kept)
 {
 	const struct profdb__source_state *c = st->cur;
 	*p = (struct profdb__op_pass){ .st = st };
+	if (kept && !c->kids_off)
+		return profdb__dev_times_from(&p->dev, c->kids, c->nkids, &st->err);
+	if (profdb__store_sync(st) != PROFDB_OK)
+		return st->err.code;
 	return profdb__dev_times_load(&p->dev, st->db->sql, c->kernels.v, c->kernels.n, &st->err);
 }
 
@@ -477,7 +481,7 @@ static int after_file(struct profdb_store *st)
 	if (c->opn.nlog != (size_t)c->nops)
 		return profdb__err_set(&st->err, PROFDB_ERROR, "op times: %zu ops logged, %lld stored",
 		                       c->opn.nlog, (long long)c->nops);
-	if ((rc = profdb__op_pass_begin(&p, st)) != PROFDB_OK)
+	if ((rc = profdb__op_pass_begin(&p, st, 0)) != PROFDB_OK)
 		goto out;
 	/* id is the rowid: the rows come in the order they were written */
 	if (sqlite3_prepare_v2(st->db->sql, "SELECT id, rank, tid, external_id, step, profdb_step_at(rank, start_ns)"

@@ -1,0 +1,45 @@
+/*
+ * rows_vtab.h - rows held in memory, read by SQLite as an eponymous
+ * virtual table, and the one "INSERT INTO t(cols) SELECT * FROM <it>"
+ * that copies them into a table (rows_vtab.c).  Private to the store.
+ *
+ * Why: a one-row INSERT per record reopens the table's and each index's
+ * cursor and seeks from the root every time; one INSERT .. SELECT over a
+ * connection-local virtual table keeps them open, about half the
+ * instructions per row.  Two kinds of rows use it: a batch's typed cells
+ * (store_batch.c) and a file's held op rows as they are held (op_rows.c).
+ */
+#ifndef PROFDB_ROWS_VTAB_H
+#define PROFDB_ROWS_VTAB_H
+
+#include <stddef.h>
+#include <sqlite3.h>
+
+/* Where the rows are: ncols columns, count() rows, column() sets the
+ * result of (row, col) with sqlite3_result_* (unset: NULL).  Text results
+ * must outlive the statement's step (SQLITE_STATIC). */
+struct profdb__rows_src {
+	int ncols;
+	size_t (*count)(const struct profdb__rows_src *src);
+	void (*column)(const struct profdb__rows_src *src, size_t row, int col, sqlite3_context *ctx);
+};
+
+/* The module "profdb_<tag>_<table>" reading src, and the INSERT. */
+struct profdb__rows_insert {
+	sqlite3 *db;
+	char *module;              /* owned */
+	sqlite3_stmt *insert;      /* owned */
+};
+
+/* Register the module and prepare the INSERT of src's rows into table's
+ * columns cols (comma-separated SQL names, as many as src->ncols).  src is
+ * borrowed until profdb__rows_insert_free.  SQLite result code. */
+int profdb__rows_insert_new(struct profdb__rows_insert *ri, sqlite3 *db, const char *tag, const char *table,
+                            const char *cols, struct profdb__rows_src *src);
+/* Finalize the INSERT, drop the module.  A zeroed ri: no-op. */
+void profdb__rows_insert_free(struct profdb__rows_insert *ri);
+/* Insert src's rows as they are now: SQLite result code, SQLITE_OK when
+ * done (the message is on db). */
+int profdb__rows_insert_run(struct profdb__rows_insert *ri);
+
+#endif
