@@ -223,7 +223,9 @@ static int hand_over(struct profdb_store *st)
 		const struct profdb__op_held *h = &s->held[i];
 		if (h->dev_self == PROFDB_NULL && h->p.ext != PROFDB_NULL)
 			st->ops_no_device++;
-		if (profdb__store_note_row(st, &st->cur->ops, first + (int64_t)i) != PROFDB_OK)
+		if (profdb__store_note_row(st, &st->cur->ops, first + (int64_t)i) != PROFDB_OK ||
+		    (h->p.step == PROFDB_NULL && h->p.start != PROFDB_NULL &&
+		     profdb__store_note_row(st, &st->op_nostep, first + (int64_t)i) != PROFDB_OK))
 			return st->err.code;
 	}
 	if (profdb__store_wait(st, job) != PROFDB_OK || profdb__batch_hand_over(st->ops) != SQLITE_OK)

@@ -176,6 +176,7 @@ int profdb__runtime_ops(struct profdb_store *st)
 	int rc;
 	if (!c->launches.n)
 		return PROFDB_OK;
+	st->ops_elsewhere = 1;
 	if (!(q.w.cat_id = profdb__intern(st->str, PROFDB__RUNTIME_CATEGORY)))
 		return st->err.code ? st->err.code : profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
 	/* ops of one span: the parent first, the one whose self time its

@@ -431,7 +431,14 @@ static int keep_ids(struct profdb_store *st, const struct profdb_kernel_rec *k)
 		c->kext_equal |= k->external_id == k->correlation;
 		c->kext_differ |= k->external_id != k->correlation;
 	}
-	if (c->kids_off || (c->kids_off = c->nkids >= (size_t)st->db->limits.link_calls_max))
+	/* only a file whose ops are held uses them (ops_held.c) */
+	if (!c->kids_off && (c->opn.hold_off || c->opn.unsorted || c->nkids >= (size_t)st->db->limits.link_calls_max)) {
+		c->kids_off = 1;
+		free(c->kids);
+		c->kids = NULL;
+		c->capkids = c->nkids = 0;
+	}
+	if (c->kids_off)
 		return PROFDB_OK;
 	if (c->nkids == c->capkids) {
 		size_t cap = c->capkids ? c->capkids * 2 : 1024;
@@ -498,6 +505,7 @@ static int store_op_row(struct profdb_store *st, const struct profdb_op_rec *o)
 	int bad = 0;
 	if (o->nest) /* nested as it comes, stored when it closes */
 		return profdb__store_op_nest(st, o);
+	st->ops_elsewhere = 1;
 	if (profdb__batch_row(b) != SQLITE_OK)
 		return st_fail(st, "op");
 	/* interned in the order the per-row INSERT bound them: same str ids */
@@ -874,6 +882,7 @@ void profdb__store_free(struct profdb_store *st)
 	profdb__kstep_free(st->ksteps);
 	profdb__store_ops_held_done(st);
 	free(st->kguessed.v);
+	free(st->op_nostep.v);
 	free(st->format);
 	free(st->metrics);
 	profdb__name_stats_free(st->names);

@@ -60,6 +60,7 @@ static int note_cut(struct profdb_store *st)
  *  3. steps named only by kernels (Ascend Step Id) get a step row;
  *  4. ops without device times get them from kernels of their External id.
  */
+#define FINISH_OP_STEP 2   /* finish_sql[2], only over op_nostep's rows when it says so */
 #define FINISH_OP_DEVICE 4 /* finish_sql[4], skipped when no op row needs it (ops_no_device) */
 static const char *const finish_sql[] = {
 	/* profdb_step_at (step_index.c): the smallest step whose span holds a time */
@@ -96,6 +97,23 @@ static const char *const finish_sql[] = {
 	" SELECT r FROM kr WHERE r IS NOT NULL UNION SELECT r FROM orr WHERE r IS NOT NULL))) WHERE id = ?1",
 	NULL
 };
+
+/* finish_sql[FINISH_OP_STEP] over the rows that can need it when every op
+ * row was held (store_impl.h op_nostep), not a scan of the run's ops. */
+static int op_steps_held(struct profdb_store *st)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+	if (!st->op_nostep.n)
+		return PROFDB_OK;
+	if (sqlite3_prepare_v2(st->db->sql, "UPDATE op SET step = profdb_step_at(rank, start_ns)"
+	                       " WHERE id BETWEEN ?1 AND ?2 AND step IS NULL AND start_ns IS NOT NULL"
+	                       " AND profdb_step_at(rank, start_ns) IS NOT NULL", -1, &q, NULL) != SQLITE_OK)
+		return profdb__sqlerror(st->db, "finishing ingest");
+	rc = profdb__row_runs_exec(q, 1, st->op_nostep.v, st->op_nostep.n);
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(st->db, "finishing ingest");
+}
 
 /*
  * Kernels that took their launch's step as they were written (store.c,
@@ -147,7 +165,9 @@ int profdb__store_commit(struct profdb_store *st, int64_t repeats)
 		goto fail;
 	}
 	for (int i = 0; finish_sql[i] && rc == PROFDB_OK; i++)
-		if (i != FINISH_OP_DEVICE || st->ops_no_device > 0)
+		if (i == FINISH_OP_STEP && !st->ops_elsewhere)
+			rc = op_steps_held(st);
+		else if (i != FINISH_OP_DEVICE || st->ops_no_device > 0)
 			rc = exec_run(st, finish_sql[i]);
 	profdb__step_index_unregister(db->sql);
 	if (rc != PROFDB_OK)

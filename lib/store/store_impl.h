@@ -110,8 +110,9 @@ struct profdb__source_state {
 	 * External ids are correlation ids when only the first: op_link.c) */
 	int kext_equal, kext_differ;
 	/* and the ids of each, for its links and its ops' device times in
-	 * memory (ops_held.c); off past link_calls_max kernels, or after a
-	 * rank fix-up: those read the kernel table */
+	 * memory (ops_held.c); off (and freed) when its ops are not held, past
+	 * link_calls_max kernels, or after a rank fix-up: those read the
+	 * kernel table */
 	struct profdb__kernel_ids *kids; /* owned */
 	size_t nkids, capkids;
 	int kids_off;
@@ -166,6 +167,11 @@ struct profdb_store {
 	struct profdb__flusher *flusher; /* owned */
 	int64_t next_source_id;    /* source_file ids, counted like the rows' */
 	struct profdb__op_rows *oprows; /* owned: a file's held op rows (op_rows.c) */
+	/* the held op rows stored without a step (a later file's step may hold
+	 * them): while every op row went in that way (ops_elsewhere 0), the
+	 * commit's op step UPDATE visits these, not every op of the run */
+	struct profdb__row_runs op_nostep;
+	int ops_elsewhere;
 	/* op rows stored, or set, with an External id and no device_self_ns
 	 * (or more: it only has to be 0 when there are none): the commit's
 	 * device-time UPDATE, a scan of all the run's ops, runs only if > 0 */

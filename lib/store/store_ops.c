@@ -88,6 +88,7 @@ int profdb__store_op_insert(struct profdb_store *st, const struct profdb__op_pen
 	const int cols[] = { OP_COL_CATEGORY_ID, OP_COL_IN_SHAPES_ID, OP_COL_IN_TYPES_ID, OP_COL_CALL_STACK_ID,
 	                     OP_COL_IN_CONCRETE_ID };
 	int64_t id;
+	st->ops_elsewhere = 1;
 	if (profdb__batch_row(b) != SQLITE_OK)
 		return os_fail(st, "op");
 	id = st->next_op_id++;
