@@ -467,9 +467,10 @@ struct profdb_sink *profdb__store_sink(struct profdb_store *st);
 void profdb__store_select_slot(struct profdb_store *st, int slot);
 int64_t profdb__store_run_id(const struct profdb_store *st);
 /* Between these two, full batches are inserted on a thread of their own
- * (store_async.c); the caller feeds the sink from one thread meanwhile.
- * _end waits for them; both return PROFDB_OK or an error (on the sink). */
-int profdb__store_async_begin(struct profdb_store *st);
+ * (store_async.c); the caller feeds the sink from one thread meanwhile,
+ * with the records of readers threads.  _end waits for them; both return
+ * PROFDB_OK or an error (on the sink). */
+int profdb__store_async_begin(struct profdb_store *st, int readers);
 int profdb__store_async_end(struct profdb_store *st);
 /* Set the run's format label and rank count (called by the ingest driver). */
 void profdb__store_set_format(struct profdb_store *st, const char *format);

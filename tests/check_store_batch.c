@@ -13,8 +13,9 @@
 #include "store/store_batch.h"
 #include "testutil.h"
 
-#define NK 10000 /* kernels: two full batches and a part */
-#define NL 5000  /* launches */
+#define NK 10000 /* kernels: full batches (1081 rows) and a part */
+#define NL 12000 /* launches: two full batches (5120 rows) and a part */
+#define ROWS ((int)(PROFDB_BATCH_BYTES / 48)) /* rows of batch_cells' 3-column batch */
 
 static void send_kernels(struct profdb_sink *s, int n, int64_t base)
 {
@@ -172,25 +173,27 @@ START_TEST(batch_cells)
 	ck_assert_int_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_exec(db, "CREATE TABLE t(a INTEGER NOT NULL, b, c TEXT)", NULL, NULL, NULL), SQLITE_OK);
 	ck_assert_int_eq(profdb__batch_new(&b, db, "t", "a, b, c", 3), SQLITE_OK);
-	for (int i = 0; i < PROFDB_BATCH_ROWS + 10; i++) {
+	/* 640 KiB of 16-byte cells, 3 a row */
+	ck_assert_uint_eq(profdb__batch_rows(b), PROFDB_BATCH_BYTES / 48);
+	for (int i = 0; i < ROWS + 10; i++) {
 		ck_assert_int_eq(profdb__batch_row(b), SQLITE_OK);
 		profdb__batch_int(b, 0, i);
 		profdb__batch_i64(b, 1, i % 2 ? i * 1000000000000LL : PROFDB_NULL);
 		snprintf(text, sizeof text, "t%d", i);
 		ck_assert_int_eq(profdb__batch_text(b, 2, text), 0);
 	}
-	/* the first PROFDB_BATCH_ROWS went in when the batch was full */
+	/* the first ROWS went in when the batch was full */
 	ck_assert_uint_eq(profdb__batch_pending(b), 10);
 	ck_assert_int_eq(profdb__batch_flush(b), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT count(*), sum(a), count(b), sum(b = a * 1000000000000),"
 	                 " sum(c = 't' || a), sum(typeof(c) = 'text') FROM t", -1, &q, NULL), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_step(q), SQLITE_ROW);
-	ck_assert_int_eq(sqlite3_column_int64(q, 0), PROFDB_BATCH_ROWS + 10);
-	ck_assert_int_eq(sqlite3_column_int64(q, 1), (int64_t)(PROFDB_BATCH_ROWS + 10) * (PROFDB_BATCH_ROWS + 9) / 2);
-	ck_assert_int_eq(sqlite3_column_int64(q, 2), (PROFDB_BATCH_ROWS + 10) / 2);
-	ck_assert_int_eq(sqlite3_column_int64(q, 3), (PROFDB_BATCH_ROWS + 10) / 2);
-	ck_assert_int_eq(sqlite3_column_int64(q, 4), PROFDB_BATCH_ROWS + 10);
-	ck_assert_int_eq(sqlite3_column_int64(q, 5), PROFDB_BATCH_ROWS + 10);
+	ck_assert_int_eq(sqlite3_column_int64(q, 0), ROWS + 10);
+	ck_assert_int_eq(sqlite3_column_int64(q, 1), (int64_t)(ROWS + 10) * (ROWS + 9) / 2);
+	ck_assert_int_eq(sqlite3_column_int64(q, 2), (ROWS + 10) / 2);
+	ck_assert_int_eq(sqlite3_column_int64(q, 3), (ROWS + 10) / 2);
+	ck_assert_int_eq(sqlite3_column_int64(q, 4), ROWS + 10);
+	ck_assert_int_eq(sqlite3_column_int64(q, 5), ROWS + 10);
 	sqlite3_finalize(q);
 	/* a NULL in the NOT NULL column: the flush fails with SQLite's reason */
 	ck_assert_int_eq(profdb__batch_row(b), SQLITE_OK);

@@ -604,7 +604,7 @@ static int add_note(struct linker *l, int64_t run_id, int64_t source_id)
 static int link_end(struct linker *l, int64_t run_id, int64_t source_id, const struct profdb__row_run *kernels,
                     size_t nk)
 {
-	int rc = rewrite(l, kernels, nk);
+	int rc = nk ? rewrite(l, kernels, nk) : PROFDB_OK;
 	if (rc == PROFDB_OK)
 		rc = add_note(l, run_id, source_id);
 	return rc;
@@ -680,7 +680,7 @@ int profdb__op_link_held(const profdb *db, int64_t run_id, int64_t source_id, st
                          size_t nops, const struct profdb__link_op *calls, size_t ncalls,
                          const struct profdb__row_run *launches, size_t nl,
                          const struct profdb__row_run *kernels, size_t nk, int copy,
-                         struct profdb__kernel_ids *kids, size_t nkids,
+                         struct profdb__kernel_ids *kids, size_t nkids, int in_table,
                          struct profdb__flush_job **defer, int *done, struct profdb_err *err)
 {
 	struct linker l = { .db = db->sql, .err = err, .calls_max = (size_t)db->limits.link_calls_max };
@@ -699,6 +699,8 @@ int profdb__op_link_held(const profdb *db, int64_t run_id, int64_t source_id, st
 		for (size_t i = 0; i < nkids; i++)
 			kids[i].ext = link_ext(&l, kids[i].rank, kids[i].corr);
 	}
+	if (!in_table) /* the caller sets the rows' ids from kids: only the note */
+		nk = 0;
 	if (rc == PROFDB_OK && defer && !(*defer = link_job(&l, run_id, source_id, kernels, nk)))
 		rc = profdb__err_set(err, PROFDB_ERROR, "out of memory");
 	else if (rc == PROFDB_OK && !defer)

@@ -60,12 +60,14 @@ int profdb__link_op_cmp(const void *a, const void *b);
  * or NULL when there is none: the kernel rows need not be in the table
  * yet, only before the job runs.  kids[0..nkids): the file's kernels kept
  * by the store (NULL: none), their External ids rewritten likewise.
+ * in_table 0: the kernel rows are not in the table but still held by the
+ * caller, which sets their External ids from kids (no UPDATE then).
  */
 int profdb__op_link_held(const profdb *db, int64_t run_id, int64_t source_id, struct profdb__link_op *ops,
                          size_t nops, const struct profdb__link_op *calls, size_t ncalls,
                          const struct profdb__row_run *launches, size_t nl,
                          const struct profdb__row_run *kernels, size_t nk, int copy,
-                         struct profdb__kernel_ids *kids, size_t nkids,
+                         struct profdb__kernel_ids *kids, size_t nkids, int in_table,
                          struct profdb__flush_job **defer, int *done, struct profdb_err *err);
 
 #endif /* PROFDB_OP_LINK_H */

@@ -151,7 +151,7 @@ static int link_held(struct profdb_store *st, int *done)
 	struct profdb__flush_job *job = NULL;
 	int64_t annot;
 	size_t n = 0, ncalls;
-	int rc;
+	int rc, held, copy;
 	*done = 1;
 	if (!c->kernels.n || !c->launches.n)
 		return PROFDB_OK;
@@ -174,13 +174,22 @@ static int link_held(struct profdb_store *st, int *done)
 		                                   .dur = p->dur, .v = p->ext, .key = -(int64_t)i };
 	}
 	calls = profdb__calls_linked(st, &ncalls);
+	/* kernel rows the rewrite would find in the table go in first */
+	if (!(held = profdb__store_kernels_held(st)) && profdb__store_kernels_release(st) != PROFDB_OK)
+		return st->err.code;
 	/* without the calls kept, the sweep reads them from the launch table */
 	if (!calls && profdb__store_sync(st) != PROFDB_OK)
 		return st->err.code;
+	copy = c->kext_equal && !c->kext_differ;
 	rc = profdb__op_link_held(st->db, st->run_id, c->id, v, n, calls, ncalls, c->launches.v, c->launches.n,
-	                          c->kernels.v, c->kernels.n, c->kext_equal && !c->kext_differ,
-	                          c->kids_off ? NULL : c->kids, c->nkids, st->flusher ? &job : NULL, done, &st->err);
-	/* the rewrite runs after the file's kernel rows, handed over before */
+	                          c->kernels.v, c->kernels.n, copy, c->kids_off ? NULL : c->kids, c->nkids, !held,
+	                          st->flusher ? &job : NULL, done, &st->err);
+	/* held, the rows take their links now and go in after */
+	if (rc == PROFDB_OK && *done && held && copy)
+		profdb__store_kernels_patch(st);
+	if (rc == PROFDB_OK && *done && profdb__store_kernels_release(st) != PROFDB_OK)
+		rc = st->err.code;
+	/* the rewrite, or the note, runs after the file's kernel rows */
 	if (rc == PROFDB_OK && job)
 		rc = profdb__store_submit(st, job);
 	return rc;

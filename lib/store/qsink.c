@@ -41,6 +41,7 @@ struct profdb__queue {
 	struct batch *spare;       /* drained batches kept for reuse, see recycle() */
 	size_t count;
 	int producers;             /* workers still running */
+	int readers;               /* workers started */
 	int abort;                 /* stop everything: an error happened */
 };
 
@@ -80,7 +81,7 @@ int profdb__queue_new(struct profdb__queue **out, int producers)
 	pthread_mutex_init(&q->mu, NULL);
 	pthread_cond_init(&q->nonempty, NULL);
 	pthread_cond_init(&q->nonfull, NULL);
-	q->producers = producers;
+	q->producers = q->readers = producers;
 	*out = q;
 	return PROFDB_OK;
 }
@@ -674,7 +675,7 @@ int profdb__queue_drain(struct profdb__queue *q, struct profdb_store *st,
 {
 	struct profdb_sink *out = profdb__store_sink(st);
 	struct batch *b;
-	int rc = profdb__store_async_begin(st), end;
+	int rc = profdb__store_async_begin(st, q->readers), end;
 	while (rc == PROFDB_OK && (b = pop(q)) != NULL) {
 		profdb__store_select_slot(st, b->slot);
 		rc = replay_batch(b, out);

@@ -190,6 +190,7 @@ static int on_source_begin(void *arg, const char *path, const char *role, int64_
 	c->nkernels = c->nops = c->nlaunches = c->nmemory = c->nopmem = 0;
 	c->kernels.n = c->launches.n = c->ops.n = 0;
 	c->kext_equal = c->kext_differ = 0;
+	c->khold = 0;
 	c->nkids = 0;
 	c->kids_off = 0;
 	profdb__store_ops_reset(&c->opn);
@@ -241,8 +242,9 @@ static int file_passes(struct profdb_store *st)
 	struct profdb__source_state *c = st->cur;
 	int64_t was;
 	int rc = PROFDB_OK, held = 0;
-	/* ops held in memory (ops_held.c): linked, placed and handed over now */
-	if (profdb__store_ops_end_held(st, &held) != PROFDB_OK)
+	/* ops held in memory (ops_held.c): linked, placed and handed over now,
+	 * and the kernels held for their links with them */
+	if (profdb__store_ops_end_held(st, &held) != PROFDB_OK || profdb__store_kernels_release(st) != PROFDB_OK)
 		return st->err.code;
 	/* nothing left to do in SQL: the flusher goes on with the file's rows
 	 * while the next file is read */
@@ -281,21 +283,80 @@ static int file_passes(struct profdb_store *st)
 	return rc;
 }
 
-/* The batches' pending rows, in profdb__store_flush's order: to the
- * flusher inside its window, else inserted now. */
-static int hand_over(struct profdb_store *st)
+/* The batches' pending rows, in profdb__store_flush's order (kernels and
+ * their collective args only when kernels): to the flusher inside its
+ * window, else inserted now. */
+static int hand_over_rows(struct profdb_store *st, int kernels)
 {
 	int open = st->flusher && profdb__flusher_window_open(st->flusher);
 	int rc = PROFDB_OK;
 	if (!open)
 		profdb__store_window(st, 1);
-	if (profdb__batch_hand_over(st->ops) != SQLITE_OK || profdb__batch_hand_over(st->kernels) != SQLITE_OK ||
-	    profdb__batch_hand_over(st->launches) != SQLITE_OK || profdb__batch_hand_over(st->colls) != SQLITE_OK)
+	if (profdb__batch_hand_over(st->ops) != SQLITE_OK ||
+	    (kernels && profdb__batch_hand_over(st->kernels) != SQLITE_OK) ||
+	    profdb__batch_hand_over(st->launches) != SQLITE_OK ||
+	    (kernels && profdb__batch_hand_over(st->colls) != SQLITE_OK))
 		rc = st->err.code ? st->err.code
 		     : st->flusher && profdb__store_sync(st) != PROFDB_OK ? st->err.code : st_fail(st, "rows");
 	if (!open)
 		profdb__store_window(st, 0);
 	return rc;
+}
+
+static int hand_over(struct profdb_store *st)
+{
+	return hand_over_rows(st, st->cur->khold != 1);
+}
+
+int profdb__store_kernels_held(const struct profdb_store *st)
+{
+	const struct profdb__source_state *c = st->cur;
+	return c->khold == 1 && !c->kids_off && c->nkids == (size_t)c->nkernels &&
+	       profdb__batch_pending(st->kernels) == (size_t)c->nkernels;
+}
+
+void profdb__store_kernels_patch(struct profdb_store *st)
+{
+	const struct profdb__source_state *c = st->cur;
+	for (size_t i = 0; i < c->nkids; i++)
+		profdb__batch_set(st->kernels, i, KERNEL_COL_EXTERNAL_ID, c->kids[i].ext);
+}
+
+int profdb__store_kernels_release(struct profdb_store *st)
+{
+	if (st->cur->khold != 1)
+		return PROFDB_OK;
+	st->cur->khold = -1;
+	profdb__batch_hold(st->kernels, 0);
+	return hand_over_rows(st, 1);
+}
+
+/*
+ * A file's kernels that carry correlation ids as External ids (its first
+ * one says so) will have them rewritten from its links when it ends
+ * (op_link.c): held in their batch until then (up to half the held ops'
+ * budget), they go in rewritten, not rewritten by an UPDATE after.  Only
+ * when the file's ops are held (its links are found in memory then) and
+ * one reader feeds the store (the batch then holds this file's rows only).
+ */
+static int kernels_hold(struct profdb_store *st, const struct profdb_kernel_rec *k)
+{
+	struct profdb__source_state *c = st->cur;
+	if (c->khold == 1 && profdb__batch_pending(st->kernels) != (size_t)c->nkernels) {
+		c->khold = -1; /* past the budget, or flushed: the UPDATE then */
+		profdb__batch_hold(st->kernels, 0);
+	}
+	if (c->khold != 0)
+		return PROFDB_OK;
+	c->khold = -1;
+	if (!st->hold_kernels_ok || c->opn.hold_off || c->opn.unsorted || !c->id || k->external_id == PROFDB_NULL ||
+	    k->external_id != k->correlation)
+		return PROFDB_OK;
+	if (hand_over_rows(st, 1) != PROFDB_OK) /* the batch: this file's rows only */
+		return st->err.code;
+	profdb__batch_hold(st->kernels, (size_t)st->db->limits.ops_held_bytes / 2);
+	c->khold = 1;
+	return PROFDB_OK;
 }
 
 static int on_source_end(void *arg, int64_t rows_read, const char *sha256, uint64_t size)
@@ -398,7 +459,7 @@ static int store_coll(struct profdb_store *st, int64_t kid, const struct profdb_
 {
 	struct profdb__batch *b = st->colls;
 	int bad = 0;
-	if (profdb__batch_pending(b) >= PROFDB_BATCH_ROWS && profdb__store_flush(st) != PROFDB_OK)
+	if (profdb__batch_full(b) && profdb__store_flush(st) != PROFDB_OK)
 		return st->err.code;
 	if (profdb__batch_row(b) != SQLITE_OK)
 		return st_fail(st, "collective args");
@@ -459,6 +520,8 @@ static int store_kernel_row(struct profdb_store *st, const struct profdb_kernel_
 
 	if (profdb__intern_name(st->str, k->name, &name_id, &base_id) != 0)
 		return st->err.code ? st->err.code : st_fail(st, "kernel name");
+	if (kernels_hold(st, k) != PROFDB_OK)
+		return st->err.code;
 	if (profdb__batch_row(b) != SQLITE_OK)
 		return st_fail(st, "kernel");
 	kid = st->next_kernel_id++;
@@ -1047,6 +1110,7 @@ int profdb__store_begin(struct profdb_store **out, profdb *db, const char *run,
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	st->db = db;
 	st->cur = &st->src[0];
+	st->hold_kernels_ok = 1;
 	begin_settings(st, run, replace);
 	if ((rc = begin_transaction(st, run, replace)) != PROFDB_OK ||
 	    (rc = create_run(st, run, source_path)) != PROFDB_OK ||

@@ -26,10 +26,11 @@ struct cell {
 	uint8_t type;              /* CELL_* */
 };
 
-/* Rows in memory: PROFDB_BATCH_ROWS x ncols cells, text apart. */
+/* Rows in memory: cap x ncols cells, text apart. */
 struct rows {
 	struct cell *cells;        /* owned */
 	size_t n;                  /* rows added */
+	size_t cap;                /* b->rows, more while held (profdb__batch_hold) */
 	char *text;                /* owned: the text cells' bytes */
 	size_t text_len, text_cap;
 };
@@ -46,6 +47,8 @@ struct profdb__batch {
 	struct rows fill, flight;
 	struct profdb__flusher *flusher; /* NULL: flushes run on the caller's thread */
 	struct profdb__flush_job job;    /* flight's INSERT, handed to flusher */
+	size_t hold_rows;          /* while held, fill grows to this before it flushes; 0: not held */
+	size_t rows;               /* rows a set holds: PROFDB_BATCH_BYTES of cells */
 };
 
 /* The rows in flight, as the virtual table's source. */
@@ -103,9 +106,9 @@ static void job_drop(struct profdb__flush_job *job)
 	drop_flight(batch_of(job));
 }
 
-static size_t rows_bytes(const struct profdb__batch *b)
+static size_t rows_bytes(const struct profdb__batch *b, size_t rows)
 {
-	return (size_t)PROFDB_BATCH_ROWS * (size_t)b->ncols * sizeof(struct cell);
+	return rows * (size_t)b->ncols * sizeof(struct cell);
 }
 
 int profdb__batch_new(struct profdb__batch **out, sqlite3 *db, const char *table, const char *cols,
@@ -121,8 +124,10 @@ int profdb__batch_new(struct profdb__batch **out, sqlite3 *db, const char *table
 	b->ncols = ncols;
 	b->src = (struct profdb__rows_src){ .ncols = ncols, .count = src_count, .column = src_column };
 	b->job = (struct profdb__flush_job){ .run = job_run, .drop = job_drop, .what = table, .urgent = 1 };
-	b->fill.cells = malloc(rows_bytes(b));
-	b->flight.cells = malloc(rows_bytes(b));
+	b->rows = PROFDB_BATCH_BYTES / rows_bytes(b, 1);
+	b->fill.cells = malloc(rows_bytes(b, b->rows));
+	b->flight.cells = malloc(rows_bytes(b, b->rows));
+	b->fill.cap = b->flight.cap = b->rows;
 	if (!b->fill.cells || !b->flight.cells) {
 		profdb__batch_free(b);
 		return SQLITE_NOMEM;
@@ -148,12 +153,38 @@ void profdb__batch_free(struct profdb__batch *b)
 }
 
 /* The filled rows become the ones in flight, and the set just inserted
- * (empty) is filled next. */
+ * (empty) is filled next: back to the usual size if it had grown while
+ * held, so that one set at most is large. */
 static void swap(struct profdb__batch *b)
 {
 	struct rows t = b->flight;
 	b->flight = b->fill;
 	b->fill = t;
+	if (b->fill.cap > b->rows && !b->hold_rows) {
+		struct cell *c = realloc(b->fill.cells, rows_bytes(b, b->rows));
+		if (c) { /* else it stays as large: still correct */
+			b->fill.cells = c;
+			b->fill.cap = b->rows;
+		}
+	}
+}
+
+void profdb__batch_hold(struct profdb__batch *b, size_t max_bytes)
+{
+	size_t rows = max_bytes / rows_bytes(b, 1);
+	b->hold_rows = rows > b->rows ? rows : 0;
+}
+
+/* Room for twice the rows in fill (up to hold_rows); SQLITE_NOMEM. */
+static int grow(struct profdb__batch *b)
+{
+	size_t cap = b->fill.cap * 2 < b->hold_rows ? b->fill.cap * 2 : b->hold_rows;
+	struct cell *c = realloc(b->fill.cells, rows_bytes(b, cap));
+	if (!c)
+		return SQLITE_NOMEM;
+	b->fill.cells = c;
+	b->fill.cap = cap;
+	return SQLITE_OK;
 }
 
 int profdb__batch_flush(struct profdb__batch *b)
@@ -189,7 +220,8 @@ int profdb__batch_row(struct profdb__batch *b)
 {
 	int rc;
 	struct cell *row;
-	if (b->fill.n == PROFDB_BATCH_ROWS && (rc = flush_full(b)) != SQLITE_OK)
+	if (b->fill.n == b->fill.cap &&
+	    (rc = b->hold_rows > b->fill.cap ? grow(b) : flush_full(b)) != SQLITE_OK)
 		return rc;
 	row = &b->fill.cells[b->fill.n * (size_t)b->ncols];
 	memset(row, 0, (size_t)b->ncols * sizeof *row); /* CELL_NULL is 0 */
@@ -206,7 +238,7 @@ int64_t profdb__batch_get(const struct profdb__batch *b, size_t row, int col)
 void profdb__batch_set(struct profdb__batch *b, size_t row, int col, int64_t v)
 {
 	struct cell *x = &b->fill.cells[row * (size_t)b->ncols + (size_t)col];
-	x->type = CELL_INT;
+	x->type = v == PROFDB_NULL ? CELL_NULL : CELL_INT;
 	x->v = v;
 }
 
@@ -259,6 +291,16 @@ int profdb__batch_text(struct profdb__batch *b, int col, const char *s)
 	x->len = (uint32_t)len;
 	r->text_len += len + 1;
 	return 0;
+}
+
+size_t profdb__batch_rows(const struct profdb__batch *b)
+{
+	return b->rows;
+}
+
+int profdb__batch_full(const struct profdb__batch *b)
+{
+	return b->fill.n >= b->rows;
 }
 
 size_t profdb__batch_pending(const struct profdb__batch *b)

@@ -1,6 +1,6 @@
 /*
  * store_batch.h - rows of one table gathered in memory and inserted
- * PROFDB_BATCH_ROWS at a time by one "INSERT INTO t(cols) SELECT * FROM
+ * a batch at a time by one "INSERT INTO t(cols) SELECT * FROM
  * <batch>" (store_batch.c, over rows_vtab.c, which says why).  Private to
  * the store.
  *
@@ -18,9 +18,13 @@
 
 #include <sqlite3.h>
 
-/* Any size from 256 to 65536 ingests as fast; a batch holds two sets
- * (one filling, one being inserted), so this is half the memory's rows. */
-#define PROFDB_BATCH_ROWS 2048
+/* Rows a batch inserts at once: any number from 256 to 65536 ingests as
+ * fast.  A batch holds two sets (one filling, one being inserted) of this
+ * many bytes of cells each (16 a value): 2048 op rows, 1081 kernel rows,
+ * 5120 launch rows.  Equal bytes rather than rows: a narrow table's set
+ * holds more rows, so the insert thread has work queued while the store's
+ * thread works out a file's end (store_async.c). */
+#define PROFDB_BATCH_BYTES (640 * 1024)
 
 struct profdb__batch;
 
@@ -54,17 +58,28 @@ int profdb__batch_flush(struct profdb__batch *b);
  * else inserted now.  SQLite result code. */
 int profdb__batch_hand_over(struct profdb__batch *b);
 
+/* Hold the pending rows, up to max_bytes of cells, instead of inserting
+ * each full batch: the store changes them before they go in (store.c, a
+ * file's kernels until their links are known).  Past max_bytes full
+ * batches go in again; 0 ends the hold (the rows stay pending). */
+void profdb__batch_hold(struct profdb__batch *b, size_t max_bytes);
+
 struct profdb__flusher;
 /* From now on a full batch goes to flusher f (batch_flusher.h) instead of
  * being inserted by profdb__batch_row's caller; NULL: inserted there again.
  * Only while f is idle. */
 void profdb__batch_set_flusher(struct profdb__batch *b, struct profdb__flusher *f);
 
+/* Rows a set holds (what a flush when full inserts); whether the pending
+ * rows are that many or more. */
+size_t profdb__batch_rows(const struct profdb__batch *b);
+int profdb__batch_full(const struct profdb__batch *b);
 /* Rows added and not yet inserted. */
 size_t profdb__batch_pending(const struct profdb__batch *b);
 /* Integer column col of pending row row (0 .. pending - 1, in the order
- * added); PROFDB_NULL when it is NULL (or text).  And set it: so that the
- * store can change rows that are not in the table yet without an UPDATE. */
+ * added); PROFDB_NULL when it is NULL (or text).  And set it (PROFDB_NULL:
+ * NULL): so that the store can change rows that are not in the table yet
+ * without an UPDATE. */
 int64_t profdb__batch_get(const struct profdb__batch *b, size_t row, int col);
 void profdb__batch_set(struct profdb__batch *b, size_t row, int col, int64_t v);
 

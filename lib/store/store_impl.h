@@ -116,6 +116,10 @@ struct profdb__source_state {
 	struct profdb__kernel_ids *kids; /* owned */
 	size_t nkids, capkids;
 	int kids_off;
+	/* its kernel rows held in their batch until its links are known, so
+	 * that their External ids go in right (store.c kernels_hold): 0 not
+	 * decided yet, 1 held, -1 not */
+	int khold;
 	struct profdb__skip_count *skips;  /* per reason */
 	size_t nskips;
 	/* the file's kernel and launch rows, for rank_fixup: one run each when
@@ -172,6 +176,7 @@ struct profdb_store {
 	 * commit's op step UPDATE visits these, not every op of the run */
 	struct profdb__row_runs op_nostep;
 	int ops_elsewhere;
+	int hold_kernels_ok;       /* one reader: a batch holds one file's kernels only */
 	/* op rows stored, or set, with an External id and no device_self_ns
 	 * (or more: it only has to be 0 when there are none): the commit's
 	 * device-time UPDATE, a scan of all the run's ops, runs only if > 0 */
@@ -303,6 +308,12 @@ int profdb__calls_sweep_held(struct profdb_store *st, int *done);
 int profdb__calls_append(struct profdb_store *st, const struct profdb__step_index *ix);
 void profdb__store_ops_reset(struct profdb__op_stream *s);
 void profdb__store_ops_free(struct profdb__op_stream *s);
+/* store.c.  Whether the current file's kernel rows are all still held
+ * (with their ids kept); set their External ids from the kept ids; hand
+ * them over (and end the hold). */
+int profdb__store_kernels_held(const struct profdb_store *st);
+void profdb__store_kernels_patch(struct profdb_store *st);
+int profdb__store_kernels_release(struct profdb_store *st);
 /* store_async.c.  Wait for the batches in flight: before any other use
  * of the connection (no-op without a flusher). */
 int profdb__store_sync(struct profdb_store *st);
