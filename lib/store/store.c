@@ -283,80 +283,9 @@ static int file_passes(struct profdb_store *st)
 	return rc;
 }
 
-/* The batches' pending rows, in profdb__store_flush's order (kernels and
- * their collective args only when kernels): to the flusher inside its
- * window, else inserted now. */
-static int hand_over_rows(struct profdb_store *st, int kernels)
-{
-	int open = st->flusher && profdb__flusher_window_open(st->flusher);
-	int rc = PROFDB_OK;
-	if (!open)
-		profdb__store_window(st, 1);
-	if (profdb__batch_hand_over(st->ops) != SQLITE_OK ||
-	    (kernels && profdb__batch_hand_over(st->kernels) != SQLITE_OK) ||
-	    profdb__batch_hand_over(st->launches) != SQLITE_OK ||
-	    (kernels && profdb__batch_hand_over(st->colls) != SQLITE_OK))
-		rc = st->err.code ? st->err.code
-		     : st->flusher && profdb__store_sync(st) != PROFDB_OK ? st->err.code : st_fail(st, "rows");
-	if (!open)
-		profdb__store_window(st, 0);
-	return rc;
-}
-
 static int hand_over(struct profdb_store *st)
 {
-	return hand_over_rows(st, st->cur->khold != 1);
-}
-
-int profdb__store_kernels_held(const struct profdb_store *st)
-{
-	const struct profdb__source_state *c = st->cur;
-	return c->khold == 1 && !c->kids_off && c->nkids == (size_t)c->nkernels &&
-	       profdb__batch_pending(st->kernels) == (size_t)c->nkernels;
-}
-
-void profdb__store_kernels_patch(struct profdb_store *st)
-{
-	const struct profdb__source_state *c = st->cur;
-	for (size_t i = 0; i < c->nkids; i++)
-		profdb__batch_set(st->kernels, i, KERNEL_COL_EXTERNAL_ID, c->kids[i].ext);
-}
-
-int profdb__store_kernels_release(struct profdb_store *st)
-{
-	if (st->cur->khold != 1)
-		return PROFDB_OK;
-	st->cur->khold = -1;
-	profdb__batch_hold(st->kernels, 0);
-	return hand_over_rows(st, 1);
-}
-
-/*
- * A file's kernels that carry correlation ids as External ids (its first
- * one says so) will have them rewritten from its links when it ends
- * (op_link.c): held in their batch until then (up to half the held ops'
- * budget), they go in rewritten, not rewritten by an UPDATE after.  Only
- * when the file's ops are held (its links are found in memory then) and
- * one reader feeds the store (the batch then holds this file's rows only).
- */
-static int kernels_hold(struct profdb_store *st, const struct profdb_kernel_rec *k)
-{
-	struct profdb__source_state *c = st->cur;
-	if (c->khold == 1 && profdb__batch_pending(st->kernels) != (size_t)c->nkernels) {
-		c->khold = -1; /* past the budget, or flushed: the UPDATE then */
-		profdb__batch_hold(st->kernels, 0);
-	}
-	if (c->khold != 0)
-		return PROFDB_OK;
-	c->khold = -1;
-	if (!st->hold_kernels_ok || c->opn.hold_off || c->opn.unsorted || !c->id || k->external_id == PROFDB_NULL ||
-	    k->external_id != k->correlation)
-		return PROFDB_OK;
-	if (hand_over_rows(st, 1) != PROFDB_OK) /* the batch: this file's rows only */
-		return st->err.code;
-	profdb__batch_hold(st->kernels, (size_t)st->db->limits.ops_held_bytes / 2);
-	c->khold = 1;
-	return PROFDB_OK;
+	return profdb__store_hand_over(st, st->cur->khold != 1);
 }
 
 static int on_source_end(void *arg, int64_t rows_read, const char *sha256, uint64_t size)
@@ -484,35 +413,6 @@ static int kernel_step(struct profdb_store *st, const struct profdb_kernel_rec *
 	return PROFDB_OK;
 }
 
-/* The kernel's ids for the file's links and device times (store_impl.h). */
-static int keep_ids(struct profdb_store *st, const struct profdb_kernel_rec *k)
-{
-	struct profdb__source_state *c = st->cur;
-	if (k->external_id != PROFDB_NULL && k->correlation != PROFDB_NULL) {
-		c->kext_equal |= k->external_id == k->correlation;
-		c->kext_differ |= k->external_id != k->correlation;
-	}
-	/* only a file whose ops are held uses them (ops_held.c) */
-	if (!c->kids_off && (c->opn.hold_off || c->opn.unsorted || c->nkids >= (size_t)st->db->limits.link_calls_max)) {
-		c->kids_off = 1;
-		free(c->kids);
-		c->kids = NULL;
-		c->capkids = c->nkids = 0;
-	}
-	if (c->kids_off)
-		return PROFDB_OK;
-	if (c->nkids == c->capkids) {
-		size_t cap = c->capkids ? c->capkids * 2 : 1024;
-		struct profdb__kernel_ids *v;
-		if (!(v = realloc(c->kids, cap * sizeof *v)))
-			return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
-		c->kids = v;
-		c->capkids = cap;
-	}
-	c->kids[c->nkids++] = (struct profdb__kernel_ids){ rank_of(k->rank), k->correlation, k->external_id, k->dur_ns };
-	return PROFDB_OK;
-}
-
 static int store_kernel_row(struct profdb_store *st, const struct profdb_kernel_rec *k)
 {
 	struct profdb__batch *b = st->kernels;
@@ -520,7 +420,7 @@ static int store_kernel_row(struct profdb_store *st, const struct profdb_kernel_
 
 	if (profdb__intern_name(st->str, k->name, &name_id, &base_id) != 0)
 		return st->err.code ? st->err.code : st_fail(st, "kernel name");
-	if (kernels_hold(st, k) != PROFDB_OK)
+	if (profdb__store_kernels_hold(st, k) != PROFDB_OK)
 		return st->err.code;
 	if (profdb__batch_row(b) != SQLITE_OK)
 		return st_fail(st, "kernel");
@@ -540,7 +440,7 @@ static int store_kernel_row(struct profdb_store *st, const struct profdb_kernel_
 		return st->err.code;
 	if (k->coll && store_coll(st, kid, k->coll) != PROFDB_OK)
 		return st->err.code;
-	if (keep_ids(st, k) != PROFDB_OK)
+	if (profdb__store_kernel_ids(st, k) != PROFDB_OK)
 		return st->err.code;
 	if (profdb__name_stats_add(st->names, kid, name_id, k->kind, k->dur_ns) != 0)
 		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");

@@ -65,6 +65,27 @@ int profdb__store_wait(struct profdb_store *st, const struct profdb__flush_job *
 	return fail(st);
 }
 
+/* The batches' pending rows, in profdb__store_flush's order (kernels and
+ * their collective args only when kernels): to the flusher inside its
+ * window, else inserted now. */
+int profdb__store_hand_over(struct profdb_store *st, int kernels)
+{
+	int open = st->flusher && profdb__flusher_window_open(st->flusher);
+	int rc = PROFDB_OK;
+	if (!open)
+		profdb__store_window(st, 1);
+	if (profdb__batch_hand_over(st->ops) != SQLITE_OK ||
+	    (kernels && profdb__batch_hand_over(st->kernels) != SQLITE_OK) ||
+	    profdb__batch_hand_over(st->launches) != SQLITE_OK ||
+	    (kernels && profdb__batch_hand_over(st->colls) != SQLITE_OK))
+		rc = st->err.code ? st->err.code
+		     : st->flusher ? fail(st)
+		     : profdb__err_set(&st->err, PROFDB_ERROR, "storing rows: %s", sqlite3_errmsg(st->db->sql));
+	if (!open)
+		profdb__store_window(st, 0);
+	return rc;
+}
+
 /* ---------------------------------------------------------------- statements */
 
 /* A statement and its values, copied: the flusher binds and steps it. */

@@ -308,15 +308,23 @@ int profdb__calls_sweep_held(struct profdb_store *st, int *done);
 int profdb__calls_append(struct profdb_store *st, const struct profdb__step_index *ix);
 void profdb__store_ops_reset(struct profdb__op_stream *s);
 void profdb__store_ops_free(struct profdb__op_stream *s);
-/* store.c.  Whether the current file's kernel rows are all still held
- * (with their ids kept); set their External ids from the kept ids; hand
- * them over (and end the hold). */
+/* kernels_held.c.  Keep the kernel's ids (for the current file); start
+ * holding its file's kernel rows at its first kernel when that pays;
+ * whether the file's kernel rows are all still held (with their ids
+ * kept); set their External ids from the kept ids; hand them over (and end
+ * the hold). */
+int profdb__store_kernel_ids(struct profdb_store *st, const struct profdb_kernel_rec *k);
+int profdb__store_kernels_hold(struct profdb_store *st, const struct profdb_kernel_rec *k);
 int profdb__store_kernels_held(const struct profdb_store *st);
 void profdb__store_kernels_patch(struct profdb_store *st);
 int profdb__store_kernels_release(struct profdb_store *st);
 /* store_async.c.  Wait for the batches in flight: before any other use
  * of the connection (no-op without a flusher). */
 int profdb__store_sync(struct profdb_store *st);
+/* The batches' pending rows (kernels and their collective args only when
+ * kernels), in profdb__store_flush's order: to the flusher inside its
+ * window, else inserted now. */
+int profdb__store_hand_over(struct profdb_store *st, int kernels);
 /* Open (1) or close (0) the window where full batches go to the flusher. */
 void profdb__store_window(struct profdb_store *st, int open);
 /* Hand job to the flusher (there must be one); wait until job is done (no
