@@ -228,6 +228,7 @@ static int hand_over(struct profdb_store *st)
 	struct profdb__op_held *old;
 	size_t oldcap;
 	int64_t first = st->next_op_id;
+	int rc;
 	for (size_t i = 0; i < s->nheld; i++) {
 		const struct profdb__op_held *h = &s->held[i];
 		if (h->dev_self == PROFDB_NULL && h->p.ext != PROFDB_NULL)
@@ -247,10 +248,12 @@ static int hand_over(struct profdb_store *st)
 	s->nheld = 0;
 	if (st->flusher)
 		return profdb__store_submit(st, job);
-	if (profdb__op_rows_insert(st->oprows) != SQLITE_OK)
+	/* inserted now: the array comes back at once, none held beside it */
+	free(s->held);
+	rc = profdb__op_rows_insert(st->oprows);
+	profdb__op_rows_set(st->oprows, NULL, 0, 0, 0, &s->held, &s->capheld);
+	if (rc != SQLITE_OK)
 		return profdb__err_set(&st->err, PROFDB_ERROR, "storing op: %s", sqlite3_errmsg(st->db->sql));
-	/* inserted already: the array comes back at once, one less held */
-	profdb__op_rows_set(st->oprows, s->held, 0, s->capheld, 0, &s->held, &s->capheld);
 	return PROFDB_OK;
 }
 
