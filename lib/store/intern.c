@@ -177,6 +177,17 @@ static void empty(struct profdb__intern *t)
 	t->keybytes = 0;
 }
 
+/* The slot of s (hash h): the one holding it, else the empty one where it
+ * would go.  The map is never full (grow keeps it at most half used). */
+static size_t probe(const struct profdb__intern *t, const char *s, size_t len, uint64_t h)
+{
+	size_t j;
+	for (j = h & (t->nslots - 1); t->slots[j].key; j = (j + 1) & (t->nslots - 1))
+		if (t->slots[j].hash == h && t->slots[j].len == len && memcmp(t->slots[j].key, s, len) == 0)
+			break;
+	return j;
+}
+
 static struct intern_slot *slot_of(struct profdb__intern *t, const char *s, size_t len)
 {
 	uint64_t h;
@@ -188,9 +199,8 @@ static struct intern_slot *slot_of(struct profdb__intern *t, const char *s, size
 	if ((t->nused + 1) * 2 > t->nslots && grow(t) != PROFDB_OK)
 		return NULL;
 	h = hash_text(s, len);
-	for (j = h & (t->nslots - 1); t->slots[j].key; j = (j + 1) & (t->nslots - 1))
-		if (t->slots[j].hash == h && t->slots[j].len == len && memcmp(t->slots[j].key, s, len) == 0)
-			return &t->slots[j];
+	if (t->slots[j = probe(t, s, len, h)].key)
+		return &t->slots[j];
 	/* not cached: find or add it in the table */
 	if (t->sync && t->sync(t->sync_arg) != 0)
 		return NULL;
@@ -234,15 +244,11 @@ int64_t profdb__intern(struct profdb__intern *t, const char *s)
 
 int64_t profdb__intern_cached(const struct profdb__intern *t, const char *s)
 {
-	size_t len = strlen(s);
-	uint64_t h;
+	size_t len = strlen(s), j;
 	if (len > PROFDB_TEXT_MAX || !t->nslots)
 		return 0;
-	h = hash_text(s, len);
-	for (size_t j = h & (t->nslots - 1); t->slots[j].key; j = (j + 1) & (t->nslots - 1))
-		if (t->slots[j].hash == h && t->slots[j].len == len && memcmp(t->slots[j].key, s, len) == 0)
-			return t->slots[j].id;
-	return 0;
+	j = probe(t, s, len, hash_text(s, len));
+	return t->slots[j].key ? t->slots[j].id : 0;
 }
 
 int profdb__intern_name(struct profdb__intern *t, const char *name, int64_t *id, int64_t *base)

@@ -262,7 +262,7 @@ static int file_passes(struct profdb_store *st)
 	if (rc == PROFDB_OK && !held && c->ops.n) {
 		if (profdb__step_index_register(st->db->sql, st->run_id) != SQLITE_OK)
 			rc = st_fail(st, "op steps");
-		else if (profdb__store_ops_finish(st) != PROFDB_OK || profdb__store_sync(st) != PROFDB_OK)
+		else if (profdb__store_ops_finish(st) != PROFDB_OK)
 			rc = st->err.code;
 		profdb__step_index_unregister(st->db->sql);
 	}
@@ -272,7 +272,7 @@ static int file_passes(struct profdb_store *st)
 		if (profdb__batch_flush(st->ops) != SQLITE_OK ||
 		    profdb__step_index_register(st->db->sql, st->run_id) != SQLITE_OK)
 			rc = st_fail(st, "runtime calls");
-		else if (profdb__runtime_ops(st) != PROFDB_OK || profdb__store_sync(st) != PROFDB_OK)
+		else if (profdb__runtime_ops(st) != PROFDB_OK)
 			rc = st->err.code;
 		profdb__step_index_unregister(st->db->sql);
 	}
