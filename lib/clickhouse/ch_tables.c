@@ -302,7 +302,7 @@ const struct profdb__ch_table profdb__ch_tables[] = {
 	 * first (pull restores the order by seq). */
 	{ "kernel", "kernel t NOT INDEXED", "t.run_id", "t.id", kernel_cols, N(kernel_cols), "kernel_ids",
 	  "SELECT min(id), max(id) FROM kernel WHERE run_id = ?1" },
-	{ "op", "op t", "t.run_id", "t.rank, t.external_id, t.id", op_cols, N(op_cols), NULL, NULL },
+	{ "op", "op t", "t.run_id", "t.rank, t.tid, t.start_ns, t.id", op_cols, N(op_cols), NULL, NULL },
 	{ "launch", "launch t", "t.run_id", "t.rank, t.correlation, t.rowid", launch_cols, N(launch_cols), NULL, NULL },
 	{ "step", "step t", "t.run_id", "t.rank, t.step", step_cols, N(step_cols), NULL, NULL },
 	{ "step_metric", "step_metric t", "t.run_id", "t.rowid", step_metric_cols,
