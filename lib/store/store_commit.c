@@ -62,18 +62,32 @@ static int note_cut(struct profdb_store *st)
  */
 #define FINISH_OP_STEP 2   /* finish_sql[2], only over op_nostep's rows when it says so */
 #define FINISH_OP_DEVICE 4 /* finish_sql[4], skipped when no op row needs it (ops_no_device) */
+/*
+ * The run's distinct kernel ranks, one seek of kernel_run_step per rank
+ * (rank > the last one) instead of a scan of every row; the last row is
+ * NULL.  With them a statement seeks (run_id, rank, step IS NULL) per
+ * rank: the index cannot seek "step IS NULL" past an unknown rank, so
+ * without the ranks SQLite visits every kernel of the run (all 2.4 M of a
+ * big run) to find the few without a step.
+ */
+#define KERNEL_RANKS \
+	"kr(r) AS (SELECT (SELECT min(rank) FROM kernel WHERE run_id = ?1) UNION ALL" \
+	" SELECT (SELECT min(rank) FROM kernel WHERE run_id = ?1 AND rank > kr.r) FROM kr WHERE kr.r IS NOT NULL)"
 static const char *const finish_sql[] = {
 	/* profdb_step_at (step_index.c): the smallest step whose span holds a time */
-	"UPDATE kernel SET step = (SELECT min(profdb_step_at(l.rank, l.start_ns)) FROM launch l"
-	"  WHERE l.run_id = kernel.run_id AND l.rank = kernel.rank"
+	"WITH RECURSIVE " KERNEL_RANKS
+	" UPDATE kernel INDEXED BY kernel_run_step SET step = (SELECT min(profdb_step_at(l.rank, l.start_ns))"
+	"  FROM launch l WHERE l.run_id = kernel.run_id AND l.rank = kernel.rank"
 	"  AND l.correlation = kernel.correlation)"
-	" WHERE run_id = ?1 AND step IS NULL AND correlation IS NOT NULL"
+	" WHERE run_id = ?1 AND rank IN (SELECT r FROM kr) AND step IS NULL AND correlation IS NOT NULL"
 	" AND EXISTS (SELECT 1 FROM step WHERE run_id = ?1 AND start_ns IS NOT NULL)",
-	"UPDATE kernel SET step = (SELECT json_extract(j.value, '$[0]') FROM run_meta m, json_each(m.value) j"
+	"WITH RECURSIVE " KERNEL_RANKS
+	" UPDATE kernel INDEXED BY kernel_run_step SET step = (SELECT json_extract(j.value, '$[0]')"
+	"  FROM run_meta m, json_each(m.value) j"
 	"  WHERE m.run_id = kernel.run_id AND m.rank = kernel.rank AND m.key = '" PROFDB_META_DEVICE_STEPS "'"
 	"  AND kernel.start_ns >= json_extract(j.value, '$[1]') AND kernel.start_ns < json_extract(j.value, '$[2]')"
 	"  ORDER BY 1 LIMIT 1)"
-	" WHERE run_id = ?1 AND step IS NULL"
+	" WHERE run_id = ?1 AND rank IN (SELECT r FROM kr) AND step IS NULL"
 	" AND EXISTS (SELECT 1 FROM run_meta WHERE run_id = ?1 AND key = '" PROFDB_META_DEVICE_STEPS "')"
 	" AND (correlation IS NULL OR NOT EXISTS (SELECT 1 FROM launch l WHERE l.run_id = ?1"
 	"  AND l.rank = kernel.rank AND l.correlation = kernel.correlation)"
@@ -82,16 +96,19 @@ static const char *const finish_sql[] = {
 	"UPDATE op SET step = profdb_step_at(rank, start_ns)"
 	" WHERE run_id = ?1 AND step IS NULL AND start_ns IS NOT NULL"
 	" AND profdb_step_at(rank, start_ns) IS NOT NULL",
-	"INSERT OR IGNORE INTO step(run_id, rank, step)"
-	" SELECT DISTINCT run_id, rank, step FROM kernel WHERE run_id = ?1 AND step IS NOT NULL",
+	/* each rank's distinct steps, a seek each (step > the last one) */
+	"WITH RECURSIVE " KERNEL_RANKS ","
+	" ks(r, s) AS (SELECT r, (SELECT min(step) FROM kernel WHERE run_id = ?1 AND rank = kr.r AND step IS NOT NULL)"
+	"  FROM kr WHERE r IS NOT NULL UNION ALL"
+	"  SELECT r, (SELECT min(step) FROM kernel WHERE run_id = ?1 AND rank = ks.r AND step > ks.s)"
+	"  FROM ks WHERE s IS NOT NULL)"
+	" INSERT OR IGNORE INTO step(run_id, rank, step) SELECT ?1, r, s FROM ks WHERE s IS NOT NULL",
 	"UPDATE op SET device_self_ns = coalesce((SELECT sum(k.dur_ns) FROM kernel k"
 	"  WHERE k.run_id = op.run_id AND k.rank = op.rank AND k.external_id = op.external_id), 0)"
 	" WHERE run_id = ?1 AND device_self_ns IS NULL AND external_id IS NOT NULL",
-	/* the run's distinct ranks, one index seek per rank (rank > the last
-	 * one) instead of a scan of every row */
+	/* the run's distinct ranks, of kernels or ops */
 	"UPDATE run SET ranks = max(1, (SELECT count(*) FROM ("
-	" WITH RECURSIVE kr(r) AS (SELECT (SELECT min(rank) FROM kernel WHERE run_id = ?1) UNION ALL"
-	"  SELECT (SELECT min(rank) FROM kernel WHERE run_id = ?1 AND rank > kr.r) FROM kr WHERE kr.r IS NOT NULL),"
+	" WITH RECURSIVE " KERNEL_RANKS ","
 	" orr(r) AS (SELECT (SELECT min(rank) FROM op WHERE run_id = ?1) UNION ALL"
 	"  SELECT (SELECT min(rank) FROM op WHERE run_id = ?1 AND rank > orr.r) FROM orr WHERE orr.r IS NOT NULL)"
 	" SELECT r FROM kr WHERE r IS NOT NULL UNION SELECT r FROM orr WHERE r IS NOT NULL))) WHERE id = ?1",
