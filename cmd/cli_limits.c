@@ -32,6 +32,7 @@ static const struct {
 	VAR("PROFDB_DIFF_BYTES", diff_bytes),
 	VAR("PROFDB_DIFF_BOOTSTRAP_DRAWS", diff_bootstrap_draws),
 	VAR("PROFDB_PUSH_SPLIT_ROWS", push_split_rows),
+	VAR("PROFDB_STEP_SUMS_CELLS", step_sums_cells),
 #undef VAR
 };
 

@@ -170,6 +170,7 @@ struct profdb_limits {
 	uint64_t diff_bootstrap_draws; /* diff: bootstrap draws in all */
 	uint64_t push_streams;      /* push: concurrent INSERTs of a big run */
 	uint64_t push_split_rows;   /* push: kernels of a run before it is split */
+	uint64_t step_sums_cells;   /* ingest: (rank, step, name, kind) sums held for kernel_step_stat */
 };
 /* push_streams is the one limit that may be raised (to PROFDB_PUSH_STREAMS_MAX). */
 #define PROFDB_PUSH_STREAMS_MAX 8
@@ -183,7 +184,8 @@ struct profdb_limits {
 	  .link_calls_max = 1u << 18, .comm_max_bytes = 64u << 20,            \
 	  .hold_bytes = 8u << 20, .idle_hold = 524288, .diff_rows = 1500000,   \
 	  .diff_bytes = 48u << 20, .diff_bootstrap_draws = 1000000000ull,     \
-	  .push_streams = 2, .push_split_rows = 1u << 20 }
+	  .push_streams = 2, .push_split_rows = 1u << 20,                     \
+	  .step_sums_cells = 1u << 16 }
 
 /*
  * METHOD: use limits (NULL: PROFDB_LIMITS_INIT) for every later call on

@@ -15,7 +15,7 @@
 	X(gzip_max_bytes) X(busy_timeout_ms) X(intern_cached) X(name_stats_values) \
 	X(name_stats_names) X(name_stats_bytes) X(kstep_seg_work) X(ops_held_bytes) \
 	X(link_calls_max) X(comm_max_bytes) X(hold_bytes) X(idle_hold) X(diff_rows) \
-	X(diff_bytes) X(diff_bootstrap_draws) X(push_split_rows)
+	X(diff_bytes) X(diff_bootstrap_draws) X(push_split_rows) X(step_sums_cells)
 
 static const struct {
 	const char *name;

@@ -21,6 +21,7 @@
 
 #include "internal.h"
 #include "name_stats.h"
+#include "step_sums.h"
 #include "util/stats.h"
 #include "banned.h"
 
@@ -554,28 +555,34 @@ struct step_cell {
 	size_t next;               /* the name's next cell (another kind) + 1, 0 = none */
 };
 
+int profdb__step_stat_put(sqlite3_stmt *ins, int64_t run_id, int64_t rank, int64_t step, int64_t name_id,
+                          int64_t base_id, int kind, int64_t calls, int64_t total_ns)
+{
+	int rc;
+	sqlite3_bind_int64(ins, 1, run_id);
+	sqlite3_bind_int64(ins, 2, rank);
+	if (step == PROFDB_NULL)
+		sqlite3_bind_null(ins, 3);
+	else
+		sqlite3_bind_int64(ins, 3, step);
+	sqlite3_bind_int64(ins, 4, name_id);
+	sqlite3_bind_int64(ins, 5, base_id);
+	sqlite3_bind_int64(ins, 6, kind);
+	sqlite3_bind_int64(ins, 7, calls);
+	sqlite3_bind_int64(ins, 8, total_ns);
+	rc = sqlite3_step(ins);
+	sqlite3_reset(ins);
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
 static int flush_step(sqlite3_stmt *ins, int64_t run_id, int64_t rank, int step_null, int64_t step,
                       const struct step_cell *c, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		int rc;
-		sqlite3_bind_int64(ins, 1, run_id);
-		sqlite3_bind_int64(ins, 2, rank);
-		if (step_null)
-			sqlite3_bind_null(ins, 3);
-		else
-			sqlite3_bind_int64(ins, 3, step);
-		sqlite3_bind_int64(ins, 4, c[i].name_id);
-		sqlite3_bind_int64(ins, 5, c[i].base_id);
-		sqlite3_bind_int64(ins, 6, c[i].kind);
-		sqlite3_bind_int64(ins, 7, c[i].calls);
-		sqlite3_bind_int64(ins, 8, c[i].total);
-		rc = sqlite3_step(ins);
-		sqlite3_reset(ins);
-		if (rc != SQLITE_DONE)
-			return rc;
-	}
-	return SQLITE_OK;
+	int rc = SQLITE_OK;
+	for (size_t i = 0; i < n && rc == SQLITE_OK; i++)
+		rc = profdb__step_stat_put(ins, run_id, rank, step_null ? PROFDB_NULL : step, c[i].name_id,
+		                           c[i].base_id, c[i].kind, c[i].calls, c[i].total);
+	return rc;
 }
 
 /* The step's cells: c[0..n) in first-seen order (the rows' order). */
@@ -785,7 +792,19 @@ static int write_spilled(struct profdb__name_stats *ns, sqlite3 *db, sqlite3_stm
 	return rc;
 }
 
-int profdb__name_stats_write(struct profdb__name_stats *ns, sqlite3 *db, int64_t run_id)
+/* kernel_step_stat from the sums made as the rows were sent. */
+static int write_step_sums(struct profdb__step_sums *sums, sqlite3 *db, int64_t run_id)
+{
+	sqlite3_stmt *ins = NULL;
+	int rc = sqlite3_prepare_v2(db, step_stat_insert, -1, &ins, NULL);
+	if (rc == SQLITE_OK)
+		rc = profdb__step_sums_write(sums, ins, run_id);
+	sqlite3_finalize(ins);
+	return rc;
+}
+
+int profdb__name_stats_write(struct profdb__name_stats *ns, struct profdb__step_sums *sums, sqlite3 *db,
+                             int64_t run_id)
 {
 	sqlite3_stmt *q = NULL;
 	int rc = sqlite3_prepare_v2(db, insert_sql, -1, &q, NULL);
@@ -801,7 +820,8 @@ int profdb__name_stats_write(struct profdb__name_stats *ns, sqlite3 *db, int64_t
 		sqlite3_finalize(q);
 		q = NULL;
 		if (rc == SQLITE_OK)
-			rc = write_step_stats(ns, db, run_id);
+			rc = profdb__step_sums_valid(sums) ? write_step_sums(sums, db, run_id)
+			                                   : write_step_stats(ns, db, run_id);
 	}
 	if (rc != SQLITE_OK)
 		return rc;

@@ -74,12 +74,19 @@ int profdb__name_stats_add(struct profdb__name_stats *ns, int64_t kernel_id, int
 int profdb__name_stats_path(const struct profdb__name_stats *ns, size_t *bytes);
 
 /*
- * Write the rows of run_id into kernel_name_stat, and kernel_step_stat (by
- * SQL over the run's rows: call after the steps are final), and set
- * run.name_stats.  When the durations did not fit in memory they are read
- * back from the run's kernel rows, a budget's worth of names per scan.
- * Returns an SQLite result code.
+ * Write the rows of run_id into kernel_name_stat, and kernel_step_stat
+ * (from sums when they are valid, step_sums.h; else by SQL over the run's
+ * rows: call after the steps are final), and set run.name_stats.  When the
+ * durations did not fit in memory they are read back from the run's kernel
+ * rows, a budget's worth of names per scan.  Returns an SQLite result code.
  */
-int profdb__name_stats_write(struct profdb__name_stats *ns, sqlite3 *db, int64_t run_id);
+struct profdb__step_sums;
+int profdb__name_stats_write(struct profdb__name_stats *ns, struct profdb__step_sums *sums, sqlite3 *db,
+                             int64_t run_id);
+
+/* One kernel_step_stat row through ins, the INSERT both ways of computing
+ * them prepare (step PROFDB_NULL: none).  SQLite result code. */
+int profdb__step_stat_put(sqlite3_stmt *ins, int64_t run_id, int64_t rank, int64_t step, int64_t name_id,
+                          int64_t base_id, int kind, int64_t calls, int64_t total_ns);
 
 #endif

@@ -20,6 +20,7 @@
 #include "store_impl.h"
 #include "batch_flusher.h"
 #include "op_rows.h"
+#include "step_sums.h"
 #include "banned.h"
 
 static const char *const stmt_sql[S_COUNT] = {
@@ -411,6 +412,19 @@ static int kernel_step(struct profdb_store *st, const struct profdb_kernel_rec *
 	if (*step != PROFDB_NULL)
 		return profdb__store_note_row(st, &st->kguessed, kid);
 	return PROFDB_OK;
+}
+
+/* Kernel rows as they go to the table, their steps final unless the
+ * commit changes them: summed for kernel_step_stat (step_sums.h). */
+static void kernels_sent(void *arg, const struct profdb__batch *b, size_t rows)
+{
+	for (size_t i = 0; i < rows; i++)
+		profdb__step_sums_add(arg, profdb__batch_sent_get(b, i, KERNEL_COL_RANK),
+		                      profdb__batch_sent_get(b, i, KERNEL_COL_STEP),
+		                      profdb__batch_sent_get(b, i, KERNEL_COL_NAME_ID),
+		                      profdb__batch_sent_get(b, i, KERNEL_COL_BASE_ID),
+		                      (int)profdb__batch_sent_get(b, i, KERNEL_COL_KIND),
+		                      profdb__batch_sent_get(b, i, KERNEL_COL_DUR_NS));
 }
 
 static int store_kernel_row(struct profdb_store *st, const struct profdb_kernel_rec *k)
@@ -849,6 +863,7 @@ void profdb__store_free(struct profdb_store *st)
 	free(st->format);
 	free(st->metrics);
 	profdb__name_stats_free(st->names);
+	profdb__step_sums_free(st->sums);
 	free(st);
 }
 
@@ -993,6 +1008,9 @@ static int prepare_writers(struct profdb_store *st)
 	if (!(st->names = profdb__name_stats_new(&db->limits)) ||
 	    !(st->ksteps = profdb__kstep_new(db->limits.kstep_seg_work)))
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
+	/* none (out of memory): the commit scans the rows instead */
+	if ((st->sums = profdb__step_sums_new((size_t)db->limits.step_sums_cells)) != NULL)
+		profdb__batch_on_sent(st->kernels, kernels_sent, st->sums);
 	return PROFDB_OK;
 }
 

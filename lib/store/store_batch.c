@@ -49,6 +49,8 @@ struct profdb__batch {
 	struct profdb__flush_job job;    /* flight's INSERT, handed to flusher */
 	size_t hold_rows;          /* while held, fill grows to this before it flushes; 0: not held */
 	size_t rows;               /* rows a set holds: PROFDB_BATCH_BYTES of cells */
+	profdb__batch_sent_fn sent; /* told of each set as it is sent; NULL: none */
+	void *sent_arg;
 };
 
 /* The rows in flight, as the virtual table's source. */
@@ -160,6 +162,8 @@ static void swap(struct profdb__batch *b)
 	struct rows t = b->flight;
 	b->flight = b->fill;
 	b->fill = t;
+	if (b->sent)
+		b->sent(b->sent_arg, b, b->flight.n);
 	if (b->fill.cap > b->rows && !b->hold_rows) {
 		struct cell *c = realloc(b->fill.cells, rows_bytes(b, b->rows));
 		if (c) { /* else it stays as large: still correct */
@@ -227,6 +231,18 @@ int profdb__batch_row(struct profdb__batch *b)
 	memset(row, 0, (size_t)b->ncols * sizeof *row); /* CELL_NULL is 0 */
 	b->fill.n++;
 	return SQLITE_OK;
+}
+
+void profdb__batch_on_sent(struct profdb__batch *b, profdb__batch_sent_fn fn, void *arg)
+{
+	b->sent = fn;
+	b->sent_arg = arg;
+}
+
+int64_t profdb__batch_sent_get(const struct profdb__batch *b, size_t row, int col)
+{
+	const struct cell *x = &b->flight.cells[row * (size_t)b->ncols + (size_t)col];
+	return x->type == CELL_INT ? x->v : PROFDB_NULL;
 }
 
 int64_t profdb__batch_get(const struct profdb__batch *b, size_t row, int col)

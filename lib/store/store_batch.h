@@ -81,6 +81,16 @@ size_t profdb__batch_pending(const struct profdb__batch *b);
  * NULL): so that the store can change rows that are not in the table yet
  * without an UPDATE. */
 int64_t profdb__batch_get(const struct profdb__batch *b, size_t row, int col);
+/*
+ * fn(arg, b, rows) is called with each set of rows as it is sent to the
+ * table (a flush, or a full batch handed to the flusher), on the thread
+ * that fills b, before the INSERT reads them: their values are final
+ * then.  profdb__batch_sent_get reads them, as profdb__batch_get does the
+ * pending ones (row 0 .. rows - 1).
+ */
+typedef void (*profdb__batch_sent_fn)(void *arg, const struct profdb__batch *b, size_t rows);
+void profdb__batch_on_sent(struct profdb__batch *b, profdb__batch_sent_fn fn, void *arg);
+int64_t profdb__batch_sent_get(const struct profdb__batch *b, size_t row, int col);
 void profdb__batch_set(struct profdb__batch *b, size_t row, int col, int64_t v);
 
 #endif

@@ -11,6 +11,7 @@
 #include "step_index.h"
 #include "store_impl.h"
 #include "op_rows.h"
+#include "step_sums.h"
 #include "banned.h"
 
 /* Run one UPDATE/INSERT bound to the run id. */
@@ -62,6 +63,7 @@ static int note_cut(struct profdb_store *st)
  */
 #define FINISH_OP_STEP 2   /* finish_sql[2], only over op_nostep's rows when it says so */
 #define FINISH_OP_DEVICE 4 /* finish_sql[4], skipped when no op row needs it (ops_no_device) */
+#define FINISH_KERNEL_STEPS 2 /* finish_sql[0] and [1] set kernels' steps */
 /*
  * The run's distinct kernel ranks, one seek of kernel_run_step per rank
  * (rank > the last one) instead of a scan of every row; the last row is
@@ -148,6 +150,7 @@ static int check_kernel_steps(struct profdb_store *st)
 		return profdb__sqlerror(st->db, "finishing ingest");
 	rc = profdb__row_runs_exec(q, 1, st->kguessed.v, st->kguessed.n);
 	sqlite3_finalize(q);
+	profdb__step_sums_drop(st->sums); /* they were summed with the guessed step */
 	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(st->db, "finishing ingest");
 }
 
@@ -181,11 +184,15 @@ int profdb__store_commit(struct profdb_store *st, int64_t repeats)
 		rc = profdb__sqlerror(db, "finishing ingest");
 		goto fail;
 	}
-	for (int i = 0; finish_sql[i] && rc == PROFDB_OK; i++)
+	for (int i = 0; finish_sql[i] && rc == PROFDB_OK; i++) {
 		if (i == FINISH_OP_STEP && !st->ops_elsewhere)
 			rc = op_steps_held(st);
 		else if (i != FINISH_OP_DEVICE || st->ops_no_device > 0)
 			rc = exec_run(st, finish_sql[i]);
+		/* kernels placed now were summed without their step */
+		if (i < FINISH_KERNEL_STEPS && sqlite3_changes(db->sql) > 0)
+			profdb__step_sums_drop(st->sums);
+	}
 	profdb__step_index_unregister(db->sql);
 	if (rc != PROFDB_OK)
 		goto fail;
@@ -221,7 +228,7 @@ int profdb__store_commit(struct profdb_store *st, int64_t repeats)
 	if ((rc = note_cut(st)) != PROFDB_OK)
 		goto fail;
 	say_phase(st, "kernel statistics");
-	if (profdb__name_stats_write(st->names, db->sql, st->run_id) != SQLITE_OK) {
+	if (profdb__name_stats_write(st->names, st->sums, db->sql, st->run_id) != SQLITE_OK) {
 		rc = profdb__sqlerror(db, "writing kernel statistics");
 		goto fail;
 	}

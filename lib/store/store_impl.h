@@ -149,6 +149,7 @@ struct profdb_store {
 	int64_t cache_was;         /* the connection's cache_size before the ingest */
 	int fk_off;                /* foreign keys were switched off for the ingest */
 	struct profdb__name_stats *names; /* owned: kernel_name_stat of the run */
+	struct profdb__step_sums *sums;   /* owned: kernel_step_stat of the run, while valid */
 	void (*phase)(void *arg, const char *what); /* what the commit is doing; may be NULL */
 	void *phase_arg;
 	char *metrics;             /* owned: JSON text of the current kernel's metrics */

@@ -1,14 +1,16 @@
 # The rows an ingest stores do not depend on where the per-file work runs
 # (issue 37): every Kineto trace of the corpus, the two-rank trace_filter
 # folder and two Ascend exports, each a run of its own in one database,
-# ingested three ways: -j1 (read and written on one thread), -j2 (a reader
-# thread and the writer), and -j2 with PROFDB_LINK_CALLS_MAX=1, where no
-# file's runtime calls are kept in memory and op_link and the runtime-call
-# sweep read them back from the tables (the SQL passes).  Every table of
-# the three files is compared row by row in rowid order (every column but
-# run.ingested_at, the clock) by python3's sqlite3, which shares no code
-# with profdb; one line per table, and the kernel, op and launch tables
-# must hold rows.
+# ingested four ways: -j1 (read and written on one thread), -j2 (a reader
+# thread and the writer), -j2 with PROFDB_LINK_CALLS_MAX=1, where no file's
+# runtime calls are kept in memory and op_link and the runtime-call sweep
+# read them back from the tables (the SQL passes), and -j2 with
+# PROFDB_STEP_SUMS_CELLS=1, where kernel_step_stat comes from the commit's
+# scan of the kernel rows instead of sums made as the rows were sent
+# (lib/store/step_sums.c).  Every table of the four files is compared row
+# by row in rowid order (every column but run.ingested_at, the clock) by
+# python3's sqlite3, which shares no code with profdb; one line per table,
+# and the kernel, op, launch and kernel_step_stat tables must hold rows.
 C=$PROFDB_CORPUS
 H=HolisticTraceAnalysis/tests/data
 A=Ascend-msinsight/test/data/pytorch
@@ -39,11 +41,12 @@ for f in $inputs; do
   $PROFDB ingest -q -j 1 --db j1.db --run "$f" "$C/$f" || echo "-j1 failed: $f"
   $PROFDB ingest -q -j 2 --db j2.db --run "$f" "$C/$f" || echo "-j2 failed: $f"
   PROFDB_LINK_CALLS_MAX=1 $PROFDB ingest -q -j 2 --db sql.db --run "$f" "$C/$f" || echo "-j2 (SQL passes) failed: $f"
+  PROFDB_STEP_SUMS_CELLS=1 $PROFDB ingest -q -j 2 --db scan.db --run "$f" "$C/$f" || echo "-j2 (step scan) failed: $f"
 done
-python3 - j1.db j2.db sql.db <<'PY'
+python3 - j1.db j2.db sql.db scan.db <<'PY'
 import sqlite3, sys
 dbs = [sqlite3.connect(p) for p in sys.argv[1:]]
-names = ["-j2", "-j2 with the SQL passes"]
+names = ["-j2", "-j2 with the SQL passes", "-j2 with the step scan"]
 tables = [r[0] for r in dbs[0].execute("SELECT name FROM sqlite_master WHERE type = 'table'"
                                         " AND name NOT LIKE 'sqlite_%' ORDER BY name")]
 for t in tables:
@@ -57,7 +60,7 @@ for t in tables:
         rows = [d.execute(sql).fetchall() for d in dbs]
     same = [r == rows[0] for r in rows[1:]]
     verdict = "identical" if all(same) else "DIFFER in " + ", ".join(n for n, s in zip(names, same) if not s)
-    if t in ("kernel", "op", "launch"):
+    if t in ("kernel", "op", "launch", "kernel_step_stat"):
         verdict += ", rows > 0" if rows[0] else ", EMPTY"
     print(f"{t}: {verdict}")
 PY
