@@ -32,6 +32,16 @@ void profdb__op_rows_free(struct profdb__op_rows *r);
  * insert of those must be done (or never started). */
 void profdb__op_rows_set(struct profdb__op_rows *r, struct profdb__op_held *v, size_t n, size_t cap,
                          int64_t first_id, struct profdb__op_held **old, size_t *oldcap);
+/*
+ * The order the next rows (v[0..n), to be set next) go in: by rank, thread
+ * and start, the order of op_run_tid, so that each of its entries lands at
+ * the index's end instead of a descent from its root (ops close children
+ * first, and a file's threads interleave).  Made while the rows set before
+ * may be going in; where it cannot be made (out of memory, more than 64
+ * threads, a row without a start) they go in their own order.  The ids
+ * and the rows stored are the same either way.
+ */
+void profdb__op_rows_order(struct profdb__op_rows *r, const struct profdb__op_held *v, size_t n);
 /* The INSERT of the rows set, as a job for the flusher (batch_flusher.h);
  * or run at once: SQLite result code. */
 struct profdb__flush_job *profdb__op_rows_job(struct profdb__op_rows *r);

@@ -238,6 +238,7 @@ static int hand_over(struct profdb_store *st)
 		     profdb__store_note_row(st, &st->op_nostep, first + (int64_t)i) != PROFDB_OK))
 			return st->err.code;
 	}
+	profdb__op_rows_order(st->oprows, s->held, s->nheld);
 	if (profdb__store_wait(st, job) != PROFDB_OK || profdb__batch_hand_over(st->ops) != SQLITE_OK)
 		return st->err.code ? st->err.code : profdb__err_set(&st->err, PROFDB_ERROR, "storing op: %s",
 		                                                     sqlite3_errmsg(st->db->sql));
