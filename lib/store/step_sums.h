@@ -7,10 +7,11 @@
  * commit, in kernel_run_step order, after every other thread had finished:
  * 28 ms of ranks8's 1.2 s `-j2` ingest, all of it on the critical path
  * (bench/results.md).  The sums are the same whether added up then or as
- * the rows are sent, provided a row's step is final when it is sent: the
- * commit tells (profdb__step_sums_drop when it changes a kernel's step)
- * and, if it changed any, or the cells passed their bound, the scan runs
- * as before (name_stats.c).
+ * the rows are sent, provided a row's step and rank are final when it is
+ * sent: the commit drops the sums when it changes a kernel's step, and a
+ * rank fix-up (a Kineto file's rank or base time found after its events)
+ * when it moves a file's kernels; then, or past the cells' bound, the scan
+ * runs as before (name_stats.c).
  */
 #ifndef PROFDB_STEP_SUMS_H
 #define PROFDB_STEP_SUMS_H

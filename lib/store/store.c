@@ -809,6 +809,10 @@ static int on_rank_fixup(void *arg, int64_t guessed, int64_t rank, int64_t offse
 	if (profdb__store_ops_close(st) != PROFDB_OK || profdb__store_ops_release(st) != PROFDB_OK)
 		return st->err.code;
 	profdb__kstep_fixup(st->ksteps, &c->ks, guessed, rank);
+	/* kernels sent before were summed with the guess (step_sums.h): the
+	 * commit scans instead (a rank or base time found late is rare) */
+	if (c->nkernels)
+		profdb__step_sums_drop(st->sums);
 	c->calls.n = 0; /* kept as they were before the move: read from the table instead */
 	c->calls.off = 1;
 	if (fixup_rows(st, "kernel", st->kernels, KERNEL_COL_RANK, KERNEL_COL_START_NS, &c->kernels, guessed, rank, offset) != PROFDB_OK ||
