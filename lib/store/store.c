@@ -5,10 +5,11 @@
  * error the caller aborts and the database is exactly as before.  Kernel,
  * launch and op rows, the bulk of a run, go in a batch at a time
  * (store_batch.c); every other table has one prepared INSERT, bound and
- * reset per row.  Text
- * is interned through an in-memory hash map in front of the str table
- * (intern.c); the ingest ends in store_commit.c.  The callbacks and the
- * steps that begin an ingest share the statements and the per-file state.
+ * reset per row (store_records.c steps those).  Text is interned through
+ * an in-memory hash map in front of the str table (intern.c); a late rank
+ * moves a file's rows (rank_fixup.c); the ingest ends in store_commit.c.
+ * The callbacks and the steps that begin an ingest share the statements
+ * and the per-file state.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,7 +125,7 @@ void profdb__store_set_cache_size(sqlite3 *db, int64_t v)
 	sqlite3_exec(db, sql, NULL, NULL, NULL);
 }
 
-static int st_fail(struct profdb_store *st, const char *what)
+int profdb__store_fail(struct profdb_store *st, const char *what)
 {
 	return profdb__err_set(&st->err, PROFDB_ERROR, "storing %s: %s", what, sqlite3_errmsg(st->db->sql));
 }
@@ -135,21 +136,13 @@ static int64_t intern(struct profdb_store *st, const char *s)
 	return profdb__intern(st->str, s);
 }
 
-static void bind_i64(sqlite3_stmt *q, int i, int64_t v)
-{
-	if (v == PROFDB_NULL)
-		sqlite3_bind_null(q, i);
-	else
-		sqlite3_bind_int64(q, i, v);
-}
-
-static int step_done(struct profdb_store *st, sqlite3_stmt *q, const char *what)
+int profdb__store_step_done(struct profdb_store *st, sqlite3_stmt *q, const char *what)
 {
 	int rc = sqlite3_step(q);
 	sqlite3_reset(q);
 	sqlite3_clear_bindings(q);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-		return st_fail(st, what);
+		return profdb__store_fail(st, what);
 	return PROFDB_OK;
 }
 
@@ -169,11 +162,6 @@ int profdb__store_note_row(struct profdb_store *st, struct profdb__row_runs *r, 
 	}
 	r->v[r->n++] = (struct profdb__row_run){ id, id };
 	return PROFDB_OK;
-}
-
-static int64_t rank_of(int64_t rank)
-{
-	return rank == PROFDB_NULL ? 0 : rank;
 }
 
 /* ---------------------------------------------------------------- sink callbacks */
@@ -215,7 +203,7 @@ static int memory_steps(struct profdb_store *st)
 	sqlite3_stmt *q = NULL;
 	int rc;
 	if (profdb__step_index_register(st->db->sql, st->run_id) != SQLITE_OK)
-		return st_fail(st, "memory steps");
+		return profdb__store_fail(st, "memory steps");
 	rc = sqlite3_prepare_v2(st->db->sql, st->cur->nmemory
 	                        ? "UPDATE memory SET step = profdb_step_at(rank, ts_ns) WHERE source_id = ?1 AND step IS NULL"
 	                        : "UPDATE op_memory SET step = profdb_step_at(rank, alloc_ns) WHERE source_id = ?1"
@@ -225,7 +213,7 @@ static int memory_steps(struct profdb_store *st)
 		rc = sqlite3_step(q);
 	}
 	sqlite3_finalize(q);
-	rc = rc == SQLITE_DONE ? PROFDB_OK : st_fail(st, "memory steps");
+	rc = rc == SQLITE_DONE ? PROFDB_OK : profdb__store_fail(st, "memory steps");
 	profdb__step_index_unregister(st->db->sql);
 	return rc;
 }
@@ -262,7 +250,7 @@ static int file_passes(struct profdb_store *st)
 	/* the file's steps are in: its ops take theirs with their device times */
 	if (rc == PROFDB_OK && !held && c->ops.n) {
 		if (profdb__step_index_register(st->db->sql, st->run_id) != SQLITE_OK)
-			rc = st_fail(st, "op steps");
+			rc = profdb__store_fail(st, "op steps");
 		else if (profdb__store_ops_finish(st) != PROFDB_OK)
 			rc = st->err.code;
 		profdb__step_index_unregister(st->db->sql);
@@ -272,7 +260,7 @@ static int file_passes(struct profdb_store *st)
 	if (rc == PROFDB_OK && c->launches.n && !c->calls.swept) {
 		if (profdb__batch_flush(st->ops) != SQLITE_OK ||
 		    profdb__step_index_register(st->db->sql, st->run_id) != SQLITE_OK)
-			rc = st_fail(st, "runtime calls");
+			rc = profdb__store_fail(st, "runtime calls");
 		else if (profdb__runtime_ops(st) != PROFDB_OK)
 			rc = st->err.code;
 		profdb__step_index_unregister(st->db->sql);
@@ -392,7 +380,7 @@ static int store_coll(struct profdb_store *st, int64_t kid, const struct profdb_
 	if (profdb__batch_full(b) && profdb__store_flush(st) != PROFDB_OK)
 		return st->err.code;
 	if (profdb__batch_row(b) != SQLITE_OK)
-		return st_fail(st, "collective args");
+		return profdb__store_fail(st, "collective args");
 	profdb__batch_int(b, COLL_COL_KERNEL_ID, kid);
 	PROFDB__COLL_COLUMNS(COLL_NUM)
 	PROFDB__COLL_COLUMNS(COLL_STR)
@@ -407,7 +395,7 @@ static int kernel_step(struct profdb_store *st, const struct profdb_kernel_rec *
 	*step = k->step;
 	if (k->step != PROFDB_NULL || k->correlation == PROFDB_NULL)
 		return PROFDB_OK;
-	if (profdb__kstep_guess(st->ksteps, &st->cur->ks, rank_of(k->rank), k->correlation, kid, step) != 0)
+	if (profdb__kstep_guess(st->ksteps, &st->cur->ks, profdb__store_rank(k->rank), k->correlation, kid, step) != 0)
 		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
 	if (*step != PROFDB_NULL)
 		return profdb__store_note_row(st, &st->kguessed, kid);
@@ -433,15 +421,15 @@ static int store_kernel_row(struct profdb_store *st, const struct profdb_kernel_
 	int64_t name_id, base_id, kid, step;
 
 	if (profdb__intern_name(st->str, k->name, &name_id, &base_id) != 0)
-		return st->err.code ? st->err.code : st_fail(st, "kernel name");
+		return st->err.code ? st->err.code : profdb__store_fail(st, "kernel name");
 	if (profdb__store_kernels_hold(st, k) != PROFDB_OK)
 		return st->err.code;
 	if (profdb__batch_row(b) != SQLITE_OK)
-		return st_fail(st, "kernel");
+		return profdb__store_fail(st, "kernel");
 	kid = st->next_kernel_id++;
 	profdb__batch_int(b, KERNEL_COL_ID, kid);
 	profdb__batch_int(b, KERNEL_COL_RUN_ID, st->run_id);
-	profdb__batch_int(b, KERNEL_COL_RANK, rank_of(k->rank));
+	profdb__batch_int(b, KERNEL_COL_RANK, profdb__store_rank(k->rank));
 	if (kernel_step(st, k, kid, &step) != PROFDB_OK)
 		return st->err.code;
 	profdb__batch_i64(b, KERNEL_COL_STEP, step);
@@ -449,7 +437,7 @@ static int store_kernel_row(struct profdb_store *st, const struct profdb_kernel_
 	profdb__batch_int(b, KERNEL_COL_BASE_ID, base_id);
 	PROFDB__KERNEL_COLUMNS(KERNEL_NUM)
 	if (kernel_texts(st, b, k) != 0)
-		return st->err.code ? st->err.code : st_fail(st, "kernel");
+		return st->err.code ? st->err.code : profdb__store_fail(st, "kernel");
 	if (profdb__store_note_row(st, &st->cur->kernels, kid) != PROFDB_OK)
 		return st->err.code;
 	if (k->coll && store_coll(st, kid, k->coll) != PROFDB_OK)
@@ -484,21 +472,21 @@ static int store_op_row(struct profdb_store *st, const struct profdb_op_rec *o)
 		return profdb__store_op_nest(st, o);
 	st->ops_elsewhere = 1;
 	if (profdb__batch_row(b) != SQLITE_OK)
-		return st_fail(st, "op");
+		return profdb__store_fail(st, "op");
 	/* interned in the order the per-row INSERT bound them: same str ids */
 	name_id = intern(st, o->name);
 	if (!name_id)
-		return st->err.code ? st->err.code : st_fail(st, "op name");
+		return st->err.code ? st->err.code : profdb__store_fail(st, "op name");
 	profdb__batch_int(b, OP_COL_ID, st->next_op_id++);
 	profdb__batch_int(b, OP_COL_RUN_ID, st->run_id);
-	profdb__batch_int(b, OP_COL_RANK, rank_of(o->rank));
+	profdb__batch_int(b, OP_COL_RANK, profdb__store_rank(o->rank));
 	profdb__batch_int(b, OP_COL_NAME_ID, name_id);
 	PROFDB__OP_COLUMNS(OP_NUM)
 	if (o->device_self_ns == PROFDB_NULL && o->external_id != PROFDB_NULL)
 		st->ops_no_device++;
 	PROFDB__OP_COLUMNS(OP_STR)
 	if (bad)
-		return st->err.code ? st->err.code : st_fail(st, "op");
+		return st->err.code ? st->err.code : profdb__store_fail(st, "op");
 	st->cur->stored++;
 	st->cur->nops++;
 	return PROFDB_OK;
@@ -520,7 +508,7 @@ static int launch_kernel_step(struct profdb_store *st, const struct profdb_launc
 {
 	struct profdb__batch *b = st->kernels;
 	int64_t kid, step, first;
-	if (profdb__kstep_launch(st->ksteps, &st->cur->ks, rank_of(l->rank), l->correlation, l->start_ns, &kid,
+	if (profdb__kstep_launch(st->ksteps, &st->cur->ks, profdb__store_rank(l->rank), l->correlation, l->start_ns, &kid,
 	                         &step) != 0)
 		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
 	if (!kid || step == PROFDB_NULL || !profdb__batch_pending(b))
@@ -538,15 +526,15 @@ static int store_launch_row(struct profdb_store *st, const struct profdb_launch_
 	int64_t id;
 	int bad = 0;
 	if (profdb__batch_row(b) != SQLITE_OK)
-		return st_fail(st, "launch");
+		return profdb__store_fail(st, "launch");
 	id = st->next_launch_id++;
 	profdb__batch_int(b, LAUNCH_COL_ID, id);
 	profdb__batch_int(b, LAUNCH_COL_RUN_ID, st->run_id);
-	profdb__batch_int(b, LAUNCH_COL_RANK, rank_of(l->rank));
+	profdb__batch_int(b, LAUNCH_COL_RANK, profdb__store_rank(l->rank));
 	PROFDB__LAUNCH_COLUMNS(LAUNCH_NUM)
 	PROFDB__LAUNCH_COLUMNS(LAUNCH_STR)
 	if (bad)
-		return st->err.code ? st->err.code : st_fail(st, "launch");
+		return st->err.code ? st->err.code : profdb__store_fail(st, "launch");
 	st->cur->nlaunches++;
 	if (launch_kernel_step(st, l) != PROFDB_OK || profdb__calls_keep(st, id, l) != PROFDB_OK)
 		return st->err.code;
@@ -566,270 +554,14 @@ static int on_launch(void *arg, const struct profdb_launch_rec *l)
 int profdb__store_flush(struct profdb_store *st)
 {
 	if (profdb__batch_flush(st->ops) != SQLITE_OK)
-		return st_fail(st, "op");
+		return profdb__store_fail(st, "op");
 	if (profdb__batch_flush(st->kernels) != SQLITE_OK)
-		return st_fail(st, "kernel");
+		return profdb__store_fail(st, "kernel");
 	if (profdb__batch_flush(st->launches) != SQLITE_OK)
-		return st_fail(st, "launch");
+		return profdb__store_fail(st, "launch");
 	if (profdb__batch_flush(st->colls) != SQLITE_OK)
-		return st_fail(st, "collective args");
+		return profdb__store_fail(st, "collective args");
 	return PROFDB_OK;
-}
-
-static int on_step(void *arg, const struct profdb_step_rec *s)
-{
-	struct profdb_store *st = arg;
-	struct profdb__val v[5] = { profdb__val_int(st->run_id), profdb__val_int(rank_of(s->rank)),
-	                            profdb__val_int(s->step), profdb__val_i64(s->start_ns), profdb__val_i64(s->end_ns) };
-	if (profdb__store_run(st, st->stmt[S_STEP], v, 5, "step") != PROFDB_OK)
-		return st->err.code;
-	/* kept as the row now is, for the kernels' steps (kernel_step.c) */
-	if (profdb__kstep_step(st->ksteps, rank_of(s->rank), s->step, s->start_ns, s->end_ns) != 0)
-		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
-	return PROFDB_OK;
-}
-
-static int on_step_metric(void *arg, int64_t rank, int64_t step, const char *metric, double value)
-{
-	struct profdb_store *st = arg;
-	if (profdb__store_sync(st) != PROFDB_OK) /* store_async.c */
-		return st->err.code;
-	sqlite3_stmt *q = st->stmt[S_STEP_METRIC];
-	sqlite3_bind_int64(q, 1, st->run_id);
-	sqlite3_bind_int64(q, 2, rank_of(rank));
-	bind_i64(q, 3, step);
-	sqlite3_bind_text(q, 4, metric, -1, SQLITE_STATIC);
-	sqlite3_bind_double(q, 5, value);
-	return step_done(st, q, "step metric");
-}
-
-static void bind_real(sqlite3_stmt *q, int i, double v)
-{
-	if (v != v) /* NAN: absent */
-		sqlite3_bind_null(q, i);
-	else
-		sqlite3_bind_double(q, i, v);
-}
-
-/* One record of Ascend communication.json / _matrix.json (schema 009). */
-static int on_comm(void *arg, const struct profdb_comm_rec *c)
-{
-	struct profdb_store *st = arg;
-	if (profdb__store_sync(st) != PROFDB_OK) /* store_async.c */
-		return st->err.code;
-	sqlite3_stmt *q;
-	if (c->what == PROFDB_COMM_OP) {
-		const int64_t v[] = { c->start_ns, c->elapse_ns, c->transit_ns, c->wait_ns, c->sync_ns, c->idle_ns };
-		q = st->stmt[S_COMM_OP];
-		sqlite3_bind_text(q, 5, c->op_name, -1, SQLITE_STATIC);
-		sqlite3_bind_text(q, 6, c->group, -1, SQLITE_STATIC);
-		for (int i = 0; i < 6; i++)
-			bind_i64(q, 7 + i, v[i]);
-		bind_real(q, 13, c->wait_ratio);
-		bind_real(q, 14, c->sync_ratio);
-	} else if (c->what == PROFDB_COMM_TRANSPORT) {
-		q = st->stmt[S_COMM_TRANSPORT];
-		sqlite3_bind_int64(q, 1, st->run_id);
-		sqlite3_bind_int64(q, 2, rank_of(c->rank));
-		sqlite3_bind_text(q, 3, c->op_name, -1, SQLITE_STATIC);
-		sqlite3_bind_text(q, 4, c->transport, -1, SQLITE_STATIC);
-		bind_i64(q, 5, c->bytes);
-		bind_i64(q, 6, c->transit_ns);
-		bind_real(q, 7, c->bandwidth_gbps);
-		bind_real(q, 8, c->large_packet_ratio);
-		sqlite3_bind_text(q, 9, c->size_dist, -1, SQLITE_STATIC);
-		return step_done(st, q, "communication transport");
-	} else {
-		q = st->stmt[S_COMM_LINK];
-		sqlite3_bind_text(q, 5, c->matrix_op, -1, SQLITE_STATIC);
-		sqlite3_bind_text(q, 6, c->group, -1, SQLITE_STATIC);
-		bind_i64(q, 7, c->src_rank);
-		bind_i64(q, 8, c->dst_rank);
-		sqlite3_bind_text(q, 9, c->transport, -1, SQLITE_STATIC);
-		bind_i64(q, 10, c->bytes);
-		bind_i64(q, 11, c->transit_ns);
-		bind_real(q, 12, c->bandwidth_gbps);
-		sqlite3_bind_text(q, 13, c->op_name, -1, SQLITE_STATIC);
-	}
-	/* OP and LINK share their first four columns; they are the file's rows */
-	st->cur->stored++;
-	sqlite3_bind_int64(q, 1, st->run_id);
-	sqlite3_bind_int64(q, 2, rank_of(c->rank));
-	bind_i64(q, 3, c->step);
-	sqlite3_bind_text(q, 4, c->scope, -1, SQLITE_STATIC);
-	return step_done(st, q, "communication");
-}
-
-/* One allocator event or sample (schema 012). */
-static int on_memory(void *arg, const struct profdb_mem_rec *m)
-{
-	struct profdb_store *st = arg;
-	if (profdb__store_sync(st) != PROFDB_OK) /* store_async.c */
-		return st->err.code;
-	sqlite3_stmt *q = st->stmt[S_MEMORY];
-	const int64_t v[] = { m->device_id, PROFDB_NULL, m->ts_ns, m->bytes, m->addr, m->total_allocated,
-	                      m->total_reserved, m->total_active, m->step, m->tid };
-	sqlite3_bind_int64(q, 1, st->run_id);
-	bind_i64(q, 2, st->cur->id ? st->cur->id : PROFDB_NULL);
-	sqlite3_bind_int64(q, 3, rank_of(m->rank));
-	sqlite3_bind_text(q, 4, m->device_type, -1, SQLITE_STATIC);
-	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
-		bind_i64(q, 5 + (int)i, v[i]);
-	if (m->component)
-		sqlite3_bind_text(q, 6, m->component, -1, SQLITE_STATIC);
-	st->cur->stored++;
-	st->cur->nmemory++;
-	return step_done(st, q, "memory");
-}
-
-/* One operator_memory.csv row (schema 014). */
-static int on_op_memory(void *arg, const struct profdb_opmem_rec *m)
-{
-	struct profdb_store *st = arg;
-	if (profdb__store_sync(st) != PROFDB_OK) /* store_async.c */
-		return st->err.code;
-	sqlite3_stmt *q = st->stmt[S_OP_MEMORY];
-	const int64_t v[] = { m->bytes, m->alloc_ns, m->release_ns, m->active_release_ns,
-	                      m->alloc_total[0], m->alloc_total[1], m->alloc_total[2], m->release_total[0],
-	                      m->release_total[1], m->release_total[2], m->stream_ptr, m->step };
-	sqlite3_bind_int64(q, 1, st->run_id);
-	bind_i64(q, 2, st->cur->id ? st->cur->id : PROFDB_NULL);
-	sqlite3_bind_int64(q, 3, rank_of(m->rank));
-	sqlite3_bind_text(q, 4, m->device_type, -1, SQLITE_STATIC);
-	bind_i64(q, 5, m->device_id);
-	sqlite3_bind_text(q, 6, m->name, -1, SQLITE_STATIC);
-	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
-		bind_i64(q, 7 + (int)i, v[i]);
-	st->cur->stored++;
-	st->cur->nopmem++;
-	return step_done(st, q, "operator memory");
-}
-
-static int on_meta(void *arg, int64_t rank, const char *key, const char *value)
-{
-	struct profdb_store *st = arg;
-	struct profdb__val v[4] = { profdb__val_int(st->run_id), profdb__val_i64(rank), profdb__val_text(key),
-	                            profdb__val_text(value) };
-	return profdb__store_run(st, st->stmt[S_META], v, 4, "metadata");
-}
-
-static int on_note(void *arg, const char *note)
-{
-	struct profdb_store *st = arg;
-	struct profdb__val v[2] = { profdb__val_int(st->run_id), profdb__val_text(note) };
-	return profdb__store_run(st, st->stmt[S_NOTE], v, 2, "note");
-}
-
-/*
- * Move the current file's rows of one table (runs r, batch b: column 0 the
- * id, rank_col, time_col) from rank guessed to rank, times + offset.  The
- * rows still in the batch are changed there, by arithmetic; only those
- * already inserted (ids below the batch's first: ids grow and batches go
- * in in order) take an UPDATE: an UPDATE of every row of a Kineto file
- * whose baseTimeNanoseconds follows its events costs a large share of
- * its ingest.
- */
-static int fixup_rows(struct profdb_store *st, const char *table, struct profdb__batch *b, int rank_col,
-                      int time_col, struct profdb__row_runs *r, int64_t guessed, int64_t rank, int64_t offset)
-{
-	char sql[256];
-	sqlite3_stmt *q = NULL;
-	size_t pending = profdb__batch_pending(b), nsql = 0;
-	int64_t first = pending ? profdb__batch_get(b, 0, 0) : INT64_MAX, hi_was = 0;
-	int rc;
-	for (size_t i = 0; i < pending; i++) {
-		int64_t t = profdb__batch_get(b, i, time_col);
-		if (profdb__batch_get(b, i, rank_col) != guessed ||
-		    !profdb__row_runs_has(r->v, r->n, profdb__batch_get(b, i, 0)))
-			continue;
-		profdb__batch_set(b, i, rank_col, rank);
-		if (t != PROFDB_NULL)
-			profdb__batch_set(b, i, time_col, t + offset);
-	}
-	while (nsql < r->n && r->v[nsql].lo < first)
-		nsql++;
-	if (nsql == 0)
-		return PROFDB_OK;
-	/* only the columns that change: rank is in indexes, start_ns is not */
-	snprintf(sql, sizeof sql, "UPDATE %s SET %s start_ns = start_ns + ?4"
-	         " WHERE rowid BETWEEN ?5 AND ?6 AND run_id = ?1 AND rank = ?2", table,
-	         rank != guessed ? "rank = ?3," : "");
-	if (sqlite3_prepare_v2(st->db->sql, sql, -1, &q, NULL) != SQLITE_OK)
-		return st_fail(st, "rank");
-	sqlite3_bind_int64(q, 1, st->run_id);
-	sqlite3_bind_int64(q, 2, guessed);
-	if (rank != guessed)
-		sqlite3_bind_int64(q, 3, rank);
-	sqlite3_bind_int64(q, 4, offset);
-	/* the last run may reach into the batch: cut it there for the UPDATE */
-	hi_was = r->v[nsql - 1].hi;
-	if (hi_was >= first)
-		r->v[nsql - 1].hi = first - 1;
-	rc = profdb__row_runs_exec(q, 5, r->v, nsql);
-	r->v[nsql - 1].hi = hi_was;
-	sqlite3_finalize(q);
-	return rc == SQLITE_DONE ? PROFDB_OK : st_fail(st, "rank");
-}
-
-/* The current file's memory rows likewise (all were sent with the guess). */
-static int fixup_memory(struct profdb_store *st, int64_t rank, int64_t offset)
-{
-	sqlite3_stmt *q = NULL;
-	int rc;
-	if (!st->cur->nmemory || !st->cur->id)
-		return PROFDB_OK;
-	if (sqlite3_prepare_v2(st->db->sql, "UPDATE memory SET rank = ?2, ts_ns = ts_ns + ?3 WHERE source_id = ?1",
-	                       -1, &q, NULL) != SQLITE_OK)
-		return st_fail(st, "rank");
-	sqlite3_bind_int64(q, 1, st->cur->id);
-	sqlite3_bind_int64(q, 2, rank);
-	sqlite3_bind_int64(q, 3, offset);
-	rc = sqlite3_step(q);
-	sqlite3_finalize(q);
-	return rc == SQLITE_DONE ? PROFDB_OK : st_fail(st, "rank");
-}
-
-/*
- * The current file's kernels, launches and ops were sent with a guessed
- * rank and base time (Kineto keys after traceEvents): move the rows written for it
- * since source_begin.  Rows of other files, even of the same rank, are
- * outside its runs of rowids.
- */
-static int on_rank_fixup(void *arg, int64_t guessed, int64_t rank, int64_t offset)
-{
-	struct profdb_store *st = arg;
-	if (profdb__store_sync(st) != PROFDB_OK) /* store_async.c */
-		return st->err.code;
-	struct profdb__source_state *c = st->cur;
-	sqlite3_stmt *q = NULL;
-	int rc;
-	c->kids_off = 1; /* their ranks change: read back from the table */
-	/* the file's ops are all in: the open ones go into the batch, then
-	 * all are moved */
-	if (profdb__store_ops_close(st) != PROFDB_OK || profdb__store_ops_release(st) != PROFDB_OK)
-		return st->err.code;
-	profdb__kstep_fixup(st->ksteps, &c->ks, guessed, rank);
-	/* kernels sent before were summed with the guess (step_sums.h): the
-	 * commit scans instead (a rank or base time found late is rare) */
-	if (c->nkernels)
-		profdb__step_sums_drop(st->sums);
-	c->calls.n = 0; /* kept as they were before the move: read from the table instead */
-	c->calls.off = 1;
-	if (fixup_rows(st, "kernel", st->kernels, KERNEL_COL_RANK, KERNEL_COL_START_NS, &c->kernels, guessed, rank, offset) != PROFDB_OK ||
-	    fixup_rows(st, "launch", st->launches, LAUNCH_COL_RANK, LAUNCH_COL_START_NS, &c->launches, guessed, rank, offset) != PROFDB_OK ||
-	    fixup_rows(st, "op", st->ops, OP_COL_RANK, OP_COL_START_NS, &c->ops, guessed, rank, offset) != PROFDB_OK ||
-	    fixup_memory(st, rank, offset) != PROFDB_OK)
-		return st->err.code;
-	if (!c->id || rank == guessed)
-		return PROFDB_OK;
-	if (sqlite3_prepare_v2(st->db->sql, "UPDATE source_file SET rank = ?2 WHERE id = ?1",
-	                       -1, &q, NULL) != SQLITE_OK)
-		return st_fail(st, "rank");
-	sqlite3_bind_int64(q, 1, c->id);
-	sqlite3_bind_int64(q, 2, rank);
-	rc = sqlite3_step(q);
-	sqlite3_finalize(q);
-	return rc == SQLITE_DONE ? PROFDB_OK : st_fail(st, "rank");
 }
 
 /* ---------------------------------------------------------------- lifecycle */
@@ -1044,10 +776,12 @@ int profdb__store_begin(struct profdb_store **out, profdb *db, const char *run,
 	st->sink = (struct profdb_sink){
 		.arg = st, .err = &st->err,
 		.source_begin = on_source_begin, .source_end = on_source_end, .skip = on_skip,
-		.kernel = on_kernel, .op = on_op, .launch = on_launch, .step = on_step,
-		.step_metric = on_step_metric, .meta = on_meta, .note = on_note, .comm = on_comm,
-		.rank_fixup = on_rank_fixup, .nests_ops = 1, .memory = on_memory,
-		.op_memory = on_op_memory,
+		.kernel = on_kernel, .op = on_op, .launch = on_launch, .nests_ops = 1,
+		/* one statement each (store_records.c), and rank_fixup.c */
+		.step = profdb__store_on_step, .step_metric = profdb__store_on_step_metric,
+		.meta = profdb__store_on_meta, .note = profdb__store_on_note, .comm = profdb__store_on_comm,
+		.memory = profdb__store_on_memory, .op_memory = profdb__store_on_op_memory,
+		.rank_fixup = profdb__store_on_rank_fixup,
 	};
 	*out = st;
 	return PROFDB_OK;

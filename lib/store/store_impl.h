@@ -371,6 +371,40 @@ int profdb__store_run(struct profdb_store *st, sqlite3_stmt *q, const struct pro
 /* Insert the pending batches: before anything reads op, kernel or launch. */
 int profdb__store_flush(struct profdb_store *st);
 
+/* st->err set to "storing <what>: <SQLite's message>"; returns its code. */
+int profdb__store_fail(struct profdb_store *st, const char *what);
+/* Step q on the store's thread (synced first by the caller), reset it and
+ * clear its bindings: PROFDB_OK, or profdb__store_fail(st, what). */
+int profdb__store_step_done(struct profdb_store *st, sqlite3_stmt *q, const char *what);
+/* A record's rank: PROFDB_NULL (none given) is rank 0. */
+static inline int64_t profdb__store_rank(int64_t rank)
+{
+	return rank == PROFDB_NULL ? 0 : rank;
+}
+/* Bind v to q's parameter i, PROFDB_NULL as NULL. */
+static inline void profdb__store_bind_i64(sqlite3_stmt *q, int i, int64_t v)
+{
+	if (v == PROFDB_NULL)
+		sqlite3_bind_null(q, i);
+	else
+		sqlite3_bind_int64(q, i, v);
+}
+
+/* The sink's callbacks for records that go to one statement each
+ * (store_records.c) and for a Kineto file's late rank (rank_fixup.c). */
+struct profdb_step_rec;
+struct profdb_comm_rec;
+struct profdb_mem_rec;
+struct profdb_opmem_rec;
+int profdb__store_on_step(void *arg, const struct profdb_step_rec *s);
+int profdb__store_on_step_metric(void *arg, int64_t rank, int64_t step, const char *metric, double value);
+int profdb__store_on_comm(void *arg, const struct profdb_comm_rec *c);
+int profdb__store_on_memory(void *arg, const struct profdb_mem_rec *m);
+int profdb__store_on_op_memory(void *arg, const struct profdb_opmem_rec *m);
+int profdb__store_on_meta(void *arg, int64_t rank, const char *key, const char *value);
+int profdb__store_on_note(void *arg, const char *note);
+int profdb__store_on_rank_fixup(void *arg, int64_t guessed, int64_t rank, int64_t offset);
+
 /* Free st and put the connection's settings back (no ROLLBACK). */
 void profdb__store_free(struct profdb_store *st);
 /* Run sql on db; the SQLite message becomes db's error. */
