@@ -3,6 +3,7 @@
  * file already stored in another run is recognised.  Small and dependency
  * free: hashing runs inside the input reader, over bytes already in cache.
  */
+#include <stdatomic.h>
 #include <string.h>
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <cpuid.h>
@@ -98,14 +99,19 @@ static void blocks_ni(uint32_t h[8], const unsigned char *p, size_t n)
 
 static int has_sha_ni(void)
 {
-	static int known = -1; /* benign race: every thread computes the same */
+	/* reader threads hash side by side: each may compute it, all the same
+	 * value, and an atomic keeps that a defined race (ThreadSanitizer
+	 * flagged the plain int at -j3) */
+	static _Atomic int known = -1;
+	int k = atomic_load_explicit(&known, memory_order_relaxed);
 	unsigned a, b, c, d;
-	if (known < 0) {
+	if (k < 0) {
 		int sha = __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 29));
 		int sse41 = __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 19));
-		known = sha && sse41;
+		k = sha && sse41;
+		atomic_store_explicit(&known, k, memory_order_relaxed);
 	}
-	return known;
+	return k;
 }
 #endif
 
