@@ -154,6 +154,26 @@ static int check_kernel_steps(struct profdb_store *st)
 	return rc == SQLITE_DONE ? PROFDB_OK : profdb__sqlerror(st->db, "finishing ingest");
 }
 
+/* finish_sql in order, with the step index they look spans up in. */
+static int finish_run(struct profdb_store *st)
+{
+	sqlite3 *sql = st->db->sql;
+	int rc = PROFDB_OK;
+	if (profdb__step_index_register(sql, st->run_id) != SQLITE_OK)
+		return profdb__sqlerror(st->db, "finishing ingest");
+	for (int i = 0; finish_sql[i] && rc == PROFDB_OK; i++) {
+		if (i == FINISH_OP_STEP && !st->ops_elsewhere)
+			rc = op_steps_held(st);
+		else if (i != FINISH_OP_DEVICE || st->ops_no_device > 0)
+			rc = exec_run(st, finish_sql[i]);
+		/* kernels placed now were summed without their step */
+		if (i < FINISH_KERNEL_STEPS && sqlite3_changes(sql) > 0)
+			profdb__step_sums_drop(st->sums);
+	}
+	profdb__step_index_unregister(sql);
+	return rc;
+}
+
 void profdb__store_set_phase(struct profdb_store *st, void (*fn)(void *arg, const char *what), void *arg)
 {
 	st->phase = fn;
@@ -180,21 +200,7 @@ int profdb__store_commit(struct profdb_store *st, int64_t repeats)
 	say_phase(st, "linking kernels and steps");
 	if ((rc = check_kernel_steps(st)) != PROFDB_OK)
 		goto fail;
-	if (profdb__step_index_register(db->sql, st->run_id) != SQLITE_OK) {
-		rc = profdb__sqlerror(db, "finishing ingest");
-		goto fail;
-	}
-	for (int i = 0; finish_sql[i] && rc == PROFDB_OK; i++) {
-		if (i == FINISH_OP_STEP && !st->ops_elsewhere)
-			rc = op_steps_held(st);
-		else if (i != FINISH_OP_DEVICE || st->ops_no_device > 0)
-			rc = exec_run(st, finish_sql[i]);
-		/* kernels placed now were summed without their step */
-		if (i < FINISH_KERNEL_STEPS && sqlite3_changes(db->sql) > 0)
-			profdb__step_sums_drop(st->sums);
-	}
-	profdb__step_index_unregister(db->sql);
-	if (rc != PROFDB_OK)
+	if ((rc = finish_run(st)) != PROFDB_OK)
 		goto fail;
 	/* Repeats: what the user said, else the steps per rank, else 1. */
 	if (repeats <= 0) {
