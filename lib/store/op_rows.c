@@ -22,7 +22,7 @@
 #include "store_impl.h"
 #include "banned.h"
 
-/* An insertion order: row order[i] goes in i-th (NULL: v's own order). */
+/* An insertion order: row v[i] goes in i-th (n 0: the rows' own order). */
 struct order {
 	uint32_t *v;               /* owned */
 	size_t n, cap;             /* n: rows it orders (0: none made) */

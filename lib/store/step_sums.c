@@ -63,18 +63,29 @@ int profdb__step_sums_valid(const struct profdb__step_sums *s)
 	return s && !s->dropped;
 }
 
-static size_t hash_of(int64_t rank, int64_t step, int has_step, int64_t name_id, int kind)
+static size_t hash_of(const struct cell *k)
 {
-	uint64_t h = (uint64_t)name_id * 0x9E3779B97F4A7C15ull;
-	h ^= ((uint64_t)step + (uint64_t)has_step) * 0xC2B2AE3D27D4EB4Full;
-	h ^= ((uint64_t)rank << 8 | (uint64_t)(unsigned)kind) * 0x165667B19E3779F9ull;
+	uint64_t h = (uint64_t)k->name_id * 0x9E3779B97F4A7C15ull;
+	h ^= ((uint64_t)k->step + (uint64_t)k->has_step) * 0xC2B2AE3D27D4EB4Full;
+	h ^= ((uint64_t)k->rank << 8 | (uint64_t)(unsigned)k->kind) * 0x165667B19E3779F9ull;
 	return (size_t)(h ^ h >> 29);
 }
 
-static int same(const struct cell *c, int64_t rank, int64_t step, int has_step, int64_t name_id, int kind)
+/* Whether a and b are one cell: the same rank, step (a step of 0 where
+ * there is none), name and kind. */
+static int same(const struct cell *a, const struct cell *b)
 {
-	return c->name_id == name_id && c->rank == rank && c->has_step == has_step &&
-	       (!has_step || c->step == step) && c->kind == kind;
+	return a->name_id == b->name_id && a->rank == b->rank && a->has_step == b->has_step &&
+	       a->step == b->step && a->kind == b->kind;
+}
+
+/* The slot of k's cell in the map: its own, or the empty one it goes in. */
+static size_t probe(const struct profdb__step_sums *s, const struct cell *k)
+{
+	size_t j = hash_of(k) & (s->nmap - 1);
+	while (s->map[j] && !same(&s->c[s->map[j] - 1], k))
+		j = (j + 1) & (s->nmap - 1);
+	return j;
 }
 
 /* Room for one more cell, the map kept at most half full; 0 or -1. */
@@ -93,16 +104,11 @@ static int grow(struct profdb__step_sums *s)
 		uint32_t *m = calloc(nmap, sizeof *m);
 		if (!m)
 			return -1;
-		for (size_t i = 0; i < s->n; i++) {
-			const struct cell *c = &s->c[i];
-			size_t j = hash_of(c->rank, c->step, c->has_step, c->name_id, c->kind) & (nmap - 1);
-			while (m[j])
-				j = (j + 1) & (nmap - 1);
-			m[j] = (uint32_t)(i + 1);
-		}
 		free(s->map);
 		s->map = m;
 		s->nmap = nmap;
+		for (size_t i = 0; i < s->n; i++)
+			s->map[probe(s, &s->c[i])] = (uint32_t)(i + 1);
 	}
 	return 0;
 }
@@ -111,16 +117,13 @@ void profdb__step_sums_add(struct profdb__step_sums *s, int64_t rank, int64_t st
                            int64_t base_id, int kind, int64_t dur_ns)
 {
 	int has_step = step != PROFDB_NULL;
-	size_t j;
-	struct cell *c;
+	struct cell k = { rank, has_step ? step : 0, name_id, base_id, 1, dur_ns, kind, has_step };
 	if (!s || s->dropped)
 		return;
-	if (!has_step)
-		step = 0;
-	for (j = s->nmap ? hash_of(rank, step, has_step, name_id, kind) & (s->nmap - 1) : 0;
-	     s->nmap && s->map[j]; j = (j + 1) & (s->nmap - 1)) {
-		c = &s->c[s->map[j] - 1];
-		if (same(c, rank, step, has_step, name_id, kind)) {
+	if (s->nmap) {
+		size_t j = probe(s, &k);
+		if (s->map[j]) {
+			struct cell *c = &s->c[s->map[j] - 1];
 			c->calls++;
 			c->total += dur_ns;
 			if (base_id < c->base_id)
@@ -132,10 +135,10 @@ void profdb__step_sums_add(struct profdb__step_sums *s, int64_t rank, int64_t st
 		profdb__step_sums_drop(s);
 		return;
 	}
-	for (j = hash_of(rank, step, has_step, name_id, kind) & (s->nmap - 1); s->map[j]; j = (j + 1) & (s->nmap - 1))
-		;
-	s->c[s->n] = (struct cell){ rank, step, name_id, base_id, 1, dur_ns, kind, has_step };
-	s->map[j] = (uint32_t)(++s->n);
+	/* the map may be new: the slot again */
+	size_t j = probe(s, &k);
+	s->c[s->n++] = k;
+	s->map[j] = (uint32_t)s->n;
 }
 
 /* The scan's order: rank, step with none first (SQLite's index order),
