@@ -1,10 +1,12 @@
 /*
- * check_op_rows.c - a file's held op rows inserted from their array
- * (lib/store/op_rows.c) in the order of op_run_tid: by rank, thread and
- * start, though they are held as they closed (children first) with two
- * threads interleaved and runtime calls appended; each row keeps the id of
- * its place in the array.  The order they went in is read back from a
- * trigger's log; the expected one comes from qsort over the same keys.
+ * check_op_rows.c - a file's held op rows sorted into the order of
+ * op_run_tid (by rank, thread and start, stable) and inserted from their
+ * array (lib/store/op_rows.c), though they are held as they closed
+ * (children first) with two threads interleaved and runtime calls
+ * appended.  Each row gets the id of its place after the sort, so ids and
+ * the order they went in (read back from a trigger's log) both ascend; the
+ * row each id holds must be the one qsort puts at that place over the same
+ * keys, ties in the order held (each row carries its held place in seq).
  * Rows the order cannot be made for (one without a start) go in as held.
  */
 #include <check.h>
@@ -56,7 +58,7 @@ static void insert_all(sqlite3 *db, struct profdb__op_rows *r, struct profdb__op
 	size_t oldcap = 0, i = 0;
 	sqlite3_stmt *q = NULL;
 	memcpy(copy, v, n * sizeof *copy);
-	profdb__op_rows_order(r, copy, n);
+	profdb__op_rows_sort(copy, n);
 	profdb__op_rows_set(r, copy, n, n, FIRST_ID, &old, &oldcap);
 	ck_assert_ptr_null(old);
 	ck_assert_int_eq(profdb__op_rows_insert(r), SQLITE_OK);
@@ -65,6 +67,19 @@ static void insert_all(sqlite3 *db, struct profdb__op_rows *r, struct profdb__op
 		got[i++] = sqlite3_column_int64(q, 0);
 	sqlite3_finalize(q);
 	ck_assert_uint_eq(i, n);
+}
+
+/* The seq column of the row with id id: the place it was held at. */
+static int64_t seq_of(sqlite3 *db, int64_t id)
+{
+	sqlite3_stmt *q = NULL;
+	int64_t seq = -1;
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT seq FROM op WHERE id = ?1", -1, &q, NULL), SQLITE_OK);
+	sqlite3_bind_int64(q, 1, id);
+	if (sqlite3_step(q) == SQLITE_ROW)
+		seq = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	return seq;
 }
 
 struct keyed { int64_t tid, start; size_t at; };
@@ -100,12 +115,16 @@ START_TEST(by_thread_then_start)
 		}
 	for (int64_t c = 0; n < N; c++)
 		v[n++] = held(c % 2 ? 10 : 20, c * 3 + 1, 1);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		v[i].p.seq = (int64_t)i;
 		k[i] = (struct keyed){ v[i].p.tid, v[i].p.start, i };
+	}
 	qsort(k, n, sizeof *k, cmp_keyed);
 	insert_all(db, r, v, n, got);
-	for (size_t i = 0; i < n; i++)
-		ck_assert_int_eq(got[i], FIRST_ID + (int64_t)k[i].at);
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_int_eq(got[i], FIRST_ID + (int64_t)i);
+		ck_assert_int_eq(seq_of(db, got[i]), (int64_t)k[i].at);
+	}
 	profdb__op_rows_free(r);
 	sqlite3_close(db);
 	free(v);
@@ -119,9 +138,13 @@ START_TEST(as_held_without_a_start)
 	sqlite3 *db = open_op(&r);
 	struct profdb__op_held v[3] = { held(2, 30, 1), held(1, PROFDB_NULL, 1), held(1, 10, 1) };
 	int64_t got[3];
-	insert_all(db, r, v, 3, got);
 	for (int i = 0; i < 3; i++)
+		v[i].p.seq = i;
+	insert_all(db, r, v, 3, got);
+	for (int i = 0; i < 3; i++) {
 		ck_assert_int_eq(got[i], FIRST_ID + i);
+		ck_assert_int_eq(seq_of(db, got[i]), i);
+	}
 	profdb__op_rows_free(r);
 	sqlite3_close(db);
 }

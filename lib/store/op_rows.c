@@ -4,11 +4,11 @@
  * The virtual table (rows_vtab.c) reads the struct the row is held in;
  * each column gives the value, and the NULLs, that profdb__store_op_insert
  * puts in the op batch's cells (store_ops.c), so the rows stored are the
- * same.  They go in by (rank, thread, start), each with the id of its
- * place in the array: op_run_tid, whose entries cost a descent from the
- * root each in the order ops close, then grows at its end only; on
- * ranks8's 524 k op rows that is 10% of the op INSERT's time
- * (bench/results.md).
+ * same.  Row i of the array gets id first_id + i, and the store sorts the
+ * array by (rank, thread, start) first (profdb__op_rows_sort): the ids,
+ * the rowid B-tree and op_run_tid then all grow at their ends, where in
+ * the order ops close (children first, a file's threads interleaved) each
+ * entry cost a descent from the root (bench/results.md).
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -22,12 +22,6 @@
 #include "store_impl.h"
 #include "banned.h"
 
-/* An insertion order: row v[i] goes in i-th (n 0: the rows' own order). */
-struct order {
-	uint32_t *v;               /* owned */
-	size_t n, cap;             /* n: rows it orders (0: none made) */
-};
-
 struct profdb__op_rows {
 	struct profdb__rows_src src; /* first: the source is the struct */
 	struct profdb__rows_insert ins;
@@ -36,9 +30,6 @@ struct profdb__op_rows {
 	size_t n, cap;
 	size_t done;               /* rows inserted so far */
 	int64_t first_id, run_id;
-	/* the order v goes in, and the next rows' one, made by
-	 * profdb__op_rows_order while these may be going in */
-	struct order now, next;
 };
 
 /* Rows per INSERT: the flusher runs waiting batches between two. */
@@ -67,7 +58,7 @@ static void result_id(sqlite3_context *ctx, int64_t v)
 static void src_column(const struct profdb__rows_src *src, size_t row, int col, sqlite3_context *ctx)
 {
 	const struct profdb__op_rows *r = (const struct profdb__op_rows *)(const void *)src;
-	size_t i = r->now.n ? r->now.v[r->done + row] : r->done + row;
+	size_t i = r->done + row;
 	const struct profdb__op_held *h = &r->v[i];
 	switch (col) {
 	case OP_COL_ID: sqlite3_result_int64(ctx, r->first_id + (int64_t)i); break;
@@ -136,27 +127,18 @@ void profdb__op_rows_free(struct profdb__op_rows *r)
 		return;
 	profdb__rows_insert_free(&r->ins);
 	free(r->v);
-	free(r->now.v);
-	free(r->next.v);
 	free(r);
 }
 
 void profdb__op_rows_set(struct profdb__op_rows *r, struct profdb__op_held *v, size_t n, size_t cap,
                          int64_t first_id, struct profdb__op_held **old, size_t *oldcap)
 {
-	struct order t = r->now;
 	*old = r->v;
 	*oldcap = r->cap;
 	r->v = v;
 	r->n = n;
 	r->cap = cap;
 	r->first_id = first_id;
-	/* the order made for these rows, else their own */
-	r->now = r->next;
-	r->next = t;
-	r->next.n = 0;
-	if (r->now.n != n)
-		r->now.n = 0;
 }
 
 /* The (rank, tid) groups of v, sorted, at most MAX_GROUPS; 0 if more. */
@@ -236,31 +218,46 @@ static void merge_sort(uint32_t *order, uint32_t *tmp, size_t n, const uint64_t 
 	}
 }
 
-void profdb__op_rows_order(struct profdb__op_rows *r, const struct profdb__op_held *v, size_t n)
+/* v[0..n) moved into the order of order[0..n) (row order[i] to place i),
+ * following each cycle of the permutation; order is spent. */
+static void permute(struct profdb__op_held *v, uint32_t *order, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct profdb__op_held t;
+		size_t at = i;
+		if (order[i] == i)
+			continue;
+		t = v[i];
+		while (order[at] != i) {
+			size_t from = order[at];
+			v[at] = v[from];
+			order[at] = (uint32_t)at; /* placed */
+			at = from;
+		}
+		v[at] = t;
+		order[at] = (uint32_t)at;
+	}
+}
+
+void profdb__op_rows_sort(struct profdb__op_held *v, size_t n)
 {
 	struct group g[MAX_GROUPS];
 	size_t ng;
 	uint64_t *key = NULL;
-	uint32_t *tmp = NULL;
-	r->next.n = 0;
+	uint32_t *order = NULL, *tmp = NULL;
 	if (n < 2 || n > UINT32_MAX || !(ng = groups_of(v, n, g)))
 		return;
-	if (r->next.cap < n) {
-		free(r->next.v);
-		r->next.cap = 0;
-		if (!(r->next.v = malloc(n * sizeof *r->next.v)))
-			return;
-		r->next.cap = n;
-	}
 	key = malloc(n * sizeof *key);
+	order = malloc(n * sizeof *order);
 	tmp = malloc(n * sizeof *tmp);
-	if (key && tmp && keys_of(v, n, g, ng, key)) {
+	if (key && order && tmp && keys_of(v, n, g, ng, key)) {
 		for (size_t i = 0; i < n; i++)
-			r->next.v[i] = (uint32_t)i;
-		merge_sort(r->next.v, tmp, n, key);
-		r->next.n = n;
+			order[i] = (uint32_t)i;
+		merge_sort(order, tmp, n, key);
+		permute(v, order, n);
 	}
 	free(key);
+	free(order);
 	free(tmp);
 }
 

@@ -33,15 +33,15 @@ void profdb__op_rows_free(struct profdb__op_rows *r);
 void profdb__op_rows_set(struct profdb__op_rows *r, struct profdb__op_held *v, size_t n, size_t cap,
                          int64_t first_id, struct profdb__op_held **old, size_t *oldcap);
 /*
- * The order the next rows (v[0..n), to be set next) go in: by rank, thread
- * and start, the order of op_run_tid, so that each of its entries lands at
- * the index's end instead of a descent from its root (ops close children
- * first, and a file's threads interleave).  Made while the rows set before
- * may be going in; where it cannot be made (out of memory, more than 64
- * threads, a row without a start) they go in their own order.  The ids
- * and the rows stored are the same either way.
+ * Sort v[0..n) in place by rank, thread and start, stable (ops of one
+ * start keep the order they closed in): the order of op_run_tid, so that
+ * the rows' ids (their places) and each index entry land at the ends of
+ * their B-trees instead of a descent from the root each.  Where the order
+ * cannot be made (out of memory, more than 64 threads, a row without a
+ * start) v stays as it is.  Made on the store's thread before the ids are
+ * given: the rows stored do not depend on -j.
  */
-void profdb__op_rows_order(struct profdb__op_rows *r, const struct profdb__op_held *v, size_t n);
+void profdb__op_rows_sort(struct profdb__op_held *v, size_t n);
 /* The INSERT of the rows set, as a job for the flusher (batch_flusher.h);
  * or run at once: SQLite result code. */
 struct profdb__flush_job *profdb__op_rows_job(struct profdb__op_rows *r);

@@ -217,7 +217,7 @@ static int finish_held(struct profdb_store *st, const struct profdb__step_index 
 	return rc;
 }
 
-/* The file's final op rows (its held ops, then its runtime calls' rows)
+/* The file's final op rows (its held ops and its runtime calls' rows, sorted)
  * handed to op_rows.c with their ids: inserted by the flusher when there
  * is one (after the op batch's rows, whose ids are lower), else now.  The
  * array of the file before comes back for the next file. */
@@ -229,6 +229,7 @@ static int hand_over(struct profdb_store *st)
 	size_t oldcap;
 	int64_t first = st->next_op_id;
 	int rc;
+	profdb__op_rows_sort(s->held, s->nheld);
 	for (size_t i = 0; i < s->nheld; i++) {
 		const struct profdb__op_held *h = &s->held[i];
 		if (h->dev_self == PROFDB_NULL && h->p.ext != PROFDB_NULL)
@@ -238,7 +239,6 @@ static int hand_over(struct profdb_store *st)
 		     profdb__store_note_row(st, &st->op_nostep, first + (int64_t)i) != PROFDB_OK))
 			return st->err.code;
 	}
-	profdb__op_rows_order(st->oprows, s->held, s->nheld);
 	if (profdb__store_wait(st, job) != PROFDB_OK || profdb__batch_hand_over(st->ops) != SQLITE_OK)
 		return st->err.code ? st->err.code : profdb__err_set(&st->err, PROFDB_ERROR, "storing op: %s",
 		                                                     sqlite3_errmsg(st->db->sql));

@@ -23,10 +23,18 @@ for t in lin:param/et_replay/tests/inputs/linear_kineto.json.gz \
   done
 done
 q="SELECT id, rank, correlation, external_id, step FROM kernel ORDER BY id"
-qo="SELECT * FROM op ORDER BY id"
+# op rows without their ids: where a file's ops are held to its end and
+# linked in memory (c) their ids follow (rank, thread, start); where the
+# passes over the table nest or link them (t, s), the order they closed in
+qo="SELECT * FROM op"
 for d in c t s; do
   sqlite3 $d.db "$q" >$d.rows
-  sqlite3 $d.db "$qo" >$d.ops
+  sqlite3 $d.db "$qo" | cut -d'|' -f2- | LC_ALL=C sort >$d.ops
+done
+for d in c; do
+  by_id=$(sqlite3 $d.db "SELECT group_concat(id) FROM (SELECT id FROM op ORDER BY id)")
+  by_start=$(sqlite3 $d.db "SELECT group_concat(id) FROM (SELECT id FROM op ORDER BY run_id, rank, tid, start_ns, id)")
+  if [ "$by_id" = "$by_start" ]; then echo "op ids $d: in (rank, thread, start) order"; else echo "op ids $d: NOT in (rank, thread, start) order"; fi
 done
 for d in t s; do
   if cmp -s c.rows $d.rows; then echo "kernel rows c = $d: $(wc -l <c.rows)"; else echo "kernel rows c != $d"; fi

@@ -121,7 +121,8 @@ PY
 # first op (PROFDB_OPS_HELD_BYTES=1) and part way (20 000 bytes: 156 ops
 # held, then the budget is spent in all but the two smallest of these
 # files; resnet50_num_workers_0's ops are out of start order, nccl_data's
-# rank is fixed up after its events).  Every op and kernel row identical.
+# rank is fixed up after its events).  Every op row identical but for its
+# id, every kernel row identical.
 for f in \
   HolisticTraceAnalysis/tests/data/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz \
   HolisticTraceAnalysis/tests/data/cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz \
@@ -135,8 +136,10 @@ do
   PROFDB_OPS_HELD_BYTES=1 $PROFDB ingest -q --db r.db --run "$f" "$C/$f" || echo "ingest failed: $f"
   PROFDB_OPS_HELD_BYTES=20000 $PROFDB ingest -q --db m.db --run "$f" "$C/$f" || echo "ingest failed: $f"
 done
+# op rows without their ids: held to the file's end, a file's ops take ids
+# in (rank, thread, start) order, released as they close in closing order
 for d in h r m; do
-  sqlite3 $d.db "SELECT * FROM op ORDER BY id" >$d.ops
+  sqlite3 $d.db "SELECT * FROM op" | cut -d'|' -f2- | LC_ALL=C sort >$d.ops
   sqlite3 $d.db "SELECT * FROM kernel ORDER BY id" >$d.kernels
 done
 echo "held ops with device time: $(sqlite3 h.db 'SELECT count(*) FROM op WHERE device_total_ns > 0')"
