@@ -47,7 +47,10 @@ int profdb__link_op_cmp(const void *a, const void *b);
  * profdb__op_link for a file whose ops are not in the op table yet but in
  * ops[0..nops) (store_ops.c holds them until the file ends): the ops with
  * times that are not user annotations, key -(the order they closed in),
- * which is what the table's rowids would have given.  ops is sorted in
+ * which is what the table's rowids give in a file whose ops went in as
+ * they closed; held ops take ids by thread and start (op_rows.h), which
+ * keeps that order among ops of one start, the only ties the key breaks
+ * (a later op's key is lower at one start and end).  ops is sorted in
  * place.  calls[0..ncalls): the file's runtime calls as items (key their
  * rowid, v their correlation id) sorted as the sweep sorts them, when the
  * store kept them (runtime_held.c); NULL: read from the launch table.

@@ -8,8 +8,10 @@
  * UPDATEd (device time, a wrong step guess), and read once more through
  * op_run_tid to link the kernels.  Held, the ops are linked by op_link.c's
  * sweep over them, given their steps and device times by store_ops.c's
- * pass fed from memory, and inserted in the order they closed: the same
- * rowids and values as the passes over the table give.
+ * pass fed from memory: the same values as the passes over the table
+ * give.  Then they are sorted by thread and start and take their ids in
+ * that order (op_rows.h), where the passes' rows keep the order they
+ * closed in.
  *
  * Memory: 128 bytes an op, up to PROFDB_OPS_HELD_BYTES (16 MB, 131 072
  * ops; control.json's 40 794 take 5 MB).  A file past it, one whose rank
@@ -141,7 +143,7 @@ static int annotation_id(struct profdb_store *st, int64_t *id)
 }
 
 /* op_link over the held ops: those with times, not user annotations, in
- * closing order (the rowids they will get). */
+ * closing order (the order of ops of one start: op_link.h). */
 static int link_held(struct profdb_store *st, int *done)
 {
 	struct profdb__source_state *c = st->cur;
