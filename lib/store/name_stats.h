@@ -84,8 +84,19 @@ struct profdb__step_sums;
 int profdb__name_stats_write(struct profdb__name_stats *ns, struct profdb__step_sums *sums, sqlite3 *db,
                              int64_t run_id);
 
-/* One kernel_step_stat row through ins, the INSERT both ways of computing
- * them prepare (step PROFDB_NULL: none).  SQLite result code. */
+/* The slot in which step_stats.c's scan keeps name_id's first cell of the
+ * step it sums; NULL when the name is not held (spilled, or never met). */
+size_t *profdb__name_stats_cell(struct profdb__name_stats *ns, int64_t name_id);
+
+/* step_stats.c: kernel_step_stat of run_id, from sums when they are valid
+ * (step_sums.h), else by a scan of the run's kernel rows in
+ * kernel_run_step order through ns's names, or, spilled, by an SQL GROUP
+ * BY: the same rows in the same order.  SQLite result code. */
+int profdb__step_stats_write(struct profdb__name_stats *ns, struct profdb__step_sums *sums, sqlite3 *db,
+                             int64_t run_id, int spilled);
+
+/* One kernel_step_stat row through ins, the INSERT every way of computing
+ * them prepares (step PROFDB_NULL: none).  SQLite result code. */
 int profdb__step_stat_put(sqlite3_stmt *ins, int64_t run_id, int64_t rank, int64_t step, int64_t name_id,
                           int64_t base_id, int kind, int64_t calls, int64_t total_ns);
 
