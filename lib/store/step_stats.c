@@ -103,6 +103,17 @@ static struct step_cell *step_cell_of(struct profdb__name_stats *ns, struct step
 static const char step_stat_insert[] = "INSERT INTO kernel_step_stat(run_id, rank, step, name_id,"
 	" base_id, kind, calls, total_ns) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
 
+/* sel, its ?1 bound to run_id, and the INSERT above; an SQLite result code. */
+static int prepare_scan(sqlite3 *db, const char *sql, int64_t run_id, sqlite3_stmt **sel, sqlite3_stmt **ins)
+{
+	int rc = sqlite3_prepare_v2(db, sql, -1, sel, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(db, step_stat_insert, -1, ins, NULL);
+	if (rc == SQLITE_OK)
+		sqlite3_bind_int64(*sel, 1, run_id);
+	return rc;
+}
+
 /*
  * kernel_step_stat: the run's kernels in (rank, step) order, which the
  * kernel_run_step index gives without sorting, summed per name and kind
@@ -118,13 +129,10 @@ static int write_step_stats(struct profdb__name_stats *ns, sqlite3 *db, int64_t 
 	int64_t rank = 0, step = 0;
 	int first = 1, step_null = 0, rc;
 
-	rc = sqlite3_prepare_v2(db, "SELECT rank, step, name_id, base_id, kind, dur_ns FROM kernel"
-	                        " INDEXED BY kernel_run_step WHERE run_id = ?1 ORDER BY rank, step", -1, &sel, NULL);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_prepare_v2(db, step_stat_insert, -1, &ins, NULL);
+	rc = prepare_scan(db, "SELECT rank, step, name_id, base_id, kind, dur_ns FROM kernel INDEXED BY kernel_run_step"
+	                  " WHERE run_id = ?1 ORDER BY rank, step", run_id, &sel, &ins);
 	if (rc != SQLITE_OK)
 		goto out;
-	sqlite3_bind_int64(sel, 1, run_id);
 	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
 		int64_t r = sqlite3_column_int64(sel, 0), s = sqlite3_column_int64(sel, 1);
 		int sn = sqlite3_column_type(sel, 1) == SQLITE_NULL;
@@ -169,14 +177,11 @@ out:
 static int write_step_stats_sql(sqlite3 *db, int64_t run_id)
 {
 	sqlite3_stmt *sel = NULL, *ins = NULL;
-	int rc = sqlite3_prepare_v2(db, "SELECT rank, step, name_id, min(base_id), kind, count(*), sum(dur_ns),"
-	                            " min(id) AS first FROM kernel WHERE run_id = ?1"
-	                            " GROUP BY rank, step, name_id, kind ORDER BY rank, step, first", -1, &sel, NULL);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_prepare_v2(db, step_stat_insert, -1, &ins, NULL);
+	int rc = prepare_scan(db, "SELECT rank, step, name_id, min(base_id), kind, count(*), sum(dur_ns),"
+	                      " min(id) AS first FROM kernel WHERE run_id = ?1"
+	                      " GROUP BY rank, step, name_id, kind ORDER BY rank, step, first", run_id, &sel, &ins);
 	if (rc != SQLITE_OK)
 		goto out;
-	sqlite3_bind_int64(sel, 1, run_id);
 	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
 		struct step_cell c = { sqlite3_column_int64(sel, 2), sqlite3_column_int64(sel, 3),
 		                       sqlite3_column_int64(sel, 5), sqlite3_column_int64(sel, 6),
