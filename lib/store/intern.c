@@ -5,6 +5,13 @@
  * lookup, not one SELECT; only text new to this ingest reaches the table
  * (looked up first, since earlier runs may have stored it).  Keys are
  * owned copies: records only lend their strings.
+ *
+ * Why a map that may hold the whole table (profdb__intern_hold_all): then
+ * a text it lacks is new without asking the table, so a parallel ingest's
+ * store never waits for the insert thread to look one up.  Each of the
+ * ~2 000 texts of a real trace, nearly all met in its first file, made the
+ * store's thread wait for the insert thread's current batch, on the path
+ * before any op row can go in (bench/results.md).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +49,11 @@ struct profdb__intern {
 	int64_t ncut;              /* texts cut so far (each occurrence) */
 	int (*sync)(void *arg);    /* before using db (intern.h); may be NULL */
 	void *sync_arg;
+	/* while the map holds every row of the table (profdb__intern_hold_all) */
+	int whole;
+	int64_t next_id;           /* the id the table gives the next text */
+	int (*add)(void *arg, int64_t id, const char *s);
+	void *add_arg;
 };
 
 /*
@@ -170,6 +182,7 @@ void profdb__intern_free(struct profdb__intern *t)
 
 static void empty(struct profdb__intern *t)
 {
+	t->whole = 0; /* what goes may be in the table: ask it from now on */
 	for (size_t i = 0; i < t->nslots; i++)
 		free(t->slots[i].key);
 	memset(t->slots, 0, t->nslots * sizeof *t->slots);
@@ -188,36 +201,10 @@ static size_t probe(const struct profdb__intern *t, const char *s, size_t len, u
 	return j;
 }
 
-static struct intern_slot *slot_of(struct profdb__intern *t, const char *s, size_t len)
+/* Slot j (empty, where probe put s) now holds s and its id. */
+static struct intern_slot *fill(struct profdb__intern *t, size_t j, const char *s, size_t len, uint64_t h,
+                                int64_t id)
 {
-	uint64_t h;
-	size_t j;
-	int64_t id = 0;
-
-	if (t->nused >= t->maxcached || t->keybytes >= INTERN_CACHED_BYTES)
-		empty(t);
-	if ((t->nused + 1) * 2 > t->nslots && grow(t) != PROFDB_OK)
-		return NULL;
-	h = hash_text(s, len);
-	if (t->slots[j = probe(t, s, len, h)].key)
-		return &t->slots[j];
-	/* not cached: find or add it in the table */
-	if (t->sync && t->sync(t->sync_arg) != 0)
-		return NULL;
-	sqlite3_bind_text(t->get, 1, s, -1, SQLITE_STATIC);
-	if (sqlite3_step(t->get) == SQLITE_ROW)
-		id = sqlite3_column_int64(t->get, 0);
-	sqlite3_reset(t->get);
-	if (!id) {
-		sqlite3_bind_text(t->put, 1, s, -1, SQLITE_STATIC);
-		if (sqlite3_step(t->put) != SQLITE_DONE) {
-			sqlite3_reset(t->put);
-			profdb__err_set(t->err, PROFDB_ERROR, "storing text: %s", sqlite3_errmsg(t->db));
-			return NULL;
-		}
-		sqlite3_reset(t->put);
-		id = sqlite3_last_insert_rowid(t->db);
-	}
 	t->slots[j].key = malloc(len + 1);
 	if (!t->slots[j].key) {
 		profdb__err_set(t->err, PROFDB_ERROR, "out of memory");
@@ -231,6 +218,118 @@ static struct intern_slot *slot_of(struct profdb__intern *t, const char *s, size
 	t->slots[j].base_id = 0;
 	t->nused++;
 	return &t->slots[j];
+}
+
+/* s's id in the table, added when it is not there; 0 with err set. */
+static int64_t from_table(struct profdb__intern *t, const char *s)
+{
+	int64_t id = 0;
+	if (t->sync && t->sync(t->sync_arg) != 0)
+		return 0;
+	sqlite3_bind_text(t->get, 1, s, -1, SQLITE_STATIC);
+	if (sqlite3_step(t->get) == SQLITE_ROW)
+		id = sqlite3_column_int64(t->get, 0);
+	sqlite3_reset(t->get);
+	if (id)
+		return id;
+	sqlite3_bind_text(t->put, 1, s, -1, SQLITE_STATIC);
+	if (sqlite3_step(t->put) != SQLITE_DONE) {
+		sqlite3_reset(t->put);
+		profdb__err_set(t->err, PROFDB_ERROR, "storing text: %s", sqlite3_errmsg(t->db));
+		return 0;
+	}
+	sqlite3_reset(t->put);
+	return sqlite3_last_insert_rowid(t->db);
+}
+
+static struct intern_slot *slot_of(struct profdb__intern *t, const char *s, size_t len)
+{
+	uint64_t h;
+	size_t j;
+	int64_t id;
+
+	if (t->nused >= t->maxcached || t->keybytes >= INTERN_CACHED_BYTES)
+		empty(t);
+	if ((t->nused + 1) * 2 > t->nslots && grow(t) != PROFDB_OK)
+		return NULL;
+	h = hash_text(s, len);
+	if (t->slots[j = probe(t, s, len, h)].key)
+		return &t->slots[j];
+	if (t->whole) { /* new: the id the INSERT would get, its row to add's care */
+		if (t->add(t->add_arg, t->next_id, s) != 0)
+			return NULL;
+		id = t->next_id++;
+	} else if ((id = from_table(t, s)) == 0) {
+		return NULL;
+	}
+	return fill(t, j, s, len, h, id);
+}
+
+/* The table's rows into the map, while they fit in half of it (texts and
+ * bytes): 1 when all did, 0 when not (those in stay, as cached), -1 on an
+ * error (err set). */
+static int load_all(struct profdb__intern *t)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = SQLITE_OK, all = 1, failed = 0;
+	if (sqlite3_prepare_v2(t->db, "SELECT id, value FROM str", -1, &q, NULL) == SQLITE_OK)
+		while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+			const char *s = (const char *)sqlite3_column_text(q, 1);
+			size_t len = (size_t)sqlite3_column_bytes(q, 1), j;
+			uint64_t h;
+			if (!s) /* no text looks it up */
+				continue;
+			if (t->keybytes + len + 1 > INTERN_CACHED_BYTES / 2 || t->nused + 1 > t->maxcached / 2) {
+				all = 0;
+				break;
+			}
+			if ((t->nused + 1) * 2 > t->nslots && grow(t) != PROFDB_OK) {
+				failed = 1;
+				break;
+			}
+			h = hash_text(s, len);
+			if (!t->slots[j = probe(t, s, len, h)].key &&
+			    !fill(t, j, s, len, h, sqlite3_column_int64(q, 0))) {
+				failed = 1;
+				break;
+			}
+		}
+	else
+		rc = SQLITE_ERROR;
+	sqlite3_finalize(q);
+	if (failed) /* out of memory: err set */
+		return -1;
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		profdb__err_set(t->err, PROFDB_ERROR, "reading texts: %s", sqlite3_errmsg(t->db));
+		return -1;
+	}
+	return all;
+}
+
+int profdb__intern_hold_all(struct profdb__intern *t, int (*add)(void *arg, int64_t id, const char *s),
+                            void *arg)
+{
+	sqlite3_stmt *q = NULL;
+	int64_t last = 0;
+	int all;
+	/* ids are distinct and positive: the largest bounds the count */
+	if (sqlite3_prepare_v2(t->db, "SELECT coalesce(max(id), 0) FROM str", -1, &q, NULL) != SQLITE_OK ||
+	    sqlite3_step(q) != SQLITE_ROW) {
+		sqlite3_finalize(q);
+		return profdb__err_set(t->err, PROFDB_ERROR, "reading texts: %s", sqlite3_errmsg(t->db));
+	}
+	last = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	if (last > (int64_t)(t->maxcached / 2))
+		return PROFDB_OK;
+	if ((all = load_all(t)) < 0)
+		return t->err->code;
+	/* INTEGER PRIMARY KEY: an INSERT without an id gets the largest plus one */
+	t->whole = all;
+	t->next_id = last + 1;
+	t->add = add;
+	t->add_arg = arg;
+	return PROFDB_OK;
 }
 
 int64_t profdb__intern(struct profdb__intern *t, const char *s)

@@ -23,6 +23,19 @@ void profdb__intern_free(struct profdb__intern *t);
  * a non-zero return fails the interning (fn sets the error).  NULL: none. */
 void profdb__intern_set_sync(struct profdb__intern *t, int (*fn)(void *arg), void *arg);
 
+/*
+ * Load the whole table into the map when it fits in half of it (texts and
+ * bytes).  While the map holds it all, a text it lacks is new: its id is
+ * the one an INSERT would give (the largest plus one) and its row goes to
+ * add(arg, id, s), which may defer the INSERT (s is lent for the call) as
+ * long as nothing else adds to the table; a non-zero return fails the
+ * interning (add sets err).  Texts that do not fit, or a map emptied past
+ * its cap later, leave it to the table as before.  PROFDB_OK, or an error
+ * reading the table (err set).
+ */
+int profdb__intern_hold_all(struct profdb__intern *t, int (*add)(void *arg, int64_t id, const char *s),
+                            void *arg);
+
 /* Longest text stored, in bytes; a longer one is cut and ends with the
  * mark (doc/limits.md "Limits and guarantees"). */
 #define PROFDB_TEXT_MAX ((size_t)64 << 10)

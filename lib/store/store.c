@@ -25,6 +25,7 @@
 #include "banned.h"
 
 static const char *const stmt_sql[S_COUNT] = {
+	[S_STR] = "INSERT INTO str(id, value) VALUES (?1, ?2)",
 	[S_SOURCE] = "INSERT INTO source_file(id, run_id, rank, path, role, size, content)"
 	             " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	[S_SOURCE_END] = "UPDATE source_file SET rows_read = ?2, rows_stored = ?3,"
@@ -739,7 +740,8 @@ static int prepare_writers(struct profdb_store *st)
 	    next_id(db->sql, "kernel", &st->next_kernel_id) != 0 ||
 	    next_id(db->sql, "launch", &st->next_launch_id) != 0)
 		return profdb__sqlerror(db, "cannot prepare store");
-	if (!(st->str = profdb__intern_new(db->sql, (size_t)db->limits.intern_cached, &st->err)))
+	if (!(st->str = profdb__intern_new(db->sql, (size_t)db->limits.intern_cached, &st->err)) ||
+	    profdb__intern_hold_all(st->str, profdb__store_intern_add, st) != PROFDB_OK)
 		return profdb__error(db, PROFDB_ERROR, "%s", st->err.msg);
 	if (!(st->names = profdb__name_stats_new(&db->limits)) ||
 	    !(st->ksteps = profdb__kstep_new(db->limits.kstep_seg_work)))

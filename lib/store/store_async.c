@@ -183,6 +183,14 @@ int profdb__store_run(struct profdb_store *st, sqlite3_stmt *q, const struct pro
 	return profdb__store_submit(st, &j->job);
 }
 
+int profdb__store_intern_add(void *arg, int64_t id, const char *s)
+{
+	struct profdb_store *st = arg;
+	struct profdb__val v[2] = { profdb__val_int(id), profdb__val_text(s) };
+	/* nothing reads str back before a sync: the row may wait its turn */
+	return profdb__store_run(st, st->stmt[S_STR], v, 2, "text");
+}
+
 /* ---------------------------------------------------------------- begin, end */
 
 /* intern.c's hook, before it looks a text up in SQL */

@@ -22,7 +22,7 @@ struct profdb__rt_row;
 
 /* Statements, one per table; indexes into st->stmt. */
 enum {
-	S_SOURCE, S_SOURCE_END, S_SKIP,
+	S_STR, S_SOURCE, S_SOURCE_END, S_SKIP,
 	S_STEP, S_STEP_METRIC, S_META, S_NOTE,
 	S_COMM_OP, S_COMM_TRANSPORT, S_COMM_LINK, S_MEMORY, S_OP_MEMORY, S_COUNT
 };
@@ -368,6 +368,9 @@ static inline struct profdb__val profdb__val_blob(const void *p, size_t len) /* 
  * read.  PROFDB_OK or an error (st->err, "storing <what>: ..."). */
 int profdb__store_run(struct profdb_store *st, sqlite3_stmt *q, const struct profdb__val *v, int n,
                       const char *what);
+/* intern.c's hook for a text new to the table, whose id the map chose
+ * (profdb__intern_hold_all): its row goes in through profdb__store_run. */
+int profdb__store_intern_add(void *arg, int64_t id, const char *s);
 /* Insert the pending batches: before anything reads op, kernel or launch. */
 int profdb__store_flush(struct profdb_store *st);
 
