@@ -115,6 +115,12 @@ void cli_format_init(struct profdb_format_opts *f);
 int cli_parse_i64(const char *name, const char *opt, const char *arg, int64_t *out);
 
 
+/* SQLite's writes to database and WAL files start for the disk every few
+ * MB, not all at the COMMIT's fsync (writeback.c): once, at start.  The
+ * hints sent so far (tests). */
+void cli_writeback_early(void);
+long cli_writeback_hints(void);
+
 /* Send stdout through $PROFDB_PAGER / $PAGER / less when it is a terminal
  * (not for cmd's that only report progress); finish waits for the pager to
  * exit (pager.c). */

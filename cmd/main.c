@@ -204,6 +204,7 @@ int main(int argc, char **argv)
 	 */
 	mallopt(M_MMAP_THRESHOLD, 1 << 20);
 #endif
+	cli_writeback_early();
 	paged = !take_no_pager(&argc, argv);
 	if (argc < 2) {
 		overview(stderr);
