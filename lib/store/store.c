@@ -283,9 +283,14 @@ static int on_source_end(void *arg, int64_t rows_read, const char *sha256, uint6
 	struct profdb_store *st = arg;
 	struct profdb__source_state *c = st->cur;
 	int64_t skipped = 0;
+	int rc;
 	/* the pending rows go in (to the flusher, when there is one: the
-	 * passes sync with it where they use the table, store_async.c) */
-	if (hand_over(st) != PROFDB_OK)
+	 * passes sync with it where they use the table, store_async.c), the
+	 * launches still in their window first */
+	profdb__store_window(st, 1);
+	rc = profdb__launches_drain(st);
+	profdb__store_window(st, 0);
+	if (rc != PROFDB_OK || hand_over(st) != PROFDB_OK)
 		return st->err.code;
 	if (profdb__kstep_file_end(st->ksteps, &c->ks) != 0)
 		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
@@ -521,11 +526,10 @@ static int launch_kernel_step(struct profdb_store *st, const struct profdb_launc
 	return profdb__store_note_row(st, &st->kguessed, kid);
 }
 
-static int store_launch_row(struct profdb_store *st, const struct profdb_launch_rec *l)
+int profdb__store_launch_row(struct profdb_store *st, const struct profdb_launch_rec *l, int64_t name_id)
 {
 	struct profdb__batch *b = st->launches;
 	int64_t id;
-	int bad = 0;
 	if (profdb__batch_row(b) != SQLITE_OK)
 		return profdb__store_fail(st, "launch");
 	id = st->next_launch_id++;
@@ -533,27 +537,31 @@ static int store_launch_row(struct profdb_store *st, const struct profdb_launch_
 	profdb__batch_int(b, LAUNCH_COL_RUN_ID, st->run_id);
 	profdb__batch_int(b, LAUNCH_COL_RANK, profdb__store_rank(l->rank));
 	PROFDB__LAUNCH_COLUMNS(LAUNCH_NUM)
-	PROFDB__LAUNCH_COLUMNS(LAUNCH_STR)
-	if (bad)
-		return st->err.code ? st->err.code : profdb__store_fail(st, "launch");
+	if (name_id)
+		profdb__batch_int(b, LAUNCH_COL_NAME_ID, name_id);
 	st->cur->nlaunches++;
-	if (launch_kernel_step(st, l) != PROFDB_OK || profdb__calls_keep(st, id, l) != PROFDB_OK)
+	if (profdb__calls_keep(st, id, l) != PROFDB_OK)
 		return st->err.code;
 	return profdb__store_note_row(st, &st->cur->launches, id);
 }
 
+/* Its kernel's step now, its row through the file's launch window. */
 static int on_launch(void *arg, const struct profdb_launch_rec *l)
 {
 	struct profdb_store *st = arg;
 	int rc;
 	profdb__store_window(st, 1);
-	rc = store_launch_row(st, l);
+	rc = launch_kernel_step(st, l);
+	if (rc == PROFDB_OK)
+		rc = profdb__launches_add(st, l);
 	profdb__store_window(st, 0);
 	return rc;
 }
 
 int profdb__store_flush(struct profdb_store *st)
 {
+	if (profdb__launches_drain(st) != PROFDB_OK)
+		return st->err.code;
 	if (profdb__batch_flush(st->ops) != SQLITE_OK)
 		return profdb__store_fail(st, "op");
 	if (profdb__batch_flush(st->kernels) != SQLITE_OK)
@@ -592,6 +600,7 @@ void profdb__store_free(struct profdb_store *st)
 		profdb__store_ops_free(&st->src[j].opn);
 		profdb__kstep_file_free(&st->src[j].ks);
 		profdb__calls_free(&st->src[j].calls);
+		profdb__launch_window_free(&st->src[j].lwin);
 	}
 	profdb__kstep_free(st->ksteps);
 	profdb__store_ops_held_done(st);

@@ -100,6 +100,15 @@ struct profdb__calls_kept {
 	int swept;                 /* rows hold this file's: runtime_ops.c need not run */
 };
 
+/* A file's launches on their way to the batch in correlation order
+ * (launch_order.c): a binary heap, owned. */
+struct profdb__launch_item;
+struct profdb__launch_window {
+	struct profdb__launch_item *v;
+	size_t n, cap;
+	int64_t seq;               /* arrivals so far: ties keep their order */
+};
+
 struct profdb__source_state {
 	int64_t id;                /* source_file row, 0 = none */
 	int64_t stored;            /* rows stored since source_begin */
@@ -129,6 +138,7 @@ struct profdb__source_state {
 	struct profdb__op_stream opn;
 	struct profdb__kstep_file ks; /* its runtime calls, for its kernels' steps */
 	struct profdb__calls_kept calls; /* its runtime calls, for op_link and runtime_ops */
+	struct profdb__launch_window lwin; /* its launches not in the batch yet */
 };
 
 #define STORE_SLOTS 64 /* most parallel readers (ingest caps --jobs to this) */
@@ -368,6 +378,15 @@ static inline struct profdb__val profdb__val_blob(const void *p, size_t len) /* 
  * read.  PROFDB_OK or an error (st->err, "storing <what>: ..."). */
 int profdb__store_run(struct profdb_store *st, sqlite3_stmt *q, const struct profdb__val *v, int n,
                       const char *what);
+/* A launch's row into the batch, its name interned already (0: none), its
+ * id the next; kept for the file's calls (store.c). */
+int profdb__store_launch_row(struct profdb_store *st, const struct profdb_launch_rec *l, int64_t name_id);
+/* The current file's launches through their window (launch_order.c): add
+ * one (the lowest may go on to the batch), or send all, before anything
+ * reads the file's launch rows; free the window. */
+int profdb__launches_add(struct profdb_store *st, const struct profdb_launch_rec *l);
+int profdb__launches_drain(struct profdb_store *st);
+void profdb__launch_window_free(struct profdb__launch_window *w);
 /* intern.c's hook for a text new to the table, whose id the map chose
  * (profdb__intern_hold_all): its row goes in through profdb__store_run. */
 int profdb__store_intern_add(void *arg, int64_t id, const char *s);
