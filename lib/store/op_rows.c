@@ -30,6 +30,7 @@ struct profdb__op_rows {
 	size_t n, cap;
 	size_t done;               /* rows inserted so far */
 	int64_t first_id, run_id;
+	uint64_t used;             /* the columns some row has a value in */
 };
 
 /* Rows per INSERT: the flusher runs waiting batches between two. */
@@ -41,52 +42,62 @@ static size_t src_count(const struct profdb__rows_src *src)
 	return r->n - r->done < OP_ROWS_CHUNK ? r->n - r->done : OP_ROWS_CHUNK;
 }
 
-/* An optional value: PROFDB_NULL is NULL. */
-static void result_i64(sqlite3_context *ctx, int64_t v)
+/* Row i's value in column col: 0 for NULL (PROFDB_NULL for a number, 0
+ * for a str id; the Ascend AI Core times, as in the batch). */
+static int value_of(const struct profdb__op_rows *r, size_t i, int col, int64_t *v)
 {
-	if (v != PROFDB_NULL)
-		sqlite3_result_int64(ctx, v);
-}
-
-/* A str id: 0 is NULL. */
-static void result_id(sqlite3_context *ctx, int64_t v)
-{
-	if (v)
-		sqlite3_result_int64(ctx, v);
+	const struct profdb__op_held *h = &r->v[i];
+	switch (col) {
+	case OP_COL_ID: *v = r->first_id + (int64_t)i; return 1;
+	case OP_COL_RUN_ID: *v = r->run_id; return 1;
+	case OP_COL_RANK: *v = h->p.rank; return 1;
+	case OP_COL_NAME_ID: *v = h->p.name_id; return 1;
+	case OP_COL_STEP: *v = h->p.step; break;
+	case OP_COL_TID: *v = h->p.tid; break;
+	case OP_COL_START_NS: *v = h->p.start; break;
+	case OP_COL_DUR_NS: *v = h->p.dur; break;
+	case OP_COL_SELF_NS: *v = h->self; break;
+	case OP_COL_DEVICE_SELF_NS: *v = h->dev_self; break;
+	case OP_COL_DEVICE_TOTAL_NS: *v = h->dev_total; break;
+	case OP_COL_EXTERNAL_ID: *v = h->p.ext; break;
+	case OP_COL_SEQ: *v = h->p.seq; break;
+	case OP_COL_CATEGORY_ID: *v = h->p.cat_id; return *v != 0;
+	case OP_COL_IN_SHAPES_ID: *v = h->p.shapes_id; return *v != 0;
+	case OP_COL_IN_TYPES_ID: *v = h->p.types_id; return *v != 0;
+	case OP_COL_CALL_STACK_ID: *v = h->p.stack_id; return *v != 0;
+	case OP_COL_IN_CONCRETE_ID: *v = h->p.concrete_id; return *v != 0;
+	default: return 0;
+	}
+	return *v != PROFDB_NULL;
 }
 
 static void src_column(const struct profdb__rows_src *src, size_t row, int col, sqlite3_context *ctx)
 {
 	const struct profdb__op_rows *r = (const struct profdb__op_rows *)(const void *)src;
-	size_t i = r->done + row;
-	const struct profdb__op_held *h = &r->v[i];
-	switch (col) {
-	case OP_COL_ID: sqlite3_result_int64(ctx, r->first_id + (int64_t)i); break;
-	case OP_COL_RUN_ID: sqlite3_result_int64(ctx, r->run_id); break;
-	case OP_COL_RANK: sqlite3_result_int64(ctx, h->p.rank); break;
-	case OP_COL_STEP: result_i64(ctx, h->p.step); break;
-	case OP_COL_NAME_ID: sqlite3_result_int64(ctx, h->p.name_id); break;
-	case OP_COL_CATEGORY_ID: result_id(ctx, h->p.cat_id); break;
-	case OP_COL_TID: result_i64(ctx, h->p.tid); break;
-	case OP_COL_START_NS: result_i64(ctx, h->p.start); break;
-	case OP_COL_DUR_NS: result_i64(ctx, h->p.dur); break;
-	case OP_COL_SELF_NS: result_i64(ctx, h->self); break;
-	case OP_COL_DEVICE_SELF_NS: result_i64(ctx, h->dev_self); break;
-	case OP_COL_DEVICE_TOTAL_NS: result_i64(ctx, h->dev_total); break;
-	case OP_COL_EXTERNAL_ID: result_i64(ctx, h->p.ext); break;
-	case OP_COL_SEQ: result_i64(ctx, h->p.seq); break;
-	case OP_COL_IN_SHAPES_ID: result_id(ctx, h->p.shapes_id); break;
-	case OP_COL_IN_TYPES_ID: result_id(ctx, h->p.types_id); break;
-	case OP_COL_CALL_STACK_ID: result_id(ctx, h->p.stack_id); break;
-	case OP_COL_IN_CONCRETE_ID: result_id(ctx, h->p.concrete_id); break;
-	default: break; /* the Ascend AI Core times: NULL, as in the batch */
-	}
+	int64_t v;
+	if (value_of(r, r->done + row, col, &v))
+		sqlite3_result_int64(ctx, v);
+}
+
+/* The columns some row has a value in: the others stay out of the INSERT
+ * (rows_vtab.h).  A column is scanned only until its first value. */
+static uint64_t used_columns(const struct profdb__op_rows *r)
+{
+	uint64_t used = 0;
+	int64_t v;
+	for (int col = 0; col < OP_NCOLS && col < 64; col++)
+		for (size_t i = 0; i < r->n; i++)
+			if (value_of(r, i, col, &v)) {
+				used |= (uint64_t)1 << col;
+				break;
+			}
+	return used;
 }
 
 /* The next chunk: SQLite result code, or PROFDB__FLUSH_AGAIN. */
 static int insert_chunk(struct profdb__op_rows *r)
 {
-	int rc = r->done < r->n ? profdb__rows_insert_run(&r->ins) : SQLITE_OK;
+	int rc = r->done < r->n ? profdb__rows_insert_run_cols(&r->ins, r->used) : SQLITE_OK;
 	if (rc != SQLITE_OK) {
 		r->done = r->n = 0;
 		return rc;
@@ -139,6 +150,7 @@ void profdb__op_rows_set(struct profdb__op_rows *r, struct profdb__op_held *v, s
 	r->n = n;
 	r->cap = cap;
 	r->first_id = first_id;
+	r->used = used_columns(r);
 }
 
 /* The (rank, tid) groups of v, sorted, at most MAX_GROUPS; 0 if more. */

@@ -163,6 +163,11 @@ int profdb__rows_insert_new(struct profdb__rows_insert *ri, sqlite3 *db, const c
 	snprintf(sql, cap, "INSERT INTO %s(%s) SELECT * FROM %s", table, cols, ri->module);
 	rc = sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &ri->insert, NULL);
 	free(sql);
+	ri->ncols = src->ncols;
+	ri->table = strdup(table);
+	ri->cols = strdup(cols);
+	if (rc == SQLITE_OK && (!ri->table || !ri->cols))
+		rc = SQLITE_NOMEM;
 	if (rc != SQLITE_OK)
 		profdb__rows_insert_free(ri);
 	return rc;
@@ -174,15 +179,66 @@ void profdb__rows_insert_free(struct profdb__rows_insert *ri)
 	 * module goes, and the module before the source it points at */
 	sqlite3_finalize(ri->insert);
 	ri->insert = NULL;
+	for (int i = 0; i < ri->nsome; i++)
+		sqlite3_finalize(ri->some[i].insert);
+	ri->nsome = 0;
+	free(ri->table);
+	free(ri->cols);
+	ri->table = ri->cols = NULL;
 	if (ri->module)
 		sqlite3_create_module_v2(ri->db, ri->module, NULL, NULL, NULL);
 	free(ri->module);
 	ri->module = NULL;
 }
 
+static int run(sqlite3_stmt *q)
+{
+	int rc = sqlite3_step(q);
+	sqlite3_reset(q);
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
 int profdb__rows_insert_run(struct profdb__rows_insert *ri)
 {
-	int rc = sqlite3_step(ri->insert);
-	sqlite3_reset(ri->insert);
-	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+	return run(ri->insert);
+}
+
+/* "INSERT INTO t(cols) SELECT c0, NULL, c2.. FROM module": a NULL for each
+ * column not in used.  Every column named, in order, as the full INSERT
+ * does: SQLite then builds the record in place (naming fewer columns made
+ * it copy each value once more, and cost more than the calls it saved).
+ * NULL when it cannot be made (the full one serves). */
+static sqlite3_stmt *prepare_some(struct profdb__rows_insert *ri, uint64_t used)
+{
+	size_t cap = strlen(ri->table) + strlen(ri->cols) + strlen(ri->module) + 48 + (size_t)ri->ncols * 8, off;
+	char *sql = malloc(cap);
+	sqlite3_stmt *q = NULL;
+	if (!sql)
+		return NULL;
+	off = (size_t)snprintf(sql, cap, "INSERT INTO %s(%s) SELECT ", ri->table, ri->cols);
+	for (int i = 0; i < ri->ncols; i++)
+		off += (size_t)(used >> i & 1 ? snprintf(sql + off, cap - off, "%sc%d", i ? "," : "", i)
+		                              : snprintf(sql + off, cap - off, "%sNULL", i ? "," : ""));
+	snprintf(sql + off, cap - off, " FROM %s", ri->module);
+	if (sqlite3_prepare_v3(ri->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &q, NULL) != SQLITE_OK)
+		q = NULL;
+	free(sql);
+	return q;
+}
+
+int profdb__rows_insert_run_cols(struct profdb__rows_insert *ri, uint64_t used)
+{
+	uint64_t all = ri->ncols >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << ri->ncols) - 1;
+	used &= all;
+	if (ri->ncols > 64 || used == all || !used)
+		return run(ri->insert);
+	for (int i = 0; i < ri->nsome; i++)
+		if (ri->some[i].cols == used)
+			return run(ri->some[i].insert);
+	if (ri->nsome == PROFDB__ROWS_INSERT_VARIANTS)
+		return run(ri->insert);
+	if (!(ri->some[ri->nsome].insert = prepare_some(ri, used)))
+		return run(ri->insert);
+	ri->some[ri->nsome].cols = used;
+	return run(ri->some[ri->nsome++].insert);
 }

@@ -13,6 +13,7 @@
 #define PROFDB_ROWS_VTAB_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sqlite3.h>
 
 /* Where the rows are: ncols columns, count() rows, column() sets the
@@ -24,11 +25,21 @@ struct profdb__rows_src {
 	void (*column)(const struct profdb__rows_src *src, size_t row, int col, sqlite3_context *ctx);
 };
 
-/* The module "profdb_<tag>_<table>" reading src, and the INSERT. */
+#define PROFDB__ROWS_INSERT_VARIANTS 8
+
+/* The module "profdb_<tag>_<table>" reading src, and the INSERT; those
+ * naming fewer columns, made as they are asked for. */
 struct profdb__rows_insert {
 	sqlite3 *db;
 	char *module;              /* owned */
-	sqlite3_stmt *insert;      /* owned */
+	sqlite3_stmt *insert;      /* owned: every column */
+	char *table, *cols;        /* owned copies */
+	int ncols;
+	struct {
+		uint64_t cols;
+		sqlite3_stmt *insert; /* owned */
+	} some[PROFDB__ROWS_INSERT_VARIANTS];
+	int nsome;
 };
 
 /* Register the module and prepare the INSERT of src's rows into table's
@@ -41,5 +52,10 @@ void profdb__rows_insert_free(struct profdb__rows_insert *ri);
 /* Insert src's rows as they are now: SQLite result code, SQLITE_OK when
  * done (the message is on db). */
 int profdb__rows_insert_run(struct profdb__rows_insert *ri);
+/* The same, where every column not in used (bit i: column i) is NULL in
+ * every row: those are inserted as the constant NULL, which spares SQLite
+ * a virtual table call per row and column.  Past 64 columns or
+ * PROFDB__ROWS_INSERT_VARIANTS sets, the INSERT that reads every column runs. */
+int profdb__rows_insert_run_cols(struct profdb__rows_insert *ri, uint64_t used);
 
 #endif

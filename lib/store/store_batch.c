@@ -33,6 +33,7 @@ struct rows {
 	size_t cap;                /* b->rows, more while held (profdb__batch_hold) */
 	char *text;                /* owned: the text cells' bytes */
 	size_t text_len, text_cap;
+	uint64_t used;             /* bit c: column c was set in some row (below 64) */
 };
 
 /*
@@ -84,11 +85,13 @@ static void drop_flight(struct profdb__batch *b)
 {
 	b->flight.n = 0;
 	b->flight.text_len = 0;
+	b->flight.used = 0;
 }
 
+/* The columns no row set stay out of the INSERT (rows_vtab.h). */
 static int insert_flight(struct profdb__batch *b)
 {
-	int rc = profdb__rows_insert_run(&b->ins);
+	int rc = profdb__rows_insert_run_cols(&b->ins, b->flight.used);
 	drop_flight(b);
 	return rc;
 }
@@ -251,11 +254,19 @@ int64_t profdb__batch_get(const struct profdb__batch *b, size_t row, int col)
 	return x->type == CELL_INT ? x->v : PROFDB_NULL;
 }
 
+/* A column once set stays in the INSERT, even when set back to NULL. */
+static void mark_used(struct rows *r, int col)
+{
+	if (col < 64)
+		r->used |= (uint64_t)1 << col;
+}
+
 void profdb__batch_set(struct profdb__batch *b, size_t row, int col, int64_t v)
 {
 	struct cell *x = &b->fill.cells[row * (size_t)b->ncols + (size_t)col];
 	x->type = v == PROFDB_NULL ? CELL_NULL : CELL_INT;
 	x->v = v;
+	mark_used(&b->fill, col);
 }
 
 static struct cell *cell_of(struct profdb__batch *b, int col)
@@ -268,6 +279,7 @@ void profdb__batch_int(struct profdb__batch *b, int col, int64_t v)
 	struct cell *x = cell_of(b, col);
 	x->type = CELL_INT;
 	x->v = v;
+	mark_used(&b->fill, col);
 }
 
 void profdb__batch_i64(struct profdb__batch *b, int col, int64_t v)
@@ -302,6 +314,7 @@ int profdb__batch_text(struct profdb__batch *b, int col, const char *s)
 	}
 	memcpy(r->text + r->text_len, s, len + 1);
 	x = cell_of(b, col);
+	mark_used(r, col);
 	x->type = CELL_TEXT;
 	x->v = (int64_t)r->text_len;
 	x->len = (uint32_t)len;
