@@ -25,6 +25,7 @@
 
 #include "internal.h"
 #include "store_impl.h"
+#include "store_batch.h"
 #include "banned.h"
 
 #define LAUNCH_WINDOW 16384
@@ -112,8 +113,14 @@ int profdb__launches_drain(struct profdb_store *st)
 {
 	struct profdb__launch_window *w = &st->cur->lwin;
 	int rc = PROFDB_OK;
+	/* the window in one set of the batch (2.4 MB at most), which the
+	 * caller sends on: a set at a time, the store's thread waited for the
+	 * insert thread to take each one, at the end of the first file too,
+	 * where nothing else can go on */
+	profdb__batch_hold_rows(st->launches, profdb__batch_pending(st->launches) + w->n);
 	while (w->n && rc == PROFDB_OK)
 		rc = send_lowest(st, w);
+	profdb__batch_hold(st->launches, 0);
 	w->seq = 0;
 	return rc;
 }

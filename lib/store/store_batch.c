@@ -178,7 +178,11 @@ static void swap(struct profdb__batch *b)
 
 void profdb__batch_hold(struct profdb__batch *b, size_t max_bytes)
 {
-	size_t rows = max_bytes / rows_bytes(b, 1);
+	profdb__batch_hold_rows(b, max_bytes / rows_bytes(b, 1));
+}
+
+void profdb__batch_hold_rows(struct profdb__batch *b, size_t rows)
+{
 	b->hold_rows = rows > b->rows ? rows : 0;
 }
 

@@ -63,6 +63,8 @@ int profdb__batch_hand_over(struct profdb__batch *b);
  * file's kernels until their links are known).  Past max_bytes full
  * batches go in again; 0 ends the hold (the rows stay pending). */
 void profdb__batch_hold(struct profdb__batch *b, size_t max_bytes);
+/* The same, up to rows rows. */
+void profdb__batch_hold_rows(struct profdb__batch *b, size_t rows);
 
 struct profdb__flusher;
 /* From now on a full batch goes to flusher f (batch_flusher.h) instead of
