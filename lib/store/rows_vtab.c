@@ -160,7 +160,12 @@ int profdb__rows_insert_new(struct profdb__rows_insert *ri, sqlite3 *db, const c
 		profdb__rows_insert_free(ri);
 		return SQLITE_NOMEM;
 	}
-	snprintf(sql, cap, "INSERT INTO %s(%s) SELECT * FROM %s", table, cols, ri->module);
+	/* OR FAIL: an INSERT that may stop half way needs no statement journal
+	 * (ABORT, the default, has SQLite copy each page the statement
+	 * changes to a temporary file first, in case it must undo them).  The
+	 * rows of a failed INSERT stay, but so does nothing else: the ingest's
+	 * one transaction is rolled back on the first error (store.c). */
+	snprintf(sql, cap, "INSERT OR FAIL INTO %s(%s) SELECT * FROM %s", table, cols, ri->module);
 	rc = sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &ri->insert, NULL);
 	free(sql);
 	ri->ncols = src->ncols;
@@ -215,7 +220,7 @@ static sqlite3_stmt *prepare_some(struct profdb__rows_insert *ri, uint64_t used)
 	sqlite3_stmt *q = NULL;
 	if (!sql)
 		return NULL;
-	off = (size_t)snprintf(sql, cap, "INSERT INTO %s(%s) SELECT ", ri->table, ri->cols);
+	off = (size_t)snprintf(sql, cap, "INSERT OR FAIL INTO %s(%s) SELECT ", ri->table, ri->cols);
 	for (int i = 0; i < ri->ncols; i++)
 		off += (size_t)(used >> i & 1 ? snprintf(sql + off, cap - off, "%sc%d", i ? "," : "", i)
 		                              : snprintf(sql + off, cap - off, "%sNULL", i ? "," : ""));
