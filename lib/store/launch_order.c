@@ -116,8 +116,11 @@ int profdb__launches_drain(struct profdb_store *st)
 	/* the window in one set of the batch (2.4 MB at most), which the
 	 * caller sends on: a set at a time, the store's thread waited for the
 	 * insert thread to take each one, at the end of the first file too,
-	 * where nothing else can go on */
-	profdb__batch_hold_rows(st->launches, profdb__batch_pending(st->launches) + w->n);
+	 * where nothing else can go on.  Not for a file whose ops went in as
+	 * they closed (past ops_held_bytes): its memory peaks at its end, and
+	 * the set would add to it (the 1 GB trace: 98.5 -> 101.5 MB) */
+	if (!st->cur->opn.hold_off)
+		profdb__batch_hold_rows(st->launches, profdb__batch_pending(st->launches) + w->n);
 	while (w->n && rc == PROFDB_OK)
 		rc = send_lowest(st, w);
 	profdb__batch_hold(st->launches, 0);
