@@ -9,6 +9,7 @@
  * first) and finds the texts the hook added.
  */
 #include <check.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
@@ -61,16 +62,22 @@ static sqlite3 *open_str(void)
 	return db;
 }
 
-static int64_t twin_id(sqlite3 *db, const char *s)
+/* The id of s in table (str, or twin where it is added first by a plain
+ * INSERT); -1 when none. */
+static int64_t id_in(sqlite3 *db, const char *table, const char *s)
 {
 	sqlite3_stmt *q;
+	char sql[96];
 	int64_t id = -1;
-	ck_assert_int_eq(sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO twin(value) VALUES (?1)", -1, &q, NULL),
-	                 SQLITE_OK);
-	sqlite3_bind_text(q, 1, s, -1, SQLITE_STATIC);
-	ck_assert_int_eq(sqlite3_step(q), SQLITE_DONE);
-	sqlite3_finalize(q);
-	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT id FROM twin WHERE value = ?1", -1, &q, NULL), SQLITE_OK);
+	if (strcmp(table, "twin") == 0) {
+		ck_assert_int_eq(sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO twin(value) VALUES (?1)", -1, &q, NULL),
+		                 SQLITE_OK);
+		sqlite3_bind_text(q, 1, s, -1, SQLITE_STATIC);
+		ck_assert_int_eq(sqlite3_step(q), SQLITE_DONE);
+		sqlite3_finalize(q);
+	}
+	snprintf(sql, sizeof sql, "SELECT id FROM %s WHERE value = ?1", table);
+	ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &q, NULL), SQLITE_OK);
 	sqlite3_bind_text(q, 1, s, -1, SQLITE_STATIC);
 	if (sqlite3_step(q) == SQLITE_ROW)
 		id = sqlite3_column_int64(q, 0);
@@ -78,16 +85,14 @@ static int64_t twin_id(sqlite3 *db, const char *s)
 	return id;
 }
 
-static int64_t str_id(sqlite3 *db, const char *s)
+/* A map of maxcached texts over db's str, hooks h, hold_all asked. */
+static struct profdb__intern *start(sqlite3 *db, size_t maxcached, struct hooks *h, struct profdb_err *err)
 {
-	sqlite3_stmt *q;
-	int64_t id = -1;
-	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT id FROM str WHERE value = ?1", -1, &q, NULL), SQLITE_OK);
-	sqlite3_bind_text(q, 1, s, -1, SQLITE_STATIC);
-	if (sqlite3_step(q) == SQLITE_ROW)
-		id = sqlite3_column_int64(q, 0);
-	sqlite3_finalize(q);
-	return id;
+	struct profdb__intern *t = profdb__intern_new(db, maxcached, err);
+	ck_assert_ptr_nonnull(t);
+	profdb__intern_set_sync(t, sync_hook, h);
+	ck_assert_int_eq(profdb__intern_hold_all(t, add, h), PROFDB_OK);
+	return t;
 }
 
 START_TEST(whole_table_gives_new_ids_without_asking)
@@ -95,19 +100,16 @@ START_TEST(whole_table_gives_new_ids_without_asking)
 	sqlite3 *db = open_str();
 	struct profdb_err err = { 0 };
 	struct hooks h = { .db = db };
-	struct profdb__intern *t = profdb__intern_new(db, 64, &err);
-	ck_assert_ptr_nonnull(t);
-	profdb__intern_set_sync(t, sync_hook, &h);
-	ck_assert_int_eq(profdb__intern_hold_all(t, add, &h), PROFDB_OK);
+	struct profdb__intern *t = start(db, 64, &h, &err);
 	/* held: found without the table or the hooks */
 	ck_assert_int_eq(profdb__intern(t, "e"), 5);
 	ck_assert_int_eq(profdb__intern(t, "b"), 2);
 	ck_assert_int_eq(h.adds + h.syncs, 0);
 	/* new: SQLite's own next id, each added once */
-	ck_assert_int_eq(profdb__intern(t, "new1"), twin_id(db, "new1"));
+	ck_assert_int_eq(profdb__intern(t, "new1"), id_in(db, "twin", "new1"));
 	ck_assert_int_eq(h.last_id, 6);
 	ck_assert_str_eq(h.last_text, "new1");
-	ck_assert_int_eq(profdb__intern(t, "new2"), twin_id(db, "new2"));
+	ck_assert_int_eq(profdb__intern(t, "new2"), id_in(db, "twin", "new2"));
 	ck_assert_int_eq(profdb__intern(t, "new1"), 6);
 	ck_assert_int_eq(h.adds, 2);
 	ck_assert_int_eq(h.syncs, 0);
@@ -125,14 +127,11 @@ START_TEST(table_too_big_is_asked)
 	struct profdb_err err = { 0 };
 	struct hooks h = { .db = db };
 	/* largest id 5 > half of 8: not loaded */
-	struct profdb__intern *t = profdb__intern_new(db, 8, &err);
-	ck_assert_ptr_nonnull(t);
-	profdb__intern_set_sync(t, sync_hook, &h);
-	ck_assert_int_eq(profdb__intern_hold_all(t, add, &h), PROFDB_OK);
+	struct profdb__intern *t = start(db, 8, &h, &err);
 	ck_assert_int_eq(profdb__intern(t, "e"), 5);
 	ck_assert_int_eq(h.syncs, 1);
-	ck_assert_int_eq(profdb__intern(t, "new1"), twin_id(db, "new1"));
-	ck_assert_int_eq(str_id(db, "new1"), 6);
+	ck_assert_int_eq(profdb__intern(t, "new1"), id_in(db, "twin", "new1"));
+	ck_assert_int_eq(id_in(db, "str", "new1"), 6);
 	ck_assert_int_eq(h.syncs, 2);
 	ck_assert_int_eq(h.adds, 0);
 	profdb__intern_free(t);
@@ -148,26 +147,23 @@ START_TEST(emptied_map_asks_the_table)
 	const char *news[] = { "n1", "n2", "n3", "n4", "n5", "n6", "n7" };
 	int64_t ids[7];
 	/* largest id 5 <= half of 12: loaded, 3 texts held */
-	struct profdb__intern *t = profdb__intern_new(db, 12, &err);
-	ck_assert_ptr_nonnull(t);
-	profdb__intern_set_sync(t, sync_hook, &h);
-	ck_assert_int_eq(profdb__intern_hold_all(t, add, &h), PROFDB_OK);
+	struct profdb__intern *t = start(db, 12, &h, &err);
 	for (int i = 0; i < 7; i++) {
 		ids[i] = profdb__intern(t, news[i]);
-		ck_assert_int_eq(ids[i], twin_id(db, news[i]));
+		ck_assert_int_eq(ids[i], id_in(db, "twin", news[i]));
 	}
 	ck_assert_int_eq(h.adds, 7);
 	ck_assert_int_eq(h.syncs, 0);
 	/* 10 held: two more fill the map to its cap, the next empties it;
 	 * then the table is asked, and holds what the hook added under the
 	 * ids the map gave */
-	ck_assert_int_eq(profdb__intern(t, "n8"), twin_id(db, "n8"));
-	ck_assert_int_eq(profdb__intern(t, "n9"), twin_id(db, "n9"));
-	ck_assert_int_eq(profdb__intern(t, "n10"), twin_id(db, "n10"));
+	ck_assert_int_eq(profdb__intern(t, "n8"), id_in(db, "twin", "n8"));
+	ck_assert_int_eq(profdb__intern(t, "n9"), id_in(db, "twin", "n9"));
+	ck_assert_int_eq(profdb__intern(t, "n10"), id_in(db, "twin", "n10"));
 	ck_assert_int_gt(h.syncs, 0);
 	ck_assert_int_eq(profdb__intern(t, "n1"), ids[0]);
-	ck_assert_int_eq(profdb__intern(t, "n11"), twin_id(db, "n11"));
-	ck_assert_int_eq(str_id(db, "n11"), twin_id(db, "n11"));
+	ck_assert_int_eq(profdb__intern(t, "n11"), id_in(db, "twin", "n11"));
+	ck_assert_int_eq(id_in(db, "str", "n11"), id_in(db, "twin", "n11"));
 	profdb__intern_free(t);
 	sqlite3_close(db);
 }
