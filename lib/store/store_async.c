@@ -38,9 +38,16 @@ static int fail(struct profdb_store *st)
 	return profdb__err_set(&st->err, PROFDB_ERROR, "%s", profdb__flusher_errmsg(st->flusher));
 }
 
+static int texts_send(struct profdb_store *st);
+
 int profdb__store_sync(struct profdb_store *st)
 {
-	if (!st->flusher || profdb__flusher_sync(st->flusher) == SQLITE_OK)
+	int rc;
+	if (!st->flusher)
+		return PROFDB_OK;
+	if ((rc = texts_send(st)) != PROFDB_OK)
+		return rc;
+	if (profdb__flusher_sync(st->flusher) == SQLITE_OK)
 		return PROFDB_OK;
 	return fail(st);
 }
@@ -183,12 +190,105 @@ int profdb__store_run(struct profdb_store *st, sqlite3_stmt *q, const struct pro
 	return profdb__store_submit(st, &j->job);
 }
 
+/* ---------------------------------------------------------------- texts */
+
+/*
+ * Texts new to the table (intern.c chose their ids) wait in st->texts and
+ * go to the flusher TEXTS_PER_JOB at a time, or all before any sync: a job
+ * each woke the insert thread ~800 times in a trace's first file (ranks8),
+ * while the reader needed the cores.  Nothing reads str before a sync.
+ */
+#define TEXTS_PER_JOB 512
+
+struct profdb__texts {
+	struct profdb__flush_job job; /* first: the job is the struct */
+	sqlite3_stmt *q;
+	size_t n, cap;
+	int64_t *ids;              /* owned */
+	char *bytes;               /* owned: the texts, each NUL-terminated */
+	size_t len, bytes_cap;
+};
+
+static void texts_free(struct profdb__texts *t)
+{
+	if (!t)
+		return;
+	free(t->ids);
+	free(t->bytes);
+	free(t);
+}
+
+static int texts_run(struct profdb__flush_job *job)
+{
+	struct profdb__texts *t = (struct profdb__texts *)job;
+	const char *s = t->bytes;
+	int rc = SQLITE_OK;
+	for (size_t i = 0; i < t->n && rc == SQLITE_OK; i++) {
+		struct profdb__val v[2] = { profdb__val_int(t->ids[i]), profdb__val_text(s) };
+		rc = step_now(t->q, v, 2);
+		s += strlen(s) + 1;
+	}
+	texts_free(t);
+	return rc;
+}
+
+static void texts_drop(struct profdb__flush_job *job)
+{
+	texts_free((struct profdb__texts *)job);
+}
+
+/* The waiting texts to the flusher, as one job. */
+static int texts_send(struct profdb_store *st)
+{
+	struct profdb__texts *t = st->texts;
+	if (!t || !t->n)
+		return PROFDB_OK;
+	st->texts = NULL;
+	return profdb__store_submit(st, &t->job);
+}
+
+static int texts_add(struct profdb__texts *t, int64_t id, const char *s)
+{
+	size_t len = strlen(s) + 1;
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 64;
+		int64_t *ids = realloc(t->ids, cap * sizeof *ids);
+		if (!ids)
+			return -1;
+		t->ids = ids;
+		t->cap = cap;
+	}
+	if (t->len + len > t->bytes_cap) {
+		size_t cap = t->bytes_cap ? t->bytes_cap : 4096;
+		char *b;
+		while (cap < t->len + len)
+			cap *= 2;
+		if (!(b = realloc(t->bytes, cap)))
+			return -1;
+		t->bytes = b;
+		t->bytes_cap = cap;
+	}
+	memcpy(t->bytes + t->len, s, len);
+	t->len += len;
+	t->ids[t->n++] = id;
+	return 0;
+}
+
 int profdb__store_intern_add(void *arg, int64_t id, const char *s)
 {
 	struct profdb_store *st = arg;
 	struct profdb__val v[2] = { profdb__val_int(id), profdb__val_text(s) };
-	/* nothing reads str back before a sync: the row may wait its turn */
-	return profdb__store_run(st, st->stmt[S_STR], v, 2, "text");
+	if (!st->flusher) /* inserted now */
+		return profdb__store_run(st, st->stmt[S_STR], v, 2, "text");
+	if (!st->texts) {
+		if (!(st->texts = calloc(1, sizeof *st->texts)))
+			return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
+		st->texts->job = (struct profdb__flush_job){ .run = texts_run, .drop = texts_drop, .what = "text" };
+		st->texts->q = st->stmt[S_STR];
+	}
+	if (texts_add(st->texts, id, s) != 0)
+		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
+	return st->texts->n < TEXTS_PER_JOB ? PROFDB_OK : texts_send(st);
 }
 
 /* ---------------------------------------------------------------- begin, end */

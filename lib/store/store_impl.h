@@ -145,6 +145,7 @@ struct profdb__source_state {
 
 struct profdb__op_rows;
 struct profdb__flusher;
+struct profdb__texts;
 
 struct profdb_store {
 	profdb *db;
@@ -180,6 +181,7 @@ struct profdb_store {
 	/* while a parallel ingest lasts: the thread the batches' INSERTs run
 	 * on (store_async.c); NULL: they run on the store's thread */
 	struct profdb__flusher *flusher; /* owned */
+	struct profdb__texts *texts; /* owned: new texts waiting for the flusher (store_async.c) */
 	int64_t next_source_id;    /* source_file ids, counted like the rows' */
 	struct profdb__op_rows *oprows; /* owned: a file's held op rows (op_rows.c) */
 	/* the held op rows stored without a step (a later file's step may hold

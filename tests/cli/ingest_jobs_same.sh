@@ -1,13 +1,16 @@
 # The rows an ingest stores do not depend on where the per-file work runs
 # (issue 37): every Kineto trace of the corpus, the two-rank trace_filter
 # folder and two Ascend exports, each a run of its own in one database,
-# ingested four ways: -j1 (read and written on one thread), -j2 (a reader
+# ingested five ways: -j1 (read and written on one thread), -j2 (a reader
 # thread and the writer), -j2 with PROFDB_LINK_CALLS_MAX=1, where no file's
 # runtime calls are kept in memory and op_link and the runtime-call sweep
 # read them back from the tables (the SQL passes), and -j2 with
 # PROFDB_STEP_SUMS_CELLS=1, where kernel_step_stat comes from the commit's
 # scan of the kernel rows instead of sums made as the rows were sent
-# (lib/store/step_sums.c).  Every table of the four files is compared row
+# (lib/store/step_sums.c), and -j2 with PROFDB_INTERN_CACHED=64, whose map
+# of texts is emptied again and again, so that the texts still waiting for
+# the insert thread must be in str before the table is asked for one
+# (lib/store/intern.c, store_async.c).  Every table of the five files is compared row
 # by row in rowid order (every column but run.ingested_at, the clock) by
 # python3's sqlite3, which shares no code with profdb; one line per table,
 # and the kernel, op, launch and kernel_step_stat tables must hold rows.
@@ -46,11 +49,12 @@ for f in $inputs; do
   $PROFDB ingest -q -j 2 --db j2.db --run "$f" "$C/$f" || echo "-j2 failed: $f"
   PROFDB_LINK_CALLS_MAX=1 $PROFDB ingest -q -j 2 --db sql.db --run "$f" "$C/$f" || echo "-j2 (SQL passes) failed: $f"
   PROFDB_STEP_SUMS_CELLS=1 $PROFDB ingest -q -j 2 --db scan.db --run "$f" "$C/$f" || echo "-j2 (step scan) failed: $f"
+  PROFDB_INTERN_CACHED=64 $PROFDB ingest -q -j 2 --db texts.db --run "$f" "$C/$f" || echo "-j2 (64 texts) failed: $f"
 done
-python3 - j1.db j2.db sql.db scan.db <<'PY'
+python3 - j1.db j2.db sql.db scan.db texts.db <<'PY'
 import sqlite3, sys
 dbs = [sqlite3.connect(p) for p in sys.argv[1:]]
-names = ["-j2", "-j2 with the SQL passes", "-j2 with the step scan"]
+names = ["-j2", "-j2 with the SQL passes", "-j2 with the step scan", "-j2 with a map of 64 texts"]
 tables = [r[0] for r in dbs[0].execute("SELECT name FROM sqlite_master WHERE type = 'table'"
                                         " AND name NOT LIKE 'sqlite_%' ORDER BY name")]
 for t in tables:
@@ -65,7 +69,7 @@ for t in tables:
     if t == "op":  # the SQL passes' ids follow the order ops closed: compared without them
         def no_id(rs):
             return sorted((r[1:] for r in rs), key=repr)
-        same = [rows[1] == rows[0], no_id(rows[2]) == no_id(rows[0]), rows[3] == rows[0]]
+        same = [rows[1] == rows[0], no_id(rows[2]) == no_id(rows[0]), rows[3] == rows[0], rows[4] == rows[0]]
     else:
         same = [r == rows[0] for r in rows[1:]]
     verdict = "identical" if all(same) else "DIFFER in " + ", ".join(n for n, s in zip(names, same) if not s)
