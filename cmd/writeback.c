@@ -5,8 +5,7 @@
  * Why: an ingest writes its whole database into the page cache (SQLite
  * spills pages as its cache fills and writes the rest at COMMIT), and the
  * fdatasync of the COMMIT then waits while the disk takes all of it, with
- * nothing else to run: 47-57 ms of a 1 s ingest of bench/run's 8 rank
- * files (68 MB).  Asking the kernel to start the write-back every few MB
+ * nothing else to run (bench/results.md).  Asking the kernel to start the write-back every few MB
  * (sync_file_range with SYNC_FILE_RANGE_WRITE starts the I/O and does not
  * wait for it) lets the disk work while the ingest goes on, and the fsync
  * finds little left.  The fsync is still what makes a transaction durable:

@@ -8,10 +8,10 @@
  *
  * Why a map that may hold the whole table (profdb__intern_hold_all): then
  * a text it lacks is new without asking the table, so a parallel ingest's
- * store never waits for the insert thread to look one up.  Each of the
- * ~2 000 texts of a real trace, nearly all met in its first file, made the
- * store's thread wait for the insert thread's current batch, on the path
- * before any op row can go in (bench/results.md).
+ * store never waits for the insert thread to look one up.  A trace's
+ * texts are nearly all met in its first file, where each such wait (for
+ * the insert thread's current batch) was on the path before any op row
+ * can go in.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -7,14 +7,12 @@
  *
  * Why: launch_corr indexes (run, rank, correlation).  A trace lists each
  * host thread's launches in order, but the threads' runs interleave and a
- * few calls arrive far from their place (ranks8: one launch with a late
- * correlation 1 877 rows in, 50 descents in 24 692 launches), so nearly
- * every entry went inside the index instead of at its end, where SQLite
- * splits full pages in two and leaves them half used.  sqlite3 CLI,
- * ranks8's 197 536 launch rows with launch_corr: 0.136-0.142 s as they
- * came, 0.094-0.112 s through a window of 16 384, 0.092-0.117 s fully
- * sorted (bench/results.md): the insert thread, the one a parallel ingest
- * waits for, saves most of what a full sort would.
+ * few calls come far from their place (one with a late correlation early
+ * in the file is enough), so nearly every entry would go inside the index
+ * instead of at its end, where SQLite splits full pages in two and leaves
+ * them half used.  The window gives the insert thread, the one a parallel
+ * ingest waits for, most of what a full sort would, in bounded memory
+ * (the sizes compared: bench/results.md).
  *
  * Memory: 64 bytes a launch, LAUNCH_WINDOW of them (1 MB) per file being
  * read.  A launch's step through its kernel is placed as it arrives
@@ -118,7 +116,7 @@ int profdb__launches_drain(struct profdb_store *st)
 	 * insert thread to take each one, at the end of the first file too,
 	 * where nothing else can go on.  Not for a file whose ops went in as
 	 * they closed (past ops_held_bytes): its memory peaks at its end, and
-	 * the set would add to it (the 1 GB trace: 98.5 -> 101.5 MB) */
+	 * the set would add to it (the 1 GB trace's limit, doc/limits.md) */
 	if (!st->cur->opn.hold_off)
 		profdb__batch_hold_rows(st->launches, profdb__batch_pending(st->launches) + w->n);
 	while (w->n && rc == PROFDB_OK)

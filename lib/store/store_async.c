@@ -195,8 +195,9 @@ int profdb__store_run(struct profdb_store *st, sqlite3_stmt *q, const struct pro
 /*
  * Texts new to the table (intern.c chose their ids) wait in st->texts and
  * go to the flusher TEXTS_PER_JOB at a time, or all before any sync: a job
- * each woke the insert thread ~800 times in a trace's first file (ranks8),
- * while the reader needed the cores.  Nothing reads str before a sync.
+ * each would wake the insert thread for each text of a trace's first
+ * file, where it is otherwise idle, on the cores the reader and the
+ * store's thread need.  Nothing reads str before a sync.
  */
 #define TEXTS_PER_JOB 512
 
