@@ -119,8 +119,10 @@ int profdb__launches_drain(struct profdb_store *st)
 	 * the set would add to it (the 1 GB trace's limit, doc/limits.md) */
 	if (!st->cur->opn.hold_off)
 		profdb__batch_hold_rows(st->launches, profdb__batch_pending(st->launches) + w->n);
+	profdb__store_window(st, 1); /* full sets to the flusher, when there is one */
 	while (w->n && rc == PROFDB_OK)
 		rc = send_lowest(st, w);
+	profdb__store_window(st, 0);
 	profdb__batch_hold(st->launches, 0);
 	w->seq = 0;
 	return rc;

@@ -94,12 +94,8 @@ static int fixup_memory(struct profdb_store *st, int64_t rank, int64_t offset)
 int profdb__store_on_rank_fixup(void *arg, int64_t guessed, int64_t rank, int64_t offset)
 {
 	struct profdb_store *st = arg;
-	int drained;
 	/* the launches still in their window go to the batch with the guess */
-	profdb__store_window(st, 1);
-	drained = profdb__launches_drain(st);
-	profdb__store_window(st, 0);
-	if (drained != PROFDB_OK || profdb__store_sync(st) != PROFDB_OK) /* store_async.c */
+	if (profdb__launches_drain(st) != PROFDB_OK || profdb__store_sync(st) != PROFDB_OK) /* store_async.c */
 		return st->err.code;
 	struct profdb__source_state *c = st->cur;
 	sqlite3_stmt *q = NULL;

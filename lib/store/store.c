@@ -283,14 +283,10 @@ static int on_source_end(void *arg, int64_t rows_read, const char *sha256, uint6
 	struct profdb_store *st = arg;
 	struct profdb__source_state *c = st->cur;
 	int64_t skipped = 0;
-	int rc;
 	/* the pending rows go in (to the flusher, when there is one: the
 	 * passes sync with it where they use the table, store_async.c), the
 	 * launches still in their window first */
-	profdb__store_window(st, 1);
-	rc = profdb__launches_drain(st);
-	profdb__store_window(st, 0);
-	if (rc != PROFDB_OK || hand_over(st) != PROFDB_OK)
+	if (profdb__launches_drain(st) != PROFDB_OK || hand_over(st) != PROFDB_OK)
 		return st->err.code;
 	if (profdb__kstep_file_end(st->ksteps, &c->ks) != 0)
 		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
