@@ -201,20 +201,21 @@ int profdb__store_run(struct profdb_store *st, sqlite3_stmt *q, const struct pro
  */
 #define TEXTS_PER_JOB 512
 
+/* The map gives a new text the next id, so the waiting ones have ids
+ * first, first + 1, ...: a text out of that line is sent after the others. */
 struct profdb__texts {
 	struct profdb__flush_job job; /* first: the job is the struct */
 	sqlite3_stmt *q;
-	size_t n, cap;
-	int64_t *ids;              /* owned */
+	int64_t first;             /* the id of the first text */
+	size_t n;
 	char *bytes;               /* owned: the texts, each NUL-terminated */
-	size_t len, bytes_cap;
+	size_t len, cap;
 };
 
 static void texts_free(struct profdb__texts *t)
 {
 	if (!t)
 		return;
-	free(t->ids);
 	free(t->bytes);
 	free(t);
 }
@@ -225,7 +226,7 @@ static int texts_run(struct profdb__flush_job *job)
 	const char *s = t->bytes;
 	int rc = SQLITE_OK;
 	for (size_t i = 0; i < t->n && rc == SQLITE_OK; i++) {
-		struct profdb__val v[2] = { profdb__val_int(t->ids[i]), profdb__val_text(s) };
+		struct profdb__val v[2] = { profdb__val_int(t->first + (int64_t)i), profdb__val_text(s) };
 		rc = step_now(t->q, v, 2);
 		s += strlen(s) + 1;
 	}
@@ -248,30 +249,22 @@ static int texts_send(struct profdb_store *st)
 	return profdb__store_submit(st, &t->job);
 }
 
-static int texts_add(struct profdb__texts *t, int64_t id, const char *s)
+static int texts_add(struct profdb__texts *t, const char *s)
 {
 	size_t len = strlen(s) + 1;
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		int64_t *ids = realloc(t->ids, cap * sizeof *ids);
-		if (!ids)
-			return -1;
-		t->ids = ids;
-		t->cap = cap;
-	}
-	if (t->len + len > t->bytes_cap) {
-		size_t cap = t->bytes_cap ? t->bytes_cap : 4096;
+	if (t->len + len > t->cap) {
+		size_t cap = t->cap ? t->cap : 4096;
 		char *b;
 		while (cap < t->len + len)
 			cap *= 2;
 		if (!(b = realloc(t->bytes, cap)))
 			return -1;
 		t->bytes = b;
-		t->bytes_cap = cap;
+		t->cap = cap;
 	}
 	memcpy(t->bytes + t->len, s, len);
 	t->len += len;
-	t->ids[t->n++] = id;
+	t->n++;
 	return 0;
 }
 
@@ -281,13 +274,18 @@ int profdb__store_intern_add(void *arg, int64_t id, const char *s)
 	struct profdb__val v[2] = { profdb__val_int(id), profdb__val_text(s) };
 	if (!st->flusher) /* inserted now */
 		return profdb__store_run(st, st->stmt[S_STR], v, 2, "text");
+	if (st->texts && st->texts->n && id != st->texts->first + (int64_t)st->texts->n &&
+	    texts_send(st) != PROFDB_OK)
+		return st->err.code;
 	if (!st->texts) {
 		if (!(st->texts = calloc(1, sizeof *st->texts)))
 			return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
 		st->texts->job = (struct profdb__flush_job){ .run = texts_run, .drop = texts_drop, .what = "text" };
 		st->texts->q = st->stmt[S_STR];
 	}
-	if (texts_add(st->texts, id, s) != 0)
+	if (!st->texts->n)
+		st->texts->first = id;
+	if (texts_add(st->texts, s) != 0)
 		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
 	return st->texts->n < TEXTS_PER_JOB ? PROFDB_OK : texts_send(st);
 }
