@@ -139,11 +139,12 @@ static const sqlite3_module rows_module = {
 	.xRowid = r_rowid,
 };
 
+static int prepare_insert(struct profdb__rows_insert *ri, uint64_t used, sqlite3_stmt **out);
+
 int profdb__rows_insert_new(struct profdb__rows_insert *ri, sqlite3 *db, const char *tag, const char *table,
                             const char *cols, struct profdb__rows_src *src)
 {
 	size_t cap = strlen(tag) + strlen(table) + 16;
-	char *sql;
 	int rc;
 	memset(ri, 0, sizeof *ri);
 	ri->db = db;
@@ -155,24 +156,10 @@ int profdb__rows_insert_new(struct profdb__rows_insert *ri, sqlite3 *db, const c
 		ri->module = NULL;
 		return rc;
 	}
-	cap = strlen(table) + strlen(cols) + strlen(ri->module) + 48;
-	if (!(sql = malloc(cap))) {
-		profdb__rows_insert_free(ri);
-		return SQLITE_NOMEM;
-	}
-	/* OR FAIL: an INSERT that may stop half way needs no statement journal
-	 * (ABORT, the default, has SQLite copy each page the statement
-	 * changes to a temporary file first, in case it must undo them).  The
-	 * rows of a failed INSERT stay, but so does nothing else: the ingest's
-	 * one transaction is rolled back on the first error (store.c). */
-	snprintf(sql, cap, "INSERT OR FAIL INTO %s(%s) SELECT * FROM %s", table, cols, ri->module);
-	rc = sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &ri->insert, NULL);
-	free(sql);
 	ri->ncols = src->ncols;
 	ri->table = strdup(table);
 	ri->cols = strdup(cols);
-	if (rc == SQLITE_OK && (!ri->table || !ri->cols))
-		rc = SQLITE_NOMEM;
+	rc = !ri->table || !ri->cols ? SQLITE_NOMEM : prepare_insert(ri, ~(uint64_t)0, &ri->insert);
 	if (rc != SQLITE_OK)
 		profdb__rows_insert_free(ri);
 	return rc;
@@ -203,32 +190,34 @@ static int run(sqlite3_stmt *q)
 	return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-int profdb__rows_insert_run(struct profdb__rows_insert *ri)
-{
-	return run(ri->insert);
-}
-
-/* "INSERT INTO t(cols) SELECT c0, NULL, c2.. FROM module": a NULL for each
- * column not in used.  Every column named, in order, as the full INSERT
- * does: SQLite then builds the record in place (naming fewer columns made
- * it copy each value once more, and cost more than the calls it saved).
- * NULL when it cannot be made (the full one serves). */
-static sqlite3_stmt *prepare_some(struct profdb__rows_insert *ri, uint64_t used)
+/*
+ * "INSERT OR FAIL INTO t(cols) SELECT c0, NULL, c2.. FROM module": the
+ * columns not in used (bit i: column i; from 64 on, all used) as NULL.
+ * Every column named, in order: SQLite then builds the record in place
+ * (naming fewer columns made it copy each value once more, and cost more
+ * than the calls it saved).  OR FAIL: an INSERT that may stop half way
+ * needs no statement journal (ABORT, the default, has SQLite copy each
+ * page the statement changes to a temporary file first, in case it must
+ * undo them).  The rows of a failed INSERT stay, but so does nothing
+ * else: the ingest's one transaction is rolled back on the first error
+ * (store.c).  SQLite result code.
+ */
+static int prepare_insert(struct profdb__rows_insert *ri, uint64_t used, sqlite3_stmt **out)
 {
 	size_t cap = strlen(ri->table) + strlen(ri->cols) + strlen(ri->module) + 48 + (size_t)ri->ncols * 8, off;
 	char *sql = malloc(cap);
-	sqlite3_stmt *q = NULL;
+	int rc;
+	*out = NULL;
 	if (!sql)
-		return NULL;
+		return SQLITE_NOMEM;
 	off = (size_t)snprintf(sql, cap, "INSERT OR FAIL INTO %s(%s) SELECT ", ri->table, ri->cols);
 	for (int i = 0; i < ri->ncols; i++)
-		off += (size_t)(used >> i & 1 ? snprintf(sql + off, cap - off, "%sc%d", i ? "," : "", i)
-		                              : snprintf(sql + off, cap - off, "%sNULL", i ? "," : ""));
+		off += (size_t)(i >= 64 || used >> i & 1 ? snprintf(sql + off, cap - off, "%sc%d", i ? "," : "", i)
+		                                         : snprintf(sql + off, cap - off, "%sNULL", i ? "," : ""));
 	snprintf(sql + off, cap - off, " FROM %s", ri->module);
-	if (sqlite3_prepare_v3(ri->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &q, NULL) != SQLITE_OK)
-		q = NULL;
+	rc = sqlite3_prepare_v3(ri->db, sql, -1, SQLITE_PREPARE_PERSISTENT, out, NULL);
 	free(sql);
-	return q;
+	return rc;
 }
 
 int profdb__rows_insert_run_cols(struct profdb__rows_insert *ri, uint64_t used)
@@ -240,10 +229,9 @@ int profdb__rows_insert_run_cols(struct profdb__rows_insert *ri, uint64_t used)
 	for (int i = 0; i < ri->nsome; i++)
 		if (ri->some[i].cols == used)
 			return run(ri->some[i].insert);
-	if (ri->nsome == PROFDB__ROWS_INSERT_VARIANTS)
-		return run(ri->insert);
-	if (!(ri->some[ri->nsome].insert = prepare_some(ri, used)))
-		return run(ri->insert);
+	if (ri->nsome == PROFDB__ROWS_INSERT_VARIANTS ||
+	    prepare_insert(ri, used, &ri->some[ri->nsome].insert) != SQLITE_OK)
+		return run(ri->insert); /* the INSERT of every column serves */
 	ri->some[ri->nsome].cols = used;
 	return run(ri->some[ri->nsome++].insert);
 }

@@ -1,6 +1,6 @@
 /*
  * rows_vtab.h - rows held in memory, read by SQLite as an eponymous
- * virtual table, and the one "INSERT INTO t(cols) SELECT * FROM <it>"
+ * virtual table, and the "INSERT INTO t(cols) SELECT c0, c1.. FROM <it>"
  * that copies them into a table (rows_vtab.c).  Private to the store.
  *
  * Why: a one-row INSERT per record reopens the table's and each index's
@@ -49,13 +49,12 @@ int profdb__rows_insert_new(struct profdb__rows_insert *ri, sqlite3 *db, const c
                             const char *cols, struct profdb__rows_src *src);
 /* Finalize the INSERT, drop the module.  A zeroed ri: no-op. */
 void profdb__rows_insert_free(struct profdb__rows_insert *ri);
-/* Insert src's rows as they are now: SQLite result code, SQLITE_OK when
+/* Insert src's rows as they are now, where every column not in used (bit
+ * i: column i) is NULL in every row: those go in as the constant NULL,
+ * which spares SQLite a virtual table call per row and column (~0: every
+ * column).  Past 64 columns or PROFDB__ROWS_INSERT_VARIANTS sets, the
+ * INSERT that reads every column runs.  SQLite result code, SQLITE_OK when
  * done (the message is on db). */
-int profdb__rows_insert_run(struct profdb__rows_insert *ri);
-/* The same, where every column not in used (bit i: column i) is NULL in
- * every row: those are inserted as the constant NULL, which spares SQLite
- * a virtual table call per row and column.  Past 64 columns or
- * PROFDB__ROWS_INSERT_VARIANTS sets, the INSERT that reads every column runs. */
 int profdb__rows_insert_run_cols(struct profdb__rows_insert *ri, uint64_t used);
 
 #endif
