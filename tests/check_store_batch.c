@@ -2,7 +2,8 @@
  * check_store_batch.c - kernel and launch rows inserted a batch at a time
  * (store_batch.c): over several batches, the rows are those sent, with ids
  * that continue the table's; a rank fix-up and the end of a file see rows
- * still pending; the batch on its own keeps NULLs, integers and text.
+ * still pending; the batch on its own keeps NULLs, integers and text; rows
+ * whose ids SQLite may give keep them.
  * Every expected value comes from the formulas that generate the rows here.
  */
 #include <check.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/rows_vtab.h"
 #include "store/store_batch.h"
 #include "testutil.h"
 
@@ -266,6 +268,67 @@ START_TEST(batch_columns_never_set)
 }
 END_TEST
 
+/* Rows id first .. first + n - 1 with v = 3 * id (rows_vtab.h's source). */
+struct id_rows {
+	struct profdb__rows_src src;
+	int64_t first;
+	size_t n;
+};
+
+static size_t id_rows_count(const struct profdb__rows_src *src)
+{
+	return ((const struct id_rows *)(const void *)src)->n;
+}
+
+static void id_rows_column(const struct profdb__rows_src *src, size_t row, int col, sqlite3_context *ctx)
+{
+	int64_t id = ((const struct id_rows *)(const void *)src)->first + (int64_t)row;
+	sqlite3_result_int64(ctx, col == 0 ? id : 3 * id);
+}
+
+/* profdb__rows_insert_run_ids: ids continuing the table's are left to
+ * SQLite, which gives the same; ids past a gap, below the largest, or on
+ * rows already there go in as given, so a duplicate still fails. */
+START_TEST(rows_ids_left_to_sqlite)
+{
+	static const struct { int64_t first; size_t n; int appended, rc; } step[] = {
+		{ 1, 5, 1, SQLITE_OK },         /* an empty table: ids from 1 */
+		{ 6, 3, 1, SQLITE_OK },         /* continues 1..5 */
+		{ 20, 2, 0, SQLITE_OK },        /* a gap after 8 */
+		{ 22, 2, 1, SQLITE_OK },        /* continues 20, 21 */
+		{ 10, 2, 0, SQLITE_OK },        /* below the largest, 23: free ids */
+		{ 11, 1, 0, SQLITE_CONSTRAINT } /* 11 is there */
+	};
+	static const int64_t want[] = { 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 20, 21, 22, 23 };
+	struct id_rows rows = { .src = { .ncols = 2, .count = id_rows_count, .column = id_rows_column } };
+	struct profdb__rows_insert ri;
+	sqlite3 *db = NULL;
+	sqlite3_stmt *q = NULL;
+	size_t i = 0;
+	ck_assert_int_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, "CREATE TABLE t(id INTEGER PRIMARY KEY, v INTEGER NOT NULL)", NULL, NULL,
+	                              NULL), SQLITE_OK);
+	ck_assert_int_eq(profdb__rows_insert_new(&ri, db, "test", "t", "id, v", &rows.src), SQLITE_OK);
+	for (size_t k = 0; k < sizeof step / sizeof step[0]; k++) {
+		int appended = -1;
+		rows.first = step[k].first;
+		rows.n = step[k].n;
+		ck_assert_int_eq(profdb__rows_insert_run_ids(&ri, 3, step[k].first, &appended) & 0xff, step[k].rc);
+		ck_assert_int_eq(appended, step[k].appended);
+	}
+	profdb__rows_insert_free(&ri);
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT id, v FROM t ORDER BY id", -1, &q, NULL), SQLITE_OK);
+	for (; sqlite3_step(q) == SQLITE_ROW; i++) {
+		ck_assert_uint_lt(i, sizeof want / sizeof want[0]);
+		ck_assert_int_eq(sqlite3_column_int64(q, 0), want[i]);
+		ck_assert_int_eq(sqlite3_column_int64(q, 1), 3 * want[i]);
+	}
+	ck_assert_uint_eq(i, sizeof want / sizeof want[0]);
+	sqlite3_finalize(q);
+	ck_assert_int_eq(sqlite3_close(db), SQLITE_OK);
+}
+END_TEST
+
 static int cmp_i64(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -346,6 +409,7 @@ int main(void)
 	tcase_add_test(tc, abort_drops_pending_rows);
 	tcase_add_test(tc, batch_cells);
 	tcase_add_test(tc, batch_columns_never_set);
+	tcase_add_test(tc, rows_ids_left_to_sqlite);
 	tcase_add_test(tc, name_percentiles_sorted);
 	suite_add_tcase(s, tc);
 	return tu_run(s);

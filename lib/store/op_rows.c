@@ -97,7 +97,8 @@ static uint64_t used_columns(const struct profdb__op_rows *r)
 /* The next chunk: SQLite result code, or PROFDB__FLUSH_AGAIN. */
 static int insert_chunk(struct profdb__op_rows *r)
 {
-	int rc = r->done < r->n ? profdb__rows_insert_run_cols(&r->ins, r->used) : SQLITE_OK;
+	int rc = r->done < r->n ? profdb__rows_insert_run_ids(&r->ins, r->used, r->first_id + (int64_t)r->done, NULL)
+	                        : SQLITE_OK;
 	if (rc != SQLITE_OK) {
 		r->done = r->n = 0;
 		return rc;

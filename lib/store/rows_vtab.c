@@ -174,6 +174,8 @@ void profdb__rows_insert_free(struct profdb__rows_insert *ri)
 	for (int i = 0; i < ri->nsome; i++)
 		sqlite3_finalize(ri->some[i].insert);
 	ri->nsome = 0;
+	sqlite3_finalize(ri->last);
+	ri->last = NULL;
 	free(ri->table);
 	free(ri->cols);
 	ri->table = ri->cols = NULL;
@@ -234,4 +236,37 @@ int profdb__rows_insert_run_cols(struct profdb__rows_insert *ri, uint64_t used)
 		return run(ri->insert); /* the INSERT of every column serves */
 	ri->some[ri->nsome].cols = used;
 	return run(ri->some[ri->nsome++].insert);
+}
+
+/* The table's largest rowid, 0 when it is empty, in *out.  SQLite result
+ * code. */
+static int largest_rowid(struct profdb__rows_insert *ri, int64_t *out)
+{
+	int rc;
+	if (!ri->last) {
+		char *sql = sqlite3_mprintf("SELECT max(rowid) FROM \"%w\"", ri->table);
+		if (!sql)
+			return SQLITE_NOMEM;
+		rc = sqlite3_prepare_v3(ri->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &ri->last, NULL);
+		sqlite3_free(sql);
+		if (rc != SQLITE_OK)
+			return rc;
+	}
+	rc = sqlite3_step(ri->last);
+	*out = rc == SQLITE_ROW ? sqlite3_column_int64(ri->last, 0) : 0;
+	sqlite3_reset(ri->last);
+	return rc == SQLITE_ROW ? SQLITE_OK : rc;
+}
+
+int profdb__rows_insert_run_ids(struct profdb__rows_insert *ri, uint64_t used, int64_t first_id, int *appended)
+{
+	int64_t last;
+	int rc = largest_rowid(ri, &last), append;
+	if (rc != SQLITE_OK)
+		return rc;
+	/* an empty table reads as 0, and SQLite's first rowid there is 1 */
+	append = last == first_id - 1;
+	if (appended)
+		*appended = append;
+	return profdb__rows_insert_run_cols(ri, append ? used & ~(uint64_t)1 : used);
 }

@@ -40,6 +40,7 @@ struct profdb__rows_insert {
 		sqlite3_stmt *insert; /* owned */
 	} some[PROFDB__ROWS_INSERT_VARIANTS];
 	int nsome;
+	sqlite3_stmt *last;        /* owned, made when first asked: the table's largest rowid */
 };
 
 /* Register the module and prepare the INSERT of src's rows into table's
@@ -56,5 +57,15 @@ void profdb__rows_insert_free(struct profdb__rows_insert *ri);
  * INSERT that reads every column runs.  SQLite result code, SQLITE_OK when
  * done (the message is on db). */
 int profdb__rows_insert_run_cols(struct profdb__rows_insert *ri, uint64_t used);
+/*
+ * The same, for rows whose column 0 is the table's INTEGER PRIMARY KEY and
+ * holds first_id, first_id + 1, ... in row order.  When the table's largest
+ * rowid is first_id - 1, column 0 goes in as NULL: SQLite then gives each
+ * row the largest rowid + 1, the same ids, appended at the B-tree's end.
+ * An id given explicitly is first searched for from the root (a duplicate
+ * must fail), a descent per row.  *appended (may be NULL): whether the
+ * NULL ids went in.  SQLite result code.
+ */
+int profdb__rows_insert_run_ids(struct profdb__rows_insert *ri, uint64_t used, int64_t first_id, int *appended);
 
 #endif

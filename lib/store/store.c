@@ -745,6 +745,11 @@ static int prepare_writers(struct profdb_store *st)
 	    next_id(db->sql, "kernel", &st->next_kernel_id) != 0 ||
 	    next_id(db->sql, "launch", &st->next_launch_id) != 0)
 		return profdb__sqlerror(db, "cannot prepare store");
+	/* each one's first column is its rowid: id, rowid, kernel_id */
+	profdb__batch_rowid_first(st->kernels);
+	profdb__batch_rowid_first(st->launches);
+	profdb__batch_rowid_first(st->colls);
+	profdb__batch_rowid_first(st->ops);
 	if (!(st->str = profdb__intern_new(db->sql, (size_t)db->limits.intern_cached, &st->err)) ||
 	    profdb__intern_hold_all(st->str, profdb__store_intern_add, st) != PROFDB_OK)
 		return profdb__error(db, PROFDB_ERROR, "%s", st->err.msg);

@@ -50,6 +50,7 @@ struct profdb__batch {
 	struct profdb__flush_job job;    /* flight's INSERT, handed to flusher */
 	size_t hold_rows;          /* while held, fill grows to this before it flushes; 0: not held */
 	size_t rows;               /* rows a set holds: PROFDB_BATCH_BYTES of cells */
+	int rowid_first;           /* column 0 is the table's rowid (profdb__batch_rowid_first) */
 	profdb__batch_sent_fn sent; /* told of each set as it is sent; NULL: none */
 	void *sent_arg;
 };
@@ -76,6 +77,11 @@ static void src_column(const struct profdb__rows_src *src, size_t row, int col, 
 
 /* ---------------------------------------------------------------- the batch */
 
+void profdb__batch_rowid_first(struct profdb__batch *b)
+{
+	b->rowid_first = 1;
+}
+
 void profdb__batch_set_flusher(struct profdb__batch *b, struct profdb__flusher *f)
 {
 	b->flusher = f;
@@ -88,10 +94,27 @@ static void drop_flight(struct profdb__batch *b)
 	b->flight.used = 0;
 }
 
+/* Whether column 0 of r's rows holds consecutive ids, the first in
+ * *first. */
+static int consecutive_ids(const struct rows *r, int ncols, int64_t *first)
+{
+	const struct cell *x = r->cells;
+	if (r->n == 0 || x->type != CELL_INT)
+		return 0;
+	*first = x->v;
+	for (size_t i = 1; i < r->n; i++)
+		if (x[i * (size_t)ncols].type != CELL_INT || x[i * (size_t)ncols].v != *first + (int64_t)i)
+			return 0;
+	return 1;
+}
+
 /* The columns no row set stay out of the INSERT (rows_vtab.h). */
 static int insert_flight(struct profdb__batch *b)
 {
-	int rc = profdb__rows_insert_run_cols(&b->ins, b->flight.used);
+	int64_t first;
+	int rc = b->rowid_first && consecutive_ids(&b->flight, b->ncols, &first)
+	         ? profdb__rows_insert_run_ids(&b->ins, b->flight.used, first, NULL)
+	         : profdb__rows_insert_run_cols(&b->ins, b->flight.used);
 	drop_flight(b);
 	return rc;
 }

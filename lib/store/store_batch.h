@@ -36,6 +36,11 @@ struct profdb__batch;
  */
 int profdb__batch_new(struct profdb__batch **out, sqlite3 *db, const char *table, const char *cols,
                       int ncols);
+/* Column 0 is table's rowid (its INTEGER PRIMARY KEY, or "rowid"): a set
+ * of rows whose ids there are consecutive, continuing the table's, goes in
+ * with the ids left to SQLite, which gives the same ones without searching
+ * the table for each (profdb__rows_insert_run_ids). */
+void profdb__batch_rowid_first(struct profdb__batch *b);
 /* Discard the pending rows, finalize the INSERT, drop the virtual table.
  * NULL is a no-op. */
 void profdb__batch_free(struct profdb__batch *b);
