@@ -3,11 +3,13 @@
  * run in their order, full batches (urgent) before the rest, a job that
  * asks to run again lets an urgent one in between; the first error drops
  * the jobs after it and every sync returns it; a statement the submitting
- * thread starts while a job is in flight is caught.  Each job appends its
+ * thread starts while a job is in flight is caught; the filler runs in the
+ * idle moments until it says it is done, never ahead of a job.  Each job appends its
  * own number to a table, so the order is read back from the rowids.
  */
 #include <check.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,6 +245,96 @@ START_TEST(statement_during_a_job_caught)
 }
 END_TEST
 
+/* A filler: counts its pieces, done after limit (0: never done); its
+ * first piece waits at a gate, so that jobs queue behind it. */
+struct counter {
+	pthread_mutex_t mu;
+	long pieces, limit;
+	struct gate *gate;
+};
+
+static int count_piece(void *arg)
+{
+	struct counter *c = arg;
+	long n;
+	if (c->gate) {
+		struct gate *g = c->gate;
+		pthread_mutex_lock(&g->mu);
+		g->started = 1;
+		pthread_cond_broadcast(&g->cv);
+		while (!g->open)
+			pthread_cond_wait(&g->cv, &g->mu);
+		pthread_mutex_unlock(&g->mu);
+		c->gate = NULL;
+	}
+	pthread_mutex_lock(&c->mu);
+	n = ++c->pieces;
+	pthread_mutex_unlock(&c->mu);
+	return c->limit == 0 || n < c->limit;
+}
+
+static long pieces_of(struct counter *c)
+{
+	long n;
+	pthread_mutex_lock(&c->mu);
+	n = c->pieces;
+	pthread_mutex_unlock(&c->mu);
+	return n;
+}
+
+/* A filler of 1000 pieces runs to its end in the idle flusher, and no piece
+ * after it said it was done. */
+START_TEST(filler_runs_until_done)
+{
+	sqlite3 *db = open_db();
+	struct profdb__flusher *f = NULL;
+	struct counter c = { .limit = 1000 };
+	pthread_mutex_init(&c.mu, NULL);
+	ck_assert_int_eq(profdb__flusher_start(&f, db), SQLITE_OK);
+	profdb__flusher_set_filler(f, count_piece, &c);
+	while (pieces_of(&c) < 1000)
+		sched_yield();
+	ck_assert_int_eq(profdb__flusher_sync(f), SQLITE_OK);
+	ck_assert_int_eq(profdb__flusher_stop(f), SQLITE_OK);
+	ck_assert_int_eq(c.pieces, 1000);
+	sqlite3_close(db);
+}
+END_TEST
+
+/* A filler that is never done: jobs submitted while a piece runs go in
+ * after that piece, in their order, and stop ends it. */
+START_TEST(filler_never_ahead_of_jobs)
+{
+	sqlite3 *db = open_db();
+	struct profdb__flusher *f = NULL;
+	struct gate g;
+	struct num_job j[3];
+	struct counter c = { .limit = 0, .gate = &g };
+	char order[64];
+	long at_sync;
+	pthread_mutex_init(&c.mu, NULL);
+	pthread_mutex_init(&g.mu, NULL);
+	pthread_cond_init(&g.cv, NULL);
+	g.open = g.started = 0;
+	for (int i = 0; i < 3; i++)
+		j[i] = job_of(db, i + 1, i == 2);
+	ck_assert_int_eq(profdb__flusher_start(&f, db), SQLITE_OK);
+	profdb__flusher_set_filler(f, count_piece, &c);
+	gate_wait_started(&g);
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(profdb__flusher_submit(f, &j[i].job), SQLITE_OK);
+	gate_open(&g);
+	ck_assert_int_eq(profdb__flusher_sync(f), SQLITE_OK);
+	order_of(db, order, sizeof order);
+	ck_assert_str_eq(order, "3 1 2");
+	at_sync = pieces_of(&c);
+	while (pieces_of(&c) < at_sync + 100) /* idle again: it goes on */
+		sched_yield();
+	ck_assert_int_eq(profdb__flusher_stop(f), SQLITE_OK); /* ends it: no hang */
+	sqlite3_close(db);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("batch_flusher");
@@ -251,6 +343,8 @@ int main(void)
 	tcase_add_test(tc, again_lets_urgent_in);
 	tcase_add_test(tc, first_error_drops_the_rest);
 	tcase_add_test(tc, statement_during_a_job_caught);
+	tcase_add_test(tc, filler_runs_until_done);
+	tcase_add_test(tc, filler_never_ahead_of_jobs);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

@@ -30,6 +30,8 @@ struct profdb__flusher {
 	struct queue { struct profdb__flush_job *head, *tail; } q[2]; /* urgent, then the rest */
 	struct profdb__flush_job *running;     /* being run, off its queue */
 	int stop;
+	int (*fill)(void *arg);    /* work for idle moments (profdb__flusher_set_filler) */
+	void *fill_arg;
 	int window;                /* full batches go to the flusher (batch_flusher.h) */
 	int rc;                    /* first error, SQLITE_OK if none */
 	char msg[512];             /* its message */
@@ -87,8 +89,22 @@ static void *flusher_main(void *arg)
 		struct queue *q;
 		struct profdb__flush_job *job;
 		int rc, skip;
-		while (!f->q[0].head && !f->q[1].head && !f->stop)
+		while (!f->q[0].head && !f->q[1].head && !f->stop) {
+			int (*fill)(void *) = f->fill;
+			void *fill_arg = f->fill_arg;
+			/* a piece at a time, mu released: a job handed over
+			 * meanwhile waits one piece at most */
+			if (fill) {
+				int more;
+				pthread_mutex_unlock(&f->mu);
+				more = fill(fill_arg);
+				pthread_mutex_lock(&f->mu);
+				if (!more && f->fill == fill && f->fill_arg == fill_arg)
+					f->fill = NULL; /* done, unless replaced meanwhile */
+				continue;
+			}
 			pthread_cond_wait(&f->work, &f->mu);
+		}
 		q = f->q[0].head ? &f->q[0] : &f->q[1];
 		if (!q->head)
 			break;
@@ -182,6 +198,15 @@ int profdb__flusher_stop(struct profdb__flusher *f)
 	pthread_cond_destroy(&f->idle);
 	free(f);
 	return rc;
+}
+
+void profdb__flusher_set_filler(struct profdb__flusher *f, int (*fill)(void *arg), void *arg)
+{
+	pthread_mutex_lock(&f->mu);
+	f->fill = fill;
+	f->fill_arg = arg;
+	pthread_cond_signal(&f->work);
+	pthread_mutex_unlock(&f->mu);
 }
 
 void profdb__flusher_window(struct profdb__flusher *f, int open)

@@ -50,6 +50,14 @@ int profdb__flusher_start(struct profdb__flusher **out, sqlite3 *db);
  * first error (as profdb__flusher_sync).  NULL: no-op. */
 int profdb__flusher_stop(struct profdb__flusher *f);
 
+/* Work for the flusher's idle moments, which must not touch the
+ * connection: fill(arg) does a short piece of it and returns non-zero
+ * while more remains; the flusher calls it while no job waits, until it
+ * returns 0, another filler replaces it (NULL: none) or the flusher
+ * stops.  A piece under way when it is replaced still finishes: arg must
+ * live until profdb__flusher_stop.  Syncs do not wait for it. */
+void profdb__flusher_set_filler(struct profdb__flusher *f, int (*fill)(void *arg), void *arg);
+
 /* Open (1) or close (0) the window in which full batches go to the
  * flusher; closed at the start.  Only the submitting thread calls these. */
 void profdb__flusher_window(struct profdb__flusher *f, int open);
