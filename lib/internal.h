@@ -409,6 +409,22 @@ uint64_t profdb__input_size(const struct profdb_input *in);     /* file size on 
 void profdb__input_sha256(struct profdb_input *in, char hex[65]);
 /* DESTRUCTOR. NULL is a no-op. */
 void profdb__input_close(struct profdb_input *in);
+/* From now on no SHA-256 is made: profdb__input_sha256 must not be asked. */
+void profdb__input_no_hash(struct profdb_input *in);
+
+/*
+ * file_digests.c: the SHA-256 of n files (paths borrowed, NULL ones
+ * skipped), made a piece at a time by profdb__digests_step, which any
+ * thread may call: it hashes the next piece and returns non-zero while
+ * pieces remain.  profdb__digests_get gives file i's digest of its first
+ * bytes bytes (made again where the pieces covered another count); an
+ * error (hex "") where the file cannot be read that far.
+ */
+struct profdb__digests;
+int profdb__digests_new(struct profdb__digests **out, const char *const *paths, size_t n);
+int profdb__digests_step(struct profdb__digests *g);
+int profdb__digests_get(struct profdb__digests *g, size_t i, uint64_t bytes, char hex[65]);
+void profdb__digests_free(struct profdb__digests *g);
 
 
 /* ---------------------------------------------------------------- sha256 */
@@ -472,6 +488,10 @@ int64_t profdb__store_run_id(const struct profdb_store *st);
  * PROFDB_OK or an error (on the sink). */
 int profdb__store_async_begin(struct profdb_store *st, int readers);
 int profdb__store_async_end(struct profdb_store *st);
+/* Between the two: work for the insert thread's idle moments, that does
+ * not touch the database (batch_flusher.h profdb__flusher_set_filler); arg
+ * must live until profdb__store_async_end.  No insert thread: nothing. */
+void profdb__store_set_filler(struct profdb_store *st, int (*fill)(void *arg), void *arg);
 /* Set the run's format label and rank count (called by the ingest driver). */
 void profdb__store_set_format(struct profdb_store *st, const char *format);
 /*
@@ -500,6 +520,9 @@ struct profdb_reader_ctx {
 	profdb_progress_fn progress;
 	void *progress_arg;
 	const struct profdb_limits *limits; /* the handle's (borrowed) */
+	/* 1: a reader with PROFDB_READER_HASH_ELSEWHERE makes no SHA-256 and
+	 * ends its source file with sha256 NULL; the caller stores it */
+	int hash_elsewhere;
 };
 
 /* ---------------------------------------------------------------- reader table */
@@ -546,6 +569,7 @@ enum { PROFDB_SNIFF_NO = 0, PROFDB_SNIFF_YES = 1, PROFDB_SNIFF_MORE = 2, PROFDB_
 
 /* Flags of a reader. */
 #define PROFDB_READER_WALK 1u  /* the folder walk reads the files of this format it finds */
+#define PROFDB_READER_HASH_ELSEWHERE 2u /* one source file per path: honours ctx->hash_elsewhere */
 
 /*
  * One input format: each lib/read/ingest_<format>.c defines one of these,

@@ -309,6 +309,12 @@ int profdb__store_async_begin(struct profdb_store *st, int readers)
 	return PROFDB_OK;
 }
 
+void profdb__store_set_filler(struct profdb_store *st, int (*fill)(void *arg), void *arg)
+{
+	if (st->flusher)
+		profdb__flusher_set_filler(st->flusher, fill, arg);
+}
+
 int profdb__store_async_end(struct profdb_store *st)
 {
 	int rc;
