@@ -69,7 +69,7 @@ static uint64_t size_of(const char *path)
 
 /* Read every unit on this thread, straight into the store. */
 static int read_serial(struct profdb__walk *w, struct profdb_sink *sink, struct progress *prog,
-                       const struct profdb_limits *limits)
+                       const struct profdb_limits *limits, int hash_elsewhere)
 {
 	int rc = PROFDB_OK;
 	for (size_t i = 0; i < w->n && rc == PROFDB_OK; i++) {
@@ -81,6 +81,7 @@ static int read_serial(struct profdb__walk *w, struct profdb_sink *sink, struct 
 			.progress = prog->fn ? progress_relay : NULL,
 			.progress_arg = prog,
 			.limits = limits,
+			.hash_elsewhere = hash_elsewhere,
 		};
 		rc = w->items[i].reader->read(&ctx);
 		if (prog->fn) {
@@ -234,7 +235,110 @@ static int read_parallel(struct profdb__walk *w, struct profdb_store *st, int nw
 	return rc;
 }
 
-/* The default run name: the path's last component. */
+/* The digests file_digests.c makes for w's units whose reader leaves them
+ * to the caller (NULL paths for the others); NULL if none or no memory. */
+static struct profdb__digests *digests_for(const struct profdb__walk *w)
+{
+	struct profdb__digests *g = NULL;
+	const char **paths = calloc(w->n ? w->n : 1, sizeof *paths);
+	size_t k = 0;
+	if (!paths)
+		return NULL;
+	for (size_t i = 0; i < w->n; i++)
+		if (w->items[i].reader->flags & PROFDB_READER_HASH_ELSEWHERE) {
+			paths[i] = w->items[i].path;
+			k++;
+		}
+	if (k && profdb__digests_new(&g, paths, w->n) != PROFDB_OK)
+		g = NULL;
+	free(paths);
+	return g;
+}
+
+static int next_piece(void *arg)
+{
+	return profdb__digests_step(arg);
+}
+
+/* Each unit's digest into its source_file row, which its reader left NULL. */
+static int store_digests(profdb *db, int64_t run_id, const struct profdb__walk *w, struct profdb__digests *g,
+                         struct profdb_err *err)
+{
+	sqlite3_stmt *q = NULL, *u = NULL;
+	int rc = PROFDB_OK;
+	if (sqlite3_prepare_v2(db->sql, "SELECT id, size FROM source_file WHERE run_id = ?1 AND path = ?2"
+	                       " AND sha256 IS NULL", -1, &q, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db->sql, "UPDATE source_file SET sha256 = ?2 WHERE id = ?1", -1, &u, NULL) != SQLITE_OK)
+		rc = profdb__err_set(err, PROFDB_ERROR, "storing file digests: %s", sqlite3_errmsg(db->sql));
+	for (size_t i = 0; i < w->n && rc == PROFDB_OK; i++) {
+		char hex[65];
+		if (!(w->items[i].reader->flags & PROFDB_READER_HASH_ELSEWHERE))
+			continue;
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, run_id);
+		sqlite3_bind_text(q, 2, w->items[i].path, -1, SQLITE_STATIC);
+		if (sqlite3_step(q) != SQLITE_ROW)
+			continue; /* no row: the reader stored nothing of it */
+		if (profdb__digests_get(g, i, (uint64_t)sqlite3_column_int64(q, 1), hex) != PROFDB_OK) {
+			rc = profdb__err_set(err, PROFDB_ERROR, "%s: cannot read it again for its SHA-256",
+			                     w->items[i].path);
+			break;
+		}
+		sqlite3_reset(u);
+		sqlite3_bind_int64(u, 1, sqlite3_column_int64(q, 0));
+		sqlite3_bind_text(u, 2, hex, -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(u) != SQLITE_DONE)
+			rc = profdb__err_set(err, PROFDB_ERROR, "storing file digests: %s", sqlite3_errmsg(db->sql));
+	}
+	sqlite3_finalize(q);
+	sqlite3_finalize(u);
+	return rc;
+}
+
+/*
+ * -j2 over several files: this thread reads them one after the other, as
+ * -j1 does, and the insert thread runs the INSERTs beside it.  A reader
+ * thread on top would make three busy threads share the two cores, each
+ * handing over to the next through a queue: ranks8 took 3-8% longer that
+ * way, with ten times the context switches (bench/results.md).  This
+ * thread then bounds the ingest, so the files' SHA-256 are made apart
+ * (file_digests.c): by the insert thread while it waits for rows, and by
+ * this one while the insert thread writes the last file's.  One file keeps
+ * its reader thread: there the parse overlapping the store's passes over
+ * the file is what -j2 gains.
+ */
+static int read_beside_inserts(profdb *db, struct profdb__walk *w, struct profdb_store *st, struct progress *prog,
+                               struct profdb_err *err)
+{
+	struct profdb__digests *g = digests_for(w);
+	int rc = profdb__store_async_begin(st, 1), end;
+	if (rc == PROFDB_OK && g)
+		profdb__store_set_filler(st, next_piece, g);
+	if (rc == PROFDB_OK)
+		rc = read_serial(w, profdb__store_sink(st), prog, &db->limits, g != NULL);
+	while (rc == PROFDB_OK && g && profdb__digests_step(g))
+		;
+	/* the INSERTs in flight go in (or fail) before anything else runs */
+	end = profdb__store_async_end(st);
+	if (rc == PROFDB_OK)
+		rc = end;
+	if (rc == PROFDB_OK && g)
+		rc = store_digests(db, profdb__store_run_id(st), w, g, err);
+	profdb__digests_free(g);
+	return rc;
+}
+
+/* Read every unit of w into st on as many threads as jobs allows. */
+static int read_units(profdb *db, struct profdb__walk *w, struct profdb_store *st, int jobs, struct progress *prog,
+                      struct profdb_err *err)
+{
+	if (jobs == 2 && w->n > 1)
+		return read_beside_inserts(db, w, st, prog, err);
+	if (jobs > 1)
+		return read_parallel(w, st, jobs - 1, prog, &db->limits, err);
+	return read_serial(w, profdb__store_sink(st), prog, &db->limits, 0);
+}
+
 /*
  * The default run name: PATH's base name, without the format's extensions
  * when PATH is a file ("rank-34.Jul_15.pt.trace.json.gz" is run
@@ -312,10 +416,8 @@ static int ingest_part(profdb *db, const struct run_part *part, const char *run,
 		format = !format || strcmp(format, f) == 0 ? f : "mixed";
 	}
 	jobs = opts && opts->jobs > 0 ? opts->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (rc == PROFDB_OK && jobs > 1)
-		rc = read_parallel(&view, st, jobs - 1, &prog, &db->limits, err);
-	else if (rc == PROFDB_OK)
-		rc = read_serial(&view, sink, &prog, &db->limits);
+	if (rc == PROFDB_OK)
+		rc = read_units(db, &view, st, jobs, &prog, err);
 	if (rc == PROFDB_OK) {
 		rc = profdb__ingest_check_ranks(db, profdb__store_run_id(st), err);
 		*conflict = rc != PROFDB_OK && err->code == PROFDB_EFORMAT;

@@ -291,6 +291,9 @@ static int read_pass(struct profdb__kreader *r, int pass)
 	r->pass = pass;
 	if ((rc = profdb__input_open(&r->in, r->path, r->ctx->limits->gzip_max_bytes, r->err)) != PROFDB_OK)
 		return rc;
+	/* the digest is pass 1's, unless the caller makes it (file_digests.c) */
+	if (pass == 2 || r->ctx->hash_elsewhere)
+		profdb__input_no_hash(r->in);
 	if ((rc = profdb__json_scan_init(&js, kread, r, r->path, r->err)) != PROFDB_OK)
 		goto out;
 	c = profdb__json_peek(&js);
@@ -317,7 +320,8 @@ static int read_pass(struct profdb__kreader *r, int pass)
 		                     r->path);
 		goto out;
 	}
-	profdb__input_sha256(r->in, r->sha);
+	if (!r->ctx->hash_elsewhere)
+		profdb__input_sha256(r->in, r->sha);
 	r->size = profdb__input_size(r->in);
 out:
 	profdb__json_scan_free(&js);
@@ -376,7 +380,7 @@ static int finish(struct profdb__kreader *r)
 		if (profdb__sink_note(s, note) != PROFDB_OK)
 			return r->err->code ? r->err->code : PROFDB_ERROR;
 	}
-	return profdb__sink_source_end(s, r->nevents, r->sha, r->size);
+	return profdb__sink_source_end(s, r->nevents, r->ctx->hash_elsewhere ? NULL : r->sha, r->size);
 }
 
 static int read_trace(const struct profdb_reader_ctx *ctx)
@@ -441,5 +445,5 @@ static int sniff(const struct profdb_sniff *s)
 
 const struct profdb_reader profdb__reader_kineto = {
 	.name = "kineto", .label = "kineto", .sniff = sniff, .read = read_trace,
-	.flags = PROFDB_READER_WALK,
+	.flags = PROFDB_READER_WALK | PROFDB_READER_HASH_ELSEWHERE,
 };

@@ -32,6 +32,7 @@ struct profdb_input {
 	int eof;                   /* read() returned 0 */
 	uint64_t gzip_max;         /* decompressed bytes allowed (gzip-bomb bound) */
 	struct profdb_sha256 sha;
+	int no_hash;               /* made elsewhere (file_digests.c) */
 };
 
 /* Fill raw from the file; returns bytes added, 0 at end, -1 on error. */
@@ -57,7 +58,8 @@ static long fill(struct profdb_input *in, struct profdb_err *err)
 	}
 	if (got == 0)
 		in->eof = 1;
-	profdb__sha256_update(&in->sha, in->raw + in->raw_len, (size_t)got);
+	if (!in->no_hash)
+		profdb__sha256_update(&in->sha, in->raw + in->raw_len, (size_t)got);
 	in->raw_len += (size_t)got;
 	in->raw_off += (uint64_t)got;
 	return got;
@@ -130,7 +132,8 @@ static long read_plain(struct profdb_input *in, unsigned char *buf, size_t n, st
 		}
 		if (got == 0)
 			in->eof = 1;
-		profdb__sha256_update(&in->sha, buf, (size_t)got);
+		if (!in->no_hash)
+			profdb__sha256_update(&in->sha, buf, (size_t)got);
 		in->raw_off += (uint64_t)got;
 		return (long)got;
 	}
@@ -284,6 +287,11 @@ uint64_t profdb__input_size(const struct profdb_input *in) { return in->size; }
 void profdb__input_sha256(struct profdb_input *in, char hex[65])
 {
 	profdb__sha256_hex(&in->sha, hex);
+}
+
+void profdb__input_no_hash(struct profdb_input *in)
+{
+	in->no_hash = 1;
 }
 
 void profdb__input_close(struct profdb_input *in)
