@@ -3,7 +3,7 @@
  * by whichever thread has nothing better to do.
  *
  * Why: at -j2 over several files one thread reads the files and builds
- * their rows while the insert thread writes them (ingest.c
+ * their rows while the insert thread writes them (ingest_threads.c
  * read_beside_inserts).  The reading thread bounds the ingest, and hashing
  * the bytes as they pass is a tenth of its work (with SHA-NI).  The insert
  * thread waits for rows now and then: through the first file's parse, and

@@ -2,7 +2,8 @@
  * ingest_impl.h - what the ingest driver's files share: the units of work
  * the folder walk finds (ingest_walk.c) and the session rules applied to them
  * before reading (ingest_session.c: duplicate files, one run per session,
- * two sources for one rank).  Private to those files.
+ * two sources for one rank), and how the units are read on threads
+ * (ingest_threads.c).  Private to those files.
  */
 #ifndef PROFDB_INGEST_IMPL_H
 #define PROFDB_INGEST_IMPL_H
@@ -77,5 +78,23 @@ int profdb__ingest_check_ranks(profdb *db, int64_t run_id, struct profdb_err *er
 
 /* Notes for the ranks of run_id that have source files but no kernels. */
 int profdb__ingest_note_empty_ranks(profdb *db, int64_t run_id, struct profdb_sink *sink);
+
+/* Progress over the whole ingest: readers report bytes of their own file;
+ * this adds the sizes of the files already read. */
+struct profdb__progress {
+	profdb_progress_fn fn;     /* the caller's callback */
+	void *arg;
+	uint64_t done_before;      /* bytes of the files already read */
+	uint64_t total;            /* bytes of all files */
+};
+
+/* Bytes on disk under path (a file, or an Ascend export folder's CSVs): the
+ * progress's estimate. */
+uint64_t profdb__ingest_size_of(const char *path);
+
+/* Read every unit of w into st on as many threads as jobs allows
+ * (ingest_threads.c); progress through prog. */
+int profdb__ingest_read_units(profdb *db, struct profdb__walk *w, struct profdb_store *st, int jobs,
+                              struct profdb__progress *prog, struct profdb_err *err);
 
 #endif
