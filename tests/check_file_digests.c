@@ -48,6 +48,34 @@ static const char *file_of(const char *dir, const char *name, size_t n, unsigned
 	return path;
 }
 
+/* Digests of paths[0, n), every piece stepped on this thread. */
+static struct profdb__digests *stepped_to_end(const char *const *paths, size_t n)
+{
+	struct profdb__digests *g = NULL;
+	ck_assert_int_eq(profdb__digests_new(&g, paths, n), PROFDB_OK);
+	while (profdb__digests_step(g))
+		;
+	return g;
+}
+
+/* Digest i of g, of its first bytes bytes, is sha256sum's of path's first
+ * bytes bytes. */
+static void digest_is_sha256sum(struct profdb__digests *g, size_t i, uint64_t bytes, const char *path)
+{
+	char hex[65], want[65];
+	ck_assert_int_eq(profdb__digests_get(g, i, bytes, hex), PROFDB_OK);
+	sha256sum(path, (long long)bytes, want);
+	ck_assert_str_eq(hex, want);
+}
+
+/* Digest i of g, asked for bytes bytes, is an error and no digest. */
+static void digest_fails(struct profdb__digests *g, size_t i, uint64_t bytes)
+{
+	char hex[65];
+	ck_assert_int_eq(profdb__digests_get(g, i, bytes, hex), PROFDB_ERROR);
+	ck_assert_str_eq(hex, "");
+}
+
 /* "abc" and the empty file, FIPS 180-2's vectors; a NULL path is skipped
  * and asking for it is an error. */
 START_TEST(known_vectors)
@@ -65,9 +93,8 @@ START_TEST(known_vectors)
 	ck_assert_str_eq(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
 	ck_assert_int_eq(profdb__digests_get(g, 2, 3, hex), PROFDB_OK);
 	ck_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-	ck_assert_int_eq(profdb__digests_get(g, 1, 0, hex), PROFDB_ERROR);
-	ck_assert_str_eq(hex, "");
-	ck_assert_int_eq(profdb__digests_get(g, 3, 0, hex), PROFDB_ERROR);
+	digest_fails(g, 1, 0);
+	digest_fails(g, 3, 0);
 	profdb__digests_free(g);
 }
 END_TEST
@@ -95,7 +122,6 @@ START_TEST(two_threads_many_pieces)
 	struct profdb__digests *g = NULL;
 	struct stepper a, b;
 	pthread_t t;
-	char hex[65], want[65];
 	paths[0] = file_of(dir, "a", sizes[0], 7);
 	paths[1] = file_of(dir, "b", sizes[1], 8);
 	paths[2] = file_of(dir, "c", sizes[2], 9);
@@ -108,40 +134,30 @@ START_TEST(two_threads_many_pieces)
 	/* each step one move: a's open, 13 reads of bytes and its read of 0;
 	 * b's 1 + 2 + 1; c's 1 + 1 + 1 (no move is made twice or lost) */
 	ck_assert_int_eq(a.pieces + b.pieces, 15 + 4 + 3);
-	for (int i = 0; i < 3; i++) {
-		ck_assert_int_eq(profdb__digests_get(g, (size_t)i, sizes[i], hex), PROFDB_OK);
-		sha256sum(paths[i], -1, want);
-		ck_assert_str_eq(hex, want);
-	}
+	for (size_t i = 0; i < 3; i++)
+		digest_is_sha256sum(g, i, sizes[i], paths[i]);
 	profdb__digests_free(g);
 }
 END_TEST
 
-/* The reader read fewer bytes than the file now holds (it grew since): the
- * digest is of the bytes read, made again; more bytes than the file holds,
- * or a file gone, is an error. */
+/* The file grew after the reader read it, before its pieces were hashed:
+ * the digest is of the bytes read, made again; more bytes than the file
+ * holds, or a file gone, is an error. */
 START_TEST(other_counts_hashed_again)
 {
 	const char *dir = tu_tmpdir();
-	const char *paths[2];
-	struct profdb__digests *g = NULL;
-	char hex[65], want[65];
-	paths[0] = file_of(dir, "grown", 300000, 3);
-	paths[1] = file_of(dir, "gone", 10, 4);
-	ck_assert_int_eq(profdb__digests_new(&g, paths, 2), PROFDB_OK);
-	while (profdb__digests_step(g))
-		;
-	ck_assert_int_eq(profdb__digests_get(g, 0, 299999, hex), PROFDB_OK);
-	sha256sum(paths[0], 299999, want);
-	ck_assert_str_eq(hex, want);
-	ck_assert_int_eq(profdb__digests_get(g, 0, 300001, hex), PROFDB_ERROR);
-	ck_assert_str_eq(hex, "");
-	ck_assert_int_eq(profdb__digests_get(g, 0, 300000, hex), PROFDB_OK);
-	sha256sum(paths[0], -1, want);
-	ck_assert_str_eq(hex, want);
+	const char *paths[2] = { file_of(dir, "grown", 300000, 3), file_of(dir, "gone", 10, 4) };
+	struct profdb__digests *g;
+	FILE *f = fopen(paths[0], "ab"); /* the reader has read 300000 bytes */
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fputs("grown after the read", f) >= 0, 1);
+	ck_assert_int_eq(fclose(f), 0);
+	g = stepped_to_end(paths, 2);
+	digest_is_sha256sum(g, 0, 300000, paths[0]);
+	digest_is_sha256sum(g, 0, 300020, paths[0]);
+	digest_fails(g, 0, 300021);
 	ck_assert_int_eq(remove(paths[1]), 0);
-	ck_assert_int_eq(profdb__digests_get(g, 1, 9, hex), PROFDB_ERROR);
-	ck_assert_str_eq(hex, "");
+	digest_fails(g, 1, 9); /* its pieces covered 10 bytes, it is gone */
 	profdb__digests_free(g);
 }
 END_TEST
@@ -149,20 +165,10 @@ END_TEST
 /* A path that cannot be opened ends its digest as failed, not the others'. */
 START_TEST(unreadable_is_an_error)
 {
-	const char *dir = tu_tmpdir();
-	const char *paths[2];
-	struct profdb__digests *g = NULL;
-	char hex[65], want[65];
-	paths[0] = "/nonexistent/profdb/trace.json";
-	paths[1] = file_of(dir, "ok", 1000, 5);
-	ck_assert_int_eq(profdb__digests_new(&g, paths, 2), PROFDB_OK);
-	while (profdb__digests_step(g))
-		;
-	ck_assert_int_eq(profdb__digests_get(g, 0, 0, hex), PROFDB_ERROR);
-	ck_assert_str_eq(hex, "");
-	ck_assert_int_eq(profdb__digests_get(g, 1, 1000, hex), PROFDB_OK);
-	sha256sum(paths[1], -1, want);
-	ck_assert_str_eq(hex, want);
+	const char *paths[2] = { "/nonexistent/profdb/trace.json", file_of(tu_tmpdir(), "ok", 1000, 5) };
+	struct profdb__digests *g = stepped_to_end(paths, 2);
+	digest_fails(g, 0, 0);
+	digest_is_sha256sum(g, 1, 1000, paths[1]);
 	profdb__digests_free(g);
 }
 END_TEST
