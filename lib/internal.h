@@ -492,6 +492,15 @@ int profdb__store_async_end(struct profdb_store *st);
  * not touch the database (batch_flusher.h profdb__flusher_set_filler); arg
  * must live until profdb__store_async_end.  No insert thread: nothing. */
 void profdb__store_set_filler(struct profdb_store *st, int (*fill)(void *arg), void *arg);
+/*
+ * After profdb__store_async_end: the SHA-256 of each source file of the run
+ * stored without one (its reader had PROFDB_READER_HASH_ELSEWHERE), made by
+ * digest(arg, path, size, hex) of the file's first size bytes.  digest
+ * returns 0, 1 for a file it has no digest for (left NULL), -1 when the
+ * file cannot be read again (an error naming it, on the sink).
+ */
+int profdb__store_fill_digests(struct profdb_store *st,
+                               int (*digest)(void *arg, const char *path, uint64_t size, char hex[65]), void *arg);
 /* Set the run's format label and rank count (called by the ingest driver). */
 void profdb__store_set_format(struct profdb_store *st, const char *format);
 /*

@@ -3,6 +3,7 @@
  * transaction per ingest, interning, derived steps and repeats.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -272,6 +273,64 @@ START_TEST(replace_cascades_with_keys_on)
 }
 END_TEST
 
+/* A digest maker for fill_digests: "d" + path's last letter, repeated; the
+ * calls listed; none for a path ending in 'n', an error for 'x'. */
+struct digest_calls {
+	char seen[128];
+};
+
+static int fake_digest(void *arg, const char *path, uint64_t size, char hex[65])
+{
+	struct digest_calls *c = arg;
+	char last = path[strlen(path) - 1];
+	size_t off = strlen(c->seen);
+	snprintf(c->seen + off, sizeof c->seen - off, "%s%c:%llu", off ? " " : "", last, (unsigned long long)size);
+	if (last == 'n')
+		return 1;
+	if (last == 'x')
+		return -1;
+	memset(hex, last, 64);
+	hex[64] = '\0';
+	return 0;
+}
+
+/* Source files stored without a SHA-256 get the one fill_digests is given,
+ * asked in the order they went in with their sizes; one that has its own
+ * keeps it, one without a digest stays NULL; a file that cannot be read
+ * again is an error naming it. */
+START_TEST(digests_filled_after_the_reads)
+{
+	profdb *db = NULL;
+	struct profdb_store *st = NULL;
+	struct profdb_sink *s;
+	struct digest_calls calls = { "" };
+	const char *files[4] = { "/t/a", "/t/b", "/t/c", "/t/n" };
+	const char *own[4] = { NULL, "given", NULL, NULL };
+	ck_assert_int_eq(profdb_open(&db, ":memory:", 0), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_begin(&st, db, "t", "/t", 0), PROFDB_OK);
+	s = profdb__store_sink(st);
+	for (int i = 0; i < 4; i++) {
+		ck_assert_int_eq(s->source_begin(s->arg, files[i], "kineto_trace", i, NULL, 0), PROFDB_OK);
+		ck_assert_int_eq(s->source_end(s->arg, 0, own[i], (uint64_t)(10 * (i + 1))), PROFDB_OK);
+	}
+	ck_assert_int_eq(profdb__store_fill_digests(st, fake_digest, &calls), PROFDB_OK);
+	ck_assert_str_eq(calls.seen, "a:10 c:30 n:40");
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM source_file WHERE sha256 = printf('%.64c', 'a')"
+	                               " AND path = '/t/a'"), 1);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM source_file WHERE sha256 = 'given'"), 1);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM source_file WHERE sha256 = printf('%.64c', 'c')"
+	                               " AND path = '/t/c'"), 1);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM source_file WHERE sha256 IS NULL AND path = '/t/n'"), 1);
+	ck_assert_int_eq(s->source_begin(s->arg, "/t/x", "kineto_trace", 4, NULL, 0), PROFDB_OK);
+	ck_assert_int_eq(s->source_end(s->arg, 0, NULL, 50), PROFDB_OK);
+	ck_assert_int_eq(profdb__store_fill_digests(st, fake_digest, &calls), PROFDB_ERROR);
+	ck_assert_str_eq(s->err->msg, "/t/x: cannot read it again for its SHA-256");
+	profdb__store_abort(st);
+	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM source_file"), 0);
+	profdb_close(db);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("store");
@@ -286,6 +345,7 @@ int main(void)
 	tcase_add_test(tc, commit_op_device_times_and_ranks);
 	tcase_add_test(tc, steps_overlapping_spans);
 	tcase_add_test(tc, replace_cascades_with_keys_on);
+	tcase_add_test(tc, digests_filled_after_the_reads);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

@@ -248,39 +248,27 @@ static int next_piece(void *arg)
 	return profdb__digests_step(arg);
 }
 
-/* Each unit's digest into its source_file row, which its reader left NULL. */
-static int store_digests(profdb *db, int64_t run_id, const struct profdb__walk *w, struct profdb__digests *g,
-                         struct profdb_err *err)
+/* The files of a walk and their digests, for profdb__store_fill_digests. */
+struct digest_lookup {
+	const struct profdb__walk *w;
+	struct profdb__digests *g;
+	size_t next;               /* where the next path is looked for first */
+};
+
+static int digest_of(void *arg, const char *path, uint64_t size, char hex[65])
 {
-	sqlite3_stmt *q = NULL, *u = NULL;
-	int rc = PROFDB_OK;
-	if (sqlite3_prepare_v2(db->sql, "SELECT id, size FROM source_file WHERE run_id = ?1 AND path = ?2"
-	                       " AND sha256 IS NULL", -1, &q, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db->sql, "UPDATE source_file SET sha256 = ?2 WHERE id = ?1", -1, &u, NULL) != SQLITE_OK)
-		rc = profdb__err_set(err, PROFDB_ERROR, "storing file digests: %s", sqlite3_errmsg(db->sql));
-	for (size_t i = 0; i < w->n && rc == PROFDB_OK; i++) {
-		char hex[65];
-		if (!(w->items[i].reader->flags & PROFDB_READER_HASH_ELSEWHERE))
-			continue;
-		sqlite3_reset(q);
-		sqlite3_bind_int64(q, 1, run_id);
-		sqlite3_bind_text(q, 2, w->items[i].path, -1, SQLITE_STATIC);
-		if (sqlite3_step(q) != SQLITE_ROW)
-			continue; /* no row: the reader stored nothing of it */
-		if (profdb__digests_get(g, i, (uint64_t)sqlite3_column_int64(q, 1), hex) != PROFDB_OK) {
-			rc = profdb__err_set(err, PROFDB_ERROR, "%s: cannot read it again for its SHA-256",
-			                     w->items[i].path);
-			break;
+	struct digest_lookup *d = arg;
+	/* the store asks in the order its rows went in, the walk's: a cursor
+	 * finds each path at once */
+	for (size_t k = 0; k < d->w->n; k++) {
+		size_t i = (d->next + k) % d->w->n;
+		if ((d->w->items[i].reader->flags & PROFDB_READER_HASH_ELSEWHERE) &&
+		    strcmp(d->w->items[i].path, path) == 0) {
+			d->next = i + 1;
+			return profdb__digests_get(d->g, i, size, hex) == PROFDB_OK ? 0 : -1;
 		}
-		sqlite3_reset(u);
-		sqlite3_bind_int64(u, 1, sqlite3_column_int64(q, 0));
-		sqlite3_bind_text(u, 2, hex, -1, SQLITE_TRANSIENT);
-		if (sqlite3_step(u) != SQLITE_DONE)
-			rc = profdb__err_set(err, PROFDB_ERROR, "storing file digests: %s", sqlite3_errmsg(db->sql));
 	}
-	sqlite3_finalize(q);
-	sqlite3_finalize(u);
-	return rc;
+	return 1;
 }
 
 /*
@@ -295,8 +283,8 @@ static int store_digests(profdb *db, int64_t run_id, const struct profdb__walk *
  * its reader thread: there the parse overlapping the store's passes over
  * the file is what -j2 gains.
  */
-static int read_beside_inserts(profdb *db, struct profdb__walk *w, struct profdb_store *st, struct profdb__progress *prog,
-                               struct profdb_err *err)
+static int read_beside_inserts(profdb *db, struct profdb__walk *w, struct profdb_store *st,
+                               struct profdb__progress *prog)
 {
 	struct profdb__digests *g = digests_for(w);
 	int rc = profdb__store_async_begin(st, 1), end;
@@ -310,8 +298,10 @@ static int read_beside_inserts(profdb *db, struct profdb__walk *w, struct profdb
 	end = profdb__store_async_end(st);
 	if (rc == PROFDB_OK)
 		rc = end;
-	if (rc == PROFDB_OK && g)
-		rc = store_digests(db, profdb__store_run_id(st), w, g, err);
+	if (rc == PROFDB_OK && g) {
+		struct digest_lookup d = { w, g, 0 };
+		rc = profdb__store_fill_digests(st, digest_of, &d);
+	}
 	profdb__digests_free(g);
 	return rc;
 }
@@ -320,7 +310,7 @@ int profdb__ingest_read_units(profdb *db, struct profdb__walk *w, struct profdb_
                               struct profdb__progress *prog, struct profdb_err *err)
 {
 	if (jobs == 2 && w->n > 1)
-		return read_beside_inserts(db, w, st, prog, err);
+		return read_beside_inserts(db, w, st, prog);
 	if (jobs > 1)
 		return read_parallel(w, st, jobs - 1, prog, &db->limits, err);
 	return read_serial(w, profdb__store_sink(st), prog, &db->limits, 0);

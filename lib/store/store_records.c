@@ -159,3 +159,42 @@ int profdb__store_on_note(void *arg, const char *note)
 	struct profdb__val v[2] = { profdb__val_int(st->run_id), profdb__val_text(note) };
 	return profdb__store_run(st, st->stmt[S_NOTE], v, 2, "note");
 }
+
+int profdb__store_fill_digests(struct profdb_store *st,
+                               int (*digest)(void *arg, const char *path, uint64_t size, char hex[65]), void *arg)
+{
+	sqlite3 *sql = st->db->sql;
+	sqlite3_stmt *q = NULL, *u = NULL;
+	int rc = PROFDB_OK, got;
+	if (sqlite3_prepare_v2(sql, "SELECT id, path, size FROM source_file WHERE run_id = ?1 AND sha256 IS NULL"
+	                       " ORDER BY id", -1, &q, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(sql, "UPDATE source_file SET sha256 = ?2 WHERE id = ?1", -1, &u, NULL) != SQLITE_OK) {
+		rc = profdb__err_set(&st->err, PROFDB_ERROR, "storing file digests: %s", sqlite3_errmsg(sql));
+		goto out;
+	}
+	sqlite3_bind_int64(q, 1, st->run_id);
+	/* the UPDATE changes only rows the scan has passed, and no column of
+	 * the index it walks (source_file_run) */
+	while (rc == PROFDB_OK && (got = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *path = (const char *)sqlite3_column_text(q, 1);
+		char hex[65];
+		int d = digest(arg, path, (uint64_t)sqlite3_column_int64(q, 2), hex);
+		if (d == 1)
+			continue;
+		if (d != 0) {
+			rc = profdb__err_set(&st->err, PROFDB_ERROR, "%s: cannot read it again for its SHA-256", path);
+			break;
+		}
+		sqlite3_reset(u);
+		sqlite3_bind_int64(u, 1, sqlite3_column_int64(q, 0));
+		sqlite3_bind_text(u, 2, hex, -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(u) != SQLITE_DONE)
+			rc = profdb__err_set(&st->err, PROFDB_ERROR, "storing file digests: %s", sqlite3_errmsg(sql));
+	}
+	if (rc == PROFDB_OK && got != SQLITE_DONE)
+		rc = profdb__err_set(&st->err, PROFDB_ERROR, "storing file digests: %s", sqlite3_errmsg(sql));
+out:
+	sqlite3_finalize(q);
+	sqlite3_finalize(u);
+	return rc;
+}
