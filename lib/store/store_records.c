@@ -2,7 +2,8 @@
  * store_records.c - the sink's records that go to one prepared statement
  * each (store.c prepares them, S_*): profiler steps and their metrics,
  * Ascend communication rows, memory events and operator memory rows, run
- * metadata and notes.  The bulk tables (kernel, launch, op) go through
+ * metadata and notes; and, after the reads, the source files' digests
+ * made apart (profdb__store_fill_digests).  The bulk tables (kernel, launch, op) go through
  * batches instead (store.c).  A statement whose result the store never
  * reads runs through profdb__store_run, on the insert thread when there is
  * one; the others sync with it first (store_async.c).
