@@ -478,15 +478,13 @@ struct profdb_store;
 int profdb__store_begin(struct profdb_store **out, profdb *db, const char *run,
                        const char *source_path, int replace);
 struct profdb_sink *profdb__store_sink(struct profdb_store *st);
-/* Records that follow come from reader slot (0..63): each slot has its own
- * current source file.  The serial path uses slot 0 and never calls this. */
-void profdb__store_select_slot(struct profdb_store *st, int slot);
 int64_t profdb__store_run_id(const struct profdb_store *st);
 /* Between these two, full batches are inserted on a thread of their own
- * (store_async.c); the caller feeds the sink from one thread meanwhile,
- * with the records of readers threads.  _end waits for them; both return
- * PROFDB_OK or an error (on the sink). */
-int profdb__store_async_begin(struct profdb_store *st, int readers);
+ * (store_async.c); the caller feeds the sink from one thread meanwhile, one
+ * file after the other (its own reads or the readers' records replayed in
+ * order).  _end waits for them; both return PROFDB_OK or an error (on the
+ * sink). */
+int profdb__store_async_begin(struct profdb_store *st);
 int profdb__store_async_end(struct profdb_store *st);
 /* Between the two: work for the insert thread's idle moments, that does
  * not touch the database (batch_flusher.h profdb__flusher_set_filler); arg

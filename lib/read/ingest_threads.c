@@ -131,9 +131,10 @@ static void *worker_main(void *arg)
 			.progress_arg = wk,
 			.limits = p->limits,
 		};
+		profdb__qsink_begin_unit(wk->qs, i);
 		wk->rc = p->w->items[i].reader->read(&ctx);
 		if (wk->rc == PROFDB_OK)
-			wk->rc = profdb__qsink_flush(wk->qs);
+			wk->rc = profdb__qsink_end_unit(wk->qs);
 		if (wk->rc != PROFDB_OK) {
 			if (sink->err->code == PROFDB_OK)
 				profdb__err_set(sink->err, wk->rc, "%s: read failed", ctx.path);
@@ -166,7 +167,8 @@ static void pool_progress(void *arg)
 /*
  * Readers on nworkers threads, this thread the only SQLite writer.  With one
  * big file this still overlaps parsing and storing; with many files they are
- * also parsed side by side.  The first error stops everything.
+ * also parsed side by side, and stored one after the other in the walk's
+ * order (qsink.c), as -j1 stores them.  The first error stops everything.
  */
 static int read_parallel(struct profdb__walk *w, struct profdb_store *st, int nworkers,
                          struct profdb__progress *prog, const struct profdb_limits *limits, struct profdb_err *err)
@@ -217,7 +219,6 @@ static int read_parallel(struct profdb__walk *w, struct profdb_store *st, int nw
 	}
 	if (rc == PROFDB_OK && err->code != PROFDB_OK)
 		rc = err->code;
-	profdb__store_select_slot(st, 0);
 	pthread_mutex_destroy(&p.mu);
 	profdb__queue_free(p.q);
 	return rc;
@@ -287,7 +288,7 @@ static int read_beside_inserts(profdb *db, struct profdb__walk *w, struct profdb
                                struct profdb__progress *prog)
 {
 	struct profdb__digests *g = digests_for(w);
-	int rc = profdb__store_async_begin(st, 1), end;
+	int rc = profdb__store_async_begin(st), end;
 	if (rc == PROFDB_OK && g)
 		profdb__store_set_filler(st, next_piece, g);
 	if (rc == PROFDB_OK)

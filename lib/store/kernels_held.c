@@ -80,8 +80,8 @@ int profdb__store_kernels_release(struct profdb_store *st)
  * one says so) will have them rewritten from its links when it ends
  * (op_link.c): held in their batch until then (up to half the held ops'
  * budget), they go in rewritten, not rewritten by an UPDATE after.  Only
- * when the file's ops are held (its links are found in memory then) and
- * one reader feeds the store (the batch then holds this file's rows only).
+ * when the file's ops are held (its links are found in memory then); the
+ * batch holds this file's rows only, files being stored one at a time.
  */
 int profdb__store_kernels_hold(struct profdb_store *st, const struct profdb_kernel_rec *k)
 {
@@ -93,7 +93,7 @@ int profdb__store_kernels_hold(struct profdb_store *st, const struct profdb_kern
 	if (c->khold != 0)
 		return PROFDB_OK;
 	c->khold = -1;
-	if (!st->hold_kernels_ok || c->opn.hold_off || c->opn.unsorted || !c->id || k->external_id == PROFDB_NULL ||
+	if (c->opn.hold_off || c->opn.unsorted || !c->id || k->external_id == PROFDB_NULL ||
 	    k->external_id != k->correlation)
 		return PROFDB_OK;
 	if (profdb__store_hand_over(st, 1) != PROFDB_OK) /* the batch: this file's rows only */

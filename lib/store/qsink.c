@@ -6,6 +6,11 @@
  * Why copies: records borrow their strings only for the duration of the
  * sink call.  Why bounded: a fast parser must not pile up a 1 GB trace in
  * memory while the writer catches up, so producers wait when it is full.
+ * Why in unit order: the writer replays one unit (file) after the other,
+ * in the walk's order, whichever reader finishes first, so that the rows
+ * and their ids are the same at any -j; a reader ahead of the writer's
+ * unit waits once it has QUEUE_MAX batches queued, while the batches of
+ * the writer's unit have a bound of their own (so it always makes way).
  *
  * The writing and replaying of each record kind stay side by side: one
  * layout, written and read back.
@@ -21,7 +26,8 @@
 #include "banned.h"
 
 #define BATCH_BYTES (256 * 1024) /* records per hand-over; amortises locking */
-#define QUEUE_MAX 16             /* batches in flight: bounds memory at ~4 MB */
+#define QUEUE_MAX 16             /* batches in flight, of the writer's unit and of
+                                  * the others each: bounds memory at ~8 MB */
 
 enum rec_type { R_SOURCE_BEGIN = 1, R_SOURCE_END, R_SKIP, R_KERNEL, R_OP, R_LAUNCH, R_STEP,
 	R_STEP_METRIC, R_META, R_NOTE, R_RANK_FIXUP, R_KERNEL_COLL, R_COMM, R_MEMORY,
@@ -30,6 +36,8 @@ enum rec_type { R_SOURCE_BEGIN = 1, R_SOURCE_END, R_SKIP, R_KERNEL, R_OP, R_LAUN
 struct batch {
 	struct batch *next;
 	int slot;                  /* reader slot the records came from */
+	size_t unit;               /* the walk's unit they belong to */
+	int last;                  /* the unit's last batch */
 	size_t len, cap;
 	unsigned char *data;       /* owned */
 };
@@ -40,9 +48,13 @@ struct profdb__queue {
 	struct batch *head, *tail;
 	struct batch *spare;       /* drained batches kept for reuse, see recycle() */
 	size_t count;
+	size_t cur_unit;           /* the unit the writer replays */
+	size_t ncur;               /* batches of it queued (in count) */
 	int producers;             /* workers still running */
-	int readers;               /* workers started */
+	int waiting;               /* of them, those waiting for room in push */
+	size_t wait_unit[64];      /* per slot: 1 + the unit it waits to push, 0 */
 	int abort;                 /* stop everything: an error happened */
+	int unended;               /* batches left behind a unit that never ended */
 };
 
 /*
@@ -81,7 +93,7 @@ int profdb__queue_new(struct profdb__queue **out, int producers)
 	pthread_mutex_init(&q->mu, NULL);
 	pthread_cond_init(&q->nonempty, NULL);
 	pthread_cond_init(&q->nonfull, NULL);
-	q->producers = q->readers = producers;
+	q->producers = producers;
 	*out = q;
 	return PROFDB_OK;
 }
@@ -131,12 +143,25 @@ void profdb__queue_producer_done(struct profdb__queue *q)
 	pthread_mutex_unlock(&q->mu);
 }
 
-/* Hand b to the writer; waits while the queue is full.  Frees b on abort. */
+/* Is there room for a batch of unit? (mu held) */
+static int room_for(const struct profdb__queue *q, size_t unit)
+{
+	return unit == q->cur_unit ? q->ncur < QUEUE_MAX : q->count - q->ncur < QUEUE_MAX;
+}
+
+/* Hand b to the writer; waits while its unit's share of the queue is full.
+ * Frees b on abort. */
 static int push(struct profdb__queue *q, struct batch *b)
 {
 	pthread_mutex_lock(&q->mu);
-	while (q->count >= QUEUE_MAX && !q->abort)
+	while (!room_for(q, b->unit) && !q->abort) {
+		q->waiting++;
+		q->wait_unit[b->slot & 63] = b->unit + 1;
+		pthread_cond_signal(&q->nonempty); /* pop tells a stall (below) */
 		pthread_cond_wait(&q->nonfull, &q->mu);
+		q->wait_unit[b->slot & 63] = 0;
+		q->waiting--;
+	}
 	if (q->abort) {
 		pthread_mutex_unlock(&q->mu);
 		batch_free(b);
@@ -148,26 +173,78 @@ static int push(struct profdb__queue *q, struct batch *b)
 		q->head = b;
 	q->tail = b;
 	q->count++;
+	q->ncur += b->unit == q->cur_unit;
 	pthread_cond_signal(&q->nonempty);
 	pthread_mutex_unlock(&q->mu);
 	return PROFDB_OK;
 }
 
-/* The next batch, or NULL when every producer is done (or on abort). */
+/* Unlink the batch after prev (NULL: the head); mu held. */
+static struct batch *unlink_after(struct profdb__queue *q, struct batch *prev)
+{
+	struct batch *b = prev ? prev->next : q->head;
+	if (prev)
+		prev->next = b->next;
+	else
+		q->head = b->next;
+	if (q->tail == b)
+		q->tail = prev;
+	b->next = NULL;
+	q->count--;
+	return b;
+}
+
+/* The writer's unit is done: the next one's batches already queued count
+ * as its own from now on; mu held. */
+static void next_unit(struct profdb__queue *q)
+{
+	q->cur_unit++;
+	q->ncur = 0;
+	for (const struct batch *b = q->head; b; b = b->next)
+		q->ncur += b->unit == q->cur_unit;
+}
+
+/* Can no producer go on?  Each is done or waits for room it still lacks (a
+ * waiter woken by the writer's last move may not have run yet); mu held. */
+static int stalled(const struct profdb__queue *q)
+{
+	if (q->producers != q->waiting)
+		return 0;
+	for (size_t i = 0; i < 64; i++)
+		if (q->wait_unit[i] && room_for(q, q->wait_unit[i] - 1))
+			return 0;
+	return 1;
+}
+
+/* The next batch of the writer's unit, or NULL when every producer is done
+ * (or on abort).  With none of that unit queued and every producer done or
+ * waiting for room, none can come: a unit never ended (unended). */
 static struct batch *pop(struct profdb__queue *q)
 {
-	struct batch *b = NULL;
+	struct batch *b = NULL, *prev = NULL;
+	int found = 0;
 	pthread_mutex_lock(&q->mu);
-	while (!q->head && q->producers > 0 && !q->abort)
+	for (;;) {
+		prev = NULL;
+		for (b = q->head; b && b->unit != q->cur_unit; b = b->next)
+			prev = b;
+		found = b != NULL;
+		if (found || q->abort || stalled(q))
+			break;
 		pthread_cond_wait(&q->nonempty, &q->mu);
-	if (q->head && !q->abort) {
-		b = q->head;
-		q->head = b->next;
-		if (!q->head)
-			q->tail = NULL;
-		q->count--;
-		pthread_cond_signal(&q->nonfull);
 	}
+	if (q->abort) {
+		b = NULL;
+	} else if (found) {
+		b = unlink_after(q, prev);
+		q->ncur--;
+		if (b->last)
+			next_unit(q);
+	} else if (q->head) {
+		q->unended = 1; /* a unit never ended: a caller's bug, made loud */
+	}
+	if (b)
+		pthread_cond_broadcast(&q->nonfull);
 	pthread_mutex_unlock(&q->mu);
 	return b;
 }
@@ -215,17 +292,25 @@ struct profdb__qsink {
 	struct profdb_err err;     /* the reader's errors */
 	struct profdb__queue *q;
 	int slot;
+	size_t unit;               /* the unit being read (profdb__qsink_begin_unit) */
 	struct batch *cur;         /* being filled */
 };
 
-static int flush(struct profdb__qsink *s)
+/* Hand the current batch over; last: the unit's last one, handed over
+ * even when empty (the writer moves to the next unit on it). */
+static int flush(struct profdb__qsink *s, int last)
 {
 	struct batch *b = s->cur;
 	s->cur = NULL;
-	if (!b || b->len == 0) {
+	if (!last && (!b || b->len == 0)) {
 		batch_free(b);
 		return PROFDB_OK;
 	}
+	if (!b && !(b = calloc(1, sizeof *b)))
+		return profdb__err_set(&s->err, PROFDB_ERROR, "out of memory");
+	b->slot = s->slot;
+	b->unit = s->unit;
+	b->last = last;
 	if (push(s->q, b) != PROFDB_OK)
 		return profdb__err_set(&s->err, PROFDB_ERROR, "ingest stopped");
 	return PROFDB_OK;
@@ -235,7 +320,7 @@ static int flush(struct profdb__qsink *s)
 static unsigned char *reserve(struct profdb__qsink *s, size_t n)
 {
 	struct batch *b = s->cur;
-	if (b && b->len + n > b->cap && flush(s) != PROFDB_OK)
+	if (b && b->len + n > b->cap && flush(s, 0) != PROFDB_OK)
 		return NULL;
 	if (!s->cur) {
 		size_t cap = n > BATCH_BYTES ? n : BATCH_BYTES;
@@ -249,7 +334,6 @@ static unsigned char *reserve(struct profdb__qsink *s, size_t n)
 			}
 			b->cap = cap;
 		}
-		b->slot = s->slot;
 		s->cur = b;
 	}
 	s->cur->len += n;
@@ -469,7 +553,8 @@ int profdb__qsink_new(struct profdb__qsink **out, struct profdb__queue *q, int s
 }
 
 struct profdb_sink *profdb__qsink_sink(struct profdb__qsink *s) { return &s->sink; }
-int profdb__qsink_flush(struct profdb__qsink *s) { return flush(s); }
+void profdb__qsink_begin_unit(struct profdb__qsink *s, size_t unit) { s->unit = unit; }
+int profdb__qsink_end_unit(struct profdb__qsink *s) { return flush(s, 1); }
 
 void profdb__qsink_free(struct profdb__qsink *s)
 {
@@ -675,9 +760,8 @@ int profdb__queue_drain(struct profdb__queue *q, struct profdb_store *st,
 {
 	struct profdb_sink *out = profdb__store_sink(st);
 	struct batch *b;
-	int rc = profdb__store_async_begin(st, q->readers), end;
+	int rc = profdb__store_async_begin(st), end;
 	while (rc == PROFDB_OK && (b = pop(q)) != NULL) {
-		profdb__store_select_slot(st, b->slot);
 		rc = replay_batch(b, out);
 		recycle(q, b);
 		if (rc != PROFDB_OK) {
@@ -687,6 +771,9 @@ int profdb__queue_drain(struct profdb__queue *q, struct profdb_store *st,
 		if (after_batch)
 			after_batch(arg);
 	}
+	if (rc == PROFDB_OK && q->unended)
+		rc = profdb__err_set(out->err, PROFDB_ERROR, "internal error: the records of unit %zu of the"
+		                     " ingest never ended", q->cur_unit);
 	if (rc != PROFDB_OK)
 		profdb__queue_abort(q);
 	/* the batches in flight go in (or fail) before anything else runs */

@@ -585,19 +585,17 @@ void profdb__store_free(struct profdb_store *st)
 	profdb__op_rows_free(st->oprows);
 	profdb__batch_free(st->ops);
 	profdb__intern_free(st->str);
-	for (size_t j = 0; j < STORE_SLOTS; j++) {
-		for (size_t i = 0; i < st->src[j].nskips; i++)
-			free(st->src[j].skips[i].reason);
-		free(st->src[j].skips);
-		free(st->src[j].kernels.v);
-		free(st->src[j].launches.v);
-		free(st->src[j].ops.v);
-		free(st->src[j].kids);
-		profdb__store_ops_free(&st->src[j].opn);
-		profdb__kstep_file_free(&st->src[j].ks);
-		profdb__calls_free(&st->src[j].calls);
-		profdb__launch_window_free(&st->src[j].lwin);
-	}
+	for (size_t i = 0; i < st->src.nskips; i++)
+		free(st->src.skips[i].reason);
+	free(st->src.skips);
+	free(st->src.kernels.v);
+	free(st->src.launches.v);
+	free(st->src.ops.v);
+	free(st->src.kids);
+	profdb__store_ops_free(&st->src.opn);
+	profdb__kstep_file_free(&st->src.ks);
+	profdb__calls_free(&st->src.calls);
+	profdb__launch_window_free(&st->src.lwin);
 	profdb__kstep_free(st->ksteps);
 	profdb__store_ops_held_done(st);
 	free(st->kguessed.v);
@@ -775,8 +773,7 @@ int profdb__store_begin(struct profdb_store **out, profdb *db, const char *run,
 	if (!st)
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	st->db = db;
-	st->cur = &st->src[0];
-	st->hold_kernels_ok = 1;
+	st->cur = &st->src;
 	begin_settings(st, run, replace);
 	if ((rc = begin_transaction(st, run, replace)) != PROFDB_OK ||
 	    (rc = create_run(st, run, source_path)) != PROFDB_OK ||
@@ -801,10 +798,6 @@ int profdb__store_begin(struct profdb_store **out, profdb *db, const char *run,
 
 struct profdb_sink *profdb__store_sink(struct profdb_store *st) { return &st->sink; }
 
-void profdb__store_select_slot(struct profdb_store *st, int slot)
-{
-	st->cur = &st->src[slot >= 0 && slot < STORE_SLOTS ? slot : 0];
-}
 int64_t profdb__store_run_id(const struct profdb_store *st) { return st->run_id; }
 
 void profdb__store_set_format(struct profdb_store *st, const char *format)

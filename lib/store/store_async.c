@@ -298,10 +298,8 @@ static int intern_sync(void *arg)
 	return profdb__store_sync(arg);
 }
 
-int profdb__store_async_begin(struct profdb_store *st, int readers)
+int profdb__store_async_begin(struct profdb_store *st)
 {
-	/* records of several files interleave: no batch holds one file's */
-	st->hold_kernels_ok = readers <= 1;
 	if (profdb__flusher_start(&st->flusher, st->db->sql) != SQLITE_OK)
 		return profdb__err_set(&st->err, PROFDB_ERROR, "cannot start the insert thread");
 	attach(st, st->flusher);

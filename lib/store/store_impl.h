@@ -32,8 +32,7 @@ struct profdb__skip_count {
 	int64_t count, first;
 };
 
-/* What the store tracks about a source file being read.  One per reader
- * slot: with parallel readers, records of several files interleave. */
+/* Runs of consecutive row ids (a file's rows, for rank_fixup). */
 struct profdb__row_runs {
 	struct profdb__row_run *v;
 	size_t n, cap;
@@ -109,6 +108,8 @@ struct profdb__launch_window {
 	int64_t seq;               /* arrivals so far: ties keep their order */
 };
 
+/* What the store tracks about the source file being stored (one at a
+ * time: parallel readers' records are replayed file by file, qsink.c). */
 struct profdb__source_state {
 	int64_t id;                /* source_file row, 0 = none */
 	int64_t stored;            /* rows stored since source_begin */
@@ -131,8 +132,8 @@ struct profdb__source_state {
 	int khold;
 	struct profdb__skip_count *skips;  /* per reason */
 	size_t nskips;
-	/* the file's kernel and launch rows, for rank_fixup: one run each when
-	 * readers are serial, one per batch at worst when they interleave;
+	/* the file's kernel and launch rows, for rank_fixup: runs of ids, one
+	 * each while nothing else goes between a file's rows;
 	 * and its ops sent with nest = 1, nested at source_end (op_nest.c) */
 	struct profdb__row_runs kernels, launches, ops;
 	struct profdb__op_stream opn;
@@ -140,8 +141,6 @@ struct profdb__source_state {
 	struct profdb__calls_kept calls; /* its runtime calls, for op_link and runtime_ops */
 	struct profdb__launch_window lwin; /* its launches not in the batch yet */
 };
-
-#define STORE_SLOTS 64 /* most parallel readers (ingest caps --jobs to this) */
 
 struct profdb__op_rows;
 struct profdb__flusher;
@@ -154,8 +153,10 @@ struct profdb_store {
 	struct profdb__intern *str; /* owned: the str table's map */
 	struct profdb_sink sink;
 	struct profdb_err err;
-	struct profdb__source_state src[STORE_SLOTS]; /* per reader slot */
-	struct profdb__source_state *cur;  /* the slot records are coming from */
+	/* the file being stored: one at a time at any -j, the readers' records
+	 * replayed one file after the other (qsink.c) */
+	struct profdb__source_state src;
+	struct profdb__source_state *cur;  /* &src */
 	char *format;              /* owned */
 	int64_t cache_was;         /* the connection's cache_size before the ingest */
 	int fk_off;                /* foreign keys were switched off for the ingest */
@@ -189,7 +190,6 @@ struct profdb_store {
 	 * commit's op step UPDATE visits these, not every op of the run */
 	struct profdb__row_runs op_nostep;
 	int ops_elsewhere;
-	int hold_kernels_ok;       /* one reader: a batch holds one file's kernels only */
 	/* op rows stored, or set, with an External id and no device_self_ns
 	 * (or more: it only has to be 0 when there are none): the commit's
 	 * device-time UPDATE, a scan of all the run's ops, runs only if > 0 */

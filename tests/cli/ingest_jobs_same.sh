@@ -4,8 +4,9 @@
 # ingested six ways: -j1 (read and written on one thread), -j2 (one file: a
 # reader thread and the writer; several: read on the main thread as at
 # -j1, the INSERTs on the insert thread, the files' SHA-256 made apart,
-# lib/read/file_digests.c), -j3 (reader threads and a queue of files, the
-# path more cores take), -j2 with PROFDB_LINK_CALLS_MAX=1, where no file's
+# lib/read/file_digests.c), -j3 (reader threads, the files parsed side by
+# side and stored in the walk's order, lib/store/qsink.c: the path more
+# cores take), -j2 with PROFDB_LINK_CALLS_MAX=1, where no file's
 # runtime calls are kept in memory and op_link and the runtime-call sweep
 # read them back from the tables (the SQL passes), and -j2 with
 # PROFDB_STEP_SUMS_CELLS=1, where kernel_step_stat comes from the commit's
@@ -20,13 +21,7 @@
 # One exception: op ids follow (rank, thread, start) where a file's ops are
 # linked in memory and the order they closed in where the SQL passes read
 # them back (lib/store/op_rows.h), so that way's op rows are compared
-# without their ids, as a sorted list.  From -j3 on the files' records
-# interleave as they arrive, so ids of rows and of texts may come in another
-# order (doc/inputs.md): -j3 is compared with its ids resolved - each text
-# id to its text, a row id to the row it names (a source file to its path)
-# and own ids dropped - as sorted lists, real numbers to 12 significant
-# digits (a standard deviation is summed in arrival order: its last bits
-# follow the order too).  Last, each Kineto file's stored
+# without their ids, as a sorted list.  Last, each Kineto file's stored
 # SHA-256 at -j2 is checked against python3's hashlib of the file.
 C=$PROFDB_CORPUS
 H=HolisticTraceAnalysis/tests/data
@@ -65,48 +60,9 @@ done
 python3 - j1.db j2.db sql.db scan.db texts.db j3.db <<'PY'
 import hashlib, sqlite3, sys
 dbs = [sqlite3.connect(p) for p in sys.argv[1:]]
-names = ["-j2", "-j2 with the SQL passes", "-j2 with the step scan", "-j2 with a map of 64 texts", "-j3 (ids resolved)"]
+names = ["-j2", "-j2 with the SQL passes", "-j2 with the step scan", "-j2 with a map of 64 texts", "-j3"]
 tables = [r[0] for r in dbs[0].execute("SELECT name FROM sqlite_master WHERE type = 'table'"
                                         " AND name NOT LIKE 'sqlite_%' ORDER BY name")]
-def resolved(d, t):
-    """t's rows with every id resolved to what it names, sorted"""
-    cols = [r[1] for r in d.execute(f'PRAGMA table_info("{t}")')
-            if not (t == "run" and r[1] == "ingested_at")]
-    refs = {r[3]: r[2] for r in d.execute(f'PRAGMA foreign_key_list("{t}")')}
-    if t in ("memory", "op_memory"):
-        refs["source_id"] = "source_file"
-    own_id = "id" in cols and t != "run"
-    out = []
-    for row in d.execute("SELECT " + ", ".join(f'"{c}"' for c in cols) + f' FROM "{t}"'):
-        row = dict(zip(cols, row))
-        vals = []
-        for c in cols:
-            v, ref = row[c], refs.get(c)
-            if c == "id" and own_id:
-                continue
-            if ref in ("str", "source_file", "kernel", "comm_op") and v is not None:
-                v = named(d, ref, v)
-            vals.append(float(f"{v:.12g}") if isinstance(v, float) else v)
-        out.append(tuple(vals))
-    return sorted(out, key=repr)
-memo = {}
-def named(d, t, i):
-    if (id(d), t) not in memo:
-        m = memo[(id(d), t)] = {}
-        ids = [r[0] for r in d.execute(f'SELECT id FROM "{t}" ORDER BY id')]
-        for i2, row in zip(ids, resolved_unsorted(d, t)):
-            m[i2] = row
-    return memo[(id(d), t)][i]
-def resolved_unsorted(d, t):
-    if t == "str":
-        return [(r[0],) for r in d.execute("SELECT value FROM str ORDER BY id")]
-    if t == "source_file":
-        return [(r[0],) for r in d.execute("SELECT path FROM source_file ORDER BY id")]
-    cols = [r[1] for r in d.execute(f'PRAGMA table_info("{t}")') if r[1] != "id"]
-    refs = {r[3]: r[2] for r in d.execute(f'PRAGMA foreign_key_list("{t}")')}
-    return [tuple(named(d, refs[c], v) if refs.get(c) in ("str", "kernel") and v is not None else v
-                  for c, v in zip(cols, row))
-            for row in d.execute("SELECT " + ", ".join(f'"{c}"' for c in cols) + f' FROM "{t}" ORDER BY id')]
 for t in tables:
     cols = [r[1] for r in dbs[0].execute(f'PRAGMA table_info("{t}")')
             if not (t == "run" and r[1] == "ingested_at")]
@@ -119,10 +75,10 @@ for t in tables:
     if t == "op":  # the SQL passes' ids follow the order ops closed: compared without them
         def no_id(rs):
             return sorted((r[1:] for r in rs), key=repr)
-        same = [rows[1] == rows[0], no_id(rows[2]) == no_id(rows[0]), rows[3] == rows[0], rows[4] == rows[0]]
+        same = [rows[1] == rows[0], no_id(rows[2]) == no_id(rows[0]), rows[3] == rows[0], rows[4] == rows[0],
+                rows[5] == rows[0]]
     else:
-        same = [r == rows[0] for r in rows[1:5]]
-    same.append(resolved(dbs[5], t) == resolved(dbs[0], t))
+        same = [r == rows[0] for r in rows[1:]]
     verdict = "identical" if all(same) else "DIFFER in " + ", ".join(n for n, s in zip(names, same) if not s)
     if t in ("kernel", "op", "launch", "kernel_step_stat"):
         verdict += ", rows > 0" if rows[0] else ", EMPTY"
