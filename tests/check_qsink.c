@@ -16,17 +16,6 @@
 
 #define NKERNELS 20000 /* enough for many 256 KB batches */
 
-static char *text(profdb *db, const char *sql)
-{
-	sqlite3_stmt *st;
-	char *v = NULL;
-	ck_assert_msg(sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL) == SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(db->sql));
-	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-		v = strdup((const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
-	return v;
-}
-
 struct producer {
 	struct profdb__queue *q;
 	int slot;
@@ -138,7 +127,7 @@ START_TEST(two_producers_one_writer)
 	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM source_file WHERE rows_skipped = 20 AND"
 	                            " rows_stored = 20001 AND rows_read = 20020 AND sha256 = 'feed'"), 2);
 	ck_assert_int_eq(tu_scalar(db, "SELECT length(content) FROM source_file LIMIT 1"), 4);
-	s = text(db, "SELECT call_stack FROM op_v LIMIT 1");
+	s = tu_text(db, "SELECT call_stack FROM op_v LIMIT 1");
 	ck_assert_str_eq(s, "a.py(1): f;\r\nb.py(2): g");
 	free(s);
 	ck_assert_int_eq(tu_scalar(db, "SELECT count(*) FROM step_metric WHERE value = 12.5"), 2);

@@ -246,6 +246,18 @@ int64_t tu_scalar(profdb *db, const char *sql)
 	return v;
 }
 
+char *tu_text(profdb *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	char *v = NULL;
+	ck_assert_msg(sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL) == SQLITE_OK, "%s: %s", sql,
+	              sqlite3_errmsg(db->sql));
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		v = strdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return v;
+}
+
 double tu_scalar_d(profdb *db, const char *sql)
 {
 	sqlite3_stmt *st;

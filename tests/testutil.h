@@ -29,6 +29,8 @@ int tu_run(Suite *s);
  * row; a prepare error fails the test). */
 int64_t tu_scalar(profdb *db, const char *sql);
 double tu_scalar_d(profdb *db, const char *sql);
+/* The same as text, the caller's to free (NULL when no row or NULL). */
+char *tu_text(profdb *db, const char *sql);
 
 /* A kernel as the memory sink keeps it (strings owned). */
 struct tu_kernel {
