@@ -8,9 +8,10 @@
  * memory while the writer catches up, so producers wait when it is full.
  * Why in unit order: the writer replays one unit (file) after the other,
  * in the walk's order, whichever reader finishes first, so that the rows
- * and their ids are the same at any -j; a reader ahead of the writer's
- * unit waits once it has QUEUE_MAX batches queued, while the batches of
- * the writer's unit have a bound of their own (so it always makes way).
+ * and their ids are the same at any -j; the readers ahead of the
+ * writer's unit wait once they have QUEUE_MAX batches queued between them,
+ * while the batches of the writer's unit have a bound of their own (so it
+ * always makes way).
  *
  * The writing and replaying of each record kind stay side by side: one
  * layout, written and read back.
@@ -28,6 +29,7 @@
 #define BATCH_BYTES (256 * 1024) /* records per hand-over; amortises locking */
 #define QUEUE_MAX 16             /* batches in flight, of the writer's unit and of
                                   * the others each: bounds memory at ~8 MB */
+#define SLOTS 64                 /* reader slots, 0..63 (qsink.h) */
 
 enum rec_type { R_SOURCE_BEGIN = 1, R_SOURCE_END, R_SKIP, R_KERNEL, R_OP, R_LAUNCH, R_STEP,
 	R_STEP_METRIC, R_META, R_NOTE, R_RANK_FIXUP, R_KERNEL_COLL, R_COMM, R_MEMORY,
@@ -52,7 +54,7 @@ struct profdb__queue {
 	size_t ncur;               /* batches of it queued (in count) */
 	int producers;             /* workers still running */
 	int waiting;               /* of them, those waiting for room in push */
-	size_t wait_unit[64];      /* per slot: 1 + the unit it waits to push, 0 */
+	size_t wait_unit[SLOTS];   /* per slot: 1 + the unit it waits to push, 0 */
 	int abort;                 /* stop everything: an error happened */
 	int unended;               /* batches left behind a unit that never ended */
 };
@@ -156,10 +158,10 @@ static int push(struct profdb__queue *q, struct batch *b)
 	pthread_mutex_lock(&q->mu);
 	while (!room_for(q, b->unit) && !q->abort) {
 		q->waiting++;
-		q->wait_unit[b->slot & 63] = b->unit + 1;
+		q->wait_unit[(size_t)b->slot % SLOTS] = b->unit + 1;
 		pthread_cond_signal(&q->nonempty); /* pop tells a stall (below) */
 		pthread_cond_wait(&q->nonfull, &q->mu);
-		q->wait_unit[b->slot & 63] = 0;
+		q->wait_unit[(size_t)b->slot % SLOTS] = 0;
 		q->waiting--;
 	}
 	if (q->abort) {
@@ -210,7 +212,7 @@ static int stalled(const struct profdb__queue *q)
 {
 	if (q->producers != q->waiting)
 		return 0;
-	for (size_t i = 0; i < 64; i++)
+	for (size_t i = 0; i < SLOTS; i++)
 		if (q->wait_unit[i] && room_for(q, q->wait_unit[i] - 1))
 			return 0;
 	return 1;
