@@ -24,7 +24,7 @@
 /* The kernel's ids for the file's links and device times (store_impl.h). */
 int profdb__store_kernel_ids(struct profdb_store *st, const struct profdb_kernel_rec *k)
 {
-	struct profdb__source_state *c = st->cur;
+	struct profdb__source_state *c = &st->src;
 	if (k->external_id != PROFDB_NULL && k->correlation != PROFDB_NULL) {
 		c->kext_equal |= k->external_id == k->correlation;
 		c->kext_differ |= k->external_id != k->correlation;
@@ -54,23 +54,23 @@ int profdb__store_kernel_ids(struct profdb_store *st, const struct profdb_kernel
 
 int profdb__store_kernels_held(const struct profdb_store *st)
 {
-	const struct profdb__source_state *c = st->cur;
+	const struct profdb__source_state *c = &st->src;
 	return c->khold == 1 && !c->kids_off && c->nkids == (size_t)c->nkernels &&
 	       profdb__batch_pending(st->kernels) == (size_t)c->nkernels;
 }
 
 void profdb__store_kernels_patch(struct profdb_store *st)
 {
-	const struct profdb__source_state *c = st->cur;
+	const struct profdb__source_state *c = &st->src;
 	for (size_t i = 0; i < c->nkids; i++)
 		profdb__batch_set(st->kernels, i, KERNEL_COL_EXTERNAL_ID, c->kids[i].ext);
 }
 
 int profdb__store_kernels_release(struct profdb_store *st)
 {
-	if (st->cur->khold != 1)
+	if (st->src.khold != 1)
 		return PROFDB_OK;
-	st->cur->khold = -1;
+	st->src.khold = -1;
 	profdb__batch_hold(st->kernels, 0);
 	return profdb__store_hand_over(st, 1);
 }
@@ -85,7 +85,7 @@ int profdb__store_kernels_release(struct profdb_store *st)
  */
 int profdb__store_kernels_hold(struct profdb_store *st, const struct profdb_kernel_rec *k)
 {
-	struct profdb__source_state *c = st->cur;
+	struct profdb__source_state *c = &st->src;
 	if (c->khold == 1 && profdb__batch_pending(st->kernels) != (size_t)c->nkernels) {
 		c->khold = -1; /* past the budget, or flushed: the UPDATE then */
 		profdb__batch_hold(st->kernels, 0);

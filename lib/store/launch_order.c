@@ -84,7 +84,7 @@ static int send_lowest(struct profdb_store *st, struct profdb__launch_window *w)
 
 int profdb__launches_add(struct profdb_store *st, const struct profdb_launch_rec *l)
 {
-	struct profdb__launch_window *w = &st->cur->lwin;
+	struct profdb__launch_window *w = &st->src.lwin;
 	int64_t name_id = 0;
 	if (l->name && !(name_id = profdb__intern(st->str, l->name)))
 		return st->err.code;
@@ -109,7 +109,7 @@ int profdb__launches_add(struct profdb_store *st, const struct profdb_launch_rec
 
 int profdb__launches_drain(struct profdb_store *st)
 {
-	struct profdb__launch_window *w = &st->cur->lwin;
+	struct profdb__launch_window *w = &st->src.lwin;
 	int rc = PROFDB_OK;
 	/* the window in one set of the batch (2.4 MB at most), which the
 	 * caller sends on: a set at a time, the store's thread waited for the
@@ -117,7 +117,7 @@ int profdb__launches_drain(struct profdb_store *st)
 	 * where nothing else can go on.  Not for a file whose ops went in as
 	 * they closed (past ops_held_bytes): its memory peaks at its end, and
 	 * the set would add to it (the 1 GB trace's limit, doc/limits.md) */
-	if (!st->cur->opn.hold_off)
+	if (!st->src.opn.hold_off)
 		profdb__batch_hold_rows(st->launches, profdb__batch_pending(st->launches) + w->n);
 	profdb__store_window(st, 1); /* full sets to the flusher, when there is one */
 	while (w->n && rc == PROFDB_OK)

@@ -42,7 +42,7 @@ void profdb__store_ops_held_free(struct profdb__op_stream *s)
 
 int profdb__store_ops_release(struct profdb_store *st)
 {
-	struct profdb__op_stream *s = &st->cur->opn;
+	struct profdb__op_stream *s = &st->src.opn;
 	int rc = PROFDB_OK;
 	s->hold_off = 1;
 	for (size_t i = 0; i < s->nheld && rc == PROFDB_OK; i++) {
@@ -78,7 +78,7 @@ static void keep(struct profdb_store *st, struct profdb__op_stream *s)
 /* Room for one more held op; 0 when the budget is spent (released then). */
 static int room(struct profdb_store *st, int *ok)
 {
-	struct profdb__op_stream *s = &st->cur->opn;
+	struct profdb__op_stream *s = &st->src.opn;
 	size_t most = (size_t)(st->db->limits.ops_held_bytes / sizeof *s->held), cap;
 	struct profdb__op_held *v;
 	*ok = 0;
@@ -106,10 +106,10 @@ static int room(struct profdb_store *st, int *ok)
 int profdb__store_op_put(struct profdb_store *st, const struct profdb__op_pending *p, int64_t self,
                          int64_t dev_self, int64_t dev_total)
 {
-	struct profdb__op_stream *s = &st->cur->opn;
+	struct profdb__op_stream *s = &st->src.opn;
 	int ok = 1, rc;
 	/* no source_file row: nothing ends the file, the rows go in as they close */
-	if (s->hold_off || s->unsorted || !st->cur->id)
+	if (s->hold_off || s->unsorted || !st->src.id)
 		return profdb__store_op_insert(st, p, self, dev_self, dev_total);
 	if (s->nheld == s->capheld && (rc = room(st, &ok)) != PROFDB_OK)
 		return rc;
@@ -146,7 +146,7 @@ static int annotation_id(struct profdb_store *st, int64_t *id)
  * closing order (the order of ops of one start: op_link.h). */
 static int link_held(struct profdb_store *st, int *done)
 {
-	struct profdb__source_state *c = st->cur;
+	struct profdb__source_state *c = &st->src;
 	const struct profdb__op_stream *s = &c->opn;
 	struct profdb__link_op *v;
 	const struct profdb__link_op *calls;
@@ -201,7 +201,7 @@ static int link_held(struct profdb_store *st, int *done)
  * as the rows with ids from st->next_op_id. */
 static int finish_held(struct profdb_store *st, const struct profdb__step_index *ix)
 {
-	struct profdb__op_stream *s = &st->cur->opn;
+	struct profdb__op_stream *s = &st->src.opn;
 	struct profdb__op_pass pass;
 	int rc = profdb__op_pass_begin(&pass, st, 1);
 	for (size_t i = 0; i < s->nheld && rc == PROFDB_OK; i++) {
@@ -225,7 +225,7 @@ static int finish_held(struct profdb_store *st, const struct profdb__step_index 
  * array of the file before comes back for the next file. */
 static int hand_over(struct profdb_store *st)
 {
-	struct profdb__op_stream *s = &st->cur->opn;
+	struct profdb__op_stream *s = &st->src.opn;
 	struct profdb__flush_job *job = profdb__op_rows_job(st->oprows);
 	struct profdb__op_held *old;
 	size_t oldcap;
@@ -236,7 +236,7 @@ static int hand_over(struct profdb_store *st)
 		const struct profdb__op_held *h = &s->held[i];
 		if (h->dev_self == PROFDB_NULL && h->p.ext != PROFDB_NULL)
 			st->ops_no_device++;
-		if (profdb__store_note_row(st, &st->cur->ops, first + (int64_t)i) != PROFDB_OK ||
+		if (profdb__store_note_row(st, &st->src.ops, first + (int64_t)i) != PROFDB_OK ||
 		    (h->p.step == PROFDB_NULL && h->p.start != PROFDB_NULL &&
 		     profdb__store_note_row(st, &st->op_nostep, first + (int64_t)i) != PROFDB_OK))
 			return st->err.code;
@@ -262,7 +262,7 @@ static int hand_over(struct profdb_store *st)
 
 int profdb__store_ops_end_held(struct profdb_store *st, int *done)
 {
-	struct profdb__source_state *c = st->cur;
+	struct profdb__source_state *c = &st->src;
 	struct profdb__op_stream *s = &c->opn;
 	struct profdb__step_index *ix = NULL;
 	int rc, swept = 0;

@@ -72,12 +72,12 @@ static int fixup_memory(struct profdb_store *st, int64_t rank, int64_t offset)
 {
 	sqlite3_stmt *q = NULL;
 	int rc;
-	if (!st->cur->nmemory || !st->cur->id)
+	if (!st->src.nmemory || !st->src.id)
 		return PROFDB_OK;
 	if (sqlite3_prepare_v2(st->db->sql, "UPDATE memory SET rank = ?2, ts_ns = ts_ns + ?3 WHERE source_id = ?1",
 	                       -1, &q, NULL) != SQLITE_OK)
 		return profdb__store_fail(st, "rank");
-	sqlite3_bind_int64(q, 1, st->cur->id);
+	sqlite3_bind_int64(q, 1, st->src.id);
 	sqlite3_bind_int64(q, 2, rank);
 	sqlite3_bind_int64(q, 3, offset);
 	rc = sqlite3_step(q);
@@ -97,7 +97,7 @@ int profdb__store_on_rank_fixup(void *arg, int64_t guessed, int64_t rank, int64_
 	/* the launches still in their window go to the batch with the guess */
 	if (profdb__launches_drain(st) != PROFDB_OK || profdb__store_sync(st) != PROFDB_OK) /* store_async.c */
 		return st->err.code;
-	struct profdb__source_state *c = st->cur;
+	struct profdb__source_state *c = &st->src;
 	sqlite3_stmt *q = NULL;
 	int rc;
 	c->kids_off = 1; /* their ranks change: read back from the table */

@@ -65,7 +65,7 @@ static void stop(struct profdb__calls_kept *k)
 
 int profdb__calls_keep(struct profdb_store *st, int64_t id, const struct profdb_launch_rec *l)
 {
-	struct profdb__calls_kept *k = &st->cur->calls;
+	struct profdb__calls_kept *k = &st->src.calls;
 	int64_t name_id;
 	if (k->off)
 		return PROFDB_OK;
@@ -102,9 +102,9 @@ int profdb__calls_keep(struct profdb_store *st, int64_t id, const struct profdb_
 
 const struct profdb__link_op *profdb__calls_linked(struct profdb_store *st, size_t *n)
 {
-	struct profdb__calls_kept *k = &st->cur->calls;
+	struct profdb__calls_kept *k = &st->src.calls;
 	*n = 0;
-	if (k->off || !k->n || k->n != (size_t)st->cur->nlaunches)
+	if (k->off || !k->n || k->n != (size_t)st->src.nlaunches)
 		return NULL;
 	if (k->caplinks < k->n) {
 		free(k->links);
@@ -197,7 +197,7 @@ static struct profdb__rt_item *items_of(const struct profdb__op_stream *s, const
 
 int profdb__calls_sweep_held(struct profdb_store *st, int *done)
 {
-	struct profdb__source_state *c = st->cur;
+	struct profdb__source_state *c = &st->src;
 	struct profdb__calls_kept *k = &c->calls;
 	struct rt_mem m = { .w = { .st = st, .first = 1, .set_self = mem_set_self, .add_call = mem_add_call },
 	                    .s = &c->opn, .k = k, .base = st->next_op_id + (int64_t)c->opn.nheld };
@@ -236,8 +236,8 @@ int profdb__calls_sweep_held(struct profdb_store *st, int *done)
 
 int profdb__calls_append(struct profdb_store *st, const struct profdb__step_index *ix)
 {
-	struct profdb__calls_kept *k = &st->cur->calls;
-	struct profdb__op_stream *s = &st->cur->opn;
+	struct profdb__calls_kept *k = &st->src.calls;
+	struct profdb__op_stream *s = &st->src.opn;
 	int64_t cat_id;
 	if (!k->swept || !k->nrows)
 		return PROFDB_OK;

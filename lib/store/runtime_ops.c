@@ -143,7 +143,7 @@ static int sql_add_call(struct profdb__rt_sweep *w, const struct profdb__rt_item
 
 static int sweep(struct rt_sql *q, sqlite3_stmt *sel)
 {
-	const struct profdb__source_state *c = q->w.st->cur;
+	const struct profdb__source_state *c = &q->w.st->src;
 	int step, rc = PROFDB_OK;
 	while (rc == PROFDB_OK && (step = sqlite3_step(sel)) == SQLITE_ROW) {
 		struct profdb__rt_item it = {
@@ -169,7 +169,7 @@ static int sweep(struct rt_sql *q, sqlite3_stmt *sel)
 
 int profdb__runtime_ops(struct profdb_store *st)
 {
-	const struct profdb__source_state *c = st->cur;
+	const struct profdb__source_state *c = &st->src;
 	struct rt_sql q = { .w = { .st = st, .first = 1, .set_self = sql_set_self, .add_call = sql_add_call } };
 	sqlite3_stmt *sel = NULL;
 	sqlite3 *db = st->db->sql;

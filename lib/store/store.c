@@ -171,7 +171,7 @@ static int on_source_begin(void *arg, const char *path, const char *role, int64_
                            const unsigned char *content, size_t content_len)
 {
 	struct profdb_store *st = arg;
-	struct profdb__source_state *c = st->cur;
+	struct profdb__source_state *c = &st->src;
 	struct profdb__val v[7];
 	for (size_t i = 0; i < c->nskips; i++)
 		free(c->skips[i].reason);
@@ -205,12 +205,12 @@ static int memory_steps(struct profdb_store *st)
 	int rc;
 	if (profdb__step_index_register(st->db->sql, st->run_id) != SQLITE_OK)
 		return profdb__store_fail(st, "memory steps");
-	rc = sqlite3_prepare_v2(st->db->sql, st->cur->nmemory
+	rc = sqlite3_prepare_v2(st->db->sql, st->src.nmemory
 	                        ? "UPDATE memory SET step = profdb_step_at(rank, ts_ns) WHERE source_id = ?1 AND step IS NULL"
 	                        : "UPDATE op_memory SET step = profdb_step_at(rank, alloc_ns) WHERE source_id = ?1"
 	                          " AND step IS NULL AND alloc_ns IS NOT NULL", -1, &q, NULL);
 	if (rc == SQLITE_OK) {
-		sqlite3_bind_int64(q, 1, st->cur->id);
+		sqlite3_bind_int64(q, 1, st->src.id);
 		rc = sqlite3_step(q);
 	}
 	sqlite3_finalize(q);
@@ -229,7 +229,7 @@ static int memory_steps(struct profdb_store *st)
  */
 static int file_passes(struct profdb_store *st)
 {
-	struct profdb__source_state *c = st->cur;
+	struct profdb__source_state *c = &st->src;
 	int64_t was;
 	int rc = PROFDB_OK, held = 0;
 	/* ops held in memory (ops_held.c): linked, placed and handed over now,
@@ -275,13 +275,13 @@ static int file_passes(struct profdb_store *st)
 
 static int hand_over(struct profdb_store *st)
 {
-	return profdb__store_hand_over(st, st->cur->khold != 1);
+	return profdb__store_hand_over(st, st->src.khold != 1);
 }
 
 static int on_source_end(void *arg, int64_t rows_read, const char *sha256, uint64_t size)
 {
 	struct profdb_store *st = arg;
-	struct profdb__source_state *c = st->cur;
+	struct profdb__source_state *c = &st->src;
 	int64_t skipped = 0;
 	/* the pending rows go in (to the flusher, when there is one: the
 	 * passes sync with it where they use the table, store_async.c), the
@@ -323,7 +323,7 @@ static int on_source_end(void *arg, int64_t rows_read, const char *sha256, uint6
 static int on_skip(void *arg, const char *reason, int64_t where)
 {
 	struct profdb_store *st = arg;
-	struct profdb__source_state *c = st->cur;
+	struct profdb__source_state *c = &st->src;
 	struct profdb__skip_count *s;
 	for (size_t i = 0; i < c->nskips; i++)
 		if (strcmp(c->skips[i].reason, reason) == 0) {
@@ -397,7 +397,7 @@ static int kernel_step(struct profdb_store *st, const struct profdb_kernel_rec *
 	*step = k->step;
 	if (k->step != PROFDB_NULL || k->correlation == PROFDB_NULL)
 		return PROFDB_OK;
-	if (profdb__kstep_guess(st->ksteps, &st->cur->ks, profdb__store_rank(k->rank), k->correlation, kid, step) != 0)
+	if (profdb__kstep_guess(st->ksteps, &st->src.ks, profdb__store_rank(k->rank), k->correlation, kid, step) != 0)
 		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
 	if (*step != PROFDB_NULL)
 		return profdb__store_note_row(st, &st->kguessed, kid);
@@ -440,7 +440,7 @@ static int store_kernel_row(struct profdb_store *st, const struct profdb_kernel_
 	PROFDB__KERNEL_COLUMNS(KERNEL_NUM)
 	if (kernel_texts(st, b, k) != 0)
 		return st->err.code ? st->err.code : profdb__store_fail(st, "kernel");
-	if (profdb__store_note_row(st, &st->cur->kernels, kid) != PROFDB_OK)
+	if (profdb__store_note_row(st, &st->src.kernels, kid) != PROFDB_OK)
 		return st->err.code;
 	if (k->coll && store_coll(st, kid, k->coll) != PROFDB_OK)
 		return st->err.code;
@@ -448,8 +448,8 @@ static int store_kernel_row(struct profdb_store *st, const struct profdb_kernel_
 		return st->err.code;
 	if (profdb__name_stats_add(st->names, kid, name_id, k->kind, k->dur_ns) != 0)
 		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
-	st->cur->stored++;
-	st->cur->nkernels++;
+	st->src.stored++;
+	st->src.nkernels++;
 	return PROFDB_OK;
 }
 
@@ -489,8 +489,8 @@ static int store_op_row(struct profdb_store *st, const struct profdb_op_rec *o)
 	PROFDB__OP_COLUMNS(OP_STR)
 	if (bad)
 		return st->err.code ? st->err.code : profdb__store_fail(st, "op");
-	st->cur->stored++;
-	st->cur->nops++;
+	st->src.stored++;
+	st->src.nops++;
 	return PROFDB_OK;
 }
 
@@ -510,7 +510,7 @@ static int launch_kernel_step(struct profdb_store *st, const struct profdb_launc
 {
 	struct profdb__batch *b = st->kernels;
 	int64_t kid, step, first;
-	if (profdb__kstep_launch(st->ksteps, &st->cur->ks, profdb__store_rank(l->rank), l->correlation, l->start_ns, &kid,
+	if (profdb__kstep_launch(st->ksteps, &st->src.ks, profdb__store_rank(l->rank), l->correlation, l->start_ns, &kid,
 	                         &step) != 0)
 		return profdb__err_set(&st->err, PROFDB_ERROR, "out of memory");
 	if (!kid || step == PROFDB_NULL || !profdb__batch_pending(b))
@@ -535,10 +535,10 @@ int profdb__store_launch_row(struct profdb_store *st, const struct profdb_launch
 	PROFDB__LAUNCH_COLUMNS(LAUNCH_NUM)
 	if (name_id)
 		profdb__batch_int(b, LAUNCH_COL_NAME_ID, name_id);
-	st->cur->nlaunches++;
+	st->src.nlaunches++;
 	if (profdb__calls_keep(st, id, l) != PROFDB_OK)
 		return st->err.code;
-	return profdb__store_note_row(st, &st->cur->launches, id);
+	return profdb__store_note_row(st, &st->src.launches, id);
 }
 
 /* Its kernel's step now, its row through the file's launch window. */
@@ -773,7 +773,6 @@ int profdb__store_begin(struct profdb_store **out, profdb *db, const char *run,
 	if (!st)
 		return profdb__error(db, PROFDB_ERROR, "out of memory");
 	st->db = db;
-	st->cur = &st->src;
 	begin_settings(st, run, replace);
 	if ((rc = begin_transaction(st, run, replace)) != PROFDB_OK ||
 	    (rc = create_run(st, run, source_path)) != PROFDB_OK ||

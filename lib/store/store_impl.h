@@ -156,7 +156,6 @@ struct profdb_store {
 	/* the file being stored: one at a time at any -j, the readers' records
 	 * replayed one file after the other (qsink.c) */
 	struct profdb__source_state src;
-	struct profdb__source_state *cur;  /* &src */
 	char *format;              /* owned */
 	int64_t cache_was;         /* the connection's cache_size before the ingest */
 	int fk_off;                /* foreign keys were switched off for the ingest */
@@ -311,7 +310,7 @@ void profdb__calls_free(struct profdb__calls_kept *k);
  * (frees) past link_calls_max or on a call without a name. */
 int profdb__calls_keep(struct profdb_store *st, int64_t id, const struct profdb_launch_rec *l);
 /* The kept calls as op_link's items, sorted; NULL when they are not kept
- * (the caller reads them from the table).  Borrowed from st->cur. */
+ * (the caller reads them from the table).  Borrowed from st->src. */
 const struct profdb__link_op *profdb__calls_linked(struct profdb_store *st, size_t *n);
 /* The file's held ops (ops_held.c) and its kept calls through the sweep:
  * the held ops' self times corrected in place, the calls' op rows made

@@ -63,7 +63,7 @@ static void bind_v(sqlite3_stmt *q, int i, int64_t v)
 
 static int log_code(struct profdb_store *st, uint32_t code)
 {
-	struct profdb__op_stream *s = &st->cur->opn;
+	struct profdb__op_stream *s = &st->src.opn;
 	if (s->unsorted)
 		return PROFDB_OK; /* the SQL pass needs no log */
 	if (s->nlog == s->caplog) {
@@ -110,7 +110,7 @@ int profdb__store_op_insert(struct profdb_store *st, const struct profdb__op_pen
 	for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
 		if (ids[i]) /* 0: NULL, a new row's cells are */
 			profdb__batch_int(b, cols[i], ids[i]);
-	return profdb__store_note_row(st, &st->cur->ops, id);
+	return profdb__store_note_row(st, &st->src.ops, id);
 }
 
 /*
@@ -121,7 +121,7 @@ int profdb__store_op_insert(struct profdb_store *st, const struct profdb__op_pen
  */
 static int guess_and_insert(struct profdb_store *st, const struct profdb__op_pending *p, int64_t self)
 {
-	const struct profdb__op_stream *s = &st->cur->opn;
+	const struct profdb__op_stream *s = &st->src.opn;
 	struct profdb__op_pending g = *p;
 	for (size_t i = s->nspans, k = 0; i > 0 && k < 8; i--, k++) {
 		const struct op_step_span *sp = &s->spans[i - 1];
@@ -134,7 +134,7 @@ static int guess_and_insert(struct profdb_store *st, const struct profdb__op_pen
 /* Keep the span of a ProfilerStep#N op (what the reader makes a step of). */
 static int note_step_span(struct profdb_store *st, int64_t rank, const char *name, int64_t start, int64_t dur)
 {
-	struct profdb__op_stream *s = &st->cur->opn;
+	struct profdb__op_stream *s = &st->src.opn;
 	int64_t step;
 	if (strncmp(name, "ProfilerStep#", 13) != 0 || profdb__parse_i64(name + 13, strlen(name + 13), &step) != 0)
 		return PROFDB_OK;
@@ -148,7 +148,7 @@ static int note_step_span(struct profdb_store *st, int64_t rank, const char *nam
 	}
 	s->spans[s->nspans++] = (struct op_step_span){ step, start, start + dur };
 	/* and for the kernels' steps (kernel_step.c) */
-	if (profdb__kstep_file_step(&st->cur->ks, rank, step, start, start + dur) != 0)
+	if (profdb__kstep_file_step(&st->src.ks, rank, step, start, start + dur) != 0)
 		return oom(st);
 	return PROFDB_OK;
 }
@@ -156,7 +156,7 @@ static int note_step_span(struct profdb_store *st, int64_t rank, const char *nam
 /* Slot i of the open ops is free again. */
 static int release(struct profdb_store *st, size_t i)
 {
-	struct profdb__op_stream *s = &st->cur->opn;
+	struct profdb__op_stream *s = &st->src.opn;
 	if (s->nfree == s->capfree) {
 		size_t cap = s->capfree ? s->capfree * 2 : 64;
 		size_t *v = realloc(s->free_slots, cap * sizeof *v);
@@ -174,7 +174,7 @@ static int release(struct profdb_store *st, size_t i)
 static int closed(void *arg, const struct profdb__nest_op *o)
 {
 	struct profdb_store *st = arg;
-	struct profdb__op_stream *s = &st->cur->opn;
+	struct profdb__op_stream *s = &st->src.opn;
 	const struct profdb__op_pending *p = &s->pend[o->tag];
 	int rc;
 	if (s->unsorted) /* emptying the stacks on the way to the SQL pass */
@@ -198,7 +198,7 @@ static int closed(void *arg, const struct profdb__nest_op *o)
  * is a thread of its own, as in the SQL pass). */
 static struct profdb__nest *thread_of(struct profdb_store *st, int64_t rank, int64_t tid)
 {
-	struct profdb__op_stream *s = &st->cur->opn;
+	struct profdb__op_stream *s = &st->src.opn;
 	struct profdb__op_thread *t;
 	if (s->nthreads && s->threads[s->last].rank == rank && s->threads[s->last].tid == tid)
 		return &s->threads[s->last].nest;
@@ -227,7 +227,7 @@ static struct profdb__nest *thread_of(struct profdb_store *st, int64_t rank, int
 /* A slot for op p while it is open. */
 static int pend(struct profdb_store *st, const struct profdb__op_pending *p, size_t *slot)
 {
-	struct profdb__op_stream *s = &st->cur->opn;
+	struct profdb__op_stream *s = &st->src.opn;
 	if (s->nfree) {
 		*slot = s->free_slots[--s->nfree];
 	} else {
@@ -247,7 +247,7 @@ static int pend(struct profdb_store *st, const struct profdb__op_pending *p, siz
 
 int profdb__store_ops_close(struct profdb_store *st)
 {
-	struct profdb__op_stream *s = &st->cur->opn;
+	struct profdb__op_stream *s = &st->src.opn;
 	int rc = PROFDB_OK;
 	for (size_t i = 0; i < s->nthreads && rc == PROFDB_OK; i++)
 		rc = profdb__nest_end(&s->threads[i].nest);
@@ -267,8 +267,8 @@ int profdb__store_ops_flush(struct profdb_store *st)
  * ops are nested after it by the SQL pass (profdb__op_nest). */
 static int go_unsorted(struct profdb_store *st)
 {
-	struct profdb__op_stream *s = &st->cur->opn;
-	const struct profdb__row_runs *r = &st->cur->ops;
+	struct profdb__op_stream *s = &st->src.opn;
+	const struct profdb__row_runs *r = &st->src.ops;
 	sqlite3_stmt *q = NULL;
 	int rc;
 	/* the ops held so far go in first, as they closed */
@@ -303,7 +303,7 @@ static int64_t str_id(struct profdb_store *st, const char *s)
 
 int profdb__store_op_nest(struct profdb_store *st, const struct profdb_op_rec *o)
 {
-	struct profdb__op_stream *s = &st->cur->opn;
+	struct profdb__op_stream *s = &st->src.opn;
 	struct profdb__op_pending p = { o->rank == PROFDB_NULL ? 0 : o->rank, o->step, str_id(st, o->name),
 	                                str_id(st, o->category), o->tid, o->start_ns, o->dur_ns, o->external_id,
 	                                o->seq, str_id(st, o->in_shapes), str_id(st, o->in_types),
@@ -315,8 +315,8 @@ int profdb__store_op_nest(struct profdb_store *st, const struct profdb_op_rec *o
 	if (!o->name || p.name_id <= 0 || p.cat_id < 0 || p.shapes_id < 0 || p.types_id < 0 || p.stack_id < 0 ||
 	    p.concrete_id < 0)
 		return st->err.code ? st->err.code : os_fail(st, "op");
-	st->cur->stored++;
-	st->cur->nops++;
+	st->src.stored++;
+	st->src.nops++;
 	if (s->unsorted || p.start == PROFDB_NULL || p.dur == PROFDB_NULL) {
 		/* stored as it is; without times it is nested by nobody */
 		if ((rc = profdb__store_op_put(st, &p, o->self_ns, o->device_self_ns, o->device_total_ns)) != PROFDB_OK)
@@ -402,7 +402,7 @@ static int keep_tree(struct profdb__op_pass *p, struct profdb__pass_thread *t, i
 
 int profdb__op_pass_begin(struct profdb__op_pass *p, struct profdb_store *st, int kept)
 {
-	const struct profdb__source_state *c = st->cur;
+	const struct profdb__source_state *c = &st->src;
 	*p = (struct profdb__op_pass){ .st = st };
 	if (kept && !c->kids_off)
 		return profdb__dev_times_from(&p->dev, c->kids, c->nkids, &st->err);
@@ -474,7 +474,7 @@ static int pass_row(struct profdb__op_pass *p, sqlite3_stmt *sel, sqlite3_stmt *
 /* After the file: steps and device times of the ops nested as they came. */
 static int after_file(struct profdb_store *st)
 {
-	struct profdb__source_state *c = st->cur;
+	struct profdb__source_state *c = &st->src;
 	struct profdb__op_pass p;
 	sqlite3_stmt *sel = NULL, *upd = NULL;
 	size_t k = 0;
@@ -516,7 +516,7 @@ static int note_unsorted(struct profdb_store *st)
 	                       " FROM source_file WHERE id = ?2", -1, &q, NULL) != SQLITE_OK)
 		return os_fail(st, "note");
 	sqlite3_bind_int64(q, 1, st->run_id);
-	sqlite3_bind_int64(q, 2, st->cur->id);
+	sqlite3_bind_int64(q, 2, st->src.id);
 	rc = sqlite3_step(q);
 	sqlite3_finalize(q);
 	return rc == SQLITE_DONE ? PROFDB_OK : os_fail(st, "note");
@@ -524,7 +524,7 @@ static int note_unsorted(struct profdb_store *st)
 
 int profdb__store_ops_finish(struct profdb_store *st)
 {
-	struct profdb__source_state *c = st->cur;
+	struct profdb__source_state *c = &st->src;
 	int rc;
 	if (!c->ops.n)
 		return PROFDB_OK;

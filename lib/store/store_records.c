@@ -93,7 +93,7 @@ int profdb__store_on_comm(void *arg, const struct profdb_comm_rec *c)
 		sqlite3_bind_text(q, 13, c->op_name, -1, SQLITE_STATIC);
 	}
 	/* OP and LINK share their first four columns; they are the file's rows */
-	st->cur->stored++;
+	st->src.stored++;
 	sqlite3_bind_int64(q, 1, st->run_id);
 	sqlite3_bind_int64(q, 2, profdb__store_rank(c->rank));
 	profdb__store_bind_i64(q, 3, c->step);
@@ -111,15 +111,15 @@ int profdb__store_on_memory(void *arg, const struct profdb_mem_rec *m)
 	const int64_t v[] = { m->device_id, PROFDB_NULL, m->ts_ns, m->bytes, m->addr, m->total_allocated,
 	                      m->total_reserved, m->total_active, m->step, m->tid };
 	sqlite3_bind_int64(q, 1, st->run_id);
-	profdb__store_bind_i64(q, 2, st->cur->id ? st->cur->id : PROFDB_NULL);
+	profdb__store_bind_i64(q, 2, st->src.id ? st->src.id : PROFDB_NULL);
 	sqlite3_bind_int64(q, 3, profdb__store_rank(m->rank));
 	sqlite3_bind_text(q, 4, m->device_type, -1, SQLITE_STATIC);
 	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
 		profdb__store_bind_i64(q, 5 + (int)i, v[i]);
 	if (m->component)
 		sqlite3_bind_text(q, 6, m->component, -1, SQLITE_STATIC);
-	st->cur->stored++;
-	st->cur->nmemory++;
+	st->src.stored++;
+	st->src.nmemory++;
 	return profdb__store_step_done(st, q, "memory");
 }
 
@@ -134,15 +134,15 @@ int profdb__store_on_op_memory(void *arg, const struct profdb_opmem_rec *m)
 	                      m->alloc_total[0], m->alloc_total[1], m->alloc_total[2], m->release_total[0],
 	                      m->release_total[1], m->release_total[2], m->stream_ptr, m->step };
 	sqlite3_bind_int64(q, 1, st->run_id);
-	profdb__store_bind_i64(q, 2, st->cur->id ? st->cur->id : PROFDB_NULL);
+	profdb__store_bind_i64(q, 2, st->src.id ? st->src.id : PROFDB_NULL);
 	sqlite3_bind_int64(q, 3, profdb__store_rank(m->rank));
 	sqlite3_bind_text(q, 4, m->device_type, -1, SQLITE_STATIC);
 	profdb__store_bind_i64(q, 5, m->device_id);
 	sqlite3_bind_text(q, 6, m->name, -1, SQLITE_STATIC);
 	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
 		profdb__store_bind_i64(q, 7 + (int)i, v[i]);
-	st->cur->stored++;
-	st->cur->nopmem++;
+	st->src.stored++;
+	st->src.nopmem++;
 	return profdb__store_step_done(st, q, "operator memory");
 }
 
