@@ -53,7 +53,6 @@ struct profdb__queue {
 	size_t cur_unit;           /* the unit the writer replays */
 	size_t ncur;               /* batches of it queued (in count) */
 	int producers;             /* workers still running */
-	int waiting;               /* of them, those waiting for room in push */
 	size_t wait_unit[SLOTS];   /* per slot: 1 + the unit it waits to push, 0 */
 	int abort;                 /* stop everything: an error happened */
 	int unended;               /* batches left behind a unit that never ended */
@@ -157,12 +156,10 @@ static int push(struct profdb__queue *q, struct batch *b)
 {
 	pthread_mutex_lock(&q->mu);
 	while (!room_for(q, b->unit) && !q->abort) {
-		q->waiting++;
 		q->wait_unit[(size_t)b->slot % SLOTS] = b->unit + 1;
 		pthread_cond_signal(&q->nonempty); /* pop tells a stall (below) */
 		pthread_cond_wait(&q->nonfull, &q->mu);
 		q->wait_unit[(size_t)b->slot % SLOTS] = 0;
-		q->waiting--;
 	}
 	if (q->abort) {
 		pthread_mutex_unlock(&q->mu);
@@ -210,12 +207,14 @@ static void next_unit(struct profdb__queue *q)
  * waiter woken by the writer's last move may not have run yet); mu held. */
 static int stalled(const struct profdb__queue *q)
 {
-	if (q->producers != q->waiting)
-		return 0;
+	int waiting = 0;
 	for (size_t i = 0; i < SLOTS; i++)
-		if (q->wait_unit[i] && room_for(q, q->wait_unit[i] - 1))
-			return 0;
-	return 1;
+		if (q->wait_unit[i]) {
+			if (room_for(q, q->wait_unit[i] - 1))
+				return 0;
+			waiting++;
+		}
+	return waiting == q->producers;
 }
 
 /* The next batch of the writer's unit, or NULL when every producer is done
