@@ -17,7 +17,7 @@
 #include "store/qsink.h"
 #include "banned.h"
 
-#define MAX_WORKERS 64 /* reader threads; the store has as many source slots */
+#define MAX_WORKERS 64 /* slots: reader threads take 1..63, as the queue has (qsink.h) */
 
 static void progress_relay(void *arg, uint64_t done, uint64_t total)
 {
@@ -96,7 +96,7 @@ struct pool {
 
 struct worker {
 	pthread_t thread;
-	int slot;                  /* 1..: slot 0 stays the serial path's */
+	int slot;                  /* 1..63: its progress cell, its slot in the queue */
 	struct pool *pool;
 	struct profdb__qsink *qs;
 	int rc;                    /* first error of this worker */
